@@ -1,0 +1,156 @@
+// Package server is Anvil's composition root: it opens the database, migrates it, creates the
+// administrator on first start, builds the services and mounts REST, GraphQL and the health and
+// metrics endpoints on one HTTP handler.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"anvil/internal/config"
+	"anvil/internal/db"
+	"anvil/internal/service"
+	"anvil/rest"
+	"anvil/rest/httpx"
+	"anvil/rest/middleware"
+	"anvil/rest/presenter"
+
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Server is a running Anvil instance's handler and its parts.
+type Server struct {
+	Config   config.Config
+	DB       *db.DB
+	Services *service.Services
+	Handler  http.Handler
+	Log      *slog.Logger
+	Registry *prometheus.Registry
+}
+
+// Options adjust a server for tests and benchmarks.
+type Options struct {
+	// BcryptCost overrides the password hashing cost (tests use the minimum).
+	BcryptCost int
+}
+
+// New opens and migrates the database, bootstraps the administrator and builds the handler.
+func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options) (*Server, error) {
+	d, err := db.Open(cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.Migrate(ctx); err != nil {
+		_ = d.Close()
+		return nil, err
+	}
+	svc := service.New(cfg, d, log)
+	if opts.BcryptCost > 0 {
+		svc.Users.BcryptCost = opts.BcryptCost
+	}
+	if err := Bootstrap(ctx, svc); err != nil {
+		_ = d.Close()
+		return nil, fmt.Errorf("bootstrap: %w", err)
+	}
+	s := &Server{Config: cfg, DB: d, Services: svc, Log: log, Registry: prometheus.NewRegistry()}
+	s.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	s.Handler = s.routes()
+	return s, nil
+}
+
+// Close releases the database.
+func (s *Server) Close() error { return s.DB.Close() }
+
+func (s *Server) routes() http.Handler {
+	gin.SetMode(gin.ReleaseMode)
+	e := gin.New()
+	// Route on the escaped path so that %2F inside :id stays in one segment; handlers decode
+	// each parameter once with url.PathUnescape (which, unlike query unescaping, keeps '+').
+	e.UseEscapedPath = true
+	e.UnescapePathValues = false
+	e.RedirectTrailingSlash = false
+	e.RedirectFixedPath = false
+	e.HandleMethodNotAllowed = false
+	e.ContextWithFallback = true
+	metrics := middleware.NewMetrics(s.Registry)
+	e.Use(middleware.Recover(s.Log), metrics.Handler, middleware.Log(s.Log))
+
+	e.GET("/-/health", func(c *gin.Context) { c.Data(http.StatusOK, "text/plain; charset=utf-8", []byte("GitLab OK")) })
+	e.GET("/-/liveness", func(c *gin.Context) { httpx.JSON(c, http.StatusOK, gin.H{"status": "ok"}) })
+	e.GET("/-/readiness", s.readiness)
+	e.GET("/-/metrics", gin.WrapH(promhttp.HandlerFor(s.Registry, promhttp.HandlerOpts{})))
+
+	pres := presenter.New(s.Config.ExternalURL)
+	auth := &middleware.Authenticator{Tokens: s.Services.Tokens, Users: s.Services.Users}
+	api := e.Group("/api/v4", middleware.SecurityHeaders, func(c *gin.Context) {
+		httpx.SetPresenter(c, pres)
+		c.Next()
+	}, auth.Handler)
+	rest.Register(api, s.Services)
+	mountGraphQL(e, s, auth)
+
+	e.Any("/api/v3/*path", func(c *gin.Context) {
+		httpx.JSON(c, http.StatusGone, gin.H{"error": "API V3 is no longer supported. Use API V4 instead."})
+	})
+	e.NoRoute(func(c *gin.Context) {
+		if strings.HasPrefix(c.Request.URL.Path, "/api/") {
+			httpx.JSON(c, http.StatusNotFound, gin.H{"error": "404 Not Found"})
+			return
+		}
+		c.Data(http.StatusNotFound, "text/plain; charset=utf-8", []byte("404 Not Found"))
+	})
+	return e
+}
+
+// readiness handles /-/readiness: ready when the database answers.
+func (s *Server) readiness(c *gin.Context) {
+	ctx, cancel := context.WithTimeout(c.Request.Context(), 2*time.Second)
+	defer cancel()
+	if err := s.DB.Ping(ctx); err != nil {
+		httpx.JSON(c, http.StatusServiceUnavailable, gin.H{"status": "failed", "db_check": []gin.H{{"status": "failed", "message": err.Error()}}})
+		return
+	}
+	httpx.JSON(c, http.StatusOK, gin.H{"status": "ok", "master_check": []gin.H{{"status": "ok"}}, "db_check": []gin.H{{"status": "ok"}}})
+}
+
+// Serve listens on cfg.Listen until ctx ends, then shuts down gracefully: in-flight requests
+// finish (up to 30 s) before Serve returns.
+func (s *Server) Serve(ctx context.Context) error {
+	ln, err := net.Listen("tcp", s.Config.Listen)
+	if err != nil {
+		return err
+	}
+	return s.ServeListener(ctx, ln)
+}
+
+// ServeListener serves on ln until ctx ends.
+func (s *Server) ServeListener(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{Handler: s.Handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	s.Log.Info("listening", "addr", ln.Addr().String(), "external_url", s.Config.ExternalURL)
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	s.Log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutdownCtx); err != nil {
+		return err
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,168 @@
+// Package servertest starts a whole Anvil server in-process for tests and benchmarks: a fresh
+// data directory and a fresh database (SQLite, or a new PostgreSQL database when
+// ANVIL_TEST_DATABASE_URL is set), with root's token ready.
+package servertest
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+
+	"anvil/cmd/anvil/server"
+	"anvil/internal/config"
+
+	_ "github.com/lib/pq" // PostgreSQL driver for creating test databases
+	gitlab "gitlab.com/gitlab-org/api/client-go"
+)
+
+// RootToken is root's token in every test server.
+const RootToken = "glpat-test-root-token-0123456789"
+
+// Instance is a running test server.
+type Instance struct {
+	*server.Server
+	HTTP *httptest.Server
+	URL  string // base URL, e.g. http://127.0.0.1:1234
+}
+
+// Start starts a server for tb and stops it when tb ends.
+func Start(tb testing.TB) *Instance {
+	tb.Helper()
+	dir := tb.TempDir()
+	cfg := config.Config{DataDir: dir, InitialRootToken: RootToken, InitialRootPassword: "root-password-123"}
+	if pg := os.Getenv("ANVIL_TEST_DATABASE_URL"); pg != "" {
+		cfg.DatabaseURL = freshPostgres(tb, pg)
+	}
+	ts := httptest.NewUnstartedServer(nil)
+	cfg.Listen = ts.Listener.Addr().String()
+	cfg.ExternalURL = "http://" + cfg.Listen
+	if err := cfg.Normalize(); err != nil {
+		tb.Fatal(err)
+	}
+	level := slog.LevelWarn
+	if os.Getenv("ANVIL_TEST_LOG") != "" {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	srv, err := server.New(context.Background(), cfg, log, server.Options{BcryptCost: 4})
+	if err != nil {
+		tb.Fatalf("start server: %v", err)
+	}
+	ts.Config.Handler = srv.Handler
+	ts.Start()
+	tb.Cleanup(func() {
+		ts.Close()
+		_ = srv.Close()
+	})
+	return &Instance{Server: srv, HTTP: ts, URL: ts.URL}
+}
+
+// freshPostgres creates a uniquely named database on the server of base and drops it at the end.
+func freshPostgres(tb testing.TB, base string) string {
+	tb.Helper()
+	admin, err := sql.Open("postgres", base)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	name := "anvil_test_" + hex.EncodeToString(b)
+	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
+		tb.Fatalf("create test database: %v", err)
+	}
+	tb.Cleanup(func() {
+		_, _ = admin.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
+		_ = admin.Close()
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+// Client returns a client-go client authenticated with token (empty for anonymous).
+func (in *Instance) Client(tb testing.TB, token string) *gitlab.Client {
+	tb.Helper()
+	opts := []gitlab.ClientOptionFunc{gitlab.WithBaseURL(in.URL + "/api/v4"), gitlab.WithCustomRetryMax(0)}
+	var (
+		c   *gitlab.Client
+		err error
+	)
+	if token == "" {
+		c, err = gitlab.NewClient("", opts...)
+	} else {
+		c, err = gitlab.NewClient(token, opts...)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+// Response is a raw HTTP response with its body read.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// Do sends a raw request to the API: path is relative to /api/v4 unless it starts with "/-/",
+// "/api/" or a scheme. body may be nil, a string (sent as JSON) or url.Values (sent as a form).
+func (in *Instance) Do(tb testing.TB, method, path, token string, body any) *Response {
+	tb.Helper()
+	target := path
+	if !strings.HasPrefix(path, "http") && !strings.HasPrefix(path, "/-/") && !strings.HasPrefix(path, "/api/") {
+		target = "/api/v4" + path
+	}
+	if !strings.HasPrefix(target, "http") {
+		target = in.URL + target
+	}
+	var (
+		r  io.Reader
+		ct string
+	)
+	switch b := body.(type) {
+	case nil:
+	case string:
+		r, ct = strings.NewReader(b), "application/json"
+	case url.Values:
+		r, ct = strings.NewReader(b.Encode()), "application/x-www-form-urlencoded"
+	default:
+		tb.Fatalf("unsupported body type %T", body)
+	}
+	req, err := http.NewRequest(method, target, r)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if ct != "" {
+		req.Header.Set("Content-Type", ct)
+	}
+	if token != "" {
+		req.Header.Set("PRIVATE-TOKEN", token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: data}
+}
+
+// String returns the body as text, for assertion messages.
+func (r *Response) String() string { return fmt.Sprintf("%d %s", r.Status, r.Body) }

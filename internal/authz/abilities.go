@@ -1,0 +1,74 @@
+package authz
+
+// Ability names an action, in GitLab's vocabulary. Callers ask for abilities, never for roles.
+type Ability string
+
+// Project abilities.
+const (
+	ReadProject         Ability = "read_project"
+	ReadProjectMember   Ability = "read_project_member"
+	DownloadCode        Ability = "download_code"
+	PushCode            Ability = "push_code"
+	AdminProject        Ability = "admin_project"
+	AdminProjectMember  Ability = "admin_project_member"
+	ChangeVisibility    Ability = "change_visibility_level"
+	RemoveProject       Ability = "remove_project"
+	ShareProject        Ability = "share_project"
+	ForkProject         Ability = "fork_project"
+	CreateProjectToken  Ability = "create_resource_access_tokens"
+	ReadContainerImages Ability = "read_container_image"
+)
+
+// Group abilities.
+const (
+	ReadGroup          Ability = "read_group"
+	ReadGroupMember    Ability = "read_group_member"
+	AdminGroup         Ability = "admin_group"
+	AdminGroupMember   Ability = "admin_group_member"
+	CreateProjects     Ability = "create_projects"
+	CreateSubgroup     Ability = "create_subgroup"
+	RemoveGroup        Ability = "remove_group"
+	ReadBillableMember Ability = "read_billable_member"
+)
+
+// projectMinLevel is the access level each project ability needs beyond reading the project.
+var projectMinLevel = map[Ability]Level{
+	ReadProjectMember:   NoAccess,
+	DownloadCode:        Reporter, // guests of private projects cannot read code; see canDownloadCode
+	PushCode:            Developer,
+	AdminProject:        Maintainer,
+	AdminProjectMember:  Maintainer,
+	ShareProject:        Maintainer,
+	CreateProjectToken:  Maintainer,
+	ChangeVisibility:    Owner,
+	RemoveProject:       Owner,
+	ForkProject:         Reporter,
+	ReadContainerImages: Reporter,
+}
+
+// groupMinLevel is the access level each group ability needs beyond reading the group.
+var groupMinLevel = map[Ability]Level{
+	ReadGroupMember:    NoAccess,
+	AdminGroup:         Owner,
+	AdminGroupMember:   Owner,
+	RemoveGroup:        Owner,
+	ReadBillableMember: Owner,
+}
+
+// creationLevel maps a group's project_creation_level or subgroup_creation_level to the access
+// level it requires.
+func creationLevel(setting string) Level {
+	switch setting {
+	case "noone":
+		return Admin + 1
+	case "owner":
+		return Owner
+	case "maintainer":
+		return Maintainer
+	case "developer":
+		return Developer
+	case "administrator":
+		return Admin
+	}
+	return Maintainer
+}

@@ -1,0 +1,296 @@
+package authz
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"anvil/ent"
+	"anvil/ent/groupgrouplink"
+	"anvil/ent/member"
+	"anvil/ent/namespace"
+	"anvil/ent/predicate"
+	"anvil/ent/project"
+	"anvil/ent/projectgrouplink"
+	"anvil/internal/apperr"
+)
+
+// Policy answers authorization questions from the database.
+type Policy struct {
+	client *ent.Client
+}
+
+// New returns a policy reading through client.
+func New(client *ent.Client) *Policy { return &Policy{client: client} }
+
+// Ancestors returns the full paths of a namespace and its ancestors, top-level first.
+func Ancestors(fullPath string) []string {
+	parts := strings.Split(fullPath, "/")
+	out := make([]string, 0, len(parts))
+	for i := range parts {
+		out = append(out, strings.Join(parts[:i+1], "/"))
+	}
+	return out
+}
+
+// activeMembership keeps memberships that have not expired. A membership expires at the end
+// of its expires_at day.
+func activeMembership() predicate.Member {
+	today := time.Now().UTC().Truncate(24 * time.Hour)
+	return member.Or(member.ExpiresAtIsNil(), member.ExpiresAtGTE(today))
+}
+
+func activeGroupLink() predicate.GroupGroupLink {
+	today := time.Now().UTC().Truncate(24 * time.Hour)
+	return groupgrouplink.Or(groupgrouplink.ExpiresAtIsNil(), groupgrouplink.ExpiresAtGTE(today))
+}
+
+func activeProjectLink() predicate.ProjectGroupLink {
+	today := time.Now().UTC().Truncate(24 * time.Hour)
+	return projectgrouplink.Or(projectgrouplink.ExpiresAtIsNil(), projectgrouplink.ExpiresAtGTE(today))
+}
+
+// ancestorIDs returns the ids of ns and its ancestors.
+func (p *Policy) ancestorIDs(ctx context.Context, ns *ent.Namespace) ([]int, error) {
+	if ns.ParentID == nil {
+		return []int{ns.ID}, nil
+	}
+	return p.client.Namespace.Query().Where(namespace.FullPathIn(Ancestors(ns.FullPath)...)).IDs(ctx)
+}
+
+// directGroupLevel is the user's highest membership level in the namespaces ids (inheritance
+// without shares).
+func (p *Policy) directGroupLevel(ctx context.Context, userID int, ids []int) (Level, error) {
+	var rows []struct {
+		Max *int `json:"max"`
+	}
+	err := p.client.Member.Query().
+		Where(member.UserID(userID), member.NamespaceIDIn(ids...), activeMembership(), member.State("active")).
+		Aggregate(ent.Max(member.FieldAccessLevel)).Scan(ctx, &rows)
+	if err != nil || len(rows) == 0 || rows[0].Max == nil {
+		return NoAccess, err
+	}
+	return Level(*rows[0].Max), nil
+}
+
+// GroupAccess is the user's effective access level in a group: memberships in the group and its
+// ancestors, and shares of those groups with groups the user belongs to. Administrators get Owner
+// for permission purposes; anonymous callers get NoAccess.
+func (p *Policy) GroupAccess(ctx context.Context, a *Actor, ns *ent.Namespace) (Level, error) {
+	if a.IsAnonymous() {
+		return NoAccess, nil
+	}
+	if ns.Kind == namespace.KindUser {
+		if ns.OwnerID != nil && *ns.OwnerID == a.User.ID {
+			return Owner, nil
+		}
+		return NoAccess, nil
+	}
+	ids, err := p.ancestorIDs(ctx, ns)
+	if err != nil {
+		return NoAccess, err
+	}
+	level, err := p.directGroupLevel(ctx, a.User.ID, ids)
+	if err != nil {
+		return NoAccess, err
+	}
+	links, err := p.client.GroupGroupLink.Query().
+		Where(groupgrouplink.SharedGroupIDIn(ids...), activeGroupLink()).
+		WithSharedWithGroup().All(ctx)
+	if err != nil {
+		return NoAccess, err
+	}
+	for _, l := range links {
+		if Level(l.GroupAccess) <= level {
+			continue
+		}
+		shared, err := p.inheritedLevel(ctx, a.User.ID, l.Edges.SharedWithGroup)
+		if err != nil {
+			return NoAccess, err
+		}
+		level = max(level, min(shared, Level(l.GroupAccess)))
+	}
+	return level, nil
+}
+
+// inheritedLevel is the user's level in ns from memberships of ns and its ancestors.
+func (p *Policy) inheritedLevel(ctx context.Context, userID int, ns *ent.Namespace) (Level, error) {
+	ids, err := p.ancestorIDs(ctx, ns)
+	if err != nil {
+		return NoAccess, err
+	}
+	return p.directGroupLevel(ctx, userID, ids)
+}
+
+// ProjectAccess is the user's effective access level in a project: a direct membership, the
+// namespace's access (group inheritance and group shares, or ownership of a personal namespace),
+// and shares of the project with groups.
+func (p *Policy) ProjectAccess(ctx context.Context, a *Actor, proj *ent.Project) (Level, error) {
+	if a.IsAnonymous() {
+		return NoAccess, nil
+	}
+	ns, err := p.namespaceOf(ctx, proj)
+	if err != nil {
+		return NoAccess, err
+	}
+	level, err := p.GroupAccess(ctx, a, ns)
+	if err != nil {
+		return NoAccess, err
+	}
+	direct, err := p.client.Member.Query().
+		Where(member.UserID(a.User.ID), member.ProjectID(proj.ID), activeMembership(), member.State("active")).
+		Only(ctx)
+	if err != nil && !ent.IsNotFound(err) {
+		return NoAccess, err
+	}
+	if direct != nil {
+		level = max(level, Level(direct.AccessLevel))
+	}
+	links, err := p.client.ProjectGroupLink.Query().
+		Where(projectgrouplink.ProjectID(proj.ID), activeProjectLink()).WithGroup().All(ctx)
+	if err != nil {
+		return NoAccess, err
+	}
+	for _, l := range links {
+		if Level(l.GroupAccess) <= level {
+			continue
+		}
+		shared, err := p.inheritedLevel(ctx, a.User.ID, l.Edges.Group)
+		if err != nil {
+			return NoAccess, err
+		}
+		level = max(level, min(shared, Level(l.GroupAccess)))
+	}
+	return level, nil
+}
+
+func (p *Policy) namespaceOf(ctx context.Context, proj *ent.Project) (*ent.Namespace, error) {
+	if proj.Edges.Namespace != nil {
+		return proj.Edges.Namespace, nil
+	}
+	ns, err := p.client.Namespace.Get(ctx, proj.NamespaceID)
+	if err != nil {
+		return nil, err
+	}
+	proj.Edges.Namespace = ns
+	return ns, nil
+}
+
+// canSeeVisibility reports whether visibility alone lets the actor read an item.
+func canSeeVisibility(a *Actor, visibility string) bool {
+	switch visibility {
+	case "public":
+		return true
+	case "internal":
+		return !a.IsAnonymous() && !a.IsExternal()
+	}
+	return false
+}
+
+// ProjectLevel returns the actor's level in the project and whether the actor may read it.
+func (p *Policy) ProjectLevel(ctx context.Context, a *Actor, proj *ent.Project) (Level, bool, error) {
+	if a.IsAdmin() {
+		return Admin, true, nil
+	}
+	level, err := p.ProjectAccess(ctx, a, proj)
+	if err != nil {
+		return NoAccess, false, err
+	}
+	readable := level >= Guest || canSeeVisibility(a, string(proj.Visibility))
+	return level, readable, nil
+}
+
+// Project checks an ability on a project. It answers 404 Project Not Found when the actor cannot
+// read the project, and 403 when it can read it but not do this.
+func (p *Policy) Project(ctx context.Context, a *Actor, proj *ent.Project, ability Ability) error {
+	level, readable, err := p.ProjectLevel(ctx, a, proj)
+	if err != nil {
+		return err
+	}
+	if !readable {
+		return apperr.NotFound("Project")
+	}
+	if ability == ReadProject {
+		return nil
+	}
+	if !CanProject(a, proj, level, ability) {
+		if a.IsAnonymous() {
+			return apperr.Unauthorized()
+		}
+		return apperr.Forbidden("")
+	}
+	return nil
+}
+
+// CanProject decides a project ability from an already computed level.
+func CanProject(a *Actor, proj *ent.Project, level Level, ability Ability) bool {
+	if a.IsAdmin() {
+		return true
+	}
+	if ability == DownloadCode {
+		return proj.RepositoryAccessLevel != "disabled" &&
+			(level >= Reporter || (proj.Visibility != project.VisibilityPrivate && proj.RepositoryAccessLevel == "enabled" && canSeeVisibility(a, string(proj.Visibility))))
+	}
+	need, ok := projectMinLevel[ability]
+	if !ok {
+		return false
+	}
+	return level >= need && (need > NoAccess || level >= Guest || canSeeVisibility(a, string(proj.Visibility)))
+}
+
+// GroupLevel returns the actor's level in the group and whether the actor may read it. Members of
+// a descendant group or project may read its ancestors, as in GitLab.
+func (p *Policy) GroupLevel(ctx context.Context, a *Actor, ns *ent.Namespace) (Level, bool, error) {
+	if a.IsAdmin() {
+		return Admin, true, nil
+	}
+	level, err := p.GroupAccess(ctx, a, ns)
+	if err != nil {
+		return NoAccess, false, err
+	}
+	if level >= Minimal || canSeeVisibility(a, string(ns.Visibility)) {
+		return level, true, nil
+	}
+	if a.IsAnonymous() {
+		return level, false, nil
+	}
+	scope, err := p.Scope(ctx, a, Minimal)
+	if err != nil {
+		return level, false, err
+	}
+	return level, scope.ReadableGroupPaths[ns.FullPath], nil
+}
+
+// Group checks an ability on a group: 404 Group Not Found when the actor cannot read it, 403 when
+// it can read it but not do this.
+func (p *Policy) Group(ctx context.Context, a *Actor, ns *ent.Namespace, ability Ability) error {
+	level, readable, err := p.GroupLevel(ctx, a, ns)
+	if err != nil {
+		return err
+	}
+	if !readable {
+		return apperr.NotFound("Group")
+	}
+	if ability == ReadGroup || CanGroup(a, ns, level, ability) {
+		return nil
+	}
+	if a.IsAnonymous() {
+		return apperr.Unauthorized()
+	}
+	return apperr.Forbidden("")
+}
+
+// CanGroup decides a group ability from an already computed level.
+func CanGroup(a *Actor, ns *ent.Namespace, level Level, ability Ability) bool {
+	if a.IsAdmin() {
+		return true
+	}
+	switch ability {
+	case CreateProjects:
+		return level >= creationLevel(ns.ProjectCreationLevel)
+	case CreateSubgroup:
+		return level >= creationLevel(ns.SubgroupCreationLevel)
+	}
+	need, ok := groupMinLevel[ability]
+	return ok && level >= need
+}

@@ -1,0 +1,267 @@
+package authz
+
+import (
+	"context"
+
+	"anvil/ent"
+	"anvil/ent/groupgrouplink"
+	"anvil/ent/member"
+	"anvil/ent/namespace"
+	"anvil/ent/predicate"
+	"anvil/ent/project"
+	"anvil/ent/projectgrouplink"
+)
+
+// Scope is what a user reaches through memberships: the namespaces and projects where the user's
+// effective level is at least the level asked for.
+type Scope struct {
+	GroupLevels   map[int]Level // namespace id -> effective level (inherited and shared)
+	ProjectLevels map[int]Level // project id -> level from direct membership or project shares
+	// ReadableGroupPaths are the full paths of groups readable because the user belongs to them,
+	// to one of their descendants, or to a project inside them.
+	ReadableGroupPaths map[string]bool
+}
+
+// GroupIDs returns the namespaces where the level is at least min.
+func (s *Scope) GroupIDs(minLevel Level) []int {
+	ids := make([]int, 0, len(s.GroupLevels))
+	for id, l := range s.GroupLevels {
+		if l >= minLevel {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// ProjectIDs returns the projects where the direct or shared level is at least min.
+func (s *Scope) ProjectIDs(minLevel Level) []int {
+	ids := make([]int, 0, len(s.ProjectLevels))
+	for id, l := range s.ProjectLevels {
+		if l >= minLevel {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// withDescendants returns, for each namespace and its level, the namespace and its descendants.
+func (p *Policy) withDescendants(ctx context.Context, levels map[string]Level, into map[int]Level, paths map[int]string) error {
+	if len(levels) == 0 {
+		return nil
+	}
+	preds := make([]predicate.Namespace, 0, 2*len(levels))
+	for path := range levels {
+		preds = append(preds, namespace.FullPath(path), namespace.FullPathHasPrefix(path+"/"))
+	}
+	rows, err := p.client.Namespace.Query().Where(namespace.Or(preds...)).
+		Select(namespace.FieldID, namespace.FieldFullPath).All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, ns := range rows {
+		paths[ns.ID] = ns.FullPath
+		for _, anc := range Ancestors(ns.FullPath) {
+			if l, ok := levels[anc]; ok && l > into[ns.ID] {
+				into[ns.ID] = l
+			}
+		}
+	}
+	return nil
+}
+
+// Scope computes the user's reach. It is empty for anonymous actors.
+func (p *Policy) Scope(ctx context.Context, a *Actor, _ Level) (*Scope, error) {
+	s := &Scope{GroupLevels: map[int]Level{}, ProjectLevels: map[int]Level{}, ReadableGroupPaths: map[string]bool{}}
+	if a.IsAnonymous() {
+		return s, nil
+	}
+	uid := a.User.ID
+	direct, err := p.client.Member.Query().
+		Where(member.UserID(uid), member.NamespaceIDNotNil(), activeMembership(), member.State("active")).
+		WithNamespace(func(q *ent.NamespaceQuery) { q.Select(namespace.FieldID, namespace.FieldFullPath) }).
+		All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byPath := map[string]Level{}
+	for _, m := range direct {
+		if m.Edges.Namespace != nil {
+			byPath[m.Edges.Namespace.FullPath] = max(byPath[m.Edges.Namespace.FullPath], Level(m.AccessLevel))
+		}
+	}
+	inGroup := map[int]Level{} // groups the user belongs to, with inheritance
+	paths := map[int]string{}
+	if err := p.withDescendants(ctx, byPath, inGroup, paths); err != nil {
+		return nil, err
+	}
+	for id, l := range inGroup {
+		s.GroupLevels[id] = l
+	}
+	belongs := make([]int, 0, len(inGroup))
+	for id := range inGroup {
+		belongs = append(belongs, id)
+	}
+	if len(belongs) > 0 {
+		links, err := p.client.GroupGroupLink.Query().
+			Where(groupgrouplink.SharedWithGroupIDIn(belongs...), activeGroupLink()).
+			WithSharedGroup(func(q *ent.NamespaceQuery) { q.Select(namespace.FieldID, namespace.FieldFullPath) }).
+			All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		shared := map[string]Level{}
+		for _, l := range links {
+			lvl := min(inGroup[l.SharedWithGroupID], Level(l.GroupAccess))
+			path := l.Edges.SharedGroup.FullPath
+			shared[path] = max(shared[path], lvl)
+		}
+		sharedLevels := map[int]Level{}
+		if err := p.withDescendants(ctx, shared, sharedLevels, paths); err != nil {
+			return nil, err
+		}
+		for id, l := range sharedLevels {
+			s.GroupLevels[id] = max(s.GroupLevels[id], l)
+		}
+	}
+	own, err := p.client.Namespace.Query().Where(namespace.OwnerID(uid), namespace.KindEQ(namespace.KindUser)).
+		Select(namespace.FieldID, namespace.FieldFullPath).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, ns := range own {
+		s.GroupLevels[ns.ID] = Owner
+		paths[ns.ID] = ns.FullPath
+	}
+	projMembers, err := p.client.Member.Query().
+		Where(member.UserID(uid), member.ProjectIDNotNil(), activeMembership(), member.State("active")).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range projMembers {
+		s.ProjectLevels[*m.ProjectID] = max(s.ProjectLevels[*m.ProjectID], Level(m.AccessLevel))
+	}
+	if len(belongs) > 0 {
+		plinks, err := p.client.ProjectGroupLink.Query().
+			Where(projectgrouplink.GroupIDIn(belongs...), activeProjectLink()).All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range plinks {
+			s.ProjectLevels[l.ProjectID] = max(s.ProjectLevels[l.ProjectID], min(inGroup[l.GroupID], Level(l.GroupAccess)))
+		}
+	}
+	for id := range s.GroupLevels {
+		for _, anc := range Ancestors(paths[id]) {
+			s.ReadableGroupPaths[anc] = true
+		}
+	}
+	if len(s.ProjectLevels) > 0 {
+		ids := make([]int, 0, len(s.ProjectLevels))
+		for id := range s.ProjectLevels {
+			ids = append(ids, id)
+		}
+		nss, err := p.client.Namespace.Query().
+			Where(namespace.HasProjectsWith(project.IDIn(ids...))).
+			Select(namespace.FieldFullPath).All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, ns := range nss {
+			for _, anc := range Ancestors(ns.FullPath) {
+				s.ReadableGroupPaths[anc] = true
+			}
+		}
+	}
+	return s, nil
+}
+
+// VisibleProjects is the predicate for the projects the actor may read. Administrators see all.
+func (p *Policy) VisibleProjects(ctx context.Context, a *Actor) (predicate.Project, error) {
+	if a.IsAdmin() {
+		return project.IDGT(0), nil
+	}
+	if a.IsAnonymous() {
+		return project.VisibilityEQ(project.VisibilityPublic), nil
+	}
+	s, err := p.Scope(ctx, a, Guest)
+	if err != nil {
+		return nil, err
+	}
+	preds := []predicate.Project{project.VisibilityEQ(project.VisibilityPublic)}
+	if !a.IsExternal() {
+		preds = append(preds, project.VisibilityEQ(project.VisibilityInternal))
+	}
+	if ids := s.GroupIDs(Guest); len(ids) > 0 {
+		preds = append(preds, project.NamespaceIDIn(ids...))
+	}
+	if ids := s.ProjectIDs(Guest); len(ids) > 0 {
+		preds = append(preds, project.IDIn(ids...))
+	}
+	return project.Or(preds...), nil
+}
+
+// ProjectsWithLevel is the predicate for projects where the actor's level is at least minLevel
+// (GitLab's membership and min_access_level filters).
+func (p *Policy) ProjectsWithLevel(ctx context.Context, a *Actor, minLevel Level) (predicate.Project, error) {
+	if a.IsAnonymous() {
+		return project.IDLT(0), nil
+	}
+	s, err := p.Scope(ctx, a, minLevel)
+	if err != nil {
+		return nil, err
+	}
+	preds := []predicate.Project{project.IDLT(0)}
+	if ids := s.GroupIDs(minLevel); len(ids) > 0 {
+		preds = append(preds, project.NamespaceIDIn(ids...))
+	}
+	if ids := s.ProjectIDs(minLevel); len(ids) > 0 {
+		preds = append(preds, project.IDIn(ids...))
+	}
+	return project.Or(preds...), nil
+}
+
+// VisibleGroups is the predicate for the groups the actor may read. Administrators see all.
+func (p *Policy) VisibleGroups(ctx context.Context, a *Actor) (predicate.Namespace, error) {
+	base := namespace.KindEQ(namespace.KindGroup)
+	if a.IsAdmin() {
+		return base, nil
+	}
+	if a.IsAnonymous() {
+		return namespace.And(base, namespace.VisibilityEQ(namespace.VisibilityPublic)), nil
+	}
+	s, err := p.Scope(ctx, a, Minimal)
+	if err != nil {
+		return nil, err
+	}
+	preds := []predicate.Namespace{namespace.VisibilityEQ(namespace.VisibilityPublic)}
+	if !a.IsExternal() {
+		preds = append(preds, namespace.VisibilityEQ(namespace.VisibilityInternal))
+	}
+	if ids := s.GroupIDs(Minimal); len(ids) > 0 {
+		preds = append(preds, namespace.IDIn(ids...))
+	}
+	if len(s.ReadableGroupPaths) > 0 {
+		paths := make([]string, 0, len(s.ReadableGroupPaths))
+		for p := range s.ReadableGroupPaths {
+			paths = append(paths, p)
+		}
+		preds = append(preds, namespace.FullPathIn(paths...))
+	}
+	return namespace.And(base, namespace.Or(preds...)), nil
+}
+
+// GroupsWithLevel is the predicate for groups where the actor's level is at least minLevel.
+func (p *Policy) GroupsWithLevel(ctx context.Context, a *Actor, minLevel Level) (predicate.Namespace, error) {
+	if a.IsAnonymous() {
+		return namespace.IDLT(0), nil
+	}
+	s, err := p.Scope(ctx, a, minLevel)
+	if err != nil {
+		return nil, err
+	}
+	ids := s.GroupIDs(minLevel)
+	if len(ids) == 0 {
+		return namespace.IDLT(0), nil
+	}
+	return namespace.And(namespace.KindEQ(namespace.KindGroup), namespace.IDIn(ids...)), nil
+}

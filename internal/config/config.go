@@ -1,0 +1,65 @@
+// Package config reads Anvil's configuration from the environment.
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Config is the server configuration. Every field has an embedded default, so an empty
+// environment starts a working server on SQLite under ./data.
+type Config struct {
+	Listen              string // ANVIL_LISTEN, default 127.0.0.1:8080
+	DataDir             string // ANVIL_DATA_DIR, default ./data
+	DatabaseURL         string // ANVIL_DATABASE_URL; empty means embedded SQLite in DataDir
+	ExternalURL         string // ANVIL_EXTERNAL_URL, base of every web_url; default http://<listen>
+	InitialRootPassword string // ANVIL_INITIAL_ROOT_PASSWORD
+	InitialRootToken    string // ANVIL_INITIAL_ROOT_TOKEN
+	LogLevel            string // ANVIL_LOG_LEVEL: debug, info (default), warn, error
+}
+
+// FromEnv reads the configuration from environment variables, filling in defaults.
+func FromEnv() (Config, error) {
+	c := Config{
+		Listen:              getenv("ANVIL_LISTEN", "127.0.0.1:8080"),
+		DataDir:             getenv("ANVIL_DATA_DIR", "./data"),
+		DatabaseURL:         os.Getenv("ANVIL_DATABASE_URL"),
+		ExternalURL:         os.Getenv("ANVIL_EXTERNAL_URL"),
+		InitialRootPassword: os.Getenv("ANVIL_INITIAL_ROOT_PASSWORD"),
+		InitialRootToken:    os.Getenv("ANVIL_INITIAL_ROOT_TOKEN"),
+		LogLevel:            getenv("ANVIL_LOG_LEVEL", "info"),
+	}
+	return c, c.Normalize()
+}
+
+// Normalize fills defaults derived from other fields and checks the values.
+func (c *Config) Normalize() error {
+	if c.Listen == "" {
+		c.Listen = "127.0.0.1:8080"
+	}
+	if c.DataDir == "" {
+		c.DataDir = "./data"
+	}
+	abs, err := filepath.Abs(c.DataDir)
+	if err != nil {
+		return fmt.Errorf("data dir %q: %w", c.DataDir, err)
+	}
+	c.DataDir = abs
+	if c.ExternalURL == "" {
+		c.ExternalURL = "http://" + c.Listen
+	}
+	c.ExternalURL = strings.TrimRight(c.ExternalURL, "/")
+	if !strings.HasPrefix(c.ExternalURL, "http://") && !strings.HasPrefix(c.ExternalURL, "https://") {
+		return fmt.Errorf("ANVIL_EXTERNAL_URL %q: must start with http:// or https://", c.ExternalURL)
+	}
+	return nil
+}
+
+func getenv(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}

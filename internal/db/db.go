@@ -1,0 +1,106 @@
+// Package db opens the database (embedded SQLite or PostgreSQL), migrates its schema and runs
+// transactions for the services.
+package db
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"anvil/ent"
+
+	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
+	_ "github.com/lib/pq"  // PostgreSQL driver
+	_ "modernc.org/sqlite" // pure-Go SQLite driver, registered as "sqlite"
+)
+
+// DB is an open database: the ent client and the SQL handle beneath it.
+type DB struct {
+	Client  *ent.Client
+	SQL     *sql.DB
+	Dialect string // dialect.SQLite or dialect.Postgres
+}
+
+// Open connects to url, or to an SQLite file in dataDir when url is empty.
+func Open(url, dataDir string) (*DB, error) {
+	drvName, dsn, dia := "postgres", url, dialect.Postgres
+	if url == "" || strings.HasPrefix(url, "sqlite:") || strings.HasPrefix(url, "file:") {
+		if err := os.MkdirAll(dataDir, 0o750); err != nil {
+			return nil, fmt.Errorf("create data dir: %w", err)
+		}
+		path := filepath.Join(dataDir, "anvil.db")
+		if strings.HasPrefix(url, "sqlite:") {
+			path = strings.TrimPrefix(url, "sqlite:")
+		}
+		drvName, dia = "sqlite", dialect.SQLite
+		// WAL lets readers run beside the writer; immediate transactions take the write lock at
+		// BEGIN so two writers queue on busy_timeout instead of failing with SQLITE_BUSY.
+		dsn = "file:" + path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+		if strings.HasPrefix(url, "file:") {
+			dsn = url
+		}
+	}
+	sqlDB, err := sql.Open(drvName, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", drvName, err)
+	}
+	if dia == dialect.SQLite {
+		sqlDB.SetMaxOpenConns(8)
+	} else {
+		sqlDB.SetMaxOpenConns(32)
+		sqlDB.SetMaxIdleConns(16)
+	}
+	if err := sqlDB.Ping(); err != nil {
+		_ = sqlDB.Close()
+		return nil, fmt.Errorf("connect %s: %w", drvName, err)
+	}
+	client := ent.NewClient(ent.Driver(entsql.OpenDB(dia, sqlDB)))
+	return &DB{Client: client, SQL: sqlDB, Dialect: dia}, nil
+}
+
+// Migrate brings the schema up to date. It adds tables, columns and indexes and never drops any.
+func (d *DB) Migrate(ctx context.Context) error {
+	if err := d.Client.Schema.Create(ctx); err != nil {
+		return fmt.Errorf("migrate schema: %w", err)
+	}
+	return nil
+}
+
+// Close closes the database.
+func (d *DB) Close() error { return d.Client.Close() }
+
+// Ping checks that the database answers.
+func (d *DB) Ping(ctx context.Context) error { return d.SQL.PingContext(ctx) }
+
+// ClientFrom returns the transaction's client when ctx carries one, else base.
+func ClientFrom(ctx context.Context, base *ent.Client) *ent.Client {
+	if tx := ent.TxFromContext(ctx); tx != nil {
+		return tx.Client()
+	}
+	return base
+}
+
+// WithTx runs fn in a transaction, reusing one already in ctx (a GraphQL mutation's, say), so a
+// service behaves the same whichever API called it. fn receives a context that carries the tx.
+func WithTx(ctx context.Context, base *ent.Client, fn func(ctx context.Context, client *ent.Client) error) error {
+	if tx := ent.TxFromContext(ctx); tx != nil {
+		return fn(ctx, tx.Client())
+	}
+	tx, err := base.Tx(ctx)
+	if err != nil {
+		return fmt.Errorf("begin tx: %w", err)
+	}
+	txCtx := ent.NewTxContext(ctx, tx)
+	if err := fn(txCtx, tx.Client()); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}

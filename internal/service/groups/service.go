@@ -1,0 +1,55 @@
+// Package groups holds the group operations: create, find, list, update, delete, subgroups,
+// descendants and sharing a group with another group.
+package groups
+
+import (
+	"context"
+	"strconv"
+
+	"anvil/ent"
+	"anvil/ent/namespace"
+	"anvil/internal/apperr"
+	"anvil/internal/authz"
+	"anvil/internal/db"
+	"anvil/internal/service/settings"
+)
+
+// Service is the group service.
+type Service struct {
+	client   *ent.Client
+	policy   *authz.Policy
+	settings *settings.Service
+}
+
+// New returns the group service.
+func New(client *ent.Client, policy *authz.Policy, st *settings.Service) *Service {
+	return &Service{client: client, policy: policy, settings: st}
+}
+
+// Lookup finds a group by id or full path without permission checks; 404 Group Not Found.
+func (s *Service) Lookup(ctx context.Context, ref string) (*ent.Namespace, error) {
+	q := db.ClientFrom(ctx, s.client).Namespace.Query().Where(namespace.KindEQ(namespace.KindGroup))
+	if id, err := strconv.Atoi(ref); err == nil {
+		q = q.Where(namespace.ID(id))
+	} else {
+		q = q.Where(namespace.FullPathEqualFold(ref))
+	}
+	ns, err := q.Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFound("Group")
+	}
+	return ns, err
+}
+
+// Find returns the group ref names (id or URL-decoded full path) if the actor has ability on
+// it: 404 Group Not Found when it cannot see it, 403 when it can see it but not act.
+func (s *Service) Find(ctx context.Context, actor *authz.Actor, ref string, ability authz.Ability) (*ent.Namespace, error) {
+	ns, err := s.Lookup(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.policy.Group(ctx, actor, ns, ability); err != nil {
+		return nil, err
+	}
+	return ns, nil
+}

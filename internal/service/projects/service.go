@@ -1,0 +1,68 @@
+// Package projects holds the project operations: create, find, list, update, delete and
+// sharing a project with a group.
+package projects
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"anvil/ent"
+	"anvil/ent/namespace"
+	"anvil/ent/project"
+	"anvil/internal/apperr"
+	"anvil/internal/authz"
+	"anvil/internal/db"
+	"anvil/internal/service/settings"
+)
+
+// Service is the project service.
+type Service struct {
+	client   *ent.Client
+	policy   *authz.Policy
+	settings *settings.Service
+}
+
+// New returns the project service.
+func New(client *ent.Client, policy *authz.Policy, st *settings.Service) *Service {
+	return &Service{client: client, policy: policy, settings: st}
+}
+
+// Lookup finds a project by id or by "namespace/path" without permission checks, with its
+// namespace loaded; 404 Project Not Found.
+func (s *Service) Lookup(ctx context.Context, ref string) (*ent.Project, error) {
+	q := db.ClientFrom(ctx, s.client).Project.Query().Where(project.PendingDelete(false)).WithNamespace()
+	if id, err := strconv.Atoi(ref); err == nil {
+		q = q.Where(project.ID(id))
+	} else {
+		i := strings.LastIndexByte(ref, '/')
+		if i <= 0 || i == len(ref)-1 {
+			return nil, apperr.NotFound("Project")
+		}
+		q = q.Where(project.PathEqualFold(ref[i+1:]), project.HasNamespaceWith(namespace.FullPathEqualFold(ref[:i])))
+	}
+	p, err := q.Only(ctx)
+	if ent.IsNotFound(err) || ent.IsNotSingular(err) {
+		return nil, apperr.NotFound("Project")
+	}
+	return p, err
+}
+
+// Find returns the project ref names if the actor has ability on it: 404 Project Not Found when
+// it cannot see it, 403 when it can see it but not act.
+func (s *Service) Find(ctx context.Context, actor *authz.Actor, ref string, ability authz.Ability) (*ent.Project, error) {
+	p, err := s.Lookup(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.policy.Project(ctx, actor, p, ability); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// FullPath is the project's path with its namespace ("group/sub/project"); the namespace edge
+// must be loaded.
+func FullPath(p *ent.Project) string {
+	return p.Edges.Namespace.FullPath + "/" + p.Path
+}

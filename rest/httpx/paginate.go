@@ -1,0 +1,100 @@
+package httpx
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+
+	"anvil/internal/pagination"
+	"anvil/rest/params"
+
+	"github.com/gin-gonic/gin"
+)
+
+// Offset reads page and per_page. Non-integers are 400 "<param> is invalid"; per_page=0 is
+// rejected as Grape does; values above 100 are clamped; page < 1 is page 1.
+func Offset(b *params.Binder) pagination.Offset {
+	page, perPage := 1, pagination.DefaultPerPage
+	if p := b.Int("page"); p != nil {
+		page = *p
+	}
+	if pp := b.Int("per_page"); pp != nil {
+		if *pp == 0 {
+			b.Fail("per_page does not have a valid value")
+		}
+		perPage = *pp
+	}
+	return pagination.NewOffset(page, perPage)
+}
+
+// SetPageHeaders writes X-Total, X-Total-Pages, X-Per-Page, X-Page, X-Next-Page, X-Prev-Page
+// and Link for an offset page. total < 0 means not counted: totals and rel="last" are left out.
+func SetPageHeaders(c *gin.Context, base string, page pagination.Offset, total int, returned int) {
+	h := c.Writer.Header()
+	h.Set("X-Per-Page", strconv.Itoa(page.PerPage))
+	h.Set("X-Page", strconv.Itoa(page.Page))
+	next := ""
+	hasNext := false
+	if total >= 0 {
+		pages := max(1, (total+page.PerPage-1)/page.PerPage)
+		h.Set("X-Total", strconv.Itoa(total))
+		h.Set("X-Total-Pages", strconv.Itoa(pages))
+		hasNext = page.Page < pages
+	} else {
+		hasNext = returned >= page.PerPage
+	}
+	if hasNext {
+		next = strconv.Itoa(page.Page + 1)
+	}
+	h.Set("X-Next-Page", next)
+	prev := ""
+	if page.Page > 1 {
+		prev = strconv.Itoa(page.Page - 1)
+	}
+	h.Set("X-Prev-Page", prev)
+	var links []string
+	if page.Page > 1 {
+		links = append(links, link(c, base, page.Page-1, page.PerPage, "prev"))
+	}
+	if hasNext {
+		links = append(links, link(c, base, page.Page+1, page.PerPage, "next"))
+	}
+	links = append(links, link(c, base, 1, page.PerPage, "first"))
+	if total >= 0 {
+		links = append(links, link(c, base, max(1, (total+page.PerPage-1)/page.PerPage), page.PerPage, "last"))
+	}
+	h.Set("Link", strings.Join(links, ", "))
+}
+
+// Page writes the headers of a page result and renders items.
+func Page[T any](c *gin.Context, base string, r pagination.Result[T], items any) error {
+	SetPageHeaders(c, base, r.Page, r.Total, len(r.Items))
+	return OK(c, items)
+}
+
+func link(c *gin.Context, base string, page, perPage int, rel string) string {
+	return "<" + PageURL(c, base, map[string]string{"page": strconv.Itoa(page), "per_page": strconv.Itoa(perPage)}) + `>; rel="` + rel + `"`
+}
+
+// PageURL is the request URL on the external base with query parameters replaced by set.
+// url.Values.Encode escapes commas, so clients that split Link on "," still parse it.
+func PageURL(c *gin.Context, base string, set map[string]string) string {
+	q := c.Request.URL.Query()
+	for k, v := range set {
+		if v == "" {
+			q.Del(k)
+		} else {
+			q.Set(k, v)
+		}
+	}
+	path := c.Request.URL.EscapedPath()
+	return base + path + "?" + url.Values(q).Encode()
+}
+
+// SetKeysetLink writes the keyset continuation: Link rel="next" only, absent on the last page.
+func SetKeysetLink(c *gin.Context, base string, next map[string]string) {
+	if len(next) == 0 {
+		return
+	}
+	c.Header("Link", "<"+PageURL(c, base, next)+`>; rel="next"`)
+}

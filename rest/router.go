@@ -1,0 +1,19 @@
+// Package rest is the REST API v4 adapter: the route table and the per-resource handler
+// packages, which parse input, call one operation in internal/ and present the result.
+package rest
+
+import (
+	"anvil/internal/service"
+	"anvil/rest/metaapi"
+	"anvil/rest/route"
+	"anvil/rest/userapi"
+
+	"github.com/gin-gonic/gin"
+)
+
+// Register adds every /api/v4 route to g. Each resource package owns its part of the table.
+func Register(g *gin.RouterGroup, s *service.Services) {
+	t := &route.Table{G: g, S: s}
+	metaapi.Register(t)
+	userapi.Register(t)
+}
