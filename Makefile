@@ -45,9 +45,9 @@ generate:
 
 ## bench: Go benchmarks through HTTP (SQLite, and PostgreSQL when ANVIL_TEST_DATABASE_URL is set)
 bench:
-	env -u ANVIL_TEST_DATABASE_URL $(GO) test -run '^$$' -bench . -benchmem -benchtime 2s -timeout 60m ./bench/...
+	env -u ANVIL_TEST_DATABASE_URL $(GO) test -run '^$$' -bench . -benchmem -benchtime 2s -timeout 60m ./rest/
 	@if [ -n "$$ANVIL_TEST_DATABASE_URL" ]; then \
-		$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s -timeout 60m ./bench/...; fi
+		$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s -timeout 60m ./rest/; fi
 
 clean:
 	rm -rf bin data
