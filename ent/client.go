@@ -18,6 +18,8 @@ import (
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/protectedbranch"
+	"anvil/ent/pushevent"
 	"anvil/ent/setting"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
@@ -49,6 +51,10 @@ type Client struct {
 	Project *ProjectClient
 	// ProjectGroupLink is the client for interacting with the ProjectGroupLink builders.
 	ProjectGroupLink *ProjectGroupLinkClient
+	// ProtectedBranch is the client for interacting with the ProtectedBranch builders.
+	ProtectedBranch *ProtectedBranchClient
+	// PushEvent is the client for interacting with the PushEvent builders.
+	PushEvent *PushEventClient
 	// Setting is the client for interacting with the Setting builders.
 	Setting *SettingClient
 	// User is the client for interacting with the User builders.
@@ -75,6 +81,8 @@ func (c *Client) init() {
 	c.PersonalAccessToken = NewPersonalAccessTokenClient(c.config)
 	c.Project = NewProjectClient(c.config)
 	c.ProjectGroupLink = NewProjectGroupLinkClient(c.config)
+	c.ProtectedBranch = NewProtectedBranchClient(c.config)
+	c.PushEvent = NewPushEventClient(c.config)
 	c.Setting = NewSettingClient(c.config)
 	c.User = NewUserClient(c.config)
 	c.UserCustomAttribute = NewUserCustomAttributeClient(c.config)
@@ -177,6 +185,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		PersonalAccessToken: NewPersonalAccessTokenClient(cfg),
 		Project:             NewProjectClient(cfg),
 		ProjectGroupLink:    NewProjectGroupLinkClient(cfg),
+		ProtectedBranch:     NewProtectedBranchClient(cfg),
+		PushEvent:           NewPushEventClient(cfg),
 		Setting:             NewSettingClient(cfg),
 		User:                NewUserClient(cfg),
 		UserCustomAttribute: NewUserCustomAttributeClient(cfg),
@@ -206,6 +216,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		PersonalAccessToken: NewPersonalAccessTokenClient(cfg),
 		Project:             NewProjectClient(cfg),
 		ProjectGroupLink:    NewProjectGroupLinkClient(cfg),
+		ProtectedBranch:     NewProtectedBranchClient(cfg),
+		PushEvent:           NewPushEventClient(cfg),
 		Setting:             NewSettingClient(cfg),
 		User:                NewUserClient(cfg),
 		UserCustomAttribute: NewUserCustomAttributeClient(cfg),
@@ -239,7 +251,8 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.GroupGroupLink, c.Identity, c.Member, c.Namespace, c.PersonalAccessToken,
-		c.Project, c.ProjectGroupLink, c.Setting, c.User, c.UserCustomAttribute,
+		c.Project, c.ProjectGroupLink, c.ProtectedBranch, c.PushEvent, c.Setting,
+		c.User, c.UserCustomAttribute,
 	} {
 		n.Use(hooks...)
 	}
@@ -250,7 +263,8 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.GroupGroupLink, c.Identity, c.Member, c.Namespace, c.PersonalAccessToken,
-		c.Project, c.ProjectGroupLink, c.Setting, c.User, c.UserCustomAttribute,
+		c.Project, c.ProjectGroupLink, c.ProtectedBranch, c.PushEvent, c.Setting,
+		c.User, c.UserCustomAttribute,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -273,6 +287,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Project.mutate(ctx, m)
 	case *ProjectGroupLinkMutation:
 		return c.ProjectGroupLink.mutate(ctx, m)
+	case *ProtectedBranchMutation:
+		return c.ProtectedBranch.mutate(ctx, m)
+	case *PushEventMutation:
+		return c.PushEvent.mutate(ctx, m)
 	case *SettingMutation:
 		return c.Setting.mutate(ctx, m)
 	case *UserMutation:
@@ -1583,6 +1601,272 @@ func (c *ProjectGroupLinkClient) mutate(ctx context.Context, m *ProjectGroupLink
 	}
 }
 
+// ProtectedBranchClient is a client for the ProtectedBranch schema.
+type ProtectedBranchClient struct {
+	config
+}
+
+// NewProtectedBranchClient returns a client for the ProtectedBranch from the given config.
+func NewProtectedBranchClient(c config) *ProtectedBranchClient {
+	return &ProtectedBranchClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `protectedbranch.Hooks(f(g(h())))`.
+func (c *ProtectedBranchClient) Use(hooks ...Hook) {
+	c.hooks.ProtectedBranch = append(c.hooks.ProtectedBranch, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `protectedbranch.Intercept(f(g(h())))`.
+func (c *ProtectedBranchClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ProtectedBranch = append(c.inters.ProtectedBranch, interceptors...)
+}
+
+// Create returns a builder for creating a ProtectedBranch entity.
+func (c *ProtectedBranchClient) Create() *ProtectedBranchCreate {
+	mutation := newProtectedBranchMutation(c.config, OpCreate)
+	return &ProtectedBranchCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ProtectedBranch entities.
+func (c *ProtectedBranchClient) CreateBulk(builders ...*ProtectedBranchCreate) *ProtectedBranchCreateBulk {
+	return &ProtectedBranchCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ProtectedBranchClient) MapCreateBulk(slice any, setFunc func(*ProtectedBranchCreate, int)) *ProtectedBranchCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ProtectedBranchCreateBulk{err: fmt.Errorf("calling to ProtectedBranchClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ProtectedBranchCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ProtectedBranchCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ProtectedBranch.
+func (c *ProtectedBranchClient) Update() *ProtectedBranchUpdate {
+	mutation := newProtectedBranchMutation(c.config, OpUpdate)
+	return &ProtectedBranchUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ProtectedBranchClient) UpdateOne(_m *ProtectedBranch) *ProtectedBranchUpdateOne {
+	mutation := newProtectedBranchMutation(c.config, OpUpdateOne, withProtectedBranch(_m))
+	return &ProtectedBranchUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ProtectedBranchClient) UpdateOneID(id int) *ProtectedBranchUpdateOne {
+	mutation := newProtectedBranchMutation(c.config, OpUpdateOne, withProtectedBranchID(id))
+	return &ProtectedBranchUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ProtectedBranch.
+func (c *ProtectedBranchClient) Delete() *ProtectedBranchDelete {
+	mutation := newProtectedBranchMutation(c.config, OpDelete)
+	return &ProtectedBranchDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ProtectedBranchClient) DeleteOne(_m *ProtectedBranch) *ProtectedBranchDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ProtectedBranchClient) DeleteOneID(id int) *ProtectedBranchDeleteOne {
+	builder := c.Delete().Where(protectedbranch.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ProtectedBranchDeleteOne{builder}
+}
+
+// Query returns a query builder for ProtectedBranch.
+func (c *ProtectedBranchClient) Query() *ProtectedBranchQuery {
+	return &ProtectedBranchQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeProtectedBranch},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ProtectedBranch entity by its id.
+func (c *ProtectedBranchClient) Get(ctx context.Context, id int) (*ProtectedBranch, error) {
+	return c.Query().Where(protectedbranch.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ProtectedBranchClient) GetX(ctx context.Context, id int) *ProtectedBranch {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ProtectedBranchClient) Hooks() []Hook {
+	return c.hooks.ProtectedBranch
+}
+
+// Interceptors returns the client interceptors.
+func (c *ProtectedBranchClient) Interceptors() []Interceptor {
+	return c.inters.ProtectedBranch
+}
+
+func (c *ProtectedBranchClient) mutate(ctx context.Context, m *ProtectedBranchMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ProtectedBranchCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ProtectedBranchUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ProtectedBranchUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ProtectedBranchDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ProtectedBranch mutation op: %q", m.Op())
+	}
+}
+
+// PushEventClient is a client for the PushEvent schema.
+type PushEventClient struct {
+	config
+}
+
+// NewPushEventClient returns a client for the PushEvent from the given config.
+func NewPushEventClient(c config) *PushEventClient {
+	return &PushEventClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `pushevent.Hooks(f(g(h())))`.
+func (c *PushEventClient) Use(hooks ...Hook) {
+	c.hooks.PushEvent = append(c.hooks.PushEvent, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `pushevent.Intercept(f(g(h())))`.
+func (c *PushEventClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PushEvent = append(c.inters.PushEvent, interceptors...)
+}
+
+// Create returns a builder for creating a PushEvent entity.
+func (c *PushEventClient) Create() *PushEventCreate {
+	mutation := newPushEventMutation(c.config, OpCreate)
+	return &PushEventCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PushEvent entities.
+func (c *PushEventClient) CreateBulk(builders ...*PushEventCreate) *PushEventCreateBulk {
+	return &PushEventCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PushEventClient) MapCreateBulk(slice any, setFunc func(*PushEventCreate, int)) *PushEventCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PushEventCreateBulk{err: fmt.Errorf("calling to PushEventClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PushEventCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PushEventCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PushEvent.
+func (c *PushEventClient) Update() *PushEventUpdate {
+	mutation := newPushEventMutation(c.config, OpUpdate)
+	return &PushEventUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PushEventClient) UpdateOne(_m *PushEvent) *PushEventUpdateOne {
+	mutation := newPushEventMutation(c.config, OpUpdateOne, withPushEvent(_m))
+	return &PushEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PushEventClient) UpdateOneID(id int) *PushEventUpdateOne {
+	mutation := newPushEventMutation(c.config, OpUpdateOne, withPushEventID(id))
+	return &PushEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PushEvent.
+func (c *PushEventClient) Delete() *PushEventDelete {
+	mutation := newPushEventMutation(c.config, OpDelete)
+	return &PushEventDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PushEventClient) DeleteOne(_m *PushEvent) *PushEventDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PushEventClient) DeleteOneID(id int) *PushEventDeleteOne {
+	builder := c.Delete().Where(pushevent.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PushEventDeleteOne{builder}
+}
+
+// Query returns a query builder for PushEvent.
+func (c *PushEventClient) Query() *PushEventQuery {
+	return &PushEventQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePushEvent},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PushEvent entity by its id.
+func (c *PushEventClient) Get(ctx context.Context, id int) (*PushEvent, error) {
+	return c.Query().Where(pushevent.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PushEventClient) GetX(ctx context.Context, id int) *PushEvent {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *PushEventClient) Hooks() []Hook {
+	return c.hooks.PushEvent
+}
+
+// Interceptors returns the client interceptors.
+func (c *PushEventClient) Interceptors() []Interceptor {
+	return c.inters.PushEvent
+}
+
+func (c *PushEventClient) mutate(ctx context.Context, m *PushEventMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PushEventCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PushEventUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PushEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PushEventDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PushEvent mutation op: %q", m.Op())
+	}
+}
+
 // SettingClient is a client for the Setting schema.
 type SettingClient struct {
 	config
@@ -1920,6 +2204,38 @@ func (c *UserClient) QueryNamespace(_m *User) *NamespaceQuery {
 	return query
 }
 
+// QueryCreatedBy queries the created_by edge of a User.
+func (c *UserClient) QueryCreatedBy(_m *User) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, user.CreatedByTable, user.CreatedByColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryCreatedUsers queries the created_users edge of a User.
+func (c *UserClient) QueryCreatedUsers(_m *User) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, user.CreatedUsersTable, user.CreatedUsersColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *UserClient) Hooks() []Hook {
 	return c.hooks.User
@@ -2098,11 +2414,13 @@ func (c *UserCustomAttributeClient) mutate(ctx context.Context, m *UserCustomAtt
 type (
 	hooks struct {
 		GroupGroupLink, Identity, Member, Namespace, PersonalAccessToken, Project,
-		ProjectGroupLink, Setting, User, UserCustomAttribute []ent.Hook
+		ProjectGroupLink, ProtectedBranch, PushEvent, Setting, User,
+		UserCustomAttribute []ent.Hook
 	}
 	inters struct {
 		GroupGroupLink, Identity, Member, Namespace, PersonalAccessToken, Project,
-		ProjectGroupLink, Setting, User, UserCustomAttribute []ent.Interceptor
+		ProjectGroupLink, ProtectedBranch, PushEvent, Setting, User,
+		UserCustomAttribute []ent.Interceptor
 	}
 )
 

@@ -10,6 +10,8 @@ import (
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/protectedbranch"
+	"anvil/ent/pushevent"
 	"anvil/ent/setting"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
@@ -89,6 +91,8 @@ func checkColumn(t, c string) error {
 			personalaccesstoken.Table: personalaccesstoken.ValidColumn,
 			project.Table:             project.ValidColumn,
 			projectgrouplink.Table:    projectgrouplink.ValidColumn,
+			protectedbranch.Table:     protectedbranch.ValidColumn,
+			pushevent.Table:           pushevent.ValidColumn,
 			setting.Table:             setting.ValidColumn,
 			user.Table:                user.ValidColumn,
 			usercustomattribute.Table: usercustomattribute.ValidColumn,

@@ -104,11 +104,6 @@ func (_q *MemberQuery) collectField(ctx context.Context, oneNode bool, opCtx *gr
 				selectedFields = append(selectedFields, member.FieldProjectID)
 				fieldSeen[member.FieldProjectID] = struct{}{}
 			}
-		case "accessLevel":
-			if _, ok := fieldSeen[member.FieldAccessLevel]; !ok {
-				selectedFields = append(selectedFields, member.FieldAccessLevel)
-				fieldSeen[member.FieldAccessLevel] = struct{}{}
-			}
 		case "expiresAt":
 			if _, ok := fieldSeen[member.FieldExpiresAt]; !ok {
 				selectedFields = append(selectedFields, member.FieldExpiresAt)

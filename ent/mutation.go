@@ -11,6 +11,9 @@ import (
 	"anvil/ent/predicate"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/protectedbranch"
+	"anvil/ent/pushevent"
+	"anvil/ent/schema"
 	"anvil/ent/setting"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
@@ -40,6 +43,8 @@ const (
 	TypePersonalAccessToken = "PersonalAccessToken"
 	TypeProject             = "Project"
 	TypeProjectGroupLink    = "ProjectGroupLink"
+	TypeProtectedBranch     = "ProtectedBranch"
+	TypePushEvent           = "PushEvent"
 	TypeSetting             = "Setting"
 	TypeUser                = "User"
 	TypeUserCustomAttribute = "UserCustomAttribute"
@@ -2483,6 +2488,7 @@ type NamespaceMutation struct {
 	shared_runners_setting            *string
 	auto_devops_enabled               *bool
 	archived                          *bool
+	runners_token                     *string
 	clearedFields                     map[string]struct{}
 	parent                            *int
 	clearedparent                     bool
@@ -3568,6 +3574,55 @@ func (m *NamespaceMutation) ResetArchived() {
 	m.archived = nil
 }
 
+// SetRunnersToken sets the "runners_token" field.
+func (m *NamespaceMutation) SetRunnersToken(s string) {
+	m.runners_token = &s
+}
+
+// RunnersToken returns the value of the "runners_token" field in the mutation.
+func (m *NamespaceMutation) RunnersToken() (r string, exists bool) {
+	v := m.runners_token
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRunnersToken returns the old "runners_token" field's value of the Namespace entity.
+// If the Namespace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NamespaceMutation) OldRunnersToken(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRunnersToken is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRunnersToken requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRunnersToken: %w", err)
+	}
+	return oldValue.RunnersToken, nil
+}
+
+// ClearRunnersToken clears the value of the "runners_token" field.
+func (m *NamespaceMutation) ClearRunnersToken() {
+	m.runners_token = nil
+	m.clearedFields[namespace.FieldRunnersToken] = struct{}{}
+}
+
+// RunnersTokenCleared returns if the "runners_token" field was cleared in this mutation.
+func (m *NamespaceMutation) RunnersTokenCleared() bool {
+	_, ok := m.clearedFields[namespace.FieldRunnersToken]
+	return ok
+}
+
+// ResetRunnersToken resets all changes to the "runners_token" field.
+func (m *NamespaceMutation) ResetRunnersToken() {
+	m.runners_token = nil
+	delete(m.clearedFields, namespace.FieldRunnersToken)
+}
+
 // ClearParent clears the "parent" edge to the Namespace entity.
 func (m *NamespaceMutation) ClearParent() {
 	m.clearedparent = true
@@ -3980,7 +4035,7 @@ func (m *NamespaceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *NamespaceMutation) Fields() []string {
-	fields := make([]string, 0, 25)
+	fields := make([]string, 0, 26)
 	if m.created_at != nil {
 		fields = append(fields, namespace.FieldCreatedAt)
 	}
@@ -4056,6 +4111,9 @@ func (m *NamespaceMutation) Fields() []string {
 	if m.archived != nil {
 		fields = append(fields, namespace.FieldArchived)
 	}
+	if m.runners_token != nil {
+		fields = append(fields, namespace.FieldRunnersToken)
+	}
 	return fields
 }
 
@@ -4114,6 +4172,8 @@ func (m *NamespaceMutation) Field(name string) (ent.Value, bool) {
 		return m.AutoDevopsEnabled()
 	case namespace.FieldArchived:
 		return m.Archived()
+	case namespace.FieldRunnersToken:
+		return m.RunnersToken()
 	}
 	return nil, false
 }
@@ -4173,6 +4233,8 @@ func (m *NamespaceMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return m.OldAutoDevopsEnabled(ctx)
 	case namespace.FieldArchived:
 		return m.OldArchived(ctx)
+	case namespace.FieldRunnersToken:
+		return m.OldRunnersToken(ctx)
 	}
 	return nil, fmt.Errorf("unknown Namespace field %s", name)
 }
@@ -4357,6 +4419,13 @@ func (m *NamespaceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetArchived(v)
 		return nil
+	case namespace.FieldRunnersToken:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRunnersToken(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Namespace field %s", name)
 }
@@ -4411,6 +4480,9 @@ func (m *NamespaceMutation) ClearedFields() []string {
 	if m.FieldCleared(namespace.FieldAutoDevopsEnabled) {
 		fields = append(fields, namespace.FieldAutoDevopsEnabled)
 	}
+	if m.FieldCleared(namespace.FieldRunnersToken) {
+		fields = append(fields, namespace.FieldRunnersToken)
+	}
 	return fields
 }
 
@@ -4433,6 +4505,9 @@ func (m *NamespaceMutation) ClearField(name string) error {
 		return nil
 	case namespace.FieldAutoDevopsEnabled:
 		m.ClearAutoDevopsEnabled()
+		return nil
+	case namespace.FieldRunnersToken:
+		m.ClearRunnersToken()
 		return nil
 	}
 	return fmt.Errorf("unknown Namespace nullable field %s", name)
@@ -4516,6 +4591,9 @@ func (m *NamespaceMutation) ResetField(name string) error {
 		return nil
 	case namespace.FieldArchived:
 		m.ResetArchived()
+		return nil
+	case namespace.FieldRunnersToken:
+		m.ResetRunnersToken()
 		return nil
 	}
 	return fmt.Errorf("unknown Namespace field %s", name)
@@ -4774,26 +4852,28 @@ func (m *NamespaceMutation) ResetEdge(name string) error {
 // PersonalAccessTokenMutation represents an operation that mutates the PersonalAccessToken nodes in the graph.
 type PersonalAccessTokenMutation struct {
 	config
-	op            Op
-	typ           string
-	id            *int
-	created_at    *time.Time
-	updated_at    *time.Time
-	name          *string
-	description   *string
-	token_digest  *string
-	scopes        *[]string
-	appendscopes  []string
-	expires_at    *time.Time
-	revoked       *bool
-	impersonation *bool
-	last_used_at  *time.Time
-	clearedFields map[string]struct{}
-	user          *int
-	cleareduser   bool
-	done          bool
-	oldValue      func(context.Context) (*PersonalAccessToken, error)
-	predicates    []predicate.PersonalAccessToken
+	op                  Op
+	typ                 string
+	id                  *int
+	created_at          *time.Time
+	updated_at          *time.Time
+	name                *string
+	description         *string
+	token_digest        *string
+	scopes              *[]string
+	appendscopes        []string
+	expires_at          *time.Time
+	revoked             *bool
+	impersonation       *bool
+	last_used_at        *time.Time
+	last_used_ips       *[]string
+	appendlast_used_ips []string
+	clearedFields       map[string]struct{}
+	user                *int
+	cleareduser         bool
+	done                bool
+	oldValue            func(context.Context) (*PersonalAccessToken, error)
+	predicates          []predicate.PersonalAccessToken
 }
 
 var _ ent.Mutation = (*PersonalAccessTokenMutation)(nil)
@@ -5331,6 +5411,71 @@ func (m *PersonalAccessTokenMutation) ResetLastUsedAt() {
 	delete(m.clearedFields, personalaccesstoken.FieldLastUsedAt)
 }
 
+// SetLastUsedIps sets the "last_used_ips" field.
+func (m *PersonalAccessTokenMutation) SetLastUsedIps(s []string) {
+	m.last_used_ips = &s
+	m.appendlast_used_ips = nil
+}
+
+// LastUsedIps returns the value of the "last_used_ips" field in the mutation.
+func (m *PersonalAccessTokenMutation) LastUsedIps() (r []string, exists bool) {
+	v := m.last_used_ips
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastUsedIps returns the old "last_used_ips" field's value of the PersonalAccessToken entity.
+// If the PersonalAccessToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PersonalAccessTokenMutation) OldLastUsedIps(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastUsedIps is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastUsedIps requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastUsedIps: %w", err)
+	}
+	return oldValue.LastUsedIps, nil
+}
+
+// AppendLastUsedIps adds s to the "last_used_ips" field.
+func (m *PersonalAccessTokenMutation) AppendLastUsedIps(s []string) {
+	m.appendlast_used_ips = append(m.appendlast_used_ips, s...)
+}
+
+// AppendedLastUsedIps returns the list of values that were appended to the "last_used_ips" field in this mutation.
+func (m *PersonalAccessTokenMutation) AppendedLastUsedIps() ([]string, bool) {
+	if len(m.appendlast_used_ips) == 0 {
+		return nil, false
+	}
+	return m.appendlast_used_ips, true
+}
+
+// ClearLastUsedIps clears the value of the "last_used_ips" field.
+func (m *PersonalAccessTokenMutation) ClearLastUsedIps() {
+	m.last_used_ips = nil
+	m.appendlast_used_ips = nil
+	m.clearedFields[personalaccesstoken.FieldLastUsedIps] = struct{}{}
+}
+
+// LastUsedIpsCleared returns if the "last_used_ips" field was cleared in this mutation.
+func (m *PersonalAccessTokenMutation) LastUsedIpsCleared() bool {
+	_, ok := m.clearedFields[personalaccesstoken.FieldLastUsedIps]
+	return ok
+}
+
+// ResetLastUsedIps resets all changes to the "last_used_ips" field.
+func (m *PersonalAccessTokenMutation) ResetLastUsedIps() {
+	m.last_used_ips = nil
+	m.appendlast_used_ips = nil
+	delete(m.clearedFields, personalaccesstoken.FieldLastUsedIps)
+}
+
 // ClearUser clears the "user" edge to the User entity.
 func (m *PersonalAccessTokenMutation) ClearUser() {
 	m.cleareduser = true
@@ -5392,7 +5537,7 @@ func (m *PersonalAccessTokenMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PersonalAccessTokenMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 12)
 	if m.created_at != nil {
 		fields = append(fields, personalaccesstoken.FieldCreatedAt)
 	}
@@ -5426,6 +5571,9 @@ func (m *PersonalAccessTokenMutation) Fields() []string {
 	if m.last_used_at != nil {
 		fields = append(fields, personalaccesstoken.FieldLastUsedAt)
 	}
+	if m.last_used_ips != nil {
+		fields = append(fields, personalaccesstoken.FieldLastUsedIps)
+	}
 	return fields
 }
 
@@ -5456,6 +5604,8 @@ func (m *PersonalAccessTokenMutation) Field(name string) (ent.Value, bool) {
 		return m.Impersonation()
 	case personalaccesstoken.FieldLastUsedAt:
 		return m.LastUsedAt()
+	case personalaccesstoken.FieldLastUsedIps:
+		return m.LastUsedIps()
 	}
 	return nil, false
 }
@@ -5487,6 +5637,8 @@ func (m *PersonalAccessTokenMutation) OldField(ctx context.Context, name string)
 		return m.OldImpersonation(ctx)
 	case personalaccesstoken.FieldLastUsedAt:
 		return m.OldLastUsedAt(ctx)
+	case personalaccesstoken.FieldLastUsedIps:
+		return m.OldLastUsedIps(ctx)
 	}
 	return nil, fmt.Errorf("unknown PersonalAccessToken field %s", name)
 }
@@ -5573,6 +5725,13 @@ func (m *PersonalAccessTokenMutation) SetField(name string, value ent.Value) err
 		}
 		m.SetLastUsedAt(v)
 		return nil
+	case personalaccesstoken.FieldLastUsedIps:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUsedIps(v)
+		return nil
 	}
 	return fmt.Errorf("unknown PersonalAccessToken field %s", name)
 }
@@ -5612,6 +5771,9 @@ func (m *PersonalAccessTokenMutation) ClearedFields() []string {
 	if m.FieldCleared(personalaccesstoken.FieldLastUsedAt) {
 		fields = append(fields, personalaccesstoken.FieldLastUsedAt)
 	}
+	if m.FieldCleared(personalaccesstoken.FieldLastUsedIps) {
+		fields = append(fields, personalaccesstoken.FieldLastUsedIps)
+	}
 	return fields
 }
 
@@ -5631,6 +5793,9 @@ func (m *PersonalAccessTokenMutation) ClearField(name string) error {
 		return nil
 	case personalaccesstoken.FieldLastUsedAt:
 		m.ClearLastUsedAt()
+		return nil
+	case personalaccesstoken.FieldLastUsedIps:
+		m.ClearLastUsedIps()
 		return nil
 	}
 	return fmt.Errorf("unknown PersonalAccessToken nullable field %s", name)
@@ -5672,6 +5837,9 @@ func (m *PersonalAccessTokenMutation) ResetField(name string) error {
 		return nil
 	case personalaccesstoken.FieldLastUsedAt:
 		m.ResetLastUsedAt()
+		return nil
+	case personalaccesstoken.FieldLastUsedIps:
+		m.ResetLastUsedIps()
 		return nil
 	}
 	return fmt.Errorf("unknown PersonalAccessToken field %s", name)
@@ -10041,6 +10209,1929 @@ func (m *ProjectGroupLinkMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown ProjectGroupLink edge %s", name)
 }
 
+// ProtectedBranchMutation represents an operation that mutates the ProtectedBranch nodes in the graph.
+type ProtectedBranchMutation struct {
+	config
+	op                            Op
+	typ                           string
+	id                            *int
+	created_at                    *time.Time
+	updated_at                    *time.Time
+	project_id                    *int
+	addproject_id                 *int
+	name                          *string
+	push_access_levels            *[]schema.AccessRule
+	appendpush_access_levels      []schema.AccessRule
+	merge_access_levels           *[]schema.AccessRule
+	appendmerge_access_levels     []schema.AccessRule
+	unprotect_access_levels       *[]schema.AccessRule
+	appendunprotect_access_levels []schema.AccessRule
+	allow_force_push              *bool
+	code_owner_approval_required  *bool
+	clearedFields                 map[string]struct{}
+	done                          bool
+	oldValue                      func(context.Context) (*ProtectedBranch, error)
+	predicates                    []predicate.ProtectedBranch
+}
+
+var _ ent.Mutation = (*ProtectedBranchMutation)(nil)
+
+// protectedbranchOption allows management of the mutation configuration using functional options.
+type protectedbranchOption func(*ProtectedBranchMutation)
+
+// newProtectedBranchMutation creates new mutation for the ProtectedBranch entity.
+func newProtectedBranchMutation(c config, op Op, opts ...protectedbranchOption) *ProtectedBranchMutation {
+	m := &ProtectedBranchMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeProtectedBranch,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withProtectedBranchID sets the ID field of the mutation.
+func withProtectedBranchID(id int) protectedbranchOption {
+	return func(m *ProtectedBranchMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ProtectedBranch
+		)
+		m.oldValue = func(ctx context.Context) (*ProtectedBranch, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ProtectedBranch.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withProtectedBranch sets the old ProtectedBranch of the mutation.
+func withProtectedBranch(node *ProtectedBranch) protectedbranchOption {
+	return func(m *ProtectedBranchMutation) {
+		m.oldValue = func(context.Context) (*ProtectedBranch, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ProtectedBranchMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ProtectedBranchMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ProtectedBranchMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ProtectedBranchMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ProtectedBranch.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ProtectedBranchMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ProtectedBranchMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ProtectedBranch entity.
+// If the ProtectedBranch object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProtectedBranchMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ProtectedBranchMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ProtectedBranchMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ProtectedBranchMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ProtectedBranch entity.
+// If the ProtectedBranch object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProtectedBranchMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ProtectedBranchMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *ProtectedBranchMutation) SetProjectID(i int) {
+	m.project_id = &i
+	m.addproject_id = nil
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *ProtectedBranchMutation) ProjectID() (r int, exists bool) {
+	v := m.project_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the ProtectedBranch entity.
+// If the ProtectedBranch object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProtectedBranchMutation) OldProjectID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// AddProjectID adds i to the "project_id" field.
+func (m *ProtectedBranchMutation) AddProjectID(i int) {
+	if m.addproject_id != nil {
+		*m.addproject_id += i
+	} else {
+		m.addproject_id = &i
+	}
+}
+
+// AddedProjectID returns the value that was added to the "project_id" field in this mutation.
+func (m *ProtectedBranchMutation) AddedProjectID() (r int, exists bool) {
+	v := m.addproject_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *ProtectedBranchMutation) ResetProjectID() {
+	m.project_id = nil
+	m.addproject_id = nil
+}
+
+// SetName sets the "name" field.
+func (m *ProtectedBranchMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ProtectedBranchMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the ProtectedBranch entity.
+// If the ProtectedBranch object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProtectedBranchMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ProtectedBranchMutation) ResetName() {
+	m.name = nil
+}
+
+// SetPushAccessLevels sets the "push_access_levels" field.
+func (m *ProtectedBranchMutation) SetPushAccessLevels(sr []schema.AccessRule) {
+	m.push_access_levels = &sr
+	m.appendpush_access_levels = nil
+}
+
+// PushAccessLevels returns the value of the "push_access_levels" field in the mutation.
+func (m *ProtectedBranchMutation) PushAccessLevels() (r []schema.AccessRule, exists bool) {
+	v := m.push_access_levels
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPushAccessLevels returns the old "push_access_levels" field's value of the ProtectedBranch entity.
+// If the ProtectedBranch object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProtectedBranchMutation) OldPushAccessLevels(ctx context.Context) (v []schema.AccessRule, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPushAccessLevels is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPushAccessLevels requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPushAccessLevels: %w", err)
+	}
+	return oldValue.PushAccessLevels, nil
+}
+
+// AppendPushAccessLevels adds sr to the "push_access_levels" field.
+func (m *ProtectedBranchMutation) AppendPushAccessLevels(sr []schema.AccessRule) {
+	m.appendpush_access_levels = append(m.appendpush_access_levels, sr...)
+}
+
+// AppendedPushAccessLevels returns the list of values that were appended to the "push_access_levels" field in this mutation.
+func (m *ProtectedBranchMutation) AppendedPushAccessLevels() ([]schema.AccessRule, bool) {
+	if len(m.appendpush_access_levels) == 0 {
+		return nil, false
+	}
+	return m.appendpush_access_levels, true
+}
+
+// ResetPushAccessLevels resets all changes to the "push_access_levels" field.
+func (m *ProtectedBranchMutation) ResetPushAccessLevels() {
+	m.push_access_levels = nil
+	m.appendpush_access_levels = nil
+}
+
+// SetMergeAccessLevels sets the "merge_access_levels" field.
+func (m *ProtectedBranchMutation) SetMergeAccessLevels(sr []schema.AccessRule) {
+	m.merge_access_levels = &sr
+	m.appendmerge_access_levels = nil
+}
+
+// MergeAccessLevels returns the value of the "merge_access_levels" field in the mutation.
+func (m *ProtectedBranchMutation) MergeAccessLevels() (r []schema.AccessRule, exists bool) {
+	v := m.merge_access_levels
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeAccessLevels returns the old "merge_access_levels" field's value of the ProtectedBranch entity.
+// If the ProtectedBranch object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProtectedBranchMutation) OldMergeAccessLevels(ctx context.Context) (v []schema.AccessRule, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeAccessLevels is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeAccessLevels requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeAccessLevels: %w", err)
+	}
+	return oldValue.MergeAccessLevels, nil
+}
+
+// AppendMergeAccessLevels adds sr to the "merge_access_levels" field.
+func (m *ProtectedBranchMutation) AppendMergeAccessLevels(sr []schema.AccessRule) {
+	m.appendmerge_access_levels = append(m.appendmerge_access_levels, sr...)
+}
+
+// AppendedMergeAccessLevels returns the list of values that were appended to the "merge_access_levels" field in this mutation.
+func (m *ProtectedBranchMutation) AppendedMergeAccessLevels() ([]schema.AccessRule, bool) {
+	if len(m.appendmerge_access_levels) == 0 {
+		return nil, false
+	}
+	return m.appendmerge_access_levels, true
+}
+
+// ResetMergeAccessLevels resets all changes to the "merge_access_levels" field.
+func (m *ProtectedBranchMutation) ResetMergeAccessLevels() {
+	m.merge_access_levels = nil
+	m.appendmerge_access_levels = nil
+}
+
+// SetUnprotectAccessLevels sets the "unprotect_access_levels" field.
+func (m *ProtectedBranchMutation) SetUnprotectAccessLevels(sr []schema.AccessRule) {
+	m.unprotect_access_levels = &sr
+	m.appendunprotect_access_levels = nil
+}
+
+// UnprotectAccessLevels returns the value of the "unprotect_access_levels" field in the mutation.
+func (m *ProtectedBranchMutation) UnprotectAccessLevels() (r []schema.AccessRule, exists bool) {
+	v := m.unprotect_access_levels
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUnprotectAccessLevels returns the old "unprotect_access_levels" field's value of the ProtectedBranch entity.
+// If the ProtectedBranch object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProtectedBranchMutation) OldUnprotectAccessLevels(ctx context.Context) (v []schema.AccessRule, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUnprotectAccessLevels is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUnprotectAccessLevels requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUnprotectAccessLevels: %w", err)
+	}
+	return oldValue.UnprotectAccessLevels, nil
+}
+
+// AppendUnprotectAccessLevels adds sr to the "unprotect_access_levels" field.
+func (m *ProtectedBranchMutation) AppendUnprotectAccessLevels(sr []schema.AccessRule) {
+	m.appendunprotect_access_levels = append(m.appendunprotect_access_levels, sr...)
+}
+
+// AppendedUnprotectAccessLevels returns the list of values that were appended to the "unprotect_access_levels" field in this mutation.
+func (m *ProtectedBranchMutation) AppendedUnprotectAccessLevels() ([]schema.AccessRule, bool) {
+	if len(m.appendunprotect_access_levels) == 0 {
+		return nil, false
+	}
+	return m.appendunprotect_access_levels, true
+}
+
+// ResetUnprotectAccessLevels resets all changes to the "unprotect_access_levels" field.
+func (m *ProtectedBranchMutation) ResetUnprotectAccessLevels() {
+	m.unprotect_access_levels = nil
+	m.appendunprotect_access_levels = nil
+}
+
+// SetAllowForcePush sets the "allow_force_push" field.
+func (m *ProtectedBranchMutation) SetAllowForcePush(b bool) {
+	m.allow_force_push = &b
+}
+
+// AllowForcePush returns the value of the "allow_force_push" field in the mutation.
+func (m *ProtectedBranchMutation) AllowForcePush() (r bool, exists bool) {
+	v := m.allow_force_push
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAllowForcePush returns the old "allow_force_push" field's value of the ProtectedBranch entity.
+// If the ProtectedBranch object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProtectedBranchMutation) OldAllowForcePush(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAllowForcePush is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAllowForcePush requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAllowForcePush: %w", err)
+	}
+	return oldValue.AllowForcePush, nil
+}
+
+// ResetAllowForcePush resets all changes to the "allow_force_push" field.
+func (m *ProtectedBranchMutation) ResetAllowForcePush() {
+	m.allow_force_push = nil
+}
+
+// SetCodeOwnerApprovalRequired sets the "code_owner_approval_required" field.
+func (m *ProtectedBranchMutation) SetCodeOwnerApprovalRequired(b bool) {
+	m.code_owner_approval_required = &b
+}
+
+// CodeOwnerApprovalRequired returns the value of the "code_owner_approval_required" field in the mutation.
+func (m *ProtectedBranchMutation) CodeOwnerApprovalRequired() (r bool, exists bool) {
+	v := m.code_owner_approval_required
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCodeOwnerApprovalRequired returns the old "code_owner_approval_required" field's value of the ProtectedBranch entity.
+// If the ProtectedBranch object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProtectedBranchMutation) OldCodeOwnerApprovalRequired(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCodeOwnerApprovalRequired is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCodeOwnerApprovalRequired requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCodeOwnerApprovalRequired: %w", err)
+	}
+	return oldValue.CodeOwnerApprovalRequired, nil
+}
+
+// ResetCodeOwnerApprovalRequired resets all changes to the "code_owner_approval_required" field.
+func (m *ProtectedBranchMutation) ResetCodeOwnerApprovalRequired() {
+	m.code_owner_approval_required = nil
+}
+
+// Where appends a list predicates to the ProtectedBranchMutation builder.
+func (m *ProtectedBranchMutation) Where(ps ...predicate.ProtectedBranch) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ProtectedBranchMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ProtectedBranchMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ProtectedBranch, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ProtectedBranchMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ProtectedBranchMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ProtectedBranch).
+func (m *ProtectedBranchMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ProtectedBranchMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created_at != nil {
+		fields = append(fields, protectedbranch.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, protectedbranch.FieldUpdatedAt)
+	}
+	if m.project_id != nil {
+		fields = append(fields, protectedbranch.FieldProjectID)
+	}
+	if m.name != nil {
+		fields = append(fields, protectedbranch.FieldName)
+	}
+	if m.push_access_levels != nil {
+		fields = append(fields, protectedbranch.FieldPushAccessLevels)
+	}
+	if m.merge_access_levels != nil {
+		fields = append(fields, protectedbranch.FieldMergeAccessLevels)
+	}
+	if m.unprotect_access_levels != nil {
+		fields = append(fields, protectedbranch.FieldUnprotectAccessLevels)
+	}
+	if m.allow_force_push != nil {
+		fields = append(fields, protectedbranch.FieldAllowForcePush)
+	}
+	if m.code_owner_approval_required != nil {
+		fields = append(fields, protectedbranch.FieldCodeOwnerApprovalRequired)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ProtectedBranchMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case protectedbranch.FieldCreatedAt:
+		return m.CreatedAt()
+	case protectedbranch.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case protectedbranch.FieldProjectID:
+		return m.ProjectID()
+	case protectedbranch.FieldName:
+		return m.Name()
+	case protectedbranch.FieldPushAccessLevels:
+		return m.PushAccessLevels()
+	case protectedbranch.FieldMergeAccessLevels:
+		return m.MergeAccessLevels()
+	case protectedbranch.FieldUnprotectAccessLevels:
+		return m.UnprotectAccessLevels()
+	case protectedbranch.FieldAllowForcePush:
+		return m.AllowForcePush()
+	case protectedbranch.FieldCodeOwnerApprovalRequired:
+		return m.CodeOwnerApprovalRequired()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ProtectedBranchMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case protectedbranch.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case protectedbranch.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case protectedbranch.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case protectedbranch.FieldName:
+		return m.OldName(ctx)
+	case protectedbranch.FieldPushAccessLevels:
+		return m.OldPushAccessLevels(ctx)
+	case protectedbranch.FieldMergeAccessLevels:
+		return m.OldMergeAccessLevels(ctx)
+	case protectedbranch.FieldUnprotectAccessLevels:
+		return m.OldUnprotectAccessLevels(ctx)
+	case protectedbranch.FieldAllowForcePush:
+		return m.OldAllowForcePush(ctx)
+	case protectedbranch.FieldCodeOwnerApprovalRequired:
+		return m.OldCodeOwnerApprovalRequired(ctx)
+	}
+	return nil, fmt.Errorf("unknown ProtectedBranch field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProtectedBranchMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case protectedbranch.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case protectedbranch.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case protectedbranch.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case protectedbranch.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case protectedbranch.FieldPushAccessLevels:
+		v, ok := value.([]schema.AccessRule)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPushAccessLevels(v)
+		return nil
+	case protectedbranch.FieldMergeAccessLevels:
+		v, ok := value.([]schema.AccessRule)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeAccessLevels(v)
+		return nil
+	case protectedbranch.FieldUnprotectAccessLevels:
+		v, ok := value.([]schema.AccessRule)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUnprotectAccessLevels(v)
+		return nil
+	case protectedbranch.FieldAllowForcePush:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAllowForcePush(v)
+		return nil
+	case protectedbranch.FieldCodeOwnerApprovalRequired:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCodeOwnerApprovalRequired(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ProtectedBranch field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ProtectedBranchMutation) AddedFields() []string {
+	var fields []string
+	if m.addproject_id != nil {
+		fields = append(fields, protectedbranch.FieldProjectID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ProtectedBranchMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case protectedbranch.FieldProjectID:
+		return m.AddedProjectID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProtectedBranchMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case protectedbranch.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddProjectID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ProtectedBranch numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ProtectedBranchMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ProtectedBranchMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ProtectedBranchMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown ProtectedBranch nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ProtectedBranchMutation) ResetField(name string) error {
+	switch name {
+	case protectedbranch.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case protectedbranch.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case protectedbranch.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case protectedbranch.FieldName:
+		m.ResetName()
+		return nil
+	case protectedbranch.FieldPushAccessLevels:
+		m.ResetPushAccessLevels()
+		return nil
+	case protectedbranch.FieldMergeAccessLevels:
+		m.ResetMergeAccessLevels()
+		return nil
+	case protectedbranch.FieldUnprotectAccessLevels:
+		m.ResetUnprotectAccessLevels()
+		return nil
+	case protectedbranch.FieldAllowForcePush:
+		m.ResetAllowForcePush()
+		return nil
+	case protectedbranch.FieldCodeOwnerApprovalRequired:
+		m.ResetCodeOwnerApprovalRequired()
+		return nil
+	}
+	return fmt.Errorf("unknown ProtectedBranch field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ProtectedBranchMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ProtectedBranchMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ProtectedBranchMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ProtectedBranchMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ProtectedBranchMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ProtectedBranchMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ProtectedBranchMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ProtectedBranch unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ProtectedBranchMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ProtectedBranch edge %s", name)
+}
+
+// PushEventMutation represents an operation that mutates the PushEvent nodes in the graph.
+type PushEventMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *int
+	project_id       *int
+	addproject_id    *int
+	user_id          *int
+	adduser_id       *int
+	ref              *string
+	ref_type         *pushevent.RefType
+	action           *pushevent.Action
+	before           *string
+	after            *string
+	commit_count     *int
+	addcommit_count  *int
+	commit_ids       *[]string
+	appendcommit_ids []string
+	commit_title     *string
+	delivered        *bool
+	created_at       *time.Time
+	clearedFields    map[string]struct{}
+	done             bool
+	oldValue         func(context.Context) (*PushEvent, error)
+	predicates       []predicate.PushEvent
+}
+
+var _ ent.Mutation = (*PushEventMutation)(nil)
+
+// pusheventOption allows management of the mutation configuration using functional options.
+type pusheventOption func(*PushEventMutation)
+
+// newPushEventMutation creates new mutation for the PushEvent entity.
+func newPushEventMutation(c config, op Op, opts ...pusheventOption) *PushEventMutation {
+	m := &PushEventMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePushEvent,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPushEventID sets the ID field of the mutation.
+func withPushEventID(id int) pusheventOption {
+	return func(m *PushEventMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PushEvent
+		)
+		m.oldValue = func(ctx context.Context) (*PushEvent, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PushEvent.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPushEvent sets the old PushEvent of the mutation.
+func withPushEvent(node *PushEvent) pusheventOption {
+	return func(m *PushEventMutation) {
+		m.oldValue = func(context.Context) (*PushEvent, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PushEventMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PushEventMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PushEventMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PushEventMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PushEvent.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *PushEventMutation) SetProjectID(i int) {
+	m.project_id = &i
+	m.addproject_id = nil
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *PushEventMutation) ProjectID() (r int, exists bool) {
+	v := m.project_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the PushEvent entity.
+// If the PushEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushEventMutation) OldProjectID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// AddProjectID adds i to the "project_id" field.
+func (m *PushEventMutation) AddProjectID(i int) {
+	if m.addproject_id != nil {
+		*m.addproject_id += i
+	} else {
+		m.addproject_id = &i
+	}
+}
+
+// AddedProjectID returns the value that was added to the "project_id" field in this mutation.
+func (m *PushEventMutation) AddedProjectID() (r int, exists bool) {
+	v := m.addproject_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *PushEventMutation) ResetProjectID() {
+	m.project_id = nil
+	m.addproject_id = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *PushEventMutation) SetUserID(i int) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *PushEventMutation) UserID() (r int, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the PushEvent entity.
+// If the PushEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushEventMutation) OldUserID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *PushEventMutation) AddUserID(i int) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *PushEventMutation) AddedUserID() (r int, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearUserID clears the value of the "user_id" field.
+func (m *PushEventMutation) ClearUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+	m.clearedFields[pushevent.FieldUserID] = struct{}{}
+}
+
+// UserIDCleared returns if the "user_id" field was cleared in this mutation.
+func (m *PushEventMutation) UserIDCleared() bool {
+	_, ok := m.clearedFields[pushevent.FieldUserID]
+	return ok
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *PushEventMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+	delete(m.clearedFields, pushevent.FieldUserID)
+}
+
+// SetRef sets the "ref" field.
+func (m *PushEventMutation) SetRef(s string) {
+	m.ref = &s
+}
+
+// Ref returns the value of the "ref" field in the mutation.
+func (m *PushEventMutation) Ref() (r string, exists bool) {
+	v := m.ref
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRef returns the old "ref" field's value of the PushEvent entity.
+// If the PushEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushEventMutation) OldRef(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRef is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRef requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRef: %w", err)
+	}
+	return oldValue.Ref, nil
+}
+
+// ResetRef resets all changes to the "ref" field.
+func (m *PushEventMutation) ResetRef() {
+	m.ref = nil
+}
+
+// SetRefType sets the "ref_type" field.
+func (m *PushEventMutation) SetRefType(pt pushevent.RefType) {
+	m.ref_type = &pt
+}
+
+// RefType returns the value of the "ref_type" field in the mutation.
+func (m *PushEventMutation) RefType() (r pushevent.RefType, exists bool) {
+	v := m.ref_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefType returns the old "ref_type" field's value of the PushEvent entity.
+// If the PushEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushEventMutation) OldRefType(ctx context.Context) (v pushevent.RefType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefType: %w", err)
+	}
+	return oldValue.RefType, nil
+}
+
+// ResetRefType resets all changes to the "ref_type" field.
+func (m *PushEventMutation) ResetRefType() {
+	m.ref_type = nil
+}
+
+// SetAction sets the "action" field.
+func (m *PushEventMutation) SetAction(pu pushevent.Action) {
+	m.action = &pu
+}
+
+// Action returns the value of the "action" field in the mutation.
+func (m *PushEventMutation) Action() (r pushevent.Action, exists bool) {
+	v := m.action
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAction returns the old "action" field's value of the PushEvent entity.
+// If the PushEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushEventMutation) OldAction(ctx context.Context) (v pushevent.Action, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAction is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAction requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAction: %w", err)
+	}
+	return oldValue.Action, nil
+}
+
+// ResetAction resets all changes to the "action" field.
+func (m *PushEventMutation) ResetAction() {
+	m.action = nil
+}
+
+// SetBefore sets the "before" field.
+func (m *PushEventMutation) SetBefore(s string) {
+	m.before = &s
+}
+
+// Before returns the value of the "before" field in the mutation.
+func (m *PushEventMutation) Before() (r string, exists bool) {
+	v := m.before
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBefore returns the old "before" field's value of the PushEvent entity.
+// If the PushEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushEventMutation) OldBefore(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBefore is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBefore requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBefore: %w", err)
+	}
+	return oldValue.Before, nil
+}
+
+// ResetBefore resets all changes to the "before" field.
+func (m *PushEventMutation) ResetBefore() {
+	m.before = nil
+}
+
+// SetAfter sets the "after" field.
+func (m *PushEventMutation) SetAfter(s string) {
+	m.after = &s
+}
+
+// After returns the value of the "after" field in the mutation.
+func (m *PushEventMutation) After() (r string, exists bool) {
+	v := m.after
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAfter returns the old "after" field's value of the PushEvent entity.
+// If the PushEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushEventMutation) OldAfter(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAfter is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAfter requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAfter: %w", err)
+	}
+	return oldValue.After, nil
+}
+
+// ResetAfter resets all changes to the "after" field.
+func (m *PushEventMutation) ResetAfter() {
+	m.after = nil
+}
+
+// SetCommitCount sets the "commit_count" field.
+func (m *PushEventMutation) SetCommitCount(i int) {
+	m.commit_count = &i
+	m.addcommit_count = nil
+}
+
+// CommitCount returns the value of the "commit_count" field in the mutation.
+func (m *PushEventMutation) CommitCount() (r int, exists bool) {
+	v := m.commit_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommitCount returns the old "commit_count" field's value of the PushEvent entity.
+// If the PushEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushEventMutation) OldCommitCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommitCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommitCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommitCount: %w", err)
+	}
+	return oldValue.CommitCount, nil
+}
+
+// AddCommitCount adds i to the "commit_count" field.
+func (m *PushEventMutation) AddCommitCount(i int) {
+	if m.addcommit_count != nil {
+		*m.addcommit_count += i
+	} else {
+		m.addcommit_count = &i
+	}
+}
+
+// AddedCommitCount returns the value that was added to the "commit_count" field in this mutation.
+func (m *PushEventMutation) AddedCommitCount() (r int, exists bool) {
+	v := m.addcommit_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCommitCount resets all changes to the "commit_count" field.
+func (m *PushEventMutation) ResetCommitCount() {
+	m.commit_count = nil
+	m.addcommit_count = nil
+}
+
+// SetCommitIds sets the "commit_ids" field.
+func (m *PushEventMutation) SetCommitIds(s []string) {
+	m.commit_ids = &s
+	m.appendcommit_ids = nil
+}
+
+// CommitIds returns the value of the "commit_ids" field in the mutation.
+func (m *PushEventMutation) CommitIds() (r []string, exists bool) {
+	v := m.commit_ids
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommitIds returns the old "commit_ids" field's value of the PushEvent entity.
+// If the PushEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushEventMutation) OldCommitIds(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommitIds is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommitIds requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommitIds: %w", err)
+	}
+	return oldValue.CommitIds, nil
+}
+
+// AppendCommitIds adds s to the "commit_ids" field.
+func (m *PushEventMutation) AppendCommitIds(s []string) {
+	m.appendcommit_ids = append(m.appendcommit_ids, s...)
+}
+
+// AppendedCommitIds returns the list of values that were appended to the "commit_ids" field in this mutation.
+func (m *PushEventMutation) AppendedCommitIds() ([]string, bool) {
+	if len(m.appendcommit_ids) == 0 {
+		return nil, false
+	}
+	return m.appendcommit_ids, true
+}
+
+// ClearCommitIds clears the value of the "commit_ids" field.
+func (m *PushEventMutation) ClearCommitIds() {
+	m.commit_ids = nil
+	m.appendcommit_ids = nil
+	m.clearedFields[pushevent.FieldCommitIds] = struct{}{}
+}
+
+// CommitIdsCleared returns if the "commit_ids" field was cleared in this mutation.
+func (m *PushEventMutation) CommitIdsCleared() bool {
+	_, ok := m.clearedFields[pushevent.FieldCommitIds]
+	return ok
+}
+
+// ResetCommitIds resets all changes to the "commit_ids" field.
+func (m *PushEventMutation) ResetCommitIds() {
+	m.commit_ids = nil
+	m.appendcommit_ids = nil
+	delete(m.clearedFields, pushevent.FieldCommitIds)
+}
+
+// SetCommitTitle sets the "commit_title" field.
+func (m *PushEventMutation) SetCommitTitle(s string) {
+	m.commit_title = &s
+}
+
+// CommitTitle returns the value of the "commit_title" field in the mutation.
+func (m *PushEventMutation) CommitTitle() (r string, exists bool) {
+	v := m.commit_title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommitTitle returns the old "commit_title" field's value of the PushEvent entity.
+// If the PushEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushEventMutation) OldCommitTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommitTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommitTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommitTitle: %w", err)
+	}
+	return oldValue.CommitTitle, nil
+}
+
+// ResetCommitTitle resets all changes to the "commit_title" field.
+func (m *PushEventMutation) ResetCommitTitle() {
+	m.commit_title = nil
+}
+
+// SetDelivered sets the "delivered" field.
+func (m *PushEventMutation) SetDelivered(b bool) {
+	m.delivered = &b
+}
+
+// Delivered returns the value of the "delivered" field in the mutation.
+func (m *PushEventMutation) Delivered() (r bool, exists bool) {
+	v := m.delivered
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDelivered returns the old "delivered" field's value of the PushEvent entity.
+// If the PushEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushEventMutation) OldDelivered(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDelivered is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDelivered requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDelivered: %w", err)
+	}
+	return oldValue.Delivered, nil
+}
+
+// ResetDelivered resets all changes to the "delivered" field.
+func (m *PushEventMutation) ResetDelivered() {
+	m.delivered = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PushEventMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PushEventMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PushEvent entity.
+// If the PushEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushEventMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PushEventMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the PushEventMutation builder.
+func (m *PushEventMutation) Where(ps ...predicate.PushEvent) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PushEventMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PushEventMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PushEvent, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PushEventMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PushEventMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PushEvent).
+func (m *PushEventMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PushEventMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.project_id != nil {
+		fields = append(fields, pushevent.FieldProjectID)
+	}
+	if m.user_id != nil {
+		fields = append(fields, pushevent.FieldUserID)
+	}
+	if m.ref != nil {
+		fields = append(fields, pushevent.FieldRef)
+	}
+	if m.ref_type != nil {
+		fields = append(fields, pushevent.FieldRefType)
+	}
+	if m.action != nil {
+		fields = append(fields, pushevent.FieldAction)
+	}
+	if m.before != nil {
+		fields = append(fields, pushevent.FieldBefore)
+	}
+	if m.after != nil {
+		fields = append(fields, pushevent.FieldAfter)
+	}
+	if m.commit_count != nil {
+		fields = append(fields, pushevent.FieldCommitCount)
+	}
+	if m.commit_ids != nil {
+		fields = append(fields, pushevent.FieldCommitIds)
+	}
+	if m.commit_title != nil {
+		fields = append(fields, pushevent.FieldCommitTitle)
+	}
+	if m.delivered != nil {
+		fields = append(fields, pushevent.FieldDelivered)
+	}
+	if m.created_at != nil {
+		fields = append(fields, pushevent.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PushEventMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case pushevent.FieldProjectID:
+		return m.ProjectID()
+	case pushevent.FieldUserID:
+		return m.UserID()
+	case pushevent.FieldRef:
+		return m.Ref()
+	case pushevent.FieldRefType:
+		return m.RefType()
+	case pushevent.FieldAction:
+		return m.Action()
+	case pushevent.FieldBefore:
+		return m.Before()
+	case pushevent.FieldAfter:
+		return m.After()
+	case pushevent.FieldCommitCount:
+		return m.CommitCount()
+	case pushevent.FieldCommitIds:
+		return m.CommitIds()
+	case pushevent.FieldCommitTitle:
+		return m.CommitTitle()
+	case pushevent.FieldDelivered:
+		return m.Delivered()
+	case pushevent.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PushEventMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case pushevent.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case pushevent.FieldUserID:
+		return m.OldUserID(ctx)
+	case pushevent.FieldRef:
+		return m.OldRef(ctx)
+	case pushevent.FieldRefType:
+		return m.OldRefType(ctx)
+	case pushevent.FieldAction:
+		return m.OldAction(ctx)
+	case pushevent.FieldBefore:
+		return m.OldBefore(ctx)
+	case pushevent.FieldAfter:
+		return m.OldAfter(ctx)
+	case pushevent.FieldCommitCount:
+		return m.OldCommitCount(ctx)
+	case pushevent.FieldCommitIds:
+		return m.OldCommitIds(ctx)
+	case pushevent.FieldCommitTitle:
+		return m.OldCommitTitle(ctx)
+	case pushevent.FieldDelivered:
+		return m.OldDelivered(ctx)
+	case pushevent.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown PushEvent field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PushEventMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case pushevent.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case pushevent.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case pushevent.FieldRef:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRef(v)
+		return nil
+	case pushevent.FieldRefType:
+		v, ok := value.(pushevent.RefType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefType(v)
+		return nil
+	case pushevent.FieldAction:
+		v, ok := value.(pushevent.Action)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAction(v)
+		return nil
+	case pushevent.FieldBefore:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBefore(v)
+		return nil
+	case pushevent.FieldAfter:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAfter(v)
+		return nil
+	case pushevent.FieldCommitCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommitCount(v)
+		return nil
+	case pushevent.FieldCommitIds:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommitIds(v)
+		return nil
+	case pushevent.FieldCommitTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommitTitle(v)
+		return nil
+	case pushevent.FieldDelivered:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDelivered(v)
+		return nil
+	case pushevent.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PushEvent field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PushEventMutation) AddedFields() []string {
+	var fields []string
+	if m.addproject_id != nil {
+		fields = append(fields, pushevent.FieldProjectID)
+	}
+	if m.adduser_id != nil {
+		fields = append(fields, pushevent.FieldUserID)
+	}
+	if m.addcommit_count != nil {
+		fields = append(fields, pushevent.FieldCommitCount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PushEventMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case pushevent.FieldProjectID:
+		return m.AddedProjectID()
+	case pushevent.FieldUserID:
+		return m.AddedUserID()
+	case pushevent.FieldCommitCount:
+		return m.AddedCommitCount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PushEventMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case pushevent.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddProjectID(v)
+		return nil
+	case pushevent.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	case pushevent.FieldCommitCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCommitCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PushEvent numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PushEventMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(pushevent.FieldUserID) {
+		fields = append(fields, pushevent.FieldUserID)
+	}
+	if m.FieldCleared(pushevent.FieldCommitIds) {
+		fields = append(fields, pushevent.FieldCommitIds)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PushEventMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PushEventMutation) ClearField(name string) error {
+	switch name {
+	case pushevent.FieldUserID:
+		m.ClearUserID()
+		return nil
+	case pushevent.FieldCommitIds:
+		m.ClearCommitIds()
+		return nil
+	}
+	return fmt.Errorf("unknown PushEvent nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PushEventMutation) ResetField(name string) error {
+	switch name {
+	case pushevent.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case pushevent.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case pushevent.FieldRef:
+		m.ResetRef()
+		return nil
+	case pushevent.FieldRefType:
+		m.ResetRefType()
+		return nil
+	case pushevent.FieldAction:
+		m.ResetAction()
+		return nil
+	case pushevent.FieldBefore:
+		m.ResetBefore()
+		return nil
+	case pushevent.FieldAfter:
+		m.ResetAfter()
+		return nil
+	case pushevent.FieldCommitCount:
+		m.ResetCommitCount()
+		return nil
+	case pushevent.FieldCommitIds:
+		m.ResetCommitIds()
+		return nil
+	case pushevent.FieldCommitTitle:
+		m.ResetCommitTitle()
+		return nil
+	case pushevent.FieldDelivered:
+		m.ResetDelivered()
+		return nil
+	case pushevent.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown PushEvent field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PushEventMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PushEventMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PushEventMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PushEventMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PushEventMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PushEventMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PushEventMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown PushEvent unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PushEventMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown PushEvent edge %s", name)
+}
+
 // SettingMutation represents an operation that mutates the Setting nodes in the graph.
 type SettingMutation struct {
 	config
@@ -10470,8 +12561,6 @@ type UserMutation struct {
 	current_sign_in_ip       *string
 	last_activity_on         *time.Time
 	confirmed_at             *time.Time
-	created_by_id            *int
-	addcreated_by_id         *int
 	bot_project_id           *int
 	addbot_project_id        *int
 	bot_namespace_id         *int
@@ -10494,6 +12583,11 @@ type UserMutation struct {
 	clearedcreated_projects  bool
 	namespace                *int
 	clearednamespace         bool
+	created_by               *int
+	clearedcreated_by        bool
+	created_users            map[int]struct{}
+	removedcreated_users     map[int]struct{}
+	clearedcreated_users     bool
 	done                     bool
 	oldValue                 func(context.Context) (*User, error)
 	predicates               []predicate.User
@@ -12161,13 +14255,12 @@ func (m *UserMutation) ResetConfirmedAt() {
 
 // SetCreatedByID sets the "created_by_id" field.
 func (m *UserMutation) SetCreatedByID(i int) {
-	m.created_by_id = &i
-	m.addcreated_by_id = nil
+	m.created_by = &i
 }
 
 // CreatedByID returns the value of the "created_by_id" field in the mutation.
 func (m *UserMutation) CreatedByID() (r int, exists bool) {
-	v := m.created_by_id
+	v := m.created_by
 	if v == nil {
 		return
 	}
@@ -12191,28 +14284,9 @@ func (m *UserMutation) OldCreatedByID(ctx context.Context) (v *int, err error) {
 	return oldValue.CreatedByID, nil
 }
 
-// AddCreatedByID adds i to the "created_by_id" field.
-func (m *UserMutation) AddCreatedByID(i int) {
-	if m.addcreated_by_id != nil {
-		*m.addcreated_by_id += i
-	} else {
-		m.addcreated_by_id = &i
-	}
-}
-
-// AddedCreatedByID returns the value that was added to the "created_by_id" field in this mutation.
-func (m *UserMutation) AddedCreatedByID() (r int, exists bool) {
-	v := m.addcreated_by_id
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
 // ClearCreatedByID clears the value of the "created_by_id" field.
 func (m *UserMutation) ClearCreatedByID() {
-	m.created_by_id = nil
-	m.addcreated_by_id = nil
+	m.created_by = nil
 	m.clearedFields[user.FieldCreatedByID] = struct{}{}
 }
 
@@ -12224,8 +14298,7 @@ func (m *UserMutation) CreatedByIDCleared() bool {
 
 // ResetCreatedByID resets all changes to the "created_by_id" field.
 func (m *UserMutation) ResetCreatedByID() {
-	m.created_by_id = nil
-	m.addcreated_by_id = nil
+	m.created_by = nil
 	delete(m.clearedFields, user.FieldCreatedByID)
 }
 
@@ -12678,6 +14751,87 @@ func (m *UserMutation) ResetNamespace() {
 	m.clearednamespace = false
 }
 
+// ClearCreatedBy clears the "created_by" edge to the User entity.
+func (m *UserMutation) ClearCreatedBy() {
+	m.clearedcreated_by = true
+	m.clearedFields[user.FieldCreatedByID] = struct{}{}
+}
+
+// CreatedByCleared reports if the "created_by" edge to the User entity was cleared.
+func (m *UserMutation) CreatedByCleared() bool {
+	return m.CreatedByIDCleared() || m.clearedcreated_by
+}
+
+// CreatedByIDs returns the "created_by" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CreatedByID instead. It exists only for internal usage by the builders.
+func (m *UserMutation) CreatedByIDs() (ids []int) {
+	if id := m.created_by; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCreatedBy resets all changes to the "created_by" edge.
+func (m *UserMutation) ResetCreatedBy() {
+	m.created_by = nil
+	m.clearedcreated_by = false
+}
+
+// AddCreatedUserIDs adds the "created_users" edge to the User entity by ids.
+func (m *UserMutation) AddCreatedUserIDs(ids ...int) {
+	if m.created_users == nil {
+		m.created_users = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.created_users[ids[i]] = struct{}{}
+	}
+}
+
+// ClearCreatedUsers clears the "created_users" edge to the User entity.
+func (m *UserMutation) ClearCreatedUsers() {
+	m.clearedcreated_users = true
+}
+
+// CreatedUsersCleared reports if the "created_users" edge to the User entity was cleared.
+func (m *UserMutation) CreatedUsersCleared() bool {
+	return m.clearedcreated_users
+}
+
+// RemoveCreatedUserIDs removes the "created_users" edge to the User entity by IDs.
+func (m *UserMutation) RemoveCreatedUserIDs(ids ...int) {
+	if m.removedcreated_users == nil {
+		m.removedcreated_users = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.created_users, ids[i])
+		m.removedcreated_users[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedCreatedUsers returns the removed IDs of the "created_users" edge to the User entity.
+func (m *UserMutation) RemovedCreatedUsersIDs() (ids []int) {
+	for id := range m.removedcreated_users {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// CreatedUsersIDs returns the "created_users" edge IDs in the mutation.
+func (m *UserMutation) CreatedUsersIDs() (ids []int) {
+	for id := range m.created_users {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetCreatedUsers resets all changes to the "created_users" edge.
+func (m *UserMutation) ResetCreatedUsers() {
+	m.created_users = nil
+	m.clearedcreated_users = false
+	m.removedcreated_users = nil
+}
+
 // Where appends a list predicates to the UserMutation builder.
 func (m *UserMutation) Where(ps ...predicate.User) {
 	m.predicates = append(m.predicates, ps...)
@@ -12830,7 +14984,7 @@ func (m *UserMutation) Fields() []string {
 	if m.confirmed_at != nil {
 		fields = append(fields, user.FieldConfirmedAt)
 	}
-	if m.created_by_id != nil {
+	if m.created_by != nil {
 		fields = append(fields, user.FieldCreatedByID)
 	}
 	if m.bot_project_id != nil {
@@ -13347,9 +15501,6 @@ func (m *UserMutation) AddedFields() []string {
 	if m.addsign_in_count != nil {
 		fields = append(fields, user.FieldSignInCount)
 	}
-	if m.addcreated_by_id != nil {
-		fields = append(fields, user.FieldCreatedByID)
-	}
 	if m.addbot_project_id != nil {
 		fields = append(fields, user.FieldBotProjectID)
 	}
@@ -13372,8 +15523,6 @@ func (m *UserMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedColorSchemeID()
 	case user.FieldSignInCount:
 		return m.AddedSignInCount()
-	case user.FieldCreatedByID:
-		return m.AddedCreatedByID()
 	case user.FieldBotProjectID:
 		return m.AddedBotProjectID()
 	case user.FieldBotNamespaceID:
@@ -13414,13 +15563,6 @@ func (m *UserMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddSignInCount(v)
-		return nil
-	case user.FieldCreatedByID:
-		v, ok := value.(int)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.AddCreatedByID(v)
 		return nil
 	case user.FieldBotProjectID:
 		v, ok := value.(int)
@@ -13652,7 +15794,7 @@ func (m *UserMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *UserMutation) AddedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 8)
 	if m.memberships != nil {
 		edges = append(edges, user.EdgeMemberships)
 	}
@@ -13670,6 +15812,12 @@ func (m *UserMutation) AddedEdges() []string {
 	}
 	if m.namespace != nil {
 		edges = append(edges, user.EdgeNamespace)
+	}
+	if m.created_by != nil {
+		edges = append(edges, user.EdgeCreatedBy)
+	}
+	if m.created_users != nil {
+		edges = append(edges, user.EdgeCreatedUsers)
 	}
 	return edges
 }
@@ -13712,13 +15860,23 @@ func (m *UserMutation) AddedIDs(name string) []ent.Value {
 		if id := m.namespace; id != nil {
 			return []ent.Value{*id}
 		}
+	case user.EdgeCreatedBy:
+		if id := m.created_by; id != nil {
+			return []ent.Value{*id}
+		}
+	case user.EdgeCreatedUsers:
+		ids := make([]ent.Value, 0, len(m.created_users))
+		for id := range m.created_users {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *UserMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 8)
 	if m.removedmemberships != nil {
 		edges = append(edges, user.EdgeMemberships)
 	}
@@ -13733,6 +15891,9 @@ func (m *UserMutation) RemovedEdges() []string {
 	}
 	if m.removedcreated_projects != nil {
 		edges = append(edges, user.EdgeCreatedProjects)
+	}
+	if m.removedcreated_users != nil {
+		edges = append(edges, user.EdgeCreatedUsers)
 	}
 	return edges
 }
@@ -13771,13 +15932,19 @@ func (m *UserMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case user.EdgeCreatedUsers:
+		ids := make([]ent.Value, 0, len(m.removedcreated_users))
+		for id := range m.removedcreated_users {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *UserMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 8)
 	if m.clearedmemberships {
 		edges = append(edges, user.EdgeMemberships)
 	}
@@ -13795,6 +15962,12 @@ func (m *UserMutation) ClearedEdges() []string {
 	}
 	if m.clearednamespace {
 		edges = append(edges, user.EdgeNamespace)
+	}
+	if m.clearedcreated_by {
+		edges = append(edges, user.EdgeCreatedBy)
+	}
+	if m.clearedcreated_users {
+		edges = append(edges, user.EdgeCreatedUsers)
 	}
 	return edges
 }
@@ -13815,6 +15988,10 @@ func (m *UserMutation) EdgeCleared(name string) bool {
 		return m.clearedcreated_projects
 	case user.EdgeNamespace:
 		return m.clearednamespace
+	case user.EdgeCreatedBy:
+		return m.clearedcreated_by
+	case user.EdgeCreatedUsers:
+		return m.clearedcreated_users
 	}
 	return false
 }
@@ -13825,6 +16002,9 @@ func (m *UserMutation) ClearEdge(name string) error {
 	switch name {
 	case user.EdgeNamespace:
 		m.ClearNamespace()
+		return nil
+	case user.EdgeCreatedBy:
+		m.ClearCreatedBy()
 		return nil
 	}
 	return fmt.Errorf("unknown User unique edge %s", name)
@@ -13851,6 +16031,12 @@ func (m *UserMutation) ResetEdge(name string) error {
 		return nil
 	case user.EdgeNamespace:
 		m.ResetNamespace()
+		return nil
+	case user.EdgeCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	case user.EdgeCreatedUsers:
+		m.ResetCreatedUsers()
 		return nil
 	}
 	return fmt.Errorf("unknown User edge %s", name)

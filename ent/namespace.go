@@ -68,6 +68,8 @@ type Namespace struct {
 	AutoDevopsEnabled *bool `json:"auto_devops_enabled,omitempty"`
 	// Archived holds the value of the "archived" field.
 	Archived bool `json:"archived,omitempty"`
+	// RunnersToken holds the value of the "runners_token" field.
+	RunnersToken string `json:"-"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the NamespaceQuery when eager-loading is set.
 	Edges        NamespaceEdges `json:"edges"`
@@ -189,7 +191,7 @@ func (*Namespace) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case namespace.FieldID, namespace.FieldParentID, namespace.FieldOwnerID, namespace.FieldTwoFactorGracePeriod:
 			values[i] = new(sql.NullInt64)
-		case namespace.FieldName, namespace.FieldPath, namespace.FieldFullPath, namespace.FieldKind, namespace.FieldVisibility, namespace.FieldDescription, namespace.FieldAvatarURL, namespace.FieldProjectCreationLevel, namespace.FieldSubgroupCreationLevel, namespace.FieldDefaultBranch, namespace.FieldSharedRunnersSetting:
+		case namespace.FieldName, namespace.FieldPath, namespace.FieldFullPath, namespace.FieldKind, namespace.FieldVisibility, namespace.FieldDescription, namespace.FieldAvatarURL, namespace.FieldProjectCreationLevel, namespace.FieldSubgroupCreationLevel, namespace.FieldDefaultBranch, namespace.FieldSharedRunnersSetting, namespace.FieldRunnersToken:
 			values[i] = new(sql.NullString)
 		case namespace.FieldCreatedAt, namespace.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -367,6 +369,12 @@ func (_m *Namespace) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Archived = value.Bool
 			}
+		case namespace.FieldRunnersToken:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field runners_token", values[i])
+			} else if value.Valid {
+				_m.RunnersToken = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -523,6 +531,8 @@ func (_m *Namespace) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("archived=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Archived))
+	builder.WriteString(", ")
+	builder.WriteString("runners_token=<sensitive>")
 	builder.WriteByte(')')
 	return builder.String()
 }

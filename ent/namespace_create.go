@@ -353,6 +353,20 @@ func (_c *NamespaceCreate) SetNillableArchived(v *bool) *NamespaceCreate {
 	return _c
 }
 
+// SetRunnersToken sets the "runners_token" field.
+func (_c *NamespaceCreate) SetRunnersToken(v string) *NamespaceCreate {
+	_c.mutation.SetRunnersToken(v)
+	return _c
+}
+
+// SetNillableRunnersToken sets the "runners_token" field if the given value is not nil.
+func (_c *NamespaceCreate) SetNillableRunnersToken(v *string) *NamespaceCreate {
+	if v != nil {
+		_c.SetRunnersToken(*v)
+	}
+	return _c
+}
+
 // SetParent sets the "parent" edge to the Namespace entity.
 func (_c *NamespaceCreate) SetParent(v *Namespace) *NamespaceCreate {
 	return _c.SetParentID(v.ID)
@@ -563,6 +577,10 @@ func (_c *NamespaceCreate) defaults() {
 	if _, ok := _c.mutation.Archived(); !ok {
 		v := namespace.DefaultArchived
 		_c.mutation.SetArchived(v)
+	}
+	if _, ok := _c.mutation.RunnersToken(); !ok {
+		v := namespace.DefaultRunnersToken()
+		_c.mutation.SetRunnersToken(v)
 	}
 }
 
@@ -787,6 +805,10 @@ func (_c *NamespaceCreate) createSpec() (*Namespace, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Archived(); ok {
 		_spec.SetField(namespace.FieldArchived, field.TypeBool, value)
 		_node.Archived = value
+	}
+	if value, ok := _c.mutation.RunnersToken(); ok {
+		_spec.SetField(namespace.FieldRunnersToken, field.TypeString, value)
+		_node.RunnersToken = value
 	}
 	if nodes := _c.mutation.ParentIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -1282,6 +1304,24 @@ func (u *NamespaceUpsert) UpdateArchived() *NamespaceUpsert {
 	return u
 }
 
+// SetRunnersToken sets the "runners_token" field.
+func (u *NamespaceUpsert) SetRunnersToken(v string) *NamespaceUpsert {
+	u.Set(namespace.FieldRunnersToken, v)
+	return u
+}
+
+// UpdateRunnersToken sets the "runners_token" field to the value that was provided on create.
+func (u *NamespaceUpsert) UpdateRunnersToken() *NamespaceUpsert {
+	u.SetExcluded(namespace.FieldRunnersToken)
+	return u
+}
+
+// ClearRunnersToken clears the value of the "runners_token" field.
+func (u *NamespaceUpsert) ClearRunnersToken() *NamespaceUpsert {
+	u.SetNull(namespace.FieldRunnersToken)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -1688,6 +1728,27 @@ func (u *NamespaceUpsertOne) SetArchived(v bool) *NamespaceUpsertOne {
 func (u *NamespaceUpsertOne) UpdateArchived() *NamespaceUpsertOne {
 	return u.Update(func(s *NamespaceUpsert) {
 		s.UpdateArchived()
+	})
+}
+
+// SetRunnersToken sets the "runners_token" field.
+func (u *NamespaceUpsertOne) SetRunnersToken(v string) *NamespaceUpsertOne {
+	return u.Update(func(s *NamespaceUpsert) {
+		s.SetRunnersToken(v)
+	})
+}
+
+// UpdateRunnersToken sets the "runners_token" field to the value that was provided on create.
+func (u *NamespaceUpsertOne) UpdateRunnersToken() *NamespaceUpsertOne {
+	return u.Update(func(s *NamespaceUpsert) {
+		s.UpdateRunnersToken()
+	})
+}
+
+// ClearRunnersToken clears the value of the "runners_token" field.
+func (u *NamespaceUpsertOne) ClearRunnersToken() *NamespaceUpsertOne {
+	return u.Update(func(s *NamespaceUpsert) {
+		s.ClearRunnersToken()
 	})
 }
 
@@ -2263,6 +2324,27 @@ func (u *NamespaceUpsertBulk) SetArchived(v bool) *NamespaceUpsertBulk {
 func (u *NamespaceUpsertBulk) UpdateArchived() *NamespaceUpsertBulk {
 	return u.Update(func(s *NamespaceUpsert) {
 		s.UpdateArchived()
+	})
+}
+
+// SetRunnersToken sets the "runners_token" field.
+func (u *NamespaceUpsertBulk) SetRunnersToken(v string) *NamespaceUpsertBulk {
+	return u.Update(func(s *NamespaceUpsert) {
+		s.SetRunnersToken(v)
+	})
+}
+
+// UpdateRunnersToken sets the "runners_token" field to the value that was provided on create.
+func (u *NamespaceUpsertBulk) UpdateRunnersToken() *NamespaceUpsertBulk {
+	return u.Update(func(s *NamespaceUpsert) {
+		s.UpdateRunnersToken()
+	})
+}
+
+// ClearRunnersToken clears the value of the "runners_token" field.
+func (u *NamespaceUpsertBulk) ClearRunnersToken() *NamespaceUpsertBulk {
+	return u.Update(func(s *NamespaceUpsert) {
+		s.ClearRunnersToken()
 	})
 }
 

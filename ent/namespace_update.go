@@ -387,6 +387,26 @@ func (_u *NamespaceUpdate) SetNillableArchived(v *bool) *NamespaceUpdate {
 	return _u
 }
 
+// SetRunnersToken sets the "runners_token" field.
+func (_u *NamespaceUpdate) SetRunnersToken(v string) *NamespaceUpdate {
+	_u.mutation.SetRunnersToken(v)
+	return _u
+}
+
+// SetNillableRunnersToken sets the "runners_token" field if the given value is not nil.
+func (_u *NamespaceUpdate) SetNillableRunnersToken(v *string) *NamespaceUpdate {
+	if v != nil {
+		_u.SetRunnersToken(*v)
+	}
+	return _u
+}
+
+// ClearRunnersToken clears the value of the "runners_token" field.
+func (_u *NamespaceUpdate) ClearRunnersToken() *NamespaceUpdate {
+	_u.mutation.ClearRunnersToken()
+	return _u
+}
+
 // SetParent sets the "parent" edge to the Namespace entity.
 func (_u *NamespaceUpdate) SetParent(v *Namespace) *NamespaceUpdate {
 	return _u.SetParentID(v.ID)
@@ -795,6 +815,12 @@ func (_u *NamespaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.Archived(); ok {
 		_spec.SetField(namespace.FieldArchived, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.RunnersToken(); ok {
+		_spec.SetField(namespace.FieldRunnersToken, field.TypeString, value)
+	}
+	if _u.mutation.RunnersTokenCleared() {
+		_spec.ClearField(namespace.FieldRunnersToken, field.TypeString)
 	}
 	if _u.mutation.ParentCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1499,6 +1525,26 @@ func (_u *NamespaceUpdateOne) SetNillableArchived(v *bool) *NamespaceUpdateOne {
 	return _u
 }
 
+// SetRunnersToken sets the "runners_token" field.
+func (_u *NamespaceUpdateOne) SetRunnersToken(v string) *NamespaceUpdateOne {
+	_u.mutation.SetRunnersToken(v)
+	return _u
+}
+
+// SetNillableRunnersToken sets the "runners_token" field if the given value is not nil.
+func (_u *NamespaceUpdateOne) SetNillableRunnersToken(v *string) *NamespaceUpdateOne {
+	if v != nil {
+		_u.SetRunnersToken(*v)
+	}
+	return _u
+}
+
+// ClearRunnersToken clears the value of the "runners_token" field.
+func (_u *NamespaceUpdateOne) ClearRunnersToken() *NamespaceUpdateOne {
+	_u.mutation.ClearRunnersToken()
+	return _u
+}
+
 // SetParent sets the "parent" edge to the Namespace entity.
 func (_u *NamespaceUpdateOne) SetParent(v *Namespace) *NamespaceUpdateOne {
 	return _u.SetParentID(v.ID)
@@ -1937,6 +1983,12 @@ func (_u *NamespaceUpdateOne) sqlSave(ctx context.Context) (_node *Namespace, er
 	}
 	if value, ok := _u.mutation.Archived(); ok {
 		_spec.SetField(namespace.FieldArchived, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.RunnersToken(); ok {
+		_spec.SetField(namespace.FieldRunnersToken, field.TypeString, value)
+	}
+	if _u.mutation.RunnersTokenCleared() {
+		_spec.ClearField(namespace.FieldRunnersToken, field.TypeString)
 	}
 	if _u.mutation.ParentCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -41,6 +41,8 @@ type PersonalAccessToken struct {
 	Impersonation bool `json:"impersonation,omitempty"`
 	// LastUsedAt holds the value of the "last_used_at" field.
 	LastUsedAt *time.Time `json:"last_used_at,omitempty"`
+	// LastUsedIps holds the value of the "last_used_ips" field.
+	LastUsedIps []string `json:"last_used_ips,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the PersonalAccessTokenQuery when eager-loading is set.
 	Edges        PersonalAccessTokenEdges `json:"edges"`
@@ -74,7 +76,7 @@ func (*PersonalAccessToken) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case personalaccesstoken.FieldScopes:
+		case personalaccesstoken.FieldScopes, personalaccesstoken.FieldLastUsedIps:
 			values[i] = new([]byte)
 		case personalaccesstoken.FieldRevoked, personalaccesstoken.FieldImpersonation:
 			values[i] = new(sql.NullBool)
@@ -175,6 +177,14 @@ func (_m *PersonalAccessToken) assignValues(columns []string, values []any) erro
 				_m.LastUsedAt = new(time.Time)
 				*_m.LastUsedAt = value.Time
 			}
+		case personalaccesstoken.FieldLastUsedIps:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field last_used_ips", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.LastUsedIps); err != nil {
+					return fmt.Errorf("unmarshal field last_used_ips: %w", err)
+				}
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -251,6 +261,9 @@ func (_m *PersonalAccessToken) String() string {
 		builder.WriteString("last_used_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
+	builder.WriteString(", ")
+	builder.WriteString("last_used_ips=")
+	builder.WriteString(fmt.Sprintf("%v", _m.LastUsedIps))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -145,6 +145,12 @@ func (_c *PersonalAccessTokenCreate) SetNillableLastUsedAt(v *time.Time) *Person
 	return _c
 }
 
+// SetLastUsedIps sets the "last_used_ips" field.
+func (_c *PersonalAccessTokenCreate) SetLastUsedIps(v []string) *PersonalAccessTokenCreate {
+	_c.mutation.SetLastUsedIps(v)
+	return _c
+}
+
 // SetUser sets the "user" edge to the User entity.
 func (_c *PersonalAccessTokenCreate) SetUser(v *User) *PersonalAccessTokenCreate {
 	return _c.SetUserID(v.ID)
@@ -315,6 +321,10 @@ func (_c *PersonalAccessTokenCreate) createSpec() (*PersonalAccessToken, *sqlgra
 	if value, ok := _c.mutation.LastUsedAt(); ok {
 		_spec.SetField(personalaccesstoken.FieldLastUsedAt, field.TypeTime, value)
 		_node.LastUsedAt = &value
+	}
+	if value, ok := _c.mutation.LastUsedIps(); ok {
+		_spec.SetField(personalaccesstoken.FieldLastUsedIps, field.TypeJSON, value)
+		_node.LastUsedIps = value
 	}
 	if nodes := _c.mutation.UserIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -517,6 +527,24 @@ func (u *PersonalAccessTokenUpsert) ClearLastUsedAt() *PersonalAccessTokenUpsert
 	return u
 }
 
+// SetLastUsedIps sets the "last_used_ips" field.
+func (u *PersonalAccessTokenUpsert) SetLastUsedIps(v []string) *PersonalAccessTokenUpsert {
+	u.Set(personalaccesstoken.FieldLastUsedIps, v)
+	return u
+}
+
+// UpdateLastUsedIps sets the "last_used_ips" field to the value that was provided on create.
+func (u *PersonalAccessTokenUpsert) UpdateLastUsedIps() *PersonalAccessTokenUpsert {
+	u.SetExcluded(personalaccesstoken.FieldLastUsedIps)
+	return u
+}
+
+// ClearLastUsedIps clears the value of the "last_used_ips" field.
+func (u *PersonalAccessTokenUpsert) ClearLastUsedIps() *PersonalAccessTokenUpsert {
+	u.SetNull(personalaccesstoken.FieldLastUsedIps)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -713,6 +741,27 @@ func (u *PersonalAccessTokenUpsertOne) UpdateLastUsedAt() *PersonalAccessTokenUp
 func (u *PersonalAccessTokenUpsertOne) ClearLastUsedAt() *PersonalAccessTokenUpsertOne {
 	return u.Update(func(s *PersonalAccessTokenUpsert) {
 		s.ClearLastUsedAt()
+	})
+}
+
+// SetLastUsedIps sets the "last_used_ips" field.
+func (u *PersonalAccessTokenUpsertOne) SetLastUsedIps(v []string) *PersonalAccessTokenUpsertOne {
+	return u.Update(func(s *PersonalAccessTokenUpsert) {
+		s.SetLastUsedIps(v)
+	})
+}
+
+// UpdateLastUsedIps sets the "last_used_ips" field to the value that was provided on create.
+func (u *PersonalAccessTokenUpsertOne) UpdateLastUsedIps() *PersonalAccessTokenUpsertOne {
+	return u.Update(func(s *PersonalAccessTokenUpsert) {
+		s.UpdateLastUsedIps()
+	})
+}
+
+// ClearLastUsedIps clears the value of the "last_used_ips" field.
+func (u *PersonalAccessTokenUpsertOne) ClearLastUsedIps() *PersonalAccessTokenUpsertOne {
+	return u.Update(func(s *PersonalAccessTokenUpsert) {
+		s.ClearLastUsedIps()
 	})
 }
 
@@ -1078,6 +1127,27 @@ func (u *PersonalAccessTokenUpsertBulk) UpdateLastUsedAt() *PersonalAccessTokenU
 func (u *PersonalAccessTokenUpsertBulk) ClearLastUsedAt() *PersonalAccessTokenUpsertBulk {
 	return u.Update(func(s *PersonalAccessTokenUpsert) {
 		s.ClearLastUsedAt()
+	})
+}
+
+// SetLastUsedIps sets the "last_used_ips" field.
+func (u *PersonalAccessTokenUpsertBulk) SetLastUsedIps(v []string) *PersonalAccessTokenUpsertBulk {
+	return u.Update(func(s *PersonalAccessTokenUpsert) {
+		s.SetLastUsedIps(v)
+	})
+}
+
+// UpdateLastUsedIps sets the "last_used_ips" field to the value that was provided on create.
+func (u *PersonalAccessTokenUpsertBulk) UpdateLastUsedIps() *PersonalAccessTokenUpsertBulk {
+	return u.Update(func(s *PersonalAccessTokenUpsert) {
+		s.UpdateLastUsedIps()
+	})
+}
+
+// ClearLastUsedIps clears the value of the "last_used_ips" field.
+func (u *PersonalAccessTokenUpsertBulk) ClearLastUsedIps() *PersonalAccessTokenUpsertBulk {
+	return u.Update(func(s *PersonalAccessTokenUpsert) {
+		s.ClearLastUsedIps()
 	})
 }
 

@@ -173,6 +173,24 @@ func (_u *PersonalAccessTokenUpdate) ClearLastUsedAt() *PersonalAccessTokenUpdat
 	return _u
 }
 
+// SetLastUsedIps sets the "last_used_ips" field.
+func (_u *PersonalAccessTokenUpdate) SetLastUsedIps(v []string) *PersonalAccessTokenUpdate {
+	_u.mutation.SetLastUsedIps(v)
+	return _u
+}
+
+// AppendLastUsedIps appends value to the "last_used_ips" field.
+func (_u *PersonalAccessTokenUpdate) AppendLastUsedIps(v []string) *PersonalAccessTokenUpdate {
+	_u.mutation.AppendLastUsedIps(v)
+	return _u
+}
+
+// ClearLastUsedIps clears the value of the "last_used_ips" field.
+func (_u *PersonalAccessTokenUpdate) ClearLastUsedIps() *PersonalAccessTokenUpdate {
+	_u.mutation.ClearLastUsedIps()
+	return _u
+}
+
 // SetUser sets the "user" edge to the User entity.
 func (_u *PersonalAccessTokenUpdate) SetUser(v *User) *PersonalAccessTokenUpdate {
 	return _u.SetUserID(v.ID)
@@ -298,6 +316,17 @@ func (_u *PersonalAccessTokenUpdate) sqlSave(ctx context.Context) (_node int, er
 	}
 	if _u.mutation.LastUsedAtCleared() {
 		_spec.ClearField(personalaccesstoken.FieldLastUsedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.LastUsedIps(); ok {
+		_spec.SetField(personalaccesstoken.FieldLastUsedIps, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedLastUsedIps(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, personalaccesstoken.FieldLastUsedIps, value)
+		})
+	}
+	if _u.mutation.LastUsedIpsCleared() {
+		_spec.ClearField(personalaccesstoken.FieldLastUsedIps, field.TypeJSON)
 	}
 	if _u.mutation.UserCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -492,6 +521,24 @@ func (_u *PersonalAccessTokenUpdateOne) ClearLastUsedAt() *PersonalAccessTokenUp
 	return _u
 }
 
+// SetLastUsedIps sets the "last_used_ips" field.
+func (_u *PersonalAccessTokenUpdateOne) SetLastUsedIps(v []string) *PersonalAccessTokenUpdateOne {
+	_u.mutation.SetLastUsedIps(v)
+	return _u
+}
+
+// AppendLastUsedIps appends value to the "last_used_ips" field.
+func (_u *PersonalAccessTokenUpdateOne) AppendLastUsedIps(v []string) *PersonalAccessTokenUpdateOne {
+	_u.mutation.AppendLastUsedIps(v)
+	return _u
+}
+
+// ClearLastUsedIps clears the value of the "last_used_ips" field.
+func (_u *PersonalAccessTokenUpdateOne) ClearLastUsedIps() *PersonalAccessTokenUpdateOne {
+	_u.mutation.ClearLastUsedIps()
+	return _u
+}
+
 // SetUser sets the "user" edge to the User entity.
 func (_u *PersonalAccessTokenUpdateOne) SetUser(v *User) *PersonalAccessTokenUpdateOne {
 	return _u.SetUserID(v.ID)
@@ -647,6 +694,17 @@ func (_u *PersonalAccessTokenUpdateOne) sqlSave(ctx context.Context) (_node *Per
 	}
 	if _u.mutation.LastUsedAtCleared() {
 		_spec.ClearField(personalaccesstoken.FieldLastUsedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.LastUsedIps(); ok {
+		_spec.SetField(personalaccesstoken.FieldLastUsedIps, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedLastUsedIps(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, personalaccesstoken.FieldLastUsedIps, value)
+		})
+	}
+	if _u.mutation.LastUsedIpsCleared() {
+		_spec.ClearField(personalaccesstoken.FieldLastUsedIps, field.TypeJSON)
 	}
 	if _u.mutation.UserCleared() {
 		edge := &sqlgraph.EdgeSpec{

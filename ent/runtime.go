@@ -10,6 +10,8 @@ import (
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/protectedbranch"
+	"anvil/ent/pushevent"
 	"anvil/ent/schema"
 	"anvil/ent/setting"
 	"anvil/ent/user"
@@ -198,6 +200,10 @@ func init() {
 	namespaceDescArchived := namespaceFields[22].Descriptor()
 	// namespace.DefaultArchived holds the default value on creation for the archived field.
 	namespace.DefaultArchived = namespaceDescArchived.Default.(bool)
+	// namespaceDescRunnersToken is the schema descriptor for runners_token field.
+	namespaceDescRunnersToken := namespaceFields[23].Descriptor()
+	// namespace.DefaultRunnersToken holds the default value on creation for the runners_token field.
+	namespace.DefaultRunnersToken = namespaceDescRunnersToken.Default.(func() string)
 	personalaccesstokenMixin := schema.PersonalAccessToken{}.Mixin()
 	personalaccesstokenMixinFields0 := personalaccesstokenMixin[0].Fields()
 	_ = personalaccesstokenMixinFields0
@@ -483,6 +489,65 @@ func init() {
 	projectgrouplink.DefaultUpdatedAt = projectgrouplinkDescUpdatedAt.Default.(func() time.Time)
 	// projectgrouplink.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	projectgrouplink.UpdateDefaultUpdatedAt = projectgrouplinkDescUpdatedAt.UpdateDefault.(func() time.Time)
+	protectedbranchMixin := schema.ProtectedBranch{}.Mixin()
+	protectedbranchMixinFields0 := protectedbranchMixin[0].Fields()
+	_ = protectedbranchMixinFields0
+	protectedbranchFields := schema.ProtectedBranch{}.Fields()
+	_ = protectedbranchFields
+	// protectedbranchDescCreatedAt is the schema descriptor for created_at field.
+	protectedbranchDescCreatedAt := protectedbranchMixinFields0[0].Descriptor()
+	// protectedbranch.DefaultCreatedAt holds the default value on creation for the created_at field.
+	protectedbranch.DefaultCreatedAt = protectedbranchDescCreatedAt.Default.(func() time.Time)
+	// protectedbranchDescUpdatedAt is the schema descriptor for updated_at field.
+	protectedbranchDescUpdatedAt := protectedbranchMixinFields0[1].Descriptor()
+	// protectedbranch.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	protectedbranch.DefaultUpdatedAt = protectedbranchDescUpdatedAt.Default.(func() time.Time)
+	// protectedbranch.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	protectedbranch.UpdateDefaultUpdatedAt = protectedbranchDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// protectedbranchDescName is the schema descriptor for name field.
+	protectedbranchDescName := protectedbranchFields[1].Descriptor()
+	// protectedbranch.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	protectedbranch.NameValidator = func() func(string) error {
+		validators := protectedbranchDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// protectedbranchDescAllowForcePush is the schema descriptor for allow_force_push field.
+	protectedbranchDescAllowForcePush := protectedbranchFields[5].Descriptor()
+	// protectedbranch.DefaultAllowForcePush holds the default value on creation for the allow_force_push field.
+	protectedbranch.DefaultAllowForcePush = protectedbranchDescAllowForcePush.Default.(bool)
+	// protectedbranchDescCodeOwnerApprovalRequired is the schema descriptor for code_owner_approval_required field.
+	protectedbranchDescCodeOwnerApprovalRequired := protectedbranchFields[6].Descriptor()
+	// protectedbranch.DefaultCodeOwnerApprovalRequired holds the default value on creation for the code_owner_approval_required field.
+	protectedbranch.DefaultCodeOwnerApprovalRequired = protectedbranchDescCodeOwnerApprovalRequired.Default.(bool)
+	pusheventFields := schema.PushEvent{}.Fields()
+	_ = pusheventFields
+	// pusheventDescCommitCount is the schema descriptor for commit_count field.
+	pusheventDescCommitCount := pusheventFields[7].Descriptor()
+	// pushevent.DefaultCommitCount holds the default value on creation for the commit_count field.
+	pushevent.DefaultCommitCount = pusheventDescCommitCount.Default.(int)
+	// pusheventDescCommitTitle is the schema descriptor for commit_title field.
+	pusheventDescCommitTitle := pusheventFields[9].Descriptor()
+	// pushevent.DefaultCommitTitle holds the default value on creation for the commit_title field.
+	pushevent.DefaultCommitTitle = pusheventDescCommitTitle.Default.(string)
+	// pusheventDescDelivered is the schema descriptor for delivered field.
+	pusheventDescDelivered := pusheventFields[10].Descriptor()
+	// pushevent.DefaultDelivered holds the default value on creation for the delivered field.
+	pushevent.DefaultDelivered = pusheventDescDelivered.Default.(bool)
+	// pusheventDescCreatedAt is the schema descriptor for created_at field.
+	pusheventDescCreatedAt := pusheventFields[11].Descriptor()
+	// pushevent.DefaultCreatedAt holds the default value on creation for the created_at field.
+	pushevent.DefaultCreatedAt = pusheventDescCreatedAt.Default.(func() time.Time)
 	settingFields := schema.Setting{}.Fields()
 	_ = settingFields
 	// settingDescKey is the schema descriptor for key field.

@@ -28,6 +28,10 @@ type Tx struct {
 	Project *ProjectClient
 	// ProjectGroupLink is the client for interacting with the ProjectGroupLink builders.
 	ProjectGroupLink *ProjectGroupLinkClient
+	// ProtectedBranch is the client for interacting with the ProtectedBranch builders.
+	ProtectedBranch *ProtectedBranchClient
+	// PushEvent is the client for interacting with the PushEvent builders.
+	PushEvent *PushEventClient
 	// Setting is the client for interacting with the Setting builders.
 	Setting *SettingClient
 	// User is the client for interacting with the User builders.
@@ -172,6 +176,8 @@ func (tx *Tx) init() {
 	tx.PersonalAccessToken = NewPersonalAccessTokenClient(tx.config)
 	tx.Project = NewProjectClient(tx.config)
 	tx.ProjectGroupLink = NewProjectGroupLinkClient(tx.config)
+	tx.ProtectedBranch = NewProtectedBranchClient(tx.config)
+	tx.PushEvent = NewPushEventClient(tx.config)
 	tx.Setting = NewSettingClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.UserCustomAttribute = NewUserCustomAttributeClient(tx.config)

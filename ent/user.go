@@ -122,15 +122,20 @@ type UserEdges struct {
 	CreatedProjects []*Project `json:"created_projects,omitempty"`
 	// Namespace holds the value of the namespace edge.
 	Namespace *Namespace `json:"namespace,omitempty"`
+	// CreatedBy holds the value of the created_by edge.
+	CreatedBy *User `json:"created_by,omitempty"`
+	// CreatedUsers holds the value of the created_users edge.
+	CreatedUsers []*User `json:"created_users,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [6]bool
+	loadedTypes [8]bool
 
 	namedMemberships      map[string][]*Member
 	namedTokens           map[string][]*PersonalAccessToken
 	namedCustomAttributes map[string][]*UserCustomAttribute
 	namedIdentities       map[string][]*Identity
 	namedCreatedProjects  map[string][]*Project
+	namedCreatedUsers     map[string][]*User
 }
 
 // MembershipsOrErr returns the Memberships value or an error if the edge
@@ -187,6 +192,26 @@ func (e UserEdges) NamespaceOrErr() (*Namespace, error) {
 		return nil, &NotFoundError{label: namespace.Label}
 	}
 	return nil, &NotLoadedError{edge: "namespace"}
+}
+
+// CreatedByOrErr returns the CreatedBy value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e UserEdges) CreatedByOrErr() (*User, error) {
+	if e.CreatedBy != nil {
+		return e.CreatedBy, nil
+	} else if e.loadedTypes[6] {
+		return nil, &NotFoundError{label: user.Label}
+	}
+	return nil, &NotLoadedError{edge: "created_by"}
+}
+
+// CreatedUsersOrErr returns the CreatedUsers value or an error if the edge
+// was not loaded in eager-loading.
+func (e UserEdges) CreatedUsersOrErr() ([]*User, error) {
+	if e.loadedTypes[7] {
+		return e.CreatedUsers, nil
+	}
+	return nil, &NotLoadedError{edge: "created_users"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -527,6 +552,16 @@ func (_m *User) QueryNamespace() *NamespaceQuery {
 	return NewUserClient(_m.config).QueryNamespace(_m)
 }
 
+// QueryCreatedBy queries the "created_by" edge of the User entity.
+func (_m *User) QueryCreatedBy() *UserQuery {
+	return NewUserClient(_m.config).QueryCreatedBy(_m)
+}
+
+// QueryCreatedUsers queries the "created_users" edge of the User entity.
+func (_m *User) QueryCreatedUsers() *UserQuery {
+	return NewUserClient(_m.config).QueryCreatedUsers(_m)
+}
+
 // Update returns a builder for updating this User.
 // Note that you need to call User.Unwrap() before calling this method if this User
 // was returned from a transaction, and the transaction was committed or rolled back.
@@ -813,6 +848,30 @@ func (_m *User) appendNamedCreatedProjects(name string, edges ...*Project) {
 		_m.Edges.namedCreatedProjects[name] = []*Project{}
 	} else {
 		_m.Edges.namedCreatedProjects[name] = append(_m.Edges.namedCreatedProjects[name], edges...)
+	}
+}
+
+// NamedCreatedUsers returns the CreatedUsers named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *User) NamedCreatedUsers(name string) ([]*User, error) {
+	if _m.Edges.namedCreatedUsers == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedCreatedUsers[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *User) appendNamedCreatedUsers(name string, edges ...*User) {
+	if _m.Edges.namedCreatedUsers == nil {
+		_m.Edges.namedCreatedUsers = make(map[string][]*User)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedCreatedUsers[name] = []*User{}
+	} else {
+		_m.Edges.namedCreatedUsers[name] = append(_m.Edges.namedCreatedUsers[name], edges...)
 	}
 }
 

@@ -694,6 +694,26 @@ func (_c *UserCreate) SetNamespace(v *Namespace) *UserCreate {
 	return _c.SetNamespaceID(v.ID)
 }
 
+// SetCreatedBy sets the "created_by" edge to the User entity.
+func (_c *UserCreate) SetCreatedBy(v *User) *UserCreate {
+	return _c.SetCreatedByID(v.ID)
+}
+
+// AddCreatedUserIDs adds the "created_users" edge to the User entity by IDs.
+func (_c *UserCreate) AddCreatedUserIDs(ids ...int) *UserCreate {
+	_c.mutation.AddCreatedUserIDs(ids...)
+	return _c
+}
+
+// AddCreatedUsers adds the "created_users" edges to the User entity.
+func (_c *UserCreate) AddCreatedUsers(v ...*User) *UserCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddCreatedUserIDs(ids...)
+}
+
 // Mutation returns the UserMutation object of the builder.
 func (_c *UserCreate) Mutation() *UserMutation {
 	return _c.mutation
@@ -1229,10 +1249,6 @@ func (_c *UserCreate) createSpec() (*User, *sqlgraph.CreateSpec) {
 		_spec.SetField(user.FieldConfirmedAt, field.TypeTime, value)
 		_node.ConfirmedAt = &value
 	}
-	if value, ok := _c.mutation.CreatedByID(); ok {
-		_spec.SetField(user.FieldCreatedByID, field.TypeInt, value)
-		_node.CreatedByID = &value
-	}
 	if value, ok := _c.mutation.BotProjectID(); ok {
 		_spec.SetField(user.FieldBotProjectID, field.TypeInt, value)
 		_node.BotProjectID = &value
@@ -1330,6 +1346,39 @@ func (_c *UserCreate) createSpec() (*User, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(namespace.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.CreatedByIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   user.CreatedByTable,
+			Columns: []string{user.CreatedByColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.CreatedByID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.CreatedUsersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.CreatedUsersTable,
+			Columns: []string{user.CreatedUsersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -1914,12 +1963,6 @@ func (u *UserUpsert) SetCreatedByID(v int) *UserUpsert {
 // UpdateCreatedByID sets the "created_by_id" field to the value that was provided on create.
 func (u *UserUpsert) UpdateCreatedByID() *UserUpsert {
 	u.SetExcluded(user.FieldCreatedByID)
-	return u
-}
-
-// AddCreatedByID adds v to the "created_by_id" field.
-func (u *UserUpsert) AddCreatedByID(v int) *UserUpsert {
-	u.Add(user.FieldCreatedByID, v)
 	return u
 }
 
@@ -2628,13 +2671,6 @@ func (u *UserUpsertOne) ClearConfirmedAt() *UserUpsertOne {
 func (u *UserUpsertOne) SetCreatedByID(v int) *UserUpsertOne {
 	return u.Update(func(s *UserUpsert) {
 		s.SetCreatedByID(v)
-	})
-}
-
-// AddCreatedByID adds v to the "created_by_id" field.
-func (u *UserUpsertOne) AddCreatedByID(v int) *UserUpsertOne {
-	return u.Update(func(s *UserUpsert) {
-		s.AddCreatedByID(v)
 	})
 }
 
@@ -3525,13 +3561,6 @@ func (u *UserUpsertBulk) ClearConfirmedAt() *UserUpsertBulk {
 func (u *UserUpsertBulk) SetCreatedByID(v int) *UserUpsertBulk {
 	return u.Update(func(s *UserUpsert) {
 		s.SetCreatedByID(v)
-	})
-}
-
-// AddCreatedByID adds v to the "created_by_id" field.
-func (u *UserUpsertBulk) AddCreatedByID(v int) *UserUpsertBulk {
-	return u.Update(func(s *UserUpsert) {
-		s.AddCreatedByID(v)
 	})
 }
 

@@ -36,6 +36,8 @@ type UserQuery struct {
 	withIdentities            *IdentityQuery
 	withCreatedProjects       *ProjectQuery
 	withNamespace             *NamespaceQuery
+	withCreatedBy             *UserQuery
+	withCreatedUsers          *UserQuery
 	loadTotal                 []func(context.Context, []*User) error
 	modifiers                 []func(*sql.Selector)
 	withNamedMemberships      map[string]*MemberQuery
@@ -43,6 +45,7 @@ type UserQuery struct {
 	withNamedCustomAttributes map[string]*UserCustomAttributeQuery
 	withNamedIdentities       map[string]*IdentityQuery
 	withNamedCreatedProjects  map[string]*ProjectQuery
+	withNamedCreatedUsers     map[string]*UserQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -204,6 +207,50 @@ func (_q *UserQuery) QueryNamespace() *NamespaceQuery {
 			sqlgraph.From(user.Table, user.FieldID, selector),
 			sqlgraph.To(namespace.Table, namespace.FieldID),
 			sqlgraph.Edge(sqlgraph.O2O, false, user.NamespaceTable, user.NamespaceColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryCreatedBy chains the current query on the "created_by" edge.
+func (_q *UserQuery) QueryCreatedBy() *UserQuery {
+	query := (&UserClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, selector),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, user.CreatedByTable, user.CreatedByColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryCreatedUsers chains the current query on the "created_users" edge.
+func (_q *UserQuery) QueryCreatedUsers() *UserQuery {
+	query := (&UserClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, selector),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, user.CreatedUsersTable, user.CreatedUsersColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -409,6 +456,8 @@ func (_q *UserQuery) Clone() *UserQuery {
 		withIdentities:       _q.withIdentities.Clone(),
 		withCreatedProjects:  _q.withCreatedProjects.Clone(),
 		withNamespace:        _q.withNamespace.Clone(),
+		withCreatedBy:        _q.withCreatedBy.Clone(),
+		withCreatedUsers:     _q.withCreatedUsers.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -479,6 +528,28 @@ func (_q *UserQuery) WithNamespace(opts ...func(*NamespaceQuery)) *UserQuery {
 		opt(query)
 	}
 	_q.withNamespace = query
+	return _q
+}
+
+// WithCreatedBy tells the query-builder to eager-load the nodes that are connected to
+// the "created_by" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *UserQuery) WithCreatedBy(opts ...func(*UserQuery)) *UserQuery {
+	query := (&UserClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withCreatedBy = query
+	return _q
+}
+
+// WithCreatedUsers tells the query-builder to eager-load the nodes that are connected to
+// the "created_users" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *UserQuery) WithCreatedUsers(opts ...func(*UserQuery)) *UserQuery {
+	query := (&UserClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withCreatedUsers = query
 	return _q
 }
 
@@ -560,13 +631,15 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 	var (
 		nodes       = []*User{}
 		_spec       = _q.querySpec()
-		loadedTypes = [6]bool{
+		loadedTypes = [8]bool{
 			_q.withMemberships != nil,
 			_q.withTokens != nil,
 			_q.withCustomAttributes != nil,
 			_q.withIdentities != nil,
 			_q.withCreatedProjects != nil,
 			_q.withNamespace != nil,
+			_q.withCreatedBy != nil,
+			_q.withCreatedUsers != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -631,6 +704,19 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 			return nil, err
 		}
 	}
+	if query := _q.withCreatedBy; query != nil {
+		if err := _q.loadCreatedBy(ctx, query, nodes, nil,
+			func(n *User, e *User) { n.Edges.CreatedBy = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withCreatedUsers; query != nil {
+		if err := _q.loadCreatedUsers(ctx, query, nodes,
+			func(n *User) { n.Edges.CreatedUsers = []*User{} },
+			func(n *User, e *User) { n.Edges.CreatedUsers = append(n.Edges.CreatedUsers, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedMemberships {
 		if err := _q.loadMemberships(ctx, query, nodes,
 			func(n *User) { n.appendNamedMemberships(name) },
@@ -663,6 +749,13 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 		if err := _q.loadCreatedProjects(ctx, query, nodes,
 			func(n *User) { n.appendNamedCreatedProjects(name) },
 			func(n *User, e *Project) { n.appendNamedCreatedProjects(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedCreatedUsers {
+		if err := _q.loadCreatedUsers(ctx, query, nodes,
+			func(n *User) { n.appendNamedCreatedUsers(name) },
+			func(n *User, e *User) { n.appendNamedCreatedUsers(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -857,6 +950,71 @@ func (_q *UserQuery) loadNamespace(ctx context.Context, query *NamespaceQuery, n
 	}
 	return nil
 }
+func (_q *UserQuery) loadCreatedBy(ctx context.Context, query *UserQuery, nodes []*User, init func(*User), assign func(*User, *User)) error {
+	ids := make([]int, 0, len(nodes))
+	nodeids := make(map[int][]*User)
+	for i := range nodes {
+		if nodes[i].CreatedByID == nil {
+			continue
+		}
+		fk := *nodes[i].CreatedByID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(user.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "created_by_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
+func (_q *UserQuery) loadCreatedUsers(ctx context.Context, query *UserQuery, nodes []*User, init func(*User), assign func(*User, *User)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*User)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(user.FieldCreatedByID)
+	}
+	query.Where(predicate.User(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(user.CreatedUsersColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.CreatedByID
+		if fk == nil {
+			return fmt.Errorf(`foreign-key "created_by_id" is nil for node %v`, n.ID)
+		}
+		node, ok := nodeids[*fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "created_by_id" returned %v for node %v`, *fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 
 func (_q *UserQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -885,6 +1043,9 @@ func (_q *UserQuery) querySpec() *sqlgraph.QuerySpec {
 			if fields[i] != user.FieldID {
 				_spec.Node.Columns = append(_spec.Node.Columns, fields[i])
 			}
+		}
+		if _q.withCreatedBy != nil {
+			_spec.Node.AddColumnOnce(user.FieldCreatedByID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {
@@ -1044,6 +1205,20 @@ func (_q *UserQuery) WithNamedCreatedProjects(name string, opts ...func(*Project
 		_q.withNamedCreatedProjects = make(map[string]*ProjectQuery)
 	}
 	_q.withNamedCreatedProjects[name] = query
+	return _q
+}
+
+// WithNamedCreatedUsers tells the query-builder to eager-load the nodes that are connected to the "created_users"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *UserQuery) WithNamedCreatedUsers(name string, opts ...func(*UserQuery)) *UserQuery {
+	query := (&UserClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedCreatedUsers == nil {
+		_q.withNamedCreatedUsers = make(map[string]*UserQuery)
+	}
+	_q.withNamedCreatedUsers[name] = query
 	return _q
 }
 

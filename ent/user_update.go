@@ -625,7 +625,6 @@ func (_u *UserUpdate) ClearConfirmedAt() *UserUpdate {
 
 // SetCreatedByID sets the "created_by_id" field.
 func (_u *UserUpdate) SetCreatedByID(v int) *UserUpdate {
-	_u.mutation.ResetCreatedByID()
 	_u.mutation.SetCreatedByID(v)
 	return _u
 }
@@ -635,12 +634,6 @@ func (_u *UserUpdate) SetNillableCreatedByID(v *int) *UserUpdate {
 	if v != nil {
 		_u.SetCreatedByID(*v)
 	}
-	return _u
-}
-
-// AddCreatedByID adds value to the "created_by_id" field.
-func (_u *UserUpdate) AddCreatedByID(v int) *UserUpdate {
-	_u.mutation.AddCreatedByID(v)
 	return _u
 }
 
@@ -798,6 +791,26 @@ func (_u *UserUpdate) SetNamespace(v *Namespace) *UserUpdate {
 	return _u.SetNamespaceID(v.ID)
 }
 
+// SetCreatedBy sets the "created_by" edge to the User entity.
+func (_u *UserUpdate) SetCreatedBy(v *User) *UserUpdate {
+	return _u.SetCreatedByID(v.ID)
+}
+
+// AddCreatedUserIDs adds the "created_users" edge to the User entity by IDs.
+func (_u *UserUpdate) AddCreatedUserIDs(ids ...int) *UserUpdate {
+	_u.mutation.AddCreatedUserIDs(ids...)
+	return _u
+}
+
+// AddCreatedUsers adds the "created_users" edges to the User entity.
+func (_u *UserUpdate) AddCreatedUsers(v ...*User) *UserUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddCreatedUserIDs(ids...)
+}
+
 // Mutation returns the UserMutation object of the builder.
 func (_u *UserUpdate) Mutation() *UserMutation {
 	return _u.mutation
@@ -912,6 +925,33 @@ func (_u *UserUpdate) RemoveCreatedProjects(v ...*Project) *UserUpdate {
 func (_u *UserUpdate) ClearNamespace() *UserUpdate {
 	_u.mutation.ClearNamespace()
 	return _u
+}
+
+// ClearCreatedBy clears the "created_by" edge to the User entity.
+func (_u *UserUpdate) ClearCreatedBy() *UserUpdate {
+	_u.mutation.ClearCreatedBy()
+	return _u
+}
+
+// ClearCreatedUsers clears all "created_users" edges to the User entity.
+func (_u *UserUpdate) ClearCreatedUsers() *UserUpdate {
+	_u.mutation.ClearCreatedUsers()
+	return _u
+}
+
+// RemoveCreatedUserIDs removes the "created_users" edge to User entities by IDs.
+func (_u *UserUpdate) RemoveCreatedUserIDs(ids ...int) *UserUpdate {
+	_u.mutation.RemoveCreatedUserIDs(ids...)
+	return _u
+}
+
+// RemoveCreatedUsers removes "created_users" edges to User entities.
+func (_u *UserUpdate) RemoveCreatedUsers(v ...*User) *UserUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveCreatedUserIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -1207,15 +1247,6 @@ func (_u *UserUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.ConfirmedAtCleared() {
 		_spec.ClearField(user.FieldConfirmedAt, field.TypeTime)
 	}
-	if value, ok := _u.mutation.CreatedByID(); ok {
-		_spec.SetField(user.FieldCreatedByID, field.TypeInt, value)
-	}
-	if value, ok := _u.mutation.AddedCreatedByID(); ok {
-		_spec.AddField(user.FieldCreatedByID, field.TypeInt, value)
-	}
-	if _u.mutation.CreatedByIDCleared() {
-		_spec.ClearField(user.FieldCreatedByID, field.TypeInt)
-	}
 	if value, ok := _u.mutation.BotProjectID(); ok {
 		_spec.SetField(user.FieldBotProjectID, field.TypeInt, value)
 	}
@@ -1481,6 +1512,80 @@ func (_u *UserUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(namespace.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CreatedByCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   user.CreatedByTable,
+			Columns: []string{user.CreatedByColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CreatedByIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   user.CreatedByTable,
+			Columns: []string{user.CreatedByColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CreatedUsersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.CreatedUsersTable,
+			Columns: []string{user.CreatedUsersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedCreatedUsersIDs(); len(nodes) > 0 && !_u.mutation.CreatedUsersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.CreatedUsersTable,
+			Columns: []string{user.CreatedUsersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CreatedUsersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.CreatedUsersTable,
+			Columns: []string{user.CreatedUsersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -2100,7 +2205,6 @@ func (_u *UserUpdateOne) ClearConfirmedAt() *UserUpdateOne {
 
 // SetCreatedByID sets the "created_by_id" field.
 func (_u *UserUpdateOne) SetCreatedByID(v int) *UserUpdateOne {
-	_u.mutation.ResetCreatedByID()
 	_u.mutation.SetCreatedByID(v)
 	return _u
 }
@@ -2110,12 +2214,6 @@ func (_u *UserUpdateOne) SetNillableCreatedByID(v *int) *UserUpdateOne {
 	if v != nil {
 		_u.SetCreatedByID(*v)
 	}
-	return _u
-}
-
-// AddCreatedByID adds value to the "created_by_id" field.
-func (_u *UserUpdateOne) AddCreatedByID(v int) *UserUpdateOne {
-	_u.mutation.AddCreatedByID(v)
 	return _u
 }
 
@@ -2273,6 +2371,26 @@ func (_u *UserUpdateOne) SetNamespace(v *Namespace) *UserUpdateOne {
 	return _u.SetNamespaceID(v.ID)
 }
 
+// SetCreatedBy sets the "created_by" edge to the User entity.
+func (_u *UserUpdateOne) SetCreatedBy(v *User) *UserUpdateOne {
+	return _u.SetCreatedByID(v.ID)
+}
+
+// AddCreatedUserIDs adds the "created_users" edge to the User entity by IDs.
+func (_u *UserUpdateOne) AddCreatedUserIDs(ids ...int) *UserUpdateOne {
+	_u.mutation.AddCreatedUserIDs(ids...)
+	return _u
+}
+
+// AddCreatedUsers adds the "created_users" edges to the User entity.
+func (_u *UserUpdateOne) AddCreatedUsers(v ...*User) *UserUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddCreatedUserIDs(ids...)
+}
+
 // Mutation returns the UserMutation object of the builder.
 func (_u *UserUpdateOne) Mutation() *UserMutation {
 	return _u.mutation
@@ -2387,6 +2505,33 @@ func (_u *UserUpdateOne) RemoveCreatedProjects(v ...*Project) *UserUpdateOne {
 func (_u *UserUpdateOne) ClearNamespace() *UserUpdateOne {
 	_u.mutation.ClearNamespace()
 	return _u
+}
+
+// ClearCreatedBy clears the "created_by" edge to the User entity.
+func (_u *UserUpdateOne) ClearCreatedBy() *UserUpdateOne {
+	_u.mutation.ClearCreatedBy()
+	return _u
+}
+
+// ClearCreatedUsers clears all "created_users" edges to the User entity.
+func (_u *UserUpdateOne) ClearCreatedUsers() *UserUpdateOne {
+	_u.mutation.ClearCreatedUsers()
+	return _u
+}
+
+// RemoveCreatedUserIDs removes the "created_users" edge to User entities by IDs.
+func (_u *UserUpdateOne) RemoveCreatedUserIDs(ids ...int) *UserUpdateOne {
+	_u.mutation.RemoveCreatedUserIDs(ids...)
+	return _u
+}
+
+// RemoveCreatedUsers removes "created_users" edges to User entities.
+func (_u *UserUpdateOne) RemoveCreatedUsers(v ...*User) *UserUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveCreatedUserIDs(ids...)
 }
 
 // Where appends a list predicates to the UserUpdate builder.
@@ -2712,15 +2857,6 @@ func (_u *UserUpdateOne) sqlSave(ctx context.Context) (_node *User, err error) {
 	if _u.mutation.ConfirmedAtCleared() {
 		_spec.ClearField(user.FieldConfirmedAt, field.TypeTime)
 	}
-	if value, ok := _u.mutation.CreatedByID(); ok {
-		_spec.SetField(user.FieldCreatedByID, field.TypeInt, value)
-	}
-	if value, ok := _u.mutation.AddedCreatedByID(); ok {
-		_spec.AddField(user.FieldCreatedByID, field.TypeInt, value)
-	}
-	if _u.mutation.CreatedByIDCleared() {
-		_spec.ClearField(user.FieldCreatedByID, field.TypeInt)
-	}
 	if value, ok := _u.mutation.BotProjectID(); ok {
 		_spec.SetField(user.FieldBotProjectID, field.TypeInt, value)
 	}
@@ -2986,6 +3122,80 @@ func (_u *UserUpdateOne) sqlSave(ctx context.Context) (_node *User, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(namespace.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CreatedByCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   user.CreatedByTable,
+			Columns: []string{user.CreatedByColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CreatedByIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   user.CreatedByTable,
+			Columns: []string{user.CreatedByColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CreatedUsersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.CreatedUsersTable,
+			Columns: []string{user.CreatedUsersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedCreatedUsersIDs(); len(nodes) > 0 && !_u.mutation.CreatedUsersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.CreatedUsersTable,
+			Columns: []string{user.CreatedUsersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CreatedUsersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.CreatedUsersTable,
+			Columns: []string{user.CreatedUsersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -4,8 +4,12 @@ package rest
 
 import (
 	"anvil/internal/service"
+	"anvil/rest/groupapi"
+	"anvil/rest/memberapi"
 	"anvil/rest/metaapi"
+	"anvil/rest/projectapi"
 	"anvil/rest/route"
+	"anvil/rest/tokenapi"
 	"anvil/rest/userapi"
 
 	"github.com/gin-gonic/gin"
@@ -16,4 +20,8 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	t := &route.Table{G: g, S: s}
 	metaapi.Register(t)
 	userapi.Register(t)
+	tokenapi.Register(t)
+	groupapi.Register(t)
+	memberapi.Register(t)
+	projectapi.Register(t)
 }

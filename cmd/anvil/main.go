@@ -135,7 +135,7 @@ func createToken(ctx context.Context, s *service.Services, username, name, scope
 		}
 		in.ExpiresAt = &t
 	}
-	_, secret, err := s.Tokens.Create(ctx, in)
+	_, secret, err := s.Tokens.Create(ctx, nil, in)
 	if err != nil {
 		return err
 	}

@@ -92,6 +92,30 @@ func (f ProjectGroupLinkFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.V
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ProjectGroupLinkMutation", m)
 }
 
+// The ProtectedBranchFunc type is an adapter to allow the use of ordinary
+// function as ProtectedBranch mutator.
+type ProtectedBranchFunc func(context.Context, *ent.ProtectedBranchMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ProtectedBranchFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ProtectedBranchMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ProtectedBranchMutation", m)
+}
+
+// The PushEventFunc type is an adapter to allow the use of ordinary
+// function as PushEvent mutator.
+type PushEventFunc func(context.Context, *ent.PushEventMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PushEventFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PushEventMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PushEventMutation", m)
+}
+
 // The SettingFunc type is an adapter to allow the use of ordinary
 // function as Setting mutator.
 type SettingFunc func(context.Context, *ent.SettingMutation) (ent.Value, error)

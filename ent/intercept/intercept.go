@@ -15,6 +15,8 @@ import (
 	"anvil/ent/predicate"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/protectedbranch"
+	"anvil/ent/pushevent"
 	"anvil/ent/setting"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
@@ -267,6 +269,60 @@ func (f TraverseProjectGroupLink) Traverse(ctx context.Context, q ent.Query) err
 	return fmt.Errorf("unexpected query type %T. expect *ent.ProjectGroupLinkQuery", q)
 }
 
+// The ProtectedBranchFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ProtectedBranchFunc func(context.Context, *ent.ProtectedBranchQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ProtectedBranchFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ProtectedBranchQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ProtectedBranchQuery", q)
+}
+
+// The TraverseProtectedBranch type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseProtectedBranch func(context.Context, *ent.ProtectedBranchQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseProtectedBranch) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseProtectedBranch) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ProtectedBranchQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ProtectedBranchQuery", q)
+}
+
+// The PushEventFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PushEventFunc func(context.Context, *ent.PushEventQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PushEventFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PushEventQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PushEventQuery", q)
+}
+
+// The TraversePushEvent type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePushEvent func(context.Context, *ent.PushEventQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePushEvent) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePushEvent) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PushEventQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PushEventQuery", q)
+}
+
 // The SettingFunc type is an adapter to allow the use of ordinary function as a Querier.
 type SettingFunc func(context.Context, *ent.SettingQuery) (ent.Value, error)
 
@@ -365,6 +421,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ProjectQuery, predicate.Project, project.OrderOption]{typ: ent.TypeProject, tq: q}, nil
 	case *ent.ProjectGroupLinkQuery:
 		return &query[*ent.ProjectGroupLinkQuery, predicate.ProjectGroupLink, projectgrouplink.OrderOption]{typ: ent.TypeProjectGroupLink, tq: q}, nil
+	case *ent.ProtectedBranchQuery:
+		return &query[*ent.ProtectedBranchQuery, predicate.ProtectedBranch, protectedbranch.OrderOption]{typ: ent.TypeProtectedBranch, tq: q}, nil
+	case *ent.PushEventQuery:
+		return &query[*ent.PushEventQuery, predicate.PushEvent, pushevent.OrderOption]{typ: ent.TypePushEvent, tq: q}, nil
 	case *ent.SettingQuery:
 		return &query[*ent.SettingQuery, predicate.Setting, setting.OrderOption]{typ: ent.TypeSetting, tq: q}, nil
 	case *ent.UserQuery:

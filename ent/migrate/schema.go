@@ -161,6 +161,7 @@ var (
 		{Name: "shared_runners_setting", Type: field.TypeString, Default: "enabled"},
 		{Name: "auto_devops_enabled", Type: field.TypeBool, Nullable: true},
 		{Name: "archived", Type: field.TypeBool, Default: false},
+		{Name: "runners_token", Type: field.TypeString, Nullable: true},
 		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
 		{Name: "owner_id", Type: field.TypeInt, Unique: true, Nullable: true},
 	}
@@ -172,13 +173,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "namespaces_namespaces_children",
-				Columns:    []*schema.Column{NamespacesColumns[24]},
+				Columns:    []*schema.Column{NamespacesColumns[25]},
 				RefColumns: []*schema.Column{NamespacesColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "namespaces_users_namespace",
-				Columns:    []*schema.Column{NamespacesColumns[25]},
+				Columns:    []*schema.Column{NamespacesColumns[26]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -187,7 +188,7 @@ var (
 			{
 				Name:    "namespace_parent_id_path",
 				Unique:  false,
-				Columns: []*schema.Column{NamespacesColumns[24], NamespacesColumns[4]},
+				Columns: []*schema.Column{NamespacesColumns[25], NamespacesColumns[4]},
 			},
 			{
 				Name:    "namespace_kind",
@@ -209,6 +210,7 @@ var (
 		{Name: "revoked", Type: field.TypeBool, Default: false},
 		{Name: "impersonation", Type: field.TypeBool, Default: false},
 		{Name: "last_used_at", Type: field.TypeTime, Nullable: true},
+		{Name: "last_used_ips", Type: field.TypeJSON, Nullable: true},
 		{Name: "user_id", Type: field.TypeInt},
 	}
 	// PersonalAccessTokensTable holds the schema information for the "personal_access_tokens" table.
@@ -219,7 +221,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "personal_access_tokens_users_tokens",
-				Columns:    []*schema.Column{PersonalAccessTokensColumns[11]},
+				Columns:    []*schema.Column{PersonalAccessTokensColumns[12]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -228,7 +230,7 @@ var (
 			{
 				Name:    "personalaccesstoken_user_id",
 				Unique:  false,
-				Columns: []*schema.Column{PersonalAccessTokensColumns[11]},
+				Columns: []*schema.Column{PersonalAccessTokensColumns[12]},
 			},
 		},
 	}
@@ -372,6 +374,66 @@ var (
 			},
 		},
 	}
+	// ProtectedBranchesColumns holds the columns for the "protected_branches" table.
+	ProtectedBranchesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "project_id", Type: field.TypeInt},
+		{Name: "name", Type: field.TypeString, Size: 255},
+		{Name: "push_access_levels", Type: field.TypeJSON},
+		{Name: "merge_access_levels", Type: field.TypeJSON},
+		{Name: "unprotect_access_levels", Type: field.TypeJSON},
+		{Name: "allow_force_push", Type: field.TypeBool, Default: false},
+		{Name: "code_owner_approval_required", Type: field.TypeBool, Default: false},
+	}
+	// ProtectedBranchesTable holds the schema information for the "protected_branches" table.
+	ProtectedBranchesTable = &schema.Table{
+		Name:       "protected_branches",
+		Columns:    ProtectedBranchesColumns,
+		PrimaryKey: []*schema.Column{ProtectedBranchesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "protectedbranch_project_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{ProtectedBranchesColumns[3], ProtectedBranchesColumns[4]},
+			},
+		},
+	}
+	// PushEventsColumns holds the columns for the "push_events" table.
+	PushEventsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "project_id", Type: field.TypeInt},
+		{Name: "user_id", Type: field.TypeInt, Nullable: true},
+		{Name: "ref", Type: field.TypeString},
+		{Name: "ref_type", Type: field.TypeEnum, Enums: []string{"branch", "tag"}},
+		{Name: "action", Type: field.TypeEnum, Enums: []string{"created", "pushed", "removed"}},
+		{Name: "before", Type: field.TypeString},
+		{Name: "after", Type: field.TypeString},
+		{Name: "commit_count", Type: field.TypeInt, Default: 0},
+		{Name: "commit_ids", Type: field.TypeJSON, Nullable: true},
+		{Name: "commit_title", Type: field.TypeString, Default: ""},
+		{Name: "delivered", Type: field.TypeBool, Default: false},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// PushEventsTable holds the schema information for the "push_events" table.
+	PushEventsTable = &schema.Table{
+		Name:       "push_events",
+		Columns:    PushEventsColumns,
+		PrimaryKey: []*schema.Column{PushEventsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "pushevent_project_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{PushEventsColumns[1], PushEventsColumns[12]},
+			},
+			{
+				Name:    "pushevent_delivered",
+				Unique:  false,
+				Columns: []*schema.Column{PushEventsColumns[11]},
+			},
+		},
+	}
 	// SettingsColumns holds the columns for the "settings" table.
 	SettingsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -426,15 +488,23 @@ var (
 		{Name: "current_sign_in_ip", Type: field.TypeString, Nullable: true},
 		{Name: "last_activity_on", Type: field.TypeTime, Nullable: true},
 		{Name: "confirmed_at", Type: field.TypeTime, Nullable: true},
-		{Name: "created_by_id", Type: field.TypeInt, Nullable: true},
 		{Name: "bot_project_id", Type: field.TypeInt, Nullable: true},
 		{Name: "bot_namespace_id", Type: field.TypeInt, Nullable: true},
+		{Name: "created_by_id", Type: field.TypeInt, Nullable: true},
 	}
 	// UsersTable holds the schema information for the "users" table.
 	UsersTable = &schema.Table{
 		Name:       "users",
 		Columns:    UsersColumns,
 		PrimaryKey: []*schema.Column{UsersColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "users_users_created_users",
+				Columns:    []*schema.Column{UsersColumns[42]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
 		Indexes: []*schema.Index{
 			{
 				Name:    "user_state",
@@ -492,6 +562,8 @@ var (
 		PersonalAccessTokensTable,
 		ProjectsTable,
 		ProjectGroupLinksTable,
+		ProtectedBranchesTable,
+		PushEventsTable,
 		SettingsTable,
 		UsersTable,
 		UserCustomAttributesTable,
@@ -513,5 +585,6 @@ func init() {
 	ProjectsTable.ForeignKeys[2].RefTable = UsersTable
 	ProjectGroupLinksTable.ForeignKeys[0].RefTable = NamespacesTable
 	ProjectGroupLinksTable.ForeignKeys[1].RefTable = ProjectsTable
+	UsersTable.ForeignKeys[0].RefTable = UsersTable
 	UserCustomAttributesTable.ForeignKeys[0].RefTable = UsersTable
 }

@@ -67,6 +67,8 @@ const (
 	FieldAutoDevopsEnabled = "auto_devops_enabled"
 	// FieldArchived holds the string denoting the archived field in the database.
 	FieldArchived = "archived"
+	// FieldRunnersToken holds the string denoting the runners_token field in the database.
+	FieldRunnersToken = "runners_token"
 	// EdgeParent holds the string denoting the parent edge name in mutations.
 	EdgeParent = "parent"
 	// EdgeChildren holds the string denoting the children edge name in mutations.
@@ -165,6 +167,7 @@ var Columns = []string{
 	FieldSharedRunnersSetting,
 	FieldAutoDevopsEnabled,
 	FieldArchived,
+	FieldRunnersToken,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -224,6 +227,8 @@ var (
 	DefaultSharedRunnersSetting string
 	// DefaultArchived holds the default value on creation for the "archived" field.
 	DefaultArchived bool
+	// DefaultRunnersToken holds the default value on creation for the "runners_token" field.
+	DefaultRunnersToken func() string
 )
 
 // Kind defines the type for the "kind" enum field.
@@ -410,6 +415,11 @@ func ByAutoDevopsEnabled(opts ...sql.OrderTermOption) OrderOption {
 // ByArchived orders the results by the archived field.
 func ByArchived(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldArchived, opts...).ToFunc()
+}
+
+// ByRunnersToken orders the results by the runners_token field.
+func ByRunnersToken(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRunnersToken, opts...).ToFunc()
 }
 
 // ByParentField orders the results by parent field.

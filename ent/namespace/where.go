@@ -170,6 +170,11 @@ func Archived(v bool) predicate.Namespace {
 	return predicate.Namespace(sql.FieldEQ(FieldArchived, v))
 }
 
+// RunnersToken applies equality check predicate on the "runners_token" field. It's identical to RunnersTokenEQ.
+func RunnersToken(v string) predicate.Namespace {
+	return predicate.Namespace(sql.FieldEQ(FieldRunnersToken, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Namespace {
 	return predicate.Namespace(sql.FieldEQ(FieldCreatedAt, v))
@@ -1073,6 +1078,81 @@ func ArchivedEQ(v bool) predicate.Namespace {
 // ArchivedNEQ applies the NEQ predicate on the "archived" field.
 func ArchivedNEQ(v bool) predicate.Namespace {
 	return predicate.Namespace(sql.FieldNEQ(FieldArchived, v))
+}
+
+// RunnersTokenEQ applies the EQ predicate on the "runners_token" field.
+func RunnersTokenEQ(v string) predicate.Namespace {
+	return predicate.Namespace(sql.FieldEQ(FieldRunnersToken, v))
+}
+
+// RunnersTokenNEQ applies the NEQ predicate on the "runners_token" field.
+func RunnersTokenNEQ(v string) predicate.Namespace {
+	return predicate.Namespace(sql.FieldNEQ(FieldRunnersToken, v))
+}
+
+// RunnersTokenIn applies the In predicate on the "runners_token" field.
+func RunnersTokenIn(vs ...string) predicate.Namespace {
+	return predicate.Namespace(sql.FieldIn(FieldRunnersToken, vs...))
+}
+
+// RunnersTokenNotIn applies the NotIn predicate on the "runners_token" field.
+func RunnersTokenNotIn(vs ...string) predicate.Namespace {
+	return predicate.Namespace(sql.FieldNotIn(FieldRunnersToken, vs...))
+}
+
+// RunnersTokenGT applies the GT predicate on the "runners_token" field.
+func RunnersTokenGT(v string) predicate.Namespace {
+	return predicate.Namespace(sql.FieldGT(FieldRunnersToken, v))
+}
+
+// RunnersTokenGTE applies the GTE predicate on the "runners_token" field.
+func RunnersTokenGTE(v string) predicate.Namespace {
+	return predicate.Namespace(sql.FieldGTE(FieldRunnersToken, v))
+}
+
+// RunnersTokenLT applies the LT predicate on the "runners_token" field.
+func RunnersTokenLT(v string) predicate.Namespace {
+	return predicate.Namespace(sql.FieldLT(FieldRunnersToken, v))
+}
+
+// RunnersTokenLTE applies the LTE predicate on the "runners_token" field.
+func RunnersTokenLTE(v string) predicate.Namespace {
+	return predicate.Namespace(sql.FieldLTE(FieldRunnersToken, v))
+}
+
+// RunnersTokenContains applies the Contains predicate on the "runners_token" field.
+func RunnersTokenContains(v string) predicate.Namespace {
+	return predicate.Namespace(sql.FieldContains(FieldRunnersToken, v))
+}
+
+// RunnersTokenHasPrefix applies the HasPrefix predicate on the "runners_token" field.
+func RunnersTokenHasPrefix(v string) predicate.Namespace {
+	return predicate.Namespace(sql.FieldHasPrefix(FieldRunnersToken, v))
+}
+
+// RunnersTokenHasSuffix applies the HasSuffix predicate on the "runners_token" field.
+func RunnersTokenHasSuffix(v string) predicate.Namespace {
+	return predicate.Namespace(sql.FieldHasSuffix(FieldRunnersToken, v))
+}
+
+// RunnersTokenIsNil applies the IsNil predicate on the "runners_token" field.
+func RunnersTokenIsNil() predicate.Namespace {
+	return predicate.Namespace(sql.FieldIsNull(FieldRunnersToken))
+}
+
+// RunnersTokenNotNil applies the NotNil predicate on the "runners_token" field.
+func RunnersTokenNotNil() predicate.Namespace {
+	return predicate.Namespace(sql.FieldNotNull(FieldRunnersToken))
+}
+
+// RunnersTokenEqualFold applies the EqualFold predicate on the "runners_token" field.
+func RunnersTokenEqualFold(v string) predicate.Namespace {
+	return predicate.Namespace(sql.FieldEqualFold(FieldRunnersToken, v))
+}
+
+// RunnersTokenContainsFold applies the ContainsFold predicate on the "runners_token" field.
+func RunnersTokenContainsFold(v string) predicate.Namespace {
+	return predicate.Namespace(sql.FieldContainsFold(FieldRunnersToken, v))
 }
 
 // HasParent applies the HasEdge predicate on the "parent" edge.

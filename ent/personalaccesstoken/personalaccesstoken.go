@@ -36,6 +36,8 @@ const (
 	FieldImpersonation = "impersonation"
 	// FieldLastUsedAt holds the string denoting the last_used_at field in the database.
 	FieldLastUsedAt = "last_used_at"
+	// FieldLastUsedIps holds the string denoting the last_used_ips field in the database.
+	FieldLastUsedIps = "last_used_ips"
 	// EdgeUser holds the string denoting the user edge name in mutations.
 	EdgeUser = "user"
 	// Table holds the table name of the personalaccesstoken in the database.
@@ -63,6 +65,7 @@ var Columns = []string{
 	FieldRevoked,
 	FieldImpersonation,
 	FieldLastUsedAt,
+	FieldLastUsedIps,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).

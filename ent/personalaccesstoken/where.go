@@ -520,6 +520,16 @@ func LastUsedAtNotNil() predicate.PersonalAccessToken {
 	return predicate.PersonalAccessToken(sql.FieldNotNull(FieldLastUsedAt))
 }
 
+// LastUsedIpsIsNil applies the IsNil predicate on the "last_used_ips" field.
+func LastUsedIpsIsNil() predicate.PersonalAccessToken {
+	return predicate.PersonalAccessToken(sql.FieldIsNull(FieldLastUsedIps))
+}
+
+// LastUsedIpsNotNil applies the NotNil predicate on the "last_used_ips" field.
+func LastUsedIpsNotNil() predicate.PersonalAccessToken {
+	return predicate.PersonalAccessToken(sql.FieldNotNull(FieldLastUsedIps))
+}
+
 // HasUser applies the HasEdge predicate on the "user" edge.
 func HasUser() predicate.PersonalAccessToken {
 	return predicate.PersonalAccessToken(func(s *sql.Selector) {

@@ -27,6 +27,12 @@ type Project func(*sql.Selector)
 // ProjectGroupLink is the predicate function for projectgrouplink builders.
 type ProjectGroupLink func(*sql.Selector)
 
+// ProtectedBranch is the predicate function for protectedbranch builders.
+type ProtectedBranch func(*sql.Selector)
+
+// PushEvent is the predicate function for pushevent builders.
+type PushEvent func(*sql.Selector)
+
 // Setting is the predicate function for setting builders.
 type Setting func(*sql.Selector)
 

@@ -21,7 +21,8 @@ func (Member) Fields() []ent.Field {
 		field.Int("user_id"),
 		field.Int("namespace_id").Optional().Nillable(),
 		field.Int("project_id").Optional().Nillable(),
-		field.Int("access_level").Annotations(entgql.OrderField("ACCESS_LEVEL")),
+		// GraphQL shows the level as GitLab's AccessLevel object (graph/member.graphql), not an Int.
+		field.Int("access_level").Annotations(entgql.OrderField("ACCESS_LEVEL"), entgql.Skip(entgql.SkipType)),
 		field.Time("expires_at").Optional().Nillable(),
 		field.Int("created_by_id").Optional().Nillable().Annotations(entgql.Skip()),
 		// state is "active", or "awaiting" for memberships held back by a seat limit.

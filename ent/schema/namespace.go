@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"crypto/rand"
+
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/schema"
@@ -43,7 +45,22 @@ func (Namespace) Fields() []ent.Field {
 		field.String("shared_runners_setting").Default("enabled").Annotations(entgql.Skip()),
 		field.Bool("auto_devops_enabled").Optional().Nillable().Annotations(entgql.Skip()),
 		field.Bool("archived").Default(false).Annotations(entgql.Skip()),
+		// runners_token is the group's legacy runner registration token (GitLab's GR1348941
+		// prefix); nullable so that adding it to an existing database needs no backfill.
+		field.String("runners_token").Optional().DefaultFunc(newGroupRunnersToken).Sensitive().
+			Annotations(entgql.Skip()),
 	}
+}
+
+// newGroupRunnersToken returns a fresh group runner registration token.
+func newGroupRunnersToken() string {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	b := make([]byte, 20)
+	_, _ = rand.Read(b)
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return "GR1348941" + string(b)
 }
 
 // Edges returns the namespace tree, owner, projects, members and shares.

@@ -28,6 +28,8 @@ func (PersonalAccessToken) Fields() []ent.Field {
 		field.Bool("revoked").Default(false),
 		field.Bool("impersonation").Default(false),
 		field.Time("last_used_at").Optional().Nillable(),
+		// last_used_ips are the most recent distinct client addresses (at most five), newest last.
+		field.Strings("last_used_ips").Optional(),
 	}
 }
 

@@ -74,6 +74,9 @@ func (User) Edges() []ent.Edge {
 		edge.To("identities", Identity.Type).Annotations(entgql.Skip()),
 		edge.To("created_projects", Project.Type).Annotations(entgql.Skip()),
 		edge.To("namespace", Namespace.Type).Unique().Annotations(entgql.Skip()),
+		// created_by is the administrator who created the account (null when self-registered).
+		edge.To("created_users", User.Type).Annotations(entgql.Skip()).
+			From("created_by").Field("created_by_id").Unique().Annotations(entgql.Skip()),
 	}
 }
 

@@ -113,6 +113,10 @@ const (
 	EdgeCreatedProjects = "created_projects"
 	// EdgeNamespace holds the string denoting the namespace edge name in mutations.
 	EdgeNamespace = "namespace"
+	// EdgeCreatedBy holds the string denoting the created_by edge name in mutations.
+	EdgeCreatedBy = "created_by"
+	// EdgeCreatedUsers holds the string denoting the created_users edge name in mutations.
+	EdgeCreatedUsers = "created_users"
 	// Table holds the table name of the user in the database.
 	Table = "users"
 	// MembershipsTable is the table that holds the memberships relation/edge.
@@ -157,6 +161,14 @@ const (
 	NamespaceInverseTable = "namespaces"
 	// NamespaceColumn is the table column denoting the namespace relation/edge.
 	NamespaceColumn = "owner_id"
+	// CreatedByTable is the table that holds the created_by relation/edge.
+	CreatedByTable = "users"
+	// CreatedByColumn is the table column denoting the created_by relation/edge.
+	CreatedByColumn = "created_by_id"
+	// CreatedUsersTable is the table that holds the created_users relation/edge.
+	CreatedUsersTable = "users"
+	// CreatedUsersColumn is the table column denoting the created_users relation/edge.
+	CreatedUsersColumn = "created_by_id"
 )
 
 // Columns holds all SQL columns for user fields.
@@ -639,6 +651,27 @@ func ByNamespaceField(field string, opts ...sql.OrderTermOption) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newNamespaceStep(), sql.OrderByField(field, opts...))
 	}
 }
+
+// ByCreatedByField orders the results by created_by field.
+func ByCreatedByField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newCreatedByStep(), sql.OrderByField(field, opts...))
+	}
+}
+
+// ByCreatedUsersCount orders the results by created_users count.
+func ByCreatedUsersCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newCreatedUsersStep(), opts...)
+	}
+}
+
+// ByCreatedUsers orders the results by created_users terms.
+func ByCreatedUsers(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newCreatedUsersStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newMembershipsStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -679,6 +712,20 @@ func newNamespaceStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(NamespaceInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2O, false, NamespaceTable, NamespaceColumn),
+	)
+}
+func newCreatedByStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(Table, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, true, CreatedByTable, CreatedByColumn),
+	)
+}
+func newCreatedUsersStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(Table, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, CreatedUsersTable, CreatedUsersColumn),
 	)
 }
 

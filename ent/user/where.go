@@ -2195,26 +2195,6 @@ func CreatedByIDNotIn(vs ...int) predicate.User {
 	return predicate.User(sql.FieldNotIn(FieldCreatedByID, vs...))
 }
 
-// CreatedByIDGT applies the GT predicate on the "created_by_id" field.
-func CreatedByIDGT(v int) predicate.User {
-	return predicate.User(sql.FieldGT(FieldCreatedByID, v))
-}
-
-// CreatedByIDGTE applies the GTE predicate on the "created_by_id" field.
-func CreatedByIDGTE(v int) predicate.User {
-	return predicate.User(sql.FieldGTE(FieldCreatedByID, v))
-}
-
-// CreatedByIDLT applies the LT predicate on the "created_by_id" field.
-func CreatedByIDLT(v int) predicate.User {
-	return predicate.User(sql.FieldLT(FieldCreatedByID, v))
-}
-
-// CreatedByIDLTE applies the LTE predicate on the "created_by_id" field.
-func CreatedByIDLTE(v int) predicate.User {
-	return predicate.User(sql.FieldLTE(FieldCreatedByID, v))
-}
-
 // CreatedByIDIsNil applies the IsNil predicate on the "created_by_id" field.
 func CreatedByIDIsNil() predicate.User {
 	return predicate.User(sql.FieldIsNull(FieldCreatedByID))
@@ -2455,6 +2435,52 @@ func HasNamespace() predicate.User {
 func HasNamespaceWith(preds ...predicate.Namespace) predicate.User {
 	return predicate.User(func(s *sql.Selector) {
 		step := newNamespaceStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasCreatedBy applies the HasEdge predicate on the "created_by" edge.
+func HasCreatedBy() predicate.User {
+	return predicate.User(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, CreatedByTable, CreatedByColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasCreatedByWith applies the HasEdge predicate on the "created_by" edge with a given conditions (other predicates).
+func HasCreatedByWith(preds ...predicate.User) predicate.User {
+	return predicate.User(func(s *sql.Selector) {
+		step := newCreatedByStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasCreatedUsers applies the HasEdge predicate on the "created_users" edge.
+func HasCreatedUsers() predicate.User {
+	return predicate.User(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, CreatedUsersTable, CreatedUsersColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasCreatedUsersWith applies the HasEdge predicate on the "created_users" edge with a given conditions (other predicates).
+func HasCreatedUsersWith(preds ...predicate.User) predicate.User {
+	return predicate.User(func(s *sql.Selector) {
+		step := newCreatedUsersStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -17,6 +17,16 @@ const (
 	ForkProject         Ability = "fork_project"
 	CreateProjectToken  Ability = "create_resource_access_tokens"
 	ReadContainerImages Ability = "read_container_image"
+	// ManageOwners is granting, changing or revoking the Owner role of a member.
+	ManageOwners Ability = "manage_owners"
+	// RenameProject is changing a project's name (its path only needs admin_project).
+	RenameProject Ability = "rename_project"
+	// CreateMergeRequestIn is opening merge requests that target the project.
+	CreateMergeRequestIn Ability = "create_merge_request_in"
+	// AdminIssue is triaging issues (labels, service desk address).
+	AdminIssue Ability = "admin_issue"
+	// ReadStatistics is reading a project's storage statistics.
+	ReadStatistics Ability = "read_statistics"
 )
 
 // Group abilities.
@@ -33,17 +43,22 @@ const (
 
 // projectMinLevel is the access level each project ability needs beyond reading the project.
 var projectMinLevel = map[Ability]Level{
-	ReadProjectMember:   NoAccess,
-	DownloadCode:        Reporter, // guests of private projects cannot read code; see canDownloadCode
-	PushCode:            Developer,
-	AdminProject:        Maintainer,
-	AdminProjectMember:  Maintainer,
-	ShareProject:        Maintainer,
-	CreateProjectToken:  Maintainer,
-	ChangeVisibility:    Owner,
-	RemoveProject:       Owner,
-	ForkProject:         Reporter,
-	ReadContainerImages: Reporter,
+	ReadProjectMember:    NoAccess,
+	DownloadCode:         Reporter, // guests of private projects cannot read code; see canDownloadCode
+	PushCode:             Developer,
+	AdminProject:         Maintainer,
+	AdminProjectMember:   Maintainer,
+	ShareProject:         Maintainer,
+	CreateProjectToken:   Maintainer,
+	ChangeVisibility:     Owner,
+	RemoveProject:        Owner,
+	ForkProject:          Reporter,
+	ReadContainerImages:  Reporter,
+	ManageOwners:         Owner,
+	RenameProject:        Owner,
+	CreateMergeRequestIn: Guest,
+	AdminIssue:           Reporter,
+	ReadStatistics:       Reporter,
 }
 
 // groupMinLevel is the access level each group ability needs beyond reading the group.
@@ -53,6 +68,9 @@ var groupMinLevel = map[Ability]Level{
 	AdminGroupMember:   Owner,
 	RemoveGroup:        Owner,
 	ReadBillableMember: Owner,
+	ManageOwners:       Owner,
+	// Group access tokens need Owner (project access tokens need Maintainer).
+	CreateProjectToken: Owner,
 }
 
 // creationLevel maps a group's project_creation_level or subgroup_creation_level to the access

@@ -290,6 +290,10 @@ func CanGroup(a *Actor, ns *ent.Namespace, level Level, ability Ability) bool {
 		return level >= creationLevel(ns.ProjectCreationLevel)
 	case CreateSubgroup:
 		return level >= creationLevel(ns.SubgroupCreationLevel)
+	case ReadGroupMember:
+		// GitLab hides a private group's members from readers without access of their own
+		// (members of its subgroups or projects, who may still read the group itself).
+		return level > NoAccess || ns.Visibility != namespace.VisibilityPrivate
 	}
 	need, ok := groupMinLevel[ability]
 	return ok && level >= need

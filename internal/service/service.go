@@ -36,10 +36,13 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *Services {
 	st := settings.New(d.Client)
 	g := groups.New(d.Client, policy, st)
 	p := projects.New(d.Client, policy, st)
+	u := users.New(d.Client, st)
 	return &Services{
 		Config: cfg, DB: d, Log: log, Policy: policy, Settings: st,
-		Users:    users.New(d.Client, st),
-		Tokens:   tokens.New(d.Client, st),
+		Users: u,
+		Tokens: tokens.New(d.Client, st, tokens.Deps{
+			Users: u, Policy: policy, Projects: p, Groups: g, ExternalURL: cfg.ExternalURL,
+		}),
 		Groups:   g,
 		Projects: p,
 		Members:  members.New(d.Client, policy, g, p),

@@ -51,7 +51,13 @@ func Render(err error) (int, any) {
 	case apperr.KindForbidden:
 		return http.StatusForbidden, gin.H{"message": e.Message}
 	case apperr.KindBadRequest:
-		return http.StatusBadRequest, gin.H{"error": e.Message}
+		// Grape's error!(text, status) answers {"error": text} with any status (405 for
+		// pagination limits, 403 for quotas); 400 unless the error says otherwise.
+		status := http.StatusBadRequest
+		if e.Status != 0 {
+			status = e.Status
+		}
+		return status, gin.H{"error": e.Message}
 	case apperr.KindValidation:
 		status := http.StatusBadRequest
 		if e.Status != 0 {

@@ -3,8 +3,8 @@
 package middleware
 
 import (
+	"net"
 	"net/http"
-	"slices"
 	"strings"
 
 	"anvil/ent"
@@ -22,6 +22,9 @@ import (
 type Authenticator struct {
 	Tokens *tokens.Service
 	Users  *users.Service
+	// BaseURL is the external URL named in some refusal messages; when empty, Handler uses the
+	// base URL of the request's presenter (set before it on the /api/v4 group).
+	BaseURL string
 }
 
 // tokenFrom returns the token a request carries: PRIVATE-TOKEN, Authorization: Bearer, or the
@@ -45,7 +48,11 @@ func tokenFrom(r *http.Request) string {
 // Handler authenticates every request. A request without a token is anonymous; a token that is
 // unknown, expired or revoked is refused with 401 even on public resources.
 func (a *Authenticator) Handler(c *gin.Context) {
-	actor, err := a.Resolve(c.Request)
+	base := a.BaseURL
+	if base == "" {
+		base = httpx.P(c).BaseURL
+	}
+	actor, err := a.resolve(c.Request, c.ClientIP(), base)
 	if err != nil {
 		httpx.Error(c, err)
 		return
@@ -56,6 +63,14 @@ func (a *Authenticator) Handler(c *gin.Context) {
 
 // Resolve returns the actor for a request (used by REST and GraphQL alike).
 func (a *Authenticator) Resolve(r *http.Request) (*authz.Actor, error) {
+	ip := r.RemoteAddr
+	if host, _, err := net.SplitHostPort(ip); err == nil {
+		ip = host
+	}
+	return a.resolve(r, ip, a.BaseURL)
+}
+
+func (a *Authenticator) resolve(r *http.Request, ip, baseURL string) (*authz.Actor, error) {
 	secret := tokenFrom(r)
 	if secret == "" {
 		if sudoTarget(r) != "" {
@@ -63,12 +78,12 @@ func (a *Authenticator) Resolve(r *http.Request) (*authz.Actor, error) {
 		}
 		return authz.Anonymous, nil
 	}
-	tok, err := a.Tokens.Authenticate(r.Context(), secret)
+	tok, err := a.Tokens.Authenticate(r.Context(), secret, ip)
 	if err != nil {
 		return nil, err
 	}
 	u := tok.Edges.User
-	if err := CheckActive(u); err != nil {
+	if err := CheckActive(u, baseURL); err != nil {
 		return nil, err
 	}
 	actor := &authz.Actor{User: u, Token: tok, Scopes: tok.Scopes}
@@ -78,15 +93,17 @@ func (a *Authenticator) Resolve(r *http.Request) (*authz.Actor, error) {
 	return actor, nil
 }
 
-// CheckActive refuses users whose state forbids API access, with GitLab's messages.
-func CheckActive(u *ent.User) error {
+// CheckActive refuses users whose state forbids API access, with GitLab's messages
+// (403 "403 Forbidden - <reason>"). baseURL is the instance URL deactivated users are sent to.
+func CheckActive(u *ent.User, baseURL string) error {
 	switch u.State {
-	case user.StateBlocked, user.StateLdapBlocked, user.StateBlockedPendingApproval:
-		return apperr.Forbidden("Your account has been blocked.")
-	case user.StateBanned:
-		return apperr.Forbidden("Your account has been banned.")
+	case user.StateBlockedPendingApproval:
+		return apperr.Forbidden("Your account is pending approval from your administrator and hence blocked.")
 	case user.StateDeactivated:
-		return apperr.Forbidden("Your account has been deactivated by your administrator. Please log back in to reactivate your account.")
+		return apperr.Forbidden("Your account has been deactivated by your administrator. " +
+			"Please log back in from a web browser to reactivate your account at " + baseURL)
+	case user.StateBlocked, user.StateLdapBlocked, user.StateBanned:
+		return apperr.Forbidden("Your account has been blocked.")
 	}
 	return nil
 }
@@ -98,19 +115,23 @@ func sudoTarget(r *http.Request) string {
 	return r.URL.Query().Get("sudo")
 }
 
-// sudo switches to the target user: only administrators with a token carrying the sudo scope.
+// sudo switches to the target user, checking in GitLab's order: administrator, then the token's
+// sudo scope, then the target's existence.
 func (a *Authenticator) sudo(r *http.Request, actor *authz.Actor, target string) (*authz.Actor, error) {
-	if !actor.User.Admin {
+	if !actor.IsAdmin() {
 		return nil, apperr.Forbidden("Must be admin to use sudo")
 	}
-	if !slices.Contains(actor.Scopes, "sudo") {
+	if !actor.HasScope("sudo") {
 		return nil, apperr.InsufficientScope("sudo")
 	}
 	u, err := a.Users.FindByRef(r.Context(), target)
 	if err != nil {
-		return nil, apperr.NotFoundMessage("404 User with ID or username '" + target + "' Not Found")
+		if apperr.IsNotFound(err) {
+			return nil, apperr.NotFoundMessage("404 User with ID or username '" + target + "' Not Found")
+		}
+		return nil, err
 	}
-	// The impersonated request keeps the token's other scopes.
+	// The impersonated request keeps the token (so /personal_access_tokens/self still names it).
 	return &authz.Actor{User: u, Token: actor.Token, Scopes: actor.Scopes, Impersonator: actor.User}, nil
 }
 
@@ -125,35 +146,51 @@ const (
 	ScopeUser
 	// ScopeRepository routes (files, raw blobs, archives) also accept read_repository for GET.
 	ScopeRepository
+	// ScopeAny routes accept a token of any scope (a token reading or revoking itself).
+	ScopeAny
+	// ScopeSelfRotate routes accept api or self_rotate, for any method (token self-rotation).
+	ScopeSelfRotate
 )
 
-// RequireScope refuses a token whose scopes do not cover this route and method.
+// RequireScope refuses a token whose scopes do not cover this route and method. Requests made
+// with sudo skip it: GitLab checks only the sudo scope for them.
 func RequireScope(class ScopeClass) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		a := httpx.Actor(c)
-		if a.Scopes == nil || allowed(a, class, c.Request.Method) {
+		if a.Scopes == nil || a.Impersonator != nil || allowed(a, class, c.Request.Method) {
 			c.Next()
 			return
 		}
-		need := []string{"api"}
-		if isRead(c.Request.Method) {
-			need = append(need, "read_api")
-			switch class {
-			case ScopeUser:
-				need = append(need, "read_user")
-			case ScopeRepository:
-				need = append(need, "read_repository")
-			}
-		}
-		httpx.Error(c, apperr.InsufficientScope(need...))
+		httpx.Error(c, apperr.InsufficientScope(accepted(class, c.Request.Method)...))
 	}
+}
+
+// accepted lists the scopes a route takes for a method, in GitLab's order, for the error body.
+func accepted(class ScopeClass, method string) []string {
+	if class == ScopeSelfRotate {
+		return []string{"api", "self_rotate"}
+	}
+	need := []string{"api"}
+	if isRead(method) {
+		need = append(need, "read_api")
+		switch class {
+		case ScopeUser:
+			need = append(need, "read_user")
+		case ScopeRepository:
+			need = append(need, "read_repository")
+		}
+	}
+	return need
 }
 
 func isRead(method string) bool { return method == http.MethodGet || method == http.MethodHead }
 
 func allowed(a *authz.Actor, class ScopeClass, method string) bool {
-	if a.HasScope("api") {
+	if class == ScopeAny || a.HasScope("api") {
 		return true
+	}
+	if class == ScopeSelfRotate {
+		return a.HasScope("self_rotate")
 	}
 	if !isRead(method) {
 		return false

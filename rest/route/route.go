@@ -24,6 +24,12 @@ func UserScope(o *options) { o.scope = middleware.ScopeUser }
 // RepositoryScope lets read_repository tokens GET the route.
 func RepositoryScope(o *options) { o.scope = middleware.ScopeRepository }
 
+// AnyScope accepts a token of any scope (a token reading or revoking itself).
+func AnyScope(o *options) { o.scope = middleware.ScopeAny }
+
+// SelfRotateScope accepts api or self_rotate tokens (token self-rotation).
+func SelfRotateScope(o *options) { o.scope = middleware.ScopeSelfRotate }
+
 // SignedIn answers 401 to anonymous callers.
 func SignedIn(o *options) { o.extra = append(o.extra, middleware.RequireUser) }
 

@@ -2,52 +2,32 @@
 package userapi
 
 import (
-	"anvil/internal/apperr"
 	"anvil/internal/service/users"
-	"anvil/rest/httpx"
 	"anvil/rest/route"
-
-	"github.com/gin-gonic/gin"
 )
 
 type handlers struct{ users *users.Service }
 
-// Register adds the user routes.
+// Register adds the user routes. Sub-resources of /users use the :id parameter name (gin
+// requires one name per position).
 func Register(t *route.Table) {
 	h := &handlers{users: t.S.Users}
 	t.GET("/user", h.current, route.SignedIn, route.UserScope)
+	t.GET("/users", h.list, route.UserScope)
 	t.GET("/users/:id", h.get, route.UserScope)
-}
+	t.POST("/users", h.create, route.AdminOnly)
+	t.PUT("/users/:id", h.update, route.AdminOnly)
+	t.DELETE("/users/:id", h.delete, route.AdminOnly)
 
-// current handles GET /user: the administrator view for administrators, else the public view.
-func (h *handlers) current(c *gin.Context) error {
-	a := httpx.Actor(c)
-	u, err := h.users.Get(c.Request.Context(), a.UserID())
-	if err != nil {
-		return err
-	}
-	if a.IsAdmin() {
-		return httpx.OK(c, httpx.P(c).UserWithAdmin(u, nil, nil, nil))
-	}
-	return httpx.OK(c, httpx.P(c).UserPublic(u, nil))
-}
+	t.POST("/users/:id/block", h.block, route.AdminOnly)
+	t.POST("/users/:id/unblock", h.unblock, route.AdminOnly)
+	t.POST("/users/:id/activate", h.activate, route.AdminOnly)
+	t.POST("/users/:id/deactivate", h.deactivate, route.AdminOnly)
+	t.POST("/users/:id/ban", h.ban, route.AdminOnly)
+	t.POST("/users/:id/unban", h.unban, route.AdminOnly)
 
-// get handles GET /users/:id.
-func (h *handlers) get(c *gin.Context) error {
-	a := httpx.Actor(c)
-	id, err := httpx.PathInt(c, "id", "User")
-	if err != nil {
-		return err
-	}
-	u, err := h.users.Get(c.Request.Context(), id)
-	if err != nil {
-		return err
-	}
-	if !users.CanRead(a, u) {
-		return apperr.NotFound("User")
-	}
-	if a.IsAdmin() {
-		return httpx.OK(c, httpx.P(c).UserWithAdmin(u, nil, nil, nil))
-	}
-	return httpx.OK(c, httpx.P(c).UserSingle(u))
+	t.GET("/users/:id/custom_attributes", h.listAttributes, route.AdminOnly, route.UserScope)
+	t.GET("/users/:id/custom_attributes/:key", h.getAttribute, route.AdminOnly, route.UserScope)
+	t.PUT("/users/:id/custom_attributes/:key", h.setAttribute, route.AdminOnly)
+	t.DELETE("/users/:id/custom_attributes/:key", h.deleteAttribute, route.AdminOnly)
 }

@@ -63,7 +63,7 @@ func Bootstrap(ctx context.Context, s *service.Services) error {
 			return err
 		}
 		if !exists {
-			_, _, err := s.Tokens.Create(ctx, tokens.CreateInput{
+			_, _, err := s.Tokens.Create(ctx, nil, tokens.CreateInput{
 				UserID: root.ID, Name: "initial root token", Scopes: []string{"api", "sudo", "admin_mode"},
 				NoExpiry: true, Secret: secret,
 			})

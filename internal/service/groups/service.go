@@ -19,6 +19,10 @@ type Service struct {
 	client   *ent.Client
 	policy   *authz.Policy
 	settings *settings.Service
+	// DeleteProjects, when set, removes the given projects (already marked pending_delete)
+	// inside a group deletion's transaction, so the project domain's own cleanup runs; when
+	// nil, Delete removes the project rows with their memberships and shares itself.
+	DeleteProjects func(ctx context.Context, projectIDs []int) error
 }
 
 // New returns the group service.
@@ -53,3 +57,6 @@ func (s *Service) Find(ctx context.Context, actor *authz.Actor, ref string, abil
 	}
 	return ns, nil
 }
+
+// itoa formats an id as a group reference.
+func itoa(id int) string { return strconv.Itoa(id) }

@@ -21,6 +21,11 @@ type Service struct {
 	client   *ent.Client
 	policy   *authz.Policy
 	settings *settings.Service
+	// Repos creates and removes repositories; nil until the git layer is wired in.
+	Repos RepositoryHooks
+	// OnDelete runs inside a project deletion's transaction, before the row goes; other
+	// domains register their cleanup here.
+	OnDelete []DeleteHook
 }
 
 // New returns the project service.
@@ -31,7 +36,12 @@ func New(client *ent.Client, policy *authz.Policy, st *settings.Service) *Servic
 // Lookup finds a project by id or by "namespace/path" without permission checks, with its
 // namespace loaded; 404 Project Not Found.
 func (s *Service) Lookup(ctx context.Context, ref string) (*ent.Project, error) {
-	q := db.ClientFrom(ctx, s.client).Project.Query().Where(project.PendingDelete(false)).WithNamespace()
+	return s.lookup(ctx, ref, func(q *ent.ProjectQuery) *ent.ProjectQuery { return q.WithNamespace() })
+}
+
+// lookup finds a project by reference with the edges load asks for.
+func (s *Service) lookup(ctx context.Context, ref string, load func(*ent.ProjectQuery) *ent.ProjectQuery) (*ent.Project, error) {
+	q := db.ClientFrom(ctx, s.client).Project.Query().Where(project.PendingDelete(false))
 	if id, err := strconv.Atoi(ref); err == nil {
 		q = q.Where(project.ID(id))
 	} else {
@@ -41,7 +51,7 @@ func (s *Service) Lookup(ctx context.Context, ref string) (*ent.Project, error) 
 		}
 		q = q.Where(project.PathEqualFold(ref[i+1:]), project.HasNamespaceWith(namespace.FullPathEqualFold(ref[:i])))
 	}
-	p, err := q.Only(ctx)
+	p, err := load(q).Only(ctx)
 	if ent.IsNotFound(err) || ent.IsNotSingular(err) {
 		return nil, apperr.NotFound("Project")
 	}

@@ -1,16 +1,16 @@
 package tokens
 
 import (
-	"context"
+	"net/url"
 	"slices"
-	"strings"
 	"time"
 
 	"anvil/ent"
-	"anvil/ent/personalaccesstoken"
-	"anvil/internal/apperr"
-	"anvil/internal/db"
+	"anvil/internal/authz"
+	"anvil/internal/service/groups"
+	"anvil/internal/service/projects"
 	"anvil/internal/service/settings"
+	"anvil/internal/service/users"
 )
 
 // Scopes lists every token scope Anvil knows, in GitLab's spelling.
@@ -21,124 +21,76 @@ var Scopes = []string{
 	"ai_features", "read_observability", "write_observability",
 }
 
+// adminScopes are the scopes GitLab reserves for administrators; bots never get them.
+var adminScopes = []string{"sudo", "admin_mode", "read_service_ping"}
+
+// SelfServiceScopes are the only scopes POST /user/personal_access_tokens may grant: a user
+// cannot mint an api token for itself with a token.
+var SelfServiceScopes = []string{"k8s_proxy", "self_rotate"}
+
+// ResourceBotScopes are the scopes project and group access tokens may carry: every non-admin
+// scope except read_user.
+var ResourceBotScopes = func() []string {
+	out := make([]string, 0, len(Scopes))
+	for _, s := range Scopes {
+		if s != "read_user" && !slices.Contains(adminScopes, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}()
+
+// MaxLifetimeDays is the longest a token may live: expires_at may be at most this many days
+// ahead (GitLab's default limit, without the buffered 400-day flag).
+const MaxLifetimeDays = 365
+
 // DefaultLifetime is the expiry given to tokens created without expires_at.
-const DefaultLifetime = 365 * 24 * time.Hour
+const DefaultLifetime = MaxLifetimeDays * 24 * time.Hour
+
+// RotationLifetime is the expiry of a rotated token when none is asked for.
+const RotationLifetime = 7 * 24 * time.Hour
+
+// Deps are the services the token service builds on.
+type Deps struct {
+	Users    *users.Service
+	Policy   *authz.Policy
+	Projects *projects.Service
+	Groups   *groups.Service
+	// ExternalURL is the instance's base URL; its host names bot users' email domain.
+	ExternalURL string
+}
 
 // Service is the token service.
 type Service struct {
 	client   *ent.Client
 	settings *settings.Service
+	users    *users.Service
+	policy   *authz.Policy
+	projects *projects.Service
+	groups   *groups.Service
+	host     string
 }
 
 // New returns the token service.
-func New(client *ent.Client, st *settings.Service) *Service {
-	return &Service{client: client, settings: st}
+func New(client *ent.Client, st *settings.Service, d Deps) *Service {
+	host := "localhost"
+	if u, err := url.Parse(d.ExternalURL); err == nil && u.Hostname() != "" {
+		host = u.Hostname()
+	}
+	return &Service{
+		client: client, settings: st, users: d.Users, policy: d.Policy,
+		projects: d.Projects, groups: d.Groups, host: host,
+	}
 }
 
-// Authenticate finds the active token for a secret and its user. Unknown secrets answer 401;
-// expired and revoked ones answer GitLab's invalid_token errors.
-func (s *Service) Authenticate(ctx context.Context, secret string) (*ent.PersonalAccessToken, error) {
-	if secret == "" || len(secret) > 512 {
-		return nil, apperr.Unauthorized()
-	}
-	t, err := s.client.PersonalAccessToken.Query().
-		Where(personalaccesstoken.TokenDigest(Digest(secret))).WithUser().Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, apperr.Unauthorized()
-	}
-	if err != nil {
-		return nil, err
-	}
-	if t.Revoked {
-		return nil, apperr.InvalidToken("Token was revoked. You have to re-authorize from the user.")
-	}
-	if IsExpired(t, time.Now()) {
-		return nil, apperr.InvalidToken("Token is expired. You can either do re-authorization or token refresh.")
-	}
-	s.touch(ctx, t)
-	return t, nil
-}
+// today is the current UTC date at midnight, the unit token expiry is counted in.
+func today() time.Time { return time.Now().UTC().Truncate(24 * time.Hour) }
 
-// touch records last use at most once a minute, so reads do not turn into writes per request.
-func (s *Service) touch(ctx context.Context, t *ent.PersonalAccessToken) {
-	now := time.Now().UTC()
-	if t.LastUsedAt != nil && now.Sub(*t.LastUsedAt) < time.Minute {
-		return
-	}
-	_ = s.client.PersonalAccessToken.UpdateOneID(t.ID).SetLastUsedAt(now.Truncate(time.Millisecond)).Exec(ctx)
-}
-
-// IsExpired reports whether t has expired: a token expires at the end of its expires_at date.
+// IsExpired reports whether t has expired: a token expires at the start (00:00 UTC) of its
+// expires_at date, as GitLab's tokens do.
 func IsExpired(t *ent.PersonalAccessToken, now time.Time) bool {
-	return t.ExpiresAt != nil && !now.UTC().Before(t.ExpiresAt.Add(24*time.Hour))
+	return t.ExpiresAt != nil && !now.UTC().Before(*t.ExpiresAt)
 }
 
 // IsActive reports whether t can still be used.
 func IsActive(t *ent.PersonalAccessToken) bool { return !t.Revoked && !IsExpired(t, time.Now()) }
-
-// CreateInput holds a new token's attributes.
-type CreateInput struct {
-	UserID        int
-	Name          string
-	Description   string
-	Scopes        []string
-	ExpiresAt     *time.Time
-	Impersonation bool
-	// NoExpiry leaves the token without expiry (the initial root token).
-	NoExpiry bool
-	// Secret, when set, is used as the token instead of a generated one (ANVIL_INITIAL_ROOT_TOKEN).
-	Secret string
-}
-
-// ValidateScopes checks scopes against the known list.
-func ValidateScopes(scopes []string) error {
-	if len(scopes) == 0 {
-		return apperr.Missing("scopes")
-	}
-	for _, sc := range scopes {
-		if !slices.Contains(Scopes, sc) {
-			return apperr.NotAllowedValue("scopes")
-		}
-	}
-	return nil
-}
-
-// Create issues a token and returns it with its secret, which is never stored.
-func (s *Service) Create(ctx context.Context, in CreateInput) (*ent.PersonalAccessToken, string, error) {
-	in.Name = strings.TrimSpace(in.Name)
-	if in.Name == "" {
-		return nil, "", apperr.FieldError("name", "can't be blank")
-	}
-	if len([]rune(in.Name)) > 255 {
-		return nil, "", apperr.FieldError("name", "is too long (maximum is 255 characters)")
-	}
-	if err := ValidateScopes(in.Scopes); err != nil {
-		return nil, "", err
-	}
-	today := time.Now().UTC().Truncate(24 * time.Hour)
-	if in.ExpiresAt != nil {
-		d := in.ExpiresAt.UTC().Truncate(24 * time.Hour)
-		if d.Before(today) {
-			return nil, "", apperr.Message(400, "Expiration date must be in the future")
-		}
-		if d.After(today.Add(400 * 24 * time.Hour)) {
-			return nil, "", apperr.FieldError("expires_at", "must expire within 400 days")
-		}
-		in.ExpiresAt = &d
-	} else if !in.NoExpiry {
-		d := today.Add(DefaultLifetime)
-		in.ExpiresAt = &d
-	}
-	secret := in.Secret
-	if secret == "" {
-		secret = NewSecret(s.settings.String(ctx, "personal_access_token_prefix"))
-	}
-	t, err := db.ClientFrom(ctx, s.client).PersonalAccessToken.Create().
-		SetUserID(in.UserID).SetName(in.Name).SetDescription(in.Description).
-		SetScopes(in.Scopes).SetNillableExpiresAt(in.ExpiresAt).SetImpersonation(in.Impersonation).
-		SetTokenDigest(Digest(secret)).Save(ctx)
-	if err != nil {
-		return nil, "", err
-	}
-	return t, secret, nil
-}

@@ -2,36 +2,39 @@ package users
 
 import (
 	"context"
-	"net/mail"
+	"crypto/rand"
+	"encoding/hex"
 	"strings"
 	"time"
 
 	"anvil/ent"
 	"anvil/ent/namespace"
 	"anvil/ent/user"
-	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
-
-	"crypto/rand"
-	"encoding/hex"
 )
 
 // CreateInput holds POST /users attributes; nil means not given.
 type CreateInput struct {
-	Username            string
-	Name                string
-	Email               string
+	Username string
+	Name     string
+	Email    string
+	// Password is used unless ResetPassword or ForceRandomPassword is set: those take priority
+	// and give the account a random password. With neither flag, Password is required.
 	Password            *string
 	ResetPassword       bool
 	ForceRandomPassword bool
 	Admin               *bool
+	Auditor             *bool
 	External            *bool
 	PrivateProfile      *bool
 	CanCreateGroup      *bool
 	ProjectsLimit       *int
-	SkipConfirmation    *bool
-	Profile             Profile
+	// SkipConfirmation false leaves the account unconfirmed; nil or true confirms it.
+	SkipConfirmation *bool
+	Profile          Profile
+	// ExternUID and Provider, given together, link an external identity.
+	ExternUID, Provider string
 	// UserType is "human" unless a bot is being created for an access token.
 	UserType string
 	// BotProjectID and BotNamespaceID tie a bot user to its resource.
@@ -47,114 +50,121 @@ type Profile struct {
 	ThemeID, ColorSchemeID                                                    *int
 }
 
-// Create makes a user (and its personal namespace). Only administrators may, unless actor is
-// nil (start-up and bot creation). Uniqueness clashes answer 409 as GitLab does.
+// Create makes a user with its personal namespace (and identity, when given) in one
+// transaction and returns it with the LoadAdmin edges. Only administrators may, unless actor is nil (start-up and bot creation).
+// A taken email or username answers 409 before any other problem, as GitLab does; other
+// problems answer 400 attribute by attribute.
 func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput) (*ent.User, error) {
-	if actor != nil && !actor.IsAdmin() {
-		if actor.IsAnonymous() {
-			return nil, apperr.Unauthorized()
+	if actor != nil {
+		if err := authz.UserAllowed(actor, nil, authz.AdminUsers); err != nil {
+			return nil, err
 		}
-		return nil, apperr.Forbidden("")
 	}
-	if err := s.validateCreate(ctx, &in); err != nil {
-		return nil, err
-	}
-	password := ""
-	if in.Password != nil && !in.ResetPassword && !in.ForceRandomPassword {
-		password = *in.Password
-	} else {
-		b := make([]byte, 24)
-		_, _ = rand.Read(b)
-		password = hex.EncodeToString(b)
-	}
-	hash, err := s.HashPassword(password)
-	if err != nil {
-		return nil, err
-	}
+	in.Email = normalizeEmail(in.Email)
 	var created *ent.User
-	err = db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
-		if taken, err := c.User.Query().Where(user.EmailEqualFold(in.Email)).Exist(ctx); err != nil {
+	err := db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
+		if err := checkTaken(ctx, c, &in.Email, &in.Username, 0); err != nil {
 			return err
-		} else if taken {
-			return apperr.Conflict("Email has already been taken")
 		}
-		if taken, err := c.User.Query().Where(user.UsernameEqualFold(in.Username)).Exist(ctx); err != nil {
-			return err
-		} else if taken {
-			return apperr.Conflict("Username has already been taken")
-		}
-		if !in.SkipNamespace {
-			if taken, err := namespaceTaken(ctx, c, in.Username, 0); err != nil {
-				return err
-			} else if taken {
-				return apperr.Conflict("Username has already been taken")
-			}
-		}
-		now := time.Now().UTC().Truncate(time.Millisecond)
-		cr := c.User.Create().
-			SetUsername(in.Username).SetName(in.Name).SetEmail(in.Email).SetPasswordHash(hash).
-			SetNillableAdmin(in.Admin).SetNillableExternal(in.External).
-			SetNillablePrivateProfile(in.PrivateProfile).SetNillableCanCreateGroup(in.CanCreateGroup).
-			SetNillableProjectsLimit(in.ProjectsLimit).
-			SetNillableBotProjectID(in.BotProjectID).SetNillableBotNamespaceID(in.BotNamespaceID)
-		if in.UserType != "" {
-			cr.SetUserType(in.UserType)
-		}
-		if in.SkipConfirmation == nil || *in.SkipConfirmation || in.UserType != "" {
-			cr.SetConfirmedAt(now)
-		}
-		if actor != nil {
-			cr.SetCreatedByID(actor.UserID())
-		}
-		applyProfileCreate(cr, in.Profile)
-		u, err := cr.Save(ctx)
+		p, password, err := s.checkCreate(ctx, c, in)
 		if err != nil {
 			return err
 		}
-		if !in.SkipNamespace {
-			ns, err := c.Namespace.Create().SetName(in.Name).SetPath(in.Username).SetFullPath(in.Username).
-				SetKind(namespace.KindUser).SetVisibility(namespace.VisibilityPublic).SetOwnerID(u.ID).Save(ctx)
-			if err != nil {
-				return err
-			}
-			u.Edges.Namespace = ns
+		if err := p.err(); err != nil {
+			return err
 		}
-		created = u
-		return nil
+		hash, err := s.HashPassword(password)
+		if err != nil {
+			return err
+		}
+		u, err := s.insert(ctx, c, actor, in, hash)
+		if err != nil {
+			return err
+		}
+		created, err = LoadAdmin.apply(c.User.Query().Where(user.ID(u.ID))).Only(ctx)
+		return err
 	})
 	return created, err
 }
 
-func (s *Service) validateCreate(ctx context.Context, in *CreateInput) error {
-	fields := map[string][]string{}
-	add := func(f, m string) { fields[f] = append(fields[f], m) }
-	in.Username = strings.TrimSpace(in.Username)
-	in.Email = strings.TrimSpace(in.Email)
-	if in.Name == "" {
-		add("name", "can't be blank")
-	} else if len([]rune(in.Name)) > 255 {
-		add("name", "is too long (maximum is 255 characters)")
+// checkCreate collects the problems of a new account and picks its password.
+func (s *Service) checkCreate(ctx context.Context, c *ent.Client, in CreateInput) (problems, string, error) {
+	p := problems{}
+	checkAccount(p, &in.Name, &in.Username, &in.Email, in.ProjectsLimit)
+	checkProfile(p, in.Profile, in.Email)
+	password := ""
+	switch {
+	case in.ResetPassword || in.ForceRandomPassword:
+		b := make([]byte, 24)
+		_, _ = rand.Read(b)
+		password = hex.EncodeToString(b)
+	case in.Password == nil:
+		p.add("password", "can't be blank")
+	default:
+		password = *in.Password
+		if msg := s.passwordProblem(ctx, password); msg != "" {
+			p.add("password", msg)
+		}
 	}
-	if in.Username == "" {
-		add("username", "can't be blank")
-	} else if !ValidPath(in.Username) {
-		add("username", "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.', '.git' or '.atom'.")
+	if !in.SkipNamespace && ValidPath(in.Username) {
+		if err := checkNamespaceFree(ctx, c, p, in.Username, 0); err != nil {
+			return nil, "", err
+		}
 	}
-	if in.Email == "" {
-		add("email", "can't be blank")
-	} else if a, err := mail.ParseAddress(in.Email); err != nil || a.Address != in.Email || len(in.Email) > 255 {
-		add("email", "is invalid")
+	if in.ExternUID != "" && in.Provider != "" {
+		if err := checkIdentityFree(ctx, c, p, in.Provider, in.ExternUID, 0); err != nil {
+			return nil, "", err
+		}
 	}
-	if in.ProjectsLimit != nil && *in.ProjectsLimit < 0 {
-		add("projects_limit", "must be greater than or equal to 0")
+	return p, password, nil
+}
+
+// insert writes the user row, its namespace and its identity.
+func (s *Service) insert(ctx context.Context, c *ent.Client, actor *authz.Actor, in CreateInput, hash string) (*ent.User, error) {
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	cr := c.User.Create().
+		SetUsername(in.Username).SetName(in.Name).SetEmail(in.Email).SetPasswordHash(hash).
+		SetNillableAdmin(in.Admin).SetNillableAuditor(in.Auditor).SetNillableExternal(in.External).
+		SetNillablePrivateProfile(in.PrivateProfile).SetNillableCanCreateGroup(in.CanCreateGroup).
+		SetNillableProjectsLimit(in.ProjectsLimit).
+		SetNillableBotProjectID(in.BotProjectID).SetNillableBotNamespaceID(in.BotNamespaceID)
+	if in.UserType != "" {
+		cr.SetUserType(in.UserType)
 	}
-	if len(fields) > 0 {
-		return apperr.Validation(fields)
+	if in.SkipConfirmation == nil || *in.SkipConfirmation || in.UserType != "" {
+		cr.SetConfirmedAt(now)
 	}
-	if in.Password != nil && !in.ResetPassword && !in.ForceRandomPassword {
-		return s.ValidatePassword(ctx, *in.Password)
+	if actor != nil && !actor.IsAnonymous() {
+		cr.SetCreatedByID(actor.UserID())
 	}
-	return nil
+	applyProfileCreate(cr, in.Profile)
+	u, err := cr.Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !in.SkipNamespace {
+		err := c.Namespace.Create().SetName(namespaceName(in.Name, in.Username)).
+			SetPath(in.Username).SetFullPath(in.Username).
+			SetKind(namespace.KindUser).SetVisibility(namespace.VisibilityPublic).SetOwnerID(u.ID).Exec(ctx)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if in.ExternUID != "" && in.Provider != "" {
+		if err := c.Identity.Create().SetUserID(u.ID).SetProvider(in.Provider).SetExternUID(in.ExternUID).Exec(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return u, nil
+}
+
+// namespaceName is the personal namespace's name: the user's name, or the username when the
+// name is blank (a namespace name may not be empty).
+func namespaceName(name, username string) string {
+	if strings.TrimSpace(name) == "" {
+		return username
+	}
+	return name
 }
 
 func applyProfileCreate(c *ent.UserCreate, p Profile) {

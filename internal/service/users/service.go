@@ -5,11 +5,11 @@ package users
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
 	"anvil/ent"
-	"anvil/ent/namespace"
 	"anvil/ent/user"
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
@@ -54,19 +54,10 @@ func CheckPassword(u *ent.User, pw string) bool {
 }
 
 // ValidatePassword applies the password rules: the instance minimum length, at most 128
-// characters, not blank.
+// characters, not blank. It answers 400 {"message":{"password":[...]}}.
 func (s *Service) ValidatePassword(ctx context.Context, pw string) error {
-	var minLen int
-	if err := s.settings.Get(ctx, "minimum_password_length", &minLen); err != nil || minLen < 8 {
-		minLen = 8
-	}
-	switch {
-	case strings.TrimSpace(pw) == "":
-		return apperr.FieldError("password", "can't be blank")
-	case len([]rune(pw)) < minLen:
-		return apperr.FieldError("password", "is too short (minimum is "+strconv.Itoa(minLen)+" characters)")
-	case len([]rune(pw)) > 128:
-		return apperr.FieldError("password", "is too long (maximum is 128 characters)")
+	if msg := s.passwordProblem(ctx, pw); msg != "" {
+		return apperr.FieldError("password", msg)
 	}
 	return nil
 }
@@ -94,18 +85,15 @@ func (s *Service) FindByRef(ctx context.Context, ref string) (*ent.User, error) 
 
 // CanRead reports whether the actor may see u at all (GitLab's read_user): everyone may,
 // except that blocked-pending-approval and banned users are hidden from non-administrators.
-func CanRead(a *authz.Actor, u *ent.User) bool {
-	if a.IsAdmin() || a.UserID() == u.ID {
-		return true
-	}
-	return u.State != user.StateBanned && u.State != user.StateBlockedPendingApproval
-}
+func CanRead(a *authz.Actor, u *ent.User) bool { return authz.CanUser(a, u, authz.ReadUser) }
 
-// namespaceTaken reports whether a top-level namespace already uses path.
-func namespaceTaken(ctx context.Context, c *ent.Client, path string, exceptID int) (bool, error) {
-	q := c.Namespace.Query().Where(namespace.FullPathEqualFold(path))
-	if exceptID > 0 {
-		q = q.Where(namespace.IDNEQ(exceptID))
-	}
-	return q.Exist(ctx)
-}
+// nonInternalTypes are the user types of people and of the bots behind access tokens; every
+// other type (ghost, support and alert bots, ...) is an internal user.
+var nonInternalTypes = []string{"human", "project_bot", "group_bot", "service_account"}
+
+// projectBotTypes are the bot users of project and group access tokens (GitLab shows both as
+// project_bot).
+var projectBotTypes = []string{"project_bot", "group_bot"}
+
+// IsInternal reports whether u is an internal user, which cannot be blocked or deactivated.
+func IsInternal(u *ent.User) bool { return !slices.Contains(nonInternalTypes, u.UserType) }

@@ -39,7 +39,7 @@ func (in *Instance) NewUser(tb testing.TB, username string, opts ...UserOption) 
 // NewToken issues a token with the given scopes for a user.
 func (in *Instance) NewToken(tb testing.TB, userID int, scopes ...string) string {
 	tb.Helper()
-	_, secret, err := in.Services.Tokens.Create(context.Background(), tokens.CreateInput{UserID: userID, Name: "test", Scopes: scopes})
+	_, secret, err := in.Services.Tokens.Create(context.Background(), nil, tokens.CreateInput{UserID: userID, Name: "test", Scopes: scopes})
 	if err != nil {
 		tb.Fatalf("create token: %v", err)
 	}

@@ -1,0 +1,81 @@
+package schema
+
+import (
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+)
+
+// AccessRule is one entry of a protected branch's push, merge or unprotect rules: a role, or a
+// specific user or group.
+type AccessRule struct {
+	ID          int    `json:"id"`
+	AccessLevel int    `json:"access_level"`
+	UserID      *int   `json:"user_id,omitempty"`
+	GroupID     *int   `json:"group_id,omitempty"`
+	DeployKeyID *int   `json:"deploy_key_id,omitempty"`
+	Description string `json:"access_level_description,omitempty"`
+}
+
+// ProtectedBranch protects branches whose names match name (which may hold '*' wildcards).
+type ProtectedBranch struct{ ent.Schema }
+
+// Mixin returns the timestamp mixin.
+func (ProtectedBranch) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
+
+// Fields returns the protection rules.
+func (ProtectedBranch) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("project_id"),
+		field.String("name").NotEmpty().MaxLen(255),
+		field.JSON("push_access_levels", []AccessRule{}),
+		field.JSON("merge_access_levels", []AccessRule{}),
+		field.JSON("unprotect_access_levels", []AccessRule{}),
+		field.Bool("allow_force_push").Default(false),
+		field.Bool("code_owner_approval_required").Default(false),
+	}
+}
+
+// Indexes returns the indexes: one rule per name in a project.
+func (ProtectedBranch) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("project_id", "name").Unique()}
+}
+
+// Annotations keeps ProtectedBranch out of the generated graph.
+func (ProtectedBranch) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.Skip(entgql.SkipAll)}
+}
+
+// PushEvent records one accepted ref update of a push (over HTTP or through the API), with what
+// activity events and push webhooks need.
+type PushEvent struct{ ent.Schema }
+
+// Fields returns the push record.
+func (PushEvent) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("project_id"),
+		field.Int("user_id").Optional().Nillable(),
+		field.String("ref"), // full ref name, refs/heads/main
+		field.Enum("ref_type").Values("branch", "tag"),
+		field.Enum("action").Values("created", "pushed", "removed"),
+		field.String("before"), // 40 zeros when the ref is created
+		field.String("after"),  // 40 zeros when the ref is removed
+		field.Int("commit_count").Default(0),
+		field.Strings("commit_ids").Optional(), // newest first, at most 20 as GitLab keeps
+		field.String("commit_title").Default(""),
+		field.Bool("delivered").Default(false), // set once events and webhooks consumed it
+		field.Time("created_at").Immutable().Default(now),
+	}
+}
+
+// Indexes returns the indexes.
+func (PushEvent) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("project_id", "created_at"), index.Fields("delivered")}
+}
+
+// Annotations keeps PushEvent out of the generated graph.
+func (PushEvent) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.Skip(entgql.SkipAll)}
+}

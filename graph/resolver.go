@@ -1,0 +1,22 @@
+// Package graph is the GraphQL adapter served at /api/graphql. Like rest/, it only parses
+// arguments, calls one operation in internal/service and lets ent types present themselves
+// (gqlgen autobinds them); visibility and permissions are the services' business.
+package graph
+
+import (
+	"anvil/graph/generated"
+	"anvil/internal/service"
+
+	"github.com/99designs/gqlgen/graphql"
+)
+
+// Resolver is the root resolver: the services and the external base URL of web links.
+type Resolver struct {
+	svc     *service.Services
+	baseURL string
+}
+
+// NewSchema returns the executable schema over the services; baseURL prefixes every webUrl.
+func NewSchema(svc *service.Services, baseURL string) graphql.ExecutableSchema {
+	return generated.NewExecutableSchema(generated.Config{Resolvers: &Resolver{svc: svc, baseURL: baseURL}})
+}

@@ -1,0 +1,250 @@
+package groups
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"anvil/ent"
+	"anvil/ent/member"
+	"anvil/ent/namespace"
+	"anvil/ent/predicate"
+	"anvil/internal/authz"
+	"anvil/internal/db"
+	"anvil/internal/pagination"
+
+	"entgo.io/ent/dialect/sql"
+)
+
+// ListParams are the filters of GET /groups, /groups/:id/subgroups and
+// /groups/:id/descendant_groups, in GitLab's spelling; zero values mean no filter.
+type ListParams struct {
+	// Parent is the :id of /subgroups and /descendant_groups (numeric id or full path); empty
+	// lists groups anywhere. An invisible parent is 404 Group Not Found.
+	Parent string
+	// Descendants widens Parent from its direct children to all its descendants.
+	Descendants bool
+	// AllAvailable is all_available: also list public (and, for signed-in users, internal)
+	// groups the user does not belong to. Default: true for administrators, false otherwise;
+	// anonymous callers always see public groups.
+	AllAvailable *bool
+	// Owned is owned: only groups the user is a direct Owner of.
+	Owned bool
+	// MinAccessLevel is min_access_level: only groups where the user's level reaches it.
+	MinAccessLevel int
+	// TopLevelOnly is top_level_only: only groups without a parent. As in GitLab it replaces
+	// the Parent filter.
+	TopLevelOnly bool
+	// Search is search: words of 3 or more characters must all occur in the path or the name
+	// (the full path when listing everywhere); shorter input must match one exactly.
+	Search string
+	// SkipGroups is skip_groups: group ids to leave out.
+	SkipGroups []int
+	// Visibility is visibility: private, internal or public.
+	Visibility string
+}
+
+// Order is how List sorts: order_by name (default), path, id or similarity (only with a
+// search; otherwise name), and sort asc (default) or desc. Ties break on id ascending.
+type Order struct {
+	By   string
+	Sort string
+}
+
+// Query returns the groups matching p that actor may see, unordered and unpaginated.
+func (s *Service) Query(ctx context.Context, actor *authz.Actor, p ListParams) (*ent.NamespaceQuery, error) {
+	q := db.ClientFrom(ctx, s.client).Namespace.Query().Where(namespace.KindEQ(namespace.KindGroup))
+	parentGiven := false
+	switch {
+	case p.TopLevelOnly:
+		q = q.Where(namespace.ParentIDIsNil())
+	case p.Parent != "":
+		parent, err := s.Find(ctx, actor, p.Parent, authz.ReadGroup)
+		if err != nil {
+			return nil, err
+		}
+		parentGiven = true
+		if p.Descendants {
+			q = q.Where(namespace.FullPathHasPrefix(parent.FullPath + "/"))
+		} else {
+			q = q.Where(namespace.ParentID(parent.ID))
+		}
+	}
+	reach, err := s.reach(ctx, actor, p)
+	if err != nil {
+		return nil, err
+	}
+	q = q.Where(reach)
+	if p.Visibility != "" {
+		q = q.Where(namespace.VisibilityEQ(namespace.Visibility(p.Visibility)))
+	}
+	if len(p.SkipGroups) > 0 {
+		q = q.Where(namespace.IDNotIn(p.SkipGroups...))
+	}
+	if pred := bySearch(p.Search, !parentGiven); pred != nil {
+		q = q.Where(pred)
+	}
+	return q, nil
+}
+
+// reach is GitLab's choice of base set: owned groups, groups at a minimum level, everything
+// (administrators), or the user's groups with their ancestors plus, when all_available or
+// anonymous, the groups public to the caller.
+func (s *Service) reach(ctx context.Context, a *authz.Actor, p ListParams) (predicate.Namespace, error) {
+	switch {
+	case p.Owned:
+		if a.IsAnonymous() {
+			return namespace.IDLT(0), nil
+		}
+		today := time.Now().UTC().Truncate(24 * time.Hour)
+		return namespace.HasMembersWith(member.UserID(a.UserID()), member.AccessLevelGTE(int(authz.Owner)),
+			member.State("active"), member.Or(member.ExpiresAtIsNil(), member.ExpiresAtGTE(today))), nil
+	case p.MinAccessLevel > 0 && !a.IsAnonymous():
+		return s.policy.GroupsWithLevel(ctx, a, authz.Level(p.MinAccessLevel))
+	}
+	allAvailable := a.IsAdmin()
+	if p.AllAvailable != nil {
+		allAvailable = *p.AllAvailable
+	}
+	if a.IsAdmin() && allAvailable {
+		return namespace.IDGT(0), nil
+	}
+	var preds []predicate.Namespace
+	if !a.IsAnonymous() {
+		scope, err := s.policy.Scope(ctx, a, authz.Minimal)
+		if err != nil {
+			return nil, err
+		}
+		if ids := scope.GroupIDs(authz.Minimal); len(ids) > 0 {
+			preds = append(preds, namespace.IDIn(ids...))
+		}
+		if len(scope.ReadableGroupPaths) > 0 {
+			paths := make([]string, 0, len(scope.ReadableGroupPaths))
+			for path := range scope.ReadableGroupPaths {
+				paths = append(paths, path)
+			}
+			preds = append(preds, namespace.FullPathIn(paths...))
+		}
+	}
+	if a.IsAnonymous() || allAvailable {
+		preds = append(preds, namespace.VisibilityEQ(namespace.VisibilityPublic))
+		if !a.IsAnonymous() && !a.IsExternal() {
+			preds = append(preds, namespace.VisibilityEQ(namespace.VisibilityInternal))
+		}
+	}
+	if len(preds) == 0 {
+		return namespace.IDLT(0), nil
+	}
+	return namespace.Or(preds...), nil
+}
+
+var quotedTerm = regexp.MustCompile(`"[^"]+"`)
+
+// bySearch is GitLab's fuzzy search over path and name (full path and name when withParents).
+func bySearch(search string, withParents bool) predicate.Namespace {
+	search = strings.Join(strings.Fields(search), " ")
+	if search == "" {
+		return nil
+	}
+	pathContains, pathEqual := namespace.PathContainsFold, namespace.PathEqualFold
+	if withParents {
+		pathContains, pathEqual = namespace.FullPathContainsFold, namespace.FullPathEqualFold
+	}
+	var words []string
+	rest := search
+	for _, q := range quotedTerm.FindAllString(search, -1) {
+		rest = strings.Replace(rest, q, "", 1)
+		words = append(words, q[1:len(q)-1])
+	}
+	words = append(strings.Fields(rest), words...)
+	var long []string
+	for _, w := range words {
+		if utf8.RuneCountInString(w) >= 3 {
+			long = append(long, w)
+		}
+	}
+	if len(long) == 0 {
+		return namespace.Or(pathEqual(search), namespace.NameEqualFold(search))
+	}
+	onPath := make([]predicate.Namespace, len(long))
+	onName := make([]predicate.Namespace, len(long))
+	for i, w := range long {
+		onPath[i], onName[i] = pathContains(w), namespace.NameContainsFold(w)
+	}
+	return namespace.Or(namespace.And(onPath...), namespace.And(onName...))
+}
+
+// List is Query with ordering and an offset page; the groups come with their ancestors loaded
+// (full_name). Total is -1 above pagination.CountLimit.
+func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, o Order, page pagination.Offset) (pagination.Result[*ent.Namespace], error) {
+	res := pagination.Result[*ent.Namespace]{Page: page}
+	q, err := s.Query(ctx, actor, p)
+	if err != nil {
+		return res, err
+	}
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return res, err
+	}
+	if total > pagination.CountLimit {
+		total = -1
+	}
+	rows, err := order(q, o, p.Search).Offset(page.Skip()).Limit(page.Limit()).All(ctx)
+	if err != nil {
+		return res, err
+	}
+	if err := s.WithAncestors(ctx, rows...); err != nil {
+		return res, err
+	}
+	res.Items, res.Total = rows, total
+	return res, nil
+}
+
+// Subgroups lists the direct subgroups of the group ref that actor may see.
+func (s *Service) Subgroups(ctx context.Context, actor *authz.Actor, ref string, p ListParams, o Order, page pagination.Offset) (pagination.Result[*ent.Namespace], error) {
+	p.Parent, p.Descendants = ref, false
+	return s.List(ctx, actor, p, o, page)
+}
+
+// Descendants lists all descendant groups of the group ref that actor may see.
+func (s *Service) Descendants(ctx context.Context, actor *authz.Actor, ref string, p ListParams, o Order, page pagination.Offset) (pagination.Result[*ent.Namespace], error) {
+	p.Parent, p.Descendants = ref, true
+	return s.List(ctx, actor, p, o, page)
+}
+
+// order applies o. similarity ranks exact path, exact name, path prefix and name prefix
+// matches first, then deeper groups and newer ids, approximating GitLab's similarity score.
+func order(q *ent.NamespaceQuery, o Order, search string) *ent.NamespaceQuery {
+	dir := sql.OrderAsc()
+	if o.Sort == "desc" {
+		dir = sql.OrderDesc()
+	}
+	search = strings.ToLower(strings.Join(strings.Fields(search), " "))
+	switch {
+	case o.By == "similarity" && search != "":
+		return q.Order(func(s *sql.Selector) {
+			prefix := escapeLike(search) + "%"
+			s.OrderExpr(sql.ExprFunc(func(b *sql.Builder) {
+				b.WriteString("CASE WHEN LOWER(" + s.C(namespace.FieldPath) + ") = ").Arg(search).
+					WriteString(" THEN 4 WHEN LOWER(" + s.C(namespace.FieldName) + ") = ").Arg(search).
+					WriteString(" THEN 3 WHEN LOWER(" + s.C(namespace.FieldPath) + ") LIKE ").Arg(prefix).
+					WriteString(` ESCAPE '\' THEN 2 WHEN LOWER(` + s.C(namespace.FieldName) + ") LIKE ").Arg(prefix).
+					WriteString(` ESCAPE '\' THEN 1 ELSE 0 END DESC`)
+			}))
+			s.OrderExpr(sql.Expr(s.C(namespace.FieldParentID) + " DESC NULLS LAST"))
+			s.OrderExpr(sql.Expr(s.C(namespace.FieldID) + " DESC"))
+		})
+	case o.By == "id":
+		return q.Order(namespace.ByID(dir))
+	case o.By == "path":
+		return q.Order(namespace.ByPath(dir), namespace.ByID())
+	}
+	return q.Order(namespace.ByName(dir), namespace.ByID())
+}
+
+// escapeLike escapes LIKE wildcards with backslashes.
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}

@@ -1,0 +1,180 @@
+package projects
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"anvil/ent"
+	"anvil/ent/project"
+	"anvil/internal/apperr"
+	"anvil/internal/authz"
+	"anvil/internal/db"
+	"anvil/internal/pagination"
+
+	"entgo.io/ent/dialect/sql"
+)
+
+// Page is how a listing is paged: by offset (page, per_page), or by keyset, where the next
+// page continues after the last id (GitLab's pagination=keyset for projects).
+type Page struct {
+	pagination.Offset
+	Keyset bool
+}
+
+// Listing is one page of projects and the View that presents them.
+type Listing struct {
+	pagination.Result[*ent.Project]
+	View *View
+}
+
+// List returns one page of the projects matching p that actor may read, ordered as p asks,
+// with the edges and the View the project shapes need. For a keyset page, Next holds the
+// id_after (asc) or id_before (desc) of the following page, empty on the last one; Total is -1.
+func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, page Page) (*Listing, error) {
+	scope, err := s.scope(ctx, actor)
+	if err != nil {
+		return nil, err
+	}
+	q, err := s.query(ctx, actor, scope, p)
+	if err != nil {
+		return nil, err
+	}
+	out := &Listing{Result: pagination.Result[*ent.Project]{Page: page.Offset, Total: -1}}
+	if page.Keyset {
+		rows, err := withDetail(q.Order(idOrder(p.Sort))).Limit(page.PerPage).All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out.Items = rows
+		if len(rows) == page.PerPage && len(rows) > 0 {
+			last := strconv.Itoa(rows[len(rows)-1].ID)
+			if p.Sort == "asc" {
+				out.Next = map[string]string{"id_after": last}
+			} else {
+				out.Next = map[string]string{"id_before": last}
+			}
+		}
+	} else {
+		total, err := q.Clone().Count(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if total <= pagination.CountLimit {
+			out.Total = total
+		}
+		rows, err := withDetail(s.order(q, actor, p)).Offset(page.Skip()).Limit(page.Limit()).All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out.Items = rows
+	}
+	level, group := scopeFuncs(actor, scope)
+	out.View, err = s.view(ctx, actor, out.Items, level, group)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Get returns the project ref names (id or full path) with the View that presents it:
+// 404 Project Not Found when actor cannot read it.
+func (s *Service) Get(ctx context.Context, actor *authz.Actor, ref string) (*ent.Project, *View, error) {
+	p, err := s.lookup(ctx, ref, withDetail)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.present(ctx, actor, p)
+}
+
+// present checks that actor may read p (loaded withDetail) and computes its View.
+func (s *Service) present(ctx context.Context, actor *authz.Actor, p *ent.Project) (*ent.Project, *View, error) {
+	level, group := s.policyFuncs(ctx, actor)
+	l, readable, err := level(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !readable {
+		return nil, nil, apperr.NotFound("Project")
+	}
+	known := func(q *ent.Project) (authz.Level, bool, error) {
+		if q.ID == p.ID {
+			return l, true, nil
+		}
+		return level(q)
+	}
+	v, err := s.view(ctx, actor, []*ent.Project{p}, known, group)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, v, nil
+}
+
+// reload reads a project again with the detail edges (after a write) and presents it.
+func (s *Service) reload(ctx context.Context, actor *authz.Actor, id int) (*ent.Project, *View, error) {
+	p, err := withDetail(db.ClientFrom(ctx, s.client).Project.Query().Where(project.ID(id))).Only(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.present(ctx, actor, p)
+}
+
+// idOrder orders by id in the given direction (desc unless "asc").
+func idOrder(sort string) func(*sql.Selector) {
+	if sort == "asc" {
+		return ent.Asc(project.FieldID)
+	}
+	return ent.Desc(project.FieldID)
+}
+
+// order applies order_by and sort with GitLab's id tie-breaker in the same direction.
+func (s *Service) order(q *ent.ProjectQuery, actor *authz.Actor, p ListParams) *ent.ProjectQuery {
+	dir := ent.Desc
+	if p.Sort == "asc" {
+		dir = ent.Asc
+	}
+	by := p.OrderBy
+	switch {
+	case by == "similarity" && p.Search != "" && !actor.IsAnonymous():
+		return q.Order(similarity(p.Search), ent.Desc(project.FieldID))
+	case by == "star_count", slices.Contains(StatisticsOrders, by) && actor.IsAdmin():
+		// Nothing is starred and statistics are zero, so only the tie-breaker orders.
+		return q.Order(dir(project.FieldID))
+	case by == "id":
+		return q.Order(dir(project.FieldID))
+	case by == "name", by == "path", by == "updated_at", by == "last_activity_at":
+		return q.Order(dir(by), dir(project.FieldID))
+	}
+	return q.Order(dir(project.FieldCreatedAt), dir(project.FieldID))
+}
+
+// similarity ranks exact, then prefix, then substring matches of the search on the path and
+// the name, highest first: a cheap stand-in for GitLab's similarity score.
+func similarity(search string) func(*sql.Selector) {
+	term := strings.ToLower(strings.TrimSpace(search))
+	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(term)
+	return func(s *sql.Selector) {
+		s.OrderExprFunc(func(b *sql.Builder) {
+			col := func(c string) { b.WriteString("LOWER(").Ident(s.C(c)).WriteString(")") }
+			b.WriteString("CASE")
+			for i, step := range []struct {
+				c       string
+				op, arg string
+			}{
+				{project.FieldPath, "=", term}, {project.FieldName, "=", term},
+				{project.FieldPath, "LIKE", esc + "%"}, {project.FieldName, "LIKE", esc + "%"},
+				{project.FieldPath, "LIKE", "%" + esc + "%"}, {project.FieldName, "LIKE", "%" + esc + "%"},
+			} {
+				b.WriteString(" WHEN ")
+				col(step.c)
+				b.WriteString(" " + step.op + " ").Arg(step.arg)
+				if step.op == "LIKE" {
+					b.WriteString(` ESCAPE '\'`)
+				}
+				b.WriteString(" THEN " + strconv.Itoa(6-i))
+			}
+			b.WriteString(" ELSE 0 END DESC")
+		})
+	}
+}

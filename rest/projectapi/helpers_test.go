@@ -1,0 +1,74 @@
+package projectapi_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"sort"
+	"strings"
+	"testing"
+
+	"anvil/cmd/anvil/server/servertest"
+	"anvil/ent"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Roles of the permission matrix, from nobody to administrator.
+var roles = []string{"anonymous", "non-member", "external", "guest", "reporter", "developer", "maintainer", "owner", "admin"}
+
+// memberLevel is the access level a role is given where it is a member.
+var memberLevel = map[string]int{"guest": 10, "reporter": 20, "developer": 30, "maintainer": 40, "owner": 50}
+
+// actors are one user and token per role (the anonymous token is empty).
+type actors struct {
+	users  map[string]*ent.User
+	tokens map[string]string
+}
+
+func newActors(t *testing.T, in *servertest.Instance, prefix string) *actors {
+	t.Helper()
+	a := &actors{users: map[string]*ent.User{}, tokens: map[string]string{"anonymous": ""}}
+	for _, r := range roles[1:] {
+		var opts []servertest.UserOption
+		switch r {
+		case "admin":
+			opts = append(opts, servertest.Admin)
+		case "external":
+			opts = append(opts, servertest.External)
+		}
+		u, tok := in.NewUser(t, prefix+strings.ReplaceAll(r, "-", ""), opts...)
+		a.users[r], a.tokens[r] = u, tok
+	}
+	return a
+}
+
+// decode unmarshals a JSON body.
+func decode[T any](t *testing.T, r *servertest.Response) T {
+	t.Helper()
+	var v T
+	require.NoError(t, json.Unmarshal(r.Body, &v), r.String())
+	return v
+}
+
+// ids returns the "id" of each object of a JSON array body.
+func ids(t *testing.T, r *servertest.Response) []int {
+	t.Helper()
+	require.Equal(t, http.StatusOK, r.Status, r.String())
+	var rows []map[string]any
+	require.NoError(t, json.Unmarshal(r.Body, &rows), r.String())
+	out := make([]int, 0, len(rows))
+	for _, row := range rows {
+		out = append(out, int(row["id"].(float64)))
+	}
+	return out
+}
+
+// keys returns the sorted keys of a JSON object.
+func keys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,246 @@
+// Package projectapi serves the project endpoints: /projects, /projects/:id, sharing with
+// groups, and the project listings of users and groups.
+package projectapi
+
+import (
+	"net/http"
+	"strconv"
+
+	"anvil/internal/apperr"
+	"anvil/internal/authz"
+	"anvil/internal/service/groups"
+	"anvil/internal/service/projects"
+	"anvil/internal/service/users"
+	"anvil/rest/httpx"
+	"anvil/rest/params"
+	"anvil/rest/route"
+
+	"github.com/gin-gonic/gin"
+)
+
+type handlers struct {
+	projects *projects.Service
+	users    *users.Service
+	groups   *groups.Service
+}
+
+// Register adds the project routes.
+func Register(t *route.Table) {
+	h := &handlers{projects: t.S.Projects, users: t.S.Users, groups: t.S.Groups}
+	t.GET("/projects", h.list)
+	t.POST("/projects", h.create, route.SignedIn)
+	t.POST("/projects/user/:user_id", h.createForUser, route.AdminOnly)
+	t.GET("/projects/:id", h.get)
+	t.PUT("/projects/:id", h.update, route.SignedIn)
+	t.DELETE("/projects/:id", h.delete, route.SignedIn)
+	t.POST("/projects/:id/share", h.share, route.SignedIn)
+	t.DELETE("/projects/:id/share/:group_id", h.unshare, route.SignedIn)
+	t.GET("/users/:id/projects", h.userProjects)
+	t.GET("/groups/:id/projects", h.groupProjects)
+}
+
+// list handles GET /projects.
+func (h *handlers) list(c *gin.Context) error {
+	b, err := httpx.Bind(c)
+	if err != nil {
+		return err
+	}
+	return h.present(c, b, bindList(b))
+}
+
+// userProjects handles GET /users/:id/projects: the user's personal projects the caller may see.
+func (h *handlers) userProjects(c *gin.Context) error {
+	u, err := h.users.FindByRef(c.Request.Context(), httpx.PathParam(c, "id"))
+	if err != nil {
+		return err
+	}
+	if !users.CanRead(httpx.Actor(c), u) {
+		return apperr.NotFound("User")
+	}
+	b, err := httpx.Bind(c)
+	if err != nil {
+		return err
+	}
+	p := bindList(b)
+	p.UserID = u.ID
+	return h.present(c, b, p)
+}
+
+// groupProjects handles GET /groups/:id/projects: full projects without permissions, plain
+// offset pages.
+func (h *handlers) groupProjects(c *gin.Context) error {
+	ns, err := h.groups.Find(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), authz.ReadGroup)
+	if err != nil {
+		return err
+	}
+	b, err := httpx.Bind(c)
+	if err != nil {
+		return err
+	}
+	p := bindList(b)
+	p.GroupID = ns.ID
+	p.WithShared = b.BoolDefault("with_shared", true)
+	p.IncludeSubgroups = b.BoolDefault("include_subgroups", false)
+	p.IncludeAncestorGroups = b.BoolDefault("include_ancestor_groups", false)
+	page, simple, opts := projects.Page{Offset: httpx.Offset(b)}, b.BoolDefault("simple", false), bindOptions(b)
+	if err := b.Err(); err != nil {
+		return err
+	}
+	l, err := h.projects.List(c.Request.Context(), httpx.Actor(c), p, page)
+	if err != nil {
+		return err
+	}
+	httpx.SetPageHeaders(c, httpx.P(c).BaseURL, l.Page, l.Total, len(l.Items))
+	return httpx.OK(c, httpx.P(c).GroupProjectList(l.Items, l.View, simple, opts))
+}
+
+// present lists projects with GitLab's pagination strategies (offset with its cap, or keyset
+// by id) and renders them for the caller.
+func (h *handlers) present(c *gin.Context, b *params.Binder, p projects.ListParams) error {
+	simple, opts := b.BoolDefault("simple", false), bindOptions(b)
+	if err := b.Err(); err != nil {
+		return err
+	}
+	page, err := bindPage(b, p)
+	if err != nil {
+		return err
+	}
+	if err := b.Err(); err != nil {
+		return err
+	}
+	l, err := h.projects.List(c.Request.Context(), httpx.Actor(c), p, page)
+	if err != nil {
+		return err
+	}
+	if page.Keyset {
+		httpx.SetKeysetLink(c, httpx.P(c).BaseURL, l.Next)
+	} else {
+		httpx.SetPageHeaders(c, httpx.P(c).BaseURL, l.Page, l.Total, len(l.Items))
+	}
+	return httpx.OK(c, httpx.P(c).ProjectList(l.Items, l.View, simple, opts))
+}
+
+// get handles GET /projects/:id.
+func (h *handlers) get(c *gin.Context) error {
+	b, err := httpx.Bind(c)
+	if err != nil {
+		return err
+	}
+	opts := bindOptions(b)
+	if err := b.Err(); err != nil {
+		return err
+	}
+	p, v, err := h.projects.Get(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"))
+	if err != nil {
+		return err
+	}
+	return httpx.OK(c, httpx.P(c).ProjectForViewer(p, v, opts))
+}
+
+// create handles POST /projects.
+func (h *handlers) create(c *gin.Context) error {
+	b, err := httpx.Bind(c)
+	if err != nil {
+		return err
+	}
+	b.RequireOne("name", "path")
+	in := projects.CreateInput{Attributes: bindAttributes(b), NamespaceID: b.Int("namespace_id"),
+		InitializeWithReadme: b.BoolDefault("initialize_with_readme", false)}
+	if err := b.Err(); err != nil {
+		return err
+	}
+	p, v, err := h.projects.Create(c.Request.Context(), httpx.Actor(c), in)
+	if err != nil {
+		return err
+	}
+	return httpx.Created(c, httpx.P(c).Project(p, v, bindOptions(b)))
+}
+
+// createForUser handles POST /projects/user/:user_id (administrators).
+func (h *handlers) createForUser(c *gin.Context) error {
+	b, err := httpx.Bind(c)
+	if err != nil {
+		return err
+	}
+	uid, convErr := strconv.Atoi(httpx.PathParam(c, "user_id"))
+	if convErr != nil {
+		b.Fail("user_id is invalid")
+	}
+	b.Require("name")
+	in := projects.CreateInput{Attributes: bindAttributes(b), NamespaceID: b.Int("namespace_id"), UserID: &uid,
+		InitializeWithReadme: b.BoolDefault("initialize_with_readme", false)}
+	if err := b.Err(); err != nil {
+		return err
+	}
+	p, v, err := h.projects.Create(c.Request.Context(), httpx.Actor(c), in)
+	if err != nil {
+		return err
+	}
+	return httpx.Created(c, httpx.P(c).Project(p, v, bindOptions(b)))
+}
+
+// update handles PUT /projects/:id.
+func (h *handlers) update(c *gin.Context) error {
+	b, err := httpx.Bind(c)
+	if err != nil {
+		return err
+	}
+	in := projects.UpdateInput{Attributes: bindAttributes(b)}
+	b.RequireOne(updateParams...)
+	if err := b.Err(); err != nil {
+		return err
+	}
+	p, v, err := h.projects.Update(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), in)
+	if err != nil {
+		return err
+	}
+	return httpx.OK(c, httpx.P(c).Project(p, v, bindOptions(b)))
+}
+
+// delete handles DELETE /projects/:id: deletion is accepted, as GitLab schedules it.
+func (h *handlers) delete(c *gin.Context) error {
+	if err := h.projects.Delete(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id")); err != nil {
+		return err
+	}
+	httpx.JSON(c, http.StatusAccepted, gin.H{"message": "202 Accepted"})
+	return nil
+}
+
+// share handles POST /projects/:id/share.
+func (h *handlers) share(c *gin.Context) error {
+	b, err := httpx.Bind(c)
+	if err != nil {
+		return err
+	}
+	b.Require("group_id", "group_access")
+	in := projects.ShareInput{ExpiresAt: b.Date("expires_at")}
+	if v := b.Int("group_id"); v != nil {
+		in.GroupID = *v
+	}
+	if v := b.Int("group_access"); v != nil {
+		if !authz.ValidMemberLevel(*v) {
+			b.Fail("group_access does not have a valid value")
+		}
+		in.GroupAccess = *v
+	}
+	if err := b.Err(); err != nil {
+		return err
+	}
+	link, err := h.projects.Share(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), in)
+	if err != nil {
+		return err
+	}
+	return httpx.Created(c, httpx.P(c).ProjectGroupLink(link))
+}
+
+// unshare handles DELETE /projects/:id/share/:group_id.
+func (h *handlers) unshare(c *gin.Context) error {
+	gid, err := strconv.Atoi(httpx.PathParam(c, "group_id"))
+	if err != nil {
+		return apperr.Invalid("group_id")
+	}
+	if err := h.projects.Unshare(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), gid); err != nil {
+		return err
+	}
+	return httpx.NoContent(c)
+}
