@@ -18,6 +18,9 @@ type Config struct {
 	InitialRootPassword string // ANVIL_INITIAL_ROOT_PASSWORD
 	InitialRootToken    string // ANVIL_INITIAL_ROOT_TOKEN
 	LogLevel            string // ANVIL_LOG_LEVEL: debug, info (default), warn, error
+	// RepositoryStorages maps storage names to directories (ANVIL_REPOSITORY_STORAGES,
+	// "default=/srv/repos,fast=/ssd/repos"); default: {"default": <data dir>/repositories}.
+	RepositoryStorages map[string]string
 }
 
 // FromEnv reads the configuration from environment variables, filling in defaults.
@@ -30,6 +33,16 @@ func FromEnv() (Config, error) {
 		InitialRootPassword: os.Getenv("ANVIL_INITIAL_ROOT_PASSWORD"),
 		InitialRootToken:    os.Getenv("ANVIL_INITIAL_ROOT_TOKEN"),
 		LogLevel:            getenv("ANVIL_LOG_LEVEL", "info"),
+	}
+	if v := os.Getenv("ANVIL_REPOSITORY_STORAGES"); v != "" {
+		c.RepositoryStorages = map[string]string{}
+		for _, part := range strings.Split(v, ",") {
+			name, dir, ok := strings.Cut(strings.TrimSpace(part), "=")
+			if !ok || name == "" || dir == "" {
+				return c, fmt.Errorf("ANVIL_REPOSITORY_STORAGES: %q is not name=directory", part)
+			}
+			c.RepositoryStorages[name] = dir
+		}
 	}
 	return c, c.Normalize()
 }
@@ -47,6 +60,14 @@ func (c *Config) Normalize() error {
 		return fmt.Errorf("data dir %q: %w", c.DataDir, err)
 	}
 	c.DataDir = abs
+	if len(c.RepositoryStorages) == 0 {
+		c.RepositoryStorages = map[string]string{"default": filepath.Join(abs, "repositories")}
+	}
+	for name, dir := range c.RepositoryStorages {
+		if c.RepositoryStorages[name], err = filepath.Abs(dir); err != nil {
+			return fmt.Errorf("repository storage %q: %w", name, err)
+		}
+	}
 	if c.ExternalURL == "" {
 		c.ExternalURL = "http://" + c.Listen
 	}

@@ -3,14 +3,21 @@
 package service
 
 import (
+	"context"
+	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 
 	"anvil/internal/authz"
 	"anvil/internal/config"
 	"anvil/internal/db"
+	"anvil/internal/git"
+	"anvil/internal/git/storage"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/members"
 	"anvil/internal/service/projects"
+	"anvil/internal/service/repos"
 	"anvil/internal/service/settings"
 	"anvil/internal/service/tokens"
 	"anvil/internal/service/users"
@@ -28,15 +35,43 @@ type Services struct {
 	Groups   *groups.Service
 	Projects *projects.Service
 	Members  *members.Service
+	Repos    *repos.Service
+	Git      *git.Client
 }
 
-// New builds the services over an open database.
-func New(cfg config.Config, d *db.DB, log *slog.Logger) *Services {
+// New builds the services over an open database and the git client.
+func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*Services, error) {
 	policy := authz.New(d.Client)
 	st := settings.New(d.Client)
 	g := groups.New(d.Client, policy, st)
 	p := projects.New(d.Client, policy, st)
 	u := users.New(d.Client, st)
+	u.Projects = p // a deleted user's projects go through the project domain's hooks
+	home := filepath.Join(cfg.DataDir, "git-home")
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return nil, fmt.Errorf("git home: %w", err)
+	}
+	gitClient, err := git.New(ctx, git.Config{HomeDir: home})
+	if err != nil {
+		return nil, fmt.Errorf("git: %w", err)
+	}
+	var weights map[string]int
+	if err := st.Get(ctx, "repository_storages_weighted", &weights); err != nil {
+		return nil, err
+	}
+	if _, ok := weights["default"]; !ok || len(weights) == 0 {
+		weights = map[string]int{}
+		for name := range cfg.RepositoryStorages {
+			weights[name] = 100
+		}
+	}
+	stor, err := storage.New(gitClient, storage.Config{Roots: cfg.RepositoryStorages, Weights: weights})
+	if err != nil {
+		_ = gitClient.Close()
+		return nil, fmt.Errorf("repository storage: %w", err)
+	}
+	r := repos.New(d.Client, policy, p, st, gitClient, stor, log)
+	p.Repos = r
 	return &Services{
 		Config: cfg, DB: d, Log: log, Policy: policy, Settings: st,
 		Users: u,
@@ -46,5 +81,10 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *Services {
 		Groups:   g,
 		Projects: p,
 		Members:  members.New(d.Client, policy, g, p),
-	}
+		Repos:    r,
+		Git:      gitClient,
+	}, nil
 }
+
+// Close stops the git processes the services keep.
+func (s *Services) Close() error { return s.Git.Close() }

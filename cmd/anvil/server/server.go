@@ -53,7 +53,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		_ = d.Close()
 		return nil, err
 	}
-	svc := service.New(cfg, d, log)
+	svc, err := service.New(ctx, cfg, d, log)
+	if err != nil {
+		_ = d.Close()
+		return nil, err
+	}
 	if opts.BcryptCost > 0 {
 		svc.Users.BcryptCost = opts.BcryptCost
 	}
@@ -67,8 +71,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	return s, nil
 }
 
-// Close releases the database.
-func (s *Server) Close() error { return s.DB.Close() }
+// Close stops the git processes and releases the database.
+func (s *Server) Close() error {
+	_ = s.Services.Close()
+	return s.DB.Close()
+}
 
 func (s *Server) routes() http.Handler {
 	gin.SetMode(gin.ReleaseMode)

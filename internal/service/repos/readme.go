@@ -1,0 +1,36 @@
+package repos
+
+import (
+	"context"
+	"time"
+
+	"anvil/ent"
+	"anvil/internal/git"
+)
+
+// initReadme makes the first commit of a new project: a README.md with the project's name and
+// description, authored by the project's creator, on defaultBranch.
+func (s *Service) initReadme(ctx context.Context, p *ent.Project, repo *git.Repository, branch string) error {
+	author := git.Signature{Name: "Administrator", Email: "admin@example.com", When: time.Now()}
+	if p.CreatorID != nil {
+		if u, err := s.client.User.Get(ctx, *p.CreatorID); err == nil {
+			author.Name, author.Email = u.Name, u.Email
+			if u.CommitEmail != "" {
+				author.Email = u.CommitEmail
+			}
+		}
+	}
+	body := "# " + p.Name + "\n"
+	if p.Description != "" {
+		body += "\n" + p.Description + "\n"
+	}
+	tree, err := repo.EditTree(ctx, "", []git.TreeAction{{Action: git.ActionCreate, Path: "README.md", Content: []byte(body)}})
+	if err != nil {
+		return err
+	}
+	commit, err := repo.CommitTree(ctx, git.CommitTreeOptions{Tree: tree, Message: "Initial commit", Author: author})
+	if err != nil {
+		return err
+	}
+	return repo.UpdateRef(ctx, git.BranchRef(branch), commit, git.ZeroOID)
+}

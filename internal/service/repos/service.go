@@ -1,0 +1,147 @@
+// Package repos ties projects to their git repositories: it creates and removes them with the
+// project (the projects service's RepositoryHooks), and opens a project's repository for an
+// actor after the authorization check every repository endpoint needs.
+package repos
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"anvil/ent"
+	"anvil/internal/apperr"
+	"anvil/internal/authz"
+	"anvil/internal/db"
+	"anvil/internal/git"
+	"anvil/internal/git/storage"
+	"anvil/internal/service/projects"
+	"anvil/internal/service/settings"
+)
+
+// Service is the repository service.
+type Service struct {
+	client   *ent.Client
+	policy   *authz.Policy
+	projects *projects.Service
+	settings *settings.Service
+	Git      *git.Client
+	Storage  *storage.Storage
+	log      *slog.Logger
+}
+
+// New returns the repository service over an opened git client and storage.
+func New(client *ent.Client, policy *authz.Policy, p *projects.Service, st *settings.Service,
+	g *git.Client, stor *storage.Storage, log *slog.Logger) *Service {
+	return &Service{client: client, policy: policy, projects: p, settings: st, Git: g, Storage: stor, log: log}
+}
+
+// Open finds the project ref names, checks ability (authz.DownloadCode to read, authz.PushCode
+// to write) and returns the project with its repository. A project whose repository feature is
+// disabled, or whose repository is missing on disk, answers 404 Repository Not Found for reads.
+func (s *Service) Open(ctx context.Context, actor *authz.Actor, ref string, ability authz.Ability) (*ent.Project, *git.Repository, error) {
+	p, err := s.projects.Find(ctx, actor, ref, authz.ReadProject)
+	if err != nil {
+		return nil, nil, err
+	}
+	if p.RepositoryAccessLevel == "disabled" {
+		return nil, nil, apperr.NotFound("Repository")
+	}
+	if err := s.policy.Project(ctx, actor, p, ability); err != nil {
+		if e, ok := apperr.As(err); ok && e.Kind == apperr.KindForbidden && ability == authz.DownloadCode {
+			// Guests of private projects cannot read code; GitLab hides the repository.
+			return nil, nil, apperr.NotFound("Repository")
+		}
+		return nil, nil, err
+	}
+	repo, err := s.Repository(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, repo, nil
+}
+
+// Repository returns a project's repository without permission checks.
+func (s *Service) Repository(p *ent.Project) (*git.Repository, error) {
+	if p.DiskPath == "" {
+		return nil, apperr.NotFound("Repository")
+	}
+	repo, err := s.Storage.Repository(p.RepositoryStorage, p.DiskPath)
+	if err != nil {
+		if errors.Is(err, storage.ErrUnknownStorage) {
+			return nil, fmt.Errorf("project %d: %w", p.ID, err)
+		}
+		return nil, err
+	}
+	return repo, nil
+}
+
+// Create implements projects.RepositoryHooks: it places a new bare repository on a storage
+// picked by weight, records where, and optionally makes the first commit with a README.
+func (s *Service) Create(ctx context.Context, p *ent.Project, initReadme bool, defaultBranch string) error {
+	name, err := s.Storage.Pick()
+	if err != nil {
+		return err
+	}
+	rel := storage.HashedPath(int64(p.ID))
+	if defaultBranch == "" {
+		defaultBranch = "main"
+	}
+	repo, err := s.Storage.Create(ctx, name, rel, defaultBranch)
+	if err != nil {
+		return err
+	}
+	if err := db.ClientFrom(ctx, s.client).Project.UpdateOneID(p.ID).
+		SetRepositoryStorage(name).SetDiskPath(rel).Exec(ctx); err != nil {
+		_ = s.Storage.Remove(ctx, name, rel)
+		return err
+	}
+	p.RepositoryStorage, p.DiskPath = name, rel
+	if initReadme {
+		if err := s.initReadme(ctx, p, repo, defaultBranch); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Delete implements projects.RepositoryHooks: the repository is moved aside and removed.
+func (s *Service) Delete(ctx context.Context, p *ent.Project) error {
+	if p.DiskPath == "" {
+		return nil
+	}
+	return s.Storage.Remove(ctx, p.RepositoryStorage, p.DiskPath)
+}
+
+// SetDefaultBranch implements projects.DefaultBranchSetter: HEAD moves only to an existing
+// branch (an empty repository accepts any valid name, which the first push will create).
+func (s *Service) SetDefaultBranch(ctx context.Context, p *ent.Project, branch string) error {
+	repo, err := s.Repository(p)
+	if err != nil {
+		return err
+	}
+	if err := git.ValidateBranchName(branch); err != nil {
+		return apperr.FieldError("default_branch", "is invalid")
+	}
+	if has, err := repo.HasBranches(ctx); err != nil {
+		return err
+	} else if has {
+		if _, err := repo.Branch(ctx, branch); err != nil {
+			if errors.Is(err, git.ErrReferenceNotFound) {
+				return apperr.FieldError("base", "Could not change HEAD: branch '"+branch+"' does not exist")
+			}
+			return err
+		}
+	}
+	return repo.SetHead(ctx, branch)
+}
+
+// Empty implements projects.RepositoryInspector.
+func (s *Service) Empty(ctx context.Context, p *ent.Project) bool {
+	repo, err := s.Repository(p)
+	if err != nil {
+		return true
+	}
+	has, err := repo.HasBranches(ctx)
+	return err != nil || !has
+}
