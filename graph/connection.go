@@ -74,10 +74,25 @@ func connection(ctx context.Context) context.Context {
 	return graphql.WithFieldContext(ctx, &rewritten)
 }
 
+// needsNamespace are the computed fields that read the namespace edge (Project.fullPath,
+// webUrl, nameWithNamespace, group; Member.group): asking for one loads the edge with the
+// page, in one query, instead of once per node. On types without that edge the extra
+// selection is ignored by ent.
+var needsNamespace = map[string]bool{"fullPath": true, "webUrl": true, "nameWithNamespace": true, "group": true}
+
 // flatten turns a selection into plain fields, recursively, each level marked wholeRows.
 func flatten(oc *graphql.OperationContext, sel ast.SelectionSet) ast.SelectionSet {
 	out := ast.SelectionSet{field(wholeRows, nil)}
-	for _, f := range graphql.CollectFields(oc, sel, nil) {
+	collected := graphql.CollectFields(oc, sel, nil)
+	implied, hasNamespace := false, false
+	for _, f := range collected {
+		implied = implied || needsNamespace[f.Name]
+		hasNamespace = hasNamespace || f.Name == "namespace"
+	}
+	if implied && !hasNamespace {
+		out = append(out, field("namespace", ast.SelectionSet{field(wholeRows, nil)}))
+	}
+	for _, f := range collected {
 		var sub ast.SelectionSet
 		if len(f.Selections) > 0 {
 			sub = flatten(oc, f.Selections)

@@ -60,6 +60,19 @@ func parseGIDOf(s string, models ...string) (int, error) {
 	return 0, badInput("%s is not a valid ID for %s.", s, models[0])
 }
 
+// parseGIDs parses a list of global ids of one model.
+func parseGIDs(ids []string, model string) ([]int, error) {
+	out := make([]int, 0, len(ids))
+	for _, s := range ids {
+		id, err := parseGIDOf(s, model)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, nil
+}
+
 // namespaceGID is a namespace's global id: groups are Group, personal namespaces UserNamespace.
 func namespaceGID(ns *ent.Namespace) string {
 	if ns.Kind == namespace.KindUser {

@@ -36,8 +36,17 @@ fragment TypeRef on __Type {
     ofType { kind name ofType { kind name ofType { kind name } } } } } } } }
 }`
 
-func TestIntrospection(t *testing.T) {
+// TestSchema runs the read-only checks on one server: introspection, the explorer, global id
+// errors and the query limits.
+func TestSchema(t *testing.T) {
 	in := servertest.Start(t)
+	t.Run("introspection", func(t *testing.T) { testIntrospection(t, in) })
+	t.Run("explorer", func(t *testing.T) { testExplorer(t, in) })
+	t.Run("invalid global ids", func(t *testing.T) { testInvalidGlobalIDs(t, in) })
+	t.Run("limits", func(t *testing.T) { testLimits(t, in) })
+}
+
+func testIntrospection(t *testing.T, in *servertest.Instance) {
 	d := data(t, in, "", fullIntrospection, nil)
 	assert.Equal(t, "Query", path(d, "__schema", "queryType", "name"))
 	assert.Equal(t, "Mutation", path(d, "__schema", "mutationType", "name"))
@@ -57,8 +66,7 @@ func TestIntrospection(t *testing.T) {
 	assert.Subset(t, fields, []string{"id", "name", "path", "fullPath", "webUrl", "visibility", "namespace", "group", "projectMembers"})
 }
 
-func TestExplorer(t *testing.T) {
-	in := servertest.Start(t)
+func testExplorer(t *testing.T, in *servertest.Instance) {
 	r := in.Do(t, "GET", "/-/graphql-explorer", "", nil)
 	require.Equal(t, http.StatusOK, r.Status)
 	assert.Equal(t, "text/html; charset=utf-8", r.Header.Get("Content-Type"))

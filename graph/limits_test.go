@@ -27,8 +27,7 @@ func aliases(n int) string {
 	return b.String()
 }
 
-func TestLimits(t *testing.T) {
-	in := servertest.Start(t)
+func testLimits(t *testing.T, in *servertest.Instance) {
 	in.NewGroup(t, "g", "public", nil)
 	_, token := in.NewUser(t, "alice")
 	for _, tc := range []struct {

@@ -39,6 +39,12 @@ func (r *Resolver) node(ctx context.Context, id string) (ent.Noder, error) {
 			return nil, err
 		}
 		return p, nil
+	case gidGroupMember, gidProjectMember:
+		e, err := orNull(r.svc.Members.FindByID(ctx, a, g.ID))
+		if e == nil || memberGID(e.Member) != id {
+			return nil, err
+		}
+		return e.Member, nil
 	}
 	return nil, nil
 }

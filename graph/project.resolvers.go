@@ -86,10 +86,11 @@ func (r *queryResolver) Project(ctx context.Context, fullPath string) (*ent.Proj
 
 // Projects is the resolver for the projects field.
 func (r *queryResolver) Projects(ctx context.Context, ids []string, membership *bool, search *string, searchNamespaces *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.ProjectConnection, error) {
-	if len(ids) > 0 {
-		return nil, badInput("projects(ids:) is not supported yet")
+	projectIDs, err := parseGIDs(ids, gidProject)
+	if err != nil {
+		return nil, err
 	}
-	p := projects.ListParams{Search: str(search), SearchNamespaces: flag(searchNamespaces), Membership: flag(membership)}
+	p := projects.ListParams{IDs: projectIDs, Search: str(search), SearchNamespaces: flag(searchNamespaces), Membership: flag(membership)}
 	q, err := r.svc.Projects.Query(ctx, actor(ctx), p)
 	if err != nil {
 		return nil, err

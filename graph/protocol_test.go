@@ -67,6 +67,8 @@ func TestProtocol(t *testing.T) {
 			http.Header{"Private-Token": {"glpat-not-a-token"}}, 401, `{"errors":[{"message":"Invalid token"}]}`},
 		{"token without an API scope", "POST", "/api/graphql", json, `{"query":"{ currentUser { username } }"}`,
 			http.Header{"Private-Token": {readUser}}, 401, `{"errors":[{"message":"Invalid token"}]}`},
+		{"sudo is ignored", "POST", "/api/graphql?sudo=alice", json, `{"query":"{ currentUser { username } }"}`,
+			http.Header{"Private-Token": {servertest.RootToken}, "Sudo": {"alice"}}, 200, `{"data":{"currentUser":{"username":"root"}}}`},
 		{"blocked user", "POST", "/api/graphql", json, `{"query":"{ currentUser { username } }"}`,
 			http.Header{"Private-Token": {blockedToken}}, 403, `{"errors":[{"message":"API not accessible for user"}]}`},
 	} {

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"anvil/cmd/anvil/server/servertest"
@@ -50,8 +51,20 @@ func (w *world) viewers() []struct{ name, token string } {
 	return []struct{ name, token string }{{"anonymous", ""}, {"non-member", w.bob}, {"member", w.alice}, {"admin", servertest.RootToken}}
 }
 
-func TestVisibility_parityWithREST(t *testing.T) {
+// TestWorld runs the read checks that share the small world: visibility parity with REST,
+// global ids and the fields of groups, projects and members.
+func TestWorld(t *testing.T) {
 	w := newWorld(t)
+	t.Run("visibility parity with REST", func(t *testing.T) { testVisibility(t, w) })
+	t.Run("global ids round-trip through node", func(t *testing.T) { testGlobalIDs(t, w) })
+	t.Run("group and project fields", func(t *testing.T) { testFields(t, w) })
+}
+
+func testVisibility(t *testing.T, w *world) {
+	visible := map[string][]string{
+		"anonymous": {"pub/app"}, "non-member": {"pub/app"},
+		"member": {"pub/app", "secret/proj"}, "admin": {"pub/app", "pub/hidden", "secret/proj"},
+	}
 	for _, v := range w.viewers() {
 		t.Run(v.name, func(t *testing.T) {
 			// project(fullPath:) is null exactly when REST answers 404.
@@ -71,11 +84,26 @@ func TestVisibility_parityWithREST(t *testing.T) {
 				got := data(t, w.in, v.token, `query($p: ID!) { group(fullPath: $p) { fullPath } }`, map[string]any{"p": fullPath})
 				assert.Equal(t, rest.Status == http.StatusOK, got["group"] != nil, fullPath)
 			}
+			assert.Equal(t, visible[v.name], gqlPaths(t, w.in, v.token, `{ projects { nodes { fullPath } } }`, "projects"))
 			// projects and groups list what REST lists.
 			assert.Equal(t, restPaths(t, w.in, v.token, "/projects?per_page=100", "path_with_namespace"),
 				gqlPaths(t, w.in, v.token, `{ projects { nodes { fullPath } } }`, "projects"))
 			assert.Equal(t, restPaths(t, w.in, v.token, "/groups?per_page=100&all_available=true", "full_path"),
 				gqlPaths(t, w.in, v.token, `{ groups { nodes { fullPath } } }`, "groups"))
+			// projects(ids:) and projects(membership:) keep to what the caller sees.
+			byIDs := data(t, w.in, v.token, `query($ids: [ID!]) { projects(ids: $ids) { nodes { id } } }`,
+				map[string]any{"ids": []string{w.pubApp, w.secretProj}})
+			wantIDs := []any{map[string]any{"id": w.pubApp}}
+			if v.name == "member" || v.name == "admin" {
+				wantIDs = append(wantIDs, map[string]any{"id": w.secretProj})
+			}
+			assert.Equal(t, wantIDs, path(byIDs, "projects", "nodes"))
+			mine := gqlPaths(t, w.in, v.token, `{ projects(membership: true) { nodes { fullPath } } }`, "projects")
+			if v.name == "member" {
+				assert.Equal(t, []string{"secret/proj"}, mine)
+			} else if v.name != "admin" {
+				assert.Empty(t, mine)
+			}
 			// node(id:) of a private project is null for those who cannot see it.
 			got := data(t, w.in, v.token, `query($id: ID!) { node(id: $id) { id } }`, map[string]any{"id": w.secretProj})
 			if v.name == "member" || v.name == "admin" {
@@ -113,8 +141,7 @@ func gqlPaths(t *testing.T, in *servertest.Instance, token, query, field string)
 	return out
 }
 
-func TestGlobalIDs_roundTripThroughNode(t *testing.T) {
-	w := newWorld(t)
+func testGlobalIDs(t *testing.T, w *world) {
 	d := data(t, w.in, servertest.RootToken, `{
 		currentUser { id }
 		project(fullPath: "secret/proj") { id group { id } namespace { id } }
@@ -131,10 +158,22 @@ func TestGlobalIDs_roundTripThroughNode(t *testing.T) {
 	assert.Regexp(t, `^gid://gitlab/GroupMember/\d+$`, path(d, "group", "groupMembers", "nodes", 0, "id"))
 	assert.Equal(t, "gid://gitlab/User/"+strconv.Itoa(w.aliceID), path(d, "group", "groupMembers", "nodes", 0, "user", "id"))
 
-	for _, id := range []string{userID, projectID, groupID} {
+	memberID := path(d, "group", "groupMembers", "nodes", 0, "id").(string)
+	for _, id := range []string{userID, projectID, groupID, memberID} {
 		got := data(t, w.in, servertest.RootToken, `query($id: ID!) { node(id: $id) { id __typename } }`, map[string]any{"id": id})
 		assert.Equal(t, id, path(got, "node", "id"))
 	}
+	t.Run("members are visible to those who may list them", func(t *testing.T) {
+		query := `query($id: ID!) { node(id: $id) { id ... on Member { accessLevel { integerValue } } } }`
+		wrongModel := strings.Replace(memberID, "GroupMember", "ProjectMember", 1)
+		for token, want := range map[string]any{
+			w.alice: map[string]any{"id": memberID, "accessLevel": map[string]any{"integerValue": float64(30)}},
+			w.bob:   nil, "": nil,
+		} {
+			assert.Equal(t, want, data(t, w.in, token, query, map[string]any{"id": memberID})["node"])
+		}
+		assert.Nil(t, data(t, w.in, w.alice, query, map[string]any{"id": wrongModel})["node"])
+	})
 	got := data(t, w.in, servertest.RootToken, `query($ids: [ID!]!) { nodes(ids: $ids) { id ... on Project { fullPath } ... on User { username } } }`,
 		map[string]any{"ids": []string{projectID, userID, "gid://gitlab/Project/999", "gid://gitlab/Issue/1"}})
 	assert.Equal(t, []any{
@@ -152,8 +191,7 @@ func TestGlobalIDs_roundTripThroughNode(t *testing.T) {
 	})
 }
 
-func TestGlobalIDs_invalid(t *testing.T) {
-	in := servertest.Start(t)
+func testInvalidGlobalIDs(t *testing.T, in *servertest.Instance) {
 	for _, tc := range []struct{ desc, query, want string }{
 		{"malformed", `{ node(id: "gid://gitlab/Project/abc") { id } }`,
 			`{"errors":[{"message":"gid://gitlab/Project/abc is not a valid GitLab ID.","path":["node"],"locations":[{"line":1,"column":3}],"extensions":{"code":"BAD_USER_INPUT"}}],"data":{"node":null}}`},
@@ -161,6 +199,8 @@ func TestGlobalIDs_invalid(t *testing.T) {
 			`{"errors":[{"message":"1 is not a valid GitLab ID.","path":["nodes"],"locations":[{"line":1,"column":3}],"extensions":{"code":"BAD_USER_INPUT"}}],"data":null}`},
 		{"wrong model", `{ user(id: "gid://gitlab/Project/1") { id } }`,
 			`{"errors":[{"message":"gid://gitlab/Project/1 is not a valid ID for User.","path":["user"],"locations":[{"line":1,"column":3}],"extensions":{"code":"BAD_USER_INPUT"}}],"data":{"user":null}}`},
+		{"wrong model in a list", `{ projects(ids: ["gid://gitlab/User/1"]) { count } }`,
+			`{"errors":[{"message":"gid://gitlab/User/1 is not a valid ID for Project.","path":["projects"],"locations":[{"line":1,"column":3}],"extensions":{"code":"BAD_USER_INPUT"}}],"data":{"projects":null}}`},
 		{"id and username", `{ user(id: "gid://gitlab/User/1", username: "root") { id } }`,
 			`{"errors":[{"message":"Provide either a single username or id","path":["user"],"locations":[{"line":1,"column":3}],"extensions":{"code":"BAD_USER_INPUT"}}],"data":{"user":null}}`},
 	} {
@@ -193,6 +233,8 @@ func TestUsers(t *testing.T) {
 			map[string]any{"count": float64(1), "nodes": []any{map[string]any{"username": "alice"}}}},
 		{"users searched", servertest.RootToken, `{ users(search: "alic") { nodes { username } } }`, nil, "users",
 			map[string]any{"nodes": []any{map[string]any{"username": "alice"}}}},
+		{"users by usernames and ids", servertest.RootToken, `query($ids: [ID!]) { users(usernames: ["ALICE", "root", "nobody"], ids: $ids) { nodes { username } } }`,
+			map[string]any{"ids": []string{gid}}, "users", map[string]any{"nodes": []any{map[string]any{"username": "alice"}}}},
 		{"administrators", servertest.RootToken, `{ users(admins: true) { nodes { username } } }`, nil, "users",
 			map[string]any{"nodes": []any{map[string]any{"username": "root"}}}},
 	} {
@@ -200,6 +242,10 @@ func TestUsers(t *testing.T) {
 			assert.Equal(t, tc.want, data(t, in, tc.token, tc.query, tc.vars)[tc.field])
 		})
 	}
+	t.Run("anonymous callers must name one user", func(t *testing.T) {
+		r := gql(t, in, "", `{ users(usernames: ["alice", "root"]) { count } }`, nil)
+		assertJSON(t, r, http.StatusOK, `{"errors":[{"message":"Not authorized to access /api/v4/users","path":["users"],"locations":[{"line":1,"column":3}],"extensions":{"code":"FORBIDDEN"}}],"data":{"users":null}}`)
+	})
 	t.Run("client-go GraphQL.Do", func(t *testing.T) {
 		var resp struct {
 			Data struct {
@@ -224,8 +270,7 @@ func TestUsers(t *testing.T) {
 	})
 }
 
-func TestGroupsAndProjects_fields(t *testing.T) {
-	w := newWorld(t)
+func testFields(t *testing.T, w *world) {
 	sub := w.in.NewGroup(t, "sub", "private", mustGroup(t, w, "secret"))
 	w.in.NewProject(t, sub, "deep", "private")
 	d := data(t, w.in, w.alice, `{

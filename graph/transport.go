@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
@@ -76,9 +77,10 @@ func (t transport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Graph
 }
 
 // authenticate resolves the actor. A token that is present but invalid, or whose scopes do not
-// cover the API, is "Invalid token"; a user whose state forbids API use is refused 403.
+// cover the API, is "Invalid token"; a user whose state forbids API use is refused 403. Sudo is
+// a REST feature: GitLab's GraphQL endpoint ignores it, so it is removed before resolving.
 func (t transport) authenticate(r *http.Request) (*authz.Actor, error) {
-	actor, err := t.auth(r)
+	actor, err := t.auth(withoutSudo(r))
 	if err != nil {
 		e, ok := apperr.As(err)
 		switch {
@@ -93,6 +95,19 @@ func (t transport) authenticate(r *http.Request) (*authz.Actor, error) {
 		return nil, &refusal{http.StatusUnauthorized, "Invalid token"}
 	}
 	return actor, nil
+}
+
+// withoutSudo returns r without the Sudo header and sudo parameter.
+func withoutSudo(r *http.Request) *http.Request {
+	q := r.URL.Query()
+	if r.Header.Get("Sudo") == "" && !q.Has("sudo") {
+		return r
+	}
+	r = r.Clone(r.Context())
+	r.Header.Del("Sudo")
+	q.Del("sudo")
+	r.URL.RawQuery = q.Encode()
+	return r
 }
 
 // wireRequest is one query as a client sends it; variables may be an object or a JSON string.
@@ -201,7 +216,7 @@ func decode(b []byte, v any) error {
 // checkRequests applies GitLab's controller checks: query size, and no mutations over GET.
 func checkRequests(r *http.Request, reqs []*graphql.RawParams) error {
 	for _, p := range reqs {
-		if len(p.Query) > maxQuerySize {
+		if utf8.RuneCountInString(p.Query) > maxQuerySize {
 			return &refusal{http.StatusUnprocessableEntity, "Query too large"}
 		}
 		if (r.Method == http.MethodGet || r.Method == http.MethodHead) && isMutation(p) {

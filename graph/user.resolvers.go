@@ -50,10 +50,7 @@ func (r *queryResolver) User(ctx context.Context, id *string, username *string) 
 
 // Users is the resolver for the users field.
 func (r *queryResolver) Users(ctx context.Context, ids []string, usernames []string, search *string, admins *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.UserConnection, error) {
-	if len(ids) > 0 {
-		return nil, badInput("users(ids:) is not supported yet")
-	}
-	p, err := userParams(usernames, search, admins)
+	p, err := userParams(ids, usernames, search, admins)
 	if err != nil {
 		return nil, err
 	}

@@ -36,17 +36,18 @@ func (r *Resolver) findUser(ctx context.Context, id, username *string) (*ent.Use
 	return u, err
 }
 
-// userParams maps users(...) arguments onto the service's filters.
-func userParams(usernames []string, search *string, admins *bool) (users.ListParams, error) {
+// userParams maps users(...) arguments onto the service's filters. A single username is the
+// REST username filter, which anonymous callers may use too.
+func userParams(ids, usernames []string, search *string, admins *bool) (users.ListParams, error) {
 	p := users.ListParams{Search: str(search), Admins: flag(admins)}
-	switch len(usernames) {
-	case 0:
-	case 1:
+	if len(usernames) == 1 {
 		p.Username = &usernames[0]
-	default:
-		return p, badInput("usernames accepts a single username")
+	} else {
+		p.Usernames = usernames
 	}
-	return p, nil
+	var err error
+	p.IDs, err = parseGIDs(ids, gidUser)
+	return p, err
 }
 
 // userNodes are a page's users.

@@ -330,6 +330,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{ProjectsColumns[10]},
 			},
+			{
+				Name:    "project_forked_from_id",
+				Unique:  false,
+				Columns: []*schema.Column{ProjectsColumns[50]},
+			},
 		},
 	}
 	// ProjectGroupLinksColumns holds the columns for the "project_group_links" table.

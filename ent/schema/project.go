@@ -96,6 +96,8 @@ func (Project) Indexes() []ent.Index {
 		index.Fields("namespace_id", "path").Unique(),
 		index.Fields("visibility"),
 		index.Fields("last_activity_at"),
+		// forks_count is counted per page of projects by forked_from_id.
+		index.Fields("forked_from_id"),
 	}
 }
 

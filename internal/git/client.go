@@ -136,18 +136,33 @@ type Repository struct {
 // Path is the repository's directory.
 func (r *Repository) Path() string { return r.path }
 
-// run runs a command in the repository and returns its standard output.
+// output runs a command in the repository and returns its standard output.
 func (r *Repository) output(ctx context.Context, cmd *gitcmd.Cmd, opts ...gitcmd.Option) ([]byte, error) {
-	return r.c.runner.Output(ctx, r.path, cmd, opts...)
+	out, err := r.c.runner.Output(ctx, r.path, cmd, opts...)
+	return out, r.missing(err)
 }
 
+// run runs a command in the repository.
 func (r *Repository) run(ctx context.Context, cmd *gitcmd.Cmd, opts ...gitcmd.Option) error {
-	return r.c.runner.Run(ctx, r.path, cmd, opts...)
+	return r.missing(r.c.runner.Run(ctx, r.path, cmd, opts...))
+}
+
+// missing marks the failure of a command run on a directory that is not a repository.
+func (r *Repository) missing(err error) error {
+	if err != nil && stderrHas(err, "not a git repository", "does not appear to be a git repository") {
+		return fmt.Errorf("%w: %w", ErrRepositoryNotFound, err)
+	}
+	return err
 }
 
 // batch runs fn with a cat-file process of the repository.
 func (r *Repository) batch(ctx context.Context, fn func(*catfile.Batch) error) error {
-	return r.c.cat.Do(ctx, r.path, fn)
+	err := r.c.cat.Do(ctx, r.path, fn)
+	if err != nil && !errors.Is(err, catfile.ErrNotFound) && !errors.Is(err, catfile.ErrAmbiguous) &&
+		ctx.Err() == nil && !r.Exists() {
+		return fmt.Errorf("%w: %s", ErrRepositoryNotFound, r.path)
+	}
+	return err
 }
 
 // Exists reports whether the repository directory looks like a git repository.

@@ -39,7 +39,7 @@ type DiffFile struct {
 	Status byte
 	// Similarity is the rename or copy score (0-100).
 	Similarity int
-	// Additions and Deletions count lines (0 for binary files).
+	// Additions and Deletions count the patch's lines (0 for binary files).
 	Additions, Deletions int
 	// Binary: git considers either side binary.
 	Binary bool
@@ -103,15 +103,15 @@ func diffCommand(from, to string, opts DiffOptions) (*gitcmd.Cmd, error) {
 }
 
 // Diff compares two commits or trees (from "" is the empty tree): every changed file with its
-// modes, ids, line counts and patch, within opts' limits. It runs one diff-tree process and
-// stops it as soon as a limit is reached.
+// modes, ids, line counts and patch, within opts' limits. It runs one diff-tree process
+// (--raw for the file list, then the patches, whose lines are counted as they stream) and stops
+// it as soon as a limit is reached, so a huge diff costs no more than its first pages.
 func (r *Repository) Diff(ctx context.Context, from, to string, opts DiffOptions) (*DiffResult, error) {
 	cmd, err := diffCommand(from, to, opts)
 	if err != nil {
 		return nil, err
 	}
-	// Flags go before the revisions whatever the call order: gitcmd keeps them apart.
-	cmd.Flag("--raw", "--numstat", "-p")
+	cmd.Flag("--raw", "-p")
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	p, err := r.c.runner.Start(ctx, r.path, cmd)
@@ -130,24 +130,17 @@ func (r *Repository) Diff(ctx context.Context, from, to string, opts DiffOptions
 		return res, nil
 	}
 	if err := p.Wait(); err != nil {
-		return nil, revisionErr(err, "diff")
+		return nil, revisionErr(r.missing(err), "diff")
 	}
 	return res, nil
 }
 
-// parseDiff reads diff-tree -z --raw --numstat -p output.
+// parseDiff reads diff-tree -z --raw -p output.
 func parseDiff(br *bufio.Reader, opts DiffOptions) (*DiffResult, error) {
 	res := &DiffResult{}
 	files, err := parseRaw(br)
 	if err != nil {
 		return nil, err
-	}
-	for i := range files {
-		st, err := readNumstat(br)
-		if err != nil {
-			return nil, err
-		}
-		files[i].Additions, files[i].Deletions, files[i].Binary = st.Additions, st.Deletions, st.Binary
 	}
 	if len(files) > 0 {
 		if c, err := br.ReadByte(); err != nil || c != 0 {
@@ -165,10 +158,8 @@ func parseDiff(br *bufio.Reader, opts DiffOptions) (*DiffResult, error) {
 	var patch bytes.Buffer
 	inBody := false
 	finish := func() {
-		if fi >= 0 && fi < len(files) {
-			if !files[fi].TooLarge {
-				files[fi].Patch = patch.String()
-			}
+		if fi >= 0 && fi < len(files) && !files[fi].TooLarge {
+			files[fi].Patch = patch.String()
 		}
 		patch.Reset()
 	}
@@ -203,18 +194,24 @@ func parseDiff(br *bufio.Reader, opts DiffOptions) (*DiffResult, error) {
 		if fi < 0 || fi >= len(files) {
 			return nil, fmt.Errorf("diff: patch without a file")
 		}
+		f := &files[fi]
 		if !inBody {
 			switch {
 			case bytes.HasPrefix(line, []byte("@@")):
 				inBody = true
 			case bytes.HasPrefix(line, []byte("Binary files ")):
-				files[fi].Binary = true
+				f.Binary = true
 				inBody = true
 			default:
 				continue // extended header lines
 			}
 		}
-		f := &files[fi]
+		switch line[0] {
+		case '+':
+			f.Additions++
+		case '-':
+			f.Deletions++
+		}
 		if f.TooLarge {
 			continue
 		}

@@ -38,6 +38,8 @@ var (
 	ErrInvalidArgument = gitcmd.ErrInvalidArgument
 	// ErrUnrelatedHistories: a merge of commits with no common ancestor was not allowed.
 	ErrUnrelatedHistories = errors.New("unrelated histories")
+	// ErrRepositoryNotFound: the repository directory does not exist or is not a repository.
+	ErrRepositoryNotFound = errors.New("repository not found")
 	// ErrUnsupported: the operation or format is not available with this git or host.
 	ErrUnsupported = errors.New("unsupported")
 )

@@ -101,8 +101,12 @@ func (r *Repository) MergeTree(ctx context.Context, ours, theirs string, opts Me
 func (r *Repository) mergeTree(ctx context.Context, cmd *gitcmd.Cmd) (ObjectID, error) {
 	out, err := r.output(ctx, cmd)
 	code := gitcmd.ExitCode(err)
+	tree, _, _ := strings.Cut(string(out), "\x00")
+	tree = strings.TrimSpace(tree)
 	switch {
-	case err != nil && code == 1:
+	case stderrHas(err, "not something we can merge", "Not a valid", "not a valid"):
+		return "", fmt.Errorf("merge: %w: %w", ErrReferenceNotFound, err)
+	case err != nil && code == 1 && IsFullObjectID(tree):
 		fields := strings.Split(string(out), "\x00")
 		var paths []string
 		seen := map[string]bool{}
@@ -118,13 +122,9 @@ func (r *Repository) mergeTree(ctx context.Context, cmd *gitcmd.Cmd) (ObjectID, 
 		return "", &ConflictError{Paths: paths}
 	case stderrHas(err, "unrelated histories"):
 		return "", fmt.Errorf("merge: %w", ErrUnrelatedHistories)
-	case stderrHas(err, "not something we can merge", "Not a valid", "not a valid"):
-		return "", fmt.Errorf("merge: %w: %w", ErrReferenceNotFound, err)
 	case err != nil:
 		return "", fmt.Errorf("merge: %w", err)
 	}
-	tree, _, _ := strings.Cut(string(out), "\x00")
-	tree = strings.TrimSpace(tree)
 	if !IsFullObjectID(tree) {
 		return "", fmt.Errorf("merge: unexpected output %q", out)
 	}

@@ -56,7 +56,7 @@ func (r *Repository) pack(ctx context.Context, cmd *gitcmd.Cmd, opts PackOptions
 		runOpts = append(runOpts, gitcmd.Env("GIT_PROTOCOL", opts.GitProtocol))
 	}
 	// These commands take the repository directory as their argument.
-	if err := r.c.runner.Run(ctx, "", cmd.Arg(r.path), runOpts...); err != nil {
+	if err := r.missing(r.c.runner.Run(ctx, "", cmd.Arg(r.path), runOpts...)); err != nil {
 		return fmt.Errorf("%s: %w", cmd.Name(), err)
 	}
 	return nil

@@ -132,44 +132,41 @@ func (r *Repository) ReadBlob(ctx context.Context, rev string, limit int64) (*Bl
 	if err := ValidateRevision(rev); err != nil {
 		return nil, err
 	}
-	info, err := r.ReadObjectInfo(ctx, rev)
-	if err != nil {
-		return nil, err
-	}
-	if info.Type != TypeBlob {
-		return nil, fmt.Errorf("read blob %q: is a %s: %w", rev, info.Type, ErrObjectNotFound)
-	}
 	var obj catfile.Object
-	err = r.batch(ctx, func(b *catfile.Batch) (err error) {
-		obj, err = b.Read(ctx, string(info.ID), limit)
+	err := r.batch(ctx, func(b *catfile.Batch) (err error) {
+		obj, err = b.Read(ctx, rev, limit)
 		return err
 	})
 	if err != nil {
-		return nil, catErr(err, "read blob")
+		return nil, revErr(err, rev, "read blob")
 	}
-	return &Blob{ID: info.ID, Size: obj.Size, Data: obj.Data, Truncated: obj.Truncated}, nil
+	if obj.Type != string(TypeBlob) {
+		return nil, fmt.Errorf("read blob %q: is a %s: %w", rev, obj.Type, ErrObjectNotFound)
+	}
+	return &Blob{ID: ObjectID(obj.OID), Size: obj.Size, Data: obj.Data, Truncated: obj.Truncated}, nil
 }
 
-// ReadBlobTo streams the blob with id into w without holding it in memory.
+// ReadBlobTo streams the blob with id into w without holding it in memory. A non-blob fails
+// with ErrObjectNotFound before anything is written.
 func (r *Repository) ReadBlobTo(ctx context.Context, id ObjectID, w io.Writer) (ObjectInfo, error) {
 	if err := id.Validate(); err != nil {
 		return ObjectInfo{}, err
 	}
-	info, err := r.ReadObjectInfo(ctx, string(id))
-	if err != nil {
-		return ObjectInfo{}, err
-	}
-	if info.Type != TypeBlob {
-		return ObjectInfo{}, fmt.Errorf("read blob %s: is a %s: %w", id, info.Type, ErrObjectNotFound)
-	}
-	err = r.batch(ctx, func(b *catfile.Batch) error {
-		_, err := b.ReadTo(ctx, string(id), w)
+	var info catfile.Info
+	err := r.batch(ctx, func(b *catfile.Batch) (err error) {
+		if info, err = b.Info(ctx, string(id)); err != nil {
+			return err
+		}
+		if info.Type != string(TypeBlob) {
+			return fmt.Errorf("read blob %s: is a %s: %w", id, info.Type, ErrObjectNotFound)
+		}
+		_, err = b.ReadTo(ctx, string(id), w)
 		return err
 	})
 	if err != nil {
-		return ObjectInfo{}, catErr(err, "read blob")
+		return ObjectInfo{}, revErr(err, string(id), "read blob")
 	}
-	return info, nil
+	return ObjectInfo{ID: id, Type: TypeBlob, Size: info.Size}, nil
 }
 
 // ReadTagObject reads the annotated tag object with id.

@@ -24,7 +24,18 @@ func (r *Repository) ResolveRevision(ctx context.Context, rev string) (ObjectID,
 	if err != nil {
 		return "", fmt.Errorf("resolve %q: %w", rev, err)
 	}
-	return ObjectID(strings.TrimSpace(string(out))), nil
+	id := ObjectID(strings.TrimSpace(string(out)))
+	if IsFullObjectID(rev) {
+		// --verify accepts any well-formed full id without looking it up.
+		ok, err := r.HasObject(ctx, id)
+		if err != nil {
+			return "", err
+		}
+		if !ok {
+			return "", fmt.Errorf("resolve %q: %w", rev, ErrObjectNotFound)
+		}
+	}
+	return id, nil
 }
 
 // Ref is one ref with what it points at.

@@ -96,7 +96,8 @@ func (r *Repository) EditTree(ctx context.Context, base string, actions []TreeAc
 			rootID = ObjectID(info.OID)
 		}
 		ed.ctx, ed.b = ctx, b
-		ed.root = &editNode{id: rootID}
+		// An empty base is written out even without actions (see serialize).
+		ed.root = &editNode{id: rootID, dirty: rootID == EmptyTreeOID}
 		for i, a := range actions {
 			if err := ed.apply(a); err != nil {
 				var ae *ActionError
@@ -347,7 +348,9 @@ func (ed *treeEditor) apply(a TreeAction) error {
 
 // writeEdits writes the new blobs, then the changed trees bottom-up, and returns the root id.
 func (r *Repository) writeEdits(ctx context.Context, ed *treeEditor) (ObjectID, error) {
-	tmp, err := os.MkdirTemp("", "anvil-tree-")
+	// New contents go to files in the client's private directory (not a shared /tmp): they may
+	// come from private repositories.
+	tmp, err := os.MkdirTemp(r.c.home, "tree-")
 	if err != nil {
 		return "", fmt.Errorf("edit tree: %w", err)
 	}
@@ -366,7 +369,7 @@ func (r *Repository) writeEdits(ctx context.Context, ed *treeEditor) (ObjectID, 
 		}
 		type ent struct {
 			name, key, mode string
-			id            ObjectID
+			id              ObjectID
 		}
 		var ents []ent
 		for name, e := range n.entries {
@@ -386,7 +389,7 @@ func (r *Repository) writeEdits(ctx context.Context, ed *treeEditor) (ObjectID, 
 			}
 			ents = append(ents, ent{name: name, key: key, mode: strings.TrimLeft(e.mode, "0"), id: id})
 		}
-		if len(ents) == 0 {
+		if len(ents) == 0 && n != ed.root {
 			return EmptyTreeOID, true
 		}
 		sort.Slice(ents, func(i, j int) bool { return ents[i].key < ents[j].key })
@@ -396,10 +399,12 @@ func (r *Repository) writeEdits(ctx context.Context, ed *treeEditor) (ObjectID, 
 			buf.WriteString(e.mode + " " + e.name + "\x00")
 			buf.Write(raw)
 		}
+		// An emptied root is written too: git knows the empty tree's id without storing it, but
+		// fsck wants a commit's tree in the object store.
 		id := hashObject(TypeTree, buf.Bytes())
 		trees = append(trees, buf.Bytes())
 		treeIDs = append(treeIDs, id)
-		return id, false
+		return id, len(ents) == 0
 	}
 	root, _ := serialize(ed.root)
 	written, err := r.hashObjects(ctx, tmp, "t", trees, true)

@@ -31,6 +31,8 @@ func (r *Repository) UpdateRef(ctx context.Context, name string, newOID, oldOID 
 //   - ErrReferenceExists: the name clashes with an existing ref (refs/heads/a vs refs/heads/a/b);
 //   - ErrObjectNotFound: NewOID does not exist;
 //   - ErrInvalidRefName, ErrInvalidObjectID: bad input, refused before git runs.
+//
+// Deleting a ref that does not exist succeeds unless OldOID is given.
 func (r *Repository) UpdateRefs(ctx context.Context, updates ...RefUpdate) error {
 	if len(updates) == 0 {
 		return nil

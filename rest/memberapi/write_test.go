@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"sort"
+	"sync"
 	"testing"
 	"time"
 
@@ -136,6 +138,34 @@ func TestMembers_ownerRules(t *testing.T) {
 		sub := in.NewGroup(t, "sub", "private", g)
 		in.AddGroupMember(t, sub, newbie, 50)
 		step("removed by the parent's owner", ownerTok, "DELETE", gpath(sub)+"/"+itoa(newbie.ID), nil, 204, "")
+	})
+	t.Run("two owners removing each other at once leave one owner", func(t *testing.T) {
+		for i := range 5 {
+			grp := in.NewGroup(t, "race"+itoa(i), "private", nil)
+			a, aTok := in.NewUser(t, "racea"+itoa(i))
+			b, bTok := in.NewUser(t, "raceb"+itoa(i))
+			in.AddGroupMember(t, grp, a, 50)
+			in.AddGroupMember(t, grp, b, 50)
+			statuses := make(chan int, 2)
+			var wg sync.WaitGroup
+			for _, req := range []struct{ tok, victim string }{{aTok, itoa(b.ID)}, {bTok, itoa(a.ID)}} {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					statuses <- in.Do(t, "DELETE", gpath(grp)+"/"+req.victim, req.tok, nil).Status
+				}()
+			}
+			wg.Wait()
+			close(statuses)
+			var got []int
+			for st := range statuses {
+				got = append(got, st)
+			}
+			sort.Ints(got)
+			// The loser is refused as the last owner, or no longer sees the private group.
+			assert.Contains(t, [][]int{{204, 403}, {204, 404}}, got)
+			assert.Len(t, levels(t, in.Do(t, "GET", gpath(grp), servertest.RootToken, nil)), 1)
+		}
 	})
 	t.Run("personal project owner cannot be removed", func(t *testing.T) {
 		ns := in.PersonalNamespace(t, owner)

@@ -219,7 +219,7 @@ func (p *Presenter) commitEmail(u *ent.User) string {
 func (p *Presenter) UserWithAdmin(u *ent.User) *UserWithAdmin {
 	out := &UserWithAdmin{
 		UserPublic: *p.UserPublic(u), IsAdmin: u.Admin, Note: u.Note,
-		CreatedBy: p.UserBasic(u.Edges.CreatedBy),
+		CreatedBy:       p.UserBasic(u.Edges.CreatedBy),
 		CurrentSignInIP: u.CurrentSignInIP, LastSignInIP: u.LastSignInIP,
 		IsAuditor: u.Auditor, UsingLicenseSeat: u.State == "active" && u.UserType == "human",
 		Plan: "ultimate", SignInCount: u.SignInCount,

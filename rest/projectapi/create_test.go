@@ -78,7 +78,7 @@ func TestProjects_create_clientGo(t *testing.T) {
 	assert.Equal(t, 50, m.AccessLevel)
 	stored, err := in.DB.Client.Project.Get(t.Context(), int(p.ID))
 	require.NoError(t, err)
-	assert.Regexp(t, `^@hashed/[0-9a-f]{2}/[0-9a-f]{2}/[0-9a-f]{64}$`, stored.DiskPath)
+	assert.Regexp(t, `^@hashed/[0-9a-f]{2}/[0-9a-f]{2}/[0-9a-f]{64}`, stored.DiskPath, "the repository hooks record the location")
 }
 
 func TestProjects_create_rules(t *testing.T) {

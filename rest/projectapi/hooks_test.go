@@ -29,7 +29,7 @@ func (f *fakeRepos) Create(_ context.Context, p *ent.Project, readme bool, branc
 	if p.Path == "broken" {
 		return errors.New("disk full")
 	}
-	f.created = append(f.created, fmt.Sprintf("%s readme=%v branch=%q disk=%v", p.Path, readme, branch, p.DiskPath != ""))
+	f.created = append(f.created, fmt.Sprintf("%s readme=%v branch=%q", p.Path, readme, branch))
 	return nil
 }
 
@@ -65,6 +65,6 @@ func TestProjects_repositoryHooks(t *testing.T) {
 
 	r = in.Do(t, "DELETE", fmt.Sprintf("/projects/%d", id), tok, nil)
 	require.Equal(t, http.StatusAccepted, r.Status, r.String())
-	assert.Equal(t, []string{`full readme=true branch="trunk" disk=true`, `bare readme=false branch="" disk=true`}, repos.created)
+	assert.Equal(t, []string{`full readme=true branch="trunk"`, `bare readme=false branch=""`}, repos.created)
 	assert.Equal(t, []string{"broken", "bare"}, repos.deleted)
 }

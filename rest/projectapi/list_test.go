@@ -84,7 +84,8 @@ func TestProjects_list_filters(t *testing.T) {
 		{"active", "active=true&owned=true", w.carolTok, []*ent.Project{w.gamma, w.alpha}},
 		{"search name", "search=engine", w.carolTok, []*ent.Project{w.alpha}},
 		{"search description", "search=ROCKET", w.carolTok, []*ent.Project{w.alpha}},
-		{"search words all match", "search=alpha+rocket", w.carolTok, []*ent.Project{w.alpha}},
+		{"search words all match one column", "search=rocket+science", w.carolTok, []*ent.Project{w.alpha}},
+		{"search words split over columns", "search=alpha+rocket", w.carolTok, nil},
 		{"search short is exact", "search=ex", w.carolTok, nil},
 		{"search short exact hit", "search=ext", w.carolTok, []*ent.Project{w.ext}},
 		{"search namespaces", "search=squad&search_namespaces=true", w.carolTok, []*ent.Project{w.teamSub}},
@@ -275,8 +276,9 @@ func TestProjects_userAndGroupListings(t *testing.T) {
 	t.Run("group projects include shared ones unless with_shared=false", func(t *testing.T) {
 		r := in.Do(t, "POST", fmt.Sprintf("/projects/%d/share", w.gamma.ID), w.carolTok, fmt.Sprintf(`{"group_id":%d,"group_access":20}`, w.teamGroup.ID))
 		require.Equal(t, http.StatusCreated, r.Status, r.String())
-		assert.Equal(t, toIDs(w.gamma, w.team), ids(t, in.Do(t, "GET", "/groups/team/projects", w.carolTok, nil)))
+		assert.Equal(t, toIDs(w.team, w.gamma), ids(t, in.Do(t, "GET", "/groups/team/projects", w.carolTok, nil)))
 		assert.Equal(t, toIDs(w.team), ids(t, in.Do(t, "GET", "/groups/team/projects?with_shared=false", w.carolTok, nil)))
+		assert.Equal(t, toIDs(w.gamma), ids(t, in.Do(t, "GET", "/groups/team/projects/shared", w.carolTok, nil)))
 		ps, _, err := in.Client(t, w.carolTok).Groups.ListGroupProjects("team", &gitlab.ListGroupProjectsOptions{
 			IncludeSubGroups: gitlab.Ptr(true), WithShared: gitlab.Ptr(false), OrderBy: gitlab.Ptr("path"), Sort: gitlab.Ptr("asc")})
 		require.NoError(t, err)

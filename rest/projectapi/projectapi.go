@@ -37,6 +37,7 @@ func Register(t *route.Table) {
 	t.DELETE("/projects/:id/share/:group_id", h.unshare, route.SignedIn)
 	t.GET("/users/:id/projects", h.userProjects)
 	t.GET("/groups/:id/projects", h.groupProjects)
+	t.GET("/groups/:id/projects/shared", h.groupSharedProjects)
 }
 
 // list handles GET /projects.
@@ -68,7 +69,12 @@ func (h *handlers) userProjects(c *gin.Context) error {
 
 // groupProjects handles GET /groups/:id/projects: full projects without permissions, plain
 // offset pages.
-func (h *handlers) groupProjects(c *gin.Context) error {
+func (h *handlers) groupProjects(c *gin.Context) error { return h.listGroup(c, false) }
+
+// groupSharedProjects handles GET /groups/:id/projects/shared: the projects shared with the group.
+func (h *handlers) groupSharedProjects(c *gin.Context) error { return h.listGroup(c, true) }
+
+func (h *handlers) listGroup(c *gin.Context, sharedOnly bool) error {
 	ns, err := h.groups.Find(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), authz.ReadGroup)
 	if err != nil {
 		return err
@@ -78,7 +84,7 @@ func (h *handlers) groupProjects(c *gin.Context) error {
 		return err
 	}
 	p := bindList(b)
-	p.GroupID = ns.ID
+	p.GroupID, p.SharedOnly = ns.ID, sharedOnly
 	p.WithShared = b.BoolDefault("with_shared", true)
 	p.IncludeSubgroups = b.BoolDefault("include_subgroups", false)
 	p.IncludeAncestorGroups = b.BoolDefault("include_ancestor_groups", false)

@@ -234,3 +234,31 @@ func TestProjects_listShapes(t *testing.T) {
 		assert.True(t, slices.Contains([]string{"shapes"}, ps[0].Namespace.FullPath))
 	})
 }
+
+// TestProjects_forkParent checks forked_from_project: shown (as basic details) only when the
+// viewer may read the parent, and the parent's forks_count.
+func TestProjects_forkParent(t *testing.T) {
+	in := servertest.Start(t)
+	g := in.NewGroup(t, "forks", "public", nil)
+	pub := in.NewProject(t, g, "parent", "public")
+	priv := in.NewProject(t, g, "secret-parent", "private")
+	fork := in.NewProject(t, g, "fork", "public")
+	orphan := in.NewProject(t, g, "orphan", "public")
+	require.NoError(t, in.DB.Client.Project.UpdateOne(fork).SetForkedFromID(pub.ID).Exec(t.Context()))
+	require.NoError(t, in.DB.Client.Project.UpdateOne(orphan).SetForkedFromID(priv.ID).Exec(t.Context()))
+
+	body := decode[map[string]any](t, in.Do(t, "GET", fmt.Sprintf("/projects/%d", fork.ID), "", nil))
+	parent, ok := body["forked_from_project"].(map[string]any)
+	require.True(t, ok, "anonymous callers see a public parent")
+	assert.Equal(t, "forks/parent", parent["path_with_namespace"])
+	assert.Equal(t, float64(1), parent["forks_count"])
+
+	body = decode[map[string]any](t, in.Do(t, "GET", fmt.Sprintf("/projects/%d", orphan.ID), "", nil))
+	assert.NotContains(t, body, "forked_from_project", "a private parent stays hidden")
+	body = decode[map[string]any](t, in.Do(t, "GET", fmt.Sprintf("/projects/%d", orphan.ID), servertest.RootToken, nil))
+	assert.Contains(t, body, "forked_from_project")
+	assert.Equal(t, false, body["mr_default_target_self"])
+
+	body = decode[map[string]any](t, in.Do(t, "GET", fmt.Sprintf("/projects/%d", pub.ID), "", nil))
+	assert.Equal(t, float64(1), body["forks_count"])
+}

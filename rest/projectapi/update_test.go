@@ -20,7 +20,12 @@ import (
 func TestProjects_update(t *testing.T) {
 	in := servertest.Start(t)
 	g := in.NewGroup(t, "up", "internal", nil)
-	p := in.NewProject(t, g, "proj", "private")
+	// Made through the API so that it has a repository whose HEAD can move.
+	created, _, err := in.Client(t, servertest.RootToken).Projects.CreateProject(&gitlab.CreateProjectOptions{
+		Path: gitlab.Ptr("proj"), NamespaceID: gitlab.Ptr(int64(g.ID))})
+	require.NoError(t, err)
+	p, err := in.DB.Client.Project.Get(t.Context(), int(created.ID))
+	require.NoError(t, err)
 	maint, maintTok := in.NewUser(t, "maint")
 	owner, ownerTok := in.NewUser(t, "owner")
 	in.AddProjectMember(t, p, maint, 40)

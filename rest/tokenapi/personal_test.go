@@ -140,6 +140,12 @@ func TestPersonalAccessTokens_Prefix(t *testing.T) {
 	assert.Regexp(t, `^anvil_[A-Za-z0-9_-]{32}$`, pat.Token)
 	r := in.Do(t, "GET", "/user", pat.Token, nil)
 	assert.Equal(t, http.StatusOK, r.Status, r.String())
+
+	// Only the digest is stored.
+	row, err := in.DB.Client.PersonalAccessToken.Get(context.Background(), int(pat.ID))
+	require.NoError(t, err)
+	assert.Equal(t, tokens.Digest(pat.Token), row.TokenDigest)
+	assert.NotContains(t, row.TokenDigest, pat.Token)
 }
 
 func TestPersonalAccessTokens_List(t *testing.T) {

@@ -28,6 +28,13 @@ func TestUsers_Delete(t *testing.T) {
 		u, token := in.NewUser(t, "leaver")
 		ns := in.PersonalNamespace(t, u)
 		p := in.NewProject(t, ns, "mine", "public")
+		require.NoError(t, in.Services.Repos.Create(ctx, p, false, ""))
+		repoExists := func() bool {
+			ok, err := in.Services.Repos.Storage.Exists(p.RepositoryStorage, p.DiskPath)
+			require.NoError(t, err)
+			return ok
+		}
+		require.True(t, repoExists())
 		in.AddProjectMember(t, p, u, 40)
 		group := in.NewGroup(t, "club", "public", nil)
 		in.AddGroupMember(t, group, u, 30)
@@ -49,6 +56,7 @@ func TestUsers_Delete(t *testing.T) {
 		assert.False(t, exists)
 		_, err = c.Project.Get(ctx, p.ID)
 		assert.Error(t, err)
+		assert.False(t, repoExists(), "the repository is removed with the project")
 		n, err := c.Member.Query().Where(member.UserID(u.ID)).Count(ctx)
 		require.NoError(t, err)
 		assert.Zero(t, n)

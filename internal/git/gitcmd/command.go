@@ -161,6 +161,13 @@ func (c *Cmd) argv(repo string) ([]string, *description, error) {
 	}
 	argv = append(argv, string(c.name))
 	argv = append(argv, c.flags...)
+	if d.pathsAsArgs {
+		if len(c.args) > 0 || len(c.paths) > 0 {
+			argv = append(argv, "--end-of-options")
+		}
+		argv = append(argv, c.args...)
+		return append(argv, c.paths...), &d, nil
+	}
 	if len(c.args) > 0 {
 		if d.endOfOptions {
 			argv = append(argv, "--end-of-options")

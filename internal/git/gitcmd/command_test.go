@@ -70,6 +70,12 @@ func TestCmd_argv(t *testing.T) {
 			repo: "/r.git",
 			want: []string{"log", "--end-of-options", "HEAD", "--"},
 		},
+		{
+			desc: "archive reads paths as arguments after end of options",
+			cmd:  New("archive", "--format=tar").Arg("abc").Paths("-dir", "x"),
+			repo: "/r.git",
+			want: []string{"archive", "--format=tar", "--end-of-options", "abc", "-dir", "x"},
+		},
 		{desc: "argument starting with a dash", cmd: New("log").Arg("--all"), repo: "/r.git", wantErr: "starts with a dash"},
 		{desc: "empty argument", cmd: New("log").Arg(""), repo: "/r.git", wantErr: "empty argument"},
 		{desc: "argument with NUL", cmd: New("log").Arg("a\x00b"), repo: "/r.git", wantErr: "NUL"},

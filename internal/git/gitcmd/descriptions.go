@@ -16,6 +16,9 @@ type description struct {
 	noRepo bool
 	// writes: the subcommand writes objects or refs and gets writeConfig.
 	writes bool
+	// pathsAsArgs: the subcommand has no "--" separator and reads paths as plain arguments
+	// (archive). They are written after --end-of-options, so none can be read as an option.
+	pathsAsArgs bool
 	// timeout overrides the runner's default time limit; negative means none (long-lived
 	// processes bounded only by their context).
 	timeout time.Duration
@@ -47,6 +50,7 @@ var writeConfig = []configPair{
 var descriptions = map[string]description{
 	"archive": {
 		endOfOptions: true,
+		pathsAsArgs:  true,
 		// Archives of big trees stream for a long time; the caller's context still applies.
 		timeout: 10 * time.Minute,
 	},

@@ -26,6 +26,9 @@ type Config struct {
 	HomeDir string
 	// Timeout is the default time limit of one command; zero means DefaultTimeout.
 	Timeout time.Duration
+	// Env adds "KEY=value" variables to every command, with the names allowedEnv accepts. A
+	// receive-pack hook sets its quarantine directories here (see hooks.go).
+	Env []string
 }
 
 // Runner starts git processes. It is safe for concurrent use.
@@ -54,6 +57,13 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 		return nil, fmt.Errorf("git home directory %q: not a directory", cfg.HomeDir)
 	}
 	r := &Runner{binary: path, home: cfg.HomeDir, env: baseEnv(cfg.HomeDir), timeout: cfg.Timeout}
+	for _, kv := range cfg.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		if err := checkEnv(k, v); err != nil {
+			return nil, err
+		}
+		r.env = append(r.env, kv)
+	}
 	if r.timeout <= 0 {
 		r.timeout = DefaultTimeout
 	}
@@ -76,10 +86,11 @@ func (r *Runner) Version() Version { return r.version }
 type Option func(*options)
 
 type options struct {
-	stdin  io.Reader
-	stdout io.Writer
-	env    []string
-	err    error
+	stdin     io.Reader
+	stdout    io.Writer
+	env       []string
+	hooksPath string
+	err       error
 }
 
 // Stdin feeds r to the command's standard input.
@@ -145,6 +156,9 @@ func (r *Runner) start(ctx context.Context, repo string, c *Cmd, o *options) (*P
 	}
 	argv, d, err := c.argv(repo)
 	if err != nil {
+		return nil, err
+	}
+	if argv, err = withHooks(argv, c, o); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {

@@ -352,6 +352,17 @@ func (s *Service) RemoveBillable(ctx context.Context, actor *authz.Actor, ref Re
 		}
 	}
 	return db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
+		for _, m := range rows {
+			if m.Edges.Namespace == nil {
+				continue
+			}
+			if err := s.recheckLastOwner(ctx, c, m.Edges.Namespace, m); err != nil {
+				if isDenied(err) {
+					return badRequest("Gitlab::Access::AccessDeniedError")
+				}
+				return err
+			}
+		}
 		return s.removeBelow(ctx, c, ns, userID, true)
 	})
 }

@@ -84,6 +84,34 @@ func (s *Service) ownerIDs(ctx context.Context, group *ent.Namespace) ([]int, er
 		Unique(true).Select(member.FieldUserID).Ints(ctx)
 }
 
+// lockHierarchy serialises owner changes in a group hierarchy until the transaction ends: a
+// no-op update takes the top-level group's row lock on PostgreSQL (SQLite transactions already
+// hold the write lock), so two owners removing each other cannot both pass the last-owner check.
+func lockHierarchy(ctx context.Context, c *ent.Client, group *ent.Namespace) error {
+	top := authz.Ancestors(group.FullPath)[0]
+	_, err := c.ExecContext(ctx, "UPDATE "+namespace.Table+" SET "+namespace.FieldFullPath+" = "+namespace.FieldFullPath+
+		" WHERE "+namespace.FieldFullPath+" = $1", top)
+	return err
+}
+
+// recheckLastOwner repeats the last-owner check inside the transaction, after lockHierarchy.
+func (s *Service) recheckLastOwner(ctx context.Context, c *ent.Client, group *ent.Namespace, m *ent.Member) error {
+	if authz.Level(m.AccessLevel) != authz.Owner {
+		return nil
+	}
+	if err := lockHierarchy(ctx, c, group); err != nil {
+		return err
+	}
+	last, err := s.lastOwner(ctx, group, m)
+	if err != nil {
+		return err
+	}
+	if last {
+		return apperr.Forbidden("")
+	}
+	return nil
+}
+
 // validate applies the membership validations GitLab reports as {"message":{field:[...]}}:
 // expiry not in the past, a known access level, no level below one inherited from an ancestor
 // group, and bots in one place only. existing is the row being updated, nil on create.

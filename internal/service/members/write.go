@@ -119,6 +119,12 @@ func (s *Service) AddMany(ctx context.Context, actor *authz.Actor, ref Ref, in A
 	}
 	var errs []string
 	err = db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
+		if src.Kind == GroupKind {
+			// Updates of existing owners below check the last owner under this lock.
+			if err := lockHierarchy(ctx, c, src.Group); err != nil {
+				return err
+			}
+		}
 		for _, u := range users {
 			msgs, err := s.upsert(ctx, c, actor, src, u, in)
 			if err != nil {
@@ -229,6 +235,11 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref Ref, userI
 	}
 	var saved *ent.Member
 	err = db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
+		if src.Kind == GroupKind && authz.Level(level) != authz.Owner {
+			if err := s.recheckLastOwner(ctx, c, src.Group, m); err != nil {
+				return err
+			}
+		}
 		up := c.Member.UpdateOneID(m.ID).SetAccessLevel(level)
 		if expires == nil {
 			up.ClearExpiresAt()
@@ -266,6 +277,11 @@ func (s *Service) Remove(ctx context.Context, actor *authz.Actor, ref Ref, userI
 		return err
 	}
 	return db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
+		if src.Kind == GroupKind {
+			if err := s.recheckLastOwner(ctx, c, src.Group, m); err != nil {
+				return err
+			}
+		}
 		if err := c.Member.DeleteOneID(m.ID).Exec(ctx); err != nil {
 			return err
 		}

@@ -2,8 +2,6 @@ package projects
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"log/slog"
 	"strconv"
 
@@ -97,11 +95,6 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 			}
 			return err
 		}
-		// Hashed storage: the location is fixed at creation, so renames never move it.
-		p, err = p.Update().SetDiskPath(hashedPath(p.ID)).Save(ctx)
-		if err != nil {
-			return err
-		}
 		if ns.Kind == namespace.KindUser && ns.OwnerID != nil {
 			err := tx.Member.Create().SetProjectID(p.ID).SetUserID(*ns.OwnerID).
 				SetAccessLevel(int(authz.Owner)).SetCreatedByID(creator.User.ID).Exec(ctx)
@@ -133,13 +126,6 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 		}
 	}
 	return s.reload(ctx, actor, created.ID)
-}
-
-// hashedPath is GitLab's hashed storage location of a project repository.
-func hashedPath(id int) string {
-	sum := sha256.Sum256([]byte(strconv.Itoa(id)))
-	h := hex.EncodeToString(sum[:])
-	return "@hashed/" + h[0:2] + "/" + h[2:4] + "/" + h
 }
 
 // targetNamespace returns the namespace a new project goes to: the given one, or the

@@ -43,6 +43,8 @@ type ListParams struct {
 	// Active keeps projects that are neither archived nor marked for deletion (true), or only
 	// those that are (false) (active); nil keeps both.
 	Active *bool
+	// IDs keeps only these projects (GraphQL's projects(ids:)).
+	IDs []int
 	// IDAfter and IDBefore bound the id (id_after, id_before); keyset pages use them.
 	IDAfter, IDBefore *int
 	// LastActivityAfter/Before bound last_activity_at (last_activity_after/before).
@@ -74,6 +76,9 @@ type ListParams struct {
 	IncludeAncestorGroups bool
 	// WithShared adds projects shared with the group (with_shared).
 	WithShared bool
+	// SharedOnly keeps only the projects shared with the group (GET /groups/:id/projects/shared,
+	// GroupDetail's shared_projects).
+	SharedOnly bool
 
 	// OrderBy is id, name, path, created_at (default), updated_at, last_activity_at,
 	// similarity, star_count or a statistics column; Sort is asc or desc (default).
@@ -140,6 +145,9 @@ func (s *Service) byParent(ctx context.Context, p ListParams) ([]predicate.Proje
 	if p.UserID != 0 {
 		out = append(out, project.HasNamespaceWith(namespace.OwnerID(p.UserID), namespace.KindEQ(namespace.KindUser)))
 	}
+	if p.GroupID != 0 && p.SharedOnly {
+		return append(out, project.HasGroupLinksWith(projectgrouplink.GroupID(p.GroupID))), nil
+	}
 	if p.GroupID != 0 {
 		in := []predicate.Project{project.NamespaceID(p.GroupID)}
 		if p.IncludeSubgroups || p.IncludeAncestorGroups {
@@ -199,6 +207,9 @@ func byAttributes(actor *authz.Actor, p ListParams) []predicate.Project {
 	}
 	if p.Active != nil {
 		out = append(out, project.Archived(!*p.Active))
+	}
+	if len(p.IDs) > 0 {
+		out = append(out, project.IDIn(p.IDs...))
 	}
 	if p.IDAfter != nil {
 		out = append(out, project.IDGT(*p.IDAfter))

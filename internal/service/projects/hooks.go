@@ -27,9 +27,17 @@ type DefaultBranchSetter interface {
 }
 
 // RepositoryInspector is implemented by repository hooks that know whether a repository has
-// commits; without it every project is presented as an empty repository.
+// commits (empty_repo); without it every project is presented as an empty repository.
 type RepositoryInspector interface {
 	Empty(ctx context.Context, p *ent.Project) bool
+}
+
+// RepositoryBatchInspector answers empty_repo for a whole page of projects at once. Listings
+// of up to 100 projects use it when the hooks implement it, so an implementation should not
+// start a process per repository; without it they ask RepositoryInspector per project, a few
+// at a time.
+type RepositoryBatchInspector interface {
+	EmptyRepos(ctx context.Context, ps []*ent.Project) map[int]bool
 }
 
 // DeleteHook removes rows of another domain that reference a project, inside the deletion's

@@ -155,7 +155,7 @@ func similarity(search string) func(*sql.Selector) {
 	term := strings.ToLower(strings.TrimSpace(search))
 	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(term)
 	return func(s *sql.Selector) {
-		s.OrderExprFunc(func(b *sql.Builder) {
+		s.OrderExpr(sql.ExprFunc(func(b *sql.Builder) {
 			col := func(c string) { b.WriteString("LOWER(").Ident(s.C(c)).WriteString(")") }
 			b.WriteString("CASE")
 			for i, step := range []struct {
@@ -175,6 +175,6 @@ func similarity(search string) func(*sql.Selector) {
 				b.WriteString(" THEN " + strconv.Itoa(6-i))
 			}
 			b.WriteString(" ELSE 0 END DESC")
-		})
+		}))
 	}
 }

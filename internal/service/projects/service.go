@@ -43,15 +43,25 @@ func (s *Service) Lookup(ctx context.Context, ref string) (*ent.Project, error) 
 func (s *Service) lookup(ctx context.Context, ref string, load func(*ent.ProjectQuery) *ent.ProjectQuery) (*ent.Project, error) {
 	q := db.ClientFrom(ctx, s.client).Project.Query().Where(project.PendingDelete(false))
 	if id, err := strconv.Atoi(ref); err == nil {
-		q = q.Where(project.ID(id))
-	} else {
-		i := strings.LastIndexByte(ref, '/')
-		if i <= 0 || i == len(ref)-1 {
-			return nil, apperr.NotFound("Project")
-		}
-		q = q.Where(project.PathEqualFold(ref[i+1:]), project.HasNamespaceWith(namespace.FullPathEqualFold(ref[:i])))
+		return only(load(q.Where(project.ID(id))).Only(ctx))
 	}
-	p, err := load(q).Only(ctx)
+	i := strings.LastIndexByte(ref, '/')
+	if i <= 0 || i == len(ref)-1 {
+		return nil, apperr.NotFound("Project")
+	}
+	// The exact spelling first, which the unique indexes answer; paths match case-insensitively
+	// as in GitLab, which costs a scan, so it is only the fallback.
+	p, err := only(load(q.Clone().Where(project.Path(ref[i+1:]),
+		project.HasNamespaceWith(namespace.FullPath(ref[:i])))).Only(ctx))
+	if !apperr.IsNotFound(err) {
+		return p, err
+	}
+	return only(load(q.Where(project.PathEqualFold(ref[i+1:]),
+		project.HasNamespaceWith(namespace.FullPathEqualFold(ref[:i])))).Only(ctx))
+}
+
+// only maps a lookup's miss to 404 Project Not Found.
+func only(p *ent.Project, err error) (*ent.Project, error) {
 	if ent.IsNotFound(err) || ent.IsNotSingular(err) {
 		return nil, apperr.NotFound("Project")
 	}

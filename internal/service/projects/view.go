@@ -3,6 +3,7 @@ package projects
 import (
 	"context"
 	"strings"
+	"sync"
 	"time"
 
 	"anvil/ent"
@@ -187,6 +188,9 @@ func (s *Service) policyFuncs(ctx context.Context, actor *authz.Actor) (levelFun
 	return func(p *ent.Project) (authz.Level, bool, error) {
 			return s.policy.ProjectLevel(ctx, actor, p)
 		}, func(g *ent.Namespace) (bool, error) {
+			if authz.CanReadGroupIn(actor, nil, g) {
+				return true, nil // public, or internal for signed-in users: no need to ask
+			}
 			_, ok, err := s.policy.GroupLevel(ctx, actor, g)
 			return ok, err
 		}
@@ -226,12 +230,38 @@ func (s *Service) view(ctx context.Context, actor *authz.Actor, rows []*ent.Proj
 	if err := s.loadRelated(rows, v, level, group); err != nil {
 		return nil, err
 	}
-	if insp, ok := s.Repos.(RepositoryInspector); ok {
-		for _, p := range rows {
-			v.empty[p.ID] = insp.Empty(ctx, p)
-		}
-	}
+	s.inspect(ctx, rows, v)
 	return v, nil
+}
+
+// inspect fills empty_repo from the repository hooks: in one batch when they can, else per
+// project with a few in flight.
+func (s *Service) inspect(ctx context.Context, rows []*ent.Project, v *View) {
+	if batch, ok := s.Repos.(RepositoryBatchInspector); ok {
+		for id, empty := range batch.EmptyRepos(ctx, rows) {
+			v.empty[id] = empty
+		}
+		return
+	}
+	insp, ok := s.Repos.(RepositoryInspector)
+	if !ok {
+		return
+	}
+	results := make([]bool, len(rows))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 4)
+	for i, p := range rows {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			results[i] = insp.Empty(ctx, p)
+		}()
+	}
+	wg.Wait()
+	for i, p := range rows {
+		v.empty[p.ID] = results[i]
+	}
 }
 
 // loadNamespaceNames fills the namespaces' full human names, loading the names of ancestors of
@@ -349,11 +379,14 @@ func (s *Service) loadMemberships(ctx context.Context, c *ent.Client, actor *aut
 	return nil
 }
 
-// loadForks counts the forks of the rows in one query.
+// loadForks counts the forks of the rows and of their fork parents in one query.
 func (s *Service) loadForks(ctx context.Context, c *ent.Client, rows []*ent.Project, v *View) error {
 	ids := make([]int, 0, len(rows))
 	for _, p := range rows {
 		ids = append(ids, p.ID)
+		if p.Edges.ForkedFrom != nil {
+			ids = append(ids, p.Edges.ForkedFrom.ID)
+		}
 	}
 	var counts []struct {
 		ForkedFromID int `json:"forked_from_id"`

@@ -60,6 +60,9 @@ func (s *Service) Get(ctx context.Context, actor *authz.Actor, id int) (*ent.Per
 // Revoke handles DELETE /personal_access_tokens/:id. An unknown id is 404 "404 Not found"; a
 // token the actor may not revoke is a bare 400, as GitLab answers. Revoking twice succeeds.
 func (s *Service) Revoke(ctx context.Context, actor *authz.Actor, id int) error {
+	if actor.IsAnonymous() {
+		return apperr.Unauthorized()
+	}
 	t, err := s.find(ctx, id)
 	if err != nil {
 		return err

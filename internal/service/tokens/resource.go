@@ -2,11 +2,7 @@ package tokens
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
-	"net/http"
-	"slices"
 	"strconv"
 	"time"
 
@@ -19,7 +15,6 @@ import (
 	"anvil/internal/authz"
 	"anvil/internal/db"
 	"anvil/internal/pagination"
-	"anvil/internal/service/users"
 )
 
 // User types of token owners.
@@ -79,7 +74,11 @@ type target struct {
 }
 
 // resolve finds the resource (404 when the actor cannot read it) and the actor's standing.
+// Every resource token operation needs a signed-in user (401).
 func (s *Service) resolve(ctx context.Context, actor *authz.Actor, r Resource) (*target, error) {
+	if actor.IsAnonymous() {
+		return nil, apperr.Unauthorized()
+	}
 	t := &target{typ: r.Type}
 	var (
 		level authz.Level
@@ -233,189 +232,4 @@ func (s *Service) decorateOne(ctx context.Context, t *target, tok *ent.PersonalA
 		return nil, err
 	}
 	return out[0], nil
-}
-
-// CreateResourceToken handles POST /projects/:id/access_tokens and POST /groups/:id/access_tokens:
-// it creates a bot user (user_type project_bot, no personal namespace) named after the token,
-// makes it a member of the resource with the token's access level, and issues its token, in
-// one transaction. The actor needs create_resource_access_tokens and may not grant a role
-// above its own.
-func (s *Service) CreateResourceToken(ctx context.Context, actor *authz.Actor, r Resource, in ResourceCreateInput) (*ResourceToken, string, error) {
-	if err := checkResourceInput(&in); err != nil {
-		return nil, "", err
-	}
-	t, err := s.resolve(ctx, actor, r)
-	if err != nil {
-		return nil, "", err
-	}
-	if !t.manage {
-		return nil, "", badRequest(fmt.Sprintf("User does not have permission to create %s access token", t.typ))
-	}
-	if authz.Level(*in.AccessLevel) > t.level {
-		return nil, "", badRequest("Access level of the token contains permissions not held by the creating user")
-	}
-	attrs := tokenAttrs{Name: in.Name, Description: in.Description, Scopes: in.Scopes, ExpiresAt: in.ExpiresAt}
-	if f := attrs.validate(); !f.empty() {
-		return nil, "", badRequest(f.sentence())
-	}
-	var (
-		tok    *ent.PersonalAccessToken
-		secret string
-	)
-	err = db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
-		bot, err := s.createBot(ctx, actor, t, attrs.Name)
-		if err != nil {
-			return err
-		}
-		m := c.Member.Create().SetUserID(bot.ID).SetAccessLevel(*in.AccessLevel).SetCreatedByID(actor.UserID())
-		if t.typ == ProjectResource {
-			m.SetProjectID(t.id)
-		} else {
-			m.SetNamespaceID(t.id)
-		}
-		if err := m.Exec(ctx); err != nil {
-			return err
-		}
-		tok, secret, err = s.insert(ctx, c, CreateInput{
-			UserID: bot.ID, Name: attrs.Name, Description: in.Description, Scopes: in.Scopes, ExpiresAt: attrs.ExpiresAt,
-		})
-		return err
-	})
-	if err != nil {
-		return nil, "", err
-	}
-	return &ResourceToken{PersonalAccessToken: tok, AccessLevel: *in.AccessLevel, ResourceType: t.typ, ResourceID: t.id}, secret, nil
-}
-
-// checkResourceInput applies the parameter rules (400 "<param> does not have a valid value")
-// and defaults: Maintainer, and the longest lifetime.
-func checkResourceInput(in *ResourceCreateInput) error {
-	for _, sc := range in.Scopes {
-		if !slices.Contains(ResourceBotScopes, sc) {
-			return apperr.NotAllowedValue("scopes")
-		}
-	}
-	if in.AccessLevel == nil {
-		l := int(authz.Maintainer)
-		in.AccessLevel = &l
-	}
-	switch authz.Level(*in.AccessLevel) {
-	case authz.Guest, authz.Planner, authz.Reporter, authz.Developer, authz.Maintainer, authz.Owner:
-	default:
-		return apperr.NotAllowedValue("access_level")
-	}
-	if in.ExpiresAt == nil {
-		d := today().AddDate(0, 0, MaxLifetimeDays)
-		in.ExpiresAt = &d
-	}
-	return nil
-}
-
-// createBot makes the token's bot user, with GitLab's naming: username
-// <type>_<id>_bot_<32 hex>, email <username>@noreply.<host>. Bots of external users are external.
-func (s *Service) createBot(ctx context.Context, actor *authz.Actor, t *target, name string) (*ent.User, error) {
-	b := make([]byte, 16)
-	if _, err := rand.Read(b); err != nil {
-		return nil, err
-	}
-	username := fmt.Sprintf("%s_%d_bot_%s", t.typ, t.id, hex.EncodeToString(b))
-	in := users.CreateInput{
-		Username: username, Name: name, Email: username + "@noreply." + s.host,
-		UserType: BotType, SkipNamespace: true, ForceRandomPassword: true,
-	}
-	if actor.IsExternal() {
-		ext := true
-		in.External = &ext
-	}
-	if t.typ == ProjectResource {
-		in.BotProjectID = &t.id
-	} else {
-		in.BotNamespaceID = &t.id
-	}
-	return s.users.Create(ctx, nil, in)
-}
-
-// RevokeResource handles DELETE /projects/:id/access_tokens/:token_id (and the group route).
-// The bot keeps its membership, as in GitLab, so the revoked token still lists as inactive.
-func (s *Service) RevokeResource(ctx context.Context, actor *authz.Actor, r Resource, tokenID string) error {
-	t, err := s.resolve(ctx, actor, r)
-	if err != nil {
-		return err
-	}
-	tok, err := s.findResourceToken(ctx, t, tokenID)
-	if err != nil {
-		return err
-	}
-	if tok == nil {
-		return tokenNotFound(t, tokenID)
-	}
-	if !t.manage {
-		bot, err := s.users.Get(ctx, tok.UserID)
-		if err != nil {
-			return err
-		}
-		return badRequest(actor.User.Name + " cannot delete " + bot.Name)
-	}
-	return s.revoke(ctx, tok)
-}
-
-// RotateResource handles POST /projects/:id/access_tokens/:token_id/rotate (and the group
-// route). Without the right to manage tokens, or for an unknown token, only administrators
-// learn it does not exist (404); others get 401. A token whose bot outranks the actor cannot
-// be rotated by it.
-func (s *Service) RotateResource(ctx context.Context, actor *authz.Actor, r Resource, tokenID string, in RotateInput) (*ResourceToken, string, error) {
-	t, err := s.resolve(ctx, actor, r)
-	if err != nil {
-		return nil, "", err
-	}
-	var tok *ent.PersonalAccessToken
-	if t.manage {
-		if tok, err = s.findResourceToken(ctx, t, tokenID); err != nil {
-			return nil, "", err
-		}
-	}
-	if tok == nil {
-		return nil, "", hiddenToken(actor)
-	}
-	cur, err := s.decorateOne(ctx, t, tok)
-	if err != nil {
-		return nil, "", err
-	}
-	if !actor.IsAdmin() && authz.Level(cur.AccessLevel) > t.level {
-		return nil, "", badRequest("Not eligible to rotate token with access level higher than the user")
-	}
-	return s.rotateResource(ctx, t, tok, in)
-}
-
-// RotateResourceSelf handles POST /projects/:id/access_tokens/self/rotate (and the group
-// route): a bot rotates the token it authenticated with. Non-bots get 405; a token of another
-// resource gets 401.
-func (s *Service) RotateResourceSelf(ctx context.Context, actor *authz.Actor, r Resource, in RotateInput) (*ResourceToken, string, error) {
-	if actor.Token == nil || actor.IsAnonymous() || actor.User.UserType != BotType {
-		return nil, "", apperr.Message(http.StatusMethodNotAllowed, "405 Method Not Allowed")
-	}
-	t, err := s.resolve(ctx, actor, r)
-	if err != nil {
-		return nil, "", err
-	}
-	tok, err := s.findResourceToken(ctx, t, strconv.Itoa(actor.Token.ID))
-	if err != nil {
-		return nil, "", err
-	}
-	if tok == nil {
-		return nil, "", apperr.Unauthorized()
-	}
-	return s.rotateResource(ctx, t, tok, in)
-}
-
-func (s *Service) rotateResource(ctx context.Context, t *target, tok *ent.PersonalAccessToken, in RotateInput) (*ResourceToken, string, error) {
-	next, secret, err := s.rotate(ctx, tok, in)
-	if err != nil {
-		return nil, "", err
-	}
-	out, err := s.decorateOne(ctx, t, next)
-	if err != nil {
-		return nil, "", err
-	}
-	return out, secret, nil
 }

@@ -66,10 +66,10 @@ func (a *tokenAttrs) validate() *fieldErrors {
 	a.Name = strings.TrimSpace(a.Name)
 	if a.Name == "" {
 		f.add("name", "can't be blank")
-	} else if len([]rune(a.Name)) > 255 {
+	} else if len(a.Name) > 255 { // bytes, as ent's MaxLen counts: never a 500 on long UTF-8
 		f.add("name", "is too long (maximum is 255 characters)")
 	}
-	if len([]rune(a.Description)) > 255 {
+	if len(a.Description) > 255 {
 		f.add("description", "is too long (maximum is 255 characters)")
 	}
 	if len(a.Scopes) == 0 {

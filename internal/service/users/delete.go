@@ -2,6 +2,7 @@ package users
 
 import (
 	"context"
+	"log/slog"
 
 	"anvil/ent"
 	"anvil/ent/identity"
@@ -27,7 +28,8 @@ func (s *Service) Delete(ctx context.Context, actor *authz.Actor, id int, hardDe
 	if err := authz.UserAllowed(actor, nil, authz.AdminUsers); err != nil {
 		return err
 	}
-	return db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
+	var removed []*ent.Project
+	err := db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
 		u, err := c.User.Get(ctx, id)
 		if ent.IsNotFound(err) {
 			return apperr.NotFound("User")
@@ -48,7 +50,7 @@ func (s *Service) Delete(ctx context.Context, actor *authz.Actor, id int, hardDe
 		if err != nil {
 			return err
 		}
-		if err := s.deleteNamespaces(ctx, c, p, u.ID, solo); err != nil {
+		if removed, err = s.deleteNamespaces(ctx, c, p, u.ID, solo); err != nil {
 			return err
 		}
 		if err := deleteOwned(ctx, c, p, u.ID); err != nil {
@@ -56,6 +58,23 @@ func (s *Service) Delete(ctx context.Context, actor *authz.Actor, id int, hardDe
 		}
 		return s.handOverAndDelete(ctx, c, p, u.ID, hardDelete)
 	})
+	if err == nil {
+		s.removeRepositories(ctx, removed)
+	}
+	return err
+}
+
+// removeRepositories removes the deleted projects' repositories once their rows are gone; a
+// failure is logged and the deletion stands, as for project deletion.
+func (s *Service) removeRepositories(ctx context.Context, removed []*ent.Project) {
+	if s.Projects == nil || s.Projects.Repos == nil {
+		return
+	}
+	for _, p := range removed {
+		if err := s.Projects.Repos.Delete(ctx, p); err != nil {
+			slog.ErrorContext(ctx, "delete repository", "project_id", p.ID, "disk_path", p.DiskPath, "err", err)
+		}
+	}
 }
 
 // soleOwnedGroups returns the groups where userID is the only direct owner.
@@ -69,34 +88,48 @@ func soleOwnedGroups(ctx context.Context, c *ent.Client, userID int) ([]*ent.Nam
 }
 
 // deleteNamespaces deletes the user's personal namespace and the groups (with their subgroups)
-// in groups, with their projects and the memberships of all of them.
-func (s *Service) deleteNamespaces(ctx context.Context, c *ent.Client, p *purger, userID int, groups []*ent.Namespace) error {
+// in groups, with their projects and the memberships of all of them. It returns the deleted
+// projects.
+func (s *Service) deleteNamespaces(ctx context.Context, c *ent.Client, p *purger, userID int, groups []*ent.Namespace) ([]*ent.Project, error) {
 	preds := []predicate.Namespace{namespace.And(namespace.OwnerID(userID), namespace.KindEQ(namespace.KindUser))}
 	for _, g := range groups {
 		preds = append(preds, namespace.ID(g.ID), namespace.FullPathHasPrefix(g.FullPath+"/"))
 	}
 	nsIDs, err := c.Namespace.Query().Where(namespace.Or(preds...)).IDs(ctx)
 	if err != nil || len(nsIDs) == 0 {
-		return err
+		return nil, err
 	}
-	projectIDs, err := c.Project.Query().Where(project.NamespaceIDIn(nsIDs...)).IDs(ctx)
+	projs, err := c.Project.Query().Where(project.NamespaceIDIn(nsIDs...)).WithNamespace().All(ctx)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	projectIDs := make([]int, 0, len(projs))
+	for _, pr := range projs {
+		projectIDs = append(projectIDs, pr.ID)
+		if s.Projects == nil {
+			continue
+		}
+		// Other domains remove their rows first, as when the project itself is deleted.
+		for _, hook := range s.Projects.OnDelete {
+			if err := hook(ctx, c, pr); err != nil {
+				return nil, err
+			}
+		}
 	}
 	// Memberships point at their source through optional columns, which a purge would only
 	// clear: delete them outright.
 	memberIDs, err := c.Member.Query().
 		Where(member.Or(member.NamespaceIDIn(nsIDs...), member.ProjectIDIn(projectIDs...))).IDs(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := p.purge(ctx, migrate.MembersTable.Name, memberIDs); err != nil {
-		return err
+		return nil, err
 	}
 	if err := p.purge(ctx, migrate.ProjectsTable.Name, projectIDs); err != nil {
-		return err
+		return nil, err
 	}
-	return p.purge(ctx, migrate.NamespacesTable.Name, nsIDs)
+	return projs, p.purge(ctx, migrate.NamespacesTable.Name, nsIDs)
 }
 
 // deleteOwned deletes what belongs to the account alone: memberships, tokens, identities and

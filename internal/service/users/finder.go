@@ -39,6 +39,16 @@ func (s *Service) Query(ctx context.Context, actor *authz.Actor, p ListParams) (
 	if p.Username != nil {
 		q.Where(user.UsernameEqualFold(*p.Username))
 	}
+	if len(p.Usernames) > 0 {
+		names := make([]predicate.User, len(p.Usernames))
+		for i, name := range p.Usernames {
+			names[i] = user.UsernameEqualFold(name)
+		}
+		q.Where(user.Or(names...))
+	}
+	if len(p.IDs) > 0 {
+		q.Where(user.IDIn(p.IDs...))
+	}
 	if p.PublicEmail != "" {
 		q.Where(user.PublicEmailEqualFold(p.PublicEmail))
 	}

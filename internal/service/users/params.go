@@ -14,6 +14,11 @@ type ListParams struct {
 	// Username (username) matches exactly, ignoring case; an empty non-nil value matches nobody.
 	// Anonymous callers must give it.
 	Username *string
+	// Usernames (GraphQL's users(usernames:)) keeps users with any of these usernames, ignoring
+	// case. Unlike Username it does not let anonymous callers list users.
+	Usernames []string
+	// IDs (GraphQL's users(ids:)) keeps users with these ids.
+	IDs []int
 	// Search (search) matches name or username (every word of three or more characters as a
 	// substring, or the whole query exactly when shorter) or the full public email;
 	// administrators also match the full private email.

@@ -14,6 +14,7 @@ import (
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
+	"anvil/internal/service/projects"
 	"anvil/internal/service/settings"
 
 	"golang.org/x/crypto/bcrypt"
@@ -25,6 +26,9 @@ type Service struct {
 	settings *settings.Service
 	// BcryptCost is the password hashing cost; tests lower it.
 	BcryptCost int
+	// Projects, when set, takes part in deleting a user's projects: its OnDelete hooks run in
+	// the deletion's transaction and its repository hooks remove the repositories afterwards.
+	Projects *projects.Service
 }
 
 // New returns the user service.
