@@ -3,12 +3,15 @@
 package groupapi
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
 
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
+	"anvil/internal/pagination"
 	"anvil/internal/service/groups"
+	"anvil/internal/service/projects"
 	"anvil/rest/httpx"
 	"anvil/rest/presenter"
 	"anvil/rest/route"
@@ -16,11 +19,14 @@ import (
 	"github.com/gin-gonic/gin"
 )
 
-type handlers struct{ groups *groups.Service }
+type handlers struct {
+	groups   *groups.Service
+	projects *projects.Service
+}
 
 // Register adds the group routes.
 func Register(t *route.Table) {
-	h := &handlers{groups: t.S.Groups}
+	h := &handlers{groups: t.S.Groups, projects: t.S.Projects}
 	t.GET("/groups", h.list)
 	t.POST("/groups", h.create, route.SignedIn)
 	t.GET("/groups/:id", h.get)
@@ -80,7 +86,39 @@ func (h *handlers) get(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	return httpx.OK(c, detail(c, d, withProjects, withAttrs && a.IsAdmin()))
+	out := detail(c, d, withProjects, withAttrs && a.IsAdmin())
+	if withProjects {
+		if out.Projects, err = h.groupProjects(c, d.Group.ID, false); err != nil {
+			return err
+		}
+		if out.SharedProjects, err = h.groupProjects(c, d.Group.ID, true); err != nil {
+			return err
+		}
+	}
+	return httpx.OK(c, out)
+}
+
+// detailProjectsLimit is how many projects GroupDetail embeds, as GitLab's projects_limit.
+const detailProjectsLimit = 100
+
+// groupProjects renders the group's own projects (or those shared with it) that the caller may
+// see, for GroupDetail's projects and shared_projects.
+func (h *handlers) groupProjects(c *gin.Context, groupID int, shared bool) (*[]json.RawMessage, error) {
+	l, err := h.projects.List(c.Request.Context(), httpx.Actor(c),
+		projects.ListParams{GroupID: groupID, SharedOnly: shared, OrderBy: "id", Sort: "asc"},
+		projects.Page{Offset: pagination.NewOffset(1, detailProjectsLimit)})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]json.RawMessage, 0, len(l.Items))
+	for _, p := range l.Items {
+		raw, err := json.Marshal(httpx.P(c).Project(p, l.View, presenter.ProjectOptions{}))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, raw)
+	}
+	return &out, nil
 }
 
 // create handles POST /groups: 201 with the new group.

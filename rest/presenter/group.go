@@ -201,7 +201,7 @@ func (p *Presenter) GroupDetail(ns *ent.Namespace, shared []*ent.GroupGroupLink,
 		d.PreventSharingGroupsOutsideHierarchy = &f
 	}
 	if o.WithProjects {
-		// The project presenter is wired in later; until then both lists are empty.
+		// The handler fills both lists from the projects service; they start empty.
 		d.Projects, d.SharedProjects = &[]json.RawMessage{}, &[]json.RawMessage{}
 	}
 	return d

@@ -16,6 +16,7 @@ import (
 	"anvil/internal/git"
 	"anvil/internal/git/storage"
 	"anvil/internal/service/projects"
+	"anvil/internal/service/protectedbranches"
 	"anvil/internal/service/settings"
 )
 
@@ -28,6 +29,9 @@ type Service struct {
 	Git      *git.Client
 	Storage  *storage.Storage
 	log      *slog.Logger
+	// Protected protects a project's default branch when it is first created; nil leaves new
+	// default branches unprotected.
+	Protected *protectedbranches.Service
 }
 
 // New returns the repository service over an opened git client and storage.
@@ -101,13 +105,24 @@ func (s *Service) Create(ctx context.Context, p *ent.Project, initReadme bool, d
 		if err := s.initReadme(ctx, p, repo, defaultBranch); err != nil {
 			return err
 		}
+		// The README creates the default branch, which GitLab protects at once.
+		if s.Protected != nil {
+			if err := s.Protected.ProtectDefaultBranch(ctx, p, defaultBranch); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
 
-// Delete implements projects.RepositoryHooks: the repository is moved aside and removed.
+// Delete implements projects.RepositoryHooks: the repository is moved aside and removed. When
+// ctx carries a transaction (an enclosing deletion), that happens only once it commits, so a
+// deletion that rolls back never loses its repository.
 func (s *Service) Delete(ctx context.Context, p *ent.Project) error {
 	if p.DiskPath == "" {
+		return nil
+	}
+	if afterCommit(ctx, func() { s.removeRepositories(ctx, []*ent.Project{p}) }) {
 		return nil
 	}
 	return s.Storage.Remove(ctx, p.RepositoryStorage, p.DiskPath)
@@ -142,6 +157,23 @@ func (s *Service) Empty(ctx context.Context, p *ent.Project) bool {
 	if err != nil {
 		return true
 	}
-	has, err := repo.HasBranches(ctx)
+	has, err := repo.HasBranchesOnDisk()
 	return err != nil || !has
+}
+
+// EmptyRepos implements projects.RepositoryBatchInspector from the ref storage on disk, so a
+// page of 100 projects starts no git process.
+func (s *Service) EmptyRepos(_ context.Context, ps []*ent.Project) map[int]bool {
+	out := make(map[int]bool, len(ps))
+	for _, p := range ps {
+		out[p.ID] = true
+		repo, err := s.Repository(p)
+		if err != nil {
+			continue
+		}
+		if has, err := repo.HasBranchesOnDisk(); err == nil {
+			out[p.ID] = !has
+		}
+	}
+	return out
 }
