@@ -335,6 +335,16 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{ProjectsColumns[50]},
 			},
+			{
+				Name:    "project_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{ProjectsColumns[1], ProjectsColumns[0]},
+			},
+			{
+				Name:    "project_updated_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{ProjectsColumns[2], ProjectsColumns[0]},
+			},
 		},
 	}
 	// ProjectGroupLinksColumns holds the columns for the "project_group_links" table.

@@ -98,6 +98,10 @@ func (Project) Indexes() []ent.Index {
 		index.Fields("last_activity_at"),
 		// forks_count is counted per page of projects by forked_from_id.
 		index.Fields("forked_from_id"),
+		// Listings order by created_at (GitLab's default) or updated_at with an id tie-breaker;
+		// these let the database walk the order and stop after a page instead of sorting.
+		index.Fields("created_at", "id"),
+		index.Fields("updated_at", "id"),
 	}
 }
 

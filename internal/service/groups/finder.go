@@ -184,13 +184,11 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, o 
 	if err != nil {
 		return res, err
 	}
-	total, err := q.Clone().Count(ctx)
+	ids, err := q.Clone().Limit(pagination.CountLimit + 1).IDs(ctx)
 	if err != nil {
 		return res, err
 	}
-	if total > pagination.CountLimit {
-		total = -1
-	}
+	total := pagination.BoundedCount(ids)
 	rows, err := order(q, o, p.Search).Offset(page.Skip()).Limit(page.Limit()).All(ctx)
 	if err != nil {
 		return res, err

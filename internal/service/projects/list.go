@@ -57,13 +57,11 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, pa
 			}
 		}
 	} else {
-		total, err := q.Clone().Count(ctx)
+		ids, err := q.Clone().Limit(pagination.CountLimit + 1).IDs(ctx)
 		if err != nil {
 			return nil, err
 		}
-		if total <= pagination.CountLimit {
-			out.Total = total
-		}
+		out.Total = pagination.BoundedCount(ids)
 		rows, err := withDetail(s.order(q, actor, p)).Offset(page.Skip()).Limit(page.Limit()).All(ctx)
 		if err != nil {
 			return nil, err

@@ -25,13 +25,11 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, o 
 	if err != nil {
 		return r, err
 	}
-	total, err := q.Clone().Count(ctx)
+	ids, err := q.Clone().Limit(pagination.CountLimit + 1).IDs(ctx)
 	if err != nil {
 		return r, err
 	}
-	if total > pagination.CountLimit {
-		total = -1
-	}
+	total := pagination.BoundedCount(ids)
 	if !authz.CanUser(actor, nil, authz.AdminUsers) {
 		o = Order{}
 	}
