@@ -6,9 +6,11 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"anvil/ent"
 
@@ -23,6 +25,8 @@ type DB struct {
 	Client  *ent.Client
 	SQL     *sql.DB
 	Dialect string // dialect.SQLite or dialect.Postgres
+	stop    chan struct{}
+	done    chan struct{}
 }
 
 // Open connects to url, or to an SQLite file in dataDir when url is empty.
@@ -59,7 +63,44 @@ func Open(url, dataDir string) (*DB, error) {
 		return nil, fmt.Errorf("connect %s: %w", drvName, err)
 	}
 	client := ent.NewClient(ent.Driver(entsql.OpenDB(dia, sqlDB)))
-	return &DB{Client: client, SQL: sqlDB, Dialect: dia}, nil
+	d := &DB{Client: client, SQL: sqlDB, Dialect: dia, stop: make(chan struct{}), done: make(chan struct{})}
+	go d.maintain()
+	return d, nil
+}
+
+// optimizeEvery is how often SQLite's planner statistics are refreshed.
+const optimizeEvery = 10 * time.Minute
+
+// maintain refreshes planner statistics periodically until Close.
+func (d *DB) maintain() {
+	defer close(d.done)
+	t := time.NewTicker(optimizeEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-d.stop:
+			return
+		case <-t.C:
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			if err := d.Optimize(ctx); err != nil {
+				slog.Warn("refresh planner statistics", "err", err)
+			}
+			cancel()
+		}
+	}
+}
+
+// Optimize refreshes the query planner's statistics. SQLite has none until ANALYZE runs, and
+// without them it plans listings as multi-index ORs followed by a sort of every visible row
+// instead of walking the ordering index and stopping after a page; `PRAGMA optimize` (with a
+// bounded analysis_limit) is SQLite's recommended upkeep. PostgreSQL's autovacuum keeps its own
+// statistics, so there it does nothing.
+func (d *DB) Optimize(ctx context.Context) error {
+	if d.Dialect != dialect.SQLite {
+		return nil
+	}
+	_, err := d.SQL.ExecContext(ctx, "PRAGMA analysis_limit=1000; PRAGMA optimize=0x10002")
+	return err
 }
 
 // Migrate brings the schema up to date. It adds tables, columns and indexes and never drops any.
@@ -67,11 +108,19 @@ func (d *DB) Migrate(ctx context.Context) error {
 	if err := d.Client.Schema.Create(ctx); err != nil {
 		return fmt.Errorf("migrate schema: %w", err)
 	}
-	return nil
+	return d.Optimize(ctx)
 }
 
-// Close closes the database.
-func (d *DB) Close() error { return d.Client.Close() }
+// Close stops the upkeep and closes the database.
+func (d *DB) Close() error {
+	select {
+	case <-d.stop:
+	default:
+		close(d.stop)
+		<-d.done
+	}
+	return d.Client.Close()
+}
 
 // Ping checks that the database answers.
 func (d *DB) Ping(ctx context.Context) error { return d.SQL.PingContext(ctx) }

@@ -10,6 +10,7 @@ import (
 	"anvil/ent/member"
 	"anvil/ent/namespace"
 	"anvil/ent/project"
+	"anvil/ent/user"
 	"anvil/internal/authz"
 	"anvil/internal/db"
 )
@@ -161,9 +162,16 @@ func FeatureLevel(p *ent.Project, feature string) string {
 // withDetail eager-loads what the project shapes read: the namespace and its owner, the group
 // shares with their groups, and the fork parent with its namespace.
 func withDetail(q *ent.ProjectQuery) *ent.ProjectQuery {
-	return q.WithNamespace(func(nq *ent.NamespaceQuery) { nq.WithOwner() }).
+	return q.WithNamespace(func(nq *ent.NamespaceQuery) { nq.WithOwner(selectUserBasic) }).
 		WithGroupLinks(func(lq *ent.ProjectGroupLinkQuery) { lq.WithGroup() }).
 		WithForkedFrom(func(fq *ent.ProjectQuery) { fq.WithNamespace() })
+}
+
+// selectUserBasic reads only the columns of the UserBasic shape (the owner of a personal
+// project): a page of 100 projects then scans a few columns per owner instead of all of them.
+func selectUserBasic(q *ent.UserQuery) {
+	q.Select(user.FieldUsername, user.FieldName, user.FieldState, user.FieldLocked,
+		user.FieldAvatarURL, user.FieldEmail)
 }
 
 // levelFunc computes the viewer's level in a project and whether it may read it.
