@@ -4,10 +4,13 @@ package rest
 
 import (
 	"anvil/internal/service"
+	"anvil/rest/commitapi"
 	"anvil/rest/groupapi"
 	"anvil/rest/memberapi"
 	"anvil/rest/metaapi"
 	"anvil/rest/projectapi"
+	"anvil/rest/protectedbranchapi"
+	"anvil/rest/repositoryapi"
 	"anvil/rest/route"
 	"anvil/rest/tokenapi"
 	"anvil/rest/userapi"
@@ -24,4 +27,7 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	groupapi.Register(t)
 	memberapi.Register(t)
 	projectapi.Register(t)
+	protectedbranchapi.Register(t)
+	repositoryapi.Register(t)
+	commitapi.Register(t)
 }

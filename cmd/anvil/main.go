@@ -23,12 +23,15 @@ import (
 	"anvil/cmd/anvil/server"
 	"anvil/internal/config"
 	"anvil/internal/db"
+	"anvil/internal/gitserver"
 	"anvil/internal/service"
 	"anvil/internal/service/tokens"
 	"anvil/internal/version"
 )
 
 func main() {
+	// Git runs this binary as the receive-pack hooks; that mode is decided before anything else.
+	gitserver.RunHookIfRequested()
 	if err := run(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "anvil:", err)
 		os.Exit(1)

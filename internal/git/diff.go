@@ -50,13 +50,13 @@ type DiffFile struct {
 	TooLarge bool
 }
 
-// NewFile, DeletedFile and RenamedFile are GitLab's flags.
+// NewFile reports an addition (GitLab's new_file).
 func (f *DiffFile) NewFile() bool { return f.Status == 'A' }
 
-// DeletedFile reports a deletion.
+// DeletedFile reports a deletion (GitLab's deleted_file).
 func (f *DiffFile) DeletedFile() bool { return f.Status == 'D' }
 
-// RenamedFile reports a rename.
+// RenamedFile reports a rename (GitLab's renamed_file).
 func (f *DiffFile) RenamedFile() bool { return f.Status == 'R' }
 
 // DiffResult is a bounded diff.

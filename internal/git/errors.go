@@ -50,6 +50,7 @@ type ConflictError struct {
 	Paths []string
 }
 
+// Error lists the conflicted paths.
 func (e *ConflictError) Error() string {
 	return fmt.Sprintf("merge conflict in %d path(s): %s", len(e.Paths), strings.Join(e.Paths, ", "))
 }

@@ -46,12 +46,13 @@ func BranchRef(name string) string { return BranchPrefix + name }
 // TagRef returns the full ref of a tag.
 func TagRef(name string) string { return TagPrefix + name }
 
-// checkRefFormat applies the rules of git-check-ref-format(1) to a name with at least two
-// components, returning a short reason on failure.
+// refFormatError is the short reason a name breaks a rule.
 type refFormatError string
 
 func (e refFormatError) Error() string { return string(e) }
 
+// checkRefFormat applies the rules of git-check-ref-format(1) to a name with at least two
+// components, returning a short reason on failure.
 func checkRefFormat(name string) error {
 	switch {
 	case name == "":

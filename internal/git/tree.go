@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -185,4 +186,12 @@ func (r *Repository) lsTree(ctx context.Context, id ObjectID, dir string, sizes 
 		entries = append(entries, e)
 	}
 	return entries, nil
+}
+
+// SortTreesFirst orders entries with directories before everything else, keeping git's order
+// within each group (Gitaly's TREES_FIRST, which GitLab's tree listing is understood to use).
+func SortTreesFirst(entries []TreeEntry) {
+	sort.SliceStable(entries, func(i, j int) bool {
+		return entries[i].Type == TypeTree && entries[j].Type != TypeTree
+	})
 }

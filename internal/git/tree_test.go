@@ -106,6 +106,20 @@ func TestRepository_listTree(t *testing.T) {
 	})
 }
 
+func TestSortTreesFirst(t *testing.T) {
+	t.Parallel()
+	entries := []git.TreeEntry{
+		{Name: "a", Type: git.TypeBlob}, {Name: "b", Type: git.TypeTree}, {Name: "c", Type: git.TypeCommit},
+		{Name: "d", Type: git.TypeTree}, {Name: "e", Type: git.TypeBlob},
+	}
+	git.SortTreesFirst(entries)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name)
+	}
+	require.Equal(t, []string{"b", "d", "a", "c", "e"}, names)
+}
+
 func TestRepository_treeEntryAt(t *testing.T) {
 	t.Parallel()
 	repo := history(t)

@@ -70,6 +70,7 @@ type ActionError struct {
 	Err    error
 }
 
+// Error names the action and the reason.
 func (e *ActionError) Error() string {
 	return fmt.Sprintf("action %d (%s %q): %v", e.Index, e.Action, e.Path, e.Err)
 }

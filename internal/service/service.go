@@ -17,6 +17,7 @@ import (
 	"anvil/internal/service/groups"
 	"anvil/internal/service/members"
 	"anvil/internal/service/projects"
+	"anvil/internal/service/protectedbranches"
 	"anvil/internal/service/repos"
 	"anvil/internal/service/settings"
 	"anvil/internal/service/tokens"
@@ -37,6 +38,8 @@ type Services struct {
 	Members  *members.Service
 	Repos    *repos.Service
 	Git      *git.Client
+	// ProtectedBranches holds branch protection and the ref update checks.
+	ProtectedBranches *protectedbranches.Service
 }
 
 // New builds the services over an open database and the git client.
@@ -72,6 +75,13 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 	}
 	r := repos.New(d.Client, policy, p, st, gitClient, stor, log)
 	p.Repos = r
+	pb := protectedbranches.New(d.Client, policy, p, st)
+	pb.ExternalURL = cfg.ExternalURL
+	r.Protected = pb
+	p.OnDelete = append(p.OnDelete, pb.OnProjectDelete)
+	// A group deletion removes its projects through the repository service, which deletes
+	// their repositories only after the deletion commits.
+	g.DeleteProjects = r.DeleteProjects
 	return &Services{
 		Config: cfg, DB: d, Log: log, Policy: policy, Settings: st,
 		Users: u,
@@ -83,6 +93,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 		Members:  members.New(d.Client, policy, g, p),
 		Repos:    r,
 		Git:      gitClient,
+
+		ProtectedBranches: pb,
 	}, nil
 }
 

@@ -67,7 +67,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	}
 	s := &Server{Config: cfg, DB: d, Services: svc, Log: log, Registry: prometheus.NewRegistry()}
 	s.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	s.Handler = s.routes()
+	s.Handler = s.withGit(s.routes())
 	return s, nil
 }
 

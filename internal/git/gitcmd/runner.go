@@ -260,6 +260,7 @@ type Error struct {
 	Err error
 }
 
+// Error is "git <subcommand>: <first lines of stderr>".
 func (e *Error) Error() string {
 	msg := strings.TrimSpace(e.Stderr)
 	if lines := strings.Split(msg, "\n"); len(lines) > 3 {
@@ -357,4 +358,5 @@ func (v Version) AtLeast(o Version) bool {
 	return v.Patch >= o.Patch
 }
 
+// String renders "2.39.5".
 func (v Version) String() string { return fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch) }

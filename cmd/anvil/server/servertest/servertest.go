@@ -35,17 +35,19 @@ type Instance struct {
 	URL  string // base URL, e.g. http://127.0.0.1:1234
 }
 
-// Start starts a server for tb and stops it when tb ends.
-func Start(tb testing.TB) *Instance {
+// Start starts a server for tb and stops it when tb ends. Each configure function may adjust the
+// configuration (an external URL, say) before the server is built.
+func Start(tb testing.TB, configure ...func(*config.Config)) *Instance {
 	tb.Helper()
 	dir := tb.TempDir()
 	cfg := config.Config{DataDir: dir, InitialRootToken: RootToken, InitialRootPassword: "root-password-123"}
-	if pg := os.Getenv("ANVIL_TEST_DATABASE_URL"); pg != "" {
-		cfg.DatabaseURL = freshPostgres(tb, pg)
-	}
+	cfg.DatabaseURL = Database(tb)
 	ts := httptest.NewUnstartedServer(nil)
 	cfg.Listen = ts.Listener.Addr().String()
 	cfg.ExternalURL = "http://" + cfg.Listen
+	for _, fn := range configure {
+		fn(&cfg)
+	}
 	if err := cfg.Normalize(); err != nil {
 		tb.Fatal(err)
 	}
@@ -65,6 +67,17 @@ func Start(tb testing.TB) *Instance {
 		_ = srv.Close()
 	})
 	return &Instance{Server: srv, HTTP: ts, URL: ts.URL}
+}
+
+// Database returns the database URL for a fresh test database: empty (SQLite in the data
+// directory) unless ANVIL_TEST_DATABASE_URL names a PostgreSQL server, on which a new database
+// is created and dropped when tb ends.
+func Database(tb testing.TB) string {
+	tb.Helper()
+	if pg := os.Getenv("ANVIL_TEST_DATABASE_URL"); pg != "" {
+		return freshPostgres(tb, pg)
+	}
+	return ""
 }
 
 // freshPostgres creates a uniquely named database on the server of base and drops it at the end.

@@ -1,0 +1,195 @@
+package repofiles
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"anvil/internal/apperr"
+	"anvil/internal/authz"
+	"anvil/internal/git"
+	"anvil/internal/pagination"
+)
+
+// Tree pagination methods (GitLab's pagination parameter of GET .../repository/tree).
+const (
+	TreeLegacy = "legacy" // offset pages with totals (the default)
+	TreeKeyset = "keyset" // page_token continuation, Link rel="next" only
+	TreeNone   = "none"   // everything at once; only with recursive
+)
+
+// TreeParams are the parameters of GET /projects/:id/repository/tree.
+type TreeParams struct {
+	// Ref is a branch, tag or commit (ref); "" means the default branch.
+	Ref string
+	// Path is the directory to list (path); "" is the root.
+	Path string
+	// Recursive lists the whole subtree (recursive).
+	Recursive bool
+	// Pagination is TreeLegacy (also for ""), TreeKeyset or TreeNone (pagination).
+	Pagination string
+	// Page is the offset page (page, per_page); keyset pages use only PerPage.
+	Page pagination.Offset
+	// PageToken continues a keyset listing after the entry it names (page_token): the token of
+	// a previous Link rel="next", an entry's path, or an entry id (GitLab's "tree record ID").
+	PageToken string
+}
+
+// Tree lists a directory of the repository in GitLab's order: directories first, then files,
+// then submodules, each group in git's order. Result.Total is -1 for keyset and unpaginated
+// listings; Result.Next continues a keyset listing.
+func (s *Service) Tree(ctx context.Context, actor *authz.Actor, projectRef string, p TreeParams) (pagination.Result[git.TreeEntry], error) {
+	var res pagination.Result[git.TreeEntry]
+	if p.Pagination == TreeNone && !p.Recursive {
+		return res, apperr.BadParam(`pagination cannot be "none" unless "recursive" is true`)
+	}
+	_, repo, err := s.open(ctx, actor, projectRef, authz.DownloadCode)
+	if err != nil {
+		return res, err
+	}
+	rev := p.Ref
+	if rev == "" {
+		if rev, err = repo.Head(ctx); err != nil {
+			return res, err
+		}
+	}
+	commit, err := repo.ResolveCommit(ctx, rev)
+	if err != nil {
+		return res, notFound(err, "Tree")
+	}
+	path, err := treePath(p.Path)
+	if err != nil {
+		return res, err
+	}
+	entries, err := repo.ListTree(ctx, string(commit), path, git.ListTreeOptions{Recursive: p.Recursive})
+	if err != nil {
+		if err = treeErr(ctx, repo, commit, path, err); err != errEmptyTree {
+			return res, err
+		}
+	}
+	entries = treesFirst(entries)
+	switch p.Pagination {
+	case TreeNone:
+		return pagination.Result[git.TreeEntry]{Items: entries, Total: -1}, nil
+	case TreeKeyset:
+		return keysetTree(entries, p)
+	}
+	return offsetTree(entries, p.Page), nil
+}
+
+// treePath checks a directory path: surrounding slashes are dropped; traversal is refused with
+// Gitaly's wording, which GitLab answers as 404 "<message> Not Found".
+func treePath(p string) (string, error) {
+	for _, part := range strings.Split(p, "/") {
+		if part == ".." {
+			return "", apperr.NotFound("Path cannot include traversal syntax")
+		}
+	}
+	clean, err := git.CleanPath(p)
+	if err != nil {
+		return "", apperr.NotFound("invalid revision or path")
+	}
+	return clean, nil
+}
+
+// treeErr maps a listing failure: a missing path is 404 "invalid revision or path"; a path
+// naming a file (or submodule) lists nothing, as Gitaly answers.
+func treeErr(ctx context.Context, repo *git.Repository, commit git.ObjectID, path string, err error) error {
+	if !errors.Is(err, git.ErrPathNotFound) {
+		return notFound(err, "invalid revision or path")
+	}
+	if e, lookErr := repo.TreeEntryAt(ctx, string(commit), path); lookErr == nil && e.Type != git.TypeTree {
+		return errEmptyTree
+	}
+	return apperr.NotFound("invalid revision or path")
+}
+
+// errEmptyTree is not an error for the caller: Tree turns it into an empty listing.
+var errEmptyTree = errors.New("not a directory")
+
+// treesFirst orders entries as GitLab presents a tree (Tree#sorted_entries): trees, then blobs,
+// then submodules, keeping git's order inside each group. It reuses the slice's memory.
+func treesFirst(entries []git.TreeEntry) []git.TreeEntry {
+	var blobs, others []git.TreeEntry
+	n := 0
+	for _, e := range entries {
+		switch e.Type {
+		case git.TypeTree:
+			entries[n] = e
+			n++
+		case git.TypeBlob:
+			blobs = append(blobs, e)
+		default:
+			others = append(others, e)
+		}
+	}
+	out := append(entries[:n], blobs...)
+	return append(out, others...)
+}
+
+// offsetTree cuts one offset page out of the listing.
+func offsetTree(entries []git.TreeEntry, page pagination.Offset) pagination.Result[git.TreeEntry] {
+	res := pagination.Result[git.TreeEntry]{Total: len(entries), Page: page}
+	start := min(page.Skip(), len(entries))
+	end := min(start+page.PerPage, len(entries))
+	res.Items = entries[start:end]
+	return res
+}
+
+// keysetTree returns the page after p.PageToken.
+func keysetTree(entries []git.TreeEntry, p TreeParams) (pagination.Result[git.TreeEntry], error) {
+	k := pagination.Keyset{PerPage: p.Page.PerPage}
+	start := 0
+	if p.PageToken != "" {
+		i := tokenIndex(entries, p.PageToken)
+		if i < 0 {
+			return pagination.Result[git.TreeEntry]{}, apperr.Invalid("page_token")
+		}
+		start = i + 1
+	}
+	rows := entries[start:min(start+k.Limit(), len(entries))]
+	return pagination.KeysetPage(k, rows, "page_token", entryToken), nil
+}
+
+// pageToken is the continuation token Gitaly hands out: the last entry's path, in base64 JSON.
+type pageToken struct {
+	FileName string `json:"file_name"`
+}
+
+// entryToken encodes the continuation after e. A path, unlike an id, is unique in a listing
+// (identical files share their blob id).
+func entryToken(e git.TreeEntry) string {
+	b, _ := json.Marshal(pageToken{FileName: e.Path})
+	return base64.StdEncoding.EncodeToString(b)
+}
+
+// tokenIndex finds the entry a page token names: an encoded path (entryToken), an entry id (the
+// first entry with it, as Gitaly does), or a plain path or name. -1 when none matches.
+func tokenIndex(entries []git.TreeEntry, token string) int {
+	if b, err := base64.StdEncoding.DecodeString(token); err == nil {
+		var t pageToken
+		if json.Unmarshal(b, &t) == nil && t.FileName != "" {
+			return indexWhere(entries, func(e *git.TreeEntry) bool { return e.Path == t.FileName })
+		}
+	}
+	if git.IsFullObjectID(token) {
+		if i := indexWhere(entries, func(e *git.TreeEntry) bool { return string(e.ID) == token }); i >= 0 {
+			return i
+		}
+	}
+	if i := indexWhere(entries, func(e *git.TreeEntry) bool { return e.Path == token }); i >= 0 {
+		return i
+	}
+	return indexWhere(entries, func(e *git.TreeEntry) bool { return e.Name == token })
+}
+
+func indexWhere(entries []git.TreeEntry, match func(*git.TreeEntry) bool) int {
+	for i := range entries {
+		if match(&entries[i]) {
+			return i
+		}
+	}
+	return -1
+}
