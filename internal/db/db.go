@@ -16,8 +16,8 @@ import (
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
-	_ "github.com/lib/pq"  // PostgreSQL driver
-	_ "modernc.org/sqlite" // pure-Go SQLite driver, registered as "sqlite"
+	_ "github.com/lib/pq" // PostgreSQL driver
+	"modernc.org/sqlite"  // pure-Go SQLite driver
 )
 
 // DB is an open database: the ent client and the SQL handle beneath it.
@@ -48,9 +48,14 @@ func Open(url, dataDir string) (*DB, error) {
 			dsn = url
 		}
 	}
-	sqlDB, err := sql.Open(drvName, dsn)
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", drvName, err)
+	var sqlDB *sql.DB
+	if dia == dialect.SQLite {
+		sqlDB = sql.OpenDB(cachingConnector{drv: &sqlite.Driver{}, dsn: dsn})
+	} else {
+		var err error
+		if sqlDB, err = sql.Open(drvName, dsn); err != nil {
+			return nil, fmt.Errorf("open %s: %w", drvName, err)
+		}
 	}
 	if dia == dialect.SQLite {
 		sqlDB.SetMaxOpenConns(8)
