@@ -34,6 +34,7 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	Commit() CommitResolver
 	Group() GroupResolver
 	GroupConnection() GroupConnectionResolver
 	Member() MemberResolver
@@ -42,6 +43,8 @@ type ResolverRoot interface {
 	Project() ProjectResolver
 	ProjectConnection() ProjectConnectionResolver
 	Query() QueryResolver
+	Repository() RepositoryResolver
+	Tree() TreeResolver
 	User() UserResolver
 	UserConnection() UserConnectionResolver
 }
@@ -54,6 +57,61 @@ type ComplexityRoot struct {
 		HumanAccess  func(childComplexity int) int
 		IntegerValue func(childComplexity int) int
 		StringValue  func(childComplexity int) int
+	}
+
+	Blob struct {
+		FlatPath func(childComplexity int) int
+		ID       func(childComplexity int) int
+		LfsOid   func(childComplexity int) int
+		Mode     func(childComplexity int) int
+		Name     func(childComplexity int) int
+		Path     func(childComplexity int) int
+		Sha      func(childComplexity int) int
+		Type     func(childComplexity int) int
+		WebPath  func(childComplexity int) int
+		WebURL   func(childComplexity int) int
+	}
+
+	BlobConnection struct {
+		Edges    func(childComplexity int) int
+		Nodes    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	BlobEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	Commit struct {
+		Author         func(childComplexity int) int
+		AuthorEmail    func(childComplexity int) int
+		AuthorGravatar func(childComplexity int) int
+		AuthorName     func(childComplexity int) int
+		AuthoredDate   func(childComplexity int) int
+		CommittedDate  func(childComplexity int) int
+		CommitterEmail func(childComplexity int) int
+		CommitterName  func(childComplexity int) int
+		Description    func(childComplexity int) int
+		FullTitle      func(childComplexity int) int
+		ID             func(childComplexity int) int
+		Message        func(childComplexity int) int
+		Sha            func(childComplexity int) int
+		ShortID        func(childComplexity int) int
+		Title          func(childComplexity int) int
+		WebPath        func(childComplexity int) int
+		WebURL         func(childComplexity int) int
+	}
+
+	CommitConnection struct {
+		Edges    func(childComplexity int) int
+		Nodes    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	CommitEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	Group struct {
@@ -174,6 +232,7 @@ type ComplexityRoot struct {
 		NamespaceID       func(childComplexity int) int
 		Path              func(childComplexity int) int
 		ProjectMembers    func(childComplexity int, search *string, relations []model.ProjectMemberRelation, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		Repository        func(childComplexity int) int
 		UpdatedAt         func(childComplexity int) int
 		Visibility        func(childComplexity int) int
 		WebURL            func(childComplexity int) int
@@ -234,6 +293,108 @@ type ComplexityRoot struct {
 		Score func(childComplexity int) int
 	}
 
+	Repository struct {
+		Blobs         func(childComplexity int, paths []string, ref *string, refType *model.RefType, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		BranchNames   func(childComplexity int, searchPattern string, offset int, limit int) int
+		Commit        func(childComplexity int, ref string) int
+		Commits       func(childComplexity int, ref string, author *string, committedBefore *time.Time, committedAfter *time.Time, first *int, after *entgql.Cursor[int]) int
+		Empty         func(childComplexity int) int
+		Exists        func(childComplexity int) int
+		PaginatedTree func(childComplexity int, path *string, ref *string, refType *model.RefType, recursive *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		RootRef       func(childComplexity int) int
+		Tree          func(childComplexity int, path *string, ref *string, refType *model.RefType, recursive *bool) int
+	}
+
+	RepositoryBlob struct {
+		EditBlobPath     func(childComplexity int) int
+		ID               func(childComplexity int) int
+		LfsOid           func(childComplexity int) int
+		Mode             func(childComplexity int) int
+		Name             func(childComplexity int) int
+		Oid              func(childComplexity int) int
+		Path             func(childComplexity int) int
+		RawBlob          func(childComplexity int) int
+		RawPath          func(childComplexity int) int
+		RawSize          func(childComplexity int) int
+		RawTextBlob      func(childComplexity int) int
+		Size             func(childComplexity int) int
+		StoredExternally func(childComplexity int) int
+		WebPath          func(childComplexity int) int
+	}
+
+	RepositoryBlobConnection struct {
+		Edges    func(childComplexity int) int
+		Nodes    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	RepositoryBlobEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	Submodule struct {
+		FlatPath func(childComplexity int) int
+		ID       func(childComplexity int) int
+		Name     func(childComplexity int) int
+		Path     func(childComplexity int) int
+		Sha      func(childComplexity int) int
+		TreeURL  func(childComplexity int) int
+		Type     func(childComplexity int) int
+		WebURL   func(childComplexity int) int
+	}
+
+	SubmoduleConnection struct {
+		Edges    func(childComplexity int) int
+		Nodes    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	SubmoduleEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	Tree struct {
+		Blobs      func(childComplexity int, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		LastCommit func(childComplexity int) int
+		Submodules func(childComplexity int, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		Trees      func(childComplexity int, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+	}
+
+	TreeConnection struct {
+		Edges    func(childComplexity int) int
+		Nodes    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	TreeEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	TreeEntry struct {
+		FlatPath func(childComplexity int) int
+		ID       func(childComplexity int) int
+		Name     func(childComplexity int) int
+		Path     func(childComplexity int) int
+		Sha      func(childComplexity int) int
+		Type     func(childComplexity int) int
+		WebPath  func(childComplexity int) int
+		WebURL   func(childComplexity int) int
+	}
+
+	TreeEntryConnection struct {
+		Edges    func(childComplexity int) int
+		Nodes    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	TreeEntryEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	User struct {
 		AvatarURL   func(childComplexity int) int
 		Bio         func(childComplexity int) int
@@ -280,6 +441,9 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
+type CommitResolver interface {
+	Author(ctx context.Context, obj *model.Commit) (*ent.User, error)
+}
 type GroupResolver interface {
 	ID(ctx context.Context, obj *ent.Namespace) (string, error)
 
@@ -323,6 +487,7 @@ type ProjectResolver interface {
 	WebURL(ctx context.Context, obj *ent.Project) (*string, error)
 	Group(ctx context.Context, obj *ent.Project) (*ent.Namespace, error)
 	ProjectMembers(ctx context.Context, obj *ent.Project, search *string, relations []model.ProjectMemberRelation, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.MemberConnection, error)
+	Repository(ctx context.Context, obj *ent.Project) (*model.Repository, error)
 }
 type ProjectConnectionResolver interface {
 	Nodes(ctx context.Context, obj *ent.ProjectConnection) ([]*ent.Project, error)
@@ -339,6 +504,23 @@ type QueryResolver interface {
 	CurrentUser(ctx context.Context) (*ent.User, error)
 	User(ctx context.Context, id *string, username *string) (*ent.User, error)
 	Users(ctx context.Context, ids []string, usernames []string, search *string, admins *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.UserConnection, error)
+}
+type RepositoryResolver interface {
+	RootRef(ctx context.Context, obj *model.Repository) (*string, error)
+	Empty(ctx context.Context, obj *model.Repository) (bool, error)
+	Exists(ctx context.Context, obj *model.Repository) (bool, error)
+	Tree(ctx context.Context, obj *model.Repository, path *string, ref *string, refType *model.RefType, recursive *bool) (*model.Tree, error)
+	PaginatedTree(ctx context.Context, obj *model.Repository, path *string, ref *string, refType *model.RefType, recursive *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.TreeConnection, error)
+	Blobs(ctx context.Context, obj *model.Repository, paths []string, ref *string, refType *model.RefType, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.RepositoryBlobConnection, error)
+	BranchNames(ctx context.Context, obj *model.Repository, searchPattern string, offset int, limit int) ([]string, error)
+	Commit(ctx context.Context, obj *model.Repository, ref string) (*model.Commit, error)
+	Commits(ctx context.Context, obj *model.Repository, ref string, author *string, committedBefore *time.Time, committedAfter *time.Time, first *int, after *entgql.Cursor[int]) (*model.CommitConnection, error)
+}
+type TreeResolver interface {
+	LastCommit(ctx context.Context, obj *model.Tree) (*model.Commit, error)
+	Trees(ctx context.Context, obj *model.Tree, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.TreeEntryConnection, error)
+	Submodules(ctx context.Context, obj *model.Tree, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.SubmoduleConnection, error)
+	Blobs(ctx context.Context, obj *model.Tree, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.BlobConnection, error)
 }
 type UserResolver interface {
 	ID(ctx context.Context, obj *ent.User) (string, error)
@@ -388,6 +570,234 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AccessLevel.StringValue(childComplexity), true
+
+	case "Blob.flatPath":
+		if e.ComplexityRoot.Blob.FlatPath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blob.FlatPath(childComplexity), true
+	case "Blob.id":
+		if e.ComplexityRoot.Blob.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blob.ID(childComplexity), true
+	case "Blob.lfsOid":
+		if e.ComplexityRoot.Blob.LfsOid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blob.LfsOid(childComplexity), true
+	case "Blob.mode":
+		if e.ComplexityRoot.Blob.Mode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blob.Mode(childComplexity), true
+	case "Blob.name":
+		if e.ComplexityRoot.Blob.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blob.Name(childComplexity), true
+	case "Blob.path":
+		if e.ComplexityRoot.Blob.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blob.Path(childComplexity), true
+	case "Blob.sha":
+		if e.ComplexityRoot.Blob.Sha == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blob.Sha(childComplexity), true
+	case "Blob.type":
+		if e.ComplexityRoot.Blob.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blob.Type(childComplexity), true
+	case "Blob.webPath":
+		if e.ComplexityRoot.Blob.WebPath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blob.WebPath(childComplexity), true
+	case "Blob.webUrl":
+		if e.ComplexityRoot.Blob.WebURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blob.WebURL(childComplexity), true
+
+	case "BlobConnection.edges":
+		if e.ComplexityRoot.BlobConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BlobConnection.Edges(childComplexity), true
+	case "BlobConnection.nodes":
+		if e.ComplexityRoot.BlobConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BlobConnection.Nodes(childComplexity), true
+	case "BlobConnection.pageInfo":
+		if e.ComplexityRoot.BlobConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BlobConnection.PageInfo(childComplexity), true
+
+	case "BlobEdge.cursor":
+		if e.ComplexityRoot.BlobEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BlobEdge.Cursor(childComplexity), true
+	case "BlobEdge.node":
+		if e.ComplexityRoot.BlobEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BlobEdge.Node(childComplexity), true
+
+	case "Commit.author":
+		if e.ComplexityRoot.Commit.Author == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Commit.Author(childComplexity), true
+	case "Commit.authorEmail":
+		if e.ComplexityRoot.Commit.AuthorEmail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Commit.AuthorEmail(childComplexity), true
+	case "Commit.authorGravatar":
+		if e.ComplexityRoot.Commit.AuthorGravatar == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Commit.AuthorGravatar(childComplexity), true
+	case "Commit.authorName":
+		if e.ComplexityRoot.Commit.AuthorName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Commit.AuthorName(childComplexity), true
+	case "Commit.authoredDate":
+		if e.ComplexityRoot.Commit.AuthoredDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Commit.AuthoredDate(childComplexity), true
+	case "Commit.committedDate":
+		if e.ComplexityRoot.Commit.CommittedDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Commit.CommittedDate(childComplexity), true
+	case "Commit.committerEmail":
+		if e.ComplexityRoot.Commit.CommitterEmail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Commit.CommitterEmail(childComplexity), true
+	case "Commit.committerName":
+		if e.ComplexityRoot.Commit.CommitterName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Commit.CommitterName(childComplexity), true
+	case "Commit.description":
+		if e.ComplexityRoot.Commit.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Commit.Description(childComplexity), true
+	case "Commit.fullTitle":
+		if e.ComplexityRoot.Commit.FullTitle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Commit.FullTitle(childComplexity), true
+	case "Commit.id":
+		if e.ComplexityRoot.Commit.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Commit.ID(childComplexity), true
+	case "Commit.message":
+		if e.ComplexityRoot.Commit.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Commit.Message(childComplexity), true
+	case "Commit.sha":
+		if e.ComplexityRoot.Commit.Sha == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Commit.Sha(childComplexity), true
+	case "Commit.shortId":
+		if e.ComplexityRoot.Commit.ShortID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Commit.ShortID(childComplexity), true
+	case "Commit.title":
+		if e.ComplexityRoot.Commit.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Commit.Title(childComplexity), true
+	case "Commit.webPath":
+		if e.ComplexityRoot.Commit.WebPath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Commit.WebPath(childComplexity), true
+	case "Commit.webUrl":
+		if e.ComplexityRoot.Commit.WebURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Commit.WebURL(childComplexity), true
+
+	case "CommitConnection.edges":
+		if e.ComplexityRoot.CommitConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommitConnection.Edges(childComplexity), true
+	case "CommitConnection.nodes":
+		if e.ComplexityRoot.CommitConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommitConnection.Nodes(childComplexity), true
+	case "CommitConnection.pageInfo":
+		if e.ComplexityRoot.CommitConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommitConnection.PageInfo(childComplexity), true
+
+	case "CommitEdge.cursor":
+		if e.ComplexityRoot.CommitEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommitEdge.Cursor(childComplexity), true
+	case "CommitEdge.node":
+		if e.ComplexityRoot.CommitEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommitEdge.Node(childComplexity), true
 
 	case "Group.createdAt":
 		if e.ComplexityRoot.Group.CreatedAt == nil {
@@ -952,6 +1362,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Project.ProjectMembers(childComplexity, args["search"].(*string), args["relations"].([]model.ProjectMemberRelation), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+	case "Project.repository":
+		if e.ComplexityRoot.Project.Repository == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Project.Repository(childComplexity), true
 	case "Project.updatedAt":
 		if e.ComplexityRoot.Project.UpdatedAt == nil {
 			break
@@ -1205,6 +1621,442 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.QueryComplexity.Score(childComplexity), true
+
+	case "Repository.blobs":
+		if e.ComplexityRoot.Repository.Blobs == nil {
+			break
+		}
+
+		args, err := ec.field_Repository_blobs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Repository.Blobs(childComplexity, args["paths"].([]string), args["ref"].(*string), args["refType"].(*model.RefType), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+	case "Repository.branchNames":
+		if e.ComplexityRoot.Repository.BranchNames == nil {
+			break
+		}
+
+		args, err := ec.field_Repository_branchNames_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Repository.BranchNames(childComplexity, args["searchPattern"].(string), args["offset"].(int), args["limit"].(int)), true
+	case "Repository.commit":
+		if e.ComplexityRoot.Repository.Commit == nil {
+			break
+		}
+
+		args, err := ec.field_Repository_commit_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Repository.Commit(childComplexity, args["ref"].(string)), true
+	case "Repository.commits":
+		if e.ComplexityRoot.Repository.Commits == nil {
+			break
+		}
+
+		args, err := ec.field_Repository_commits_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Repository.Commits(childComplexity, args["ref"].(string), args["author"].(*string), args["committedBefore"].(*time.Time), args["committedAfter"].(*time.Time), args["first"].(*int), args["after"].(*entgql.Cursor[int])), true
+	case "Repository.empty":
+		if e.ComplexityRoot.Repository.Empty == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Repository.Empty(childComplexity), true
+	case "Repository.exists":
+		if e.ComplexityRoot.Repository.Exists == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Repository.Exists(childComplexity), true
+	case "Repository.paginatedTree":
+		if e.ComplexityRoot.Repository.PaginatedTree == nil {
+			break
+		}
+
+		args, err := ec.field_Repository_paginatedTree_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Repository.PaginatedTree(childComplexity, args["path"].(*string), args["ref"].(*string), args["refType"].(*model.RefType), args["recursive"].(*bool), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+	case "Repository.rootRef":
+		if e.ComplexityRoot.Repository.RootRef == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Repository.RootRef(childComplexity), true
+	case "Repository.tree":
+		if e.ComplexityRoot.Repository.Tree == nil {
+			break
+		}
+
+		args, err := ec.field_Repository_tree_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Repository.Tree(childComplexity, args["path"].(*string), args["ref"].(*string), args["refType"].(*model.RefType), args["recursive"].(*bool)), true
+
+	case "RepositoryBlob.editBlobPath":
+		if e.ComplexityRoot.RepositoryBlob.EditBlobPath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RepositoryBlob.EditBlobPath(childComplexity), true
+	case "RepositoryBlob.id":
+		if e.ComplexityRoot.RepositoryBlob.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RepositoryBlob.ID(childComplexity), true
+	case "RepositoryBlob.lfsOid":
+		if e.ComplexityRoot.RepositoryBlob.LfsOid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RepositoryBlob.LfsOid(childComplexity), true
+	case "RepositoryBlob.mode":
+		if e.ComplexityRoot.RepositoryBlob.Mode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RepositoryBlob.Mode(childComplexity), true
+	case "RepositoryBlob.name":
+		if e.ComplexityRoot.RepositoryBlob.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RepositoryBlob.Name(childComplexity), true
+	case "RepositoryBlob.oid":
+		if e.ComplexityRoot.RepositoryBlob.Oid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RepositoryBlob.Oid(childComplexity), true
+	case "RepositoryBlob.path":
+		if e.ComplexityRoot.RepositoryBlob.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RepositoryBlob.Path(childComplexity), true
+	case "RepositoryBlob.rawBlob":
+		if e.ComplexityRoot.RepositoryBlob.RawBlob == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RepositoryBlob.RawBlob(childComplexity), true
+	case "RepositoryBlob.rawPath":
+		if e.ComplexityRoot.RepositoryBlob.RawPath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RepositoryBlob.RawPath(childComplexity), true
+	case "RepositoryBlob.rawSize":
+		if e.ComplexityRoot.RepositoryBlob.RawSize == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RepositoryBlob.RawSize(childComplexity), true
+	case "RepositoryBlob.rawTextBlob":
+		if e.ComplexityRoot.RepositoryBlob.RawTextBlob == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RepositoryBlob.RawTextBlob(childComplexity), true
+	case "RepositoryBlob.size":
+		if e.ComplexityRoot.RepositoryBlob.Size == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RepositoryBlob.Size(childComplexity), true
+	case "RepositoryBlob.storedExternally":
+		if e.ComplexityRoot.RepositoryBlob.StoredExternally == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RepositoryBlob.StoredExternally(childComplexity), true
+	case "RepositoryBlob.webPath":
+		if e.ComplexityRoot.RepositoryBlob.WebPath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RepositoryBlob.WebPath(childComplexity), true
+
+	case "RepositoryBlobConnection.edges":
+		if e.ComplexityRoot.RepositoryBlobConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RepositoryBlobConnection.Edges(childComplexity), true
+	case "RepositoryBlobConnection.nodes":
+		if e.ComplexityRoot.RepositoryBlobConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RepositoryBlobConnection.Nodes(childComplexity), true
+	case "RepositoryBlobConnection.pageInfo":
+		if e.ComplexityRoot.RepositoryBlobConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RepositoryBlobConnection.PageInfo(childComplexity), true
+
+	case "RepositoryBlobEdge.cursor":
+		if e.ComplexityRoot.RepositoryBlobEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RepositoryBlobEdge.Cursor(childComplexity), true
+	case "RepositoryBlobEdge.node":
+		if e.ComplexityRoot.RepositoryBlobEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RepositoryBlobEdge.Node(childComplexity), true
+
+	case "Submodule.flatPath":
+		if e.ComplexityRoot.Submodule.FlatPath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Submodule.FlatPath(childComplexity), true
+	case "Submodule.id":
+		if e.ComplexityRoot.Submodule.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Submodule.ID(childComplexity), true
+	case "Submodule.name":
+		if e.ComplexityRoot.Submodule.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Submodule.Name(childComplexity), true
+	case "Submodule.path":
+		if e.ComplexityRoot.Submodule.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Submodule.Path(childComplexity), true
+	case "Submodule.sha":
+		if e.ComplexityRoot.Submodule.Sha == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Submodule.Sha(childComplexity), true
+	case "Submodule.treeUrl":
+		if e.ComplexityRoot.Submodule.TreeURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Submodule.TreeURL(childComplexity), true
+	case "Submodule.type":
+		if e.ComplexityRoot.Submodule.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Submodule.Type(childComplexity), true
+	case "Submodule.webUrl":
+		if e.ComplexityRoot.Submodule.WebURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Submodule.WebURL(childComplexity), true
+
+	case "SubmoduleConnection.edges":
+		if e.ComplexityRoot.SubmoduleConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmoduleConnection.Edges(childComplexity), true
+	case "SubmoduleConnection.nodes":
+		if e.ComplexityRoot.SubmoduleConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmoduleConnection.Nodes(childComplexity), true
+	case "SubmoduleConnection.pageInfo":
+		if e.ComplexityRoot.SubmoduleConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmoduleConnection.PageInfo(childComplexity), true
+
+	case "SubmoduleEdge.cursor":
+		if e.ComplexityRoot.SubmoduleEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmoduleEdge.Cursor(childComplexity), true
+	case "SubmoduleEdge.node":
+		if e.ComplexityRoot.SubmoduleEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmoduleEdge.Node(childComplexity), true
+
+	case "Tree.blobs":
+		if e.ComplexityRoot.Tree.Blobs == nil {
+			break
+		}
+
+		args, err := ec.field_Tree_blobs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Tree.Blobs(childComplexity, args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+	case "Tree.lastCommit":
+		if e.ComplexityRoot.Tree.LastCommit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Tree.LastCommit(childComplexity), true
+	case "Tree.submodules":
+		if e.ComplexityRoot.Tree.Submodules == nil {
+			break
+		}
+
+		args, err := ec.field_Tree_submodules_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Tree.Submodules(childComplexity, args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+	case "Tree.trees":
+		if e.ComplexityRoot.Tree.Trees == nil {
+			break
+		}
+
+		args, err := ec.field_Tree_trees_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Tree.Trees(childComplexity, args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+
+	case "TreeConnection.edges":
+		if e.ComplexityRoot.TreeConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TreeConnection.Edges(childComplexity), true
+	case "TreeConnection.nodes":
+		if e.ComplexityRoot.TreeConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TreeConnection.Nodes(childComplexity), true
+	case "TreeConnection.pageInfo":
+		if e.ComplexityRoot.TreeConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TreeConnection.PageInfo(childComplexity), true
+
+	case "TreeEdge.cursor":
+		if e.ComplexityRoot.TreeEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TreeEdge.Cursor(childComplexity), true
+	case "TreeEdge.node":
+		if e.ComplexityRoot.TreeEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TreeEdge.Node(childComplexity), true
+
+	case "TreeEntry.flatPath":
+		if e.ComplexityRoot.TreeEntry.FlatPath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TreeEntry.FlatPath(childComplexity), true
+	case "TreeEntry.id":
+		if e.ComplexityRoot.TreeEntry.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TreeEntry.ID(childComplexity), true
+	case "TreeEntry.name":
+		if e.ComplexityRoot.TreeEntry.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TreeEntry.Name(childComplexity), true
+	case "TreeEntry.path":
+		if e.ComplexityRoot.TreeEntry.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TreeEntry.Path(childComplexity), true
+	case "TreeEntry.sha":
+		if e.ComplexityRoot.TreeEntry.Sha == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TreeEntry.Sha(childComplexity), true
+	case "TreeEntry.type":
+		if e.ComplexityRoot.TreeEntry.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TreeEntry.Type(childComplexity), true
+	case "TreeEntry.webPath":
+		if e.ComplexityRoot.TreeEntry.WebPath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TreeEntry.WebPath(childComplexity), true
+	case "TreeEntry.webUrl":
+		if e.ComplexityRoot.TreeEntry.WebURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TreeEntry.WebURL(childComplexity), true
+
+	case "TreeEntryConnection.edges":
+		if e.ComplexityRoot.TreeEntryConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TreeEntryConnection.Edges(childComplexity), true
+	case "TreeEntryConnection.nodes":
+		if e.ComplexityRoot.TreeEntryConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TreeEntryConnection.Nodes(childComplexity), true
+	case "TreeEntryConnection.pageInfo":
+		if e.ComplexityRoot.TreeEntryConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TreeEntryConnection.PageInfo(childComplexity), true
+
+	case "TreeEntryEdge.cursor":
+		if e.ComplexityRoot.TreeEntryEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TreeEntryEdge.Cursor(childComplexity), true
+	case "TreeEntryEdge.node":
+		if e.ComplexityRoot.TreeEntryEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TreeEntryEdge.Node(childComplexity), true
 
 	case "User.avatarUrl":
 		if e.ComplexityRoot.User.AvatarURL == nil {
@@ -2324,6 +3176,505 @@ Mutations: every payload carries ` + "`" + `errors` + "`" + `, the messages of a
 """
 type Mutation
 `, BuiltIn: false},
+	{Name: "../repository.graphql", Input: `# Repositories: a project's repository, its trees, blobs, branch names and commits, in the shape
+# of GitLab's Repository type. A repository is null for callers who may not read the project's
+# code (Guests of private projects, a disabled repository feature).
+
+extend type Project {
+  """
+  Git repository of the project; null when the caller may not read its code.
+  """
+  repository: Repository
+}
+
+"""
+A project's git repository.
+"""
+type Repository {
+  """
+  Default branch of the repository.
+  """
+  rootRef: String
+  """
+  Indicates repository has no visible content.
+  """
+  empty: Boolean!
+  """
+  Indicates a corresponding Git repository exists on disk.
+  """
+  exists: Boolean!
+  """
+  Tree of the repository.
+  """
+  tree(
+    """
+    Path to get the tree for. Default value is the root of the repository.
+    """
+    path: String = ""
+    """
+    Commit ref to get the tree for. Default value is HEAD.
+    """
+    ref: String
+    """
+    Type of ref.
+    """
+    refType: RefType
+    """
+    Used to get a recursive tree. Default is false.
+    """
+    recursive: Boolean = false
+  ): Tree
+  """
+  Paginated tree of the repository: each node is one page of the tree.
+  """
+  paginatedTree(
+    """
+    Path to get the tree for. Default value is the root of the repository.
+    """
+    path: String = ""
+    """
+    Commit ref to get the tree for. Default value is HEAD.
+    """
+    ref: String
+    """
+    Type of ref.
+    """
+    refType: RefType
+    """
+    Used to get a recursive tree. Default is false.
+    """
+    recursive: Boolean = false
+    after: Cursor
+    before: Cursor
+    first: Int
+    last: Int
+  ): TreeConnection
+  """
+  Blobs contained within the repository.
+  """
+  blobs(
+    """
+    Array of desired blob paths.
+    """
+    paths: [String!]!
+    """
+    Commit ref to get the blobs from. Default value is HEAD.
+    """
+    ref: String
+    """
+    Type of ref.
+    """
+    refType: RefType
+    after: Cursor
+    before: Cursor
+    first: Int
+    last: Int
+  ): RepositoryBlobConnection
+  """
+  Names of branches available in this repository that match the search pattern.
+  """
+  branchNames(
+    """
+    Pattern to search for branch names by.
+    """
+    searchPattern: String!
+    """
+    Number of branch names to skip.
+    """
+    offset: Int!
+    """
+    Number of branch names to return.
+    """
+    limit: Int!
+  ): [String!]
+  """
+  Commit for the given ref.
+  """
+  commit(
+    """
+    Commit reference (SHA, branch name, or tag name).
+    """
+    ref: String!
+  ): Commit
+  """
+  Commits of a branch or tag, newest first.
+  """
+  commits(
+    """
+    Branch or tag to search for commits.
+    """
+    ref: String!
+    """
+    Name or email of the author.
+    """
+    author: String
+    """
+    Commits created before an ISO8601 formatted time or date.
+    """
+    committedBefore: Time
+    """
+    Commits created after an ISO8601 formatted time or date.
+    """
+    committedAfter: Time
+    first: Int
+    after: Cursor
+  ): CommitConnection
+}
+
+"""
+Type of ref.
+"""
+enum RefType {
+  """
+  Ref type for branches.
+  """
+  HEADS
+  """
+  Ref type for tags.
+  """
+  TAGS
+}
+
+"""
+Type of a tree entry.
+"""
+enum EntryType {
+  """
+  Directory tree type.
+  """
+  tree
+  """
+  File tree type.
+  """
+  blob
+  """
+  Commit tree type.
+  """
+  commit
+}
+
+"""
+An entry of a tree: a directory, a file or a submodule.
+"""
+interface Entry {
+  """
+  ID of the entry.
+  """
+  id: ID!
+  """
+  Last commit SHA for the entry.
+  """
+  sha: String!
+  """
+  Name of the entry.
+  """
+  name: String!
+  """
+  Type of tree entry.
+  """
+  type: EntryType!
+  """
+  Path of the entry.
+  """
+  path: String!
+  """
+  Flat path of the entry.
+  """
+  flatPath: String!
+}
+
+"""
+A directory of a repository at a commit.
+"""
+type Tree {
+  """
+  Last commit for the tree.
+  """
+  lastCommit: Commit
+  """
+  Trees of the tree.
+  """
+  trees(after: Cursor, before: Cursor, first: Int, last: Int): TreeEntryConnection!
+  """
+  Sub-modules of the tree.
+  """
+  submodules(after: Cursor, before: Cursor, first: Int, last: Int): SubmoduleConnection!
+  """
+  Blobs of the tree.
+  """
+  blobs(after: Cursor, before: Cursor, first: Int, last: Int): BlobConnection!
+}
+
+"""
+Represents a directory.
+"""
+type TreeEntry implements Entry {
+  id: ID!
+  sha: String!
+  name: String!
+  type: EntryType!
+  path: String!
+  flatPath: String!
+  """
+  Web URL for the tree entry (directory).
+  """
+  webUrl: String
+  """
+  Web path for the tree entry (directory).
+  """
+  webPath: String
+}
+
+"""
+A file of a tree.
+"""
+type Blob implements Entry {
+  id: ID!
+  sha: String!
+  name: String!
+  type: EntryType!
+  path: String!
+  flatPath: String!
+  """
+  Web URL of the blob.
+  """
+  webUrl: String
+  """
+  Web path of the blob.
+  """
+  webPath: String
+  """
+  LFS ID of the blob.
+  """
+  lfsOid: String
+  """
+  Blob mode in numeric format.
+  """
+  mode: String
+}
+
+"""
+A submodule of a tree.
+"""
+type Submodule implements Entry {
+  id: ID!
+  sha: String!
+  name: String!
+  type: EntryType!
+  path: String!
+  flatPath: String!
+  """
+  Tree URL for the sub-module.
+  """
+  treeUrl: String
+  """
+  Web URL for the sub-module.
+  """
+  webUrl: String
+}
+
+"""
+A file of the repository, with its content.
+"""
+type RepositoryBlob {
+  """
+  ID of the blob.
+  """
+  id: ID!
+  """
+  OID of the blob.
+  """
+  oid: String!
+  """
+  Path of the blob.
+  """
+  path: String!
+  """
+  Blob name.
+  """
+  name: String
+  """
+  Blob mode.
+  """
+  mode: String
+  """
+  LFS OID of the blob.
+  """
+  lfsOid: String
+  """
+  Web path of the blob.
+  """
+  webPath: String
+  """
+  Web path to download the raw blob.
+  """
+  rawPath: String
+  """
+  Web path to edit the blob in the old-style editor.
+  """
+  editBlobPath: String
+  """
+  Size (in bytes) of the blob.
+  """
+  size: Int
+  """
+  Size (in bytes) of the blob, or the blob target if stored externally.
+  """
+  rawSize: Int
+  """
+  The raw content of the blob.
+  """
+  rawBlob: String
+  """
+  The raw content of the blob, if the blob is text data.
+  """
+  rawTextBlob: String
+  """
+  Whether the blob's content is stored externally (for instance, in LFS).
+  """
+  storedExternally: Boolean
+}
+
+"""
+A commit of a repository.
+"""
+type Commit {
+  """
+  ID (global ID) of the commit.
+  """
+  id: ID!
+  """
+  SHA1 ID of the commit.
+  """
+  sha: String!
+  """
+  Short SHA1 ID of the commit.
+  """
+  shortId: String!
+  """
+  Title of the commit message.
+  """
+  title: String
+  """
+  Full title of the commit message.
+  """
+  fullTitle: String
+  """
+  Description of the commit message.
+  """
+  description: String
+  """
+  Raw commit message.
+  """
+  message: String
+  """
+  Timestamp of when the commit was authored.
+  """
+  authoredDate: Time
+  """
+  Timestamp of when the commit was committed.
+  """
+  committedDate: Time
+  """
+  Web URL of the commit.
+  """
+  webUrl: String!
+  """
+  Web path of the commit.
+  """
+  webPath: String!
+  """
+  Commit author's email.
+  """
+  authorEmail: String
+  """
+  Commit authors gravatar.
+  """
+  authorGravatar: String
+  """
+  Commit authors name.
+  """
+  authorName: String
+  """
+  Email of the committer.
+  """
+  committerEmail: String
+  """
+  Name of the committer.
+  """
+  committerName: String
+  """
+  Author of the commit: the user whose email the commit carries, when the caller may see them.
+  """
+  author: User
+}
+
+type TreeEntryConnection {
+  edges: [TreeEntryEdge]
+  nodes: [TreeEntry]
+  pageInfo: PageInfo!
+}
+
+type TreeEntryEdge {
+  cursor: Cursor!
+  node: TreeEntry
+}
+
+type BlobConnection {
+  edges: [BlobEdge]
+  nodes: [Blob]
+  pageInfo: PageInfo!
+}
+
+type BlobEdge {
+  cursor: Cursor!
+  node: Blob
+}
+
+type SubmoduleConnection {
+  edges: [SubmoduleEdge]
+  nodes: [Submodule]
+  pageInfo: PageInfo!
+}
+
+type SubmoduleEdge {
+  cursor: Cursor!
+  node: Submodule
+}
+
+type TreeConnection {
+  edges: [TreeEdge]
+  nodes: [Tree]
+  pageInfo: PageInfo!
+}
+
+type TreeEdge {
+  cursor: Cursor!
+  node: Tree
+}
+
+type RepositoryBlobConnection {
+  edges: [RepositoryBlobEdge]
+  nodes: [RepositoryBlob]
+  pageInfo: PageInfo!
+}
+
+type RepositoryBlobEdge {
+  cursor: Cursor!
+  node: RepositoryBlob
+}
+
+type CommitConnection {
+  edges: [CommitEdge]
+  nodes: [Commit]
+  pageInfo: PageInfo!
+}
+
+type CommitEdge {
+  cursor: Cursor!
+  node: Commit
+}
+`, BuiltIn: false},
 	{Name: "../scalars.graphql", Input: `# Scalars declared by hand so that entgql's schema generator output stays stable across runs (Cursor
 # comes from entgql itself).
 scalar Time
@@ -2488,6 +3839,116 @@ func (ec *executionContext) childFields_AccessLevel(ctx context.Context, field g
 		return ec.fieldContext_AccessLevel_humanAccess(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AccessLevel", field.Name)
+}
+
+func (ec *executionContext) childFields_Blob(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Blob_id(ctx, field)
+	case "sha":
+		return ec.fieldContext_Blob_sha(ctx, field)
+	case "name":
+		return ec.fieldContext_Blob_name(ctx, field)
+	case "type":
+		return ec.fieldContext_Blob_type(ctx, field)
+	case "path":
+		return ec.fieldContext_Blob_path(ctx, field)
+	case "flatPath":
+		return ec.fieldContext_Blob_flatPath(ctx, field)
+	case "webUrl":
+		return ec.fieldContext_Blob_webUrl(ctx, field)
+	case "webPath":
+		return ec.fieldContext_Blob_webPath(ctx, field)
+	case "lfsOid":
+		return ec.fieldContext_Blob_lfsOid(ctx, field)
+	case "mode":
+		return ec.fieldContext_Blob_mode(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Blob", field.Name)
+}
+
+func (ec *executionContext) childFields_BlobConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_BlobConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_BlobConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_BlobConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BlobConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_BlobEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_BlobEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_BlobEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BlobEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_Commit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Commit_id(ctx, field)
+	case "sha":
+		return ec.fieldContext_Commit_sha(ctx, field)
+	case "shortId":
+		return ec.fieldContext_Commit_shortId(ctx, field)
+	case "title":
+		return ec.fieldContext_Commit_title(ctx, field)
+	case "fullTitle":
+		return ec.fieldContext_Commit_fullTitle(ctx, field)
+	case "description":
+		return ec.fieldContext_Commit_description(ctx, field)
+	case "message":
+		return ec.fieldContext_Commit_message(ctx, field)
+	case "authoredDate":
+		return ec.fieldContext_Commit_authoredDate(ctx, field)
+	case "committedDate":
+		return ec.fieldContext_Commit_committedDate(ctx, field)
+	case "webUrl":
+		return ec.fieldContext_Commit_webUrl(ctx, field)
+	case "webPath":
+		return ec.fieldContext_Commit_webPath(ctx, field)
+	case "authorEmail":
+		return ec.fieldContext_Commit_authorEmail(ctx, field)
+	case "authorGravatar":
+		return ec.fieldContext_Commit_authorGravatar(ctx, field)
+	case "authorName":
+		return ec.fieldContext_Commit_authorName(ctx, field)
+	case "committerEmail":
+		return ec.fieldContext_Commit_committerEmail(ctx, field)
+	case "committerName":
+		return ec.fieldContext_Commit_committerName(ctx, field)
+	case "author":
+		return ec.fieldContext_Commit_author(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Commit", field.Name)
+}
+
+func (ec *executionContext) childFields_CommitConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_CommitConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_CommitConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_CommitConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommitConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_CommitEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_CommitEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_CommitEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommitEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Group(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2706,6 +4167,8 @@ func (ec *executionContext) childFields_Project(ctx context.Context, field graph
 		return ec.fieldContext_Project_group(ctx, field)
 	case "projectMembers":
 		return ec.fieldContext_Project_projectMembers(ctx, field)
+	case "repository":
+		return ec.fieldContext_Project_repository(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Project", field.Name)
 }
@@ -2792,6 +4255,210 @@ func (ec *executionContext) childFields_QueryComplexity(ctx context.Context, fie
 		return ec.fieldContext_QueryComplexity_limit(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type QueryComplexity", field.Name)
+}
+
+func (ec *executionContext) childFields_Repository(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "rootRef":
+		return ec.fieldContext_Repository_rootRef(ctx, field)
+	case "empty":
+		return ec.fieldContext_Repository_empty(ctx, field)
+	case "exists":
+		return ec.fieldContext_Repository_exists(ctx, field)
+	case "tree":
+		return ec.fieldContext_Repository_tree(ctx, field)
+	case "paginatedTree":
+		return ec.fieldContext_Repository_paginatedTree(ctx, field)
+	case "blobs":
+		return ec.fieldContext_Repository_blobs(ctx, field)
+	case "branchNames":
+		return ec.fieldContext_Repository_branchNames(ctx, field)
+	case "commit":
+		return ec.fieldContext_Repository_commit(ctx, field)
+	case "commits":
+		return ec.fieldContext_Repository_commits(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Repository", field.Name)
+}
+
+func (ec *executionContext) childFields_RepositoryBlob(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_RepositoryBlob_id(ctx, field)
+	case "oid":
+		return ec.fieldContext_RepositoryBlob_oid(ctx, field)
+	case "path":
+		return ec.fieldContext_RepositoryBlob_path(ctx, field)
+	case "name":
+		return ec.fieldContext_RepositoryBlob_name(ctx, field)
+	case "mode":
+		return ec.fieldContext_RepositoryBlob_mode(ctx, field)
+	case "lfsOid":
+		return ec.fieldContext_RepositoryBlob_lfsOid(ctx, field)
+	case "webPath":
+		return ec.fieldContext_RepositoryBlob_webPath(ctx, field)
+	case "rawPath":
+		return ec.fieldContext_RepositoryBlob_rawPath(ctx, field)
+	case "editBlobPath":
+		return ec.fieldContext_RepositoryBlob_editBlobPath(ctx, field)
+	case "size":
+		return ec.fieldContext_RepositoryBlob_size(ctx, field)
+	case "rawSize":
+		return ec.fieldContext_RepositoryBlob_rawSize(ctx, field)
+	case "rawBlob":
+		return ec.fieldContext_RepositoryBlob_rawBlob(ctx, field)
+	case "rawTextBlob":
+		return ec.fieldContext_RepositoryBlob_rawTextBlob(ctx, field)
+	case "storedExternally":
+		return ec.fieldContext_RepositoryBlob_storedExternally(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RepositoryBlob", field.Name)
+}
+
+func (ec *executionContext) childFields_RepositoryBlobConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_RepositoryBlobConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_RepositoryBlobConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_RepositoryBlobConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RepositoryBlobConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_RepositoryBlobEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_RepositoryBlobEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_RepositoryBlobEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RepositoryBlobEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_Submodule(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Submodule_id(ctx, field)
+	case "sha":
+		return ec.fieldContext_Submodule_sha(ctx, field)
+	case "name":
+		return ec.fieldContext_Submodule_name(ctx, field)
+	case "type":
+		return ec.fieldContext_Submodule_type(ctx, field)
+	case "path":
+		return ec.fieldContext_Submodule_path(ctx, field)
+	case "flatPath":
+		return ec.fieldContext_Submodule_flatPath(ctx, field)
+	case "treeUrl":
+		return ec.fieldContext_Submodule_treeUrl(ctx, field)
+	case "webUrl":
+		return ec.fieldContext_Submodule_webUrl(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Submodule", field.Name)
+}
+
+func (ec *executionContext) childFields_SubmoduleConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SubmoduleConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_SubmoduleConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SubmoduleConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SubmoduleConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SubmoduleEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SubmoduleEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SubmoduleEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SubmoduleEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_Tree(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "lastCommit":
+		return ec.fieldContext_Tree_lastCommit(ctx, field)
+	case "trees":
+		return ec.fieldContext_Tree_trees(ctx, field)
+	case "submodules":
+		return ec.fieldContext_Tree_submodules(ctx, field)
+	case "blobs":
+		return ec.fieldContext_Tree_blobs(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Tree", field.Name)
+}
+
+func (ec *executionContext) childFields_TreeConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_TreeConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_TreeConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_TreeConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TreeConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TreeEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_TreeEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_TreeEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TreeEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_TreeEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_TreeEntry_id(ctx, field)
+	case "sha":
+		return ec.fieldContext_TreeEntry_sha(ctx, field)
+	case "name":
+		return ec.fieldContext_TreeEntry_name(ctx, field)
+	case "type":
+		return ec.fieldContext_TreeEntry_type(ctx, field)
+	case "path":
+		return ec.fieldContext_TreeEntry_path(ctx, field)
+	case "flatPath":
+		return ec.fieldContext_TreeEntry_flatPath(ctx, field)
+	case "webUrl":
+		return ec.fieldContext_TreeEntry_webUrl(ctx, field)
+	case "webPath":
+		return ec.fieldContext_TreeEntry_webPath(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TreeEntry", field.Name)
+}
+
+func (ec *executionContext) childFields_TreeEntryConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_TreeEntryConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_TreeEntryConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_TreeEntryConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TreeEntryConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TreeEntryEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_TreeEntryEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_TreeEntryEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TreeEntryEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3596,6 +5263,388 @@ func (ec *executionContext) field_Query_users_args(ctx context.Context, rawArgs 
 	return args, nil
 }
 
+func (ec *executionContext) field_Repository_blobs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "paths",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalNString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["paths"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "ref",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ref"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "refType",
+		func(ctx context.Context, v any) (*model.RefType, error) {
+			return ec.unmarshalORefType2ᚖanvilᚋgraphᚋmodelᚐRefType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["refType"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg6
+	return args, nil
+}
+
+func (ec *executionContext) field_Repository_branchNames_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "searchPattern",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["searchPattern"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "offset",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["offset"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Repository_commit_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "ref",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ref"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Repository_commits_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "ref",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ref"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "author",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["author"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "committedBefore",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["committedBefore"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "committedAfter",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["committedAfter"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Repository_paginatedTree_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "path",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["path"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "ref",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ref"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "refType",
+		func(ctx context.Context, v any) (*model.RefType, error) {
+			return ec.unmarshalORefType2ᚖanvilᚋgraphᚋmodelᚐRefType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["refType"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "recursive",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["recursive"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg7
+	return args, nil
+}
+
+func (ec *executionContext) field_Repository_tree_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "path",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["path"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "ref",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ref"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "refType",
+		func(ctx context.Context, v any) (*model.RefType, error) {
+			return ec.unmarshalORefType2ᚖanvilᚋgraphᚋmodelᚐRefType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["refType"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "recursive",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["recursive"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Tree_blobs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Tree_submodules_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Tree_trees_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field___Directive_args_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3723,6 +5772,938 @@ func (ec *executionContext) _AccessLevel_humanAccess(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_AccessLevel_humanAccess(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AccessLevel", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Blob_id(ctx context.Context, field graphql.CollectedField, obj *model.Blob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Blob_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Blob_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Blob", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Blob_sha(ctx context.Context, field graphql.CollectedField, obj *model.Blob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Blob_sha(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sha, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Blob_sha(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Blob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Blob_name(ctx context.Context, field graphql.CollectedField, obj *model.Blob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Blob_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Blob_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Blob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Blob_type(ctx context.Context, field graphql.CollectedField, obj *model.Blob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Blob_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.EntryType) graphql.Marshaler {
+			return ec.marshalNEntryType2anvilᚋgraphᚋmodelᚐEntryType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Blob_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Blob", field, false, false, errors.New("field of type EntryType does not have child fields"))
+}
+
+func (ec *executionContext) _Blob_path(ctx context.Context, field graphql.CollectedField, obj *model.Blob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Blob_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Blob_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Blob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Blob_flatPath(ctx context.Context, field graphql.CollectedField, obj *model.Blob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Blob_flatPath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FlatPath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Blob_flatPath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Blob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Blob_webUrl(ctx context.Context, field graphql.CollectedField, obj *model.Blob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Blob_webUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Blob_webUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Blob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Blob_webPath(ctx context.Context, field graphql.CollectedField, obj *model.Blob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Blob_webPath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebPath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Blob_webPath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Blob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Blob_lfsOid(ctx context.Context, field graphql.CollectedField, obj *model.Blob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Blob_lfsOid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LfsOid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Blob_lfsOid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Blob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Blob_mode(ctx context.Context, field graphql.CollectedField, obj *model.Blob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Blob_mode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Mode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Blob_mode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Blob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BlobConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.BlobConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BlobConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.BlobEdge) graphql.Marshaler {
+			return ec.marshalOBlobEdge2ᚕᚖanvilᚋgraphᚋmodelᚐBlobEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BlobConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BlobConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BlobEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BlobConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.BlobConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BlobConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Blob) graphql.Marshaler {
+			return ec.marshalOBlob2ᚕᚖanvilᚋgraphᚋmodelᚐBlob(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BlobConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BlobConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Blob(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BlobConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.BlobConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BlobConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖentgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BlobConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BlobConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BlobEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.BlobEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BlobEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BlobEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BlobEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _BlobEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.BlobEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BlobEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Blob) graphql.Marshaler {
+			return ec.marshalOBlob2ᚖanvilᚋgraphᚋmodelᚐBlob(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BlobEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BlobEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Blob(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Commit_id(ctx context.Context, field graphql.CollectedField, obj *model.Commit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Commit_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Commit_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Commit", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Commit_sha(ctx context.Context, field graphql.CollectedField, obj *model.Commit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Commit_sha(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sha, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Commit_sha(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Commit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Commit_shortId(ctx context.Context, field graphql.CollectedField, obj *model.Commit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Commit_shortId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShortID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Commit_shortId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Commit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Commit_title(ctx context.Context, field graphql.CollectedField, obj *model.Commit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Commit_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Commit_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Commit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Commit_fullTitle(ctx context.Context, field graphql.CollectedField, obj *model.Commit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Commit_fullTitle(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FullTitle, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Commit_fullTitle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Commit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Commit_description(ctx context.Context, field graphql.CollectedField, obj *model.Commit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Commit_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Commit_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Commit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Commit_message(ctx context.Context, field graphql.CollectedField, obj *model.Commit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Commit_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Commit_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Commit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Commit_authoredDate(ctx context.Context, field graphql.CollectedField, obj *model.Commit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Commit_authoredDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AuthoredDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Commit_authoredDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Commit", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Commit_committedDate(ctx context.Context, field graphql.CollectedField, obj *model.Commit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Commit_committedDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CommittedDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Commit_committedDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Commit", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Commit_webUrl(ctx context.Context, field graphql.CollectedField, obj *model.Commit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Commit_webUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Commit_webUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Commit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Commit_webPath(ctx context.Context, field graphql.CollectedField, obj *model.Commit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Commit_webPath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebPath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Commit_webPath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Commit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Commit_authorEmail(ctx context.Context, field graphql.CollectedField, obj *model.Commit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Commit_authorEmail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AuthorEmail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Commit_authorEmail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Commit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Commit_authorGravatar(ctx context.Context, field graphql.CollectedField, obj *model.Commit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Commit_authorGravatar(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AuthorGravatar, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Commit_authorGravatar(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Commit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Commit_authorName(ctx context.Context, field graphql.CollectedField, obj *model.Commit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Commit_authorName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AuthorName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Commit_authorName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Commit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Commit_committerEmail(ctx context.Context, field graphql.CollectedField, obj *model.Commit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Commit_committerEmail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CommitterEmail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Commit_committerEmail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Commit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Commit_committerName(ctx context.Context, field graphql.CollectedField, obj *model.Commit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Commit_committerName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CommitterName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Commit_committerName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Commit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Commit_author(ctx context.Context, field graphql.CollectedField, obj *model.Commit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Commit_author(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Commit().Author(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖanvilᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Commit_author(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Commit",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommitConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.CommitConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommitConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.CommitEdge) graphql.Marshaler {
+			return ec.marshalOCommitEdge2ᚕᚖanvilᚋgraphᚋmodelᚐCommitEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CommitConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommitConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CommitEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommitConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.CommitConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommitConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Commit) graphql.Marshaler {
+			return ec.marshalOCommit2ᚕᚖanvilᚋgraphᚋmodelᚐCommit(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CommitConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommitConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Commit(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommitConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.CommitConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommitConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖentgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommitConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommitConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommitEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.CommitEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommitEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommitEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommitEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _CommitEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.CommitEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommitEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Commit) graphql.Marshaler {
+			return ec.marshalOCommit2ᚖanvilᚋgraphᚋmodelᚐCommit(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CommitEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommitEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Commit(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Group_id(ctx context.Context, field graphql.CollectedField, obj *ent.Namespace) (ret graphql.Marshaler) {
@@ -6110,6 +9091,38 @@ func (ec *executionContext) fieldContext_Project_projectMembers(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Project_repository(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Project_repository(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Project().Repository(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Repository) graphql.Marshaler {
+			return ec.marshalORepository2ᚖanvilᚋgraphᚋmodelᚐRepository(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Project_repository(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Project",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Repository(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ProjectConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ProjectConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7155,6 +10168,1797 @@ func (ec *executionContext) _QueryComplexity_limit(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_QueryComplexity_limit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("QueryComplexity", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Repository_rootRef(ctx context.Context, field graphql.CollectedField, obj *model.Repository) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Repository_rootRef(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Repository().RootRef(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Repository_rootRef(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Repository", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Repository_empty(ctx context.Context, field graphql.CollectedField, obj *model.Repository) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Repository_empty(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Repository().Empty(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Repository_empty(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Repository", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Repository_exists(ctx context.Context, field graphql.CollectedField, obj *model.Repository) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Repository_exists(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Repository().Exists(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Repository_exists(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Repository", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Repository_tree(ctx context.Context, field graphql.CollectedField, obj *model.Repository) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Repository_tree(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Repository().Tree(ctx, obj, fc.Args["path"].(*string), fc.Args["ref"].(*string), fc.Args["refType"].(*model.RefType), fc.Args["recursive"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Tree) graphql.Marshaler {
+			return ec.marshalOTree2ᚖanvilᚋgraphᚋmodelᚐTree(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Repository_tree(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Repository",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Tree(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Repository_tree_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Repository_paginatedTree(ctx context.Context, field graphql.CollectedField, obj *model.Repository) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Repository_paginatedTree(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Repository().PaginatedTree(ctx, obj, fc.Args["path"].(*string), fc.Args["ref"].(*string), fc.Args["refType"].(*model.RefType), fc.Args["recursive"].(*bool), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TreeConnection) graphql.Marshaler {
+			return ec.marshalOTreeConnection2ᚖanvilᚋgraphᚋmodelᚐTreeConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Repository_paginatedTree(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Repository",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TreeConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Repository_paginatedTree_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Repository_blobs(ctx context.Context, field graphql.CollectedField, obj *model.Repository) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Repository_blobs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Repository().Blobs(ctx, obj, fc.Args["paths"].([]string), fc.Args["ref"].(*string), fc.Args["refType"].(*model.RefType), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RepositoryBlobConnection) graphql.Marshaler {
+			return ec.marshalORepositoryBlobConnection2ᚖanvilᚋgraphᚋmodelᚐRepositoryBlobConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Repository_blobs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Repository",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RepositoryBlobConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Repository_blobs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Repository_branchNames(ctx context.Context, field graphql.CollectedField, obj *model.Repository) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Repository_branchNames(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Repository().BranchNames(ctx, obj, fc.Args["searchPattern"].(string), fc.Args["offset"].(int), fc.Args["limit"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Repository_branchNames(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Repository",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Repository_branchNames_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Repository_commit(ctx context.Context, field graphql.CollectedField, obj *model.Repository) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Repository_commit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Repository().Commit(ctx, obj, fc.Args["ref"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Commit) graphql.Marshaler {
+			return ec.marshalOCommit2ᚖanvilᚋgraphᚋmodelᚐCommit(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Repository_commit(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Repository",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Commit(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Repository_commit_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Repository_commits(ctx context.Context, field graphql.CollectedField, obj *model.Repository) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Repository_commits(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Repository().Commits(ctx, obj, fc.Args["ref"].(string), fc.Args["author"].(*string), fc.Args["committedBefore"].(*time.Time), fc.Args["committedAfter"].(*time.Time), fc.Args["first"].(*int), fc.Args["after"].(*entgql.Cursor[int]))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CommitConnection) graphql.Marshaler {
+			return ec.marshalOCommitConnection2ᚖanvilᚋgraphᚋmodelᚐCommitConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Repository_commits(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Repository",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CommitConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Repository_commits_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RepositoryBlob_id(ctx context.Context, field graphql.CollectedField, obj *model.RepositoryBlob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RepositoryBlob_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RepositoryBlob_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RepositoryBlob", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _RepositoryBlob_oid(ctx context.Context, field graphql.CollectedField, obj *model.RepositoryBlob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RepositoryBlob_oid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Oid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RepositoryBlob_oid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RepositoryBlob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RepositoryBlob_path(ctx context.Context, field graphql.CollectedField, obj *model.RepositoryBlob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RepositoryBlob_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RepositoryBlob_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RepositoryBlob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RepositoryBlob_name(ctx context.Context, field graphql.CollectedField, obj *model.RepositoryBlob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RepositoryBlob_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RepositoryBlob_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RepositoryBlob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RepositoryBlob_mode(ctx context.Context, field graphql.CollectedField, obj *model.RepositoryBlob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RepositoryBlob_mode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Mode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RepositoryBlob_mode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RepositoryBlob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RepositoryBlob_lfsOid(ctx context.Context, field graphql.CollectedField, obj *model.RepositoryBlob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RepositoryBlob_lfsOid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LfsOid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RepositoryBlob_lfsOid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RepositoryBlob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RepositoryBlob_webPath(ctx context.Context, field graphql.CollectedField, obj *model.RepositoryBlob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RepositoryBlob_webPath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebPath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RepositoryBlob_webPath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RepositoryBlob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RepositoryBlob_rawPath(ctx context.Context, field graphql.CollectedField, obj *model.RepositoryBlob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RepositoryBlob_rawPath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RawPath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RepositoryBlob_rawPath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RepositoryBlob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RepositoryBlob_editBlobPath(ctx context.Context, field graphql.CollectedField, obj *model.RepositoryBlob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RepositoryBlob_editBlobPath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EditBlobPath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RepositoryBlob_editBlobPath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RepositoryBlob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RepositoryBlob_size(ctx context.Context, field graphql.CollectedField, obj *model.RepositoryBlob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RepositoryBlob_size(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Size, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RepositoryBlob_size(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RepositoryBlob", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _RepositoryBlob_rawSize(ctx context.Context, field graphql.CollectedField, obj *model.RepositoryBlob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RepositoryBlob_rawSize(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RawSize, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RepositoryBlob_rawSize(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RepositoryBlob", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _RepositoryBlob_rawBlob(ctx context.Context, field graphql.CollectedField, obj *model.RepositoryBlob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RepositoryBlob_rawBlob(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RawBlob, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RepositoryBlob_rawBlob(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RepositoryBlob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RepositoryBlob_rawTextBlob(ctx context.Context, field graphql.CollectedField, obj *model.RepositoryBlob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RepositoryBlob_rawTextBlob(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RawTextBlob, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RepositoryBlob_rawTextBlob(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RepositoryBlob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RepositoryBlob_storedExternally(ctx context.Context, field graphql.CollectedField, obj *model.RepositoryBlob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RepositoryBlob_storedExternally(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StoredExternally, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RepositoryBlob_storedExternally(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RepositoryBlob", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _RepositoryBlobConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.RepositoryBlobConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RepositoryBlobConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.RepositoryBlobEdge) graphql.Marshaler {
+			return ec.marshalORepositoryBlobEdge2ᚕᚖanvilᚋgraphᚋmodelᚐRepositoryBlobEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RepositoryBlobConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RepositoryBlobConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RepositoryBlobEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RepositoryBlobConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.RepositoryBlobConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RepositoryBlobConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.RepositoryBlob) graphql.Marshaler {
+			return ec.marshalORepositoryBlob2ᚕᚖanvilᚋgraphᚋmodelᚐRepositoryBlob(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RepositoryBlobConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RepositoryBlobConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RepositoryBlob(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RepositoryBlobConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.RepositoryBlobConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RepositoryBlobConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖentgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RepositoryBlobConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RepositoryBlobConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RepositoryBlobEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.RepositoryBlobEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RepositoryBlobEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RepositoryBlobEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RepositoryBlobEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _RepositoryBlobEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.RepositoryBlobEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RepositoryBlobEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RepositoryBlob) graphql.Marshaler {
+			return ec.marshalORepositoryBlob2ᚖanvilᚋgraphᚋmodelᚐRepositoryBlob(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RepositoryBlobEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RepositoryBlobEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RepositoryBlob(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Submodule_id(ctx context.Context, field graphql.CollectedField, obj *model.Submodule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Submodule_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Submodule_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Submodule", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Submodule_sha(ctx context.Context, field graphql.CollectedField, obj *model.Submodule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Submodule_sha(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sha, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Submodule_sha(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Submodule", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Submodule_name(ctx context.Context, field graphql.CollectedField, obj *model.Submodule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Submodule_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Submodule_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Submodule", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Submodule_type(ctx context.Context, field graphql.CollectedField, obj *model.Submodule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Submodule_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.EntryType) graphql.Marshaler {
+			return ec.marshalNEntryType2anvilᚋgraphᚋmodelᚐEntryType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Submodule_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Submodule", field, false, false, errors.New("field of type EntryType does not have child fields"))
+}
+
+func (ec *executionContext) _Submodule_path(ctx context.Context, field graphql.CollectedField, obj *model.Submodule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Submodule_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Submodule_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Submodule", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Submodule_flatPath(ctx context.Context, field graphql.CollectedField, obj *model.Submodule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Submodule_flatPath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FlatPath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Submodule_flatPath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Submodule", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Submodule_treeUrl(ctx context.Context, field graphql.CollectedField, obj *model.Submodule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Submodule_treeUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TreeURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Submodule_treeUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Submodule", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Submodule_webUrl(ctx context.Context, field graphql.CollectedField, obj *model.Submodule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Submodule_webUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Submodule_webUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Submodule", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SubmoduleConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SubmoduleConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmoduleConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SubmoduleEdge) graphql.Marshaler {
+			return ec.marshalOSubmoduleEdge2ᚕᚖanvilᚋgraphᚋmodelᚐSubmoduleEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubmoduleConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SubmoduleConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SubmoduleEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SubmoduleConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.SubmoduleConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmoduleConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Submodule) graphql.Marshaler {
+			return ec.marshalOSubmodule2ᚕᚖanvilᚋgraphᚋmodelᚐSubmodule(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubmoduleConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SubmoduleConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Submodule(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SubmoduleConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SubmoduleConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmoduleConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖentgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubmoduleConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SubmoduleConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SubmoduleEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SubmoduleEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmoduleEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubmoduleEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmoduleEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _SubmoduleEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SubmoduleEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmoduleEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Submodule) graphql.Marshaler {
+			return ec.marshalOSubmodule2ᚖanvilᚋgraphᚋmodelᚐSubmodule(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubmoduleEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SubmoduleEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Submodule(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Tree_lastCommit(ctx context.Context, field graphql.CollectedField, obj *model.Tree) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Tree_lastCommit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Tree().LastCommit(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Commit) graphql.Marshaler {
+			return ec.marshalOCommit2ᚖanvilᚋgraphᚋmodelᚐCommit(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Tree_lastCommit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Tree",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Commit(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Tree_trees(ctx context.Context, field graphql.CollectedField, obj *model.Tree) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Tree_trees(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Tree().Trees(ctx, obj, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TreeEntryConnection) graphql.Marshaler {
+			return ec.marshalNTreeEntryConnection2ᚖanvilᚋgraphᚋmodelᚐTreeEntryConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Tree_trees(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Tree",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TreeEntryConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Tree_trees_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Tree_submodules(ctx context.Context, field graphql.CollectedField, obj *model.Tree) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Tree_submodules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Tree().Submodules(ctx, obj, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SubmoduleConnection) graphql.Marshaler {
+			return ec.marshalNSubmoduleConnection2ᚖanvilᚋgraphᚋmodelᚐSubmoduleConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Tree_submodules(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Tree",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SubmoduleConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Tree_submodules_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Tree_blobs(ctx context.Context, field graphql.CollectedField, obj *model.Tree) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Tree_blobs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Tree().Blobs(ctx, obj, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BlobConnection) graphql.Marshaler {
+			return ec.marshalNBlobConnection2ᚖanvilᚋgraphᚋmodelᚐBlobConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Tree_blobs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Tree",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BlobConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Tree_blobs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TreeConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.TreeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TreeConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.TreeEdge) graphql.Marshaler {
+			return ec.marshalOTreeEdge2ᚕᚖanvilᚋgraphᚋmodelᚐTreeEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TreeConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TreeConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TreeEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TreeConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.TreeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TreeConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Tree) graphql.Marshaler {
+			return ec.marshalOTree2ᚕᚖanvilᚋgraphᚋmodelᚐTree(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TreeConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TreeConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Tree(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TreeConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.TreeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TreeConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖentgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TreeConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TreeConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TreeEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.TreeEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TreeEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TreeEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TreeEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _TreeEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.TreeEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TreeEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Tree) graphql.Marshaler {
+			return ec.marshalOTree2ᚖanvilᚋgraphᚋmodelᚐTree(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TreeEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TreeEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Tree(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TreeEntry_id(ctx context.Context, field graphql.CollectedField, obj *model.TreeEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TreeEntry_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TreeEntry_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TreeEntry", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _TreeEntry_sha(ctx context.Context, field graphql.CollectedField, obj *model.TreeEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TreeEntry_sha(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sha, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TreeEntry_sha(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TreeEntry", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TreeEntry_name(ctx context.Context, field graphql.CollectedField, obj *model.TreeEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TreeEntry_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TreeEntry_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TreeEntry", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TreeEntry_type(ctx context.Context, field graphql.CollectedField, obj *model.TreeEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TreeEntry_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.EntryType) graphql.Marshaler {
+			return ec.marshalNEntryType2anvilᚋgraphᚋmodelᚐEntryType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TreeEntry_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TreeEntry", field, false, false, errors.New("field of type EntryType does not have child fields"))
+}
+
+func (ec *executionContext) _TreeEntry_path(ctx context.Context, field graphql.CollectedField, obj *model.TreeEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TreeEntry_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TreeEntry_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TreeEntry", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TreeEntry_flatPath(ctx context.Context, field graphql.CollectedField, obj *model.TreeEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TreeEntry_flatPath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FlatPath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TreeEntry_flatPath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TreeEntry", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TreeEntry_webUrl(ctx context.Context, field graphql.CollectedField, obj *model.TreeEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TreeEntry_webUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TreeEntry_webUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TreeEntry", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TreeEntry_webPath(ctx context.Context, field graphql.CollectedField, obj *model.TreeEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TreeEntry_webPath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebPath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TreeEntry_webPath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TreeEntry", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TreeEntryConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.TreeEntryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TreeEntryConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.TreeEntryEdge) graphql.Marshaler {
+			return ec.marshalOTreeEntryEdge2ᚕᚖanvilᚋgraphᚋmodelᚐTreeEntryEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TreeEntryConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TreeEntryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TreeEntryEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TreeEntryConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.TreeEntryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TreeEntryConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.TreeEntry) graphql.Marshaler {
+			return ec.marshalOTreeEntry2ᚕᚖanvilᚋgraphᚋmodelᚐTreeEntry(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TreeEntryConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TreeEntryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TreeEntry(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TreeEntryConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.TreeEntryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TreeEntryConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖentgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TreeEntryConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TreeEntryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TreeEntryEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.TreeEntryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TreeEntryEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TreeEntryEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TreeEntryEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _TreeEntryEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.TreeEntryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TreeEntryEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TreeEntry) graphql.Marshaler {
+			return ec.marshalOTreeEntry2ᚖanvilᚋgraphᚋmodelᚐTreeEntry(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TreeEntryEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TreeEntryEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TreeEntry(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
@@ -9756,6 +14560,40 @@ func (ec *executionContext) unmarshalInputUserUpdateInput(ctx context.Context, o
 
 // region    ************************** interface.gotpl ***************************
 
+func (ec *executionContext) _Entry(ctx context.Context, sel ast.SelectionSet, obj model.Entry) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case model.TreeEntry:
+		return ec._TreeEntry(ctx, sel, &obj)
+	case *model.TreeEntry:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._TreeEntry(ctx, sel, obj)
+	case model.Submodule:
+		return ec._Submodule(ctx, sel, &obj)
+	case *model.Submodule:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Submodule(ctx, sel, obj)
+	case model.Blob:
+		return ec._Blob(ctx, sel, &obj)
+	case *model.Blob:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Blob(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of Entry must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
 func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj ent.Noder) graphql.Marshaler {
 	switch obj := (obj).(type) {
 	case nil:
@@ -9817,6 +14655,422 @@ func (ec *executionContext) _AccessLevel(ctx context.Context, sel ast.SelectionS
 			}
 		case "humanAccess":
 			out.Values[i] = ec._AccessLevel_humanAccess(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var blobImplementors = []string{"Blob", "Entry"}
+
+func (ec *executionContext) _Blob(ctx context.Context, sel ast.SelectionSet, obj *model.Blob) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, blobImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Blob")
+		case "id":
+			out.Values[i] = ec._Blob_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sha":
+			out.Values[i] = ec._Blob_sha(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._Blob_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._Blob_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._Blob_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "flatPath":
+			out.Values[i] = ec._Blob_flatPath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "webUrl":
+			out.Values[i] = ec._Blob_webUrl(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "webPath":
+			out.Values[i] = ec._Blob_webPath(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "lfsOid":
+			out.Values[i] = ec._Blob_lfsOid(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mode":
+			out.Values[i] = ec._Blob_mode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var blobConnectionImplementors = []string{"BlobConnection"}
+
+func (ec *executionContext) _BlobConnection(ctx context.Context, sel ast.SelectionSet, obj *model.BlobConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, blobConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BlobConnection")
+		case "edges":
+			out.Values[i] = ec._BlobConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._BlobConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._BlobConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var blobEdgeImplementors = []string{"BlobEdge"}
+
+func (ec *executionContext) _BlobEdge(ctx context.Context, sel ast.SelectionSet, obj *model.BlobEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, blobEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BlobEdge")
+		case "cursor":
+			out.Values[i] = ec._BlobEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._BlobEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var commitImplementors = []string{"Commit"}
+
+func (ec *executionContext) _Commit(ctx context.Context, sel ast.SelectionSet, obj *model.Commit) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, commitImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Commit")
+		case "id":
+			out.Values[i] = ec._Commit_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sha":
+			out.Values[i] = ec._Commit_sha(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shortId":
+			out.Values[i] = ec._Commit_shortId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._Commit_title(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "fullTitle":
+			out.Values[i] = ec._Commit_fullTitle(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._Commit_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "message":
+			out.Values[i] = ec._Commit_message(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "authoredDate":
+			out.Values[i] = ec._Commit_authoredDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "committedDate":
+			out.Values[i] = ec._Commit_committedDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "webUrl":
+			out.Values[i] = ec._Commit_webUrl(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "webPath":
+			out.Values[i] = ec._Commit_webPath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "authorEmail":
+			out.Values[i] = ec._Commit_authorEmail(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "authorGravatar":
+			out.Values[i] = ec._Commit_authorGravatar(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "authorName":
+			out.Values[i] = ec._Commit_authorName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "committerEmail":
+			out.Values[i] = ec._Commit_committerEmail(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "committerName":
+			out.Values[i] = ec._Commit_committerName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "author":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Commit_author(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var commitConnectionImplementors = []string{"CommitConnection"}
+
+func (ec *executionContext) _CommitConnection(ctx context.Context, sel ast.SelectionSet, obj *model.CommitConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, commitConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CommitConnection")
+		case "edges":
+			out.Values[i] = ec._CommitConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._CommitConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._CommitConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var commitEdgeImplementors = []string{"CommitEdge"}
+
+func (ec *executionContext) _CommitEdge(ctx context.Context, sel ast.SelectionSet, obj *model.CommitEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, commitEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CommitEdge")
+		case "cursor":
+			out.Values[i] = ec._CommitEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._CommitEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -11456,6 +16710,44 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "repository":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Project_repository(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -12130,6 +17422,1179 @@ func (ec *executionContext) _QueryComplexity(ctx context.Context, sel ast.Select
 			}
 		case "limit":
 			out.Values[i] = ec._QueryComplexity_limit(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var repositoryImplementors = []string{"Repository"}
+
+func (ec *executionContext) _Repository(ctx context.Context, sel ast.SelectionSet, obj *model.Repository) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, repositoryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Repository")
+		case "rootRef":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Repository_rootRef(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "empty":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Repository_empty(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "exists":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Repository_exists(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "tree":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Repository_tree(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "paginatedTree":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Repository_paginatedTree(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "blobs":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Repository_blobs(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "branchNames":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Repository_branchNames(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "commit":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Repository_commit(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "commits":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Repository_commits(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var repositoryBlobImplementors = []string{"RepositoryBlob"}
+
+func (ec *executionContext) _RepositoryBlob(ctx context.Context, sel ast.SelectionSet, obj *model.RepositoryBlob) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, repositoryBlobImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RepositoryBlob")
+		case "id":
+			out.Values[i] = ec._RepositoryBlob_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "oid":
+			out.Values[i] = ec._RepositoryBlob_oid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._RepositoryBlob_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._RepositoryBlob_name(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mode":
+			out.Values[i] = ec._RepositoryBlob_mode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "lfsOid":
+			out.Values[i] = ec._RepositoryBlob_lfsOid(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "webPath":
+			out.Values[i] = ec._RepositoryBlob_webPath(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "rawPath":
+			out.Values[i] = ec._RepositoryBlob_rawPath(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "editBlobPath":
+			out.Values[i] = ec._RepositoryBlob_editBlobPath(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "size":
+			out.Values[i] = ec._RepositoryBlob_size(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "rawSize":
+			out.Values[i] = ec._RepositoryBlob_rawSize(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "rawBlob":
+			out.Values[i] = ec._RepositoryBlob_rawBlob(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "rawTextBlob":
+			out.Values[i] = ec._RepositoryBlob_rawTextBlob(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "storedExternally":
+			out.Values[i] = ec._RepositoryBlob_storedExternally(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var repositoryBlobConnectionImplementors = []string{"RepositoryBlobConnection"}
+
+func (ec *executionContext) _RepositoryBlobConnection(ctx context.Context, sel ast.SelectionSet, obj *model.RepositoryBlobConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, repositoryBlobConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RepositoryBlobConnection")
+		case "edges":
+			out.Values[i] = ec._RepositoryBlobConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._RepositoryBlobConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._RepositoryBlobConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var repositoryBlobEdgeImplementors = []string{"RepositoryBlobEdge"}
+
+func (ec *executionContext) _RepositoryBlobEdge(ctx context.Context, sel ast.SelectionSet, obj *model.RepositoryBlobEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, repositoryBlobEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RepositoryBlobEdge")
+		case "cursor":
+			out.Values[i] = ec._RepositoryBlobEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._RepositoryBlobEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var submoduleImplementors = []string{"Submodule", "Entry"}
+
+func (ec *executionContext) _Submodule(ctx context.Context, sel ast.SelectionSet, obj *model.Submodule) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, submoduleImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Submodule")
+		case "id":
+			out.Values[i] = ec._Submodule_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sha":
+			out.Values[i] = ec._Submodule_sha(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._Submodule_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._Submodule_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._Submodule_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "flatPath":
+			out.Values[i] = ec._Submodule_flatPath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "treeUrl":
+			out.Values[i] = ec._Submodule_treeUrl(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "webUrl":
+			out.Values[i] = ec._Submodule_webUrl(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var submoduleConnectionImplementors = []string{"SubmoduleConnection"}
+
+func (ec *executionContext) _SubmoduleConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SubmoduleConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, submoduleConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SubmoduleConnection")
+		case "edges":
+			out.Values[i] = ec._SubmoduleConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._SubmoduleConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SubmoduleConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var submoduleEdgeImplementors = []string{"SubmoduleEdge"}
+
+func (ec *executionContext) _SubmoduleEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SubmoduleEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, submoduleEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SubmoduleEdge")
+		case "cursor":
+			out.Values[i] = ec._SubmoduleEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SubmoduleEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var treeImplementors = []string{"Tree"}
+
+func (ec *executionContext) _Tree(ctx context.Context, sel ast.SelectionSet, obj *model.Tree) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, treeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Tree")
+		case "lastCommit":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Tree_lastCommit(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "trees":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Tree_trees(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "submodules":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Tree_submodules(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "blobs":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Tree_blobs(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var treeConnectionImplementors = []string{"TreeConnection"}
+
+func (ec *executionContext) _TreeConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TreeConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, treeConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TreeConnection")
+		case "edges":
+			out.Values[i] = ec._TreeConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._TreeConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._TreeConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var treeEdgeImplementors = []string{"TreeEdge"}
+
+func (ec *executionContext) _TreeEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TreeEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, treeEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TreeEdge")
+		case "cursor":
+			out.Values[i] = ec._TreeEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._TreeEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var treeEntryImplementors = []string{"TreeEntry", "Entry"}
+
+func (ec *executionContext) _TreeEntry(ctx context.Context, sel ast.SelectionSet, obj *model.TreeEntry) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, treeEntryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TreeEntry")
+		case "id":
+			out.Values[i] = ec._TreeEntry_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sha":
+			out.Values[i] = ec._TreeEntry_sha(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._TreeEntry_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._TreeEntry_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._TreeEntry_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "flatPath":
+			out.Values[i] = ec._TreeEntry_flatPath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "webUrl":
+			out.Values[i] = ec._TreeEntry_webUrl(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "webPath":
+			out.Values[i] = ec._TreeEntry_webPath(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var treeEntryConnectionImplementors = []string{"TreeEntryConnection"}
+
+func (ec *executionContext) _TreeEntryConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TreeEntryConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, treeEntryConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TreeEntryConnection")
+		case "edges":
+			out.Values[i] = ec._TreeEntryConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._TreeEntryConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._TreeEntryConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var treeEntryEdgeImplementors = []string{"TreeEntryEdge"}
+
+func (ec *executionContext) _TreeEntryEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TreeEntryEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, treeEntryEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TreeEntryEdge")
+		case "cursor":
+			out.Values[i] = ec._TreeEntryEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._TreeEntryEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -13039,6 +19504,16 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) marshalNBlobConnection2ᚖanvilᚋgraphᚋmodelᚐBlobConnection(ctx context.Context, sel ast.SelectionSet, v *model.BlobConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._BlobConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -13062,6 +19537,16 @@ func (ec *executionContext) unmarshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCur
 }
 
 func (ec *executionContext) marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, sel ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNEntryType2anvilᚋgraphᚋmodelᚐEntryType(ctx context.Context, v any) (model.EntryType, error) {
+	var res model.EntryType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNEntryType2anvilᚋgraphᚋmodelᚐEntryType(ctx context.Context, sel ast.SelectionSet, v model.EntryType) graphql.Marshaler {
 	return v
 }
 
@@ -13268,6 +19753,16 @@ func (ec *executionContext) marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPag
 	return ec._PageInfo(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNPageInfo2ᚖentgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v *entgql.PageInfo[int]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PageInfo(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNProjectConnection2ᚖanvilᚋentᚐProjectConnection(ctx context.Context, sel ast.SelectionSet, v *ent.ProjectConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -13379,6 +19874,16 @@ func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel
 	return ret
 }
 
+func (ec *executionContext) marshalNSubmoduleConnection2ᚖanvilᚋgraphᚋmodelᚐSubmoduleConnection(ctx context.Context, sel ast.SelectionSet, v *model.SubmoduleConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SubmoduleConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
 	res, err := graphql.UnmarshalTime(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -13393,6 +19898,16 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNTreeEntryConnection2ᚖanvilᚋgraphᚋmodelᚐTreeEntryConnection(ctx context.Context, sel ast.SelectionSet, v *model.TreeEntryConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TreeEntryConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNUser2ᚖanvilᚋentᚐUser(ctx context.Context, sel ast.SelectionSet, v *ent.User) graphql.Marshaler {
@@ -13620,6 +20135,46 @@ func (ec *executionContext) marshalOAccessLevelEnum2ᚖanvilᚋgraphᚋmodelᚐA
 	return v
 }
 
+func (ec *executionContext) marshalOBlob2ᚕᚖanvilᚋgraphᚋmodelᚐBlob(ctx context.Context, sel ast.SelectionSet, v []*model.Blob) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOBlob2ᚖanvilᚋgraphᚋmodelᚐBlob(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOBlob2ᚖanvilᚋgraphᚋmodelᚐBlob(ctx context.Context, sel ast.SelectionSet, v *model.Blob) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Blob(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOBlobEdge2ᚕᚖanvilᚋgraphᚋmodelᚐBlobEdge(ctx context.Context, sel ast.SelectionSet, v []*model.BlobEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOBlobEdge2ᚖanvilᚋgraphᚋmodelᚐBlobEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOBlobEdge2ᚖanvilᚋgraphᚋmodelᚐBlobEdge(ctx context.Context, sel ast.SelectionSet, v *model.BlobEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BlobEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -13648,6 +20203,53 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	_ = ctx
 	res := graphql.MarshalBoolean(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOCommit2ᚕᚖanvilᚋgraphᚋmodelᚐCommit(ctx context.Context, sel ast.SelectionSet, v []*model.Commit) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOCommit2ᚖanvilᚋgraphᚋmodelᚐCommit(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOCommit2ᚖanvilᚋgraphᚋmodelᚐCommit(ctx context.Context, sel ast.SelectionSet, v *model.Commit) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Commit(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCommitConnection2ᚖanvilᚋgraphᚋmodelᚐCommitConnection(ctx context.Context, sel ast.SelectionSet, v *model.CommitConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CommitConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCommitEdge2ᚕᚖanvilᚋgraphᚋmodelᚐCommitEdge(ctx context.Context, sel ast.SelectionSet, v []*model.CommitEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOCommitEdge2ᚖanvilᚋgraphᚋmodelᚐCommitEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOCommitEdge2ᚖanvilᚋgraphᚋmodelᚐCommitEdge(ctx context.Context, sel ast.SelectionSet, v *model.CommitEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CommitEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, v any) (*entgql.Cursor[int], error) {
@@ -14088,6 +20690,76 @@ func (ec *executionContext) marshalOQueryComplexity2ᚖanvilᚋgraphᚋmodelᚐQ
 	return ec._QueryComplexity(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalORefType2ᚖanvilᚋgraphᚋmodelᚐRefType(ctx context.Context, v any) (*model.RefType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.RefType)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalORefType2ᚖanvilᚋgraphᚋmodelᚐRefType(ctx context.Context, sel ast.SelectionSet, v *model.RefType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalORepository2ᚖanvilᚋgraphᚋmodelᚐRepository(ctx context.Context, sel ast.SelectionSet, v *model.Repository) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Repository(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORepositoryBlob2ᚕᚖanvilᚋgraphᚋmodelᚐRepositoryBlob(ctx context.Context, sel ast.SelectionSet, v []*model.RepositoryBlob) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalORepositoryBlob2ᚖanvilᚋgraphᚋmodelᚐRepositoryBlob(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalORepositoryBlob2ᚖanvilᚋgraphᚋmodelᚐRepositoryBlob(ctx context.Context, sel ast.SelectionSet, v *model.RepositoryBlob) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RepositoryBlob(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORepositoryBlobConnection2ᚖanvilᚋgraphᚋmodelᚐRepositoryBlobConnection(ctx context.Context, sel ast.SelectionSet, v *model.RepositoryBlobConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RepositoryBlobConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORepositoryBlobEdge2ᚕᚖanvilᚋgraphᚋmodelᚐRepositoryBlobEdge(ctx context.Context, sel ast.SelectionSet, v []*model.RepositoryBlobEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalORepositoryBlobEdge2ᚖanvilᚋgraphᚋmodelᚐRepositoryBlobEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalORepositoryBlobEdge2ᚖanvilᚋgraphᚋmodelᚐRepositoryBlobEdge(ctx context.Context, sel ast.SelectionSet, v *model.RepositoryBlobEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RepositoryBlobEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
 	if v == nil {
 		return nil, nil
@@ -14141,6 +20813,46 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	return res
 }
 
+func (ec *executionContext) marshalOSubmodule2ᚕᚖanvilᚋgraphᚋmodelᚐSubmodule(ctx context.Context, sel ast.SelectionSet, v []*model.Submodule) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOSubmodule2ᚖanvilᚋgraphᚋmodelᚐSubmodule(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOSubmodule2ᚖanvilᚋgraphᚋmodelᚐSubmodule(ctx context.Context, sel ast.SelectionSet, v *model.Submodule) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Submodule(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSubmoduleEdge2ᚕᚖanvilᚋgraphᚋmodelᚐSubmoduleEdge(ctx context.Context, sel ast.SelectionSet, v []*model.SubmoduleEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOSubmoduleEdge2ᚖanvilᚋgraphᚋmodelᚐSubmoduleEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOSubmoduleEdge2ᚖanvilᚋgraphᚋmodelᚐSubmoduleEdge(ctx context.Context, sel ast.SelectionSet, v *model.SubmoduleEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SubmoduleEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOTime2ᚖtimeᚐTime(ctx context.Context, v any) (*time.Time, error) {
 	if v == nil {
 		return nil, nil
@@ -14157,6 +20869,93 @@ func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel
 	_ = ctx
 	res := graphql.MarshalTime(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOTree2ᚕᚖanvilᚋgraphᚋmodelᚐTree(ctx context.Context, sel ast.SelectionSet, v []*model.Tree) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOTree2ᚖanvilᚋgraphᚋmodelᚐTree(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOTree2ᚖanvilᚋgraphᚋmodelᚐTree(ctx context.Context, sel ast.SelectionSet, v *model.Tree) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Tree(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOTreeConnection2ᚖanvilᚋgraphᚋmodelᚐTreeConnection(ctx context.Context, sel ast.SelectionSet, v *model.TreeConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TreeConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOTreeEdge2ᚕᚖanvilᚋgraphᚋmodelᚐTreeEdge(ctx context.Context, sel ast.SelectionSet, v []*model.TreeEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOTreeEdge2ᚖanvilᚋgraphᚋmodelᚐTreeEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOTreeEdge2ᚖanvilᚋgraphᚋmodelᚐTreeEdge(ctx context.Context, sel ast.SelectionSet, v *model.TreeEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TreeEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOTreeEntry2ᚕᚖanvilᚋgraphᚋmodelᚐTreeEntry(ctx context.Context, sel ast.SelectionSet, v []*model.TreeEntry) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOTreeEntry2ᚖanvilᚋgraphᚋmodelᚐTreeEntry(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOTreeEntry2ᚖanvilᚋgraphᚋmodelᚐTreeEntry(ctx context.Context, sel ast.SelectionSet, v *model.TreeEntry) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TreeEntry(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOTreeEntryEdge2ᚕᚖanvilᚋgraphᚋmodelᚐTreeEntryEdge(ctx context.Context, sel ast.SelectionSet, v []*model.TreeEntryEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOTreeEntryEdge2ᚖanvilᚋgraphᚋmodelᚐTreeEntryEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOTreeEntryEdge2ᚖanvilᚋgraphᚋmodelᚐTreeEntryEdge(ctx context.Context, sel ast.SelectionSet, v *model.TreeEntryEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TreeEntryEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOUser2ᚕᚖanvilᚋentᚐUser(ctx context.Context, sel ast.SelectionSet, v []*ent.User) graphql.Marshaler {

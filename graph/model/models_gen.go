@@ -12,8 +12,124 @@ import (
 	"strconv"
 	"time"
 
+	"entgo.io/contrib/entgql"
 	"github.com/99designs/gqlgen/graphql"
 )
+
+// An entry of a tree: a directory, a file or a submodule.
+type Entry interface {
+	IsEntry()
+	// ID of the entry.
+	GetID() string
+	// Last commit SHA for the entry.
+	GetSha() string
+	// Name of the entry.
+	GetName() string
+	// Type of tree entry.
+	GetType() EntryType
+	// Path of the entry.
+	GetPath() string
+	// Flat path of the entry.
+	GetFlatPath() string
+}
+
+// A file of a tree.
+type Blob struct {
+	ID       string    `json:"id"`
+	Sha      string    `json:"sha"`
+	Name     string    `json:"name"`
+	Type     EntryType `json:"type"`
+	Path     string    `json:"path"`
+	FlatPath string    `json:"flatPath"`
+	// Web URL of the blob.
+	WebURL *string `json:"webUrl,omitempty"`
+	// Web path of the blob.
+	WebPath *string `json:"webPath,omitempty"`
+	// LFS ID of the blob.
+	LfsOid *string `json:"lfsOid,omitempty"`
+	// Blob mode in numeric format.
+	Mode *string `json:"mode,omitempty"`
+}
+
+func (Blob) IsEntry() {}
+
+// ID of the entry.
+func (this Blob) GetID() string { return this.ID }
+
+// Last commit SHA for the entry.
+func (this Blob) GetSha() string { return this.Sha }
+
+// Name of the entry.
+func (this Blob) GetName() string { return this.Name }
+
+// Type of tree entry.
+func (this Blob) GetType() EntryType { return this.Type }
+
+// Path of the entry.
+func (this Blob) GetPath() string { return this.Path }
+
+// Flat path of the entry.
+func (this Blob) GetFlatPath() string { return this.FlatPath }
+
+type BlobConnection struct {
+	Edges    []*BlobEdge           `json:"edges,omitempty"`
+	Nodes    []*Blob               `json:"nodes,omitempty"`
+	PageInfo *entgql.PageInfo[int] `json:"pageInfo"`
+}
+
+type BlobEdge struct {
+	Cursor entgql.Cursor[int] `json:"cursor"`
+	Node   *Blob              `json:"node,omitempty"`
+}
+
+// A commit of a repository.
+type Commit struct {
+	// ID (global ID) of the commit.
+	ID string `json:"id"`
+	// SHA1 ID of the commit.
+	Sha string `json:"sha"`
+	// Short SHA1 ID of the commit.
+	ShortID string `json:"shortId"`
+	// Title of the commit message.
+	Title *string `json:"title,omitempty"`
+	// Full title of the commit message.
+	FullTitle *string `json:"fullTitle,omitempty"`
+	// Description of the commit message.
+	Description *string `json:"description,omitempty"`
+	// Raw commit message.
+	Message *string `json:"message,omitempty"`
+	// Timestamp of when the commit was authored.
+	AuthoredDate *time.Time `json:"authoredDate,omitempty"`
+	// Timestamp of when the commit was committed.
+	CommittedDate *time.Time `json:"committedDate,omitempty"`
+	// Web URL of the commit.
+	WebURL string `json:"webUrl"`
+	// Web path of the commit.
+	WebPath string `json:"webPath"`
+	// Commit author's email.
+	AuthorEmail *string `json:"authorEmail,omitempty"`
+	// Commit authors gravatar.
+	AuthorGravatar *string `json:"authorGravatar,omitempty"`
+	// Commit authors name.
+	AuthorName *string `json:"authorName,omitempty"`
+	// Email of the committer.
+	CommitterEmail *string `json:"committerEmail,omitempty"`
+	// Name of the committer.
+	CommitterName *string `json:"committerName,omitempty"`
+	// Author of the commit: the user whose email the commit carries, when the caller may see them.
+	Author *ent.User `json:"author,omitempty"`
+}
+
+type CommitConnection struct {
+	Edges    []*CommitEdge         `json:"edges,omitempty"`
+	Nodes    []*Commit             `json:"nodes,omitempty"`
+	PageInfo *entgql.PageInfo[int] `json:"pageInfo"`
+}
+
+type CommitEdge struct {
+	Cursor entgql.Cursor[int] `json:"cursor"`
+	Node   *Commit            `json:"node,omitempty"`
+}
 
 type GroupCreateInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
@@ -150,6 +266,150 @@ type QueryComplexity struct {
 	Limit *int `json:"limit,omitempty"`
 }
 
+// A file of the repository, with its content.
+type RepositoryBlob struct {
+	// ID of the blob.
+	ID string `json:"id"`
+	// OID of the blob.
+	Oid string `json:"oid"`
+	// Path of the blob.
+	Path string `json:"path"`
+	// Blob name.
+	Name *string `json:"name,omitempty"`
+	// Blob mode.
+	Mode *string `json:"mode,omitempty"`
+	// LFS OID of the blob.
+	LfsOid *string `json:"lfsOid,omitempty"`
+	// Web path of the blob.
+	WebPath *string `json:"webPath,omitempty"`
+	// Web path to download the raw blob.
+	RawPath *string `json:"rawPath,omitempty"`
+	// Web path to edit the blob in the old-style editor.
+	EditBlobPath *string `json:"editBlobPath,omitempty"`
+	// Size (in bytes) of the blob.
+	Size *int `json:"size,omitempty"`
+	// Size (in bytes) of the blob, or the blob target if stored externally.
+	RawSize *int `json:"rawSize,omitempty"`
+	// The raw content of the blob.
+	RawBlob *string `json:"rawBlob,omitempty"`
+	// The raw content of the blob, if the blob is text data.
+	RawTextBlob *string `json:"rawTextBlob,omitempty"`
+	// Whether the blob's content is stored externally (for instance, in LFS).
+	StoredExternally *bool `json:"storedExternally,omitempty"`
+}
+
+type RepositoryBlobConnection struct {
+	Edges    []*RepositoryBlobEdge `json:"edges,omitempty"`
+	Nodes    []*RepositoryBlob     `json:"nodes,omitempty"`
+	PageInfo *entgql.PageInfo[int] `json:"pageInfo"`
+}
+
+type RepositoryBlobEdge struct {
+	Cursor entgql.Cursor[int] `json:"cursor"`
+	Node   *RepositoryBlob    `json:"node,omitempty"`
+}
+
+// A submodule of a tree.
+type Submodule struct {
+	ID       string    `json:"id"`
+	Sha      string    `json:"sha"`
+	Name     string    `json:"name"`
+	Type     EntryType `json:"type"`
+	Path     string    `json:"path"`
+	FlatPath string    `json:"flatPath"`
+	// Tree URL for the sub-module.
+	TreeURL *string `json:"treeUrl,omitempty"`
+	// Web URL for the sub-module.
+	WebURL *string `json:"webUrl,omitempty"`
+}
+
+func (Submodule) IsEntry() {}
+
+// ID of the entry.
+func (this Submodule) GetID() string { return this.ID }
+
+// Last commit SHA for the entry.
+func (this Submodule) GetSha() string { return this.Sha }
+
+// Name of the entry.
+func (this Submodule) GetName() string { return this.Name }
+
+// Type of tree entry.
+func (this Submodule) GetType() EntryType { return this.Type }
+
+// Path of the entry.
+func (this Submodule) GetPath() string { return this.Path }
+
+// Flat path of the entry.
+func (this Submodule) GetFlatPath() string { return this.FlatPath }
+
+type SubmoduleConnection struct {
+	Edges    []*SubmoduleEdge      `json:"edges,omitempty"`
+	Nodes    []*Submodule          `json:"nodes,omitempty"`
+	PageInfo *entgql.PageInfo[int] `json:"pageInfo"`
+}
+
+type SubmoduleEdge struct {
+	Cursor entgql.Cursor[int] `json:"cursor"`
+	Node   *Submodule         `json:"node,omitempty"`
+}
+
+type TreeConnection struct {
+	Edges    []*TreeEdge           `json:"edges,omitempty"`
+	Nodes    []*Tree               `json:"nodes,omitempty"`
+	PageInfo *entgql.PageInfo[int] `json:"pageInfo"`
+}
+
+type TreeEdge struct {
+	Cursor entgql.Cursor[int] `json:"cursor"`
+	Node   *Tree              `json:"node,omitempty"`
+}
+
+// Represents a directory.
+type TreeEntry struct {
+	ID       string    `json:"id"`
+	Sha      string    `json:"sha"`
+	Name     string    `json:"name"`
+	Type     EntryType `json:"type"`
+	Path     string    `json:"path"`
+	FlatPath string    `json:"flatPath"`
+	// Web URL for the tree entry (directory).
+	WebURL *string `json:"webUrl,omitempty"`
+	// Web path for the tree entry (directory).
+	WebPath *string `json:"webPath,omitempty"`
+}
+
+func (TreeEntry) IsEntry() {}
+
+// ID of the entry.
+func (this TreeEntry) GetID() string { return this.ID }
+
+// Last commit SHA for the entry.
+func (this TreeEntry) GetSha() string { return this.Sha }
+
+// Name of the entry.
+func (this TreeEntry) GetName() string { return this.Name }
+
+// Type of tree entry.
+func (this TreeEntry) GetType() EntryType { return this.Type }
+
+// Path of the entry.
+func (this TreeEntry) GetPath() string { return this.Path }
+
+// Flat path of the entry.
+func (this TreeEntry) GetFlatPath() string { return this.FlatPath }
+
+type TreeEntryConnection struct {
+	Edges    []*TreeEntryEdge      `json:"edges,omitempty"`
+	Nodes    []*TreeEntry          `json:"nodes,omitempty"`
+	PageInfo *entgql.PageInfo[int] `json:"pageInfo"`
+}
+
+type TreeEntryEdge struct {
+	Cursor entgql.Cursor[int] `json:"cursor"`
+	Node   *TreeEntry         `json:"node,omitempty"`
+}
+
 type UserCreateInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 	Username         string  `json:"username"`
@@ -260,6 +520,67 @@ func (e *AccessLevelEnum) UnmarshalJSON(b []byte) error {
 }
 
 func (e AccessLevelEnum) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Type of a tree entry.
+type EntryType string
+
+const (
+	// Directory tree type.
+	EntryTypeTree EntryType = "tree"
+	// File tree type.
+	EntryTypeBlob EntryType = "blob"
+	// Commit tree type.
+	EntryTypeCommit EntryType = "commit"
+)
+
+var AllEntryType = []EntryType{
+	EntryTypeTree,
+	EntryTypeBlob,
+	EntryTypeCommit,
+}
+
+func (e EntryType) IsValid() bool {
+	switch e {
+	case EntryTypeTree, EntryTypeBlob, EntryTypeCommit:
+		return true
+	}
+	return false
+}
+
+func (e EntryType) String() string {
+	return string(e)
+}
+
+func (e *EntryType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = EntryType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid EntryType", str)
+	}
+	return nil
+}
+
+func (e EntryType) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *EntryType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e EntryType) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
@@ -443,6 +764,64 @@ func (e *ProjectMemberRelation) UnmarshalJSON(b []byte) error {
 }
 
 func (e ProjectMemberRelation) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Type of ref.
+type RefType string
+
+const (
+	// Ref type for branches.
+	RefTypeHeads RefType = "HEADS"
+	// Ref type for tags.
+	RefTypeTags RefType = "TAGS"
+)
+
+var AllRefType = []RefType{
+	RefTypeHeads,
+	RefTypeTags,
+}
+
+func (e RefType) IsValid() bool {
+	switch e {
+	case RefTypeHeads, RefTypeTags:
+		return true
+	}
+	return false
+}
+
+func (e RefType) String() string {
+	return string(e)
+}
+
+func (e *RefType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = RefType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid RefType", str)
+	}
+	return nil
+}
+
+func (e RefType) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *RefType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e RefType) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

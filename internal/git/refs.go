@@ -285,6 +285,9 @@ func (r *Repository) resolveTags(ctx context.Context, tags []Tag) error {
 // Head returns the branch HEAD names (the default branch), even when that branch does not exist
 // yet (an empty repository).
 func (r *Repository) Head(ctx context.Context) (string, error) {
+	if branch, ok := r.headFromFile(); ok {
+		return branch, nil
+	}
 	out, err := r.output(ctx, gitcmd.New("symbolic-ref", "--quiet").Arg("HEAD"))
 	if err != nil {
 		return "", fmt.Errorf("read HEAD: %w", err)

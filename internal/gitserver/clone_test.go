@@ -110,7 +110,9 @@ func TestGit_Clone(t *testing.T) {
 		_, out, err = g.clone("g/priv", "developer@example.com", "password-developer")
 		require.NoError(t, err, out)
 		require.NoError(t, in.Services.Settings.Set(t.Context(), "password_authentication_enabled_for_git", false))
-		defer func() { require.NoError(t, in.Services.Settings.Set(t.Context(), "password_authentication_enabled_for_git", true)) }()
+		defer func() {
+			require.NoError(t, in.Services.Settings.Set(t.Context(), "password_authentication_enabled_for_git", true))
+		}()
 		resp, _ := infoRefs(t, in, "g/priv.git", "git-upload-pack", "developer", "password-developer")
 		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
 		_, out, err = g.clone("g/priv", "developer", f.tokens["developer"])

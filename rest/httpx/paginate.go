@@ -29,17 +29,20 @@ func Offset(b *params.Binder) pagination.Offset {
 
 // SetPageHeaders writes X-Total, X-Total-Pages, X-Per-Page, X-Page, X-Next-Page, X-Prev-Page
 // and Link for an offset page. total < 0 means not counted: totals and rel="last" are left out.
+// A counted page past the last one has neither a previous nor a next page (Kaminari's
+// out_of_range?), so clients walking backwards from it stop instead of looping.
 func SetPageHeaders(c *gin.Context, base string, page pagination.Offset, total int, returned int) {
 	h := c.Writer.Header()
 	h.Set("X-Per-Page", strconv.Itoa(page.PerPage))
 	h.Set("X-Page", strconv.Itoa(page.Page))
 	next := ""
-	hasNext := false
+	hasNext, hasPrev := false, page.Page > 1
 	if total >= 0 {
 		pages := max(1, (total+page.PerPage-1)/page.PerPage)
 		h.Set("X-Total", strconv.Itoa(total))
 		h.Set("X-Total-Pages", strconv.Itoa(pages))
 		hasNext = page.Page < pages
+		hasPrev = hasPrev && page.Page <= pages
 	} else {
 		hasNext = returned >= page.PerPage
 	}
@@ -48,12 +51,12 @@ func SetPageHeaders(c *gin.Context, base string, page pagination.Offset, total i
 	}
 	h.Set("X-Next-Page", next)
 	prev := ""
-	if page.Page > 1 {
+	if hasPrev {
 		prev = strconv.Itoa(page.Page - 1)
 	}
 	h.Set("X-Prev-Page", prev)
 	var links []string
-	if page.Page > 1 {
+	if hasPrev {
 		links = append(links, link(c, base, page.Page-1, page.PerPage, "prev"))
 	}
 	if hasNext {

@@ -69,10 +69,8 @@ func keysOf(m map[string]string) []string {
 	return out
 }
 
-func TestArchive(t *testing.T) {
-	f := newFixture(t)
-	p := f.project(t, "pub", "public")
-	s := seed(t, f.repo(t, p))
+func testArchive(t *testing.T, f *fixture) {
+	s := f.pubSeed
 	prefix := "pub-main-" + string(s.merge)
 
 	t.Run("every format decompresses", func(t *testing.T) {
@@ -158,9 +156,8 @@ func TestArchive(t *testing.T) {
 }
 
 // TestArchive_large streams an archive bigger than any buffer on the way.
-func TestArchive_large(t *testing.T) {
-	f := newFixture(t)
-	p := f.project(t, "big", "public")
+func testArchiveLarge(t *testing.T, f *fixture) {
+	p := f.project(t, "bigarchive", "public")
 	r := f.repo(t, p)
 	files := map[string]string{}
 	chunk := bytes.Repeat([]byte("0123456789abcdef"), 1<<14) // 256 KiB, distinct per file below
@@ -168,7 +165,7 @@ func TestArchive_large(t *testing.T) {
 		files["f"+string(rune('a'+i))] = string(chunk) + string(rune('a'+i))
 	}
 	setRef(t, r, "refs/heads/main", writeCommit(t, r, commitSpec{author: alice, files: files}))
-	res := f.in.Do(t, "GET", "/projects/g%2Fbig/repository/archive.tar", "", nil)
+	res := f.in.Do(t, "GET", "/projects/g%2Fbigarchive/repository/archive.tar", "", nil)
 	require.Equal(t, 200, res.Status)
 	require.Greater(t, len(res.Body), 24*256<<10)
 	require.Len(t, archiveFiles(t, "tar", res.Body), 24)

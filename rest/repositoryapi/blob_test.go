@@ -8,11 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestBlobs(t *testing.T) {
-	f := newFixture(t)
-	p := f.project(t, "pub", "public")
-	r := f.repo(t, p)
-	s := seed(t, r)
+func testBlobs(t *testing.T, f *fixture) {
+	r, s := f.pubRepo, f.pubSeed
 	ctx := context.Background()
 	entry := func(path string) string {
 		e, err := r.TreeEntryAt(ctx, string(s.merge), path)
@@ -88,8 +85,7 @@ func TestBlobs(t *testing.T) {
 	})
 }
 
-func TestBlobs_binaryDownload(t *testing.T) {
-	f := newFixture(t)
+func testBlobsBinaryDownload(t *testing.T, f *fixture) {
 	p := f.project(t, "bin", "public")
 	r := f.repo(t, p)
 	data := append([]byte{0, 1, 2, 3}, make([]byte, 100000)...)

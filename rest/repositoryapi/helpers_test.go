@@ -29,15 +29,46 @@ var (
 // pngBytes is a 1x1 PNG image.
 var pngBytes = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82")
 
+// TestRepositoryAPI runs the package's tests against one shared server (each server costs a
+// fresh database: about a second on PostgreSQL). Tests that change a repository make their own
+// project.
+func TestRepositoryAPI(t *testing.T) {
+	f := newFixture(t)
+	for _, c := range []struct {
+		name string
+		run  func(*testing.T, *fixture)
+	}{
+		{"Tree", testTree}, {"TreeKeyset", testTreeKeyset}, {"TreeDuplicateBlobs", testTreeDuplicateBlobs},
+		{"Blobs", testBlobs}, {"BlobsBinaryDownload", testBlobsBinaryDownload},
+		{"Archive", testArchive}, {"ArchiveLarge", testArchiveLarge},
+		{"Compare", testCompare}, {"CompareLimits", testCompareLimits},
+		{"Contributors", testContributors}, {"MergeBase", testMergeBase},
+		{"FilesRead", testFilesRead}, {"FilesLfsPointer", testFilesLfsPointer}, {"FilesBlame", testFilesBlame},
+		{"FilesWrite", testFilesWrite}, {"FilesWriteEmptyRepository", testFilesWriteEmptyRepository},
+		{"FilesConcurrentWrites", testFilesConcurrentWrites},
+		{"Permissions", testPermissions}, {"PermissionsScopes", testPermissionsScopes},
+	} {
+		t.Run(c.name, func(t *testing.T) { c.run(t, f) })
+	}
+}
+
 // fixture is a server with a public group g and its members (guest, reporter, developer,
-// maintainer; each with an api token), an outsider, and projects made through the project
-// service so that they own real repositories.
+// maintainer; each with an api token), an outsider, and four seeded projects made through the
+// project service (so that they own real repositories): pub (public), int (internal), priv
+// (private) and off (public; its repository feature is disabled by the permissions test). The
+// tests only read them.
 type fixture struct {
 	in     *servertest.Instance
 	root   *ent.User
 	group  *ent.Namespace
 	users  map[string]*ent.User
 	tokens map[string]string
+
+	pub     *ent.Project
+	pubRepo *git.Repository
+	pubSeed seeded
+	// readme is the blob id of README.md on main, per seeded project path.
+	readme map[string]string
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -56,6 +87,18 @@ func newFixture(t *testing.T) *fixture {
 			in.AddGroupMember(t, f.group, u, r.level)
 		}
 		f.users[r.name], f.tokens[r.name] = u, tok
+	}
+	f.readme = map[string]string{}
+	for _, c := range []struct{ path, visibility string }{{"pub", "public"}, {"priv", "private"}, {"int", "internal"}, {"off", "public"}} {
+		p := f.project(t, c.path, c.visibility)
+		r := f.repo(t, p)
+		s := seed(t, r)
+		e, err := r.TreeEntryAt(context.Background(), string(s.merge), "README.md")
+		require.NoError(t, err)
+		f.readme[c.path] = string(e.ID)
+		if c.path == "pub" {
+			f.pub, f.pubRepo, f.pubSeed = p, r, s
+		}
 	}
 	return f
 }

@@ -22,11 +22,8 @@ func paths(entries []map[string]any) []string {
 	return out
 }
 
-func TestTree(t *testing.T) {
-	f := newFixture(t)
-	p := f.project(t, "pub", "public")
-	r := f.repo(t, p)
-	s := seed(t, r)
+func testTree(t *testing.T, f *fixture) {
+	r, s := f.pubRepo, f.pubSeed
 	base := "/projects/g%2Fpub/repository/tree"
 
 	t.Run("root of the default branch, trees first, exact entries and page headers", func(t *testing.T) {
@@ -128,8 +125,8 @@ func TestTree(t *testing.T) {
 	})
 
 	t.Run("empty repository has no tree", func(t *testing.T) {
-		f.project(t, "empty", "public")
-		requireError(t, f.in.Do(t, "GET", "/projects/g%2Fempty/repository/tree", "", nil), 404, "message", "404 Tree Not Found")
+		f.project(t, "empty-tree", "public")
+		requireError(t, f.in.Do(t, "GET", "/projects/g%2Fempty-tree/repository/tree", "", nil), 404, "message", "404 Tree Not Found")
 	})
 
 	t.Run("client-go", func(t *testing.T) {
@@ -143,10 +140,7 @@ func TestTree(t *testing.T) {
 
 var nextLink = regexp.MustCompile(`<([^>]+)>; rel="next"`)
 
-func TestTree_keyset(t *testing.T) {
-	f := newFixture(t)
-	p := f.project(t, "pub", "public")
-	seed(t, f.repo(t, p))
+func testTreeKeyset(t *testing.T, f *fixture) {
 	all := paths(list(t, f.in.Do(t, "GET", "/projects/g%2Fpub/repository/tree?recursive=true&pagination=none", "", nil)))
 
 	t.Run("following Link rel=next visits every entry once", func(t *testing.T) {
@@ -214,8 +208,7 @@ func TestTree_keyset(t *testing.T) {
 
 // TestTree_duplicateBlobs checks that keyset pages do not loop on identical files, which share
 // a blob id.
-func TestTree_duplicateBlobs(t *testing.T) {
-	f := newFixture(t)
+func testTreeDuplicateBlobs(t *testing.T, f *fixture) {
 	p := f.project(t, "dups", "public")
 	r := f.repo(t, p)
 	files := map[string]string{}

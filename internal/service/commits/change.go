@@ -109,6 +109,7 @@ func (s *Service) change(ctx context.Context, actor *authz.Actor, projectRef, sh
 	if err := repo.UpdateRef(ctx, git.BranchRef(branch), id, head); err != nil {
 		return nil, refErr(err, branch)
 	}
+	s.recordPush(ctx, actor, p, repo, false, branch, head, id)
 	nc, err := repo.ReadCommit(ctx, string(id))
 	if err != nil {
 		return nil, err

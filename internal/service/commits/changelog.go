@@ -116,7 +116,7 @@ func (s *Service) CommitChangelog(ctx context.Context, actor *authz.Actor, proje
 		message = *in.Message
 	}
 	for attempt := 1; ; attempt++ {
-		err := s.commitRelease(ctx, actor, repo, rel, *in.Branch, file, message)
+		err := s.commitRelease(ctx, actor, p, repo, rel, *in.Branch, file, message)
 		if err == nil || !errors.Is(err, git.ErrStaleRef) || attempt == changelogAttempts {
 			if errors.Is(err, git.ErrStaleRef) {
 				return apperr.Message(422, "Failed to generate the changelog: Could not update refs/heads/"+*in.Branch+". Please refresh and try again.")
@@ -128,7 +128,7 @@ func (s *Service) CommitChangelog(ctx context.Context, actor *authz.Actor, proje
 
 // commitRelease writes one commit adding rel to file on branch, with a compare-and-swap on
 // the branch; a moved branch fails with git.ErrStaleRef for the caller to retry.
-func (s *Service) commitRelease(ctx context.Context, actor *authz.Actor, repo *git.Repository, rel *changelog.Release, branch, file, message string) error {
+func (s *Service) commitRelease(ctx context.Context, actor *authz.Actor, p *ent.Project, repo *git.Repository, rel *changelog.Release, branch, file, message string) error {
 	tip, ok, err := branchTip(ctx, repo, branch)
 	if err != nil {
 		return err
@@ -170,7 +170,11 @@ func (s *Service) commitRelease(ctx context.Context, actor *authz.Actor, repo *g
 	if err != nil {
 		return err
 	}
-	return repo.UpdateRef(ctx, git.BranchRef(branch), id, tip)
+	if err := repo.UpdateRef(ctx, git.BranchRef(branch), id, tip); err != nil {
+		return err
+	}
+	s.recordPush(ctx, actor, p, repo, false, branch, tip, id)
+	return nil
 }
 
 // release builds the release section: configuration, range, and the commits of the range that

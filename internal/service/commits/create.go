@@ -137,9 +137,7 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, projectRef str
 	if err := repo.UpdateRef(ctx, git.BranchRef(branch), id, t.old); err != nil {
 		return nil, refErr(err, branch)
 	}
-	if t.empty {
-		s.firstBranch(ctx, p, branch)
-	}
+	s.recordPush(ctx, actor, p, repo, t.empty, branch, t.old, id)
 	c, err := repo.ReadCommit(ctx, string(id))
 	if err != nil {
 		return nil, err
@@ -226,9 +224,14 @@ func (s *Service) createTarget(ctx context.Context, actor *authz.Actor, p *ent.P
 		}
 	}
 	different := crossProject || startBranch != branch || in.StartSHA != nil
-	tip, exists, err := branchTip(ctx, repo, branch)
-	if err != nil {
-		return t, err
+	tip, exists := t.base, !t.base.IsZero()
+	if different {
+		// The parent comes from elsewhere; read the target branch now. When the commit goes
+		// onto its own start branch, the tip read above is both the parent and the expected
+		// old value: reading it twice would let a concurrent commit in between be dropped.
+		if tip, exists, err = branchTip(ctx, repo, branch); err != nil {
+			return t, err
+		}
 	}
 	if has && different && exists && !in.Force {
 		return t, apperr.Message(400, "A branch called '"+branch+"' already exists. Switch to that branch in order to make changes")

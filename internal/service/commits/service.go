@@ -184,13 +184,10 @@ func identities(actor *authz.Actor, authorName, authorEmail string) (git.Signatu
 	return author, committer, nil
 }
 
-// firstBranch makes the first branch of an empty repository its default branch and protects
-// it, as a first push does. Both are best effort: the commit has landed.
-func (s *Service) firstBranch(ctx context.Context, p *ent.Project, branch string) {
-	if err := s.repos.SetDefaultBranch(ctx, p, branch); err != nil {
-		return
-	}
-	if s.Branches != nil {
-		_ = s.Branches.ProtectDefaultBranch(ctx, p, branch)
-	}
+// recordPush records a branch update as a push (GitLab runs its post-receive work for commits
+// made through the API too): push events, last activity, and for a repository that was empty
+// the default branch and its protection. It is best effort: the commit has landed and is
+// acknowledged, so a failure here must not turn into an error a client would retry.
+func (s *Service) recordPush(ctx context.Context, actor *authz.Actor, p *ent.Project, repo *git.Repository, wasEmpty bool, branch string, old, new git.ObjectID) {
+	_ = s.repos.RecordPush(ctx, actor, p, repo, wasEmpty, []repos.RefUpdate{{Old: old, New: new, Ref: git.BranchRef(branch)}})
 }

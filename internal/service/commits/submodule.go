@@ -107,6 +107,7 @@ func (s *Service) UpdateSubmodule(ctx context.Context, actor *authz.Actor, proje
 	if err := repo.UpdateRef(ctx, git.BranchRef(branch), id, head); err != nil {
 		return nil, refErr(err, branch)
 	}
+	s.recordPush(ctx, actor, p, repo, false, branch, head, id)
 	c, err := repo.ReadCommit(ctx, string(id))
 	if err != nil {
 		return nil, err

@@ -131,10 +131,5 @@ func buildLevels(level *int, entries []AccessInput, ids *idSeq) []schema.AccessR
 	return out
 }
 
-// isRole reports whether r is a role rule.
-func isRole(r schema.AccessRule) bool {
-	return r.UserID == nil && r.GroupID == nil && r.DeployKeyID == nil
-}
-
 // validLevel reports whether l is accepted by k.
 func (k kind) validLevel(l int) bool { return slices.Contains(k.levels, l) }

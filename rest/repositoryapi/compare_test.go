@@ -1,0 +1,288 @@
+package repositoryapi_test
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"anvil/internal/git"
+	"anvil/internal/git/gittest"
+
+	"github.com/stretchr/testify/require"
+	gitlab "gitlab.com/gitlab-org/api/client-go"
+)
+
+// diffPaths lists new_path of each diff.
+func diffPaths(c map[string]any) []string {
+	var out []string
+	for _, d := range c["diffs"].([]any) {
+		out = append(out, d.(map[string]any)["new_path"].(string))
+	}
+	return out
+}
+
+// commitIDs lists the ids of a comparison's commits.
+func commitIDs(c map[string]any) []string {
+	out := []string{}
+	for _, x := range c["commits"].([]any) {
+		out = append(out, x.(map[string]any)["id"].(string))
+	}
+	return out
+}
+
+func testCompare(t *testing.T, f *fixture) {
+	p, s := f.pub, f.pubSeed
+	cmp := func(t *testing.T, query string) map[string]any {
+		t.Helper()
+		res := f.in.Do(t, "GET", "/projects/g%2Fpub/repository/compare?"+query, "", nil)
+		require.Equal(t, 200, res.Status, res.String())
+		return object(t, res)
+	}
+	web := f.in.URL + "/g/pub/-/compare/"
+
+	t.Run("tag to branch through the merge base", func(t *testing.T) {
+		c := cmp(t, "from=v1.0&to=main")
+		require.Equal(t, []string{string(s.second), string(s.feature), string(s.merge)}, commitIDs(c))
+		require.Equal(t, []string{"CHANGELOG.md", "README.md", "feature.txt", "src/main.go"}, diffPaths(c))
+		require.Equal(t, false, c["compare_timeout"])
+		require.Equal(t, false, c["compare_same_ref"])
+		require.Equal(t, web+string(s.first)+"..."+string(s.merge), c["web_url"])
+		require.Equal(t, map[string]any{
+			"id": string(s.merge), "short_id": string(s.merge)[:8], "created_at": "2024-03-04T05:09:07.000+02:00",
+			"parent_ids": []any{string(s.second), string(s.feature)}, "title": "commit Merger", "message": "commit Merger\n",
+			"author_name": "Merger", "author_email": "merger@example.com", "authored_date": "2024-03-04T05:09:07.000+02:00",
+			"committer_name": "Merger", "committer_email": "merger@example.com", "committed_date": "2024-03-04T05:09:07.000+02:00",
+			"trailers": map[string]any{}, "extended_trailers": map[string]any{},
+			"web_url": f.in.URL + "/g/pub/-/commit/" + string(s.merge),
+		}, c["commit"])
+		changelog := c["diffs"].([]any)[0].(map[string]any)
+		require.Equal(t, map[string]any{
+			"diff": "@@ -0,0 +1 @@\n+v1\n", "collapsed": false, "too_large": false,
+			"new_path": "CHANGELOG.md", "old_path": "CHANGELOG.md", "a_mode": "0", "b_mode": "100644",
+			"new_file": true, "renamed_file": false, "deleted_file": false, "generated_file": false,
+		}, changelog)
+		readme := c["diffs"].([]any)[1].(map[string]any)
+		require.Equal(t, "100644", readme["a_mode"])
+		require.Equal(t, "@@ -1,3 +1,3 @@\n # Demo\n \n-Hello.\n+Hello, world.\n", readme["diff"])
+	})
+
+	t.Run("unidiff adds file headers", func(t *testing.T) {
+		c := cmp(t, "from=v1.0&to=main&unidiff=true")
+		diffs := c["diffs"].([]any)
+		require.Equal(t, "--- /dev/null\n+++ b/CHANGELOG.md\n@@ -0,0 +1 @@\n+v1\n", diffs[0].(map[string]any)["diff"])
+		require.True(t, strings.HasPrefix(diffs[1].(map[string]any)["diff"].(string), "--- a/README.md\n+++ b/README.md\n@@ "))
+	})
+
+	t.Run("merge base mode shows only what to adds", func(t *testing.T) {
+		c := cmp(t, "from=feature&to=main")
+		require.Equal(t, []string{string(s.second), string(s.merge)}, commitIDs(c))
+		require.Equal(t, []string{"CHANGELOG.md", "README.md"}, diffPaths(c))
+	})
+
+	t.Run("backwards: nothing new", func(t *testing.T) {
+		c := cmp(t, "from=main&to=feature")
+		require.Equal(t, []string{}, commitIDs(c))
+		require.Nil(t, c["commit"])
+		require.Equal(t, []any{}, c["diffs"])
+	})
+
+	t.Run("straight compares the two trees", func(t *testing.T) {
+		c := cmp(t, "from=main&to=feature&straight=true")
+		require.Equal(t, []string{}, commitIDs(c))
+		require.Equal(t, []string{"CHANGELOG.md", "README.md"}, diffPaths(c))
+		require.Equal(t, true, c["diffs"].([]any)[0].(map[string]any)["deleted_file"])
+		require.Equal(t, web+string(s.merge)+"..."+string(s.feature), c["web_url"])
+	})
+
+	t.Run("same ref", func(t *testing.T) {
+		c := cmp(t, "from=main&to="+string(s.merge))
+		require.Equal(t, true, c["compare_same_ref"])
+		require.Equal(t, []string{}, commitIDs(c))
+		require.Equal(t, []any{}, c["diffs"])
+		require.Nil(t, c["commit"])
+	})
+
+	t.Run("unrelated histories diff against nothing", func(t *testing.T) {
+		c := cmp(t, "from=main&to=orphan")
+		require.Equal(t, []string{string(s.orphan)}, commitIDs(c))
+		require.Equal(t, []string{"other.txt"}, diffPaths(c))
+	})
+
+	t.Run("errors", func(t *testing.T) {
+		for _, q := range []string{"from=nope&to=main", "from=main&to=nope", "from=&to=main", "from=-x&to=main"} {
+			requireError(t, f.in.Do(t, "GET", "/projects/g%2Fpub/repository/compare?"+q, "", nil), 404, "message", "404 Ref Not Found")
+		}
+		requireError(t, f.in.Do(t, "GET", "/projects/g%2Fpub/repository/compare", "", nil), 400, "error", "from is missing, to is missing")
+		requireError(t, f.in.Do(t, "GET", "/projects/g%2Fpub/repository/compare?from=a&to=b&straight=x", "", nil), 400, "error", "straight is invalid")
+	})
+
+	t.Run("from_project_id", func(t *testing.T) {
+		other := f.project(t, "other", "public")
+		requireError(t, f.in.Do(t, "GET", "/projects/g%2Fpub/repository/compare?from=v1.0&to=main&from_project_id="+strconv.Itoa(other.ID), "", nil),
+			400, "message", "Target project id:"+strconv.Itoa(other.ID)+" is not a fork of project id:g/pub")
+		requireError(t, f.in.Do(t, "GET", "/projects/"+strconv.Itoa(p.ID)+"/repository/compare?from=v1.0&to=main&from_project_id=999999", "", nil),
+			400, "message", "Target project id:999999 is not a fork of project id:"+strconv.Itoa(p.ID))
+		c := cmp(t, "from=v1.0&to=main&from_project_id="+strconv.Itoa(p.ID))
+		require.Len(t, commitIDs(c), 3)
+	})
+
+	t.Run("client-go", func(t *testing.T) {
+		c, _, err := f.in.Client(t, "").Repositories.Compare("g/pub", &gitlab.CompareOptions{From: gitlab.Ptr("v1.0"), To: gitlab.Ptr("feature")})
+		require.NoError(t, err)
+		require.Len(t, c.Commits, 1)
+		require.Equal(t, string(s.feature), c.Commit.ID)
+		require.Equal(t, "Alice", c.Commit.AuthorName)
+		require.Len(t, c.Diffs, 2)
+		require.Equal(t, "feature.txt", c.Diffs[0].NewPath)
+		require.True(t, c.Diffs[0].NewFile)
+	})
+}
+
+// TestCompare_limits checks the diff limits: past 1000 files the diff stops (compare_timeout),
+// past the safe limit of 100 files patches are collapsed.
+func testCompareLimits(t *testing.T, f *fixture) {
+	p := f.project(t, "bigdiff", "public")
+	r := f.repo(t, p)
+	base := writeCommit(t, r, commitSpec{author: alice, files: map[string]string{"README.md": "x\n"}})
+	// 1005 new files sharing one blob, written with the git CLI (set-up only: quicker than
+	// 1005 tree actions).
+	blob := strings.TrimSpace(gittest.Git(t, r.Path(), []byte("line\n"), "hash-object", "-w", "--stdin"))
+	listing := gittest.Git(t, r.Path(), nil, "ls-tree", string(base))
+	for i := 0; i < 1005; i++ {
+		listing += fmt.Sprintf("100644 blob %s\tf%04d.txt\n", blob, i)
+	}
+	tree := strings.TrimSpace(gittest.Git(t, r.Path(), []byte(listing), "mktree"))
+	big, err := r.CommitTree(context.Background(), git.CommitTreeOptions{Tree: git.ObjectID(tree), Parents: []git.ObjectID{base}, Message: "big\n", Author: bob})
+	require.NoError(t, err)
+	setRef(t, r, git.BranchRef("main"), base)
+	setRef(t, r, git.BranchRef("big"), big)
+
+	res := f.in.Do(t, "GET", "/projects/g%2Fbigdiff/repository/compare?from=main&to=big", "", nil)
+	require.Equal(t, 200, res.Status, res.String())
+	c := object(t, res)
+	require.Equal(t, true, c["compare_timeout"])
+	diffs := c["diffs"].([]any)
+	require.Len(t, diffs, 1000)
+	first, hundredth, last := diffs[0].(map[string]any), diffs[99].(map[string]any), diffs[100].(map[string]any)
+	require.Equal(t, "@@ -0,0 +1 @@\n+line\n", first["diff"])
+	require.Equal(t, false, hundredth["collapsed"])
+	require.Equal(t, true, last["collapsed"])
+	require.Equal(t, "", last["diff"])
+	require.Equal(t, "f0100.txt", last["new_path"])
+}
+
+func testContributors(t *testing.T, f *fixture) {
+	get := func(t *testing.T, query string) ([]map[string]any, map[string][]string) {
+		t.Helper()
+		res := f.in.Do(t, "GET", "/projects/g%2Fpub/repository/contributors"+query, "", nil)
+		require.Equal(t, 200, res.Status, res.String())
+		return list(t, res), res.Header
+	}
+	alice := map[string]any{"name": "Alice", "email": "alice@example.com", "commits": float64(2), "additions": float64(0), "deletions": float64(0)}
+	bob := map[string]any{"name": "Bob", "email": "bob@example.com", "commits": float64(1), "additions": float64(0), "deletions": float64(0)}
+
+	t.Run("merge commits are not counted; default order commits asc", func(t *testing.T) {
+		got, h := get(t, "")
+		require.Equal(t, []map[string]any{bob, alice}, got)
+		require.Equal(t, []string{"2"}, h["X-Total"])
+		link := h["Link"][0]
+		require.Contains(t, link, "order_by=commits")
+		require.Contains(t, link, "sort=asc")
+	})
+
+	t.Run("orders", func(t *testing.T) {
+		cases := []struct {
+			query string
+			want  []map[string]any
+		}{
+			{"?order_by=commits&sort=desc", []map[string]any{alice, bob}},
+			{"?order_by=name", []map[string]any{alice, bob}},
+			{"?order_by=name&sort=desc", []map[string]any{bob, alice}},
+			{"?order_by=email&sort=desc", []map[string]any{bob, alice}},
+			{"?ref=orphan", []map[string]any{bob}},
+			{"?ref=feature&order_by=name", []map[string]any{alice}},
+		}
+		for _, c := range cases {
+			t.Run(c.query, func(t *testing.T) {
+				got, _ := get(t, c.query)
+				require.Equal(t, c.want, got)
+			})
+		}
+	})
+
+	t.Run("pages", func(t *testing.T) {
+		got, h := get(t, "?per_page=1&page=2")
+		require.Equal(t, []map[string]any{alice}, got)
+		require.Equal(t, []string{"2"}, h["X-Total-Pages"])
+	})
+
+	t.Run("errors", func(t *testing.T) {
+		requireError(t, f.in.Do(t, "GET", "/projects/g%2Fpub/repository/contributors?ref=nope", "", nil), 404, "message", "404 Not Found")
+		requireError(t, f.in.Do(t, "GET", "/projects/g%2Fpub/repository/contributors?order_by=lines", "", nil), 400, "error", "order_by does not have a valid value")
+		requireError(t, f.in.Do(t, "GET", "/projects/g%2Fpub/repository/contributors?sort=up", "", nil), 400, "error", "sort does not have a valid value")
+	})
+
+	t.Run("empty repository", func(t *testing.T) {
+		f.project(t, "empty-contrib", "public")
+		res := f.in.Do(t, "GET", "/projects/g%2Fempty-contrib/repository/contributors", "", nil)
+		require.Equal(t, 200, res.Status, res.String())
+		require.Equal(t, "[]", string(res.Body))
+	})
+
+	t.Run("client-go", func(t *testing.T) {
+		cs, _, err := f.in.Client(t, "").Repositories.Contributors("g/pub", &gitlab.ListContributorsOptions{OrderBy: gitlab.Ptr("name")})
+		require.NoError(t, err)
+		require.Len(t, cs, 2)
+		require.Equal(t, "Alice", cs[0].Name)
+		require.Equal(t, int64(2), int64(cs[0].Commits))
+	})
+}
+
+func testMergeBase(t *testing.T, f *fixture) {
+	s := f.pubSeed
+	base := "/projects/g%2Fpub/repository/merge_base"
+
+	t.Run("two and more refs", func(t *testing.T) {
+		cases := []struct {
+			query string
+			want  git.ObjectID
+		}{
+			{"?refs[]=feature&refs[]=main", s.feature},
+			{"?refs[]=" + string(s.second) + "&refs[]=feature", s.first},
+			{"?refs=main,feature", s.feature},
+			{"?refs[]=main&refs[]=feature&refs[]=v1.0", s.feature}, // git merge-base: main against a merge of the others
+		}
+		for _, c := range cases {
+			t.Run(c.query, func(t *testing.T) {
+				res := f.in.Do(t, "GET", base+c.query, "", nil)
+				require.Equal(t, 200, res.Status, res.String())
+				got := object(t, res)
+				require.Equal(t, string(c.want), got["id"])
+				require.Equal(t, f.in.URL+"/g/pub/-/commit/"+string(c.want), got["web_url"])
+			})
+		}
+	})
+
+	t.Run("the first commit's trailers", func(t *testing.T) {
+		got := object(t, f.in.Do(t, "GET", base+"?refs[]=v1.0&refs[]=main", "", nil))
+		require.Equal(t, "First commit", got["title"])
+		require.Equal(t, map[string]any{"Signed-off-by": "Alice <alice@example.com>"}, got["trailers"])
+		require.Equal(t, map[string]any{"Signed-off-by": []any{"Alice <alice@example.com>"}}, got["extended_trailers"])
+	})
+
+	t.Run("errors", func(t *testing.T) {
+		requireError(t, f.in.Do(t, "GET", base+"?refs[]=main", "", nil), 400, "message", "Provide at least 2 refs")
+		requireError(t, f.in.Do(t, "GET", base, "", nil), 400, "error", "refs is missing")
+		requireError(t, f.in.Do(t, "GET", base+"?refs[]=main&refs[]=missing", "", nil), 400, "message", "Could not find ref: missing")
+		requireError(t, f.in.Do(t, "GET", base+"?refs[]=x&refs[]=main&refs[]=y", "", nil), 400, "message", "Could not find refs: x, y")
+		requireError(t, f.in.Do(t, "GET", base+"?refs[]=main&refs[]=orphan", "", nil), 404, "message", "404 Merge Base Not Found")
+	})
+
+	t.Run("client-go", func(t *testing.T) {
+		c, _, err := f.in.Client(t, "").Repositories.MergeBase("g/pub", &gitlab.MergeBaseOptions{Ref: &[]string{"feature", "main"}})
+		require.NoError(t, err)
+		require.Equal(t, string(s.feature), c.ID)
+	})
+}
