@@ -43,7 +43,7 @@ func (r *groupResolver) Projects(ctx context.Context, obj *ent.Namespace, includ
 
 // GroupMembers is the resolver for the groupMembers field.
 func (r *groupResolver) GroupMembers(ctx context.Context, obj *ent.Namespace, search *string, relations []model.GroupMemberRelation, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.MemberConnection, error) {
-	return r.memberConnection(ctx, groupRef(obj), search, onlyDirect(relations), after, before, first, last)
+	return r.memberConnection(ctx, groupRef(obj), search, memberRelations(relations), after, before, first, last)
 }
 
 // Nodes is the resolver for the nodes field.
@@ -86,12 +86,12 @@ func (r *queryResolver) Group(ctx context.Context, fullPath string) (*ent.Namesp
 }
 
 // Groups is the resolver for the groups field.
-func (r *queryResolver) Groups(ctx context.Context, search *string, allAvailable *bool, topLevelOnly *bool, ownedOnly *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.GroupConnection, error) {
+func (r *queryResolver) Groups(ctx context.Context, search *string, allAvailable *bool, topLevelOnly *bool, ownedOnly *bool, sort *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.GroupConnection, error) {
 	p := groups.ListParams{Search: str(search), AllAvailable: allAvailable, TopLevelOnly: flag(topLevelOnly), Owned: flag(ownedOnly)}
 	q, err := r.svc.Groups.Query(ctx, actor(ctx), p)
 	if err != nil {
 		return nil, err
 	}
 	first, last = page(first, last)
-	return q.Paginate(connection(ctx), after, first, before, last)
+	return q.Paginate(connection(ctx), after, first, before, last, ent.WithGroupOrder(groupOrder(sort)))
 }

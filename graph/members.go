@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"strconv"
+	"strings"
 
 	"anvil/ent"
 	"anvil/graph/model"
@@ -45,31 +46,49 @@ func accessLevel(level int) *model.AccessLevel {
 	return out
 }
 
-// memberConnection pages the direct members of a group or project. Only direct members are
-// listed: inherited and invited members are computed rows (members.ListAll) that cannot be
-// paginated by cursor.
-func (r *Resolver) memberConnection(ctx context.Context, src members.Ref, search *string, direct bool,
+// memberConnection pages the members of a group or project through the given relations. Direct
+// members alone are the source's own rows; any other relation goes through members.QueryAll,
+// which keeps one row per user and tells the level to show for it (the highest, invited groups'
+// capped by their share).
+func (r *Resolver) memberConnection(ctx context.Context, src members.Ref, search *string, relations []members.Relation,
 	after, before *ent.Cursor, first, last *int,
 ) (*ent.MemberConnection, error) {
-	if !direct {
-		return nil, badInput("only DIRECT member relations are supported")
+	p := members.ListParams{Source: src, Query: str(search)}
+	first, last = page(first, last)
+	if len(relations) == 1 && relations[0] == members.Direct {
+		q, err := r.svc.Members.Query(ctx, actor(ctx), p)
+		if err != nil {
+			return nil, err
+		}
+		return q.Paginate(connection(ctx), after, first, before, last)
 	}
-	q, err := r.svc.Members.Query(ctx, actor(ctx), members.ListParams{Source: src, Query: str(search)})
+	all, err := r.svc.Members.QueryAll(ctx, actor(ctx), p, relations...)
 	if err != nil {
 		return nil, err
 	}
-	first, last = page(first, last)
-	return q.Paginate(connection(ctx), after, first, before, last)
-}
-
-// onlyDirect reports whether relations asks for direct members only.
-func onlyDirect[R ~string](relations []R) bool {
-	for _, rel := range relations {
-		if rel != "DIRECT" {
-			return false
+	conn, err := all.Query.Paginate(connection(ctx), after, first, before, last)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range conn.Edges {
+		if level, ok := all.Levels[e.Node.ID]; ok {
+			e.Node.AccessLevel = level
 		}
 	}
-	return true
+	return conn, nil
+}
+
+// memberRelations maps GitLab's member relation enums onto the service's relations; none given
+// means GitLab's default, direct and inherited members.
+func memberRelations[R ~string](relations []R) []members.Relation {
+	if len(relations) == 0 {
+		return []members.Relation{members.Direct, members.Inherited}
+	}
+	out := make([]members.Relation, 0, len(relations))
+	for _, rel := range relations {
+		out = append(out, members.Relation(strings.ToLower(string(rel))))
+	}
+	return out
 }
 
 // groupRef and projectRef name a membership source by id.

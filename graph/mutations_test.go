@@ -129,7 +129,7 @@ func testMemberMutations(t *testing.T, in *servertest.Instance) {
 		})
 	}
 	t.Run("project members have ProjectMember ids", func(t *testing.T) {
-		d := data(t, in, ownerToken, `{ project(fullPath: "crew/app") { projectMembers { nodes { id user { username } } } } }`, nil)
+		d := data(t, in, ownerToken, `{ project(fullPath: "crew/app") { projectMembers(relations: [DIRECT]) { nodes { id user { username } } } } }`, nil)
 		assert.Regexp(t, `^gid://gitlab/ProjectMember/\d+$`, path(d, "project", "projectMembers", "nodes", 0, "id"))
 		assert.Equal(t, "dave", path(d, "project", "projectMembers", "nodes", 0, "user", "username"))
 	})

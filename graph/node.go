@@ -33,6 +33,13 @@ func (r *Resolver) node(ctx context.Context, id string) (ent.Noder, error) {
 			return nil, err
 		}
 		return ns, nil
+	case gidUserNamespace:
+		// Personal namespaces are readable by their owner and administrators only.
+		ns, err := orNull(r.svc.Groups.FindUserNamespace(ctx, a, g.ID))
+		if ns == nil {
+			return nil, err
+		}
+		return ns, nil
 	case gidProject:
 		p, err := orNull(r.svc.Projects.Find(ctx, a, strconv.Itoa(g.ID), authz.ReadProject))
 		if p == nil {

@@ -66,7 +66,7 @@ func (r *projectResolver) Group(ctx context.Context, obj *ent.Project) (*ent.Nam
 
 // ProjectMembers is the resolver for the projectMembers field.
 func (r *projectResolver) ProjectMembers(ctx context.Context, obj *ent.Project, search *string, relations []model.ProjectMemberRelation, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.MemberConnection, error) {
-	return r.memberConnection(ctx, projectRef(obj), search, onlyDirect(relations), after, before, first, last)
+	return r.memberConnection(ctx, projectRef(obj), search, memberRelations(relations), after, before, first, last)
 }
 
 // Nodes is the resolver for the nodes field.
@@ -85,7 +85,7 @@ func (r *queryResolver) Project(ctx context.Context, fullPath string) (*ent.Proj
 }
 
 // Projects is the resolver for the projects field.
-func (r *queryResolver) Projects(ctx context.Context, ids []string, membership *bool, search *string, searchNamespaces *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.ProjectConnection, error) {
+func (r *queryResolver) Projects(ctx context.Context, ids []string, membership *bool, search *string, searchNamespaces *bool, sort *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.ProjectConnection, error) {
 	projectIDs, err := parseGIDs(ids, gidProject)
 	if err != nil {
 		return nil, err
@@ -96,5 +96,5 @@ func (r *queryResolver) Projects(ctx context.Context, ids []string, membership *
 		return nil, err
 	}
 	first, last = page(first, last)
-	return q.Paginate(connection(ctx), after, first, before, last)
+	return q.Paginate(connection(ctx), after, first, before, last, ent.WithProjectOrder(projectOrder(sort)))
 }

@@ -9,8 +9,8 @@ import (
 	"anvil/ent"
 	"anvil/graph/generated"
 	"anvil/graph/model"
+	"anvil/internal/service/commits"
 	"context"
-	"fmt"
 	"time"
 
 	"entgo.io/contrib/entgql"
@@ -18,77 +18,77 @@ import (
 
 // Author is the resolver for the author field.
 func (r *commitResolver) Author(ctx context.Context, obj *model.Commit) (*ent.User, error) {
-	panic(fmt.Errorf("not implemented: Author - author"))
+	return r.svc.Users.CommitAuthor(ctx, actor(ctx), str(obj.AuthorEmail))
 }
 
 // Repository is the resolver for the repository field.
 func (r *projectResolver) Repository(ctx context.Context, obj *ent.Project) (*model.Repository, error) {
-	panic(fmt.Errorf("not implemented: Repository - repository"))
+	return r.repositoryOf(ctx, obj)
 }
 
 // RootRef is the resolver for the rootRef field.
 func (r *repositoryResolver) RootRef(ctx context.Context, obj *model.Repository) (*string, error) {
-	panic(fmt.Errorf("not implemented: RootRef - rootRef"))
+	return rootRef(ctx, obj)
 }
 
 // Empty is the resolver for the empty field.
 func (r *repositoryResolver) Empty(ctx context.Context, obj *model.Repository) (bool, error) {
-	panic(fmt.Errorf("not implemented: Empty - empty"))
+	return r.svc.Repos.Empty(ctx, obj.Project), nil
 }
 
 // Exists is the resolver for the exists field.
 func (r *repositoryResolver) Exists(ctx context.Context, obj *model.Repository) (bool, error) {
-	panic(fmt.Errorf("not implemented: Exists - exists"))
+	return obj.Git.Exists(), nil
 }
 
 // Tree is the resolver for the tree field.
 func (r *repositoryResolver) Tree(ctx context.Context, obj *model.Repository, path *string, ref *string, refType *model.RefType, recursive *bool) (*model.Tree, error) {
-	panic(fmt.Errorf("not implemented: Tree - tree"))
+	return r.tree(ctx, obj, str(path), ref, refType, flag(recursive))
 }
 
 // PaginatedTree is the resolver for the paginatedTree field.
 func (r *repositoryResolver) PaginatedTree(ctx context.Context, obj *model.Repository, path *string, ref *string, refType *model.RefType, recursive *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.TreeConnection, error) {
-	panic(fmt.Errorf("not implemented: PaginatedTree - paginatedTree"))
+	return r.paginatedTree(ctx, obj, str(path), ref, refType, flag(recursive), after, first)
 }
 
 // Blobs is the resolver for the blobs field.
 func (r *repositoryResolver) Blobs(ctx context.Context, obj *model.Repository, paths []string, ref *string, refType *model.RefType, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.RepositoryBlobConnection, error) {
-	panic(fmt.Errorf("not implemented: Blobs - blobs"))
+	return r.repositoryBlobs(ctx, obj, paths, ref, refType, after, before, first, last)
 }
 
 // BranchNames is the resolver for the branchNames field.
 func (r *repositoryResolver) BranchNames(ctx context.Context, obj *model.Repository, searchPattern string, offset int, limit int) ([]string, error) {
-	panic(fmt.Errorf("not implemented: BranchNames - branchNames"))
+	return branchNames(ctx, obj, searchPattern, offset, limit)
 }
 
 // Commit is the resolver for the commit field.
 func (r *repositoryResolver) Commit(ctx context.Context, obj *model.Repository, ref string) (*model.Commit, error) {
-	panic(fmt.Errorf("not implemented: Commit - commit"))
+	return r.commit(ctx, obj, ref)
 }
 
 // Commits is the resolver for the commits field.
 func (r *repositoryResolver) Commits(ctx context.Context, obj *model.Repository, ref string, author *string, committedBefore *time.Time, committedAfter *time.Time, first *int, after *entgql.Cursor[int]) (*model.CommitConnection, error) {
-	panic(fmt.Errorf("not implemented: Commits - commits"))
+	return r.commitList(ctx, obj, commits.ListParams{RefName: ref, Author: str(author), Since: committedAfter, Until: committedBefore}, first, after)
 }
 
 // LastCommit is the resolver for the lastCommit field.
 func (r *treeResolver) LastCommit(ctx context.Context, obj *model.Tree) (*model.Commit, error) {
-	panic(fmt.Errorf("not implemented: LastCommit - lastCommit"))
+	return r.lastCommit(ctx, obj)
 }
 
 // Trees is the resolver for the trees field.
 func (r *treeResolver) Trees(ctx context.Context, obj *model.Tree, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.TreeEntryConnection, error) {
-	panic(fmt.Errorf("not implemented: Trees - trees"))
+	return r.treeEntryConnection(ctx, obj, after, before, first, last)
 }
 
 // Submodules is the resolver for the submodules field.
 func (r *treeResolver) Submodules(ctx context.Context, obj *model.Tree, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.SubmoduleConnection, error) {
-	panic(fmt.Errorf("not implemented: Submodules - submodules"))
+	return r.submoduleConnection(obj, after, before, first, last)
 }
 
 // Blobs is the resolver for the blobs field.
 func (r *treeResolver) Blobs(ctx context.Context, obj *model.Tree, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.BlobConnection, error) {
-	panic(fmt.Errorf("not implemented: Blobs - blobs"))
+	return r.blobConnection(obj, after, before, first, last)
 }
 
 // Commit returns generated.CommitResolver implementation.

@@ -49,7 +49,7 @@ func (r *queryResolver) User(ctx context.Context, id *string, username *string) 
 }
 
 // Users is the resolver for the users field.
-func (r *queryResolver) Users(ctx context.Context, ids []string, usernames []string, search *string, admins *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.UserConnection, error) {
+func (r *queryResolver) Users(ctx context.Context, ids []string, usernames []string, search *string, admins *bool, sort *model.Sort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.UserConnection, error) {
 	p, err := userParams(ids, usernames, search, admins)
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func (r *queryResolver) Users(ctx context.Context, ids []string, usernames []str
 		return nil, err
 	}
 	first, last = page(first, last)
-	return q.Paginate(connection(ctx), after, first, before, last)
+	return q.Paginate(connection(ctx), after, first, before, last, ent.WithUserOrder(userOrder(sort)))
 }
 
 // WebURL is the resolver for the webUrl field.

@@ -33,7 +33,7 @@ import (
 //     made from the same spec, generation is skipped (runs after the first start at once);
 //     otherwise it is generated there (the directory must be missing or empty). Unset: a
 //     temporary directory, removed when the benchmark ends.
-//   - ANVIL_BENCH_SAMPLES: the least number of timed API/git pairs per operation (default 5),
+//   - ANVIL_BENCH_SAMPLES: the least number of timed API/git pairs per operation (default 10),
 //     however slow the operation; -benchtime adds more for the fast ones.
 
 // benchSpecFile records, inside a generated repository, the spec it was made from.
@@ -323,7 +323,7 @@ func BenchmarkRepositoryAPIvsGit(b *testing.B) {
 // profits from the other's warm caches more often) at least ANVIL_BENCH_SAMPLES times and
 // reports the medians and their ratio.
 func measurePair(b *testing.B, api, git func() error) {
-	minSamples := 5
+	minSamples := 10
 	if s, err := strconv.Atoi(os.Getenv("ANVIL_BENCH_SAMPLES")); err == nil && s > 0 {
 		minSamples = s
 	}

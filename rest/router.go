@@ -4,7 +4,9 @@ package rest
 
 import (
 	"anvil/internal/service"
+	"anvil/rest/branchapi"
 	"anvil/rest/commitapi"
+	"anvil/rest/forkapi"
 	"anvil/rest/groupapi"
 	"anvil/rest/memberapi"
 	"anvil/rest/metaapi"
@@ -12,6 +14,7 @@ import (
 	"anvil/rest/protectedbranchapi"
 	"anvil/rest/repositoryapi"
 	"anvil/rest/route"
+	"anvil/rest/tagapi"
 	"anvil/rest/tokenapi"
 	"anvil/rest/userapi"
 
@@ -30,4 +33,7 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	protectedbranchapi.Register(t)
 	repositoryapi.Register(t)
 	commitapi.Register(t)
+	branchapi.Register(t)
+	tagapi.Register(t)
+	forkapi.Register(t)
 }

@@ -278,14 +278,14 @@ type ComplexityRoot struct {
 	Query struct {
 		CurrentUser     func(childComplexity int) int
 		Group           func(childComplexity int, fullPath string) int
-		Groups          func(childComplexity int, search *string, allAvailable *bool, topLevelOnly *bool, ownedOnly *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		Groups          func(childComplexity int, search *string, allAvailable *bool, topLevelOnly *bool, ownedOnly *bool, sort *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		Node            func(childComplexity int, id string) int
 		Nodes           func(childComplexity int, ids []string) int
 		Project         func(childComplexity int, fullPath string) int
-		Projects        func(childComplexity int, ids []string, membership *bool, search *string, searchNamespaces *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		Projects        func(childComplexity int, ids []string, membership *bool, search *string, searchNamespaces *bool, sort *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		QueryComplexity func(childComplexity int) int
 		User            func(childComplexity int, id *string, username *string) int
-		Users           func(childComplexity int, ids []string, usernames []string, search *string, admins *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		Users           func(childComplexity int, ids []string, usernames []string, search *string, admins *bool, sort *model.Sort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 	}
 
 	QueryComplexity struct {
@@ -497,13 +497,13 @@ type QueryResolver interface {
 	Node(ctx context.Context, id string) (ent.Noder, error)
 	Nodes(ctx context.Context, ids []string) ([]ent.Noder, error)
 	Group(ctx context.Context, fullPath string) (*ent.Namespace, error)
-	Groups(ctx context.Context, search *string, allAvailable *bool, topLevelOnly *bool, ownedOnly *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.GroupConnection, error)
+	Groups(ctx context.Context, search *string, allAvailable *bool, topLevelOnly *bool, ownedOnly *bool, sort *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.GroupConnection, error)
 	Project(ctx context.Context, fullPath string) (*ent.Project, error)
-	Projects(ctx context.Context, ids []string, membership *bool, search *string, searchNamespaces *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.ProjectConnection, error)
+	Projects(ctx context.Context, ids []string, membership *bool, search *string, searchNamespaces *bool, sort *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.ProjectConnection, error)
 	QueryComplexity(ctx context.Context) (*model.QueryComplexity, error)
 	CurrentUser(ctx context.Context) (*ent.User, error)
 	User(ctx context.Context, id *string, username *string) (*ent.User, error)
-	Users(ctx context.Context, ids []string, usernames []string, search *string, admins *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.UserConnection, error)
+	Users(ctx context.Context, ids []string, usernames []string, search *string, admins *bool, sort *model.Sort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.UserConnection, error)
 }
 type RepositoryResolver interface {
 	RootRef(ctx context.Context, obj *model.Repository) (*string, error)
@@ -1534,7 +1534,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Groups(childComplexity, args["search"].(*string), args["allAvailable"].(*bool), args["topLevelOnly"].(*bool), args["ownedOnly"].(*bool), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+		return e.ComplexityRoot.Query.Groups(childComplexity, args["search"].(*string), args["allAvailable"].(*bool), args["topLevelOnly"].(*bool), args["ownedOnly"].(*bool), args["sort"].(*string), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 
 	case "Query.node":
 		if e.ComplexityRoot.Query.Node == nil {
@@ -1579,7 +1579,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Projects(childComplexity, args["ids"].([]string), args["membership"].(*bool), args["search"].(*string), args["searchNamespaces"].(*bool), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+		return e.ComplexityRoot.Query.Projects(childComplexity, args["ids"].([]string), args["membership"].(*bool), args["search"].(*string), args["searchNamespaces"].(*bool), args["sort"].(*string), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 	case "Query.queryComplexity":
 		if e.ComplexityRoot.Query.QueryComplexity == nil {
 			break
@@ -1607,7 +1607,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Users(childComplexity, args["ids"].([]string), args["usernames"].([]string), args["search"].(*string), args["admins"].(*bool), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+		return e.ComplexityRoot.Query.Users(childComplexity, args["ids"].([]string), args["usernames"].([]string), args["search"].(*string), args["admins"].(*bool), args["sort"].(*model.Sort), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 
 	case "QueryComplexity.limit":
 		if e.ComplexityRoot.QueryComplexity.Limit == nil {
@@ -2709,6 +2709,11 @@ extend type Query {
     Only groups the caller owns.
     """
     ownedOnly: Boolean
+    """
+    Sort order of results. Format: ` + "`" + `<field_name>_<sort_direction>` + "`" + `, for example: ` + "`" + `id_desc` + "`" + ` or
+    ` + "`" + `name_asc` + "`" + ` (fields: id, name, path, created, updated).
+    """
+    sort: String = "name_asc"
     after: Cursor
     before: Cursor
     first: Int
@@ -2755,9 +2760,9 @@ extend type Group {
     """
     search: String
     """
-    Member relations; only DIRECT members can be listed by cursor so far.
+    Filter members by the given member relations.
     """
-    relations: [GroupMemberRelation!] = [DIRECT]
+    relations: [GroupMemberRelation!] = [DIRECT, INHERITED]
     after: Cursor
     before: Cursor
     first: Int
@@ -2777,6 +2782,10 @@ enum GroupMemberRelation {
   Members of the group's ancestors.
   """
   INHERITED
+  """
+  Members of the groups the group, or one of its ancestors, is shared with.
+  """
+  SHARED_FROM_GROUPS
 }
 
 extend type GroupConnection {
@@ -3029,6 +3038,11 @@ extend type Query {
     Include the namespace in the search.
     """
     searchNamespaces: Boolean
+    """
+    Sort order of results. Format: ` + "`" + `<field_name>_<sort_direction>` + "`" + `, for example: ` + "`" + `id_desc` + "`" + ` or
+    ` + "`" + `name_asc` + "`" + ` (fields: id, name, path, created, updated, latest_activity). Default: ` + "`" + `id_desc` + "`" + `.
+    """
+    sort: String
     after: Cursor
     before: Cursor
     first: Int
@@ -3062,9 +3076,9 @@ extend type Project {
     """
     search: String
     """
-    Member relations; only DIRECT members can be listed by cursor so far.
+    Filter members by the given member relations.
     """
-    relations: [ProjectMemberRelation!] = [DIRECT]
+    relations: [ProjectMemberRelation!] = [DIRECT, INHERITED]
     after: Cursor
     before: Cursor
     first: Int
@@ -3088,6 +3102,10 @@ enum ProjectMemberRelation {
   Members of groups the project is shared with.
   """
   INVITED_GROUPS
+  """
+  Members of the groups the project's group, or one of its ancestors, is shared with.
+  """
+  SHARED_INTO_ANCESTORS
 }
 
 extend type ProjectConnection {
@@ -3731,6 +3749,10 @@ extend type Query {
     Return only administrators.
     """
     admins: Boolean
+    """
+    Sort users by this criteria.
+    """
+    sort: Sort = created_desc
     after: Cursor
     before: Cursor
     first: Int
@@ -3820,6 +3842,44 @@ type UserUpdatePayload {
   clientMutationId: String
   user: User
   errors: [String!]!
+}
+
+"""
+Common sort values.
+"""
+enum Sort {
+  """
+  Updated at descending order.
+  """
+  updated_desc @deprecated(reason: "Use UPDATED_DESC. Deprecated in GitLab 13.5.")
+  """
+  Updated at ascending order.
+  """
+  updated_asc @deprecated(reason: "Use UPDATED_ASC. Deprecated in GitLab 13.5.")
+  """
+  Created at descending order.
+  """
+  created_desc @deprecated(reason: "Use CREATED_DESC. Deprecated in GitLab 13.5.")
+  """
+  Created at ascending order.
+  """
+  created_asc @deprecated(reason: "Use CREATED_ASC. Deprecated in GitLab 13.5.")
+  """
+  Updated at descending order.
+  """
+  UPDATED_DESC
+  """
+  Updated at ascending order.
+  """
+  UPDATED_ASC
+  """
+  Created at descending order.
+  """
+  CREATED_DESC
+  """
+  Created at ascending order.
+  """
+  CREATED_ASC
 }
 `, BuiltIn: false},
 }
@@ -5024,38 +5084,46 @@ func (ec *executionContext) field_Query_groups_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["ownedOnly"] = arg3
-	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sort"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "after",
 		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
 			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["after"] = arg4
-	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+	args["after"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "before",
 		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
 			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["before"] = arg5
-	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+	args["before"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "first",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["first"] = arg6
-	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+	args["first"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "last",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["last"] = arg7
+	args["last"] = arg8
 	return args, nil
 }
 
@@ -5136,38 +5204,46 @@ func (ec *executionContext) field_Query_projects_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["searchNamespaces"] = arg3
-	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sort"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "after",
 		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
 			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["after"] = arg4
-	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+	args["after"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "before",
 		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
 			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["before"] = arg5
-	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+	args["before"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "first",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["first"] = arg6
-	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+	args["first"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "last",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["last"] = arg7
+	args["last"] = arg8
 	return args, nil
 }
 
@@ -5228,38 +5304,46 @@ func (ec *executionContext) field_Query_users_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["admins"] = arg3
-	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+		func(ctx context.Context, v any) (*model.Sort, error) {
+			return ec.unmarshalOSort2ᚖanvilᚋgraphᚋmodelᚐSort(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sort"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "after",
 		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
 			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["after"] = arg4
-	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+	args["after"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "before",
 		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
 			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["before"] = arg5
-	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+	args["before"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "first",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["first"] = arg6
-	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+	args["first"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "last",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["last"] = arg7
+	args["last"] = arg8
 	return args, nil
 }
 
@@ -9774,7 +9858,7 @@ func (ec *executionContext) _Query_groups(ctx context.Context, field graphql.Col
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Groups(ctx, fc.Args["search"].(*string), fc.Args["allAvailable"].(*bool), fc.Args["topLevelOnly"].(*bool), fc.Args["ownedOnly"].(*bool), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+			return ec.Resolvers.Query().Groups(ctx, fc.Args["search"].(*string), fc.Args["allAvailable"].(*bool), fc.Args["topLevelOnly"].(*bool), fc.Args["ownedOnly"].(*bool), fc.Args["sort"].(*string), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.GroupConnection) graphql.Marshaler {
@@ -9862,7 +9946,7 @@ func (ec *executionContext) _Query_projects(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Projects(ctx, fc.Args["ids"].([]string), fc.Args["membership"].(*bool), fc.Args["search"].(*string), fc.Args["searchNamespaces"].(*bool), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+			return ec.Resolvers.Query().Projects(ctx, fc.Args["ids"].([]string), fc.Args["membership"].(*bool), fc.Args["search"].(*string), fc.Args["searchNamespaces"].(*bool), fc.Args["sort"].(*string), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.ProjectConnection) graphql.Marshaler {
@@ -10014,7 +10098,7 @@ func (ec *executionContext) _Query_users(ctx context.Context, field graphql.Coll
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Users(ctx, fc.Args["ids"].([]string), fc.Args["usernames"].([]string), fc.Args["search"].(*string), fc.Args["admins"].(*bool), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+			return ec.Resolvers.Query().Users(ctx, fc.Args["ids"].([]string), fc.Args["usernames"].([]string), fc.Args["search"].(*string), fc.Args["admins"].(*bool), fc.Args["sort"].(*model.Sort), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.UserConnection) graphql.Marshaler {
@@ -20758,6 +20842,22 @@ func (ec *executionContext) marshalORepositoryBlobEdge2ᚖanvilᚋgraphᚋmodel�
 		return graphql.Null
 	}
 	return ec._RepositoryBlobEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSort2ᚖanvilᚋgraphᚋmodelᚐSort(ctx context.Context, v any) (*model.Sort, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.Sort)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSort2ᚖanvilᚋgraphᚋmodelᚐSort(ctx context.Context, sel ast.SelectionSet, v *model.Sort) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {

@@ -594,16 +594,19 @@ const (
 	GroupMemberRelationDirect GroupMemberRelation = "DIRECT"
 	// Members of the group's ancestors.
 	GroupMemberRelationInherited GroupMemberRelation = "INHERITED"
+	// Members of the groups the group, or one of its ancestors, is shared with.
+	GroupMemberRelationSharedFromGroups GroupMemberRelation = "SHARED_FROM_GROUPS"
 )
 
 var AllGroupMemberRelation = []GroupMemberRelation{
 	GroupMemberRelationDirect,
 	GroupMemberRelationInherited,
+	GroupMemberRelationSharedFromGroups,
 }
 
 func (e GroupMemberRelation) IsValid() bool {
 	switch e {
-	case GroupMemberRelationDirect, GroupMemberRelationInherited:
+	case GroupMemberRelationDirect, GroupMemberRelationInherited, GroupMemberRelationSharedFromGroups:
 		return true
 	}
 	return false
@@ -718,17 +721,20 @@ const (
 	ProjectMemberRelationInherited ProjectMemberRelation = "INHERITED"
 	// Members of groups the project is shared with.
 	ProjectMemberRelationInvitedGroups ProjectMemberRelation = "INVITED_GROUPS"
+	// Members of the groups the project's group, or one of its ancestors, is shared with.
+	ProjectMemberRelationSharedIntoAncestors ProjectMemberRelation = "SHARED_INTO_ANCESTORS"
 )
 
 var AllProjectMemberRelation = []ProjectMemberRelation{
 	ProjectMemberRelationDirect,
 	ProjectMemberRelationInherited,
 	ProjectMemberRelationInvitedGroups,
+	ProjectMemberRelationSharedIntoAncestors,
 }
 
 func (e ProjectMemberRelation) IsValid() bool {
 	switch e {
-	case ProjectMemberRelationDirect, ProjectMemberRelationInherited, ProjectMemberRelationInvitedGroups:
+	case ProjectMemberRelationDirect, ProjectMemberRelationInherited, ProjectMemberRelationInvitedGroups, ProjectMemberRelationSharedIntoAncestors:
 		return true
 	}
 	return false

@@ -10,6 +10,8 @@ import (
 // operations below it (trees, blobs, commits) go through the services, which check again.
 type Repository struct {
 	Project *ent.Project
+	// FullPath is the project's full path, which web links start with.
+	FullPath string
 	// Git is the repository opened by repos.Open; only its typed reads are used.
 	Git *git.Repository
 }

@@ -27,6 +27,10 @@ const (
 	AdminIssue Ability = "admin_issue"
 	// ReadStatistics is reading a project's storage statistics.
 	ReadStatistics Ability = "read_statistics"
+	// LinkForkedProject is marking the project as a fork of another; RemoveForkProject is
+	// removing that mark.
+	LinkForkedProject Ability = "link_forked_project"
+	RemoveForkProject Ability = "remove_fork_project"
 )
 
 // Group abilities.
@@ -59,6 +63,8 @@ var projectMinLevel = map[Ability]Level{
 	CreateMergeRequestIn: Guest,
 	AdminIssue:           Reporter,
 	ReadStatistics:       Reporter,
+	LinkForkedProject:    Owner,
+	RemoveForkProject:    Owner,
 }
 
 // groupMinLevel is the access level each group ability needs beyond reading the group.

@@ -227,6 +227,9 @@ func CanProject(a *Actor, proj *ent.Project, level Level, ability Ability) bool 
 	if a.IsAdmin() {
 		return true
 	}
+	if ability == ForkProject {
+		return canFork(a, proj, level)
+	}
 	if ability == DownloadCode {
 		return proj.RepositoryAccessLevel != "disabled" &&
 			(level >= Reporter || (proj.Visibility != project.VisibilityPrivate && proj.RepositoryAccessLevel == "enabled" && canSeeVisibility(a, string(proj.Visibility))))

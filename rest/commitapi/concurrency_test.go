@@ -20,7 +20,7 @@ func TestCommits_Create_concurrent(t *testing.T) {
 	r := f.repo(t, p)
 	tok := f.tokens["maintainer"]
 	path := base(p) + "/commits"
-	const writers = 16
+	const writers = 12
 	const stale = "Could not update refs/heads/main. Please refresh and try again."
 
 	post := func(i, attempt int) (int, map[string]any) {

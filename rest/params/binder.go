@@ -75,12 +75,17 @@ func (b *Binder) String(name string) *string {
 		return nil
 	}
 	s, ok := scalarString(v)
-	if !ok || !utf8.ValidString(s) || strings.ContainsRune(s, 0) {
+	if !ok || !validText(s) {
 		b.invalid(name)
 		return nil
 	}
 	return &s
 }
+
+// validText reports whether s can be stored and compared as text: valid UTF-8 without NUL
+// bytes (PostgreSQL rejects both, so they must fail here as a parameter error, not later as a
+// database error).
+func validText(s string) bool { return utf8.ValidString(s) && !strings.ContainsRune(s, 0) }
 
 // StringDefault reads a string or returns def.
 func (b *Binder) StringDefault(name, def string) string {
@@ -219,14 +224,14 @@ func (b *Binder) Strings(name string) []string {
 		out = make([]string, 0, len(x))
 		for _, e := range x {
 			s, ok := scalarString(e)
-			if !ok || !utf8.ValidString(s) {
+			if !ok || !validText(s) {
 				b.invalid(name)
 				return nil
 			}
 			out = append(out, s)
 		}
 	case string:
-		if !utf8.ValidString(x) {
+		if !validText(x) {
 			b.invalid(name)
 			return nil
 		}
@@ -278,7 +283,7 @@ func (b *Binder) Hash(name string) map[string]string {
 	out := make(map[string]string, len(m))
 	for k, e := range m {
 		s, ok := scalarString(e)
-		if !ok || !utf8.ValidString(s) || !utf8.ValidString(k) {
+		if !ok || !validText(s) || !validText(k) {
 			b.invalid(name)
 			return nil
 		}

@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxBodyBytes is the largest request body read for parameters.
@@ -131,6 +132,11 @@ func (t Tree) addQuery(raw string) error {
 }
 
 func (t Tree) addJSON(body []byte) error {
+	// encoding/json silently turns invalid UTF-8 into U+FFFD, which would store mangled text;
+	// a JSON text must be UTF-8 (RFC 8259), so such a body is malformed.
+	if !utf8.Valid(body) {
+		return &JSONError{Err: errors.New("invalid UTF-8 in JSON body")}
+	}
 	dec := json.NewDecoder(strings.NewReader(string(body)))
 	dec.UseNumber()
 	var v any

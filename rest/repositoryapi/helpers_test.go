@@ -71,7 +71,7 @@ type fixture struct {
 	readme map[string]string
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	in := servertest.Start(t)
 	root, err := in.Services.Users.FindByRef(context.Background(), "root")
@@ -104,7 +104,7 @@ func newFixture(t *testing.T) *fixture {
 }
 
 // project creates a project in g with an empty repository.
-func (f *fixture) project(t *testing.T, path, visibility string) *ent.Project {
+func (f *fixture) project(t testing.TB, path, visibility string) *ent.Project {
 	t.Helper()
 	nsID := f.group.ID
 	p, _, err := f.in.Services.Projects.Create(context.Background(), authz.System(f.root), projects.CreateInput{
@@ -116,7 +116,7 @@ func (f *fixture) project(t *testing.T, path, visibility string) *ent.Project {
 }
 
 // repo returns a project's repository.
-func (f *fixture) repo(t *testing.T, p *ent.Project) *git.Repository {
+func (f *fixture) repo(t testing.TB, p *ent.Project) *git.Repository {
 	t.Helper()
 	r, err := f.in.Services.Repos.Repository(p)
 	require.NoError(t, err)
@@ -138,7 +138,7 @@ type commitSpec struct {
 }
 
 // writeCommit writes a commit object (no ref moves).
-func writeCommit(t *testing.T, r *git.Repository, c commitSpec) git.ObjectID {
+func writeCommit(t testing.TB, r *git.Repository, c commitSpec) git.ObjectID {
 	t.Helper()
 	ctx := context.Background()
 	var actions []git.TreeAction
@@ -182,7 +182,7 @@ func writeCommit(t *testing.T, r *git.Repository, c commitSpec) git.ObjectID {
 const subCommit = "1234567890123456789012345678901234567890"
 
 // setRef points a ref at a commit.
-func setRef(t *testing.T, r *git.Repository, name string, id git.ObjectID) {
+func setRef(t testing.TB, r *git.Repository, name string, id git.ObjectID) {
 	t.Helper()
 	require.NoError(t, r.UpdateRef(context.Background(), name, id, ""))
 }
@@ -201,7 +201,7 @@ type seeded struct {
 //	feature (alice)  from first: feature.txt added, src/main.go changed → feature
 //	merge   (merger) second + feature merged                      → main
 //	orphan  (bob)    unrelated root commit                        → orphan
-func seed(t *testing.T, r *git.Repository) seeded {
+func seed(t testing.TB, r *git.Repository) seeded {
 	t.Helper()
 	var s seeded
 	s.first = writeCommit(t, r, commitSpec{author: alice, minute: 0, submodule: "lib", message: "First commit\n\nBody line.\n\nSigned-off-by: Alice <alice@example.com>\n", files: map[string]string{

@@ -101,14 +101,16 @@ func (s *Server) routes() http.Handler {
 	api := e.Group("/api/v4", middleware.SecurityHeaders, func(c *gin.Context) {
 		httpx.SetPresenter(c, pres)
 		c.Next()
-	}, auth.Handler)
+	}, middleware.RejectMalformed, auth.Handler)
 	rest.Register(api, s.Services)
 	mountGraphQL(e, s, auth)
 
-	e.Any("/api/v3/*path", func(c *gin.Context) {
+	e.Any("/api/v3/*path", middleware.SecurityHeaders, func(c *gin.Context) {
 		httpx.JSON(c, http.StatusGone, gin.H{"error": "API V3 is no longer supported. Use API V4 instead."})
 	})
-	e.NoRoute(func(c *gin.Context) {
+	// GitLab's catch-all route lives inside the API, so it carries the API's headers (and Rails
+	// sends the same two on its own 404 pages).
+	e.NoRoute(middleware.SecurityHeaders, func(c *gin.Context) {
 		if strings.HasPrefix(c.Request.URL.Path, "/api/") {
 			httpx.JSON(c, http.StatusNotFound, gin.H{"error": "404 Not Found"})
 			return

@@ -188,6 +188,6 @@ func identities(actor *authz.Actor, authorName, authorEmail string) (git.Signatu
 // made through the API too): push events, last activity, and for a repository that was empty
 // the default branch and its protection. It is best effort: the commit has landed and is
 // acknowledged, so a failure here must not turn into an error a client would retry.
-func (s *Service) recordPush(ctx context.Context, actor *authz.Actor, p *ent.Project, repo *git.Repository, wasEmpty bool, branch string, old, new git.ObjectID) {
-	_ = s.repos.RecordPush(ctx, actor, p, repo, wasEmpty, []repos.RefUpdate{{Old: old, New: new, Ref: git.BranchRef(branch)}})
+func (s *Service) recordPush(ctx context.Context, actor *authz.Actor, p *ent.Project, repo *git.Repository, wasEmpty bool, branch string, oldID, newID git.ObjectID) {
+	_ = s.repos.RecordPush(ctx, actor, p, repo, wasEmpty, []repos.RefUpdate{{Old: oldID, New: newID, Ref: git.BranchRef(branch)}})
 }

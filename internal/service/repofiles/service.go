@@ -33,11 +33,12 @@ type Service struct {
 	// Branches guards branch updates; nil leaves protected branches unchecked.
 	Branches BranchGuard
 	sums     *sumCache
+	trees    *treeCache
 }
 
 // New returns the service.
 func New(p *projects.Service, r *repos.Service) *Service {
-	return &Service{projects: p, repos: r, sums: newSumCache(4096)}
+	return &Service{projects: p, repos: r, sums: newSumCache(4096), trees: newTreeCache(250000, 500)}
 }
 
 // open finds the project ref names, checks ability and returns the project with its repository.

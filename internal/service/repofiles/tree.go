@@ -63,13 +63,10 @@ func (s *Service) Tree(ctx context.Context, actor *authz.Actor, projectRef strin
 	if err != nil {
 		return res, err
 	}
-	entries, err := repo.ListTree(ctx, string(commit), path, git.ListTreeOptions{Recursive: p.Recursive})
+	entries, err := s.listTree(ctx, repo, commit, path, p.Recursive)
 	if err != nil {
-		if err = treeErr(ctx, repo, commit, path, err); err != errEmptyTree {
-			return res, err
-		}
+		return res, err
 	}
-	entries = treesFirst(entries)
 	switch p.Pagination {
 	case TreeNone:
 		return pagination.Result[git.TreeEntry]{Items: entries, Total: -1}, nil
@@ -77,6 +74,24 @@ func (s *Service) Tree(ctx context.Context, actor *authz.Actor, projectRef strin
 		return keysetTree(entries, p)
 	}
 	return offsetTree(entries, p.Page), nil
+}
+
+// listTree returns a listing in GitLab's order, from the cache when a recent request listed
+// the same tree.
+func (s *Service) listTree(ctx context.Context, repo *git.Repository, commit git.ObjectID, path string, recursive bool) ([]git.TreeEntry, error) {
+	key := treeKey{repo: repo.Path(), commit: commit, path: path, recursive: recursive}
+	if entries, ok := s.trees.get(key); ok {
+		return entries, nil
+	}
+	entries, err := repo.ListTree(ctx, string(commit), path, git.ListTreeOptions{Recursive: recursive})
+	if err != nil {
+		if err = treeErr(ctx, repo, commit, path, err); err != errEmptyTree {
+			return nil, err
+		}
+	}
+	entries = treesFirst(entries)
+	s.trees.put(key, entries)
+	return entries, nil
 }
 
 // treePath checks a directory path: surrounding slashes are dropped; traversal is refused with
@@ -110,23 +125,21 @@ func treeErr(ctx context.Context, repo *git.Repository, commit git.ObjectID, pat
 var errEmptyTree = errors.New("not a directory")
 
 // treesFirst orders entries as GitLab presents a tree (Tree#sorted_entries): trees, then blobs,
-// then submodules, keeping git's order inside each group. It reuses the slice's memory.
+// then submodules, keeping git's order inside each group.
 func treesFirst(entries []git.TreeEntry) []git.TreeEntry {
-	var blobs, others []git.TreeEntry
-	n := 0
-	for _, e := range entries {
-		switch e.Type {
-		case git.TypeTree:
-			entries[n] = e
-			n++
-		case git.TypeBlob:
-			blobs = append(blobs, e)
-		default:
-			others = append(others, e)
+	out := make([]git.TreeEntry, 0, len(entries))
+	for _, pass := range []func(git.ObjectType) bool{
+		func(t git.ObjectType) bool { return t == git.TypeTree },
+		func(t git.ObjectType) bool { return t == git.TypeBlob },
+		func(t git.ObjectType) bool { return t != git.TypeTree && t != git.TypeBlob },
+	} {
+		for i := range entries {
+			if pass(entries[i].Type) {
+				out = append(out, entries[i])
+			}
 		}
 	}
-	out := append(entries[:n], blobs...)
-	return append(out, others...)
+	return out
 }
 
 // offsetTree cuts one offset page out of the listing.

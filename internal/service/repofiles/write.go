@@ -154,20 +154,23 @@ func (s *Service) prepareBranch(ctx context.Context, actor *authz.Actor, p *ent.
 		return t, apperr.Message(400, msgNotOnBranch)
 	}
 	t.base = startTip
-	tip, exists, err := branchTip(ctx, repo, in.Branch)
+	if start == in.Branch {
+		// The parent and the expected old value must be the same read: with two reads, a commit
+		// landing in between would be overwritten.
+		t.old = startTip
+		return t, nil
+	}
+	// A new branch: t.old stays ZeroOID, so the update fails if the branch appears meanwhile.
+	_, exists, err := branchTip(ctx, repo, in.Branch)
 	if err != nil {
 		return t, err
 	}
-	if start != in.Branch {
-		if exists {
-			return t, apperr.Message(400, "A branch called '"+in.Branch+"' already exists. Switch to that branch in order to make changes")
-		}
-		if git.ValidateBranchName(in.Branch) != nil {
-			return t, badBranchName(in.Branch)
-		}
-		return t, nil
+	if exists {
+		return t, apperr.Message(400, "A branch called '"+in.Branch+"' already exists. Switch to that branch in order to make changes")
 	}
-	t.old = tip
+	if git.ValidateBranchName(in.Branch) != nil {
+		return t, badBranchName(in.Branch)
+	}
 	return t, nil
 }
 

@@ -1,0 +1,45 @@
+package model
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Sort is GitLab's Sort enum: created_* and updated_* in both spellings, the lower-case ones
+// deprecated. It is written by hand because gqlgen would name both spellings of a value alike.
+type Sort string
+
+// validSorts are the enum's values.
+var validSorts = map[Sort]bool{
+	"updated_desc": true, "updated_asc": true, "created_desc": true, "created_asc": true,
+	"UPDATED_DESC": true, "UPDATED_ASC": true, "CREATED_DESC": true, "CREATED_ASC": true,
+}
+
+// Normalized is the value in lower case (created_desc), whichever spelling was given.
+func (s Sort) Normalized() string { return strings.ToLower(string(s)) }
+
+// IsValid reports whether s is a value of the enum.
+func (s Sort) IsValid() bool { return validSorts[s] }
+
+// String returns the value.
+func (s Sort) String() string { return string(s) }
+
+// UnmarshalGQL reads an enum value.
+func (s *Sort) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+	*s = Sort(str)
+	if !s.IsValid() {
+		return fmt.Errorf("%s is not a valid Sort", str)
+	}
+	return nil
+}
+
+// MarshalGQL writes the enum value.
+func (s Sort) MarshalGQL(w io.Writer) {
+	_, _ = io.WriteString(w, strconv.Quote(string(s)))
+}
