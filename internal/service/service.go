@@ -14,6 +14,7 @@ import (
 	"anvil/internal/db"
 	"anvil/internal/git"
 	"anvil/internal/git/storage"
+	"anvil/internal/service/commits"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/members"
 	"anvil/internal/service/projects"
@@ -40,6 +41,8 @@ type Services struct {
 	Git      *git.Client
 	// ProtectedBranches holds branch protection and the ref update checks.
 	ProtectedBranches *protectedbranches.Service
+	// Commits lists, reads and writes commits (REST and GraphQL share it).
+	Commits *commits.Service
 }
 
 // New builds the services over an open database and the git client.
@@ -82,6 +85,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 	// A group deletion removes its projects through the repository service, which deletes
 	// their repositories only after the deletion commits.
 	g.DeleteProjects = r.DeleteProjects
+	cm := commits.New(d.Client, policy, p, r, cfg.ExternalURL)
+	cm.Branches = pb // commits honour branch protection
 	return &Services{
 		Config: cfg, DB: d, Log: log, Policy: policy, Settings: st,
 		Users: u,
@@ -95,6 +100,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 		Git:      gitClient,
 
 		ProtectedBranches: pb,
+		Commits:           cm,
 	}, nil
 }
 

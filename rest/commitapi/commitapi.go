@@ -14,11 +14,7 @@ type handlers struct{ svc *commits.Service }
 // writes check the caller themselves, so an invisible project answers 404 before an anonymous
 // caller gets 401, as in GitLab. The submodule route authenticates first (401).
 func Register(t *route.Table) {
-	svc := commits.New(t.S.DB.Client, t.S.Policy, t.S.Projects, t.S.Repos, t.S.Config.ExternalURL)
-	if t.S.ProtectedBranches != nil {
-		svc.Branches = t.S.ProtectedBranches // commits honour branch protection
-	}
-	h := &handlers{svc: svc}
+	h := &handlers{svc: t.S.Commits}
 
 	const repo = "/projects/:id/repository"
 	const commit = repo + "/commits/:sha"
