@@ -14,13 +14,16 @@ import (
 	"anvil/internal/db"
 	"anvil/internal/git"
 	"anvil/internal/git/storage"
+	"anvil/internal/service/branches"
 	"anvil/internal/service/commits"
+	"anvil/internal/service/forks"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/members"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/protectedbranches"
 	"anvil/internal/service/repos"
 	"anvil/internal/service/settings"
+	"anvil/internal/service/tags"
 	"anvil/internal/service/tokens"
 	"anvil/internal/service/users"
 )
@@ -43,6 +46,10 @@ type Services struct {
 	ProtectedBranches *protectedbranches.Service
 	// Commits lists, reads and writes commits (REST and GraphQL share it).
 	Commits *commits.Service
+	// Branches, Tags and Forks manage a repository's refs and a project's forks.
+	Branches *branches.Service
+	Tags     *tags.Service
+	Forks    *forks.Service
 }
 
 // New builds the services over an open database and the git client.
@@ -101,6 +108,9 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 
 		ProtectedBranches: pb,
 		Commits:           cm,
+		Branches:          branches.New(d.Client, policy, p, r, pb),
+		Tags:              tags.New(policy, p, r),
+		Forks:             forks.New(d.Client, policy, p, r, pb),
 	}, nil
 }
 

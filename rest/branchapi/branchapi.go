@@ -22,7 +22,7 @@ type handlers struct{ svc *branches.Service }
 // Register adds the branch routes. Reads are open to anyone who may read the project's code
 // (anonymous callers on public projects); writes need a signed-in user with push access.
 func Register(t *route.Table) {
-	h := &handlers{svc: branches.New(t.S.DB.Client, t.S.Policy, t.S.Projects, t.S.Repos, t.S.ProtectedBranches)}
+	h := &handlers{svc: t.S.Branches}
 	const base = "/projects/:id/repository/branches"
 	t.GET(base, h.list)
 	t.GET(base+"/:branch", h.get)

@@ -24,7 +24,7 @@ type handlers struct{ svc *forks.Service }
 // the others need a signed-in user (the service checks fork_project, the target namespace, and
 // ownership for the relation endpoints).
 func Register(t *route.Table) {
-	h := &handlers{svc: forks.New(t.S.DB.Client, t.S.Policy, t.S.Projects, t.S.Repos, t.S.ProtectedBranches)}
+	h := &handlers{svc: t.S.Forks}
 	t.POST("/projects/:id/fork", h.fork, route.SignedIn)
 	t.GET("/projects/:id/forks", h.list)
 	t.POST("/projects/:id/fork/:forked_from_id", h.link, route.SignedIn)

@@ -20,7 +20,7 @@ type handlers struct{ svc *tags.Service }
 // Register adds the tag routes. Reads are open to anyone who may read the project's code
 // (anonymous callers on public projects); writes need a signed-in user with push access.
 func Register(t *route.Table) {
-	h := &handlers{svc: tags.New(t.S.Policy, t.S.Projects, t.S.Repos)}
+	h := &handlers{svc: t.S.Tags}
 	const base = "/projects/:id/repository/tags"
 	t.GET(base, h.list)
 	t.GET(base+"/:tag_name", h.get)

@@ -59,14 +59,14 @@ func (s *Service) Fork(ctx context.Context, actor *authz.Actor, sourceRef string
 	if err != nil {
 		return nil, nil, err
 	}
-	srcRepo, err := s.repos.Repository(src)
+	srcRepo, err := s.sourceRepository(src)
 	if err != nil {
 		return nil, nil, err
 	}
 	branch := ""
 	if in.Branch != nil && *in.Branch != "" {
 		branch = *in.Branch
-		if !refs.ValidBranchName(branch) {
+		if !refs.ValidBranchName(branch) || srcRepo == nil {
 			return nil, nil, apperr.NotFound("Source Branch")
 		}
 		if _, err := srcRepo.Branch(ctx, branch); err != nil {
@@ -95,6 +95,22 @@ func (s *Service) Fork(ctx context.Context, actor *authz.Actor, sourceRef string
 		return nil, nil, err
 	}
 	return s.projects.Get(ctx, actor, strconv.Itoa(fork.ID))
+}
+
+// sourceRepository is the source's repository, or nil when it has none on disk (a fork of it
+// starts empty, as GitLab forks an empty repository).
+func (s *Service) sourceRepository(src *ent.Project) (*git.Repository, error) {
+	repo, err := s.repos.Repository(src)
+	if err != nil {
+		if apperr.IsNotFound(err) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	if !repo.Exists() {
+		return nil, nil
+	}
+	return repo, nil
 }
 
 // target resolves the namespace the fork goes to.
@@ -154,12 +170,15 @@ func (s *Service) createInput(ctx context.Context, src *ent.Project, srcRepo *gi
 		}
 	}
 	def := branch
-	if def == "" {
+	if def == "" && srcRepo != nil {
 		head, err := srcRepo.Head(ctx)
-		if err != nil && srcRepo.Exists() {
+		if err != nil {
 			return projects.CreateInput{}, err
 		}
 		def = head
+	}
+	if def == "" {
+		def = src.DefaultBranch
 	}
 	if def != "" && git.ValidateBranchName(def) == nil {
 		a.DefaultBranch = &def
@@ -172,7 +191,7 @@ func (s *Service) populate(ctx context.Context, src *ent.Project, srcRepo *git.R
 	if err := db.ClientFrom(ctx, s.client).Project.UpdateOneID(fork.ID).SetForkedFromID(src.ID).Exec(ctx); err != nil {
 		return err
 	}
-	if !srcRepo.Exists() {
+	if srcRepo == nil {
 		return nil // a source without a repository gives an empty fork
 	}
 	dst, err := s.repos.Repository(fork)

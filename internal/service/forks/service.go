@@ -83,9 +83,10 @@ func conflict(err error) error {
 	return &ConflictError{Messages: msgs}
 }
 
-// humanize is Rails' attribute name in a full message: "limit_reached" → "Limit reached".
+// humanize is Rails' attribute name in a full message: "limit_reached" → "Limit reached",
+// "project_namespace.name" → "Project namespace name".
 func humanize(field string) string {
-	s := strings.ReplaceAll(field, "_", " ")
+	s := strings.NewReplacer("_", " ", ".", " ").Replace(field)
 	if s == "" {
 		return s
 	}
