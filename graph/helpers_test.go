@@ -86,3 +86,19 @@ func path(v any, keys ...any) any {
 	}
 	return v
 }
+
+// decodeList decodes a REST JSON array of objects.
+func decodeList(t *testing.T, r *servertest.Response) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	require.NoError(t, json.Unmarshal(r.Body, &out), r.String())
+	return out
+}
+
+// decodeObject decodes a REST JSON object.
+func decodeObject(t *testing.T, r *servertest.Response) map[string]any {
+	t.Helper()
+	var out map[string]any
+	require.NoError(t, json.Unmarshal(r.Body, &out), r.String())
+	return out
+}

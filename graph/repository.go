@@ -112,7 +112,7 @@ func branchNames(ctx context.Context, repo *model.Repository, pattern string, of
 // commit is Repository.commit(ref:): the commit a SHA, branch or tag names, null when it names
 // none.
 func (r *Resolver) commit(ctx context.Context, repo *model.Repository, ref string) (*model.Commit, error) {
-	d, err := orNull(r.commits.Get(ctx, actor(ctx), repoRef(repo), ref, false))
+	d, err := orNull(r.svc.Commits.Get(ctx, actor(ctx), repoRef(repo), ref, false))
 	if d == nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func (r *Resolver) commitList(ctx context.Context, repo *model.Repository, p com
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.commits.List(ctx, actor(ctx), repoRef(repo), p, pagination.Offset{Page: 1, PerPage: w.end + 1})
+	res, err := r.svc.Commits.List(ctx, actor(ctx), repoRef(repo), p, pagination.Offset{Page: 1, PerPage: w.end + 1})
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +135,7 @@ func (r *Resolver) commitList(ctx context.Context, repo *model.Repository, p com
 	w.end = min(w.end, len(items))
 	w.start = min(w.start, w.end)
 	w.hasNext = len(items) > w.end
-	conn := &model.CommitConnection{PageInfo: w.pageInfo()}
+	conn := &model.CommitConnection{Edges: []*model.CommitEdge{}, Nodes: []*model.Commit{}, PageInfo: w.pageInfo()}
 	for i := w.start; i < w.end; i++ {
 		c := r.commitOf(repo, items[i])
 		conn.Nodes = append(conn.Nodes, c)

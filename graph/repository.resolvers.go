@@ -61,6 +61,11 @@ func (r *repositoryResolver) BranchNames(ctx context.Context, obj *model.Reposit
 	return branchNames(ctx, obj, searchPattern, offset, limit)
 }
 
+// Branches is the resolver for the branches field.
+func (r *repositoryResolver) Branches(ctx context.Context, obj *model.Repository, search *string, first *int, after *entgql.Cursor[int]) (*model.BranchConnection, error) {
+	return r.branchList(ctx, obj, str(search), first, after)
+}
+
 // Commit is the resolver for the commit field.
 func (r *repositoryResolver) Commit(ctx context.Context, obj *model.Repository, ref string) (*model.Commit, error) {
 	return r.commit(ctx, obj, ref)

@@ -6,7 +6,6 @@ package graph
 import (
 	"anvil/graph/generated"
 	"anvil/internal/service"
-	"anvil/internal/service/commits"
 	"anvil/internal/service/repofiles"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -16,18 +15,13 @@ import (
 type Resolver struct {
 	svc     *service.Services
 	baseURL string
-	// commits and files are the repository read services REST's commit and repository routes
-	// use; GraphQL only reads through them, so they need no branch protection hooks.
-	commits *commits.Service
-	files   *repofiles.Service
+	// files is the repository contents service REST's repository routes use (not part of
+	// service.Services yet); GraphQL only reads through it, so it needs no push hooks.
+	files *repofiles.Service
 }
 
 // NewSchema returns the executable schema over the services; baseURL prefixes every webUrl.
 func NewSchema(svc *service.Services, baseURL string) graphql.ExecutableSchema {
-	r := &Resolver{
-		svc: svc, baseURL: baseURL,
-		commits: commits.New(svc.DB.Client, svc.Policy, svc.Projects, svc.Repos, baseURL),
-		files:   repofiles.New(svc.Projects, svc.Repos),
-	}
+	r := &Resolver{svc: svc, baseURL: baseURL, files: repofiles.New(svc.Projects, svc.Repos)}
 	return generated.NewExecutableSchema(generated.Config{Resolvers: r})
 }

@@ -48,7 +48,7 @@ func (r *Resolver) treeAt(ctx context.Context, repo *model.Repository, dir strin
 	} else {
 		t.Ref = *ref
 	}
-	d, err := orNull(r.commits.Get(ctx, actor(ctx), repoRef(repo), rev, false))
+	d, err := orNull(r.svc.Commits.Get(ctx, actor(ctx), repoRef(repo), rev, false))
 	switch {
 	case err != nil:
 		return nil, err
@@ -97,11 +97,14 @@ func (r *Resolver) paginatedTree(ctx context.Context, repo *model.Repository, di
 		return nil, badInput("first must be non-negative")
 	}
 	conn := &model.TreeConnection{Edges: []*model.TreeEdge{}, Nodes: []*model.Tree{}, PageInfo: &ent.PageInfo{}}
+	size, _ := page(first, nil)
+	if *size == 0 {
+		return conn, nil
+	}
 	t, err := r.treeAt(ctx, repo, dir, ref, refType, recursive)
 	if err != nil || t == nil {
 		return conn, err
 	}
-	size, _ := page(first, nil)
 	token := ""
 	if after != nil {
 		token, _ = after.Value.(string)
@@ -136,7 +139,7 @@ func (r *Resolver) lastCommit(ctx context.Context, t *model.Tree) (*model.Commit
 	if t.Commit == "" {
 		return nil, nil
 	}
-	res, err := r.commits.List(ctx, actor(ctx), repoRef(t.Repository),
+	res, err := r.svc.Commits.List(ctx, actor(ctx), repoRef(t.Repository),
 		commits.ListParams{RefName: string(t.Commit), Path: t.Path}, pagination.Offset{Page: 1, PerPage: 1})
 	if isClientError(err) {
 		return nil, nil // a path git cannot take has no last commit

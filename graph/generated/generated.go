@@ -83,6 +83,29 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	Branch struct {
+		CanPush            func(childComplexity int) int
+		Commit             func(childComplexity int) int
+		Default            func(childComplexity int) int
+		DevelopersCanMerge func(childComplexity int) int
+		DevelopersCanPush  func(childComplexity int) int
+		Merged             func(childComplexity int) int
+		Name               func(childComplexity int) int
+		Protected          func(childComplexity int) int
+		WebURL             func(childComplexity int) int
+	}
+
+	BranchConnection struct {
+		Edges    func(childComplexity int) int
+		Nodes    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	BranchEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	Commit struct {
 		Author         func(childComplexity int) int
 		AuthorEmail    func(childComplexity int) int
@@ -296,6 +319,7 @@ type ComplexityRoot struct {
 	Repository struct {
 		Blobs         func(childComplexity int, paths []string, ref *string, refType *model.RefType, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		BranchNames   func(childComplexity int, searchPattern string, offset int, limit int) int
+		Branches      func(childComplexity int, search *string, first *int, after *entgql.Cursor[int]) int
 		Commit        func(childComplexity int, ref string) int
 		Commits       func(childComplexity int, ref string, author *string, committedBefore *time.Time, committedAfter *time.Time, first *int, after *entgql.Cursor[int]) int
 		Empty         func(childComplexity int) int
@@ -513,6 +537,7 @@ type RepositoryResolver interface {
 	PaginatedTree(ctx context.Context, obj *model.Repository, path *string, ref *string, refType *model.RefType, recursive *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.TreeConnection, error)
 	Blobs(ctx context.Context, obj *model.Repository, paths []string, ref *string, refType *model.RefType, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.RepositoryBlobConnection, error)
 	BranchNames(ctx context.Context, obj *model.Repository, searchPattern string, offset int, limit int) ([]string, error)
+	Branches(ctx context.Context, obj *model.Repository, search *string, first *int, after *entgql.Cursor[int]) (*model.BranchConnection, error)
 	Commit(ctx context.Context, obj *model.Repository, ref string) (*model.Commit, error)
 	Commits(ctx context.Context, obj *model.Repository, ref string, author *string, committedBefore *time.Time, committedAfter *time.Time, first *int, after *entgql.Cursor[int]) (*model.CommitConnection, error)
 }
@@ -663,6 +688,93 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.BlobEdge.Node(childComplexity), true
+
+	case "Branch.canPush":
+		if e.ComplexityRoot.Branch.CanPush == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Branch.CanPush(childComplexity), true
+	case "Branch.commit":
+		if e.ComplexityRoot.Branch.Commit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Branch.Commit(childComplexity), true
+	case "Branch.default":
+		if e.ComplexityRoot.Branch.Default == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Branch.Default(childComplexity), true
+	case "Branch.developersCanMerge":
+		if e.ComplexityRoot.Branch.DevelopersCanMerge == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Branch.DevelopersCanMerge(childComplexity), true
+	case "Branch.developersCanPush":
+		if e.ComplexityRoot.Branch.DevelopersCanPush == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Branch.DevelopersCanPush(childComplexity), true
+	case "Branch.merged":
+		if e.ComplexityRoot.Branch.Merged == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Branch.Merged(childComplexity), true
+	case "Branch.name":
+		if e.ComplexityRoot.Branch.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Branch.Name(childComplexity), true
+	case "Branch.protected":
+		if e.ComplexityRoot.Branch.Protected == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Branch.Protected(childComplexity), true
+	case "Branch.webUrl":
+		if e.ComplexityRoot.Branch.WebURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Branch.WebURL(childComplexity), true
+
+	case "BranchConnection.edges":
+		if e.ComplexityRoot.BranchConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BranchConnection.Edges(childComplexity), true
+	case "BranchConnection.nodes":
+		if e.ComplexityRoot.BranchConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BranchConnection.Nodes(childComplexity), true
+	case "BranchConnection.pageInfo":
+		if e.ComplexityRoot.BranchConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BranchConnection.PageInfo(childComplexity), true
+
+	case "BranchEdge.cursor":
+		if e.ComplexityRoot.BranchEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BranchEdge.Cursor(childComplexity), true
+	case "BranchEdge.node":
+		if e.ComplexityRoot.BranchEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BranchEdge.Node(childComplexity), true
 
 	case "Commit.author":
 		if e.ComplexityRoot.Commit.Author == nil {
@@ -1644,6 +1756,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Repository.BranchNames(childComplexity, args["searchPattern"].(string), args["offset"].(int), args["limit"].(int)), true
+	case "Repository.branches":
+		if e.ComplexityRoot.Repository.Branches == nil {
+			break
+		}
+
+		args, err := ec.field_Repository_branches_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Repository.Branches(childComplexity, args["search"].(*string), args["first"].(*int), args["after"].(*entgql.Cursor[int])), true
 	case "Repository.commit":
 		if e.ComplexityRoot.Repository.Commit == nil {
 			break
@@ -3306,6 +3429,19 @@ type Repository {
     limit: Int!
   ): [String!]
   """
+  Branches of the repository in name order, as the REST branch listing shows them (GitLab's
+  GraphQL API only has branchNames).
+  """
+  branches(
+    """
+    Keep branches whose name contains this, ignoring case; "^" and "$" anchor it and "*"
+    matches anything.
+    """
+    search: String
+    first: Int
+    after: Cursor
+  ): BranchConnection
+  """
   Commit for the given ref.
   """
   commit(
@@ -3692,6 +3828,59 @@ type CommitEdge {
   cursor: Cursor!
   node: Commit
 }
+
+"""
+A branch of a repository, with the flags the REST branches API shows for the caller.
+"""
+type Branch {
+  """
+  Name of the branch.
+  """
+  name: String!
+  """
+  Commit the branch points at.
+  """
+  commit: Commit
+  """
+  The default branch contains the branch's commit.
+  """
+  merged: Boolean!
+  """
+  A protection rule covers the branch.
+  """
+  protected: Boolean!
+  """
+  The branch is the default branch.
+  """
+  default: Boolean!
+  """
+  Developers may push to the branch.
+  """
+  developersCanPush: Boolean!
+  """
+  Developers may merge into the branch.
+  """
+  developersCanMerge: Boolean!
+  """
+  The caller may push to the branch.
+  """
+  canPush: Boolean!
+  """
+  Web URL of the branch.
+  """
+  webUrl: String!
+}
+
+type BranchConnection {
+  edges: [BranchEdge]
+  nodes: [Branch]
+  pageInfo: PageInfo!
+}
+
+type BranchEdge {
+  cursor: Cursor!
+  node: Branch
+}
 `, BuiltIn: false},
 	{Name: "../scalars.graphql", Input: `# Scalars declared by hand so that entgql's schema generator output stays stable across runs (Cursor
 # comes from entgql itself).
@@ -3947,6 +4136,52 @@ func (ec *executionContext) childFields_BlobEdge(ctx context.Context, field grap
 		return ec.fieldContext_BlobEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type BlobEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_Branch(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_Branch_name(ctx, field)
+	case "commit":
+		return ec.fieldContext_Branch_commit(ctx, field)
+	case "merged":
+		return ec.fieldContext_Branch_merged(ctx, field)
+	case "protected":
+		return ec.fieldContext_Branch_protected(ctx, field)
+	case "default":
+		return ec.fieldContext_Branch_default(ctx, field)
+	case "developersCanPush":
+		return ec.fieldContext_Branch_developersCanPush(ctx, field)
+	case "developersCanMerge":
+		return ec.fieldContext_Branch_developersCanMerge(ctx, field)
+	case "canPush":
+		return ec.fieldContext_Branch_canPush(ctx, field)
+	case "webUrl":
+		return ec.fieldContext_Branch_webUrl(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Branch", field.Name)
+}
+
+func (ec *executionContext) childFields_BranchConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_BranchConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_BranchConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_BranchConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BranchConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_BranchEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_BranchEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_BranchEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BranchEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Commit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4333,6 +4568,8 @@ func (ec *executionContext) childFields_Repository(ctx context.Context, field gr
 		return ec.fieldContext_Repository_blobs(ctx, field)
 	case "branchNames":
 		return ec.fieldContext_Repository_branchNames(ctx, field)
+	case "branches":
+		return ec.fieldContext_Repository_branches(ctx, field)
 	case "commit":
 		return ec.fieldContext_Repository_commit(ctx, field)
 	case "commits":
@@ -5439,6 +5676,36 @@ func (ec *executionContext) field_Repository_branchNames_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Repository_branches_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Repository_commit_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -6234,6 +6501,373 @@ func (ec *executionContext) fieldContext_BlobEdge_node(_ context.Context, field 
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Blob(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Branch_name(ctx context.Context, field graphql.CollectedField, obj *model.Branch) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Branch_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Branch_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Branch", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Branch_commit(ctx context.Context, field graphql.CollectedField, obj *model.Branch) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Branch_commit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Commit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Commit) graphql.Marshaler {
+			return ec.marshalOCommit2ᚖanvilᚋgraphᚋmodelᚐCommit(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Branch_commit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Branch",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Commit(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Branch_merged(ctx context.Context, field graphql.CollectedField, obj *model.Branch) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Branch_merged(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Merged, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Branch_merged(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Branch", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Branch_protected(ctx context.Context, field graphql.CollectedField, obj *model.Branch) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Branch_protected(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Protected, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Branch_protected(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Branch", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Branch_default(ctx context.Context, field graphql.CollectedField, obj *model.Branch) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Branch_default(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Default, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Branch_default(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Branch", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Branch_developersCanPush(ctx context.Context, field graphql.CollectedField, obj *model.Branch) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Branch_developersCanPush(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DevelopersCanPush, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Branch_developersCanPush(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Branch", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Branch_developersCanMerge(ctx context.Context, field graphql.CollectedField, obj *model.Branch) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Branch_developersCanMerge(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DevelopersCanMerge, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Branch_developersCanMerge(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Branch", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Branch_canPush(ctx context.Context, field graphql.CollectedField, obj *model.Branch) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Branch_canPush(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CanPush, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Branch_canPush(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Branch", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Branch_webUrl(ctx context.Context, field graphql.CollectedField, obj *model.Branch) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Branch_webUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Branch_webUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Branch", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BranchConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.BranchConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BranchConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.BranchEdge) graphql.Marshaler {
+			return ec.marshalOBranchEdge2ᚕᚖanvilᚋgraphᚋmodelᚐBranchEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BranchConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BranchConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BranchEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BranchConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.BranchConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BranchConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Branch) graphql.Marshaler {
+			return ec.marshalOBranch2ᚕᚖanvilᚋgraphᚋmodelᚐBranch(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BranchConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BranchConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Branch(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BranchConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.BranchConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BranchConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖentgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BranchConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BranchConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BranchEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.BranchEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BranchEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BranchEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BranchEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _BranchEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.BranchEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BranchEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Branch) graphql.Marshaler {
+			return ec.marshalOBranch2ᚖanvilᚋgraphᚋmodelᚐBranch(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BranchEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BranchEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Branch(ctx, field)
 		},
 	}
 	return fc, nil
@@ -10493,6 +11127,50 @@ func (ec *executionContext) fieldContext_Repository_branchNames(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Repository_branchNames_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Repository_branches(ctx context.Context, field graphql.CollectedField, obj *model.Repository) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Repository_branches(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Repository().Branches(ctx, obj, fc.Args["search"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*entgql.Cursor[int]))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BranchConnection) graphql.Marshaler {
+			return ec.marshalOBranchConnection2ᚖanvilᚋgraphᚋmodelᚐBranchConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Repository_branches(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Repository",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BranchConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Repository_branches_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -14937,6 +15615,175 @@ func (ec *executionContext) _BlobEdge(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var branchImplementors = []string{"Branch"}
+
+func (ec *executionContext) _Branch(ctx context.Context, sel ast.SelectionSet, obj *model.Branch) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, branchImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Branch")
+		case "name":
+			out.Values[i] = ec._Branch_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "commit":
+			out.Values[i] = ec._Branch_commit(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "merged":
+			out.Values[i] = ec._Branch_merged(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "protected":
+			out.Values[i] = ec._Branch_protected(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "default":
+			out.Values[i] = ec._Branch_default(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "developersCanPush":
+			out.Values[i] = ec._Branch_developersCanPush(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "developersCanMerge":
+			out.Values[i] = ec._Branch_developersCanMerge(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "canPush":
+			out.Values[i] = ec._Branch_canPush(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "webUrl":
+			out.Values[i] = ec._Branch_webUrl(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var branchConnectionImplementors = []string{"BranchConnection"}
+
+func (ec *executionContext) _BranchConnection(ctx context.Context, sel ast.SelectionSet, obj *model.BranchConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, branchConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BranchConnection")
+		case "edges":
+			out.Values[i] = ec._BranchConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._BranchConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._BranchConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var branchEdgeImplementors = []string{"BranchEdge"}
+
+func (ec *executionContext) _BranchEdge(ctx context.Context, sel ast.SelectionSet, obj *model.BranchEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, branchEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BranchEdge")
+		case "cursor":
+			out.Values[i] = ec._BranchEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._BranchEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var commitImplementors = []string{"Commit"}
 
 func (ec *executionContext) _Commit(ctx context.Context, sel ast.SelectionSet, obj *model.Commit) graphql.Marshaler {
@@ -17808,6 +18655,44 @@ func (ec *executionContext) _Repository(ctx context.Context, sel ast.SelectionSe
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "branches":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Repository_branches(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "commit":
 			field := field
 
@@ -20287,6 +21172,53 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	_ = ctx
 	res := graphql.MarshalBoolean(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOBranch2ᚕᚖanvilᚋgraphᚋmodelᚐBranch(ctx context.Context, sel ast.SelectionSet, v []*model.Branch) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOBranch2ᚖanvilᚋgraphᚋmodelᚐBranch(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOBranch2ᚖanvilᚋgraphᚋmodelᚐBranch(ctx context.Context, sel ast.SelectionSet, v *model.Branch) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Branch(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOBranchConnection2ᚖanvilᚋgraphᚋmodelᚐBranchConnection(ctx context.Context, sel ast.SelectionSet, v *model.BranchConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BranchConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOBranchEdge2ᚕᚖanvilᚋgraphᚋmodelᚐBranchEdge(ctx context.Context, sel ast.SelectionSet, v []*model.BranchEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOBranchEdge2ᚖanvilᚋgraphᚋmodelᚐBranchEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOBranchEdge2ᚖanvilᚋgraphᚋmodelᚐBranchEdge(ctx context.Context, sel ast.SelectionSet, v *model.BranchEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BranchEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOCommit2ᚕᚖanvilᚋgraphᚋmodelᚐCommit(ctx context.Context, sel ast.SelectionSet, v []*model.Commit) graphql.Marshaler {

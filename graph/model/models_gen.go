@@ -82,6 +82,39 @@ type BlobEdge struct {
 	Node   *Blob              `json:"node,omitempty"`
 }
 
+// A branch of a repository, with the flags the REST branches API shows for the caller.
+type Branch struct {
+	// Name of the branch.
+	Name string `json:"name"`
+	// Commit the branch points at.
+	Commit *Commit `json:"commit,omitempty"`
+	// The default branch contains the branch's commit.
+	Merged bool `json:"merged"`
+	// A protection rule covers the branch.
+	Protected bool `json:"protected"`
+	// The branch is the default branch.
+	Default bool `json:"default"`
+	// Developers may push to the branch.
+	DevelopersCanPush bool `json:"developersCanPush"`
+	// Developers may merge into the branch.
+	DevelopersCanMerge bool `json:"developersCanMerge"`
+	// The caller may push to the branch.
+	CanPush bool `json:"canPush"`
+	// Web URL of the branch.
+	WebURL string `json:"webUrl"`
+}
+
+type BranchConnection struct {
+	Edges    []*BranchEdge         `json:"edges,omitempty"`
+	Nodes    []*Branch             `json:"nodes,omitempty"`
+	PageInfo *entgql.PageInfo[int] `json:"pageInfo"`
+}
+
+type BranchEdge struct {
+	Cursor entgql.Cursor[int] `json:"cursor"`
+	Node   *Branch            `json:"node,omitempty"`
+}
+
 // A commit of a repository.
 type Commit struct {
 	// ID (global ID) of the commit.

@@ -1,0 +1,61 @@
+package graph
+
+import (
+	"context"
+
+	"anvil/ent"
+	"anvil/graph/model"
+	"anvil/internal/pagination"
+	"anvil/internal/service/branches"
+	"anvil/internal/service/refs"
+)
+
+// branchList is Repository.branches: the branch listing of GET .../repository/branches, paged
+// by keyset. A cursor is the name of a page's last branch, so pages hold steady while branches
+// come and go before them.
+func (r *Resolver) branchList(ctx context.Context, repo *model.Repository, search string, first *int, after *ent.Cursor) (*model.BranchConnection, error) {
+	if first != nil && *first < 0 {
+		return nil, badInput("first must be non-negative")
+	}
+	size, _ := page(first, nil)
+	pg := refs.Page{Offset: pagination.Offset{Page: 1, PerPage: *size + 1}, Keyset: true}
+	if after != nil {
+		pg.PageToken, _ = after.Value.(string)
+	}
+	conn := &model.BranchConnection{Edges: []*model.BranchEdge{}, Nodes: []*model.Branch{}, PageInfo: &ent.PageInfo{HasPreviousPage: after != nil}}
+	if !repo.Git.Exists() {
+		return conn, nil
+	}
+	res, err := r.svc.Branches.List(ctx, actor(ctx), repoRef(repo), branches.ListParams{Search: search}, pg)
+	if err != nil {
+		return nil, err
+	}
+	items := res.Items
+	if len(items) > *size {
+		items, conn.PageInfo.HasNextPage = items[:*size], true
+	}
+	for i, b := range items {
+		cursor := ent.Cursor{Value: b.Name}
+		if i == 0 {
+			conn.PageInfo.StartCursor = &cursor
+		}
+		conn.PageInfo.EndCursor = &cursor
+		n := r.branchOf(repo, b)
+		conn.Nodes = append(conn.Nodes, n)
+		conn.Edges = append(conn.Edges, &model.BranchEdge{Cursor: cursor, Node: n})
+	}
+	return conn, nil
+}
+
+// branchOf presents a branch with its flags for the caller.
+func (r *Resolver) branchOf(repo *model.Repository, b branches.Branch) *model.Branch {
+	out := &model.Branch{
+		Name: b.Name, Merged: b.Merged, Protected: b.Protected, Default: b.Default,
+		DevelopersCanPush: b.DevelopersCanPush, DevelopersCanMerge: b.DevelopersCanMerge, CanPush: b.CanPush,
+		WebURL: r.baseURL + webPath(repo, "tree", b.Name, ""),
+	}
+	if b.Commit != nil {
+		out.Commit = r.commitOf(repo, b.Commit)
+	}
+	return out
+}
