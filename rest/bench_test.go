@@ -23,7 +23,8 @@ func seed(tb testing.TB, in *servertest.Instance, n int) (firstProject int) {
 	tb.Helper()
 	ctx := context.Background()
 	c := in.DB.Client
-	const batch = 500
+	// Small batches: the SQLite driver binds arguments in time quadratic in their number.
+	const batch = 50
 	for start := 0; start < n; start += batch {
 		end := min(start+batch, n)
 		users := make([]*ent.UserCreate, 0, end-start)
