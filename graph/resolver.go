@@ -22,6 +22,6 @@ type Resolver struct {
 
 // NewSchema returns the executable schema over the services; baseURL prefixes every webUrl.
 func NewSchema(svc *service.Services, baseURL string) graphql.ExecutableSchema {
-	r := &Resolver{svc: svc, baseURL: baseURL, files: repofiles.New(svc.Projects, svc.Repos)}
+	r := &Resolver{svc: svc, baseURL: baseURL, files: svc.Files}
 	return generated.NewExecutableSchema(generated.Config{Resolvers: r})
 }

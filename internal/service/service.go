@@ -21,6 +21,7 @@ import (
 	"anvil/internal/service/members"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/protectedbranches"
+	"anvil/internal/service/repofiles"
 	"anvil/internal/service/repos"
 	"anvil/internal/service/settings"
 	"anvil/internal/service/tags"
@@ -50,6 +51,8 @@ type Services struct {
 	Branches *branches.Service
 	Tags     *tags.Service
 	Forks    *forks.Service
+	// Files reads trees, blobs, archives, comparisons and files, and commits file changes.
+	Files *repofiles.Service
 }
 
 // New builds the services over an open database and the git client.
@@ -94,6 +97,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 	g.DeleteProjects = r.DeleteProjects
 	cm := commits.New(d.Client, policy, p, r, cfg.ExternalURL)
 	cm.Branches = pb // commits honour branch protection
+	files := repofiles.New(p, r)
+	files.Branches = pb // file commits honour branch protection
 	return &Services{
 		Config: cfg, DB: d, Log: log, Policy: policy, Settings: st,
 		Users: u,
@@ -111,6 +116,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 		Branches:          branches.New(d.Client, policy, p, r, pb),
 		Tags:              tags.New(policy, p, r),
 		Forks:             forks.New(d.Client, policy, p, r, pb),
+		Files:             files,
 	}, nil
 }
 

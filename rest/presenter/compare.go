@@ -6,7 +6,6 @@ import (
 
 	"anvil/ent"
 	"anvil/internal/git"
-	"anvil/internal/service/projects"
 	"anvil/internal/service/repofiles"
 )
 
@@ -63,24 +62,24 @@ func diffMode(m string) string {
 // Comparison is GitLab's Compare entity (GET /projects/:id/repository/compare).
 type Comparison struct {
 	// Commit is the newest commit of the range, or null when the range is empty.
-	Commit         *compareCommit  `json:"commit"`
-	Commits        []compareCommit `json:"commits"`
-	Diffs          []DiffEntry     `json:"diffs"`
-	CompareTimeout bool            `json:"compare_timeout"`
-	CompareSameRef bool            `json:"compare_same_ref"`
-	WebURL         string          `json:"web_url"`
+	Commit         *Commit     `json:"commit"`
+	Commits        []Commit    `json:"commits"`
+	Diffs          []DiffEntry `json:"diffs"`
+	CompareTimeout bool        `json:"compare_timeout"`
+	CompareSameRef bool        `json:"compare_same_ref"`
+	WebURL         string      `json:"web_url"`
 }
 
-// Comparison renders a comparison; unidiff asks for unified diff headers.
+// Comparison renders a comparison; unidiff asks for unified diff headers. Commits are listed
+// without trailers, as GitLab lists them.
 func (p *Presenter) Comparison(c *repofiles.Comparison, unidiff bool) Comparison {
-	projectURL := p.BaseURL + "/" + projects.FullPath(c.Project)
 	out := Comparison{
-		Commits: make([]compareCommit, len(c.Commits)), Diffs: make([]DiffEntry, len(c.Diffs)),
+		Commits: make([]Commit, len(c.Commits)), Diffs: make([]DiffEntry, len(c.Diffs)),
 		CompareTimeout: c.Overflow, CompareSameRef: c.SameRef,
-		WebURL: projectURL + "/-/compare/" + string(c.Base) + "..." + string(c.Head),
+		WebURL: p.ProjectWebURL(c.Project) + "/-/compare/" + string(c.Base) + "..." + string(c.Head),
 	}
 	for i, commit := range c.Commits {
-		out.Commits[i] = p.compareCommitOf(commit, projectURL)
+		out.Commits[i] = p.Commit(c.Project, commit, false)
 	}
 	if n := len(out.Commits); n > 0 {
 		out.Commit = &out.Commits[n-1]
@@ -91,49 +90,8 @@ func (p *Presenter) Comparison(c *repofiles.Comparison, unidiff bool) Comparison
 	return out
 }
 
-// compareCommit is GitLab's Commit entity as a comparison lists it.
-// TODO(commits): switch to the Commit presenter of commit.go once it exists.
-type compareCommit struct {
-	ID               string              `json:"id"`
-	ShortID          string              `json:"short_id"`
-	CreatedAt        gitDate             `json:"created_at"`
-	ParentIDs        []string            `json:"parent_ids"`
-	Title            string              `json:"title"`
-	Message          string              `json:"message"`
-	AuthorName       string              `json:"author_name"`
-	AuthorEmail      string              `json:"author_email"`
-	AuthoredDate     gitDate             `json:"authored_date"`
-	CommitterName    string              `json:"committer_name"`
-	CommitterEmail   string              `json:"committer_email"`
-	CommittedDate    gitDate             `json:"committed_date"`
-	Trailers         map[string]string   `json:"trailers"`
-	ExtendedTrailers map[string][]string `json:"extended_trailers"`
-	WebURL           string              `json:"web_url"`
-}
-
-func (p *Presenter) compareCommitOf(c *git.Commit, projectURL string) compareCommit {
-	parents := make([]string, len(c.Parents))
-	for i, id := range c.Parents {
-		parents[i] = string(id)
-	}
-	trailers, extended := c.TrailerMap(), c.ExtendedTrailers()
-	if trailers == nil {
-		trailers = map[string]string{}
-	}
-	if extended == nil {
-		extended = map[string][]string{}
-	}
-	return compareCommit{
-		ID: string(c.ID), ShortID: c.ID.Short(), CreatedAt: gitDate(c.Committer.When), ParentIDs: parents,
-		Title: c.Subject(), Message: c.Message,
-		AuthorName: c.Author.Name, AuthorEmail: c.Author.Email, AuthoredDate: gitDate(c.Author.When),
-		CommitterName: c.Committer.Name, CommitterEmail: c.Committer.Email, CommittedDate: gitDate(c.Committer.When),
-		Trailers: trailers, ExtendedTrailers: extended,
-		WebURL: projectURL + "/-/commit/" + string(c.ID),
-	}
-}
-
-// MergeBaseCommit renders the commit of GET /projects/:id/repository/merge_base.
-func (p *Presenter) MergeBaseCommit(proj *ent.Project, c *git.Commit) any {
-	return p.compareCommitOf(c, p.BaseURL+"/"+projects.FullPath(proj))
+// MergeBaseCommit renders the commit of GET /projects/:id/repository/merge_base (GitLab reads it
+// without trailers).
+func (p *Presenter) MergeBaseCommit(proj *ent.Project, c *git.Commit) Commit {
+	return p.Commit(proj, c, false)
 }

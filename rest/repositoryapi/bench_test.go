@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -89,38 +90,49 @@ func BenchmarkRepository(b *testing.B) {
 	from := fmt.Sprintf("main~%d", min(200, commits-1))
 	api := in.URL + "/api/v4/projects/root%2Fbig/repository"
 	client := &http.Client{}
+	// A request names a URL and the git command doing the same work; %d in either is replaced
+	// by a number unique to the iteration, so that every request of a "cold" case lists a tree
+	// no earlier request cached (a different commit).
 	cases := []struct {
 		name, url string
 		git       []string
 	}{
 		{"tree root", api + "/tree", []string{"ls-tree", "main"}},
 		{"tree dir", api + "/tree?path=d050/s05", []string{"ls-tree", "main:d050/s05"}},
-		{"tree recursive", api + "/tree?recursive=true&per_page=100", []string{"ls-tree", "-r", "-t", "main"}},
-		{"tree recursive keyset", api + "/tree?recursive=true&per_page=100&pagination=keyset", []string{"ls-tree", "-r", "-t", "main"}},
+		{"tree recursive cold", api + "/tree?recursive=true&per_page=100&ref=main~%d", []string{"ls-tree", "-r", "-t", "main~%d"}},
+		{"tree recursive keyset cold", api + "/tree?recursive=true&per_page=100&pagination=keyset&ref=main~%d", []string{"ls-tree", "-r", "-t", "main~%d"}},
+		{"tree recursive keyset next page", api + "/tree?recursive=true&per_page=100&pagination=keyset&page_token=d049", []string{"ls-tree", "-r", "-t", "main"}},
 		{"compare", api + "/compare?from=" + from + "&to=main", nil},
 		{"archive tar.gz", api + "/archive.tar.gz", []string{"archive", "--format=tar.gz", "--prefix=big/", "main"}},
 		{"archive zip", api + "/archive.zip", []string{"archive", "--format=zip", "--prefix=big/", "main"}},
 	}
+	iteration := 0
 	for _, c := range cases {
 		// Each iteration times the request and then the git command; the fastest of each is
 		// reported (the machine is shared, so means are noisy) with their ratio.
 		b.Run(c.name, func(b *testing.B) {
 			bestAPI, bestGit := time.Duration(1<<62), time.Duration(1<<62)
 			for i := 0; i < b.N; i++ {
+				iteration++
+				url := strings.ReplaceAll(c.url, "%d", strconv.Itoa(iteration))
 				start := time.Now()
-				resp, err := client.Get(c.url)
+				resp, err := client.Get(url)
 				if err != nil {
 					b.Fatal(err)
 				}
 				_, _ = io.Copy(io.Discard, resp.Body)
 				resp.Body.Close()
 				if resp.StatusCode != 200 {
-					b.Fatalf("%s: %d", c.url, resp.StatusCode)
+					b.Fatalf("%s: %d", url, resp.StatusCode)
 				}
 				bestAPI = min(bestAPI, time.Since(start))
 				start = time.Now()
 				if c.git != nil {
-					runGit(b, repo.Path(), c.git...)
+					args := make([]string, len(c.git))
+					for j, a := range c.git {
+						args[j] = strings.ReplaceAll(a, "%d", strconv.Itoa(iteration))
+					}
+					runGit(b, repo.Path(), args...)
 				} else {
 					// compare: the commit list and the merge-base diff, as git log and git diff.
 					runGit(b, repo.Path(), "log", "--format=%H%n%an%n%ae%n%at%n%B", from+"..main")

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"anvil/internal/authz"
 	"anvil/internal/git"
 	"anvil/internal/git/gittest"
+	"anvil/internal/service/forks"
 
 	"github.com/stretchr/testify/require"
 	gitlab "gitlab.com/gitlab-org/api/client-go"
@@ -140,6 +142,52 @@ func testCompare(t *testing.T, f *fixture) {
 	})
 }
 
+// testCompareFork compares a fork's branch with its parent's default branch (from_project_id),
+// after the parent moved on: the parent's new commit is not in the fork's repository until the
+// comparison brings it over.
+func testCompareFork(t *testing.T, f *fixture) {
+	up := f.project(t, "upstream", "public")
+	upRepo := f.repo(t, up)
+	s := seed(t, upRepo)
+	dev := f.users["developer"]
+	fork, _, err := f.in.Services.Forks.Fork(context.Background(), authz.System(dev), "g/upstream", forks.ForkInput{})
+	require.NoError(t, err)
+	forkRepo := f.repo(t, fork)
+	// The fork gets a branch; the parent gets a commit the fork never saw.
+	mine := writeCommit(t, forkRepo, commitSpec{base: s.merge, parents: []git.ObjectID{s.merge}, author: bob, minute: 10,
+		files: map[string]string{"mine.txt": "mine\n"}})
+	setRef(t, forkRepo, git.BranchRef("mine"), mine)
+	later := writeCommit(t, upRepo, commitSpec{base: s.merge, parents: []git.ObjectID{s.merge}, author: alice, minute: 11,
+		files: map[string]string{"later.txt": "later\n"}})
+	setRef(t, upRepo, git.BranchRef("main"), later)
+	has, err := forkRepo.HasObject(context.Background(), later)
+	require.NoError(t, err)
+	require.False(t, has)
+
+	forkPath := "/projects/" + strconv.Itoa(fork.ID) + "/repository/compare?from=main&to=mine&from_project_id=" + strconv.Itoa(up.ID)
+	res := f.in.Do(t, "GET", forkPath, f.tokens["developer"], nil)
+	require.Equal(t, 200, res.Status, res.String())
+	c := object(t, res)
+	require.Equal(t, []string{string(mine)}, commitIDs(c))
+	require.Equal(t, []string{"mine.txt"}, diffPaths(c))
+	has, err = forkRepo.HasObject(context.Background(), later)
+	require.NoError(t, err)
+	require.True(t, has)
+	refs, err := forkRepo.ListRefs(context.Background(), git.ListRefsOptions{Patterns: []string{"refs/tmp/"}})
+	require.NoError(t, err)
+	require.Empty(t, refs, "the temporary ref is removed")
+
+	// Straight: the fork's branch against the parent's newer tip.
+	res = f.in.Do(t, "GET", forkPath+"&straight=true", f.tokens["developer"], nil)
+	require.Equal(t, 200, res.Status, res.String())
+	require.Equal(t, []string{"later.txt", "mine.txt"}, diffPaths(object(t, res)))
+
+	// The parent compared with the fork: from_project_id works both ways in a fork network.
+	res = f.in.Do(t, "GET", "/projects/g%2Fupstream/repository/compare?from=mine&to=main&from_project_id="+strconv.Itoa(fork.ID), "", nil)
+	require.Equal(t, 200, res.Status, res.String())
+	require.Equal(t, []string{string(later)}, commitIDs(object(t, res)))
+}
+
 // TestCompare_limits checks the diff limits: past 1000 files the diff stops (compare_timeout),
 // past the safe limit of 100 files patches are collapsed.
 func testCompareLimits(t *testing.T, f *fixture) {
@@ -265,11 +313,13 @@ func testMergeBase(t *testing.T, f *fixture) {
 		}
 	})
 
-	t.Run("the first commit's trailers", func(t *testing.T) {
+	t.Run("commit shape", func(t *testing.T) {
 		got := object(t, f.in.Do(t, "GET", base+"?refs[]=v1.0&refs[]=main", "", nil))
 		require.Equal(t, "First commit", got["title"])
-		require.Equal(t, map[string]any{"Signed-off-by": "Alice <alice@example.com>"}, got["trailers"])
-		require.Equal(t, map[string]any{"Signed-off-by": []any{"Alice <alice@example.com>"}}, got["extended_trailers"])
+		require.Equal(t, "First commit\n\nBody line.\n\nSigned-off-by: Alice <alice@example.com>\n", got["message"])
+		// GitLab reads the merge base without parsing trailers.
+		require.Equal(t, map[string]any{}, got["trailers"])
+		require.Equal(t, map[string]any{}, got["extended_trailers"])
 	})
 
 	t.Run("errors", func(t *testing.T) {

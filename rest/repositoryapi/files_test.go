@@ -133,7 +133,7 @@ func testFilesRead(t *testing.T, f *fixture) {
 			{"encoded traversal", "GET", "%252e%252e%2Fetc%2Fpasswd?ref=main", 400, "error", "file_path should be a valid file path"},
 			{"dot dot", "GET", "%2E%2E?ref=main", 400, "error", "file_path should be a valid file path"},
 			{"absolute", "GET", "%2Fetc%2Fpasswd?ref=main", 400, "error", "file_path should be a valid file path"},
-			{"NUL", "GET", "a%00b?ref=main", 400, "error", "file_path should be a valid file path"},
+			{"NUL (refused before routing by RejectMalformed)", "GET", "a%00b?ref=main", 400, "error", "file_path is invalid"},
 			{"traversal raw", "GET", "..%2F..%2Fx/raw", 400, "error", "file_path should be a valid file path"},
 			{"traversal blame", "GET", "..%2Fx/blame?ref=main", 400, "error", "file_path should be a valid file path"},
 			{"bad lfs", "GET", "README.md/raw?lfs=maybe", 400, "error", "lfs is invalid"},

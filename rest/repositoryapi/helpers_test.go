@@ -41,7 +41,7 @@ func TestRepositoryAPI(t *testing.T) {
 		{"Tree", testTree}, {"TreeKeyset", testTreeKeyset}, {"TreeDuplicateBlobs", testTreeDuplicateBlobs},
 		{"Blobs", testBlobs}, {"BlobsBinaryDownload", testBlobsBinaryDownload},
 		{"Archive", testArchive}, {"ArchiveLarge", testArchiveLarge},
-		{"Compare", testCompare}, {"CompareLimits", testCompareLimits},
+		{"Compare", testCompare}, {"CompareFork", testCompareFork}, {"CompareLimits", testCompareLimits},
 		{"Contributors", testContributors}, {"MergeBase", testMergeBase},
 		{"FilesRead", testFilesRead}, {"FilesLfsPointer", testFilesLfsPointer}, {"FilesBlame", testFilesBlame},
 		{"FilesWrite", testFilesWrite}, {"FilesWriteEmptyRepository", testFilesWriteEmptyRepository},

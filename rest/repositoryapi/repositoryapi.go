@@ -17,11 +17,7 @@ var archiveSuffixes = []string{"tar.gz", "tgz", "gz", "tar", "zip", "tar.bz2", "
 // project's code (anonymous callers on public projects); the files, raw blob and archive routes
 // also accept read_repository tokens.
 func Register(t *route.Table) {
-	svc := repofiles.New(t.S.Projects, t.S.Repos)
-	if t.S.ProtectedBranches != nil {
-		svc.Branches = t.S.ProtectedBranches // file commits honour branch protection
-	}
-	h := &handlers{svc: svc}
+	h := &handlers{svc: t.S.Files}
 
 	const repo = "/projects/:id/repository"
 	t.GET(repo+"/tree", h.tree)

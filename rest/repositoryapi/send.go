@@ -1,6 +1,7 @@
 package repositoryapi
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -98,10 +99,12 @@ func percentEscape(s, keep string) string {
 }
 
 // sniffWriter holds back the first bytes of a download until they decide its headers, then
-// streams. Nothing reaches the client before the first sniffLen bytes (or the end), so a
-// failure before then can still be answered with a JSON error.
+// streams through a buffer (git writes in small pieces; the buffer turns them into few large
+// socket writes). Nothing reaches the client before the first sniffLen bytes (or the end), so
+// a failure before then can still be answered with a JSON error.
 type sniffWriter struct {
 	w       gin.ResponseWriter
+	buf     *bufio.Writer
 	head    []byte
 	started bool
 	start   func(h http.Header, head []byte)
@@ -109,7 +112,7 @@ type sniffWriter struct {
 
 func (s *sniffWriter) Write(p []byte) (int, error) {
 	if s.started {
-		return s.w.Write(p)
+		return s.buf.Write(p)
 	}
 	need := sniffLen - len(s.head)
 	if len(p) < need {
@@ -120,7 +123,7 @@ func (s *sniffWriter) Write(p []byte) (int, error) {
 	if err := s.flush(); err != nil {
 		return 0, err
 	}
-	n, err := s.w.Write(p[need:])
+	n, err := s.buf.Write(p[need:])
 	return need + n, err
 }
 
@@ -132,8 +135,17 @@ func (s *sniffWriter) flush() error {
 	s.started = true
 	s.start(s.w.Header(), s.head)
 	s.w.WriteHeader(http.StatusOK)
-	_, err := s.w.Write(s.head)
+	s.buf = bufio.NewWriterSize(s.w, 64<<10)
+	_, err := s.buf.Write(s.head)
 	return err
+}
+
+// finish sends everything still held.
+func (s *sniffWriter) finish() error {
+	if err := s.flush(); err != nil {
+		return err
+	}
+	return s.buf.Flush()
 }
 
 // stream runs write into the response. An error before any byte went out is returned for the
@@ -143,7 +155,7 @@ func stream(c *gin.Context, write func(context.Context, io.Writer) error, start 
 	sw := &sniffWriter{w: c.Writer, start: start}
 	err := write(c.Request.Context(), sw)
 	if err == nil {
-		err = sw.flush()
+		err = sw.finish()
 	}
 	if err == nil || !sw.started {
 		return err

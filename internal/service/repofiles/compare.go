@@ -67,14 +67,26 @@ func (s *Service) Compare(ctx context.Context, actor *authz.Actor, projectRef st
 	if err != nil {
 		return nil, err
 	}
-	if err := s.checkFromProject(ctx, actor, proj, projectRef, p.FromProjectID); err != nil {
+	fromRepo, err := s.fromRepository(ctx, actor, proj, repo, projectRef, p.FromProjectID)
+	if err != nil {
 		return nil, err
 	}
-	// The other project's commits are compared here, so they must exist in this repository (a
-	// fork carries its parent's history up to the fork).
-	from, err := repo.ResolveCommit(ctx, p.From)
+	from, err := fromRepo.ResolveCommit(ctx, p.From)
 	if err != nil {
 		return nil, notFound(err, "Ref")
+	}
+	if fromRepo != repo {
+		// The comparison runs here: bring the other project's commit over when it is missing
+		// (a fork has its parent's history up to the fork, not what came after).
+		has, err := repo.HasObject(ctx, from)
+		if err != nil {
+			return nil, err
+		}
+		if !has {
+			if err := fetchCommit(ctx, fromRepo, repo, from); err != nil {
+				return nil, err
+			}
+		}
 	}
 	to, err := repo.ResolveCommit(ctx, p.To)
 	if err != nil {
@@ -134,34 +146,35 @@ func collapse(files []git.DiffFile) []Diff {
 	return out
 }
 
-// checkFromProject accepts from_project_id naming this project or a readable project of its
-// fork network whose code the caller may read, with GitLab's refusals.
-func (s *Service) checkFromProject(ctx context.Context, actor *authz.Actor, proj *ent.Project, projectRef string, id *int) error {
+// fromRepository returns the repository from is read in: this one, or that of from_project_id,
+// which must be a readable project of the same fork network whose code the caller may read
+// (GitLab's refusals otherwise).
+func (s *Service) fromRepository(ctx context.Context, actor *authz.Actor, proj *ent.Project, repo *git.Repository, projectRef string, id *int) (*git.Repository, error) {
 	if id == nil || *id == proj.ID {
-		return nil
+		return repo, nil
 	}
 	notFork := apperr.Message(400, "Target project id:"+strconv.Itoa(*id)+" is not a fork of project id:"+projectRef)
 	other, err := s.projects.Find(ctx, actor, strconv.Itoa(*id), authz.ReadProject)
 	if err != nil {
 		if apperr.IsNotFound(err) {
-			return notFork
+			return nil, notFork
 		}
-		return err
+		return nil, err
 	}
 	same, err := s.sameForkNetwork(ctx, proj, other)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if !same {
-		return notFork
+	if !same || other.RepositoryAccessLevel == "disabled" {
+		return nil, notFork
 	}
 	if _, err := s.projects.Find(ctx, actor, strconv.Itoa(*id), authz.DownloadCode); err != nil {
 		if e, ok := apperr.As(err); ok && (e.Kind == apperr.KindForbidden || e.Kind == apperr.KindUnauthorized) {
-			return apperr.Forbidden("You don't have access to this fork's parent project")
+			return nil, apperr.Forbidden("You don't have access to this fork's parent project")
 		}
-		return err
+		return nil, err
 	}
-	return nil
+	return s.repos.Repository(other)
 }
 
 // sameForkNetwork reports whether a and b descend from the same root project.

@@ -22,8 +22,6 @@ type BranchGuard interface {
 	// CanPush refuses (403 "You are not allowed to push into this branch") an actor who may not
 	// move branch of p.
 	CanPush(ctx context.Context, actor *authz.Actor, p *ent.Project, branch string) error
-	// ProtectDefaultBranch protects a new default branch with the instance's defaults.
-	ProtectDefaultBranch(ctx context.Context, p *ent.Project, branch string) error
 }
 
 // Service is the repository contents service.

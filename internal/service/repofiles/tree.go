@@ -63,35 +63,35 @@ func (s *Service) Tree(ctx context.Context, actor *authz.Actor, projectRef strin
 	if err != nil {
 		return res, err
 	}
-	entries, err := s.listTree(ctx, repo, commit, path, p.Recursive)
+	l, err := s.listTree(ctx, repo, commit, path, p.Recursive)
 	if err != nil {
 		return res, err
 	}
 	switch p.Pagination {
 	case TreeNone:
-		return pagination.Result[git.TreeEntry]{Items: entries, Total: -1}, nil
+		return pagination.Result[git.TreeEntry]{Items: l.slice(0, l.len()), Total: -1}, nil
 	case TreeKeyset:
-		return keysetTree(entries, p)
+		return keysetTree(l, p)
 	}
-	return offsetTree(entries, p.Page), nil
+	return offsetTree(l, p.Page), nil
 }
 
 // listTree returns a listing in GitLab's order, from the cache when a recent request listed
 // the same tree.
-func (s *Service) listTree(ctx context.Context, repo *git.Repository, commit git.ObjectID, path string, recursive bool) ([]git.TreeEntry, error) {
+func (s *Service) listTree(ctx context.Context, repo *git.Repository, commit git.ObjectID, path string, recursive bool) (listing, error) {
 	key := treeKey{repo: repo.Path(), commit: commit, path: path, recursive: recursive}
-	if entries, ok := s.trees.get(key); ok {
-		return entries, nil
+	if l, ok := s.trees.get(key); ok {
+		return l, nil
 	}
 	entries, err := repo.ListTree(ctx, string(commit), path, git.ListTreeOptions{Recursive: recursive})
 	if err != nil {
 		if err = treeErr(ctx, repo, commit, path, err); err != errEmptyTree {
-			return nil, err
+			return listing{}, err
 		}
 	}
-	entries = treesFirst(entries)
-	s.trees.put(key, entries)
-	return entries, nil
+	l := treesFirst(entries)
+	s.trees.put(key, l)
+	return l, nil
 }
 
 // treePath checks a directory path: surrounding slashes are dropped; traversal is refused with
@@ -124,10 +124,17 @@ func treeErr(ctx context.Context, repo *git.Repository, commit git.ObjectID, pat
 // errEmptyTree is not an error for the caller: Tree turns it into an empty listing.
 var errEmptyTree = errors.New("not a directory")
 
-// treesFirst orders entries as GitLab presents a tree (Tree#sorted_entries): trees, then blobs,
-// then submodules, keeping git's order inside each group.
-func treesFirst(entries []git.TreeEntry) []git.TreeEntry {
-	out := make([]git.TreeEntry, 0, len(entries))
+// listing is a tree listing in GitLab's order (Tree#sorted_entries): trees, then blobs, then
+// submodules, keeping git's order inside each group. The order is kept as indexes into git's
+// entries, so a listing of a large tree is not copied; only pages are.
+type listing struct {
+	entries []git.TreeEntry
+	order   []int32
+}
+
+// treesFirst puts entries in GitLab's order.
+func treesFirst(entries []git.TreeEntry) listing {
+	l := listing{entries: entries, order: make([]int32, 0, len(entries))}
 	for _, pass := range []func(git.ObjectType) bool{
 		func(t git.ObjectType) bool { return t == git.TypeTree },
 		func(t git.ObjectType) bool { return t == git.TypeBlob },
@@ -135,34 +142,45 @@ func treesFirst(entries []git.TreeEntry) []git.TreeEntry {
 	} {
 		for i := range entries {
 			if pass(entries[i].Type) {
-				out = append(out, entries[i])
+				l.order = append(l.order, int32(i))
 			}
 		}
+	}
+	return l
+}
+
+func (l listing) len() int { return len(l.order) }
+
+func (l listing) at(i int) *git.TreeEntry { return &l.entries[l.order[i]] }
+
+// slice copies the entries at positions [start, end).
+func (l listing) slice(start, end int) []git.TreeEntry {
+	out := make([]git.TreeEntry, 0, end-start)
+	for i := start; i < end; i++ {
+		out = append(out, *l.at(i))
 	}
 	return out
 }
 
 // offsetTree cuts one offset page out of the listing.
-func offsetTree(entries []git.TreeEntry, page pagination.Offset) pagination.Result[git.TreeEntry] {
-	res := pagination.Result[git.TreeEntry]{Total: len(entries), Page: page}
-	start := min(page.Skip(), len(entries))
-	end := min(start+page.PerPage, len(entries))
-	res.Items = entries[start:end]
-	return res
+func offsetTree(l listing, page pagination.Offset) pagination.Result[git.TreeEntry] {
+	start := min(page.Skip(), l.len())
+	end := min(start+page.PerPage, l.len())
+	return pagination.Result[git.TreeEntry]{Items: l.slice(start, end), Total: l.len(), Page: page}
 }
 
 // keysetTree returns the page after p.PageToken.
-func keysetTree(entries []git.TreeEntry, p TreeParams) (pagination.Result[git.TreeEntry], error) {
+func keysetTree(l listing, p TreeParams) (pagination.Result[git.TreeEntry], error) {
 	k := pagination.Keyset{PerPage: p.Page.PerPage}
 	start := 0
 	if p.PageToken != "" {
-		i := tokenIndex(entries, p.PageToken)
+		i := tokenIndex(l, p.PageToken)
 		if i < 0 {
 			return pagination.Result[git.TreeEntry]{}, apperr.Invalid("page_token")
 		}
 		start = i + 1
 	}
-	rows := entries[start:min(start+k.Limit(), len(entries))]
+	rows := l.slice(start, min(start+k.Limit(), l.len()))
 	return pagination.KeysetPage(k, rows, "page_token", entryToken), nil
 }
 
@@ -178,29 +196,30 @@ func entryToken(e git.TreeEntry) string {
 	return base64.StdEncoding.EncodeToString(b)
 }
 
-// tokenIndex finds the entry a page token names: an encoded path (entryToken), an entry id (the
-// first entry with it, as Gitaly does), or a plain path or name. -1 when none matches.
-func tokenIndex(entries []git.TreeEntry, token string) int {
+// tokenIndex finds the position of the entry a page token names: an encoded path
+// (entryToken), an entry id (the first entry with it, as Gitaly does), or a plain path or name.
+// -1 when none matches.
+func tokenIndex(l listing, token string) int {
 	if b, err := base64.StdEncoding.DecodeString(token); err == nil {
 		var t pageToken
 		if json.Unmarshal(b, &t) == nil && t.FileName != "" {
-			return indexWhere(entries, func(e *git.TreeEntry) bool { return e.Path == t.FileName })
+			return l.indexWhere(func(e *git.TreeEntry) bool { return e.Path == t.FileName })
 		}
 	}
 	if git.IsFullObjectID(token) {
-		if i := indexWhere(entries, func(e *git.TreeEntry) bool { return string(e.ID) == token }); i >= 0 {
+		if i := l.indexWhere(func(e *git.TreeEntry) bool { return string(e.ID) == token }); i >= 0 {
 			return i
 		}
 	}
-	if i := indexWhere(entries, func(e *git.TreeEntry) bool { return e.Path == token }); i >= 0 {
+	if i := l.indexWhere(func(e *git.TreeEntry) bool { return e.Path == token }); i >= 0 {
 		return i
 	}
-	return indexWhere(entries, func(e *git.TreeEntry) bool { return e.Name == token })
+	return l.indexWhere(func(e *git.TreeEntry) bool { return e.Name == token })
 }
 
-func indexWhere(entries []git.TreeEntry, match func(*git.TreeEntry) bool) int {
-	for i := range entries {
-		if match(&entries[i]) {
+func (l listing) indexWhere(match func(*git.TreeEntry) bool) int {
+	for i := range l.order {
+		if match(l.at(i)) {
 			return i
 		}
 	}

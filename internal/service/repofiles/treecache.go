@@ -17,8 +17,8 @@ type treeKey struct {
 
 // treeCache keeps recent listings in GitLab's order, so that paging through a large tree (the
 // next page, or the total of an offset page) does not list it again. It is bounded by the
-// number of entries held; the least recently used listings go first. Cached slices are shared:
-// callers must not modify them.
+// number of entries held; the least recently used listings go first. Cached listings are
+// shared: callers must not modify them.
 type treeCache struct {
 	mu      sync.Mutex
 	max     int // entries
@@ -30,26 +30,26 @@ type treeCache struct {
 
 type treeItem struct {
 	key     treeKey
-	entries []git.TreeEntry
+	listing listing
 }
 
 func newTreeCache(maxEntries, minSize int) *treeCache {
 	return &treeCache{max: maxEntries, minSize: minSize, order: list.New(), byKey: map[treeKey]*list.Element{}}
 }
 
-func (c *treeCache) get(k treeKey) ([]git.TreeEntry, bool) {
+func (c *treeCache) get(k treeKey) (listing, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.byKey[k]
 	if !ok {
-		return nil, false
+		return listing{}, false
 	}
 	c.order.MoveToFront(e)
-	return e.Value.(*treeItem).entries, true
+	return e.Value.(*treeItem).listing, true
 }
 
-func (c *treeCache) put(k treeKey, entries []git.TreeEntry) {
-	if len(entries) < c.minSize || len(entries) > c.max {
+func (c *treeCache) put(k treeKey, l listing) {
+	if l.len() < c.minSize || l.len() > c.max {
 		return
 	}
 	c.mu.Lock()
@@ -57,13 +57,13 @@ func (c *treeCache) put(k treeKey, entries []git.TreeEntry) {
 	if _, ok := c.byKey[k]; ok {
 		return
 	}
-	c.byKey[k] = c.order.PushFront(&treeItem{key: k, entries: entries})
-	c.size += len(entries)
+	c.byKey[k] = c.order.PushFront(&treeItem{key: k, listing: l})
+	c.size += l.len()
 	for c.size > c.max {
 		last := c.order.Back()
 		item := last.Value.(*treeItem)
 		c.order.Remove(last)
 		delete(c.byKey, item.key)
-		c.size -= len(item.entries)
+		c.size -= item.listing.len()
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/git"
+	"anvil/internal/service/repos"
 )
 
 // WriteInput is one file change committed to a branch (POST, PUT and DELETE
@@ -105,9 +106,10 @@ func (s *Service) commitFile(ctx context.Context, actor *authz.Actor, projectRef
 	if err := repo.UpdateRef(ctx, git.BranchRef(in.Branch), commit, target.old); err != nil {
 		return "", refErr(err, in.Branch)
 	}
-	if target.empty {
-		s.firstBranch(ctx, p, in.Branch)
-	}
+	// The push record (events, last activity, the first branch of an empty repository becoming
+	// the default and protected) is best effort: the commit has landed and is acknowledged.
+	_ = s.repos.RecordPush(ctx, actor, p, repo, target.empty,
+		[]repos.RefUpdate{{Old: target.old, New: commit, Ref: git.BranchRef(in.Branch)}})
 	return commit, nil
 }
 
@@ -289,15 +291,4 @@ func refErr(err error, branch string) error {
 		return badBranchName(branch)
 	}
 	return err
-}
-
-// firstBranch makes the first branch of an empty repository its default branch and protects it,
-// as a first push does. Both are best effort: the commit has landed.
-func (s *Service) firstBranch(ctx context.Context, p *ent.Project, branch string) {
-	if err := s.repos.SetDefaultBranch(ctx, p, branch); err != nil {
-		return
-	}
-	if s.Branches != nil {
-		_ = s.Branches.ProtectDefaultBranch(ctx, p, branch)
-	}
 }
