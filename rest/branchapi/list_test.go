@@ -1,6 +1,8 @@
 package branchapi_test
 
 import (
+	"anvil/cmd/anvil/server/servertest"
+
 	"fmt"
 	"net/http"
 	"net/url"
@@ -22,35 +24,35 @@ import (
 //	 └── c5                 fix
 type seeded struct{ c1, c2, c3, c4, c5 git.ObjectID }
 
-func seed(t *testing.T, f *fixture, p *ent.Project) seeded {
+func seed(t *testing.T, f *servertest.RepoFixture, p *ent.Project) seeded {
 	t.Helper()
-	r := f.repo(t, p)
+	r := f.Repo(t, p)
 	var s seeded
-	s.c1 = commit(t, r, "", "a.txt", 0)
-	s.c2 = commit(t, r, s.c1, "b.txt", 1)
-	s.c3 = commit(t, r, s.c2, "c.txt", 2)
-	s.c4 = commit(t, r, s.c3, "d.txt", 3)
-	s.c5 = commit(t, r, s.c1, "e.txt", 4)
+	s.c1 = servertest.Commit(t, r, "", "a.txt", 0)
+	s.c2 = servertest.Commit(t, r, s.c1, "b.txt", 1)
+	s.c3 = servertest.Commit(t, r, s.c2, "c.txt", 2)
+	s.c4 = servertest.Commit(t, r, s.c3, "d.txt", 3)
+	s.c5 = servertest.Commit(t, r, s.c1, "e.txt", 4)
 	for name, id := range map[string]git.ObjectID{
 		"main": s.c3, "release/1.0": s.c3, "feature": s.c2, "fix-a": s.c2, "a-fix": s.c1, "topic": s.c4, "fix": s.c5,
 	} {
-		setBranch(t, r, name, id)
+		servertest.SetBranch(t, r, name, id)
 	}
 	return s
 }
 
 func TestBranches_List(t *testing.T) {
-	f := newFixture(t)
-	p := f.project(t, "p", "public")
+	f := servertest.NewRepoFixture(t)
+	p := f.Project(t, "p", "public")
 	s := seed(t, f, p)
 	base := fmt.Sprintf("/projects/%d/repository/branches", p.ID)
-	web := f.in.URL + "/g/p"
+	web := f.In.URL + "/g/p"
 
 	t.Run("sorted by name with exact fields and page headers", func(t *testing.T) {
-		r := f.do(t, "GET", base, "developer", nil)
+		r := f.Do(t, "GET", base, "developer", nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		items := list(t, r)
-		assert.Equal(t, []string{"a-fix", "feature", "fix", "fix-a", "main", "release/1.0", "topic"}, names(items))
+		items := servertest.List(t, r)
+		assert.Equal(t, []string{"a-fix", "feature", "fix", "fix-a", "main", "release/1.0", "topic"}, servertest.Names(items))
 		assert.Equal(t, "7", r.Header.Get("X-Total"))
 		assert.Equal(t, "1", r.Header.Get("X-Total-Pages"))
 		assert.Equal(t, "20", r.Header.Get("X-Per-Page"))
@@ -98,42 +100,42 @@ func TestBranches_List(t *testing.T) {
 			{"nothing", []string{}},
 			{"1.0", []string{"release/1.0"}},
 		} {
-			r := f.do(t, "GET", base+"?search="+url.QueryEscape(tc.search), "developer", nil)
+			r := f.Do(t, "GET", base+"?search="+url.QueryEscape(tc.search), "developer", nil)
 			require.Equal(t, http.StatusOK, r.Status, r.String())
-			assert.Equal(t, tc.want, names(list(t, r)), tc.search)
+			assert.Equal(t, tc.want, servertest.Names(servertest.List(t, r)), tc.search)
 			assert.Equal(t, fmt.Sprint(len(tc.want)), r.Header.Get("X-Total"), tc.search)
 		}
 	})
 
 	t.Run("regex", func(t *testing.T) {
-		r := f.do(t, "GET", base+"?regex="+url.QueryEscape(`^(fix|topic)`), "developer", nil)
+		r := f.Do(t, "GET", base+"?regex="+url.QueryEscape(`^(fix|topic)`), "developer", nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		assert.Equal(t, []string{"fix", "fix-a", "topic"}, names(list(t, r)))
-		r = f.do(t, "GET", base+"?search=fix&regex="+url.QueryEscape(`-`), "developer", nil)
-		assert.Equal(t, []string{"a-fix", "fix-a"}, names(list(t, r)))
-		requireError(t, f.do(t, "GET", base+"?regex="+url.QueryEscape("[a-"), "developer", nil), http.StatusBadRequest, "error", "regex is invalid")
+		assert.Equal(t, []string{"fix", "fix-a", "topic"}, servertest.Names(servertest.List(t, r)))
+		r = f.Do(t, "GET", base+"?search=fix&regex="+url.QueryEscape(`-`), "developer", nil)
+		assert.Equal(t, []string{"a-fix", "fix-a"}, servertest.Names(servertest.List(t, r)))
+		servertest.RequireError(t, f.Do(t, "GET", base+"?regex="+url.QueryEscape("[a-"), "developer", nil), http.StatusBadRequest, "error", "regex is invalid")
 		// Perl-only syntax is not RE2.
-		requireError(t, f.do(t, "GET", base+"?regex="+url.QueryEscape(`(?=x)`), "developer", nil), http.StatusBadRequest, "error", "regex is invalid")
+		servertest.RequireError(t, f.Do(t, "GET", base+"?regex="+url.QueryEscape(`(?=x)`), "developer", nil), http.StatusBadRequest, "error", "regex is invalid")
 	})
 
 	t.Run("sort by update", func(t *testing.T) {
-		r := f.do(t, "GET", base+"?sort=updated_desc", "developer", nil)
-		assert.Equal(t, []string{"fix", "topic", "main", "release/1.0", "feature", "fix-a", "a-fix"}, names(list(t, r)))
-		r = f.do(t, "GET", base+"?sort=updated_asc&search=fix", "developer", nil)
-		assert.Equal(t, []string{"fix", "a-fix", "fix-a"}, names(list(t, r)))
-		requireError(t, f.do(t, "GET", base+"?sort=bogus", "developer", nil), http.StatusBadRequest, "error", "sort does not have a valid value")
+		r := f.Do(t, "GET", base+"?sort=updated_desc", "developer", nil)
+		assert.Equal(t, []string{"fix", "topic", "main", "release/1.0", "feature", "fix-a", "a-fix"}, servertest.Names(servertest.List(t, r)))
+		r = f.Do(t, "GET", base+"?sort=updated_asc&search=fix", "developer", nil)
+		assert.Equal(t, []string{"fix", "a-fix", "fix-a"}, servertest.Names(servertest.List(t, r)))
+		servertest.RequireError(t, f.Do(t, "GET", base+"?sort=bogus", "developer", nil), http.StatusBadRequest, "error", "sort does not have a valid value")
 	})
 
 	t.Run("offset pages", func(t *testing.T) {
-		r := f.do(t, "GET", base+"?per_page=3&page=2", "developer", nil)
+		r := f.Do(t, "GET", base+"?per_page=3&page=2", "developer", nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		assert.Equal(t, []string{"fix-a", "main", "release/1.0"}, names(list(t, r)))
+		assert.Equal(t, []string{"fix-a", "main", "release/1.0"}, servertest.Names(servertest.List(t, r)))
 		assert.Equal(t, "7", r.Header.Get("X-Total"))
 		assert.Equal(t, "3", r.Header.Get("X-Total-Pages"))
 		assert.Equal(t, "3", r.Header.Get("X-Next-Page"))
 		assert.Equal(t, "1", r.Header.Get("X-Prev-Page"))
 		assert.Contains(t, r.Header.Get("Link"), `rel="next"`)
-		r = f.do(t, "GET", base+"?per_page=3&page=9", "developer", nil)
+		r = f.Do(t, "GET", base+"?per_page=3&page=9", "developer", nil)
 		assert.Equal(t, "[]", string(r.Body))
 	})
 
@@ -142,23 +144,23 @@ func TestBranches_List(t *testing.T) {
 		next := base + "?pagination=keyset&per_page=3"
 		for i := 0; next != ""; i++ {
 			require.Less(t, i, 5)
-			r := f.do(t, "GET", next, "developer", nil)
+			r := f.Do(t, "GET", next, "developer", nil)
 			require.Equal(t, http.StatusOK, r.Status, r.String())
-			got = append(got, names(list(t, r))...)
+			got = append(got, servertest.Names(servertest.List(t, r))...)
 			assert.Empty(t, r.Header.Get("X-Total"))
 			next = ""
 			if link := r.Header.Get("Link"); link != "" {
 				u := strings.TrimSuffix(strings.TrimPrefix(link, "<"), `>; rel="next"`)
-				next = strings.TrimPrefix(u, f.in.URL+"/api/v4")
+				next = strings.TrimPrefix(u, f.In.URL+"/api/v4")
 			}
 		}
 		assert.Equal(t, []string{"a-fix", "feature", "fix", "fix-a", "main", "release/1.0", "topic"}, got)
-		r := f.do(t, "GET", base+"?pagination=keyset&page_token=nope", "developer", nil)
-		requireError(t, r, http.StatusUnprocessableEntity, "message", "Invalid page token: refs/heads/nope")
+		r := f.Do(t, "GET", base+"?pagination=keyset&page_token=nope", "developer", nil)
+		servertest.RequireError(t, r, http.StatusUnprocessableEntity, "message", "Invalid page token: refs/heads/nope")
 	})
 
 	t.Run("client-go", func(t *testing.T) {
-		bs, resp, err := f.in.Client(t, f.tokens["developer"]).Branches.ListBranches(p.ID, &gitlab.ListBranchesOptions{
+		bs, resp, err := f.In.Client(t, f.Tokens["developer"]).Branches.ListBranches(p.ID, &gitlab.ListBranchesOptions{
 			Search: gitlab.Ptr("fix"), ListOptions: gitlab.ListOptions{PerPage: 2},
 		})
 		require.NoError(t, err)
@@ -167,7 +169,7 @@ func TestBranches_List(t *testing.T) {
 		assert.Equal(t, string(s.c5), bs[0].Commit.ID)
 		assert.Equal(t, int64(3), resp.TotalItems)
 		assert.Equal(t, int64(2), resp.NextPage)
-		bs, _, err = f.in.Client(t, "").Branches.ListBranches(fmt.Sprint(p.ID), &gitlab.ListBranchesOptions{Regex: gitlab.Ptr("^main$")})
+		bs, _, err = f.In.Client(t, "").Branches.ListBranches(fmt.Sprint(p.ID), &gitlab.ListBranchesOptions{Regex: gitlab.Ptr("^main$")})
 		require.NoError(t, err)
 		require.Len(t, bs, 1)
 		assert.True(t, bs[0].Default)
@@ -176,22 +178,22 @@ func TestBranches_List(t *testing.T) {
 }
 
 func TestBranches_Access(t *testing.T) {
-	f := newFixture(t)
-	pub := f.project(t, "pub", "public")
+	f := servertest.NewRepoFixture(t)
+	pub := f.Project(t, "pub", "public")
 	seed(t, f, pub)
-	priv := f.project(t, "priv", "private")
+	priv := f.Project(t, "priv", "private")
 	seed(t, f, priv)
 	// Maintainers only on main; release/* lets Developers push and merge.
-	require.Equal(t, http.StatusCreated, f.do(t, "POST", fmt.Sprintf("/projects/%d/protected_branches", pub.ID), "maintainer",
+	require.Equal(t, http.StatusCreated, f.Do(t, "POST", fmt.Sprintf("/projects/%d/protected_branches", pub.ID), "maintainer",
 		`{"name":"main"}`).Status)
-	require.Equal(t, http.StatusCreated, f.do(t, "POST", fmt.Sprintf("/projects/%d/protected_branches", pub.ID), "maintainer",
+	require.Equal(t, http.StatusCreated, f.Do(t, "POST", fmt.Sprintf("/projects/%d/protected_branches", pub.ID), "maintainer",
 		`{"name":"release/*","push_access_level":30,"merge_access_level":30}`).Status)
 
 	flags := func(t *testing.T, project *ent.Project, role, branch string) map[string]any {
 		t.Helper()
-		r := f.do(t, "GET", fmt.Sprintf("/projects/%d/repository/branches/%s", project.ID, esc(branch)), role, nil)
+		r := f.Do(t, "GET", fmt.Sprintf("/projects/%d/repository/branches/%s", project.ID, servertest.Esc(branch)), role, nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		o := object(t, r)
+		o := servertest.Object(t, r)
 		return map[string]any{"protected": o["protected"], "developers_can_push": o["developers_can_push"],
 			"developers_can_merge": o["developers_can_merge"], "can_push": o["can_push"]}
 	}
@@ -216,18 +218,18 @@ func TestBranches_Access(t *testing.T) {
 			assert.Equal(t, tc.want, flags(t, pub, tc.role, tc.branch), "%s %s", tc.role, tc.branch)
 		}
 		// The list computes the same flags.
-		r := f.do(t, "GET", fmt.Sprintf("/projects/%d/repository/branches?search=main", pub.ID), "developer", nil)
-		items := list(t, r)
+		r := f.Do(t, "GET", fmt.Sprintf("/projects/%d/repository/branches?search=main", pub.ID), "developer", nil)
+		items := servertest.List(t, r)
 		require.Len(t, items, 1)
 		assert.Equal(t, true, items[0]["protected"])
 		assert.Equal(t, false, items[0]["can_push"])
 	})
 
 	t.Run("public repositories are readable anonymously", func(t *testing.T) {
-		r := f.do(t, "GET", fmt.Sprintf("/projects/%d/repository/branches", pub.ID), "", nil)
+		r := f.Do(t, "GET", fmt.Sprintf("/projects/%d/repository/branches", pub.ID), "", nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		assert.Len(t, list(t, r), 7)
-		r = f.do(t, "GET", "/projects/g%2Fpub/repository/branches/main", "", nil)
+		assert.Len(t, servertest.List(t, r), 7)
+		r = f.Do(t, "GET", "/projects/g%2Fpub/repository/branches/main", "", nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
 	})
 
@@ -243,7 +245,7 @@ func TestBranches_Access(t *testing.T) {
 			{"reporter", http.StatusOK, ""},
 		} {
 			for _, path := range []string{"", "/main"} {
-				r := f.do(t, "GET", fmt.Sprintf("/projects/%d/repository/branches%s", priv.ID, path), tc.role, nil)
+				r := f.Do(t, "GET", fmt.Sprintf("/projects/%d/repository/branches%s", priv.ID, path), tc.role, nil)
 				require.Equal(t, tc.status, r.Status, "%s %s: %s", tc.role, path, r.String())
 				if tc.body != "" {
 					assert.JSONEq(t, tc.body, string(r.Body))
@@ -253,9 +255,9 @@ func TestBranches_Access(t *testing.T) {
 	})
 
 	t.Run("disabled repository", func(t *testing.T) {
-		require.Equal(t, http.StatusOK, f.do(t, "PUT", fmt.Sprintf("/projects/%d", priv.ID), "maintainer",
+		require.Equal(t, http.StatusOK, f.Do(t, "PUT", fmt.Sprintf("/projects/%d", priv.ID), "maintainer",
 			`{"repository_access_level":"disabled"}`).Status)
-		r := f.do(t, "GET", fmt.Sprintf("/projects/%d/repository/branches", priv.ID), "reporter", nil)
-		requireError(t, r, http.StatusNotFound, "message", "404 Repository Not Found")
+		r := f.Do(t, "GET", fmt.Sprintf("/projects/%d/repository/branches", priv.ID), "reporter", nil)
+		servertest.RequireError(t, r, http.StatusNotFound, "message", "404 Repository Not Found")
 	})
 }

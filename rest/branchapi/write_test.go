@@ -1,6 +1,8 @@
 package branchapi_test
 
 import (
+	"anvil/cmd/anvil/server/servertest"
+
 	"context"
 	"fmt"
 	"net/http"
@@ -19,30 +21,30 @@ import (
 )
 
 func TestBranches_Get(t *testing.T) {
-	f := newFixture(t)
-	p := f.project(t, "p", "public")
+	f := servertest.NewRepoFixture(t)
+	p := f.Project(t, "p", "public")
 	s := seed(t, f, p)
 	base := fmt.Sprintf("/projects/%d/repository/branches/", p.ID)
 
 	t.Run("a name with a slash, URL-encoded", func(t *testing.T) {
-		b, _, err := f.in.Client(t, f.tokens["developer"]).Branches.GetBranch(p.ID, "release/1.0")
+		b, _, err := f.In.Client(t, f.Tokens["developer"]).Branches.GetBranch(p.ID, "release/1.0")
 		require.NoError(t, err)
 		assert.Equal(t, "release/1.0", b.Name)
 		assert.Equal(t, string(s.c3), b.Commit.ID)
 		assert.False(t, b.Merged) // at main's commit
 		assert.False(t, b.Default)
 		assert.True(t, b.CanPush)
-		o := object(t, f.do(t, "GET", base+"feature", "developer", nil))
+		o := servertest.Object(t, f.Do(t, "GET", base+"feature", "developer", nil))
 		assert.Equal(t, true, o["merged"])
-		o = object(t, f.do(t, "GET", base+"main", "developer", nil))
+		o = servertest.Object(t, f.Do(t, "GET", base+"main", "developer", nil))
 		assert.Equal(t, true, o["default"])
 		assert.Equal(t, false, o["merged"])
 	})
 
 	t.Run("errors", func(t *testing.T) {
-		requireError(t, f.do(t, "GET", base+"nope", "developer", nil), http.StatusNotFound, "message", "404 Branch Not Found")
+		servertest.RequireError(t, f.Do(t, "GET", base+"nope", "developer", nil), http.StatusNotFound, "message", "404 Branch Not Found")
 		for _, bad := range []string{"--upload-pack=x", "-x", "a..b", "HEAD", "refs/heads/main", "a b", "x.lock"} {
-			requireError(t, f.do(t, "GET", base+esc(bad), "developer", nil), http.StatusBadRequest, "message", "The branch refname is invalid")
+			servertest.RequireError(t, f.Do(t, "GET", base+servertest.Esc(bad), "developer", nil), http.StatusBadRequest, "message", "The branch refname is invalid")
 		}
 	})
 
@@ -51,7 +53,7 @@ func TestBranches_Get(t *testing.T) {
 			name   string
 			status int
 		}{{"main", http.StatusNoContent}, {"release/1.0", http.StatusNoContent}, {"nope", http.StatusNotFound}, {"--upload-pack=x", http.StatusNotFound}} {
-			r := f.do(t, "HEAD", base+esc(tc.name), "", nil)
+			r := f.Do(t, "HEAD", base+servertest.Esc(tc.name), "", nil)
 			assert.Equal(t, tc.status, r.Status, tc.name)
 			assert.Empty(t, r.Body, tc.name)
 		}
@@ -59,15 +61,15 @@ func TestBranches_Get(t *testing.T) {
 }
 
 func TestBranches_Create(t *testing.T) {
-	f := newFixture(t)
-	p := f.project(t, "p", "public")
+	f := servertest.NewRepoFixture(t)
+	p := f.Project(t, "p", "public")
 	s := seed(t, f, p)
-	require.Equal(t, http.StatusCreated, f.do(t, "POST", fmt.Sprintf("/projects/%d/protected_branches", p.ID), "maintainer",
+	require.Equal(t, http.StatusCreated, f.Do(t, "POST", fmt.Sprintf("/projects/%d/protected_branches", p.ID), "maintainer",
 		`{"name":"stable-*"}`).Status)
 	base := fmt.Sprintf("/projects/%d/repository/branches", p.ID)
 
 	t.Run("from a branch and from a commit id", func(t *testing.T) {
-		b, resp, err := f.in.Client(t, f.tokens["developer"]).Branches.CreateBranch(p.ID, &gitlab.CreateBranchOptions{
+		b, resp, err := f.In.Client(t, f.Tokens["developer"]).Branches.CreateBranch(p.ID, &gitlab.CreateBranchOptions{
 			Branch: gitlab.Ptr("new/one"), Ref: gitlab.Ptr("topic"),
 		})
 		require.NoError(t, err)
@@ -77,18 +79,18 @@ func TestBranches_Create(t *testing.T) {
 		assert.True(t, b.CanPush)
 		assert.False(t, b.Merged)
 		assert.False(t, b.Protected)
-		assert.Equal(t, f.in.URL+"/g/p/-/tree/new/one", b.WebURL)
+		assert.Equal(t, f.In.URL+"/g/p/-/tree/new/one", b.WebURL)
 
-		r := f.do(t, "POST", base, "developer", url.Values{"branch": {"from-sha"}, "ref": {string(s.c2)}})
+		r := f.Do(t, "POST", base, "developer", url.Values{"branch": {"from-sha"}, "ref": {string(s.c2)}})
 		require.Equal(t, http.StatusCreated, r.Status, r.String())
-		o := object(t, r)
+		o := servertest.Object(t, r)
 		assert.Equal(t, string(s.c2), o["commit"].(map[string]any)["id"])
 		assert.Equal(t, true, o["merged"])
-		head, err := f.repo(t, p).ResolveCommit(context.Background(), git.BranchRef("from-sha"))
+		head, err := f.Repo(t, p).ResolveCommit(context.Background(), git.BranchRef("from-sha"))
 		require.NoError(t, err)
 		assert.Equal(t, s.c2, head)
 		// The change is recorded as a push.
-		n, err := f.in.Services.DB.Client.PushEvent.Query().Where(pushevent.ProjectID(p.ID), pushevent.Ref("refs/heads/from-sha"),
+		n, err := f.In.Services.DB.Client.PushEvent.Query().Where(pushevent.ProjectID(p.ID), pushevent.Ref("refs/heads/from-sha"),
 			pushevent.ActionEQ(pushevent.ActionCreated)).Count(context.Background())
 		require.NoError(t, err)
 		assert.Equal(t, 1, n)
@@ -118,32 +120,32 @@ func TestBranches_Create(t *testing.T) {
 			{"anonymous", "", `{"branch":"x","ref":"main"}`, 401, "message", "401 Unauthorized"},
 		} {
 			t.Run(tc.desc, func(t *testing.T) {
-				requireError(t, f.do(t, "POST", base, tc.role, tc.body), tc.status, tc.key, tc.msg)
+				servertest.RequireError(t, f.Do(t, "POST", base, tc.role, tc.body), tc.status, tc.key, tc.msg)
 			})
 		}
-		refs, err := f.repo(t, p).ListRefs(context.Background(), git.ListRefsOptions{Patterns: []string{"refs/heads/x", "refs/heads/stable-1", "refs/heads/--upload-pack=x"}})
+		refs, err := f.Repo(t, p).ListRefs(context.Background(), git.ListRefsOptions{Patterns: []string{"refs/heads/x", "refs/heads/stable-1", "refs/heads/--upload-pack=x"}})
 		require.NoError(t, err)
 		assert.Empty(t, refs)
 	})
 
 	t.Run("a maintainer creates a protected branch", func(t *testing.T) {
-		r := f.do(t, "POST", base, "maintainer", `{"branch":"stable-1","ref":"main"}`)
+		r := f.Do(t, "POST", base, "maintainer", `{"branch":"stable-1","ref":"main"}`)
 		require.Equal(t, http.StatusCreated, r.Status, r.String())
-		o := object(t, r)
+		o := servertest.Object(t, r)
 		assert.Equal(t, true, o["protected"])
 		assert.Equal(t, true, o["can_push"])
 	})
 
 	t.Run("an empty repository first gets its default branch", func(t *testing.T) {
-		empty := f.project(t, "empty", "private")
-		r := f.do(t, "POST", fmt.Sprintf("/projects/%d/repository/branches", empty.ID), "maintainer", `{"branch":"dev","ref":"main"}`)
+		empty := f.Project(t, "empty", "private")
+		r := f.Do(t, "POST", fmt.Sprintf("/projects/%d/repository/branches", empty.ID), "maintainer", `{"branch":"dev","ref":"main"}`)
 		require.Equal(t, http.StatusCreated, r.Status, r.String())
-		o := object(t, r)
+		o := servertest.Object(t, r)
 		c := o["commit"].(map[string]any)
 		assert.Equal(t, "Add README.md", c["title"])
-		assert.Equal(t, f.users["maintainer"].Name, c["author_name"])
+		assert.Equal(t, f.Users["maintainer"].Name, c["author_name"])
 		assert.Equal(t, false, o["merged"])
-		main := object(t, f.do(t, "GET", fmt.Sprintf("/projects/%d/repository/branches/main", empty.ID), "maintainer", nil))
+		main := servertest.Object(t, f.Do(t, "GET", fmt.Sprintf("/projects/%d/repository/branches/main", empty.ID), "maintainer", nil))
 		assert.Equal(t, c["id"], main["commit"].(map[string]any)["id"])
 		assert.Equal(t, true, main["default"])
 		assert.Equal(t, true, main["protected"]) // a new default branch gets the default protection
@@ -151,10 +153,10 @@ func TestBranches_Create(t *testing.T) {
 }
 
 func TestBranches_Delete(t *testing.T) {
-	f := newFixture(t)
-	p := f.project(t, "p", "public")
+	f := servertest.NewRepoFixture(t)
+	p := f.Project(t, "p", "public")
 	s := seed(t, f, p)
-	require.Equal(t, http.StatusCreated, f.do(t, "POST", fmt.Sprintf("/projects/%d/protected_branches", p.ID), "maintainer",
+	require.Equal(t, http.StatusCreated, f.Do(t, "POST", fmt.Sprintf("/projects/%d/protected_branches", p.ID), "maintainer",
 		`{"name":"release/*","push_access_level":30}`).Status)
 	base := fmt.Sprintf("/projects/%d/repository/branches/", p.ID)
 
@@ -172,16 +174,16 @@ func TestBranches_Delete(t *testing.T) {
 			{"anonymous", "", "topic", 401, "message", "401 Unauthorized"},
 		} {
 			t.Run(tc.desc, func(t *testing.T) {
-				requireError(t, f.do(t, "DELETE", base+esc(tc.branch), tc.role, nil), tc.status, tc.key, tc.msg)
+				servertest.RequireError(t, f.Do(t, "DELETE", base+servertest.Esc(tc.branch), tc.role, nil), tc.status, tc.key, tc.msg)
 			})
 		}
 	})
 
 	t.Run("If-Unmodified-Since", func(t *testing.T) {
-		req, err := http.NewRequest("DELETE", f.in.URL+"/api/v4"+base+"topic", nil)
+		req, err := http.NewRequest("DELETE", f.In.URL+"/api/v4"+base+"topic", nil)
 		require.NoError(t, err)
-		req.Header.Set("PRIVATE-TOKEN", f.tokens["developer"])
-		req.Header.Set("If-Unmodified-Since", epoch.Add(-time.Hour).UTC().Format(http.TimeFormat))
+		req.Header.Set("PRIVATE-TOKEN", f.Tokens["developer"])
+		req.Header.Set("If-Unmodified-Since", servertest.Epoch.Add(-time.Hour).UTC().Format(http.TimeFormat))
 		resp, err := http.DefaultClient.Do(req)
 		require.NoError(t, err)
 		resp.Body.Close()
@@ -189,36 +191,36 @@ func TestBranches_Delete(t *testing.T) {
 	})
 
 	t.Run("deleted", func(t *testing.T) {
-		_, err := f.in.Client(t, f.tokens["developer"]).Branches.DeleteBranch(p.ID, "topic")
+		_, err := f.In.Client(t, f.Tokens["developer"]).Branches.DeleteBranch(p.ID, "topic")
 		require.NoError(t, err)
-		requireError(t, f.do(t, "GET", base+"topic", "developer", nil), http.StatusNotFound, "message", "404 Branch Not Found")
-		r := f.do(t, "DELETE", base+esc("release/1.0"), "maintainer", nil)
+		servertest.RequireError(t, f.Do(t, "GET", base+"topic", "developer", nil), http.StatusNotFound, "message", "404 Branch Not Found")
+		r := f.Do(t, "DELETE", base+servertest.Esc("release/1.0"), "maintainer", nil)
 		assert.Equal(t, http.StatusNoContent, r.Status, r.String())
 		assert.Empty(t, r.Body)
 		// The commit stays; only the ref went.
-		ok, err := f.repo(t, p).HasObject(context.Background(), s.c4)
+		ok, err := f.Repo(t, p).HasObject(context.Background(), s.c4)
 		require.NoError(t, err)
 		assert.True(t, ok)
 	})
 }
 
 func TestBranches_DeleteMerged(t *testing.T) {
-	f := newFixture(t)
-	p := f.project(t, "p", "public")
+	f := servertest.NewRepoFixture(t)
+	p := f.Project(t, "p", "public")
 	seed(t, f, p)
-	require.Equal(t, http.StatusCreated, f.do(t, "POST", fmt.Sprintf("/projects/%d/protected_branches", p.ID), "maintainer",
+	require.Equal(t, http.StatusCreated, f.Do(t, "POST", fmt.Sprintf("/projects/%d/protected_branches", p.ID), "maintainer",
 		`{"name":"fix-*"}`).Status)
 	path := fmt.Sprintf("/projects/%d/repository/merged_branches", p.ID)
 
-	requireError(t, f.do(t, "DELETE", path, "reporter", nil), http.StatusForbidden, "message", "403 Forbidden")
-	requireError(t, f.do(t, "DELETE", path, "", nil), http.StatusUnauthorized, "message", "401 Unauthorized")
-	r := f.do(t, "DELETE", path, "developer", nil)
+	servertest.RequireError(t, f.Do(t, "DELETE", path, "reporter", nil), http.StatusForbidden, "message", "403 Forbidden")
+	servertest.RequireError(t, f.Do(t, "DELETE", path, "", nil), http.StatusUnauthorized, "message", "401 Unauthorized")
+	r := f.Do(t, "DELETE", path, "developer", nil)
 	assert.Equal(t, http.StatusAccepted, r.Status, r.String())
 	assert.JSONEq(t, `{"message":"202 Accepted"}`, string(r.Body))
 	// a-fix and feature were merged; fix-a is protected; main is the default branch;
 	// release/1.0 is at main's commit; fix and topic are not merged.
-	r = f.do(t, "GET", fmt.Sprintf("/projects/%d/repository/branches", p.ID), "developer", nil)
-	assert.Equal(t, []string{"fix", "fix-a", "main", "release/1.0", "topic"}, names(list(t, r)))
-	_, err := f.in.Client(t, f.tokens["developer"]).Branches.DeleteMergedBranches(p.ID)
+	r = f.Do(t, "GET", fmt.Sprintf("/projects/%d/repository/branches", p.ID), "developer", nil)
+	assert.Equal(t, []string{"fix", "fix-a", "main", "release/1.0", "topic"}, servertest.Names(servertest.List(t, r)))
+	_, err := f.In.Client(t, f.Tokens["developer"]).Branches.DeleteMergedBranches(p.ID)
 	require.NoError(t, err)
 }

@@ -1,6 +1,8 @@
 package tagapi_test
 
 import (
+	"anvil/cmd/anvil/server/servertest"
+
 	"context"
 	"fmt"
 	"net/http"
@@ -25,17 +27,17 @@ import (
 //	beta    lightweight on c1 (minute 0)
 type seeded struct{ c1, c2, c3, v19, v12 git.ObjectID }
 
-func seed(t *testing.T, f *fixture, p *ent.Project) seeded {
+func seed(t *testing.T, f *servertest.RepoFixture, p *ent.Project) seeded {
 	t.Helper()
 	ctx := context.Background()
-	r := f.repo(t, p)
+	r := f.Repo(t, p)
 	var s seeded
-	s.c1 = commit(t, r, "", "a.txt", 0)
-	s.c2 = commit(t, r, s.c1, "b.txt", 1)
-	s.c3 = commit(t, r, s.c2, "c.txt", 2)
-	setBranch(t, r, "main", s.c3)
+	s.c1 = servertest.Commit(t, r, "", "a.txt", 0)
+	s.c2 = servertest.Commit(t, r, s.c1, "b.txt", 1)
+	s.c3 = servertest.Commit(t, r, s.c2, "c.txt", 2)
+	servertest.SetBranch(t, r, "main", s.c3)
 	tagger := func(minute int) git.Signature {
-		sig := git.Signature{Name: "Tagger", Email: "tagger@example.com", When: epoch.Add(time.Duration(minute) * time.Minute)}
+		sig := git.Signature{Name: "Tagger", Email: "tagger@example.com", When: servertest.Epoch.Add(time.Duration(minute) * time.Minute)}
 		return sig
 	}
 	var err error
@@ -51,17 +53,17 @@ func seed(t *testing.T, f *fixture, p *ent.Project) seeded {
 }
 
 func TestTags_List(t *testing.T) {
-	f := newFixture(t)
-	p := f.project(t, "p", "public")
+	f := servertest.NewRepoFixture(t)
+	p := f.Project(t, "p", "public")
 	s := seed(t, f, p)
 	base := fmt.Sprintf("/projects/%d/repository/tags", p.ID)
-	web := f.in.URL + "/g/p"
+	web := f.In.URL + "/g/p"
 
 	t.Run("newest first by default, exact fields", func(t *testing.T) {
-		r := f.do(t, "GET", base, "", nil)
+		r := f.Do(t, "GET", base, "", nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		items := list(t, r)
-		assert.Equal(t, []string{"v1.9", "v1.2", "v1.10", "beta"}, names(items))
+		items := servertest.List(t, r)
+		assert.Equal(t, []string{"v1.9", "v1.2", "v1.10", "beta"}, servertest.Names(items))
 		assert.Equal(t, "4", r.Header.Get("X-Total"))
 		date := "2024-03-04T05:06:07.000+02:00"
 		commit1 := map[string]any{
@@ -97,31 +99,31 @@ func TestTags_List(t *testing.T) {
 			{"search=" + url.QueryEscape("9$"), []string{"v1.9"}},
 			{"search=V1.1", []string{"v1.10"}}, // ignoring case
 		} {
-			r := f.do(t, "GET", base+"?"+tc.query, "developer", nil)
+			r := f.Do(t, "GET", base+"?"+tc.query, "developer", nil)
 			require.Equal(t, http.StatusOK, r.Status, r.String())
-			assert.Equal(t, tc.want, names(list(t, r)), tc.query)
+			assert.Equal(t, tc.want, servertest.Names(servertest.List(t, r)), tc.query)
 		}
-		requireError(t, f.do(t, "GET", base+"?order_by=size", "", nil), http.StatusBadRequest, "error", "order_by does not have a valid value")
-		requireError(t, f.do(t, "GET", base+"?sort=up", "", nil), http.StatusBadRequest, "error", "sort does not have a valid value")
+		servertest.RequireError(t, f.Do(t, "GET", base+"?order_by=size", "", nil), http.StatusBadRequest, "error", "order_by does not have a valid value")
+		servertest.RequireError(t, f.Do(t, "GET", base+"?sort=up", "", nil), http.StatusBadRequest, "error", "sort does not have a valid value")
 	})
 
 	t.Run("pages", func(t *testing.T) {
-		r := f.do(t, "GET", base+"?order_by=name&sort=asc&per_page=3&page=2", "", nil)
-		assert.Equal(t, []string{"v1.9"}, names(list(t, r)))
+		r := f.Do(t, "GET", base+"?order_by=name&sort=asc&per_page=3&page=2", "", nil)
+		assert.Equal(t, []string{"v1.9"}, servertest.Names(servertest.List(t, r)))
 		assert.Equal(t, "2", r.Header.Get("X-Total-Pages"))
-		r = f.do(t, "GET", base+"?order_by=name&sort=asc&per_page=3&pagination=keyset", "", nil)
-		assert.Equal(t, []string{"beta", "v1.10", "v1.2"}, names(list(t, r)))
+		r = f.Do(t, "GET", base+"?order_by=name&sort=asc&per_page=3&pagination=keyset", "", nil)
+		assert.Equal(t, []string{"beta", "v1.10", "v1.2"}, servertest.Names(servertest.List(t, r)))
 		link := r.Header.Get("Link")
 		require.True(t, strings.HasSuffix(link, `>; rel="next"`), link)
 		assert.Contains(t, link, "page_token=v1.2")
-		next := strings.TrimPrefix(strings.TrimSuffix(strings.TrimPrefix(link, "<"), `>; rel="next"`), f.in.URL+"/api/v4")
-		r = f.do(t, "GET", next, "", nil)
-		assert.Equal(t, []string{"v1.9"}, names(list(t, r)))
+		next := strings.TrimPrefix(strings.TrimSuffix(strings.TrimPrefix(link, "<"), `>; rel="next"`), f.In.URL+"/api/v4")
+		r = f.Do(t, "GET", next, "", nil)
+		assert.Equal(t, []string{"v1.9"}, servertest.Names(servertest.List(t, r)))
 		assert.Empty(t, r.Header.Get("Link"))
 	})
 
 	t.Run("client-go", func(t *testing.T) {
-		ts, _, err := f.in.Client(t, "").Tags.ListTags(p.ID, &gitlab.ListTagsOptions{OrderBy: gitlab.Ptr("name"), Sort: gitlab.Ptr("asc")})
+		ts, _, err := f.In.Client(t, "").Tags.ListTags(p.ID, &gitlab.ListTagsOptions{OrderBy: gitlab.Ptr("name"), Sort: gitlab.Ptr("asc")})
 		require.NoError(t, err)
 		require.Len(t, ts, 4)
 		assert.Equal(t, "beta", ts[0].Name)
@@ -129,43 +131,43 @@ func TestTags_List(t *testing.T) {
 		assert.Equal(t, "", ts[0].Message)
 		assert.Equal(t, "Release 1.2", ts[2].Message)
 		require.NotNil(t, ts[2].CreatedAt)
-		assert.True(t, ts[2].CreatedAt.Equal(epoch.Add(5*time.Minute)))
+		assert.True(t, ts[2].CreatedAt.Equal(servertest.Epoch.Add(5*time.Minute)))
 		assert.Equal(t, string(s.c2), ts[2].Commit.ID)
 	})
 }
 
 func TestTags_Access(t *testing.T) {
-	f := newFixture(t)
-	priv := f.project(t, "priv", "private")
+	f := servertest.NewRepoFixture(t)
+	priv := f.Project(t, "priv", "private")
 	seed(t, f, priv)
 	for _, tc := range []struct {
 		role   string
 		status int
 	}{{"", 404}, {"outsider", 404}, {"guest", 403}, {"reporter", 200}} {
 		for _, path := range []string{"", "/v1.9"} {
-			r := f.do(t, "GET", fmt.Sprintf("/projects/%d/repository/tags%s", priv.ID, path), tc.role, nil)
+			r := f.Do(t, "GET", fmt.Sprintf("/projects/%d/repository/tags%s", priv.ID, path), tc.role, nil)
 			assert.Equal(t, tc.status, r.Status, "%s %s: %s", tc.role, path, r.String())
 		}
 	}
 }
 
 func TestTags_GetCreateDelete(t *testing.T) {
-	f := newFixture(t)
-	p := f.project(t, "p", "public")
+	f := servertest.NewRepoFixture(t)
+	p := f.Project(t, "p", "public")
 	s := seed(t, f, p)
 	base := fmt.Sprintf("/projects/%d/repository/tags", p.ID)
 
 	t.Run("get", func(t *testing.T) {
-		tag, _, err := f.in.Client(t, "").Tags.GetTag(p.ID, "v1.2")
+		tag, _, err := f.In.Client(t, "").Tags.GetTag(p.ID, "v1.2")
 		require.NoError(t, err)
 		assert.Equal(t, string(s.v12), tag.Target)
 		assert.Equal(t, "Release 1.2", tag.Message)
-		requireError(t, f.do(t, "GET", base+"/nope", "", nil), http.StatusNotFound, "message", "404 Tag Not Found")
-		requireError(t, f.do(t, "GET", base+"/"+esc("--upload-pack=x"), "", nil), http.StatusNotFound, "message", "404 Tag Not Found")
+		servertest.RequireError(t, f.Do(t, "GET", base+"/nope", "", nil), http.StatusNotFound, "message", "404 Tag Not Found")
+		servertest.RequireError(t, f.Do(t, "GET", base+"/"+servertest.Esc("--upload-pack=x"), "", nil), http.StatusNotFound, "message", "404 Tag Not Found")
 	})
 
 	t.Run("create", func(t *testing.T) {
-		c := f.in.Client(t, f.tokens["developer"])
+		c := f.In.Client(t, f.Tokens["developer"])
 		tag, resp, err := c.Tags.CreateTag(p.ID, &gitlab.CreateTagOptions{TagName: gitlab.Ptr("v2.0"), Ref: gitlab.Ptr("main"),
 			Message: gitlab.Ptr("  Release 2.0\n")})
 		require.NoError(t, err)
@@ -175,22 +177,22 @@ func TestTags_GetCreateDelete(t *testing.T) {
 		assert.NotEqual(t, string(s.c3), tag.Target) // the tag object
 		require.NotNil(t, tag.CreatedAt)
 		assert.WithinDuration(t, time.Now(), *tag.CreatedAt, time.Minute)
-		obj, err := f.repo(t, p).ReadTagObject(context.Background(), git.ObjectID(tag.Target))
+		obj, err := f.Repo(t, p).ReadTagObject(context.Background(), git.ObjectID(tag.Target))
 		require.NoError(t, err)
 		require.NotNil(t, obj.Tagger)
-		assert.Equal(t, f.users["developer"].Name, obj.Tagger.Name)
-		assert.Equal(t, f.users["developer"].Email, obj.Tagger.Email)
+		assert.Equal(t, f.Users["developer"].Name, obj.Tagger.Name)
+		assert.Equal(t, f.Users["developer"].Email, obj.Tagger.Email)
 
-		r := f.do(t, "POST", base, "developer", url.Values{"tag_name": {"light"}, "ref": {string(s.c1)}})
+		r := f.Do(t, "POST", base, "developer", url.Values{"tag_name": {"light"}, "ref": {string(s.c1)}})
 		require.Equal(t, http.StatusCreated, r.Status, r.String())
-		o := object(t, r)
+		o := servertest.Object(t, r)
 		assert.Equal(t, string(s.c1), o["target"])
 		assert.Nil(t, o["message"])
 		assert.Nil(t, o["created_at"])
 		// A blank message makes a lightweight tag too.
-		r = f.do(t, "POST", base, "developer", `{"tag_name":"light2","ref":"main","message":"   "}`)
+		r = f.Do(t, "POST", base, "developer", `{"tag_name":"light2","ref":"main","message":"   "}`)
 		require.Equal(t, http.StatusCreated, r.Status, r.String())
-		assert.Equal(t, string(s.c3), object(t, r)["target"])
+		assert.Equal(t, string(s.c3), servertest.Object(t, r)["target"])
 	})
 
 	t.Run("create refusals", func(t *testing.T) {
@@ -209,21 +211,21 @@ func TestTags_GetCreateDelete(t *testing.T) {
 			{"anonymous", "", `{"tag_name":"x","ref":"main"}`, 401, "message", "401 Unauthorized"},
 		} {
 			t.Run(tc.desc, func(t *testing.T) {
-				requireError(t, f.do(t, "POST", base, tc.role, tc.body), tc.status, tc.key, tc.msg)
+				servertest.RequireError(t, f.Do(t, "POST", base, tc.role, tc.body), tc.status, tc.key, tc.msg)
 			})
 		}
 	})
 
 	t.Run("delete", func(t *testing.T) {
-		requireError(t, f.do(t, "DELETE", base+"/nope", "developer", nil), http.StatusNotFound, "message", "404 Tag Not Found")
-		requireError(t, f.do(t, "DELETE", base+"/beta", "reporter", nil), http.StatusForbidden, "message", "403 Forbidden")
-		requireError(t, f.do(t, "DELETE", base+"/beta", "", nil), http.StatusUnauthorized, "message", "401 Unauthorized")
-		_, err := f.in.Client(t, f.tokens["developer"]).Tags.DeleteTag(p.ID, "beta")
+		servertest.RequireError(t, f.Do(t, "DELETE", base+"/nope", "developer", nil), http.StatusNotFound, "message", "404 Tag Not Found")
+		servertest.RequireError(t, f.Do(t, "DELETE", base+"/beta", "reporter", nil), http.StatusForbidden, "message", "403 Forbidden")
+		servertest.RequireError(t, f.Do(t, "DELETE", base+"/beta", "", nil), http.StatusUnauthorized, "message", "401 Unauthorized")
+		_, err := f.In.Client(t, f.Tokens["developer"]).Tags.DeleteTag(p.ID, "beta")
 		require.NoError(t, err)
-		r := f.do(t, "DELETE", base+"/"+esc("v1.9"), "developer", nil)
+		r := f.Do(t, "DELETE", base+"/"+servertest.Esc("v1.9"), "developer", nil)
 		assert.Equal(t, http.StatusNoContent, r.Status, r.String())
-		requireError(t, f.do(t, "GET", base+"/beta", "", nil), http.StatusNotFound, "message", "404 Tag Not Found")
-		r = f.do(t, "GET", base+"?order_by=name&sort=asc", "", nil)
-		assert.Equal(t, []string{"light", "light2", "v1.10", "v1.2", "v2.0"}, names(list(t, r)))
+		servertest.RequireError(t, f.Do(t, "GET", base+"/beta", "", nil), http.StatusNotFound, "message", "404 Tag Not Found")
+		r = f.Do(t, "GET", base+"?order_by=name&sort=asc", "", nil)
+		assert.Equal(t, []string{"light", "light2", "v1.10", "v1.2", "v2.0"}, servertest.Names(servertest.List(t, r)))
 	})
 }
