@@ -49,8 +49,8 @@ func (s LargeSpec) Path(i int) string {
 
 // WriteStream writes the spec's history as a git fast-import stream (ending with "done").
 func (s LargeSpec) WriteStream(w io.Writer) error {
-	if s.Commits < 1 || s.Files < 1 || s.Dirs < 1 {
-		return fmt.Errorf("gittest: large spec needs at least one commit, file and directory: %s", s)
+	if err := s.validate(); err != nil {
+		return err
 	}
 	ref := git.BranchRef(s.branch())
 	bw := bufio.NewWriterSize(w, 1<<20)
@@ -94,10 +94,20 @@ func (s LargeSpec) WriteStream(w io.Writer) error {
 	return bw.Flush()
 }
 
+func (s LargeSpec) validate() error {
+	if s.Commits < 1 || s.Files < 1 || s.Dirs < 1 {
+		return fmt.Errorf("gittest: large spec needs at least one commit, file and directory: %s", s)
+	}
+	return nil
+}
+
 // BuildLarge writes the spec's history with git fast-import into the bare repository at path,
 // creating it (HEAD on the spec's branch) when missing. On two cores the Large spec takes
-// about half a minute.
+// about 15 seconds.
 func BuildLarge(ctx context.Context, client *git.Client, path string, s LargeSpec) error {
+	if err := s.validate(); err != nil {
+		return err
+	}
 	if !client.Repository(path).Exists() {
 		if err := client.InitBare(ctx, path, s.branch()); err != nil {
 			return err
