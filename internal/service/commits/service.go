@@ -53,18 +53,26 @@ func New(client *ent.Client, policy *authz.Policy, p *projects.Service, r *repos
 // members and the caller is anonymous), 403 when it is visible but the code is not (a Guest of
 // a private project), as authorize_read_code! answers.
 func (s *Service) open(ctx context.Context, actor *authz.Actor, ref string) (*ent.Project, *git.Repository, error) {
-	p, err := s.projects.Find(ctx, actor, ref, authz.ReadProject)
+	p, err := s.projects.Lookup(ctx, ref)
 	if err != nil {
 		return nil, nil, err
+	}
+	// One access-level computation answers both questions (see the project, read its code).
+	level, readable, err := s.policy.ProjectLevel(ctx, actor, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !readable {
+		return nil, nil, apperr.NotFound("Project")
 	}
 	if p.RepositoryAccessLevel == "disabled" {
 		return nil, nil, apperr.NotFound("Repository")
 	}
-	if err := s.policy.Project(ctx, actor, p, authz.DownloadCode); err != nil {
-		if e, ok := apperr.As(err); ok && e.Kind == apperr.KindUnauthorized {
+	if !authz.CanProject(actor, p, level, authz.DownloadCode) {
+		if actor.IsAnonymous() {
 			return nil, nil, apperr.NotFound("Repository")
 		}
-		return nil, nil, err
+		return nil, nil, apperr.Forbidden("")
 	}
 	repo, err := s.repos.Repository(p)
 	if err != nil {
