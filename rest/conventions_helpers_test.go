@@ -3,6 +3,7 @@ package rest_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -93,13 +94,16 @@ func jsonList(t testing.TB, r *servertest.Response) []map[string]any {
 }
 
 // ids returns the "id" fields of a list response, in order.
-func ids(t testing.TB, r *servertest.Response) []int {
+func ids(t testing.TB, r *servertest.Response) []string { return keysOf(t, r, "id") }
+
+// keysOf returns one identifying field of every item of a list response, in order.
+func keysOf(t testing.TB, r *servertest.Response, field string) []string {
 	t.Helper()
-	out := []int{}
+	out := []string{}
 	for _, m := range jsonList(t, r) {
-		id, ok := m["id"].(float64)
-		require.True(t, ok, "item without numeric id: %v", m)
-		out = append(out, int(id))
+		v, ok := m[field]
+		require.True(t, ok && v != nil, "item without %s: %v", field, m)
+		out = append(out, fmt.Sprint(v))
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -57,7 +58,8 @@ func TestConventions_jsonAnswers(t *testing.T) {
 		assert.Equal(t, "application/json", r.Header.Get("Content-Type"), desc)
 		assert.Equal(t, "SAMEORIGIN", r.Header.Get("X-Frame-Options"), desc)
 		assert.Equal(t, "nosniff", r.Header.Get("X-Content-Type-Options"), desc)
-		assert.True(t, r.Body[0] == '{' || r.Body[0] == '[', "%s: JSON body: %s", desc, r.Body)
+		require.NotEmpty(t, r.Body, desc)
+		assert.True(t, json.Valid(r.Body) && (r.Body[0] == '{' || r.Body[0] == '['), "%s: JSON body: %s", desc, r.Body)
 	}
 }
 

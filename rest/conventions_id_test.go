@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"fmt"
 	"strconv"
 	"testing"
 
@@ -112,6 +113,60 @@ func TestConventions_idAsIntegerOrEncodedPath(t *testing.T) {
 		upd, _, err := c.Projects.EditProject("conv/sub/proj.x", &gitlab.EditProjectOptions{Description: gitlab.Ptr("by path")})
 		require.NoError(t, err)
 		assert.Equal(t, "by path", upd.Description)
+	})
+
+	t.Run("repository routes", func(t *testing.T) {
+		r := in.Do(t, "POST", "/projects", root, fmt.Sprintf(`{"name":"repo.x","path":"repo.x","namespace_id":%d,"initialize_with_readme":true}`, sub.ID))
+		require.Equal(t, 201, r.Status, r.String())
+		repoID := int(jsonObject(t, r)["id"].(float64))
+		for _, branch := range []string{"feature+x", "feat/a"} {
+			r = in.Do(t, "POST", pathWith("/projects/conv%2Fsub%2Frepo%2Ex/repository/branches", "branch", branch, "ref", "main"), root, nil)
+			require.Equal(t, 201, r.Status, r.String())
+			assert.Equal(t, branch, jsonObject(t, r)["name"])
+		}
+		forms := []string{strconv.Itoa(repoID), "conv%2Fsub%2Frepo%2Ex", "conv%2Fsub%2Frepo.x"}
+		for _, tc := range []struct{ suffix, field, want string }{
+			{"/repository/branches", "", ""},
+			{"/repository/tags", "", ""},
+			{"/repository/tree", "", ""},
+			{"/repository/commits", "", ""},
+			{"/repository/contributors", "", ""},
+			{"/repository/branches/main", "name", "main"},
+			{"/repository/branches/feature+x", "name", "feature+x"},
+			{"/repository/branches/feature%2Bx", "name", "feature+x"},
+			{"/repository/branches/feat%2Fa", "name", "feat/a"},
+			{"/repository/files/README%2Emd?ref=main", "file_path", "README.md"},
+			{"/repository/files/README.md?ref=main", "file_path", "README.md"},
+			{"/repository/files/README.md?ref=feature+x", "ref", "feature x"}, // '+' in a query is a space
+			{"/repository/files/README.md?ref=feature%2Bx", "ref", "feature+x"},
+			{"/repository/files/README%2Emd/raw?ref=main", "", ""},
+		} {
+			var first string
+			for _, id := range forms {
+				r := in.Do(t, "GET", "/projects/"+id+tc.suffix, root, nil)
+				if tc.want == "feature x" {
+					// No branch is called "feature x": GitLab answers 404 there too.
+					require.Equal(t, 404, r.Status, "%s%s: %s", id, tc.suffix, r.String())
+					continue
+				}
+				require.Equal(t, 200, r.Status, "%s%s: %s", id, tc.suffix, r.String())
+				if tc.field != "" {
+					assert.Equal(t, tc.want, jsonObject(t, r)[tc.field], "%s%s", id, tc.suffix)
+				}
+				if first == "" {
+					first = string(r.Body)
+				} else if tc.field == "" {
+					assert.Equal(t, first, string(r.Body), "%s%s answers differently from %s", id, tc.suffix, forms[0])
+				}
+			}
+		}
+		c := in.Client(t, root)
+		b, _, err := c.Branches.GetBranch("conv/sub/repo.x", "feature+x")
+		require.NoError(t, err)
+		assert.Equal(t, "feature+x", b.Name)
+		f, _, err := c.RepositoryFiles.GetFile("conv/sub/repo.x", "README.md", &gitlab.GetFileOptions{Ref: gitlab.Ptr("feat/a")})
+		require.NoError(t, err)
+		assert.Equal(t, "README.md", f.FilePath)
 	})
 
 	t.Run("unknown ids and paths", func(t *testing.T) {

@@ -15,9 +15,10 @@ import (
 	gitlab "gitlab.com/gitlab-org/api/client-go"
 )
 
-// pagedList is one offset-paginated listing and the token that reads it.
+// pagedList is one offset-paginated listing and the token that reads it; key names the field
+// that identifies an item ("id" unless set).
 type pagedList struct {
-	desc, path, token string
+	desc, path, token, key string
 }
 
 // TestConventions_offsetPagination walks every offset-paginated listing that exists with the
@@ -47,22 +48,37 @@ func TestConventions_offsetPagination(t *testing.T) {
 		require.Equal(t, 201, r.Status, r.String())
 	}
 
+	// A project with a repository (made through the API) for the repository listings.
+	r := in.Do(t, "POST", "/projects", ownerToken, fmt.Sprintf(`{"name":"repo","namespace_id":%d,"initialize_with_readme":true}`, pg.ID))
+	require.Equal(t, 201, r.Status, r.String())
+	for i := range 5 {
+		r = in.Do(t, "POST", pathWith("/projects/pg%2Frepo/repository/branches", "branch", fmt.Sprintf("b%d", i), "ref", "main"), ownerToken, nil)
+		require.Equal(t, 201, r.Status, r.String())
+		r = in.Do(t, "POST", "/projects/pg%2Frepo/repository/tags", ownerToken, fmt.Sprintf(`{"tag_name":"v%d","ref":"main"}`, i))
+		require.Equal(t, 201, r.Status, r.String())
+		r = in.Do(t, "POST", "/projects/pg%2Frepo/protected_branches", ownerToken, fmt.Sprintf(`{"name":"release-%d"}`, i))
+		require.Equal(t, 201, r.Status, r.String())
+	}
+
 	lists := []pagedList{
-		{"users", "/users", root},
-		{"groups", "/groups", root},
-		{"projects", "/projects", root},
-		{"user projects", fmt.Sprintf("/users/%d/projects", owner.ID), ownerToken},
-		{"subgroups", "/groups/pg/subgroups", ownerToken},
-		{"descendant groups", "/groups/pg/descendant_groups", ownerToken},
-		{"group projects", "/groups/pg/projects", ownerToken},
-		{"group members", "/groups/pg/members", ownerToken},
-		{"group members/all", "/groups/pg/members/all", ownerToken},
-		{"billable members", "/groups/pg/billable_members", ownerToken},
-		{"project members", "/projects/pg%2Fp0/members", ownerToken},
-		{"project members/all", "/projects/pg%2Fp0/members/all", ownerToken},
-		{"personal access tokens", "/personal_access_tokens", ownerToken},
-		{"project access tokens", "/projects/pg%2Fp0/access_tokens", ownerToken},
-		{"impersonation tokens", fmt.Sprintf("/users/%d/impersonation_tokens", owner.ID), root},
+		{"users", "/users", root, ""},
+		{"groups", "/groups", root, ""},
+		{"projects", "/projects", root, ""},
+		{"user projects", fmt.Sprintf("/users/%d/projects", owner.ID), ownerToken, ""},
+		{"subgroups", "/groups/pg/subgroups", ownerToken, ""},
+		{"descendant groups", "/groups/pg/descendant_groups", ownerToken, ""},
+		{"group projects", "/groups/pg/projects", ownerToken, ""},
+		{"group members", "/groups/pg/members", ownerToken, ""},
+		{"group members/all", "/groups/pg/members/all", ownerToken, ""},
+		{"billable members", "/groups/pg/billable_members", ownerToken, ""},
+		{"project members", "/projects/pg%2Fp0/members", ownerToken, ""},
+		{"project members/all", "/projects/pg%2Fp0/members/all", ownerToken, ""},
+		{"personal access tokens", "/personal_access_tokens", ownerToken, ""},
+		{"project access tokens", "/projects/pg%2Fp0/access_tokens", ownerToken, ""},
+		{"impersonation tokens", fmt.Sprintf("/users/%d/impersonation_tokens", owner.ID), root, ""},
+		{"branches", "/projects/pg%2Frepo/repository/branches", ownerToken, "name"},
+		{"tags", "/projects/pg%2Frepo/repository/tags", ownerToken, "name"},
+		{"protected branches", "/projects/pg%2Frepo/protected_branches", ownerToken, "name"},
 	}
 	for _, l := range lists {
 		t.Run(l.desc, func(t *testing.T) { checkOffsetPagination(t, in, l) })
@@ -84,6 +100,20 @@ func TestConventions_offsetPagination(t *testing.T) {
 			requirePageHeaders(t, r, path, pageHeaders{total: "0", totalPages: "1", perPage: "20", page: "1", next: "", prev: ""})
 			assert.Equal(t, []string{"first", "last"}, rels(parseLinks(t, r.Header.Get("Link"))), path)
 		}
+	})
+
+	t.Run("huge page numbers are past the end", func(t *testing.T) {
+		// (page-1)*per_page overflows int64 here; it must not wrap around to page 1 (SQLite) or
+		// fail in the database (PostgreSQL).
+		for _, path := range []string{"/users", "/groups", "/groups/pg/members", "/personal_access_tokens", "/projects/pg%2Fp0/access_tokens"} {
+			r := in.Do(t, "GET", pathWith(path, "per_page", "100", "page", "9223372036854775807"), ownerToken, nil)
+			require.Equal(t, 200, r.Status, "%s: %s", path, r.String())
+			assert.Equal(t, "[]", string(r.Body), path)
+			assert.Equal(t, "", r.Header.Get("X-Next-Page"), path)
+		}
+		// The project listings stop offset pagination at 50,000 rows, as GitLab does.
+		requireJSONError(t, in.Do(t, "GET", "/projects?page=9223372036854775807", ownerToken, nil), 405,
+			`{"error":"Offset pagination has a maximum allowed offset of 50000 for requests that return objects of type Project. Remaining records can be retrieved using keyset pagination."}`)
 	})
 
 	t.Run("client-go walks the pages", func(t *testing.T) {
@@ -136,7 +166,12 @@ func requirePageHeaders(t testing.TB, r *servertest.Response, desc string, want 
 func checkOffsetPagination(t *testing.T, in *servertest.Instance, l pagedList) {
 	full := in.Do(t, "GET", pathWith(l.path, "per_page", "100"), l.token, nil)
 	require.Equal(t, 200, full.Status, full.String())
-	all := ids(t, full)
+	key := l.key
+	if key == "" {
+		key = "id"
+	}
+	items := func(r *servertest.Response) []string { return keysOf(t, r, key) }
+	all := items(full)
 	n := len(all)
 	require.GreaterOrEqual(t, n, 5, "fixture too small")
 	require.LessOrEqual(t, n, 100)
@@ -152,16 +187,16 @@ func checkOffsetPagination(t *testing.T, in *servertest.Instance, l pagedList) {
 	clamped := in.Do(t, "GET", pathWith(l.path, "per_page", "1000"), l.token, nil)
 	require.Equal(t, 200, clamped.Status, clamped.String())
 	assert.Equal(t, "100", clamped.Header.Get("X-Per-Page"))
-	assert.Equal(t, all, ids(t, clamped))
+	assert.Equal(t, all, items(clamped))
 
 	// Every page of two, with an extra parameter holding a comma that the Link URLs must escape.
 	pages := (n + 1) / 2
-	var walked []int
+	var walked []string
 	for page := 1; page <= pages; page++ {
 		desc := fmt.Sprintf("page %d/%d", page, pages)
 		r := in.Do(t, "GET", pathWith(l.path, "per_page", "2", "page", strconv.Itoa(page), "zz", "a,b"), l.token, nil)
 		require.Equal(t, 200, r.Status, r.String())
-		got := ids(t, r)
+		got := items(r)
 		assert.Equal(t, all[(page-1)*2:min(page*2, n)], got, desc)
 		walked = append(walked, got...)
 		next, prev := "", ""
@@ -192,12 +227,12 @@ func checkOffsetPagination(t *testing.T, in *servertest.Instance, l pagedList) {
 	assert.Equal(t, all, walked)
 
 	// Following rel="next" from the first page visits every item once.
-	var followed []int
+	var followed []string
 	next := pathWith(l.path, "per_page", "2")
 	for hops := 0; next != "" && hops <= pages; hops++ {
 		r := in.Do(t, "GET", next, l.token, nil)
 		require.Equal(t, 200, r.Status, r.String())
-		followed = append(followed, ids(t, r)...)
+		followed = append(followed, items(r)...)
 		next = ""
 		for _, lk := range parseLinks(t, r.Header.Get("Link")) {
 			if lk.rel == "next" {
@@ -228,6 +263,7 @@ func TestConventions_externalURL(t *testing.T) {
 	root := servertest.RootToken
 	g := in.NewGroup(t, "extg", "public", nil)
 	p := in.NewProject(t, g, "extp", "public")
+	in.NewProject(t, g, "extp2", "public")
 
 	r := in.Do(t, "GET", fmt.Sprintf("/projects/%d", p.ID), root, nil)
 	require.Equal(t, 200, r.Status, r.String())
@@ -244,11 +280,17 @@ func TestConventions_externalURL(t *testing.T) {
 	require.Equal(t, 200, r.Status, r.String())
 	assert.Equal(t, ext+"/root", jsonObject(t, r)["web_url"])
 
-	r = in.Do(t, "GET", "/users?per_page=1&page=1", root, nil)
-	require.Equal(t, 200, r.Status, r.String())
-	for _, lk := range parseLinks(t, r.Header.Get("Link")) {
-		u := *lk.url
-		u.RawQuery = ""
-		assert.Equal(t, ext+"/api/v4/users", u.String(), lk.rel)
+	in.NewUser(t, "second")
+	for _, path := range []string{"/users?per_page=1&page=1", "/users?pagination=keyset&order_by=id&sort=asc&per_page=1",
+		"/projects?pagination=keyset&order_by=id&sort=asc&per_page=1", "/groups/extg/projects?per_page=1"} {
+		r = in.Do(t, "GET", path, root, nil)
+		require.Equal(t, 200, r.Status, r.String())
+		links := parseLinks(t, r.Header.Get("Link"))
+		require.NotEmpty(t, links, path)
+		for _, lk := range links {
+			u := *lk.url
+			u.RawQuery = ""
+			assert.Equal(t, ext+"/api/v4"+strings.SplitN(path, "?", 2)[0], u.String(), "%s rel=%s", path, lk.rel)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"anvil/ent"
 	"anvil/internal/apperr"
 
 	"github.com/gin-gonic/gin"
@@ -22,6 +23,9 @@ func Error(c *gin.Context, err error) {
 			status = 499 // client went away; nothing useful to send
 		}
 		slog.ErrorContext(c.Request.Context(), "request failed", "method", c.Request.Method, "route", c.FullPath(), "err", err)
+	} else if _, ok := apperr.As(err); !ok {
+		slog.WarnContext(c.Request.Context(), "the database refused a write the service did not check",
+			"method", c.Request.Method, "route", c.FullPath(), "status", status, "err", err)
 	}
 	if e, ok := apperr.As(err); ok {
 		switch e.Kind {
@@ -41,7 +45,7 @@ func Error(c *gin.Context, err error) {
 func Render(err error) (int, any) {
 	e, ok := apperr.As(err)
 	if !ok {
-		return http.StatusInternalServerError, gin.H{"message": "500 Internal Server Error"}
+		return renderStorage(err)
 	}
 	switch e.Kind {
 	case apperr.KindNotFound:
@@ -82,6 +86,23 @@ func Render(err error) (int, any) {
 			body["error_code"] = e.Code
 		}
 		return e.Status, body
+	}
+	return http.StatusInternalServerError, gin.H{"message": "500 Internal Server Error"}
+}
+
+// renderStorage is the safety net for errors the services should have turned into application
+// errors: a schema validator's refusal is the client's bad input (400 naming the field) and a
+// constraint violation is a conflicting concurrent write (409); answering 500 instead would make
+// client-go retry the write five times. Anything else is a server fault.
+func renderStorage(err error) (int, any) {
+	var ve *ent.ValidationError
+	// A validator failure wraps the validator's own error; a missing required field does not
+	// (that one is a programming error and stays a 500).
+	if errors.As(err, &ve) && errors.Unwrap(ve.Unwrap()) != nil {
+		return http.StatusBadRequest, gin.H{"message": gin.H{ve.Name: []string{"is invalid"}}}
+	}
+	if ent.IsConstraintError(err) {
+		return http.StatusConflict, gin.H{"message": "409 Conflict"}
 	}
 	return http.StatusInternalServerError, gin.H{"message": "500 Internal Server Error"}
 }

@@ -11,12 +11,17 @@ import (
 	"github.com/gin-gonic/gin"
 )
 
+// maxPage bounds the page number so that (page-1)*per_page cannot overflow into a negative
+// offset (which SQLite reads as 0, serving page 1 again, and PostgreSQL refuses). Any page this
+// far out is past the end of every table, so the answer does not change.
+const maxPage = 1 << 31
+
 // Offset reads page and per_page. Non-integers are 400 "<param> is invalid"; per_page=0 is
 // rejected as Grape does; values above 100 are clamped; page < 1 is page 1.
 func Offset(b *params.Binder) pagination.Offset {
 	page, perPage := 1, pagination.DefaultPerPage
 	if p := b.Int("page"); p != nil {
-		page = *p
+		page = min(*p, maxPage)
 	}
 	if pp := b.Int("per_page"); pp != nil {
 		if *pp == 0 {

@@ -4,6 +4,7 @@
 package params
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,7 +84,7 @@ func ParseRequest(r *http.Request) (Tree, Files, error) {
 		if len(body) > MaxBodyBytes {
 			return nil, nil, ErrBodyTooLarge
 		}
-		if len(strings.TrimSpace(string(body))) == 0 {
+		if len(bytes.TrimSpace(body)) == 0 {
 			return t, nil, nil
 		}
 		if ct == "application/x-www-form-urlencoded" {
@@ -137,7 +138,7 @@ func (t Tree) addJSON(body []byte) error {
 	if !utf8.Valid(body) {
 		return &JSONError{Err: errors.New("invalid UTF-8 in JSON body")}
 	}
-	dec := json.NewDecoder(strings.NewReader(string(body)))
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {

@@ -91,9 +91,12 @@ func (s *Server) routes() http.Handler {
 	metrics := middleware.NewMetrics(s.Registry)
 	e.Use(middleware.Recover(s.Log), metrics.Handler, middleware.Log(s.Log))
 
-	e.GET("/-/health", func(c *gin.Context) { c.Data(http.StatusOK, "text/plain; charset=utf-8", []byte("GitLab OK")) })
-	e.GET("/-/liveness", func(c *gin.Context) { httpx.JSON(c, http.StatusOK, gin.H{"status": "ok"}) })
-	e.GET("/-/readiness", s.readiness)
+	// Probes answer HEAD as well as GET: load balancers use either.
+	for _, method := range []string{http.MethodGet, http.MethodHead} {
+		e.Handle(method, "/-/health", func(c *gin.Context) { c.Data(http.StatusOK, "text/plain; charset=utf-8", []byte("GitLab OK")) })
+		e.Handle(method, "/-/liveness", func(c *gin.Context) { httpx.JSON(c, http.StatusOK, gin.H{"status": "ok"}) })
+		e.Handle(method, "/-/readiness", s.readiness)
+	}
 	e.GET("/-/metrics", gin.WrapH(promhttp.HandlerFor(s.Registry, promhttp.HandlerOpts{})))
 
 	pres := presenter.New(s.Config.ExternalURL)
