@@ -45,12 +45,9 @@ func VisibleProjectsIn(a *Actor, s *Scope) predicate.Project {
 		return project.IDGT(0)
 	}
 	if a.IsAnonymous() || s == nil {
-		return project.VisibilityEQ(project.VisibilityPublic)
+		return openProjects(a)
 	}
-	preds := []predicate.Project{project.VisibilityEQ(project.VisibilityPublic)}
-	if !a.IsExternal() {
-		preds = append(preds, project.VisibilityEQ(project.VisibilityInternal))
-	}
+	preds := []predicate.Project{openProjects(a)}
 	if ids := s.GroupIDs(Guest); len(ids) > 0 {
 		preds = append(preds, project.NamespaceIDIn(ids...))
 	}
@@ -82,12 +79,9 @@ func VisibleGroupsIn(a *Actor, s *Scope) predicate.Namespace {
 		return base
 	}
 	if a.IsAnonymous() || s == nil {
-		return namespace.And(base, namespace.VisibilityEQ(namespace.VisibilityPublic))
+		return namespace.And(base, openGroups(a))
 	}
-	preds := []predicate.Namespace{namespace.VisibilityEQ(namespace.VisibilityPublic)}
-	if !a.IsExternal() {
-		preds = append(preds, namespace.VisibilityEQ(namespace.VisibilityInternal))
-	}
+	preds := []predicate.Namespace{openGroups(a)}
 	if ids := s.GroupIDs(Minimal); len(ids) > 0 {
 		preds = append(preds, namespace.IDIn(ids...))
 	}

@@ -181,16 +181,13 @@ func (p *Policy) VisibleProjects(ctx context.Context, a *Actor) (predicate.Proje
 		return project.IDGT(0), nil
 	}
 	if a.IsAnonymous() {
-		return project.VisibilityEQ(project.VisibilityPublic), nil
+		return openProjects(a), nil
 	}
 	s, err := p.Scope(ctx, a, Guest)
 	if err != nil {
 		return nil, err
 	}
-	preds := []predicate.Project{project.VisibilityEQ(project.VisibilityPublic)}
-	if !a.IsExternal() {
-		preds = append(preds, project.VisibilityEQ(project.VisibilityInternal))
-	}
+	preds := []predicate.Project{openProjects(a)}
 	if ids := s.GroupIDs(Guest); len(ids) > 0 {
 		preds = append(preds, project.NamespaceIDIn(ids...))
 	}
@@ -227,16 +224,13 @@ func (p *Policy) VisibleGroups(ctx context.Context, a *Actor) (predicate.Namespa
 		return base, nil
 	}
 	if a.IsAnonymous() {
-		return namespace.And(base, namespace.VisibilityEQ(namespace.VisibilityPublic)), nil
+		return namespace.And(base, openGroups(a)), nil
 	}
 	s, err := p.Scope(ctx, a, Minimal)
 	if err != nil {
 		return nil, err
 	}
-	preds := []predicate.Namespace{namespace.VisibilityEQ(namespace.VisibilityPublic)}
-	if !a.IsExternal() {
-		preds = append(preds, namespace.VisibilityEQ(namespace.VisibilityInternal))
-	}
+	preds := []predicate.Namespace{openGroups(a)}
 	if ids := s.GroupIDs(Minimal); len(ids) > 0 {
 		preds = append(preds, namespace.IDIn(ids...))
 	}
