@@ -43,14 +43,13 @@ func (o Offset) Limit() int { return o.PerPage }
 // Skip is the number of rows to skip.
 func (o Offset) Skip() int { return (o.Page - 1) * o.PerPage }
 
-// BoundedCount turns the ids of at most CountLimit+1 matching rows into a total: their number,
-// or -1 (not counted) when there are more than CountLimit, as GitLab stops counting there. Reading
-// CountLimit+1 ids keeps the cost of a count flat however large the table grows.
-func BoundedCount(ids []int) int {
-	if len(ids) > CountLimit {
+// BoundedTotal turns a count of at most CountLimit+1 rows into a total: the count, or -1 (not
+// counted) above CountLimit.
+func BoundedTotal(n int) int {
+	if n > CountLimit {
 		return -1
 	}
-	return len(ids)
+	return n
 }
 
 // Result is one page of rows with the total count. Total is -1 when it was not counted

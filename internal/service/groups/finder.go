@@ -184,11 +184,11 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, o 
 	if err != nil {
 		return res, err
 	}
-	ids, err := q.Clone().Limit(pagination.CountLimit + 1).IDs(ctx)
+	n, err := q.Clone().Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(ctx)
 	if err != nil {
 		return res, err
 	}
-	total := pagination.BoundedCount(ids)
+	total := pagination.BoundedTotal(n)
 	rows, err := order(q, o, p.Search).Offset(page.Skip()).Limit(page.Limit()).All(ctx)
 	if err != nil {
 		return res, err

@@ -57,11 +57,11 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, pa
 			}
 		}
 	} else {
-		ids, err := q.Clone().Limit(pagination.CountLimit + 1).IDs(ctx)
+		n, err := q.Clone().Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(ctx)
 		if err != nil {
 			return nil, err
 		}
-		out.Total = pagination.BoundedCount(ids)
+		out.Total = pagination.BoundedTotal(n)
 		rows, err := withDetail(s.order(q, actor, p)).Offset(page.Skip()).Limit(page.Limit()).All(ctx)
 		if err != nil {
 			return nil, err

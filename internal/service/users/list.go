@@ -25,11 +25,11 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, o 
 	if err != nil {
 		return r, err
 	}
-	ids, err := q.Clone().Limit(pagination.CountLimit + 1).IDs(ctx)
+	n, err := q.Clone().Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(ctx)
 	if err != nil {
 		return r, err
 	}
-	total := pagination.BoundedCount(ids)
+	total := pagination.BoundedTotal(n)
 	if !authz.CanUser(actor, nil, authz.AdminUsers) {
 		o = Order{}
 	}
