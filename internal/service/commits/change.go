@@ -72,7 +72,7 @@ func (s *Service) change(ctx context.Context, actor *authz.Actor, projectRef, sh
 	if git.ValidateBranchName(branch) != nil {
 		return nil, apperr.Message(400, "The branch refname is invalid")
 	}
-	head, ok, err := branchTip(ctx, repo, branch)
+	head, ok, err := repo.BranchTip(ctx, branch)
 	if err != nil {
 		return nil, err
 	}

@@ -129,7 +129,7 @@ func (s *Service) CommitChangelog(ctx context.Context, actor *authz.Actor, proje
 // commitRelease writes one commit adding rel to file on branch, with a compare-and-swap on
 // the branch; a moved branch fails with git.ErrStaleRef for the caller to retry.
 func (s *Service) commitRelease(ctx context.Context, actor *authz.Actor, p *ent.Project, repo *git.Repository, rel *changelog.Release, branch, file, message string) error {
-	tip, ok, err := branchTip(ctx, repo, branch)
+	tip, ok, err := repo.BranchTip(ctx, branch)
 	if err != nil {
 		return err
 	}

@@ -213,7 +213,7 @@ func (s *Service) createTarget(ctx context.Context, actor *authz.Actor, p *ent.P
 			return t, err
 		}
 		if startHas {
-			tip, ok, err := branchTip(ctx, startRepo, startBranch)
+			tip, ok, err := startRepo.BranchTip(ctx, startBranch)
 			if err != nil {
 				return t, err
 			}
@@ -229,7 +229,7 @@ func (s *Service) createTarget(ctx context.Context, actor *authz.Actor, p *ent.P
 		// The parent comes from elsewhere; read the target branch now. When the commit goes
 		// onto its own start branch, the tip read above is both the parent and the expected
 		// old value: reading it twice would let a concurrent commit in between be dropped.
-		if tip, exists, err = branchTip(ctx, repo, branch); err != nil {
+		if tip, exists, err = repo.BranchTip(ctx, branch); err != nil {
 			return t, err
 		}
 	}

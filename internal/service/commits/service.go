@@ -134,22 +134,6 @@ func resolveCommit(ctx context.Context, repo *git.Repository, rev string) (*git.
 	return c, nil
 }
 
-// branchTip returns a branch's commit; ok is false when it does not exist (or cannot, having
-// an invalid name).
-func branchTip(ctx context.Context, repo *git.Repository, name string) (git.ObjectID, bool, error) {
-	if git.ValidateBranchName(name) != nil {
-		return "", false, nil
-	}
-	b, err := repo.Branch(ctx, name)
-	if err != nil {
-		if errors.Is(err, git.ErrReferenceNotFound) || errors.Is(err, git.ErrInvalidRefName) {
-			return "", false, nil
-		}
-		return "", false, err
-	}
-	return b.Commit.ID, true, nil
-}
-
 // refErr maps a failed branch update: the branch moved since it was read (a concurrent
 // writer won), or its name clashes with another ref.
 func refErr(err error, branch string) error {

@@ -61,7 +61,7 @@ func (s *Service) UpdateSubmodule(ctx context.Context, actor *authz.Actor, proje
 	if in.Submodule == "" || !git.IsFullObjectID(sha) {
 		return nil, apperr.Message(400, "Invalid parameters")
 	}
-	head, ok, err := branchTip(ctx, repo, branch)
+	head, ok, err := repo.BranchTip(ctx, branch)
 	if err != nil {
 		return nil, err
 	}

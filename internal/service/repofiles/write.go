@@ -148,7 +148,7 @@ func (s *Service) prepareBranch(ctx context.Context, actor *authz.Actor, p *ent.
 		}
 		return t, nil
 	}
-	startTip, ok, err := branchTip(ctx, repo, start)
+	startTip, ok, err := repo.BranchTip(ctx, start)
 	if err != nil {
 		return t, err
 	}
@@ -163,7 +163,7 @@ func (s *Service) prepareBranch(ctx context.Context, actor *authz.Actor, p *ent.
 		return t, nil
 	}
 	// A new branch: t.old stays ZeroOID, so the update fails if the branch appears meanwhile.
-	_, exists, err := branchTip(ctx, repo, in.Branch)
+	_, exists, err := repo.BranchTip(ctx, in.Branch)
 	if err != nil {
 		return t, err
 	}
@@ -174,22 +174,6 @@ func (s *Service) prepareBranch(ctx context.Context, actor *authz.Actor, p *ent.
 		return t, badBranchName(in.Branch)
 	}
 	return t, nil
-}
-
-// branchTip returns a branch's commit; ok is false when it does not exist (or cannot, having
-// an invalid name).
-func branchTip(ctx context.Context, repo *git.Repository, name string) (git.ObjectID, bool, error) {
-	if git.ValidateBranchName(name) != nil {
-		return "", false, nil
-	}
-	b, err := repo.Branch(ctx, name)
-	if err != nil {
-		if errors.Is(err, git.ErrReferenceNotFound) || errors.Is(err, git.ErrInvalidRefName) {
-			return "", false, nil
-		}
-		return "", false, err
-	}
-	return b.Commit.ID, true, nil
 }
 
 func badBranchName(name string) error {
