@@ -120,69 +120,9 @@ func better(a, b *candidate) bool {
 	return a.m.ID < b.m.ID
 }
 
-// candidates gathers every row that gives a user access to the source.
+// candidates gathers every row that gives a user access to the source: every relation.
 func (s *Service) candidates(ctx context.Context, actor *authz.Actor, src *Source, p ListParams) ([]*candidate, error) {
-	var out []*candidate
-	if src.Kind == ProjectKind {
-		rows, err := byUsers(db.ClientFrom(ctx, s.client).Member.Query().Where(src.direct(), visible()), p).WithUser().All(ctx)
-		if err != nil {
-			return nil, err
-		}
-		for _, m := range rows {
-			out = append(out, &candidate{m: m, level: m.AccessLevel, own: true})
-		}
-	}
-	ns := src.Namespace()
-	if ns.Kind == namespace.KindGroup {
-		chain, err := s.ancestors(ctx, ns)
-		if err != nil {
-			return nil, err
-		}
-		inherited, err := s.groupRows(ctx, chain, p, 0, nil)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, inherited...)
-		links, err := db.ClientFrom(ctx, s.client).GroupGroupLink.Query().
-			Where(groupgrouplink.SharedGroupIDIn(nsIDs(chain)...), linkInForce()).
-			WithSharedWithGroup().All(ctx)
-		if err != nil {
-			return nil, err
-		}
-		belongs, err := s.belongsToGroup(ctx, actor, ns)
-		if err != nil {
-			return nil, err
-		}
-		for _, l := range links {
-			rows, err := s.invitedRows(ctx, actor, l.Edges.SharedWithGroup, l.GroupAccess, belongs, p)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, rows...)
-		}
-	}
-	if src.Kind == ProjectKind {
-		links, err := db.ClientFrom(ctx, s.client).ProjectGroupLink.Query().
-			Where(projectgrouplink.ProjectID(src.Project.ID), projectLinkInForce()).WithGroup().All(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if len(links) == 0 {
-			return out, nil
-		}
-		level, _, err := s.policy.ProjectLevel(ctx, actor, src.Project)
-		if err != nil {
-			return nil, err
-		}
-		for _, l := range links {
-			rows, err := s.invitedRows(ctx, actor, l.Edges.Group, l.GroupAccess, level >= authz.Guest, p)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, rows...)
-		}
-	}
-	return out, nil
+	return s.relationCandidates(ctx, actor, src, p, func(...Relation) bool { return true })
 }
 
 // belongsToGroup reports whether the actor has at least Guest access to the group (GitLab's
