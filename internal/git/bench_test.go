@@ -148,6 +148,9 @@ func BenchmarkLog(b *testing.B) {
 		opts git.LogOptions
 	}{
 		{"first_page", git.LogOptions{Limit: 20}},
+		// A date filter that keeps every commit sends the same page to git log.
+		{"first_page_git_log", git.LogOptions{Limit: 20, Since: time.Unix(1, 0)}},
+		{"deepest_walked_page", git.LogOptions{Skip: 980, Limit: 20}},
 		{"page_500", git.LogOptions{Skip: 10000, Limit: 20}},
 		{"with_stats", git.LogOptions{Limit: 20, WithStats: true}},
 		{"path", git.LogOptions{Limit: 20, Paths: []string{"dir042"}}},

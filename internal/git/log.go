@@ -123,10 +123,14 @@ func revisionErr(err error, what string) error {
 }
 
 // Log lists commits, newest first (or in topological order), read through the cat-file
-// process after git log picks their ids.
+// process after git log picks their ids; a small page of one branch, tag or commit is walked
+// through the cat-file process alone (logwalk.go).
 func (r *Repository) Log(ctx context.Context, opts LogOptions) ([]*Commit, error) {
 	if opts.Skip < 0 || opts.Limit < 0 {
 		return nil, fmt.Errorf("%w: negative skip or limit", ErrInvalidArgument)
+	}
+	if commits, handled, err := r.logInProcess(ctx, opts); handled {
+		return commits, err
 	}
 	cmd := gitcmd.New("log", "--format=tformat:%H", "--no-color")
 	if opts.Skip > 0 {
