@@ -15,9 +15,9 @@ build:
 	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o bin/anvil ./cmd/anvil
 
 ## test: vet and format checks, the whole suite with the race detector on SQLite, the whole suite
-## again on PostgreSQL when ANVIL_TEST_DATABASE_URL is set (without -race: the same code paths were
-## race-checked on SQLite, and this keeps CI under 15 minutes on 2 cores), then a bounded fuzz run
-## of the parameter parser
+## again with the race detector on PostgreSQL when ANVIL_TEST_DATABASE_URL is set (reads run side
+## by side only there, see internal/db/concurrently.go), then a bounded fuzz run of the parameter
+## parser
 test: vet test-sqlite test-postgres fuzz
 
 test-sqlite:
@@ -26,7 +26,7 @@ test-sqlite:
 test-postgres:
 	@if [ -n "$$ANVIL_TEST_DATABASE_URL" ]; then \
 		echo "== PostgreSQL: $$ANVIL_TEST_DATABASE_URL"; \
-		$(GO) test -count=1 -timeout 20m $(PKGS); \
+		$(GO) test -race -count=1 -timeout 20m $(PKGS); \
 	else echo "== ANVIL_TEST_DATABASE_URL not set: PostgreSQL suite skipped"; fi
 
 fuzz:

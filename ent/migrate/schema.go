@@ -326,6 +326,11 @@ var (
 				Columns: []*schema.Column{ProjectsColumns[6]},
 			},
 			{
+				Name:    "project_pending_delete_visibility_namespace_id",
+				Unique:  false,
+				Columns: []*schema.Column{ProjectsColumns[48], ProjectsColumns[6], ProjectsColumns[49]},
+			},
+			{
 				Name:    "project_last_activity_at",
 				Unique:  false,
 				Columns: []*schema.Column{ProjectsColumns[10]},

@@ -58,14 +58,24 @@ func (p *Policy) ancestorIDs(ctx context.Context, ns *ent.Namespace) ([]int, err
 	return p.client.Namespace.Query().Where(namespace.FullPathIn(Ancestors(ns.FullPath)...)).IDs(ctx)
 }
 
-// directGroupLevel is the user's highest membership level in the namespaces ids (inheritance
-// without shares).
-func (p *Policy) directGroupLevel(ctx context.Context, userID int, ids []int) (Level, error) {
+// membershipLevel is the user's highest active membership level among a direct membership of
+// the project projectID (0: none) and memberships of the namespaces ids, read in one query.
+func (p *Policy) membershipLevel(ctx context.Context, userID, projectID int, ids []int) (Level, error) {
+	var where []predicate.Member
+	if projectID != 0 {
+		where = append(where, member.ProjectID(projectID))
+	}
+	if len(ids) > 0 {
+		where = append(where, member.NamespaceIDIn(ids...))
+	}
+	if len(where) == 0 {
+		return NoAccess, nil
+	}
 	var rows []struct {
 		Max *int `json:"max"`
 	}
 	err := p.client.Member.Query().
-		Where(member.UserID(userID), member.NamespaceIDIn(ids...), activeMembership(), member.State("active")).
+		Where(member.UserID(userID), member.Or(where...), activeMembership(), member.State("active")).
 		Aggregate(ent.Max(member.FieldAccessLevel)).Scan(ctx, &rows)
 	if err != nil || len(rows) == 0 || rows[0].Max == nil {
 		return NoAccess, err
@@ -90,10 +100,16 @@ func (p *Policy) GroupAccess(ctx context.Context, a *Actor, ns *ent.Namespace) (
 	if err != nil {
 		return NoAccess, err
 	}
-	level, err := p.directGroupLevel(ctx, a.User.ID, ids)
+	level, err := p.membershipLevel(ctx, a.User.ID, 0, ids)
 	if err != nil {
 		return NoAccess, err
 	}
+	return p.groupShareLevel(ctx, a.User.ID, ids, level)
+}
+
+// groupShareLevel raises level by the shares of the groups ids with other groups: the user's
+// level in a group it was shared with, capped at the share's access.
+func (p *Policy) groupShareLevel(ctx context.Context, userID int, ids []int, level Level) (Level, error) {
 	links, err := p.client.GroupGroupLink.Query().
 		Where(groupgrouplink.SharedGroupIDIn(ids...), activeGroupLink()).
 		WithSharedWithGroup().All(ctx)
@@ -104,7 +120,7 @@ func (p *Policy) GroupAccess(ctx context.Context, a *Actor, ns *ent.Namespace) (
 		if Level(l.GroupAccess) <= level {
 			continue
 		}
-		shared, err := p.inheritedLevel(ctx, a.User.ID, l.Edges.SharedWithGroup)
+		shared, err := p.inheritedLevel(ctx, userID, l.Edges.SharedWithGroup)
 		if err != nil {
 			return NoAccess, err
 		}
@@ -119,12 +135,13 @@ func (p *Policy) inheritedLevel(ctx context.Context, userID int, ns *ent.Namespa
 	if err != nil {
 		return NoAccess, err
 	}
-	return p.directGroupLevel(ctx, userID, ids)
+	return p.membershipLevel(ctx, userID, 0, ids)
 }
 
 // ProjectAccess is the user's effective access level in a project: a direct membership, the
 // namespace's access (group inheritance and group shares, or ownership of a personal namespace),
-// and shares of the project with groups.
+// and shares of the project with groups. The direct and inherited memberships are read in one
+// query, and the project's shares are taken from the project when it was loaded with them.
 func (p *Policy) ProjectAccess(ctx context.Context, a *Actor, proj *ent.Project) (Level, error) {
 	if a.IsAnonymous() {
 		return NoAccess, nil
@@ -133,21 +150,26 @@ func (p *Policy) ProjectAccess(ctx context.Context, a *Actor, proj *ent.Project)
 	if err != nil {
 		return NoAccess, err
 	}
-	level, err := p.GroupAccess(ctx, a, ns)
+	level := NoAccess
+	var groupIDs []int
+	if ns.Kind == namespace.KindUser {
+		if ns.OwnerID != nil && *ns.OwnerID == a.User.ID {
+			level = Owner
+		}
+	} else if groupIDs, err = p.ancestorIDs(ctx, ns); err != nil {
+		return NoAccess, err
+	}
+	member, err := p.membershipLevel(ctx, a.User.ID, proj.ID, groupIDs)
 	if err != nil {
 		return NoAccess, err
 	}
-	direct, err := p.client.Member.Query().
-		Where(member.UserID(a.User.ID), member.ProjectID(proj.ID), activeMembership(), member.State("active")).
-		Only(ctx)
-	if err != nil && !ent.IsNotFound(err) {
-		return NoAccess, err
+	level = max(level, member)
+	if len(groupIDs) > 0 {
+		if level, err = p.groupShareLevel(ctx, a.User.ID, groupIDs, level); err != nil {
+			return NoAccess, err
+		}
 	}
-	if direct != nil {
-		level = max(level, Level(direct.AccessLevel))
-	}
-	links, err := p.client.ProjectGroupLink.Query().
-		Where(projectgrouplink.ProjectID(proj.ID), activeProjectLink()).WithGroup().All(ctx)
+	links, err := p.projectLinks(ctx, proj)
 	if err != nil {
 		return NoAccess, err
 	}
@@ -162,6 +184,34 @@ func (p *Policy) ProjectAccess(ctx context.Context, a *Actor, proj *ent.Project)
 		level = max(level, min(shared, Level(l.GroupAccess)))
 	}
 	return level, nil
+}
+
+// projectLinks returns the project's active shares with groups (with the groups): those
+// eager-loaded on the project when they were (ent leaves an empty, non-nil slice when there are
+// none), else from the database.
+func (p *Policy) projectLinks(ctx context.Context, proj *ent.Project) ([]*ent.ProjectGroupLink, error) {
+	if loaded := proj.Edges.GroupLinks; loaded != nil && linkGroupsLoaded(loaded) {
+		today := time.Now().UTC().Truncate(24 * time.Hour)
+		active := make([]*ent.ProjectGroupLink, 0, len(loaded))
+		for _, l := range loaded {
+			if l.ExpiresAt == nil || !l.ExpiresAt.Before(today) {
+				active = append(active, l)
+			}
+		}
+		return active, nil
+	}
+	return p.client.ProjectGroupLink.Query().
+		Where(projectgrouplink.ProjectID(proj.ID), activeProjectLink()).WithGroup().All(ctx)
+}
+
+// linkGroupsLoaded reports whether every link carries its group.
+func linkGroupsLoaded(links []*ent.ProjectGroupLink) bool {
+	for _, l := range links {
+		if l.Edges.Group == nil {
+			return false
+		}
+	}
+	return true
 }
 
 func (p *Policy) namespaceOf(ctx context.Context, proj *ent.Project) (*ent.Namespace, error) {

@@ -10,6 +10,7 @@ import (
 	"anvil/ent/predicate"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/internal/db"
 )
 
 // Scope is what a user reaches through memberships: the namespaces and projects where the user's
@@ -76,15 +77,32 @@ func (p *Policy) Scope(ctx context.Context, a *Actor, _ Level) (*Scope, error) {
 		return s, nil
 	}
 	uid := a.User.ID
-	direct, err := p.client.Member.Query().
-		Where(member.UserID(uid), member.NamespaceIDNotNil(), activeMembership(), member.State("active")).
-		WithNamespace(func(q *ent.NamespaceQuery) { q.Select(namespace.FieldID, namespace.FieldFullPath) }).
-		All(ctx)
+	// The user's memberships of groups and of projects in one query, and the personal
+	// namespaces beside it.
+	var memberships []*ent.Member
+	var own []*ent.Namespace
+	err := db.Concurrently(ctx, p.client,
+		func(ctx context.Context) (err error) {
+			memberships, err = p.client.Member.Query().
+				Where(member.UserID(uid), activeMembership(), member.State("active")).
+				WithNamespace(func(q *ent.NamespaceQuery) { q.Select(namespace.FieldID, namespace.FieldFullPath) }).
+				All(ctx)
+			return err
+		},
+		func(ctx context.Context) (err error) {
+			own, err = p.client.Namespace.Query().Where(namespace.OwnerID(uid), namespace.KindEQ(namespace.KindUser)).
+				Select(namespace.FieldID, namespace.FieldFullPath).All(ctx)
+			return err
+		})
 	if err != nil {
 		return nil, err
 	}
 	byPath := map[string]Level{}
-	for _, m := range direct {
+	for _, m := range memberships {
+		if m.ProjectID != nil {
+			s.ProjectLevels[*m.ProjectID] = max(s.ProjectLevels[*m.ProjectID], Level(m.AccessLevel))
+			continue
+		}
 		if m.Edges.Namespace != nil {
 			byPath[m.Edges.Namespace.FullPath] = max(byPath[m.Edges.Namespace.FullPath], Level(m.AccessLevel))
 		}
@@ -123,22 +141,9 @@ func (p *Policy) Scope(ctx context.Context, a *Actor, _ Level) (*Scope, error) {
 			s.GroupLevels[id] = max(s.GroupLevels[id], l)
 		}
 	}
-	own, err := p.client.Namespace.Query().Where(namespace.OwnerID(uid), namespace.KindEQ(namespace.KindUser)).
-		Select(namespace.FieldID, namespace.FieldFullPath).All(ctx)
-	if err != nil {
-		return nil, err
-	}
 	for _, ns := range own {
 		s.GroupLevels[ns.ID] = Owner
 		paths[ns.ID] = ns.FullPath
-	}
-	projMembers, err := p.client.Member.Query().
-		Where(member.UserID(uid), member.ProjectIDNotNil(), activeMembership(), member.State("active")).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, m := range projMembers {
-		s.ProjectLevels[*m.ProjectID] = max(s.ProjectLevels[*m.ProjectID], Level(m.AccessLevel))
 	}
 	if len(belongs) > 0 {
 		plinks, err := p.client.ProjectGroupLink.Query().

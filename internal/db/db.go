@@ -5,6 +5,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"fmt"
 	"log/slog"
 	"os"
@@ -16,8 +17,8 @@ import (
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
-	_ "github.com/lib/pq" // PostgreSQL driver
-	"modernc.org/sqlite"  // pure-Go SQLite driver
+	"github.com/lib/pq"  // PostgreSQL driver
+	"modernc.org/sqlite" // pure-Go SQLite driver
 )
 
 // DB is an open database: the ent client and the SQL handle beneath it.
@@ -43,20 +44,19 @@ func Open(url, dataDir string) (*DB, error) {
 		drvName, dia = "sqlite", dialect.SQLite
 		// WAL lets readers run beside the writer; immediate transactions take the write lock at
 		// BEGIN so two writers queue on busy_timeout instead of failing with SQLITE_BUSY.
-		dsn = "file:" + path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+		dsn = "file:" + path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=mmap_size(268435456)&_txlock=immediate"
 		if strings.HasPrefix(url, "file:") {
 			dsn = url
 		}
 	}
-	var sqlDB *sql.DB
-	if dia == dialect.SQLite {
-		sqlDB = sql.OpenDB(cachingConnector{drv: &sqlite.Driver{}, dsn: dsn})
-	} else {
+	var connector driver.Connector = dsnConnector{drv: &sqlite.Driver{}, dsn: dsn}
+	if dia == dialect.Postgres {
 		var err error
-		if sqlDB, err = sql.Open(drvName, dsn); err != nil {
+		if connector, err = pq.NewConnector(dsn); err != nil {
 			return nil, fmt.Errorf("open %s: %w", drvName, err)
 		}
 	}
+	sqlDB := sql.OpenDB(cachingConnector{connector})
 	if dia == dialect.SQLite {
 		sqlDB.SetMaxOpenConns(8)
 	} else {
@@ -69,6 +69,9 @@ func Open(url, dataDir string) (*DB, error) {
 	}
 	client := ent.NewClient(ent.Driver(entsql.OpenDB(dia, sqlDB)))
 	d := &DB{Client: client, SQL: sqlDB, Dialect: dia, stop: make(chan struct{}), done: make(chan struct{})}
+	if dia == dialect.Postgres {
+		networked.Store(client, struct{}{})
+	}
 	go d.maintain()
 	return d, nil
 }
@@ -123,6 +126,7 @@ func (d *DB) Close() error {
 	default:
 		close(d.stop)
 		<-d.done
+		networked.Delete(d.Client)
 	}
 	return d.Client.Close()
 }

@@ -7,31 +7,40 @@ import (
 	"strings"
 )
 
-// The SQLite driver (modernc) compiles every query from its text on each call; parsing was about
-// a quarter of a single-project read. database/sql caches prepared statements only for *sql.Stmt
-// values, which ent does not use, and the driver offers no cache of its own, so this file keeps a
-// small per-connection cache of prepared SELECT statements (documented in docs/ARCHITECTURE.md as
-// hand-written). A driver.Conn is used by one goroutine at a time, so the cache needs no lock; a
-// statement whose rows are still open is never handed out twice.
+// Neither driver reuses work between two runs of the same query text. The SQLite driver (modernc)
+// compiles every query on each call; parsing was about a quarter of a single-project read.
+// lib/pq runs a query with arguments as an unnamed statement: one round trip to parse it and a
+// second to bind and execute it, so every query costs PostgreSQL two network waits. A prepared
+// statement needs only the second. database/sql caches prepared statements only for *sql.Stmt
+// values, which ent does not use, and neither driver offers a cache of its own, so this file
+// keeps a small per-connection cache of prepared SELECT statements (documented in
+// docs/ARCHITECTURE.md as hand-written). A driver.Conn is used by one goroutine at a time, so the
+// cache needs no lock; a statement whose rows are still open is never handed out twice.
 
 // stmtCacheSize is how many prepared statements each connection keeps.
 const stmtCacheSize = 128
 
-// cachingConnector opens driver connections that cache prepared SELECTs.
+// cachingConnector opens the driver's connections wrapped in a cache of prepared SELECTs.
 type cachingConnector struct {
-	drv driver.Driver
-	dsn string
+	driver.Connector
 }
 
-func (c cachingConnector) Connect(context.Context) (driver.Conn, error) {
-	conn, err := c.drv.Open(c.dsn)
+func (c cachingConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := c.Connector.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return &cachedConn{Conn: conn, lru: list.New(), byQuery: map[string]*list.Element{}}, nil
 }
 
-func (c cachingConnector) Driver() driver.Driver { return c.drv }
+// dsnConnector adapts a driver that has no connector of its own.
+type dsnConnector struct {
+	drv driver.Driver
+	dsn string
+}
+
+func (c dsnConnector) Connect(context.Context) (driver.Conn, error) { return c.drv.Open(c.dsn) }
+func (c dsnConnector) Driver() driver.Driver                        { return c.drv }
 
 type cachedStmt struct {
 	query string

@@ -45,7 +45,48 @@ func TestStatementCache_reuseAndOverlap(t *testing.T) {
 	require.NoError(t, outer.Close())
 	require.Equal(t, 20, m)
 	require.NoError(t, tx.Commit())
+	testConcurrentReuse(t, d, "?")
+}
 
+// TestStatementCache_acrossTransactions: on PostgreSQL the cached statements are named server-side
+// statements; they keep working across transactions that roll back and after a failed query, and
+// many goroutines share them through the pool.
+func TestStatementCache_acrossTransactions(t *testing.T) {
+	ctx := context.Background()
+	d, _, _ := open(t)
+	require.NoError(t, d.Migrate(ctx))
+	ph := func(n int) string {
+		if d.Dialect == "postgres" {
+			return fmt.Sprintf("$%d", n)
+		}
+		return "?"
+	}
+	_, err := d.SQL.ExecContext(ctx, "INSERT INTO settings (key, value) VALUES ("+ph(1)+", "+ph(2)+")", "kept", "1")
+	require.NoError(t, err)
+	q := "SELECT value FROM settings WHERE key = " + ph(1)
+	for round := 0; round < 3; round++ {
+		tx, err := d.SQL.BeginTx(ctx, nil)
+		require.NoError(t, err)
+		var v string
+		require.NoError(t, tx.QueryRowContext(ctx, q, "kept").Scan(&v), "round %d", round)
+		require.Equal(t, "1", v)
+		// A failing statement aborts the transaction; the cached statement must survive it.
+		_, err = tx.QueryContext(ctx, "SELECT no_such_column FROM settings WHERE key = "+ph(1), "kept")
+		require.Error(t, err)
+		require.NoError(t, tx.Rollback())
+		require.NoError(t, d.SQL.QueryRowContext(ctx, q, "kept").Scan(&v), "round %d", round)
+		require.Equal(t, "1", v)
+	}
+	for i := 0; i < 20; i++ {
+		_, err := d.SQL.ExecContext(ctx, "INSERT INTO settings (key, value) VALUES ("+ph(1)+", "+ph(2)+")", fmt.Sprintf("k%02d", i), fmt.Sprint(i))
+		require.NoError(t, err)
+	}
+	testConcurrentReuse(t, d, ph(1))
+}
+
+// testConcurrentReuse reads rows k00..k19 from many goroutines through the pool.
+func testConcurrentReuse(t *testing.T, d *db.DB, placeholder string) {
+	ctx := context.Background()
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {
 		wg.Add(1)
@@ -53,7 +94,7 @@ func TestStatementCache_reuseAndOverlap(t *testing.T) {
 			defer wg.Done()
 			for i := 0; i < 50; i++ {
 				var v string
-				if err := d.SQL.QueryRowContext(ctx, "SELECT value FROM settings WHERE key = ?", fmt.Sprintf("k%02d", (g+i)%20)).Scan(&v); err != nil {
+				if err := d.SQL.QueryRowContext(ctx, "SELECT value FROM settings WHERE key = "+placeholder, fmt.Sprintf("k%02d", (g+i)%20)).Scan(&v); err != nil {
 					t.Error(err)
 					return
 				}

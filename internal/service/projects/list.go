@@ -57,16 +57,28 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, pa
 			}
 		}
 	} else {
-		n, err := q.Clone().Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(ctx)
+		// The bounded count walks up to 10,001 rows; it runs beside the page and its view.
+		countQ := q.Clone()
+		err := db.Concurrently(ctx, s.client,
+			func(ctx context.Context) error {
+				n, err := countQ.Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(ctx)
+				out.Total = pagination.BoundedTotal(n)
+				return err
+			},
+			func(ctx context.Context) error {
+				rows, err := withDetail(s.order(q, actor, p)).Offset(page.Skip()).Limit(page.Limit()).All(ctx)
+				if err != nil {
+					return err
+				}
+				out.Items = rows
+				level, group := scopeFuncs(actor, scope)
+				out.View, err = s.view(ctx, actor, rows, level, group)
+				return err
+			})
 		if err != nil {
 			return nil, err
 		}
-		out.Total = pagination.BoundedTotal(n)
-		rows, err := withDetail(s.order(q, actor, p)).Offset(page.Skip()).Limit(page.Limit()).All(ctx)
-		if err != nil {
-			return nil, err
-		}
-		out.Items = rows
+		return out, nil
 	}
 	level, group := scopeFuncs(actor, scope)
 	out.View, err = s.view(ctx, actor, out.Items, level, group)
@@ -79,32 +91,32 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, pa
 // Get returns the project ref names (id or full path) with the View that presents it:
 // 404 Project Not Found when actor cannot read it.
 func (s *Service) Get(ctx context.Context, actor *authz.Actor, ref string) (*ent.Project, *View, error) {
-	p, err := s.lookup(ctx, ref, withDetail)
+	p, err := s.lookupDetail(ctx, ref)
 	if err != nil {
 		return nil, nil, err
 	}
 	return s.present(ctx, actor, p)
 }
 
-// present checks that actor may read p (loaded withDetail) and computes its View.
+// present checks that actor may read p (loaded withDetail) and computes its View. The level
+// is computed with the View's other reads, side by side; a project the actor may not read is
+// refused once they are done.
 func (s *Service) present(ctx context.Context, actor *authz.Actor, p *ent.Project) (*ent.Project, *View, error) {
 	level, group := s.policyFuncs(ctx, actor)
-	l, readable, err := level(p)
+	readable := false
+	checked := func(q *ent.Project) (authz.Level, bool, error) {
+		l, ok, err := level(q)
+		if q.ID == p.ID {
+			readable = ok
+		}
+		return l, ok, err
+	}
+	v, err := s.view(ctx, actor, []*ent.Project{p}, checked, group)
 	if err != nil {
 		return nil, nil, err
 	}
 	if !readable {
 		return nil, nil, apperr.NotFound("Project")
-	}
-	known := func(q *ent.Project) (authz.Level, bool, error) {
-		if q.ID == p.ID {
-			return l, true, nil
-		}
-		return level(q)
-	}
-	v, err := s.view(ctx, actor, []*ent.Project{p}, known, group)
-	if err != nil {
-		return nil, nil, err
 	}
 	return p, v, nil
 }

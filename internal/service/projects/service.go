@@ -9,6 +9,7 @@ import (
 
 	"anvil/ent"
 	"anvil/ent/namespace"
+	"anvil/ent/predicate"
 	"anvil/ent/project"
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
@@ -36,28 +37,44 @@ func New(client *ent.Client, policy *authz.Policy, st *settings.Service) *Servic
 // Lookup finds a project by id or by "namespace/path" without permission checks, with its
 // namespace loaded; 404 Project Not Found.
 func (s *Service) Lookup(ctx context.Context, ref string) (*ent.Project, error) {
-	return s.lookup(ctx, ref, func(q *ent.ProjectQuery) *ent.ProjectQuery { return q.WithNamespace() })
+	return s.lookupAccess(ctx, ref)
 }
 
 // lookup finds a project by reference with the edges load asks for.
 func (s *Service) lookup(ctx context.Context, ref string, load func(*ent.ProjectQuery) *ent.ProjectQuery) (*ent.Project, error) {
-	q := db.ClientFrom(ctx, s.client).Project.Query().Where(project.PendingDelete(false))
+	exact, fold, err := refPredicates(ref)
+	if err != nil {
+		return nil, err
+	}
+	q := db.ClientFrom(ctx, s.client).Project.Query()
+	p, err := only(load(q.Clone().Where(exact...)).Only(ctx))
+	if fold == nil || !apperr.IsNotFound(err) {
+		return p, err
+	}
+	return only(load(q.Where(fold...)).Only(ctx))
+}
+
+// refPredicates select the project a reference names: by id, or by "namespace/path" spelled
+// exactly (which the unique indexes answer) and, as the fallback, case-insensitively as GitLab
+// matches paths (which costs a scan). fold is nil for an id.
+func refPredicates(ref string) (exact, fold []predicate.Project, err error) {
+	live := project.PendingDelete(false)
 	if id, err := strconv.Atoi(ref); err == nil {
-		return only(load(q.Where(project.ID(id))).Only(ctx))
+		return []predicate.Project{live, project.ID(id)}, nil, nil
 	}
 	i := strings.LastIndexByte(ref, '/')
 	if i <= 0 || i == len(ref)-1 {
-		return nil, apperr.NotFound("Project")
+		return nil, nil, apperr.NotFound("Project")
 	}
-	// The exact spelling first, which the unique indexes answer; paths match case-insensitively
-	// as in GitLab, which costs a scan, so it is only the fallback.
-	p, err := only(load(q.Clone().Where(project.Path(ref[i+1:]),
-		project.HasNamespaceWith(namespace.FullPath(ref[:i])))).Only(ctx))
-	if !apperr.IsNotFound(err) {
-		return p, err
-	}
-	return only(load(q.Where(project.PathEqualFold(ref[i+1:]),
-		project.HasNamespaceWith(namespace.FullPathEqualFold(ref[:i])))).Only(ctx))
+	exact = []predicate.Project{live, project.Path(ref[i+1:]), inNamespaces(namespace.FullPath(ref[:i]))}
+	fold = []predicate.Project{live, project.PathEqualFold(ref[i+1:]), inNamespaces(namespace.FullPathEqualFold(ref[:i]))}
+	return exact, fold, nil
+}
+
+// inNamespaces selects the projects of the namespaces where selects, through the
+// (namespace_id, path) index rather than a subquery per project.
+func inNamespaces(where predicate.Namespace) predicate.Project {
+	return predicate.Project(db.In(project.FieldNamespaceID, namespace.Table, namespace.FieldID, where))
 }
 
 // only maps a lookup's miss to 404 Project Not Found.

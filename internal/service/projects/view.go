@@ -214,25 +214,31 @@ func (s *Service) view(ctx context.Context, actor *authz.Actor, rows []*ent.Proj
 	if len(rows) == 0 {
 		return v, nil
 	}
-	for _, p := range rows {
-		if _, ok := v.levels[p.ID]; ok {
-			continue
-		}
-		l, _, err := level(p)
-		if err != nil {
-			return nil, err
-		}
-		v.levels[p.ID] = l
-	}
 	c := db.ClientFrom(ctx, s.client)
 	nsIDs, err := s.loadNamespaceNames(ctx, c, rows, v)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.loadMemberships(ctx, c, actor, rows, nsIDs, v); err != nil {
-		return nil, err
-	}
-	if err := s.loadForks(ctx, c, rows, v); err != nil {
+	// The levels, the memberships and the fork counts are independent reads, each filling its
+	// own map: on a database across the network their round trips overlap.
+	err = db.Concurrently(ctx, c,
+		func(ctx context.Context) error {
+			for _, p := range rows {
+				if _, ok := v.levels[p.ID]; ok {
+					continue
+				}
+				l, _, err := level(p)
+				if err != nil {
+					return err
+				}
+				v.levels[p.ID] = l
+			}
+			return nil
+		},
+		func(ctx context.Context) error { return s.loadMemberships(ctx, c, actor, rows, nsIDs, v) },
+		func(ctx context.Context) error { return s.loadForks(ctx, c, rows, v) },
+	)
+	if err != nil {
 		return nil, err
 	}
 	if err := s.loadRelated(rows, v, level, group); err != nil {

@@ -44,19 +44,30 @@ func New(client *ent.Client, policy *authz.Policy, p *projects.Service, st *sett
 // to write) and returns the project with its repository. A project whose repository feature is
 // disabled, or whose repository is missing on disk, answers 404 Repository Not Found for reads.
 func (s *Service) Open(ctx context.Context, actor *authz.Actor, ref string, ability authz.Ability) (*ent.Project, *git.Repository, error) {
-	p, err := s.projects.Find(ctx, actor, ref, authz.ReadProject)
+	p, err := s.projects.Lookup(ctx, ref)
 	if err != nil {
 		return nil, nil, err
+	}
+	// One access-level computation answers both questions (see the project, then ability).
+	level, readable, err := s.policy.ProjectLevel(ctx, actor, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !readable {
+		return nil, nil, apperr.NotFound("Project")
 	}
 	if p.RepositoryAccessLevel == "disabled" {
 		return nil, nil, apperr.NotFound("Repository")
 	}
-	if err := s.policy.Project(ctx, actor, p, ability); err != nil {
-		if e, ok := apperr.As(err); ok && e.Kind == apperr.KindForbidden && ability == authz.DownloadCode {
+	if !authz.CanProject(actor, p, level, ability) {
+		switch {
+		case actor.IsAnonymous():
+			return nil, nil, apperr.Unauthorized()
+		case ability == authz.DownloadCode:
 			// Guests of private projects cannot read code; GitLab hides the repository.
 			return nil, nil, apperr.NotFound("Repository")
 		}
-		return nil, nil, err
+		return nil, nil, apperr.Forbidden("")
 	}
 	repo, err := s.Repository(p)
 	if err != nil {
