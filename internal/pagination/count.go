@@ -12,7 +12,11 @@ import (
 // rewrite possible; it is the one place that relies on that.
 func CountAtMost(limit int) func(*sql.Selector) string {
 	return func(s *sql.Selector) string {
-		inner := s.Clone()
+		// The finished query itself moves inside, and s becomes the outer query. A copy made
+		// with Selector.Clone would not do: ent's Clone drops the operator of a comparison that
+		// is the whole WHERE clause ("created_at >= ?" became "created_at?").
+		inner := new(sql.Selector)
+		*inner = *s
 		inner.Select(inner.C("id")).Limit(limit)
 		outer := sql.Dialect(s.Dialect()).Select().From(inner.As("bounded"))
 		*s = *outer

@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"anvil/ent/predicate"
 	"anvil/ent/setting"
 	"anvil/internal/db"
 	"anvil/internal/pagination"
@@ -39,18 +40,22 @@ func TestCountAtMost(t *testing.T) {
 	for _, tc := range []struct {
 		desc  string
 		limit int
-		where bool
+		where predicate.Setting
 		want  int
 	}{
-		{"bounded by the limit", 10, false, 10},
-		{"all rows under the limit", 100, false, 30},
-		{"predicates apply", 100, true, 15},
-		{"predicates and limit", 7, true, 7},
+		{"bounded by the limit", 10, nil, 10},
+		{"all rows under the limit", 100, nil, 30},
+		{"predicates apply", 100, setting.Value("1"), 15},
+		{"predicates and limit", 7, setting.Value("1"), 7},
+		// A lone comparison is the whole WHERE clause (GET /users?created_after=… as an
+		// administrator); copying the query must keep its operator.
+		{"lone comparison", 100, setting.KeyGTE("k20"), 10},
+		{"lone comparison and limit", 4, setting.KeyLT("k20"), 4},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			q := d.Client.Setting.Query()
-			if tc.where {
-				q = q.Where(setting.Value("1"))
+			if tc.where != nil {
+				q = q.Where(tc.where)
 			}
 			n, err := q.Aggregate(pagination.CountAtMost(tc.limit)).Int(ctx)
 			require.NoError(t, err)

@@ -96,6 +96,9 @@ func TestUsers_List_filters(t *testing.T) {
 		{"created_after", "created_after=2020-01-01T00:00:00Z", false, without(visible, "old")},
 		{"created_before", "created_before=2001-01-02T00:00:00.000Z", false, []string{"old"}},
 		{"created range", "created_after=2001-01-01&created_before=2001-01-03", false, []string{"old"}},
+		// For administrators no state filter is added: the date bound is the whole WHERE clause.
+		{"created_after alone for administrators", "created_after=2020-01-01T00:00:00Z", true, without(all, "old")},
+		{"created_before alone for administrators", "created_before=2001-01-02", true, []string{"old"}},
 		{"admins for administrators", "admins=true", true, []string{"root", "boss"}},
 		{"admins ignored for users", "admins=true", false, visible},
 		{"auditors", "auditors=true", true, []string{"twofa"}},

@@ -15,40 +15,38 @@ import (
 	"entgo.io/ent/dialect/sql"
 )
 
-// lookupDetail finds the project a reference names with the edges withDetail loads: through
-// ent's eager loading in process (SQLite), where it is the cheapest, and reading the edges side
-// by side across the network (PostgreSQL), where round trips cost more than statements.
+// lookupDetail finds the project a reference names with the edges withDetail loads.
 func (s *Service) lookupDetail(ctx context.Context, ref string) (*ent.Project, error) {
-	if !db.Networked(s.client) || ent.TxFromContext(ctx) != nil {
-		return s.lookup(ctx, ref, withDetail)
-	}
-	exact, fold, err := refPredicates(ref)
-	if err != nil {
-		return nil, err
-	}
-	p, err := s.loadOne(ctx, exact, true)
-	if fold == nil || !apperr.IsNotFound(err) {
-		return p, err
-	}
-	return s.lookup(ctx, ref, withDetail)
+	return s.lookupLoaded(ctx, ref, true)
 }
 
 // lookupAccess finds the project a reference names with what deciding access reads: its
-// namespace and its shares with groups (with the groups), loaded side by side across the network.
+// namespace (and, across the network, its shares with groups).
 func (s *Service) lookupAccess(ctx context.Context, ref string) (*ent.Project, error) {
-	withNamespace := func(q *ent.ProjectQuery) *ent.ProjectQuery { return q.WithNamespace() }
+	return s.lookupLoaded(ctx, ref, false)
+}
+
+// lookupLoaded finds the project a reference names with its edges (all of withDetail's when
+// detail is set): through ent's eager loading in process (SQLite), where it is the cheapest, and
+// reading the edges side by side across the network (PostgreSQL), where round trips cost more
+// than statements.
+func (s *Service) lookupLoaded(ctx context.Context, ref string, detail bool) (*ent.Project, error) {
+	eager := func(q *ent.ProjectQuery) *ent.ProjectQuery { return q.WithNamespace() }
+	if detail {
+		eager = withDetail
+	}
 	if !db.Networked(s.client) || ent.TxFromContext(ctx) != nil {
-		return s.lookup(ctx, ref, withNamespace)
+		return s.lookup(ctx, ref, eager)
 	}
 	exact, fold, err := refPredicates(ref)
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.loadOne(ctx, exact, false)
+	p, err := s.loadOne(ctx, exact, detail)
 	if fold == nil || !apperr.IsNotFound(err) {
 		return p, err
 	}
-	return s.lookup(ctx, ref, withNamespace)
+	return s.lookup(ctx, ref, eager)
 }
 
 // loadOne loads the one project where selects with its namespace and its group shares (with
