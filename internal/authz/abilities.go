@@ -13,6 +13,7 @@ const (
 	AdminProjectMember  Ability = "admin_project_member"
 	ChangeVisibility    Ability = "change_visibility_level"
 	RemoveProject       Ability = "remove_project"
+	ArchiveProject      Ability = "archive_project"
 	ShareProject        Ability = "share_project"
 	ForkProject         Ability = "fork_project"
 	CreateProjectToken  Ability = "create_resource_access_tokens"
@@ -56,6 +57,7 @@ var projectMinLevel = map[Ability]Level{
 	CreateProjectToken:   Maintainer,
 	ChangeVisibility:     Owner,
 	RemoveProject:        Owner,
+	ArchiveProject:       Owner,
 	ForkProject:          Reporter,
 	ReadContainerImages:  Reporter,
 	ManageOwners:         Owner,

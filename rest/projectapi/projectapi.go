@@ -33,6 +33,8 @@ func Register(t *route.Table) {
 	t.GET("/projects/:id", h.get)
 	t.PUT("/projects/:id", h.update, route.SignedIn)
 	t.DELETE("/projects/:id", h.delete, route.SignedIn)
+	t.POST("/projects/:id/archive", h.archive(true), route.SignedIn)
+	t.POST("/projects/:id/unarchive", h.archive(false), route.SignedIn)
 	t.POST("/projects/:id/share", h.share, route.SignedIn)
 	t.DELETE("/projects/:id/share/:group_id", h.unshare, route.SignedIn)
 	t.GET("/users/:id/projects", h.userProjects)
@@ -201,6 +203,22 @@ func (h *handlers) update(c *gin.Context) error {
 		return err
 	}
 	return httpx.OK(c, httpx.P(c).Project(p, v, bindOptions(b)))
+}
+
+// archive handles POST /projects/:id/archive (archived true) and /unarchive (false).
+func (h *handlers) archive(archived bool) func(c *gin.Context) error {
+	return func(c *gin.Context) error {
+		b, err := httpx.Bind(c)
+		if err != nil {
+			return err
+		}
+		p, v, err := h.projects.SetArchived(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), archived)
+		if err != nil {
+			return err
+		}
+		httpx.JSON(c, http.StatusCreated, httpx.P(c).Project(p, v, bindOptions(b)))
+		return nil
+	}
 }
 
 // delete handles DELETE /projects/:id: deletion is accepted, as GitLab schedules it.
