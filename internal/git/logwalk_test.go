@@ -40,6 +40,14 @@ func walk(t *testing.T, repo *git.Repository, opts git.LogOptions) []string {
 	return commitIDs(commits)
 }
 
+// notWalked requires that Log's in-process walk declines opts (so Log runs git log).
+func notWalked(t *testing.T, repo *git.Repository, opts git.LogOptions) {
+	t.Helper()
+	_, handled, err := repo.LogInProcess(ctx, opts)
+	require.NoError(t, err)
+	require.False(t, handled, "%+v was walked in process", opts)
+}
+
 // logFlags are the git log flags of opts' boolean options.
 func logFlags(opts git.LogOptions) []string {
 	var flags []string
@@ -275,9 +283,7 @@ func TestLog_gitLogAnswers(t *testing.T) {
 		{"the longest page", git.LogOptions{Skip: 5, Limit: math.MaxInt}},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
-			_, handled, err := repo.LogInProcess(ctx, tc.opts)
-			require.NoError(t, err)
-			require.False(t, handled)
+			notWalked(t, repo.Repository, tc.opts)
 		})
 	}
 }
@@ -308,9 +314,7 @@ func TestLog_inProcessErrors(t *testing.T) {
 			if tc.rev != "" {
 				opts.Revisions = []string{tc.rev}
 			}
-			_, handled, err := tc.repo.LogInProcess(ctx, opts)
-			require.NoError(t, err)
-			require.False(t, handled)
+			notWalked(t, tc.repo, opts)
 			commits, err := tc.repo.Log(ctx, opts)
 			unlimited := opts
 			unlimited.Limit = 0 // never walked in process
@@ -346,9 +350,7 @@ func TestLog_rewrittenParents(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "shallow.git")
 		gittest.Git(t, "", nil, "clone", "--quiet", "--bare", "--depth=2", "file://"+src.Path(), path)
 		repo := client.Repository(path)
-		_, handled, err := repo.LogInProcess(ctx, opts)
-		require.NoError(t, err)
-		require.False(t, handled)
+		notWalked(t, repo, opts)
 		commits, err := repo.Log(ctx, opts)
 		require.NoError(t, err)
 		require.Equal(t, []string{string(src.Commit("e")), string(src.Commit("d"))}, commitIDs(commits))
@@ -360,9 +362,7 @@ func TestLog_rewrittenParents(t *testing.T) {
 		graft := string(repo.Commit("c")) + "\n" // c without parents
 		require.NoError(t, os.MkdirAll(filepath.Join(repo.Path(), "info"), 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(repo.Path(), "info", "grafts"), []byte(graft), 0o644))
-		_, handled, err := repo.LogInProcess(ctx, opts)
-		require.NoError(t, err)
-		require.False(t, handled)
+		notWalked(t, repo.Repository, opts)
 		commits, err := repo.Log(ctx, opts)
 		require.NoError(t, err)
 		require.Equal(t, gitLogIDs(t, repo.Path()), commitIDs(commits))
@@ -390,9 +390,7 @@ func TestLog_unusualDates(t *testing.T) {
 		"commit refs/heads/main\nmark :2\ncommitter C <c@example.com> 20000000000 +0000\ndata 2\nb\nfrom :1\n\n"+
 		"commit refs/heads/main\nmark :3\ncommitter C <c@example.com> 1700000100 +0000\ndata 2\nc\nfrom :2\n\n")
 	opts := git.LogOptions{Limit: 20}
-	_, handled, err := repo.LogInProcess(ctx, opts)
-	require.NoError(t, err)
-	require.False(t, handled)
+	notWalked(t, repo, opts)
 	commits, err := repo.Log(ctx, opts)
 	require.NoError(t, err)
 	require.Equal(t, gitLogIDs(t, repo.Path()), commitIDs(commits))
