@@ -106,7 +106,8 @@ func runHTTP(b *testing.B, url, token string) {
 	b.ReportMetric(float64(durations[len(durations)*9/10].Microseconds())/1000, "p90-ms")
 }
 
-// BenchmarkAPI measures GET /projects/:id, GET /projects?per_page=100 and GET /users?per_page=100
+// BenchmarkAPI measures GET /projects/:id (a public project in a personal namespace, and a
+// private one in a subgroup read through an inherited membership), GET /projects?per_page=100 and GET /users?per_page=100
 // through HTTP as the table sizes grow. The user is a non-admin, so visibility rules run.
 func BenchmarkAPI(b *testing.B) {
 	for _, n := range benchSizes() {
@@ -124,9 +125,19 @@ func BenchmarkAPI(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		_, token := in.NewUser(b, "bench-caller")
+		caller, token := in.NewUser(b, "bench-caller")
+		// A private project two groups deep that the caller reaches through a membership of
+		// the top group: the access rules' longest common path (ancestors, inherited levels,
+		// group shares).
+		top := in.NewGroup(b, "bench-top", "private", nil)
+		sub := in.NewGroup(b, "bench-sub", "private", top)
+		nested := in.NewProject(b, sub, "bench-nested", "private")
+		in.AddGroupMember(b, top, caller, 30)
 		b.Run(fmt.Sprintf("rows=%d/GET_project", n), func(b *testing.B) {
 			runHTTP(b, fmt.Sprintf("%s/api/v4/projects/%d", in.URL, first+n/2), token)
+		})
+		b.Run(fmt.Sprintf("rows=%d/GET_project_in_subgroup", n), func(b *testing.B) {
+			runHTTP(b, fmt.Sprintf("%s/api/v4/projects/%d", in.URL, nested.ID), token)
 		})
 		b.Run(fmt.Sprintf("rows=%d/GET_projects_per_page_100", n), func(b *testing.B) {
 			runHTTP(b, in.URL+"/api/v4/projects?per_page=100", token)

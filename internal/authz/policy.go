@@ -169,6 +169,12 @@ func (p *Policy) ProjectAccess(ctx context.Context, a *Actor, proj *ent.Project)
 			return NoAccess, err
 		}
 	}
+	return p.projectShareLevel(ctx, a, proj, level)
+}
+
+// projectShareLevel raises level by the project's shares with groups: the user's level in a
+// group the project is shared with, capped at the share's access.
+func (p *Policy) projectShareLevel(ctx context.Context, a *Actor, proj *ent.Project, level Level) (Level, error) {
 	links, err := p.projectLinks(ctx, proj)
 	if err != nil {
 		return NoAccess, err

@@ -100,7 +100,7 @@ func TestProjects_perf_noPerRowQueries(t *testing.T) {
 		_, _, err := svc.Get(ctx, actor, ref)
 		require.NoError(t, err)
 		// Shares with private groups the viewer cannot administer cost a visibility check.
-		assert.LessOrEqual(t, n.Load(), int64(14), ref)
+		assert.LessOrEqual(t, n.Load(), int64(12), ref)
 		t.Logf("GET /projects/%s: %d statements", ref, n.Load())
 	}
 }

@@ -1,10 +1,12 @@
 package projectapi_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
 	"testing"
+	"time"
 
 	"anvil/cmd/anvil/server/servertest"
 	"anvil/ent"
@@ -234,4 +236,46 @@ func TestProjects_inheritedAndSharedAccess(t *testing.T) {
 		assert.True(t, slices.Contains(mine, p.ID))
 		_ = friend
 	})
+}
+
+// TestProjects_accessThroughGroupShares checks the paths of a single project read that go
+// beyond memberships: an ancestor group shared with another group (the level capped by the
+// share), an expired share or membership (no access), and a project read by its full path.
+func TestProjects_accessThroughGroupShares(t *testing.T) {
+	in := servertest.Start(t)
+	top := in.NewGroup(t, "vault", "private", nil)
+	sub := in.NewGroup(t, "inner", "private", top)
+	p := in.NewProject(t, sub, "secret", "private")
+	crew := in.NewGroup(t, "crew", "private", nil)
+	lapsed := in.NewGroup(t, "lapsed", "private", nil)
+	sailor, sailorTok := in.NewUser(t, "sailor")
+	former, formerTok := in.NewUser(t, "former")
+	old, oldTok := in.NewUser(t, "old-member")
+	in.AddGroupMember(t, crew, sailor, 50)
+	in.AddGroupMember(t, lapsed, former, 50)
+	yesterday := time.Now().UTC().AddDate(0, 0, -1)
+	require.NoError(t, in.DB.Client.Member.Create().SetNamespaceID(top.ID).SetUserID(old.ID).
+		SetAccessLevel(40).SetExpiresAt(yesterday).Exec(context.Background()))
+	require.NoError(t, in.DB.Client.GroupGroupLink.Create().SetSharedGroupID(top.ID).SetSharedWithGroupID(crew.ID).
+		SetGroupAccess(20).Exec(context.Background()))
+	require.NoError(t, in.DB.Client.GroupGroupLink.Create().SetSharedGroupID(sub.ID).SetSharedWithGroupID(lapsed.ID).
+		SetGroupAccess(30).SetExpiresAt(yesterday).Exec(context.Background()))
+
+	for _, ref := range []string{fmt.Sprint(p.ID), "vault%2Finner%2Fsecret", "VAULT%2Finner%2FSecret"} {
+		r := in.Do(t, "GET", "/projects/"+ref, sailorTok, nil)
+		require.Equal(t, http.StatusOK, r.Status, r.String())
+		body := decode[map[string]any](t, r)
+		assert.Equal(t, float64(p.ID), body["id"])
+		assert.Equal(t, "vault / inner / secret", body["name_with_namespace"])
+		// Reporter through the share (20, below the crew membership's 50): code is readable,
+		// but the permissions show direct memberships only.
+		assert.Contains(t, body, "default_branch")
+		assert.Equal(t, map[string]any{"project_access": nil, "group_access": nil}, body["permissions"])
+	}
+	for who, tok := range map[string]string{"expired share": formerTok, "expired membership": oldTok} {
+		r := in.Do(t, "GET", fmt.Sprintf("/projects/%d", p.ID), tok, nil)
+		assert.Equal(t, http.StatusNotFound, r.Status, who)
+		assert.JSONEq(t, `{"message":"404 Project Not Found"}`, string(r.Body), who)
+	}
+	_, _ = former, old
 }

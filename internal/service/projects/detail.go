@@ -56,57 +56,84 @@ func (s *Service) lookupLoaded(ctx context.Context, ref string, detail bool) (*e
 // on a database across the network a project costs one round trip instead of up to four. where
 // must select at most one project.
 func (s *Service) loadOne(ctx context.Context, where []predicate.Project, detail bool) (*ent.Project, error) {
-	c := db.ClientFrom(ctx, s.client)
-	var (
-		p      *ent.Project
-		ns     *ent.Namespace
-		owner  *ent.User
-		links  []*ent.ProjectGroupLink
-		parent *ent.Project
-	)
-	reads := []func(context.Context) error{
-		func(ctx context.Context) (err error) {
-			p, err = c.Project.Query().Where(where...).Only(ctx)
-			return err
-		},
-		func(ctx context.Context) (err error) {
-			ns, err = c.Namespace.Query().Where(namespaceOf(where)).Only(ctx)
-			return err
-		},
-		func(ctx context.Context) (err error) {
-			links, err = c.ProjectGroupLink.Query().
-				Where(predicate.ProjectGroupLink(db.In(projectgrouplink.FieldProjectID, project.Table, project.FieldID, selectors(where)...))).
-				WithGroup().All(ctx)
-			return err
-		},
-	}
+	r := oneReads{client: db.ClientFrom(ctx, s.client), where: where}
+	reads := []func(context.Context) error{r.readProject(nil), r.readNamespace, r.readLinks}
 	if detail {
-		reads = append(reads,
-			func(ctx context.Context) (err error) {
-				q := c.User.Query().Where(predicate.User(db.In(user.FieldID, namespace.Table, namespace.FieldOwnerID, namespaceOf(where))))
-				selectUserBasic(q)
-				owner, err = optional(q.Only(ctx))
-				return err
-			},
-			func(ctx context.Context) (err error) {
-				parent, err = optional(c.Project.Query().
-					Where(predicate.Project(db.In(project.FieldID, project.Table, project.FieldForkedFromID, selectors(where)...))).
-					WithNamespace().Only(ctx))
-				return err
-			})
+		reads = append(reads, r.readOwner, r.readParent(nil))
 	}
-	err := db.Concurrently(ctx, s.client, reads...)
-	if err != nil {
+	if err := db.Concurrently(ctx, s.client, reads...); err != nil {
 		return only(nil, err)
 	}
-	if links == nil {
-		links = []*ent.ProjectGroupLink{} // loaded, none: as ent's eager loading leaves it
+	return r.assemble(detail), nil
+}
+
+// oneReads are the reads of one project (selected by where) and its edges, each selecting
+// through the project's predicates so that they can run side by side.
+type oneReads struct {
+	client *ent.Client
+	where  []predicate.Project
+
+	p, parent *ent.Project
+	ns        *ent.Namespace
+	owner     *ent.User
+	links     []*ent.ProjectGroupLink
+}
+
+func (r *oneReads) readProject(modify func(*sql.Selector)) func(context.Context) error {
+	return func(ctx context.Context) (err error) {
+		q := r.client.Project.Query().Where(r.where...)
+		if modify != nil {
+			q.Modify(modify)
+		}
+		r.p, err = q.Only(ctx)
+		return err
 	}
-	p.Edges.Namespace, p.Edges.GroupLinks = ns, links
+}
+
+func (r *oneReads) readNamespace(ctx context.Context) (err error) {
+	r.ns, err = r.client.Namespace.Query().Where(namespaceOf(r.where)).Only(ctx)
+	return err
+}
+
+func (r *oneReads) readLinks(ctx context.Context) (err error) {
+	r.links, err = r.client.ProjectGroupLink.Query().
+		Where(predicate.ProjectGroupLink(db.In(projectgrouplink.FieldProjectID, project.Table, project.FieldID, selectors(r.where)...))).
+		WithGroup().All(ctx)
+	return err
+}
+
+// owner reads the owner of the project's namespace (none for a group), in the UserBasic shape.
+func (r *oneReads) readOwner(ctx context.Context) (err error) {
+	q := r.client.User.Query().Where(predicate.User(db.In(user.FieldID, namespace.Table, namespace.FieldOwnerID, namespaceOf(r.where))))
+	selectUserBasic(q)
+	r.owner, err = optional(q.Only(ctx))
+	return err
+}
+
+// parent reads the fork parent with its namespace (none when the project is no fork).
+func (r *oneReads) readParent(modify func(*sql.Selector)) func(context.Context) error {
+	return func(ctx context.Context) (err error) {
+		q := r.client.Project.Query().
+			Where(predicate.Project(db.In(project.FieldID, project.Table, project.FieldForkedFromID, selectors(r.where)...))).
+			WithNamespace()
+		if modify != nil {
+			q.Modify(modify)
+		}
+		r.parent, err = optional(q.Only(ctx))
+		return err
+	}
+}
+
+// assemble hangs the edges read on the project, as ent's eager loading would.
+func (r *oneReads) assemble(detail bool) *ent.Project {
+	if r.links == nil {
+		r.links = []*ent.ProjectGroupLink{} // loaded, none: as ent's eager loading leaves it
+	}
+	r.p.Edges.Namespace, r.p.Edges.GroupLinks = r.ns, r.links
 	if detail {
-		ns.Edges.Owner, p.Edges.ForkedFrom = owner, parent
+		r.ns.Edges.Owner, r.p.Edges.ForkedFrom = r.owner, r.parent
 	}
-	return p, nil
+	return r.p
 }
 
 // namespaceOf selects the namespace of the projects where selects.

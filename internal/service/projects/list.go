@@ -88,16 +88,6 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, pa
 	return out, nil
 }
 
-// Get returns the project ref names (id or full path) with the View that presents it:
-// 404 Project Not Found when actor cannot read it.
-func (s *Service) Get(ctx context.Context, actor *authz.Actor, ref string) (*ent.Project, *View, error) {
-	p, err := s.lookupDetail(ctx, ref)
-	if err != nil {
-		return nil, nil, err
-	}
-	return s.present(ctx, actor, p)
-}
-
 // present checks that actor may read p (loaded withDetail) and computes its View. The level
 // is computed with the View's other reads, side by side; a project the actor may not read is
 // refused once they are done.

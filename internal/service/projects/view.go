@@ -204,13 +204,17 @@ func (s *Service) policyFuncs(ctx context.Context, actor *authz.Actor) (levelFun
 		}
 }
 
-// view computes the View of rows (loaded withDetail) for actor.
-func (s *Service) view(ctx context.Context, actor *authz.Actor, rows []*ent.Project, level levelFunc, group groupFunc) (*View, error) {
-	v := &View{
+func newView(actor *authz.Actor) *View {
+	return &View{
 		Actor: actor, levels: map[int]authz.Level{}, projectMember: map[int]int{}, groupMember: map[int]int{},
 		fullNames: map[int]string{}, forks: map[int]int{}, empty: map[int]bool{},
 		forkParent: map[int]bool{}, groups: map[int]bool{},
 	}
+}
+
+// view computes the View of rows (loaded withDetail) for actor.
+func (s *Service) view(ctx context.Context, actor *authz.Actor, rows []*ent.Project, level levelFunc, group groupFunc) (*View, error) {
+	v := newView(actor)
 	if len(rows) == 0 {
 		return v, nil
 	}
