@@ -53,7 +53,7 @@ func (p *Policy) AccessReads(c *ent.Client, a *Actor, where []predicate.Project)
 	}
 	today := time.Now().UTC().Truncate(24 * time.Hour)
 	readChain := func(ctx context.Context) (err error) {
-		q := c.Namespace.Query().Where(func(s *sql.Selector) { s.Where(sql.In(s.C(namespace.FieldID), namespaceChain(where))) })
+		q := c.Namespace.Query().Where(inNamespaceTree(namespaceChain(where)))
 		q.Modify(func(s *sql.Selector) {
 			if askMembers {
 				s.AppendSelectExprAs(memberLevelOf(s.C(namespace.FieldID), member.FieldNamespaceID, uid, today), memberLevelColumn)
@@ -144,21 +144,6 @@ func (p *Policy) projectAccessFrom(ctx context.Context, a *Actor, proj *ent.Proj
 	return p.projectShareLevel(ctx, a, proj, level)
 }
 
-// namespaceChain selects the ids of the namespace of the projects where selects and of its
-// ancestors, walking parent_id in a recursive query (primary-key lookups, one per level).
-func namespaceChain(where []predicate.Project) *sql.Selector {
-	chain := sql.Table("namespace_chain")
-	start := sql.Select(project.FieldNamespaceID).From(sql.Table(project.Table))
-	for _, w := range where {
-		w(start)
-	}
-	ns := sql.Table(namespace.Table)
-	step := sql.Select(ns.C(namespace.FieldParentID)).From(ns).
-		Join(chain).On(ns.C(namespace.FieldID), chain.C("id")).
-		Where(sql.NotNull(ns.C(namespace.FieldParentID)))
-	with := sql.WithRecursive("namespace_chain", "id").As(start.UnionAll(step))
-	return sql.Select(chain.C("id")).From(chain).Prefix(with)
-}
 
 // memberLevelOf is the user's highest active membership level of the source whose id is the
 // outer column sourceID (in the members' column sourceColumn), or NULL.

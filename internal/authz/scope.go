@@ -50,11 +50,11 @@ func (p *Policy) withDescendants(ctx context.Context, levels map[string]Level, i
 	if len(levels) == 0 {
 		return nil
 	}
-	preds := make([]predicate.Namespace, 0, 2*len(levels))
+	roots := make([]string, 0, len(levels))
 	for path := range levels {
-		preds = append(preds, namespace.FullPath(path), namespace.FullPathHasPrefix(path+"/"))
+		roots = append(roots, path)
 	}
-	rows, err := p.client.Namespace.Query().Where(namespace.Or(preds...)).
+	rows, err := p.client.Namespace.Query().Where(inNamespaceTree(namespaceDescendants(roots))).
 		Select(namespace.FieldID, namespace.FieldFullPath).All(ctx)
 	if err != nil {
 		return err
