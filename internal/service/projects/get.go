@@ -8,6 +8,7 @@ import (
 	"anvil/ent/namespace"
 	"anvil/ent/predicate"
 	"anvil/ent/project"
+	"anvil/ent/projectgrouplink"
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
@@ -15,8 +16,11 @@ import (
 	"entgo.io/ent/dialect/sql"
 )
 
-// forksColumn is the dynamic column a single read adds to the project and its fork parent.
-const forksColumn = "forks_total"
+// The dynamic columns a single read adds to the project (and to its fork parent, the forks).
+const (
+	forksColumn  = "forks_total"
+	sharesColumn = "shares_total"
+)
 
 // Get returns the project ref names (id or full path) with the View that presents it:
 // 404 Project Not Found when actor cannot read it.
@@ -64,16 +68,28 @@ func (s *Service) Get(ctx context.Context, actor *authz.Actor, ref string) (*ent
 	return p, v, nil
 }
 
-// readOne reads the project where selects with its edges, fork counts and access facts.
+// readOne reads the project where selects with its edges, fork counts and access facts: the
+// project (with counts of its forks and shares, and the caller's membership, as columns), its
+// namespace's owner and the namespace chain side by side; then, only for a fork or a shared
+// project, the parent or the shares.
 func (s *Service) readOne(ctx context.Context, actor *authz.Actor, where []predicate.Project) (*oneReads, *authz.AccessFacts, error) {
 	c := db.ClientFrom(ctx, s.client)
 	r := &oneReads{client: c, where: where}
 	facts, readChain, accessColumns := s.policy.AccessReads(c, actor, where)
-	projectColumns := func(s *sql.Selector) { withForksCount(s); accessColumns(s) }
-	err := db.Concurrently(ctx, s.client,
-		r.readProject(projectColumns), r.readLinks, r.readOwner, r.readParent(withForksCount), readChain)
+	projectColumns := func(s *sql.Selector) { withForksCount(s); withSharesCount(s); accessColumns(s) }
+	err := db.Concurrently(ctx, s.client, r.readProject(projectColumns), r.readOwner, readChain)
 	if err != nil {
 		_, err = only(nil, err)
+		return nil, nil, err
+	}
+	var edges []func(context.Context) error
+	if r.p.ForkedFromID != nil {
+		edges = append(edges, r.readParent(withForksCount))
+	}
+	if n, _ := db.IntValue(r.p.Value(sharesColumn)); n > 0 {
+		edges = append(edges, r.readLinks)
+	}
+	if err := db.Concurrently(ctx, s.client, edges...); err != nil {
 		return nil, nil, err
 	}
 	return r, facts, nil
@@ -138,6 +154,13 @@ func withForksCount(s *sql.Selector) {
 		sql.ColumnsEQ(f.C(project.FieldForkedFromID), s.C(project.FieldID)),
 		sql.EQ(f.C(project.FieldPendingDelete), false),
 	)), forksColumn)
+}
+
+// withSharesCount adds the number of the project rows' shares with groups.
+func withSharesCount(s *sql.Selector) {
+	l := sql.Table(projectgrouplink.Table).As("shares")
+	s.AppendSelectExprAs(sql.Select(sql.Count("*")).From(l).
+		Where(sql.ColumnsEQ(l.C(projectgrouplink.FieldProjectID), s.C(project.FieldID))), sharesColumn)
 }
 
 // forksCount reads the count withForksCount added (0 when the row was read without it).
