@@ -144,7 +144,6 @@ func (p *Policy) projectAccessFrom(ctx context.Context, a *Actor, proj *ent.Proj
 	return p.projectShareLevel(ctx, a, proj, level)
 }
 
-
 // memberLevelOf is the user's highest active membership level of the source whose id is the
 // outer column sourceID (in the members' column sourceColumn), or NULL.
 func memberLevelOf(sourceID, sourceColumn string, uid int, today time.Time) *sql.Selector {
