@@ -263,6 +263,12 @@ func (p *Policy) Project(ctx context.Context, a *Actor, proj *ent.Project, abili
 	if err != nil {
 		return err
 	}
+	return Check(a, proj, level, readable, ability)
+}
+
+// Check decides an ability on a project from the actor's level and readability computed
+// beforehand, answering as Project does.
+func Check(a *Actor, proj *ent.Project, level Level, readable bool, ability Ability) error {
 	if !readable {
 		return apperr.NotFound("Project")
 	}

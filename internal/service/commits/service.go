@@ -53,12 +53,8 @@ func New(client *ent.Client, policy *authz.Policy, p *projects.Service, r *repos
 // members and the caller is anonymous), 403 when it is visible but the code is not (a Guest of
 // a private project), as authorize_read_code! answers.
 func (s *Service) open(ctx context.Context, actor *authz.Actor, ref string) (*ent.Project, *git.Repository, error) {
-	p, err := s.projects.Lookup(ctx, ref)
-	if err != nil {
-		return nil, nil, err
-	}
-	// One access-level computation answers both questions (see the project, read its code).
-	level, readable, err := s.policy.ProjectLevel(ctx, actor, p)
+	// One access-level computation answers both questions (see the project, then ability).
+	p, level, readable, err := s.projects.LookupLevel(ctx, actor, ref)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -2,6 +2,7 @@ package projects
 
 import (
 	"context"
+	"errors"
 	"strconv"
 
 	"anvil/ent"
@@ -25,41 +26,30 @@ const (
 // Get returns the project ref names (id or full path) with the View that presents it:
 // 404 Project Not Found when actor cannot read it.
 //
-// Across the network (PostgreSQL), everything it needs is read side by side in one round of
-// statements, each selecting through the reference: the project with its fork count and the
-// caller's membership, its shares, its namespace's owner, its fork parent, and the namespace
-// chain with the caller's memberships. Only shares that could raise the caller's level, and a
-// fork parent's own visibility, cost further reads. In process (SQLite), where a statement
-// costs its work rather than a round trip, primary-key lookups one after the other are cheaper
-// than those subqueries (the recursive chain alone costs as much as three lookups).
+// Across the network (PostgreSQL) it reads in one round of statements side by side, each
+// selecting through the reference (readOne), and decides access from the facts read with it.
+// In process (SQLite), where a statement costs its work rather than a round trip, primary-key
+// lookups one after the other are cheaper than those subqueries (the recursive chain alone
+// costs as much as three lookups).
 func (s *Service) Get(ctx context.Context, actor *authz.Actor, ref string) (*ent.Project, *View, error) {
-	if !db.Networked(s.client) || ent.TxFromContext(ctx) != nil {
+	if !s.readsSideBySide(ctx) {
 		p, err := s.lookupDetail(ctx, ref)
 		if err != nil {
 			return nil, nil, err
 		}
 		return s.present(ctx, actor, p)
 	}
-	exact, fold, err := refPredicates(ref)
-	if err != nil {
-		return nil, nil, err
-	}
-	r, facts, err := s.readOne(ctx, actor, exact)
-	if fold != nil && apperr.IsNotFound(err) {
-		r, facts, err = s.readOne(ctx, actor, fold)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := facts.Resolve(r.p); err != nil {
-		// The project moved while it was read: read it again the plain way.
+	r, facts, err := s.readResolved(ctx, actor, ref, true)
+	if errors.Is(err, errMoved) {
 		p, err := s.lookupDetail(ctx, strconv.Itoa(r.p.ID))
 		if err != nil {
 			return nil, nil, err
 		}
 		return s.present(ctx, actor, p)
 	}
-	r.ns = facts.Chain[0]
+	if err != nil {
+		return nil, nil, err
+	}
 	p := r.assemble(true)
 	v, err := s.viewOne(ctx, actor, p, facts)
 	if err != nil {
@@ -68,22 +58,87 @@ func (s *Service) Get(ctx context.Context, actor *authz.Actor, ref string) (*ent
 	return p, v, nil
 }
 
-// readOne reads the project where selects with its edges, fork counts and access facts: the
-// project (with counts of its forks and shares, and the caller's membership, as columns), its
-// namespace's owner and the namespace chain side by side; then, only for a fork or a shared
-// project, the parent or the shares.
-func (s *Service) readOne(ctx context.Context, actor *authz.Actor, where []predicate.Project) (*oneReads, *authz.AccessFacts, error) {
+// LookupLevel finds the project ref names (with its namespace and shares, as Lookup) and the
+// actor's level in it, and whether the actor may read it, without refusing anything: callers
+// that check more than reading (a repository's code) decide from the level in one go.
+func (s *Service) LookupLevel(ctx context.Context, actor *authz.Actor, ref string) (*ent.Project, authz.Level, bool, error) {
+	if s.readsSideBySide(ctx) {
+		r, facts, err := s.readResolved(ctx, actor, ref, false)
+		switch {
+		case err == nil:
+			p := r.assemble(false)
+			level, readable, err := s.policy.ProjectLevelFrom(ctx, actor, p, facts)
+			return p, level, readable, err
+		case errors.Is(err, errMoved):
+			ref = strconv.Itoa(r.p.ID)
+		default:
+			return nil, authz.NoAccess, false, err
+		}
+	}
+	p, err := s.Lookup(ctx, ref)
+	if err != nil {
+		return nil, authz.NoAccess, false, err
+	}
+	level, readable, err := s.policy.ProjectLevel(ctx, actor, p)
+	return p, level, readable, err
+}
+
+// readsSideBySide reports whether single reads go through readOne: across the network and
+// outside transactions (where the reads would run one after the other anyway).
+func (s *Service) readsSideBySide(ctx context.Context) bool {
+	return db.Networked(s.client) && ent.TxFromContext(ctx) == nil
+}
+
+// errMoved reports a project that moved while it was read (its namespace chain does not lead
+// from its namespace to the top): the caller reads it again the plain way.
+var errMoved = errors.New("project moved while it was read")
+
+// readResolved reads the project ref names through readOne (by the exact reference, then
+// case-insensitively) and resolves the access facts; the namespace edge comes from the chain.
+func (s *Service) readResolved(ctx context.Context, actor *authz.Actor, ref string, detail bool) (*oneReads, *authz.AccessFacts, error) {
+	exact, fold, err := refPredicates(ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, facts, err := s.readOne(ctx, actor, exact, detail)
+	if fold != nil && apperr.IsNotFound(err) {
+		r, facts, err = s.readOne(ctx, actor, fold, detail)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := facts.Resolve(r.p); err != nil {
+		return r, nil, errMoved
+	}
+	r.ns = facts.Chain[0]
+	return r, facts, nil
+}
+
+// readOne reads the project where selects with the access facts: the project (with a count of
+// its shares and the caller's membership as columns) and the namespace chain side by side, and
+// when detail is set the namespace's owner too, with fork counts; then, only for a shared
+// project (or, with detail, a fork), the shares (the parent).
+func (s *Service) readOne(ctx context.Context, actor *authz.Actor, where []predicate.Project, detail bool) (*oneReads, *authz.AccessFacts, error) {
 	c := db.ClientFrom(ctx, s.client)
 	r := &oneReads{client: c, where: where}
 	facts, readChain, accessColumns := s.policy.AccessReads(c, actor, where)
-	projectColumns := func(s *sql.Selector) { withForksCount(s); withSharesCount(s); accessColumns(s) }
-	err := db.Concurrently(ctx, s.client, r.readProject(projectColumns), r.readOwner, readChain)
-	if err != nil {
+	projectColumns := func(s *sql.Selector) {
+		withSharesCount(s)
+		accessColumns(s)
+		if detail {
+			withForksCount(s)
+		}
+	}
+	reads := []func(context.Context) error{r.readProject(projectColumns), readChain}
+	if detail {
+		reads = append(reads, r.readOwner)
+	}
+	if err := db.Concurrently(ctx, s.client, reads...); err != nil {
 		_, err = only(nil, err)
 		return nil, nil, err
 	}
 	var edges []func(context.Context) error
-	if r.p.ForkedFromID != nil {
+	if detail && r.p.ForkedFromID != nil {
 		edges = append(edges, r.readParent(withForksCount))
 	}
 	if n, _ := db.IntValue(r.p.Value(sharesColumn)); n > 0 {

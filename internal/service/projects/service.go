@@ -88,11 +88,11 @@ func only(p *ent.Project, err error) (*ent.Project, error) {
 // Find returns the project ref names if the actor has ability on it: 404 Project Not Found when
 // it cannot see it, 403 when it can see it but not act.
 func (s *Service) Find(ctx context.Context, actor *authz.Actor, ref string, ability authz.Ability) (*ent.Project, error) {
-	p, err := s.Lookup(ctx, ref)
+	p, level, readable, err := s.LookupLevel(ctx, actor, ref)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.policy.Project(ctx, actor, p, ability); err != nil {
+	if err := authz.Check(actor, p, level, readable, ability); err != nil {
 		return nil, err
 	}
 	return p, nil

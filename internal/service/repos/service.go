@@ -44,12 +44,8 @@ func New(client *ent.Client, policy *authz.Policy, p *projects.Service, st *sett
 // to write) and returns the project with its repository. A project whose repository feature is
 // disabled, or whose repository is missing on disk, answers 404 Repository Not Found for reads.
 func (s *Service) Open(ctx context.Context, actor *authz.Actor, ref string, ability authz.Ability) (*ent.Project, *git.Repository, error) {
-	p, err := s.projects.Lookup(ctx, ref)
-	if err != nil {
-		return nil, nil, err
-	}
 	// One access-level computation answers both questions (see the project, then ability).
-	level, readable, err := s.policy.ProjectLevel(ctx, actor, p)
+	p, level, readable, err := s.projects.LookupLevel(ctx, actor, ref)
 	if err != nil {
 		return nil, nil, err
 	}
