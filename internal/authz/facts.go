@@ -53,7 +53,7 @@ func (p *Policy) AccessReads(c *ent.Client, a *Actor, where []predicate.Project)
 	}
 	today := time.Now().UTC().Truncate(24 * time.Hour)
 	readChain := func(ctx context.Context) (err error) {
-		q := c.Namespace.Query().Where(inNamespaceTree(namespaceChain(where)))
+		q := c.Namespace.Query().Where(inNamespaceTree(func() *sql.Selector { return namespaceChain(where) }))
 		q.Modify(func(s *sql.Selector) {
 			if askMembers {
 				s.AppendSelectExprAs(memberLevelOf(s.C(namespace.FieldID), member.FieldNamespaceID, uid, today), memberLevelColumn)

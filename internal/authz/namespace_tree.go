@@ -29,12 +29,27 @@ func namespaceChain(where []predicate.Project) *sql.Selector {
 	return sql.Select(chain.C("id")).From(chain).Prefix(with)
 }
 
-// namespaceDescendants selects the ids of the namespaces with the full paths given and of all
-// their descendants.
-func namespaceDescendants(fullPaths []string) *sql.Selector {
+// Subtree selects the namespaces with the given full paths and all their descendants.
+func Subtree(fullPaths ...string) predicate.Namespace {
+	return inNamespaceTree(func() *sql.Selector { return namespaceTree(fullPaths, true) })
+}
+
+// Descendants selects the descendants of the namespace at fullPath, without it.
+func Descendants(fullPath string) predicate.Namespace {
+	return inNamespaceTree(func() *sql.Selector { return namespaceTree([]string{fullPath}, false) })
+}
+
+// namespaceTree selects the ids of the descendants of the namespaces with the full paths
+// given, and of those namespaces themselves when withRoots is set.
+func namespaceTree(fullPaths []string, withRoots bool) *sql.Selector {
 	tree := sql.Table("namespace_tree")
 	ns := sql.Table(namespace.Table)
-	start := sql.Select(ns.C(namespace.FieldID)).From(ns).Where(sql.In(ns.C(namespace.FieldFullPath), anySlice(fullPaths)...))
+	roots := sql.Select(ns.C(namespace.FieldID)).From(ns).Where(sql.In(ns.C(namespace.FieldFullPath), anySlice(fullPaths)...))
+	start := roots
+	if !withRoots {
+		children := sql.Table(namespace.Table).As("children")
+		start = sql.Select(children.C(namespace.FieldID)).From(children).Where(sql.In(children.C(namespace.FieldParentID), roots))
+	}
 	child := sql.Table(namespace.Table).As("child")
 	step := sql.Select(child.C(namespace.FieldID)).From(child).
 		Join(tree).On(child.C(namespace.FieldParentID), tree.C("id"))
@@ -42,9 +57,11 @@ func namespaceDescendants(fullPaths []string) *sql.Selector {
 	return sql.Select(tree.C("id")).From(tree).Prefix(with)
 }
 
-// inNamespaceTree is a namespace predicate: the namespace's id is one sel selects.
-func inNamespaceTree(sel *sql.Selector) predicate.Namespace {
-	return func(s *sql.Selector) { s.Where(sql.In(s.C(namespace.FieldID), sel)) }
+// inNamespaceTree is a namespace predicate: the namespace's id is one the query build makes
+// selects. The query is built anew each time the predicate is applied: ent's builders write
+// into buffers of their own, so one applied twice (a page and its count) would repeat its WITH.
+func inNamespaceTree(build func() *sql.Selector) predicate.Namespace {
+	return func(s *sql.Selector) { s.Where(sql.In(s.C(namespace.FieldID), build())) }
 }
 
 func anySlice(values []string) []any {

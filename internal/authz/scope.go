@@ -54,7 +54,7 @@ func (p *Policy) withDescendants(ctx context.Context, levels map[string]Level, i
 	for path := range levels {
 		roots = append(roots, path)
 	}
-	rows, err := p.client.Namespace.Query().Where(inNamespaceTree(namespaceDescendants(roots))).
+	rows, err := p.client.Namespace.Query().Where(Subtree(roots...)).
 		Select(namespace.FieldID, namespace.FieldFullPath).All(ctx)
 	if err != nil {
 		return err

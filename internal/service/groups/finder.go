@@ -67,7 +67,7 @@ func (s *Service) Query(ctx context.Context, actor *authz.Actor, p ListParams) (
 		}
 		parentGiven = true
 		if p.Descendants {
-			q = q.Where(namespace.FullPathHasPrefix(parent.FullPath + "/"))
+			q = q.Where(authz.Descendants(parent.FullPath))
 		} else {
 			q = q.Where(namespace.ParentID(parent.ID))
 		}

@@ -10,7 +10,6 @@ import (
 	"anvil/ent"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/member"
-	"anvil/ent/namespace"
 	"anvil/ent/predicate"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
@@ -298,7 +297,7 @@ func (s *Service) hierarchyMemberships(ctx context.Context, root *ent.Namespace,
 // hierarchyNames maps the full path of each group under root to its full name.
 func (s *Service) hierarchyNames(ctx context.Context, root *ent.Namespace) (map[string]string, error) {
 	rows, err := db.ClientFrom(ctx, s.client).Namespace.Query().
-		Where(namespace.Or(namespace.ID(root.ID), namespace.FullPathHasPrefix(root.FullPath+"/"))).All(ctx)
+		Where(authz.Subtree(root.FullPath)).All(ctx)
 	if err != nil {
 		return nil, err
 	}

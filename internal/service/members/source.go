@@ -142,8 +142,7 @@ func (s *Service) ancestors(ctx context.Context, ns *ent.Namespace) ([]*ent.Name
 // hierarchy returns the ids of a group and all its descendants.
 func (s *Service) hierarchy(ctx context.Context, root *ent.Namespace) ([]int, error) {
 	return db.ClientFrom(ctx, s.client).Namespace.Query().
-		Where(namespace.Or(namespace.ID(root.ID), namespace.FullPathHasPrefix(root.FullPath+"/"))).
-		IDs(ctx)
+		Where(authz.Subtree(root.FullPath)).IDs(ctx)
 }
 
 // fullName is GitLab's full_name of a namespace: the names from the top-level group down,

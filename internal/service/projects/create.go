@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"strconv"
+	"time"
 
 	"anvil/ent"
 	"anvil/ent/namespace"
@@ -86,7 +87,11 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 
 	var created *ent.Project
 	err = db.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		cr := tx.Project.Create().SetNamespaceID(ns.ID).SetCreatorID(creator.User.ID)
+		// One instant for both: a new project's last activity is its creation (each default
+		// would read the clock on its own).
+		at := time.Now().UTC().Truncate(time.Millisecond)
+		cr := tx.Project.Create().SetNamespaceID(ns.ID).SetCreatorID(creator.User.ID).
+			SetCreatedAt(at).SetUpdatedAt(at).SetLastActivityAt(at)
 		a.apply(cr.Mutation())
 		p, err := cr.Save(ctx)
 		if err != nil {

@@ -170,7 +170,7 @@ func (s *Service) byParent(ctx context.Context, p ListParams) ([]predicate.Proje
 func relatives(fullPath string, descendants, ancestors bool) predicate.Namespace {
 	var preds []predicate.Namespace
 	if descendants {
-		preds = append(preds, namespace.FullPathHasPrefix(fullPath+"/"))
+		preds = append(preds, authz.Descendants(fullPath))
 	}
 	if ancestors {
 		preds = append(preds, namespace.FullPathIn(authz.Ancestors(fullPath)...))
