@@ -328,7 +328,7 @@ func TestRunner_run(t *testing.T) {
 
 func TestRunner_timeout(t *testing.T) {
 	r := newRunner(t, 100*time.Millisecond)
-	repo := initRepo(t, r)
+	repo := initRepo(t, newRunner(t, 0)) // git init itself may take longer than 100 ms under load
 	// update-ref --stdin waits for input that never comes: the default time limit kills it.
 	p, err := r.Start(context.Background(), repo, New("update-ref", "--stdin"))
 	require.NoError(t, err)
@@ -342,7 +342,7 @@ func TestRunner_timeout(t *testing.T) {
 
 func TestRunner_longLivedHasNoTimeout(t *testing.T) {
 	r := newRunner(t, 50*time.Millisecond)
-	repo := initRepo(t, r)
+	repo := initRepo(t, newRunner(t, 0)) // git init itself may take longer than 50 ms under load
 	ctx, cancel := context.WithCancel(context.Background())
 	p, err := r.Start(ctx, repo, New("cat-file", "--batch-command", "--buffer"))
 	require.NoError(t, err)
