@@ -49,7 +49,7 @@ func (r *Resolver) memberResult(ctx context.Context, ref members.Ref, userID int
 	if err != nil || len(msgs) > 0 {
 		return nil, msgs, err
 	}
-	e, err := r.svc.Members.Get(ctx, actor(ctx), ref, userID)
+	e, err := r.svc.Members.Get(ctx, actor(ctx), ref, userID, false)
 	if err != nil {
 		return nil, nil, err
 	}

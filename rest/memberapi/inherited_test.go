@@ -75,11 +75,22 @@ func TestMembers_inheritance(t *testing.T) {
 		}
 		assert.Contains(t, ids(t, in.Do(t, "GET", gpath(sub)+"/all", guestTok, nil)), owner.ID)
 	})
-	t.Run("minimal access members are not listed", func(t *testing.T) {
+	t.Run("minimal access members are direct members of the top group only", func(t *testing.T) {
 		min, _ := in.NewUser(t, "minimal")
 		in.AddGroupMember(t, top, min, 5)
-		assert.NotContains(t, levels(t, in.Do(t, "GET", gpath(top), tok, nil)), min.ID)
+		// Listed (and so readable, changeable and removable) among the top group's own members,
+		// as GitLab lists a top-level group's all_group_members; never inherited.
+		assert.Equal(t, 5, levels(t, in.Do(t, "GET", gpath(top), tok, nil))[min.ID])
+		assert.NotContains(t, levels(t, in.Do(t, "GET", gpath(top)+"/all", tok, nil)), min.ID)
 		assert.NotContains(t, levels(t, in.Do(t, "GET", gpath(sub)+"/all", tok, nil)), min.ID)
+		r := in.Do(t, "GET", gpath(top)+"/"+itoa(min.ID), tok, nil)
+		require.Equal(t, http.StatusOK, r.Status, r.String())
+		assert.Equal(t, float64(5), decode[map[string]any](t, r)["access_level"])
+		r = in.Do(t, "PUT", gpath(top)+"/"+itoa(min.ID), tok, `{"access_level":10}`)
+		require.Equal(t, http.StatusOK, r.Status, r.String())
+		assert.Equal(t, float64(10), decode[map[string]any](t, r)["access_level"])
+		assert.Equal(t, http.StatusNoContent, in.Do(t, "DELETE", gpath(top)+"/"+itoa(min.ID), tok, nil).Status)
+		assert.NotContains(t, levels(t, in.Do(t, "GET", gpath(top), tok, nil)), min.ID)
 	})
 }
 

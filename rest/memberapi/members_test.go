@@ -67,6 +67,12 @@ func TestMembers_shape(t *testing.T) {
 			seats[m["username"].(string)] = m["is_using_seat"]
 		}
 		assert.Equal(t, map[string]any{"owner": true, "alice": true, "guesty": false}, seats)
+		// The single-member routes honour it too; without it the key is absent.
+		for _, path := range []string{gpath(g) + "/" + itoa(guest.ID), gpath(g) + "/all/" + itoa(guest.ID)} {
+			one := decode[map[string]any](t, in.Do(t, "GET", path+"?show_seat_info=true", ownerTok, nil))
+			assert.Equal(t, false, one["is_using_seat"], path)
+			assert.NotContains(t, decode[map[string]any](t, in.Do(t, "GET", path, ownerTok, nil)), "is_using_seat", path)
+		}
 	})
 	t.Run("client-go decodes it", func(t *testing.T) {
 		m, _, err := in.Client(t, ownerTok).GroupMembers.GetGroupMember(g.ID, int64(alice.ID))

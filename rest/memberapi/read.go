@@ -67,7 +67,11 @@ func (h *handlers) get(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	e, err := h.members.Get(c.Request.Context(), httpx.Actor(c), h.ref(c), uid)
+	seat, err := showSeatInfo(c)
+	if err != nil {
+		return err
+	}
+	e, err := h.members.Get(c.Request.Context(), httpx.Actor(c), h.ref(c), uid, seat)
 	if err != nil {
 		return err
 	}
@@ -80,11 +84,25 @@ func (h *handlers) getAll(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	e, err := h.members.GetAll(c.Request.Context(), httpx.Actor(c), h.ref(c), uid)
+	seat, err := showSeatInfo(c)
+	if err != nil {
+		return err
+	}
+	e, err := h.members.GetAll(c.Request.Context(), httpx.Actor(c), h.ref(c), uid, seat)
 	if err != nil {
 		return err
 	}
 	return httpx.OK(c, presentOne(c, e))
+}
+
+// showSeatInfo binds show_seat_info, which GitLab honours on the single-member routes too.
+func showSeatInfo(c *gin.Context) (bool, error) {
+	b, err := httpx.Bind(c)
+	if err != nil {
+		return false, err
+	}
+	seat := b.BoolDefault("show_seat_info", false)
+	return seat, b.Err()
 }
 
 // present renders member entries; administrators see emails.

@@ -53,6 +53,7 @@ func TestMembers_badInput(t *testing.T) {
 		{"unknown username", "POST", ppath(p), `{"username":"nobody","access_level":30}`, 404, `{"message":"404 User Not Found"}`},
 		{"existing member", "POST", gpath(parent), `{"user_id":` + itoa(inherited.ID) + `,"access_level":40}`, 409, `{"message":"Member already exists"}`},
 		{"access_level=35", "POST", gpath(g), `{"user_id":` + itoa(alice.ID) + `,"access_level":35}`, 400, `{"message":{"access_level":["is not included in the list"]}}`},
+		{"minimal access in a subgroup", "POST", gpath(g), `{"user_id":` + itoa(alice.ID) + `,"access_level":5}`, 400, `{"message":{"access_level":["is not included in the list","supported on top level groups only"]}}`},
 		{"minimal access on a project", "POST", ppath(p), `{"user_id":` + itoa(alice.ID) + `,"access_level":5}`, 400, `{"message":{"access_level":["is not included in the list"]}}`},
 		{"expires_at in the past", "POST", ppath(p), `{"user_id":` + itoa(alice.ID) + `,"access_level":30,"expires_at":"` + past + `"}`, 400, `{"message":{"expires_at":["cannot be a date in the past"]}}`},
 		{"below the inherited level in a subgroup", "POST", gpath(g), `{"user_id":` + itoa(inherited.ID) + `,"access_level":20}`, 400, `{"message":{"access_level":["should be greater than or equal to Developer inherited membership from group Parent"]}}`},

@@ -96,9 +96,10 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 		if err != nil {
 			return err
 		}
-		uid := actor.UserID()
-		if err := c.Member.Create().SetUserID(uid).SetNamespaceID(ns.ID).
-			SetAccessLevel(int(authz.Owner)).SetCreatedByID(uid).Exec(ctx); err != nil {
+		// GitLab adds the creator as Owner without naming who added the membership, so the
+		// member shape leaves created_by out for it.
+		if err := c.Member.Create().SetUserID(actor.UserID()).SetNamespaceID(ns.ID).
+			SetAccessLevel(int(authz.Owner)).Exec(ctx); err != nil {
 			return err
 		}
 		ns.Edges.Parent = parent

@@ -38,8 +38,8 @@ func (s *Service) ListAll(ctx context.Context, actor *authz.Actor, p ListParams,
 }
 
 // GetAll returns one member of a source including inherited and invited members: 404 Not found.
-func (s *Service) GetAll(ctx context.Context, actor *authz.Actor, ref Ref, userID int) (*Entry, error) {
-	entries, err := s.all(ctx, actor, ListParams{Source: ref, UserIDs: []int{userID}})
+func (s *Service) GetAll(ctx context.Context, actor *authz.Actor, ref Ref, userID int, showSeatInfo bool) (*Entry, error) {
+	entries, err := s.all(ctx, actor, ListParams{Source: ref, UserIDs: []int{userID}, ShowSeatInfo: showSeatInfo})
 	if err != nil {
 		return nil, err
 	}

@@ -24,7 +24,7 @@ func (s *Service) Query(ctx context.Context, actor *authz.Actor, p ListParams) (
 
 // directQuery is the filtered query of a source's own membership rows.
 func (s *Service) directQuery(ctx context.Context, src *Source, p ListParams) *ent.MemberQuery {
-	q := db.ClientFrom(ctx, s.client).Member.Query().Where(src.direct(), visible())
+	q := db.ClientFrom(ctx, s.client).Member.Query().Where(src.direct(), visibleDirect(src))
 	q = byUsers(q, p)
 	if len(p.SkipUsers) > 0 {
 		q = q.Where(member.UserIDNotIn(p.SkipUsers...))
@@ -74,7 +74,7 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, pa
 }
 
 // Get returns the direct member userID of the source: 404 Not found when there is none.
-func (s *Service) Get(ctx context.Context, actor *authz.Actor, ref Ref, userID int) (*Entry, error) {
+func (s *Service) Get(ctx context.Context, actor *authz.Actor, ref Ref, userID int, showSeatInfo bool) (*Entry, error) {
 	src, err := s.resolve(ctx, actor, ref, true)
 	if err != nil {
 		return nil, err
@@ -84,13 +84,13 @@ func (s *Service) Get(ctx context.Context, actor *authz.Actor, ref Ref, userID i
 		return nil, err
 	}
 	e := &Entry{Member: m, User: m.Edges.User, AccessLevel: m.AccessLevel}
-	return e, s.decorate(ctx, []*Entry{e}, false, nil)
+	return e, s.decorate(ctx, []*Entry{e}, showSeatInfo, nil)
 }
 
 // directMember loads the source's own membership of userID with its user: 404 Not found.
 func (s *Service) directMember(ctx context.Context, src *Source, userID int) (*ent.Member, error) {
 	m, err := db.ClientFrom(ctx, s.client).Member.Query().
-		Where(src.direct(), visible(), member.UserID(userID)).WithUser().Only(ctx)
+		Where(src.direct(), visibleDirect(src), member.UserID(userID)).WithUser().Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, notFound()
 	}

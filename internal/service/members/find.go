@@ -29,5 +29,5 @@ func (s *Service) FindByID(ctx context.Context, actor *authz.Actor, id int) (*En
 	default:
 		return nil, notFound()
 	}
-	return s.Get(ctx, actor, ref, m.UserID)
+	return s.Get(ctx, actor, ref, m.UserID, false)
 }

@@ -32,13 +32,18 @@ func HumanAccess(level int) string {
 	return ""
 }
 
-// validLevel reports whether level may be given to a member of this kind of source: Minimal
-// Access exists for groups only.
-func validLevel(kind Kind, level int) bool {
+// validLevel reports whether level may be given to a member of src: Minimal Access exists for
+// top-level groups only (GitLab's minimal_access_role_allowed?).
+func validLevel(src *Source, level int) bool {
 	if !authz.ValidMemberLevel(level) {
 		return false
 	}
-	return kind == GroupKind || authz.Level(level) != authz.Minimal
+	return authz.Level(level) != authz.Minimal || minimalAllowed(src)
+}
+
+// minimalAllowed reports whether src takes Minimal Access members: a top-level group.
+func minimalAllowed(src *Source) bool {
+	return src.Kind == GroupKind && src.Group.ParentID == nil
 }
 
 // today is the current UTC date at midnight; a membership expires at the end of its expires_at day.
@@ -51,9 +56,19 @@ func notExpired() predicate.Member {
 }
 
 // visible keeps the rows the members API shows: in force and above Minimal Access, which
-// GitLab keeps out of member listings.
+// GitLab keeps out of member listings, except in a source's own members where the source takes
+// Minimal Access members (GitLab lists a top-level group's all_group_members there, so that
+// they can be read, changed and removed like any other).
 func visible() predicate.Member {
 	return member.And(notExpired(), member.AccessLevelGT(int(authz.Minimal)))
+}
+
+// visibleDirect keeps the rows of src's own members list.
+func visibleDirect(src *Source) predicate.Member {
+	if minimalAllowed(src) {
+		return notExpired()
+	}
+	return visible()
 }
 
 // isDenied reports whether err is a 403 or 401 from the policy.

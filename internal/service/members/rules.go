@@ -120,8 +120,11 @@ func (s *Service) validate(ctx context.Context, src *Source, u *ent.User, level 
 	if expires != nil && expires.Before(today()) {
 		fields["expires_at"] = append(fields["expires_at"], "cannot be a date in the past")
 	}
-	if !validLevel(src.Kind, level) {
+	if !validLevel(src, level) {
 		fields["access_level"] = append(fields["access_level"], "is not included in the list")
+		if authz.Level(level) == authz.Minimal && src.Kind == GroupKind {
+			fields["access_level"] = append(fields["access_level"], "supported on top level groups only")
+		}
 	}
 	inherited, group, err := s.highestAncestorMembership(ctx, src, u.ID)
 	if err != nil {
