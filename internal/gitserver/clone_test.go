@@ -105,15 +105,15 @@ func TestGit_Clone(t *testing.T) {
 		}
 	})
 	t.Run("password authentication follows the instance setting", func(t *testing.T) {
-		_, out, err := g.clone("g/priv", "developer", "password-developer")
+		_, out, err := g.clone("g/priv", "developer", servertest.UserPassword)
 		require.NoError(t, err, out)
-		_, out, err = g.clone("g/priv", "developer@example.com", "password-developer")
+		_, out, err = g.clone("g/priv", "developer@example.com", servertest.UserPassword)
 		require.NoError(t, err, out)
 		require.NoError(t, in.Services.Settings.Set(t.Context(), "password_authentication_enabled_for_git", false))
 		defer func() {
 			require.NoError(t, in.Services.Settings.Set(t.Context(), "password_authentication_enabled_for_git", true))
 		}()
-		resp, _ := infoRefs(t, in, "g/priv.git", "git-upload-pack", "developer", "password-developer")
+		resp, _ := infoRefs(t, in, "g/priv.git", "git-upload-pack", "developer", servertest.UserPassword)
 		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
 		_, out, err = g.clone("g/priv", "developer", f.tokens["developer"])
 		require.NoError(t, err, out)

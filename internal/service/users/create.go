@@ -39,6 +39,9 @@ type CreateInput struct {
 	UserType string
 	// BotProjectID and BotNamespaceID tie a bot user to its resource.
 	BotProjectID, BotNamespaceID *int
+	// AllowWeakPassword skips the weak-password rule (the initial root password, which the
+	// operator configures); the length rules still apply.
+	AllowWeakPassword bool
 	// SkipNamespace creates no personal namespace (bot users).
 	SkipNamespace bool
 }
@@ -102,7 +105,7 @@ func (s *Service) checkCreate(ctx context.Context, c *ent.Client, in CreateInput
 		p.add("password", "can't be blank")
 	default:
 		password = *in.Password
-		if msg := s.passwordProblem(ctx, password); msg != "" {
+		if msg := s.passwordProblem(ctx, password, in.Name, in.Username, in.Email); msg != "" && !(in.AllowWeakPassword && msg == weakPasswordMessage) {
 			p.add("password", msg)
 		}
 	}

@@ -57,15 +57,6 @@ func CheckPassword(u *ent.User, pw string) bool {
 	return u.PasswordHash != "" && bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(pw)) == nil
 }
 
-// ValidatePassword applies the password rules: the instance minimum length, at most 128
-// characters, not blank. It answers 400 {"message":{"password":[...]}}.
-func (s *Service) ValidatePassword(ctx context.Context, pw string) error {
-	if msg := s.passwordProblem(ctx, pw); msg != "" {
-		return apperr.FieldError("password", msg)
-	}
-	return nil
-}
-
 // Get returns a user by id, without permission checks.
 func (s *Service) Get(ctx context.Context, id int) (*ent.User, error) {
 	u, err := db.ClientFrom(ctx, s.client).User.Get(ctx, id)

@@ -69,7 +69,14 @@ func (s *Service) checkUpdate(ctx context.Context, c *ent.Client, u *ent.User, i
 	}
 	checkProfile(p, in.Profile, email)
 	if in.Password != nil && *in.Password != "" {
-		if msg := s.passwordProblem(ctx, *in.Password); msg != "" {
+		name, username := u.Name, u.Username
+		if in.Name != nil {
+			name = *in.Name
+		}
+		if in.Username != nil {
+			username = *in.Username
+		}
+		if msg := s.passwordProblem(ctx, *in.Password, name, username, email); msg != "" {
 			p.add("password", msg)
 		}
 	}

@@ -126,9 +126,10 @@ func checkAccount(p problems, name, username, email *string, projectsLimit *int)
 	}
 }
 
-// passwordProblem returns what is wrong with a password, or "": the instance minimum length
-// (at least 8), at most 128 characters, not blank.
-func (s *Service) passwordProblem(ctx context.Context, pw string) string {
+// passwordProblem returns what is wrong with a password for the user with these name,
+// username and email, or "": the instance minimum length (at least 8), at most 128 characters,
+// not blank, not weak (WeakPassword).
+func (s *Service) passwordProblem(ctx context.Context, pw string, name, username, email string) string {
 	var minLen int
 	if err := s.settings.Get(ctx, "minimum_password_length", &minLen); err != nil || minLen < 8 {
 		minLen = 8
@@ -140,6 +141,8 @@ func (s *Service) passwordProblem(ctx context.Context, pw string) string {
 		return "is too short (minimum is " + strconv.Itoa(minLen) + " characters)"
 	case n > 128:
 		return "is too long (maximum is 128 characters)"
+	case WeakPassword(pw, name, username, email):
+		return weakPasswordMessage
 	}
 	return ""
 }

@@ -20,10 +20,14 @@ func Admin(in *users.CreateInput) { t := true; in.Admin = &t }
 // External makes the user external.
 func External(in *users.CreateInput) { t := true; in.External = &t }
 
+// UserPassword is the password of every user NewUser creates: strong by GitLab's rules (no
+// common password, no part of a name, username or email address).
+const UserPassword = "Kw9-tallow-Rz4q"
+
 // NewUser creates a user through the user service and returns it with an api-scoped token.
 func (in *Instance) NewUser(tb testing.TB, username string, opts ...UserOption) (*ent.User, string) {
 	tb.Helper()
-	pw := "password-" + username
+	pw := UserPassword
 	ci := users.CreateInput{Username: username, Name: "User " + username, Email: username + "@example.com", Password: &pw}
 	for _, o := range opts {
 		o(&ci)

@@ -40,7 +40,7 @@ type Instance struct {
 func Start(tb testing.TB, configure ...func(*config.Config)) *Instance {
 	tb.Helper()
 	dir := tb.TempDir()
-	cfg := config.Config{DataDir: dir, InitialRootToken: RootToken, InitialRootPassword: "root-password-123"}
+	cfg := config.Config{DataDir: dir, InitialRootToken: RootToken, InitialRootPassword: "Zq4-ember-Lt8w"}
 	cfg.DatabaseURL = Database(tb)
 	ts := httptest.NewUnstartedServer(nil)
 	cfg.Listen = ts.Listener.Addr().String()
