@@ -11,8 +11,8 @@ import (
 
 // Register adds the routes.
 func Register(t *route.Table) {
-	t.GET("/version", getVersion, route.SignedIn)
-	t.GET("/metadata", getMetadata, route.SignedIn)
+	t.GET("/version", getVersion, route.SignedIn, route.UserScope) // read_user tokens too, as in GitLab
+	t.GET("/metadata", getMetadata, route.SignedIn, route.UserScope)
 }
 
 // getVersion handles GET /version.
