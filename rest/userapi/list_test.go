@@ -57,7 +57,7 @@ func TestUsers_List_filters(t *testing.T) {
 
 	// Everyone in creation order; lists are newest first.
 	all := []string{"root", "alice", "bob", "carol", "dave", "erin", "frank", "botty", "helper", "twofa", "boss", "old"}
-	visible := without(all, "erin", "frank")
+	visible := without(all, "carol", "erin") // GitLab hides blocked, banned and LDAP-blocked users from non-administrators
 	desc := func(names ...string) []string {
 		out := slices.Clone(names)
 		slices.SortFunc(out, func(a, b string) int { return slices.Index(all, b) - slices.Index(all, a) })
@@ -68,7 +68,7 @@ func TestUsers_List_filters(t *testing.T) {
 		admin       bool
 		want        []string
 	}{
-		{"no filter hides banned and pending users", "", false, visible},
+		{"no filter hides blocked and banned users", "", false, visible},
 		{"no filter for administrators", "", true, all},
 		{"username is exact and case-insensitive", "username=ALICE", false, []string{"alice"}},
 		{"username is not a prefix", "username=ali", false, nil},
@@ -80,14 +80,15 @@ func TestUsers_List_filters(t *testing.T) {
 		{"search by partial email finds nothing", "search=alice%40example", false, nil},
 		{"search by private email is for administrators", "search=bob%40example.com", false, nil},
 		{"administrators search private emails", "search=BOB%40example.com", true, []string{"bob"}},
-		{"active", "active=true", false, without(visible, "carol", "dave", "helper")},
+		{"active", "active=true", false, without(visible, "dave", "frank", "helper")},
 		{"active=false is no filter", "active=false", false, visible},
-		{"blocked", "blocked=true", false, []string{"carol"}},
+		{"blocked users are hidden from users", "blocked=true", false, nil},
+		{"blocked for administrators", "blocked=true", true, []string{"carol"}},
 		{"blocked=false is no filter", "blocked=false", false, visible},
 		{"external", "external=true", false, []string{"bob"}},
 		{"external=false is no filter", "external=false", false, visible},
 		{"exclude_external", "exclude_external=true", false, without(visible, "bob")},
-		{"exclude_active", "exclude_active=true", false, []string{"carol", "dave"}},
+		{"exclude_active", "exclude_active=true", false, []string{"dave", "frank"}},
 		{"exclude_active for administrators", "exclude_active=true", true, []string{"carol", "dave", "erin", "frank"}},
 		{"humans", "humans=true", false, without(visible, "botty", "helper")},
 		{"exclude_humans", "exclude_humans=true", false, []string{"botty", "helper"}},

@@ -53,7 +53,7 @@ func TestUserAPI_basics(t *testing.T) {
 		}
 	})
 
-	t.Run("read_user scope reads users but not the version", func(t *testing.T) {
+	t.Run("read_user scope reads users and the version, not projects", func(t *testing.T) {
 		u, _ := in.NewUser(t, "alice")
 		readUser := in.NewToken(t, u.ID, "read_user")
 		r := in.Do(t, "GET", "/user", readUser, nil)
@@ -61,6 +61,8 @@ func TestUserAPI_basics(t *testing.T) {
 		r = in.Do(t, "GET", "/users?username=alice", readUser, nil)
 		assert.Equal(t, http.StatusOK, r.Status, r.String())
 		r = in.Do(t, "GET", "/version", readUser, nil)
+		assert.Equal(t, http.StatusOK, r.Status, r.String())
+		r = in.Do(t, "GET", "/projects", readUser, nil)
 		assert.Equal(t, http.StatusForbidden, r.Status)
 		assert.JSONEq(t, `{"error":"insufficient_scope","error_description":"The request requires higher privileges than provided by the access token.","scope":"api read_api"}`, string(r.Body))
 		r = in.Do(t, "POST", "/users/1/block", readUser, nil)

@@ -17,7 +17,8 @@ import (
 )
 
 // Query returns the users matching p that actor may see, unordered and unpaginated.
-// Non-administrators never see banned users or users pending approval, and their
+// Non-administrators never see blocked, LDAP-blocked or banned users (GitLab's
+// FORBIDDEN_SEARCH_STATES), and their
 // administrator-only filters are ignored. Anonymous callers must name a username (403
 // otherwise), and extern_uid with provider needs an administrator (401/403), as in GitLab.
 func (s *Service) Query(ctx context.Context, actor *authz.Actor, p ListParams) (*ent.UserQuery, error) {
@@ -31,7 +32,7 @@ func (s *Service) Query(ctx context.Context, actor *authz.Actor, p ListParams) (
 	}
 	q := db.ClientFrom(ctx, s.client).User.Query()
 	if !admin {
-		q.Where(user.StateNotIn(user.StateBanned, user.StateBlockedPendingApproval))
+		q.Where(user.StateNotIn(user.StateBlocked, user.StateLdapBlocked, user.StateBanned))
 		p = withoutAdminFilters(p)
 	}
 	q.Where(byState(p)...)
