@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"anvil/cmd/anvil/server/servertest"
 	"anvil/internal/authz"
@@ -92,6 +93,7 @@ func TestSort(t *testing.T) {
 	root, err := in.Services.Users.FindByRef(context.Background(), "root")
 	require.NoError(t, err)
 	bio := "changed"
+	time.Sleep(2 * time.Millisecond) // timestamps keep milliseconds: u1's update must not tie u3's creation
 	_, err = in.Services.Users.Update(context.Background(), authz.System(root), ids[0], users.UpdateInput{Profile: users.Profile{Bio: &bio}})
 	require.NoError(t, err)
 	for _, tc := range []struct {
