@@ -94,6 +94,9 @@ func TestUsers_State(t *testing.T) {
 	t.Run("client-go", func(t *testing.T) {
 		gl := in.Client(t, servertest.RootToken)
 		require.NoError(t, gl.Users.UnblockUser(int64(u.ID)))
+		// The user's requests above made it active today; GitLab refuses to deactivate users
+		// active in the past 90 days (that refusal is tested in TestUsers_deactivateRecentlyActive).
+		require.NoError(t, in.DB.Client.User.UpdateOneID(u.ID).SetLastActivityOn(time.Now().AddDate(0, 0, -200)).Exec(t.Context()))
 		require.NoError(t, gl.Users.DeactivateUser(int64(u.ID)))
 		require.NoError(t, gl.Users.ActivateUser(int64(u.ID)))
 		require.NoError(t, gl.Users.BanUser(int64(u.ID)))
@@ -169,4 +172,34 @@ func TestUsers_CustomAttributes(t *testing.T) {
 			assert.JSONEq(t, tc.want, string(r.Body))
 		})
 	}
+}
+
+// TestUsers_deactivateRecentlyActive: an authenticated request records the day's activity
+// (last_activity_on, once a day, not while impersonated), and GitLab refuses to deactivate a
+// user active in the past 90 days.
+func TestUsers_deactivateRecentlyActive(t *testing.T) {
+	in := servertest.Start(t)
+	u, token := in.NewUser(t, "busy")
+	path := "/users/" + strconv.Itoa(u.ID)
+	show := func() map[string]any {
+		r := in.Do(t, "GET", path, servertest.RootToken, nil)
+		require.Equal(t, http.StatusOK, r.Status, r.String())
+		return object(t, r)
+	}
+	assert.Nil(t, show()["last_activity_on"], "no request yet")
+
+	impersonation := in.Do(t, "POST", path+"/impersonation_tokens", servertest.RootToken,
+		`{"name":"imp","scopes":["api"],"expires_at":"`+time.Now().AddDate(0, 1, 0).Format("2006-01-02")+`"}`)
+	require.Equal(t, http.StatusCreated, impersonation.Status, impersonation.String())
+	secret := object(t, impersonation)["token"].(string)
+	require.Equal(t, http.StatusOK, in.Do(t, "GET", "/user", secret, nil).Status)
+	assert.Nil(t, show()["last_activity_on"], "impersonation is not the user's activity")
+
+	require.Equal(t, http.StatusOK, in.Do(t, "GET", "/user", token, nil).Status)
+	today := time.Now().UTC().Format("2006-01-02")
+	assert.Equal(t, today, show()["last_activity_on"])
+
+	r := in.Do(t, "POST", path+"/deactivate", servertest.RootToken, nil)
+	assert.Equal(t, http.StatusForbidden, r.Status)
+	assert.JSONEq(t, `{"message":"403 Forbidden - The user you are trying to deactivate has been active in the past 90 days and cannot be deactivated"}`, string(r.Body))
 }

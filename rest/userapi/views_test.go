@@ -58,11 +58,21 @@ func TestUsers_views(t *testing.T) {
 	root, err := in.DB.Client.User.Get(ctx, 1)
 	require.NoError(t, err)
 
-	publicFields := fmt.Sprintf(`"last_sign_in_at":null,"confirmed_at":%q,"last_activity_on":null,"email":"alice@example.com",
+	// last_activity_on is alice's first day of authenticated requests; read when asserting.
+	lastActivity := func() string {
+		u, err := in.DB.Client.User.Get(ctx, alice.ID)
+		require.NoError(t, err)
+		if u.LastActivityOn == nil {
+			return "null"
+		}
+		return `"` + u.LastActivityOn.UTC().Format("2006-01-02") + `"`
+	}
+	publicFieldsAt := fmt.Sprintf(`"last_sign_in_at":null,"confirmed_at":%q,"last_activity_on":%%s,"email":"alice@example.com",
 		"theme_id":3,"color_scheme_id":1,"projects_limit":100000,"current_sign_in_at":null,
 		"identities":[{"provider":"github","extern_uid":"42"}],"can_create_group":true,"can_create_project":true,
 		"two_factor_enabled":false,"external":false,"private_profile":false,"commit_email":"alice@example.com",
 		"shared_runners_minutes_limit":null,"extra_shared_runners_minutes_limit":null,"scim_identities":[]`, ts(*alice.ConfirmedAt))
+	publicFields := func() string { return fmt.Sprintf(publicFieldsAt, lastActivity()) }
 	adminFields := fmt.Sprintf(`"is_admin":false,"note":"","namespace_id":%d,"created_by":null,"current_sign_in_ip":null,
 		"last_sign_in_ip":null,"email_reset_offered_at":null,"is_auditor":false,"using_license_seat":true,
 		"provisioned_by_group_id":null,"plan":"ultimate","trial":false,"sign_in_count":0`, ns.ID)
@@ -82,7 +92,7 @@ func TestUsers_views(t *testing.T) {
 	t.Run("list as an administrator is the admin view", func(t *testing.T) {
 		r := in.Do(t, "GET", "/users?username=alice", servertest.RootToken, nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		want := "[" + basicPrefix + "," + singleFields(alice, true) + "," + publicFields + "," + adminFields + "}]"
+		want := "[" + basicPrefix + "," + singleFields(alice, true) + "," + publicFields() + "," + adminFields + "}]"
 		assert.JSONEq(t, want, string(r.Body))
 	})
 	t.Run("single user as a user", func(t *testing.T) {
@@ -107,13 +117,13 @@ func TestUsers_views(t *testing.T) {
 	t.Run("single user as an administrator", func(t *testing.T) {
 		r := in.Do(t, "GET", "/users/"+strconv.Itoa(alice.ID), servertest.RootToken, nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		want := basicPrefix + "," + singleFields(alice, true) + "," + publicFields + "," + adminFields + `,"highest_role":30}`
+		want := basicPrefix + "," + singleFields(alice, true) + "," + publicFields() + "," + adminFields + `,"highest_role":30}`
 		assert.JSONEq(t, want, string(r.Body))
 	})
 	t.Run("current user is UserPublic", func(t *testing.T) {
 		r := in.Do(t, "GET", "/user", aliceToken, nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		assert.JSONEq(t, basicPrefix+","+singleFields(alice, true)+","+publicFields+"}", string(r.Body))
+		assert.JSONEq(t, basicPrefix+","+singleFields(alice, true)+","+publicFields()+"}", string(r.Body))
 	})
 	t.Run("current administrator is the admin view", func(t *testing.T) {
 		m := object(t, in.Do(t, "GET", "/user", servertest.RootToken, nil))

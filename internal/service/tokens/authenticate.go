@@ -44,7 +44,26 @@ func (s *Service) Authenticate(ctx context.Context, secret, ip string) (*ent.Per
 		return nil, apperr.InvalidToken(revokedDescription)
 	}
 	s.touch(ctx, t, ip)
+	s.recordActivity(ctx, t)
 	return t, nil
+}
+
+// recordActivity sets the user's last_activity_on to today on their first authenticated request
+// of the day, as GitLab's activity service does (not while an administrator impersonates them).
+// A failed write is not worth failing the request for.
+func (s *Service) recordActivity(ctx context.Context, t *ent.PersonalAccessToken) {
+	u := t.Edges.User
+	today := time.Now().UTC().Truncate(24 * time.Hour)
+	if t.Impersonation || u.State != user.StateActive || (u.LastActivityOn != nil && !u.LastActivityOn.Before(today)) {
+		return
+	}
+	n, err := s.client.User.Update().
+		Where(user.ID(u.ID), user.Or(user.LastActivityOnIsNil(), user.LastActivityOnLT(today))).
+		SetLastActivityOn(today).SetUpdatedAt(u.UpdatedAt). // activity is no change of the account
+		Save(ctx)
+	if err == nil && n > 0 {
+		u.LastActivityOn = &today
+	}
 }
 
 // touch records last use at most once a minute (unless a new address shows up), so reads do
