@@ -155,6 +155,7 @@ func TestGroups_Create_errors(t *testing.T) {
 		{"path of a user namespace", tok, `{"name":"x","path":"Alice"}`, 400, taken},
 		{"path of a group", tok, `{"name":"x","path":"corp"}`, 400, taken},
 		{"bad path", tok, `{"name":"x","path":"-bad.git"}`, 400, `{"message":"Failed to save group {:path=>[\"can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.\"]}"}`},
+		{"reserved top-level path", tok, `{"name":"x","path":"API"}`, 400, `{"message":"Failed to save group {:path=>[\"API is a reserved name\"]}"}`},
 		{"short path and blank name", tok, `{"name":"","path":"a"}`, 400, `{"message":"Failed to save group {:name=>[\"can't be blank\"], :path=>[\"is too short (minimum is 2 characters)\"]}"}`},
 		{"bad name", tok, `{"name":"-x","path":"xyz"}`, 400, `{"message":"Failed to save group {:name=>[\"can contain only letters, digits, emoji, '_', '.', dash, space, parenthesis. It must start with letter, digit, emoji or '_'.\"]}"}`},
 		{"negative grace period", tok, `{"name":"x","path":"xyz","two_factor_grace_period":-1}`, 400, `{"message":"Failed to save group {:two_factor_grace_period=>[\"must be greater than or equal to 0\"]}"}`},
@@ -171,6 +172,10 @@ func TestGroups_Create_errors(t *testing.T) {
 			assert.JSONEq(t, tc.want, string(r.Body))
 		})
 	}
+	t.Run("top-level words are free inside a group", func(t *testing.T) {
+		r := in.Do(t, "POST", "/groups", tok, `{"name":"api","path":"api","parent_id":`+id(internal)+`}`)
+		assert.Equal(t, http.StatusCreated, r.Status, r.String())
+	})
 	t.Run("subgroup name taken among siblings", func(t *testing.T) {
 		in.NewGroup(t, "web", "internal", internal)
 		r := in.Do(t, "POST", "/groups", tok, `{"name":"web","path":"web2","parent_id":`+id(internal)+`}`)

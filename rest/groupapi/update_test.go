@@ -80,6 +80,7 @@ func TestGroups_Update_rules(t *testing.T) {
 		{"path taken", id(withProject), `{"path":"Taken"}`, 400, `{"message":{"path":["has already been taken"]}}`},
 		{"sibling name taken", id(sub), `{"name":"sibling"}`, 400, `{"message":{"name":["has already been taken"]}}`},
 		{"sibling path taken", id(sub), `{"path":"sibling"}`, 400, `{"message":{"path":["has already been taken"]}}`},
+		{"reserved top-level path", id(top), `{"path":"dashboard"}`, 400, `{"message":{"path":["dashboard is a reserved name"]}}`},
 		{"bad path", id(sub), `{"path":"a b"}`, 400, `{"message":{"path":["can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'."]}}`},
 		{"bad enum", id(sub), `{"project_creation_level":"everyone"}`, 400, `{"error":"project_creation_level does not have a valid value"}`},
 		{"shared runners on a subgroup while the parent allows them", id(sibling), `{"shared_runners_setting":"enabled"}`, 200, ""},

@@ -104,6 +104,7 @@ func TestUsers_Create(t *testing.T) {
 		{"taken email ignoring case", `{"email":"ALICE@example.com","username":"p","name":"","password":"x"}`, 409, `{"message":"Email has already been taken"}`},
 		{"taken username ignoring case", `{"email":"p@example.com","username":"Alice","name":"P","password":"password-123"}`, 409, `{"message":"Username has already been taken"}`},
 		{"username of a group", `{"email":"p@example.com","username":"teamspace","name":"P","password":"password-123"}`, 400, `{"message":{"username":["has already been taken"]}}`},
+		{"reserved username", `{"email":"p@example.com","username":"Dashboard","name":"P","password":"Kw9-tallow-Rz4q"}`, 400, `{"message":{"username":["Dashboard is a reserved name"]}}`},
 		{"invalid email and username", `{"email":"nope","username":"-bad","name":"P","password":"password-123"}`, 400, `{"message":{"email":["is invalid"],"username":["can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.', '.git' or '.atom'."]}}`},
 		{"blank name", `{"email":"p@example.com","username":"p","name":" ","password":"password-123"}`, 400, `{"message":{"name":["can't be blank"]}}`},
 		{"overlong bio and name", `{"email":"p@example.com","username":"p","name":"` + strings.Repeat("n", 256) + `","password":"password-123","bio":"` + strings.Repeat("b", 256) + `"}`, 400, `{"message":{"bio":["is too long (maximum is 255 characters)"],"name":["is too long (maximum is 255 characters)"]}}`},

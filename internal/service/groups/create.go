@@ -52,7 +52,7 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 	}
 	e := fieldErrors{}
 	validateName(e, in.Name)
-	validatePath(e, in.Path)
+	validatePath(e, in.Path, parent == nil)
 	validateDescription(e, in.Description)
 	in.validate(e)
 	runners := "enabled"

@@ -88,7 +88,7 @@ func (s *Service) validateUpdate(ctx context.Context, c *ent.Client, actor *auth
 		validateName(e, *in.Name)
 	}
 	if in.Path != nil && *in.Path != ns.Path {
-		validatePath(e, *in.Path)
+		validatePath(e, *in.Path, parent == nil)
 	}
 	validateDescription(e, in.Description)
 	in.validate(e)

@@ -65,7 +65,8 @@ func validateName(e fieldErrors, name string) {
 	}
 }
 
-func validatePath(e fieldErrors, path string) {
+// validatePath checks a group's path; topLevel tells which reserved words apply.
+func validatePath(e fieldErrors, path string, topLevel bool) {
 	switch {
 	case path == "":
 		e.add("path", msgBlank)
@@ -73,6 +74,8 @@ func validatePath(e fieldErrors, path string) {
 		e.add("path", msgTooLong255)
 	case !users.ValidPath(path):
 		e.add("path", msgPathFormat)
+	case users.ReservedPath(path, topLevel):
+		e.add("path", users.ReservedMessage(path))
 	case len(path) < 2:
 		e.add("path", msgPathShort)
 	}

@@ -104,6 +104,8 @@ func checkAccount(p problems, name, username, email *string, projectsLimit *int)
 			p.tooLong("username", *username, 255)
 		case !ValidPath(*username):
 			p.add("username", "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.', '.git' or '.atom'.")
+		case ReservedPath(*username, true):
+			p.add("username", ReservedMessage(*username))
 		}
 	}
 	if email != nil {
