@@ -105,15 +105,22 @@ func TestConventions_offsetPagination(t *testing.T) {
 	t.Run("huge page numbers are past the end", func(t *testing.T) {
 		// (page-1)*per_page overflows int64 here; it must not wrap around to page 1 (SQLite) or
 		// fail in the database (PostgreSQL).
-		for _, path := range []string{"/users", "/groups", "/groups/pg/members", "/personal_access_tokens", "/projects/pg%2Fp0/access_tokens"} {
+		for _, path := range []string{"/groups/pg/subgroups", "/groups/pg/members", "/personal_access_tokens", "/projects/pg%2Fp0/access_tokens"} {
 			r := in.Do(t, "GET", pathWith(path, "per_page", "100", "page", "9223372036854775807"), ownerToken, nil)
 			require.Equal(t, 200, r.Status, "%s: %s", path, r.String())
 			assert.Equal(t, "[]", string(r.Body), path)
 			assert.Equal(t, "", r.Header.Get("X-Next-Page"), path)
 		}
-		// The project listings stop offset pagination at 50,000 rows, as GitLab does.
-		requireJSONError(t, in.Do(t, "GET", "/projects?page=9223372036854775807", ownerToken, nil), 405,
-			`{"error":"Offset pagination has a maximum allowed offset of 50000 for requests that return objects of type Project. Remaining records can be retrieved using keyset pagination."}`)
+		// The project, group and user listings stop offset pagination at 50,000 rows, as GitLab
+		// does (keyset pagination reaches further).
+		for path, kind := range map[string]string{"/projects": "Project", "/groups": "Group", "/users": "User"} {
+			requireJSONError(t, in.Do(t, "GET", path+"?page=9223372036854775807", ownerToken, nil), 405,
+				`{"error":"Offset pagination has a maximum allowed offset of 50000 for requests that return objects of type `+kind+`. Remaining records can be retrieved using keyset pagination."}`)
+		}
+		r := in.Do(t, "GET", "/users?page=501&per_page=100", ownerToken, nil)
+		assert.Equal(t, 405, r.Status, "page 501 of 100 starts past 50,000")
+		r = in.Do(t, "GET", "/users?page=500&per_page=100", ownerToken, nil)
+		assert.Equal(t, 200, r.Status, "page 500 of 100 ends at 50,000")
 	})
 
 	t.Run("client-go walks the pages", func(t *testing.T) {

@@ -61,6 +61,11 @@ func (h *handlers) listUnder(c *gin.Context, parent string, descendants bool) er
 	if err != nil {
 		return err
 	}
+	if parent == "" { // GET /groups caps its offset pages; subgroup listings do not
+		if err := httpx.CapOffset(b, "Group"); err != nil {
+			return err
+		}
+	}
 	p.Parent, p.Descendants = parent, descendants
 	r, err := h.groups.List(c.Request.Context(), a, p, o, page)
 	if err != nil {

@@ -1,6 +1,8 @@
 package httpx
 
 import (
+	"anvil/internal/apperr"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -30,6 +32,35 @@ func Offset(b *params.Binder) pagination.Offset {
 		perPage = *pp
 	}
 	return pagination.NewOffset(page, perPage)
+}
+
+// MaxOffset is GitLab's default plan limit offset_pagination_limit: offset pages of the types
+// it caps stop there, and the rest is reached through keyset pagination.
+const MaxOffset = 50000
+
+// CapOffset refuses, with GitLab's 405, an offset page of objects of kind ("Project", "Group",
+// "User") reaching past MaxOffset. It reads the raw page and per_page, before per_page is
+// clamped to 100, as GitLab does.
+func CapOffset(b *params.Binder, kind string) error {
+	page, perPage := 1, pagination.DefaultPerPage
+	if v := b.Int("page"); v != nil && *v > 0 {
+		page = *v
+	}
+	if v := b.Int("per_page"); v != nil && *v > 0 {
+		perPage = *v
+	}
+	if page > MaxOffset || perPage > MaxOffset || page*perPage > MaxOffset {
+		return NotAllowed("Offset pagination has a maximum allowed offset of " + strconv.Itoa(MaxOffset) +
+			" for requests that return objects of type " + kind + ". Remaining records can be retrieved using keyset pagination.")
+	}
+	return nil
+}
+
+// NotAllowed is GitLab's 405 {"error": msg} for a pagination request it does not serve.
+func NotAllowed(msg string) error {
+	e := apperr.BadParam(msg)
+	e.Status = http.StatusMethodNotAllowed
+	return e
 }
 
 // SetPageHeaders writes X-Total, X-Total-Pages, X-Per-Page, X-Page, X-Next-Page, X-Prev-Page

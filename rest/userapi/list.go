@@ -87,7 +87,10 @@ func bindList(c *gin.Context, admin bool) (listRequest, error) {
 		r.load = users.LoadAdmin
 	}
 	r.load.CustomAttributes = b.BoolDefault("with_custom_attributes", false)
-	return r, b.Err()
+	if err := b.Err(); err != nil || r.keyset {
+		return r, err
+	}
+	return r, httpx.CapOffset(b, "User")
 }
 
 // list handles GET /users: UserBasic entries for ordinary callers, the administrator view for
