@@ -26,7 +26,8 @@ type PersonalAccessTokenWithToken struct {
 	Token string `json:"token"`
 }
 
-// PersonalAccessTokenWithLastUsedIps adds the recent client addresses (single-token reads).
+// PersonalAccessTokenWithLastUsedIps adds the recent client addresses (single-token reads and
+// the list of one's tokens).
 type PersonalAccessTokenWithLastUsedIps struct {
 	PersonalAccessToken
 	LastUsedIps []string `json:"last_used_ips"`
@@ -72,11 +73,12 @@ func (p *Presenter) PersonalAccessToken(t *ent.PersonalAccessToken) PersonalAcce
 	}
 }
 
-// PersonalAccessTokens renders a list of tokens.
-func (p *Presenter) PersonalAccessTokens(ts []*ent.PersonalAccessToken) []PersonalAccessToken {
-	out := make([]PersonalAccessToken, 0, len(ts))
+// PersonalAccessTokens renders a list of tokens: GET /personal_access_tokens shows each with its
+// recent client addresses, as the single-token reads do.
+func (p *Presenter) PersonalAccessTokens(ts []*ent.PersonalAccessToken) []PersonalAccessTokenWithLastUsedIps {
+	out := make([]PersonalAccessTokenWithLastUsedIps, 0, len(ts))
 	for _, t := range ts {
-		out = append(out, p.PersonalAccessToken(t))
+		out = append(out, p.PersonalAccessTokenWithLastUsedIps(t))
 	}
 	return out
 }

@@ -193,7 +193,11 @@ func TestPersonalAccessTokens_List(t *testing.T) {
 		t.Run(tc.desc, func(t *testing.T) {
 			r := in.Do(t, "GET", "/personal_access_tokens"+tc.query, tc.token, nil)
 			require.Equal(t, http.StatusOK, r.Status, r.String())
-			assert.Equal(t, tc.want, ids(array(t, r)))
+			items := array(t, r)
+			assert.Equal(t, tc.want, ids(items))
+			for _, item := range items {
+				assert.IsType(t, []any{}, item["last_used_ips"], "list items carry last_used_ips")
+			}
 		})
 	}
 
@@ -282,7 +286,7 @@ func TestPersonalAccessTokens_GetRevokeRotate(t *testing.T) {
 		{"get unknown, admin", "GET", "/personal_access_tokens/99999", servertest.RootToken, 404, `{"message":"404 Not Found"}`},
 		{"rotate someone else's token", "POST", "/personal_access_tokens/" + aliceID + "/rotate", bobToken, 401, `{"message":"401 Unauthorized"}`},
 		{"rotate unknown, admin", "POST", "/personal_access_tokens/99999/rotate", servertest.RootToken, 404, `{"message":"404 Not Found"}`},
-		{"revoke someone else's token", "DELETE", "/personal_access_tokens/" + aliceID, bobToken, 400, `{"message":"400 Bad request"}`},
+		{"revoke someone else's token", "DELETE", "/personal_access_tokens/" + aliceID, bobToken, 400, `{"message":"400 Bad request - Not permitted to revoke"}`},
 		{"revoke unknown", "DELETE", "/personal_access_tokens/99999", bobToken, 404, `{"message":"404 Not found"}`},
 		{"rotate with a bad date", "POST", "/personal_access_tokens/" + aliceID + "/rotate?expires_at=x", aliceToken, 400, `{"error":"expires_at is invalid"}`},
 	} {

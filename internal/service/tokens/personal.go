@@ -58,7 +58,7 @@ func (s *Service) Get(ctx context.Context, actor *authz.Actor, id int) (*ent.Per
 }
 
 // Revoke handles DELETE /personal_access_tokens/:id. An unknown id is 404 "404 Not found"; a
-// token the actor may not revoke is a bare 400, as GitLab answers. Revoking twice succeeds.
+// token the actor may not revoke is a 400 naming the reason, as GitLab's revoke service does. Revoking twice succeeds.
 func (s *Service) Revoke(ctx context.Context, actor *authz.Actor, id int) error {
 	if actor.IsAnonymous() {
 		return apperr.Unauthorized()
@@ -71,7 +71,7 @@ func (s *Service) Revoke(ctx context.Context, actor *authz.Actor, id int) error 
 		return apperr.NotFoundMessage("404 Not found")
 	}
 	if !owns(actor, t) {
-		return apperr.Message(http.StatusBadRequest, "400 Bad request")
+		return apperr.Message(http.StatusBadRequest, "400 Bad request - Not permitted to revoke")
 	}
 	return s.revoke(ctx, t)
 }
