@@ -359,6 +359,10 @@ func (p *Presenter) ProjectBasic(pr *ent.Project, v *projects.View, o ProjectOpt
 		b := defaultBranch(pr)
 		out.DefaultBranch = &b
 		out.ReadmeURL = &Optional[string]{}
+		if path := v.ReadmePath(pr); path != "" {
+			u := p.ProjectWebURL(pr) + "/-/blob/" + b + "/" + path
+			out.ReadmeURL.V = &u
+		}
 		n := v.ForksCount(pr)
 		out.ForksCount = &n
 	}

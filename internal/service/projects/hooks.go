@@ -40,6 +40,13 @@ type RepositoryBatchInspector interface {
 	EmptyRepos(ctx context.Context, ps []*ent.Project) map[int]bool
 }
 
+// ReadmeFinder is implemented by repository hooks that can find the README at the root of a
+// project's default branch (readme_url). Only single-project reads ask it: a listing would read
+// a tree per repository.
+type ReadmeFinder interface {
+	ReadmePath(ctx context.Context, p *ent.Project) string
+}
+
 // DeleteHook removes rows of another domain that reference a project, inside the deletion's
 // transaction (merge requests, pipelines, ...), so that deleting a project never trips a
 // foreign key.

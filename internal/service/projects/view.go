@@ -27,7 +27,8 @@ type View struct {
 	fullNames     map[int]string // namespace id -> "Group / Subgroup"
 	forks         map[int]int
 	empty         map[int]bool
-	forkParent    map[int]bool // parent project id -> readable
+	readme        map[int]string // project id -> README path (single-project reads only)
+	forkParent    map[int]bool   // parent project id -> readable
 	groups        map[int]bool // shared group id -> readable
 }
 
@@ -99,6 +100,10 @@ func (v *View) EmptyRepo(p *ent.Project) bool {
 	e, ok := v.empty[p.ID]
 	return !ok || e
 }
+
+// ReadmePath is the path of p's README at the root of its default branch, "" when there is
+// none or it was not looked up (listings).
+func (v *View) ReadmePath(p *ent.Project) string { return v.readme[p.ID] }
 
 // ShowForkParent reports whether p's fork parent is loaded and readable by the viewer.
 func (v *View) ShowForkParent(p *ent.Project) bool {
@@ -208,7 +213,7 @@ func newView(actor *authz.Actor) *View {
 	return &View{
 		Actor: actor, levels: map[int]authz.Level{}, projectMember: map[int]int{}, groupMember: map[int]int{},
 		fullNames: map[int]string{}, forks: map[int]int{}, empty: map[int]bool{},
-		forkParent: map[int]bool{}, groups: map[int]bool{},
+		readme: map[int]string{}, forkParent: map[int]bool{}, groups: map[int]bool{},
 	}
 }
 
@@ -252,9 +257,17 @@ func (s *Service) view(ctx context.Context, actor *authz.Actor, rows []*ent.Proj
 	return v, nil
 }
 
-// inspect fills empty_repo from the repository hooks: in one batch when they can, else per
-// project with a few in flight.
+// inspect fills what the repositories tell: empty_repo and, for a single project, its README.
 func (s *Service) inspect(ctx context.Context, rows []*ent.Project, v *View) {
+	s.inspectEmpty(ctx, rows, v)
+	if f, ok := s.Repos.(ReadmeFinder); ok && len(rows) == 1 && !v.EmptyRepo(rows[0]) {
+		v.readme[rows[0].ID] = f.ReadmePath(ctx, rows[0])
+	}
+}
+
+// inspectEmpty fills empty_repo from the repository hooks: in one batch when they can, else
+// per project with a few in flight.
+func (s *Service) inspectEmpty(ctx context.Context, rows []*ent.Project, v *View) {
 	if batch, ok := s.Repos.(RepositoryBatchInspector); ok {
 		for id, empty := range batch.EmptyRepos(ctx, rows) {
 			v.empty[id] = empty

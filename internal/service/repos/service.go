@@ -168,6 +168,27 @@ func (s *Service) Empty(ctx context.Context, p *ent.Project) bool {
 	return err != nil || !has
 }
 
+// ReadmePath implements projects.ReadmeFinder: the README at the root of the default branch,
+// "" for an empty repository or when there is none.
+func (s *Service) ReadmePath(ctx context.Context, p *ent.Project) string {
+	repo, err := s.Repository(p)
+	if err != nil {
+		return ""
+	}
+	if has, err := repo.HasBranchesOnDisk(); err != nil || !has {
+		return ""
+	}
+	branch, err := repo.Head(ctx)
+	if err != nil {
+		return ""
+	}
+	path, err := repo.ReadmePath(ctx, branch)
+	if err != nil {
+		return ""
+	}
+	return path
+}
+
 // EmptyRepos implements projects.RepositoryBatchInspector from the ref storage on disk, so a
 // page of 100 projects starts no git process.
 func (s *Service) EmptyRepos(_ context.Context, ps []*ent.Project) map[int]bool {
