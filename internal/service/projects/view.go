@@ -29,7 +29,7 @@ type View struct {
 	empty         map[int]bool
 	readme        map[int]string // project id -> README path (single-project reads only)
 	forkParent    map[int]bool   // parent project id -> readable
-	groups        map[int]bool // shared group id -> readable
+	groups        map[int]bool   // shared group id -> readable
 }
 
 // NotificationLevelGlobal is the notification level of a membership whose owner never changed
