@@ -32,7 +32,8 @@ type AccessFacts struct {
 	chain []*ent.Namespace // as read: unordered
 }
 
-// Dynamic columns the chain read adds to each namespace row.
+// Dynamic columns the reads add: the viewer's membership level (on the project row and on each
+// namespace of the chain) and whether a namespace is shared with groups.
 const (
 	memberLevelColumn = "viewer_member_level"
 	sharedColumn      = "shared_with_groups"
