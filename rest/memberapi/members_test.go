@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"anvil/cmd/anvil/server/servertest"
+	"anvil/ent"
+	"anvil/internal/service/users"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -236,4 +238,27 @@ func firstMemberID(t *testing.T, in *servertest.Instance, userID int) int {
 	m, err := u.QueryMemberships().First(t.Context())
 	require.NoError(t, err)
 	return m.ID
+}
+
+// TestMembers_queryOrder: with query=, members come in GitLab's user-search order: an exact
+// username (or public email, or name) match first, then by name; without it, by membership.
+func TestMembers_queryOrder(t *testing.T) {
+	in := servertest.Start(t)
+	owner, ownerTok := in.NewUser(t, "owner")
+	g := in.NewGroup(t, "searched", "private", nil)
+	in.AddGroupMember(t, g, owner, 50)
+	named := func(name string) servertest.UserOption { return func(ci *users.CreateInput) { ci.Name = name } }
+	zed, _ := in.NewUser(t, "zq", named("Zed Query"))
+	exact, _ := in.NewUser(t, "query", named("Amy Q"))
+	bob, _ := in.NewUser(t, "bq", named("Bob Query"))
+	for _, u := range []*ent.User{zed, exact, bob} {
+		in.AddGroupMember(t, g, u, 30)
+	}
+	for _, path := range []string{gpath(g), gpath(g) + "/all"} {
+		assert.Equal(t, []int{exact.ID, bob.ID, zed.ID}, ids(t, in.Do(t, "GET", path+"?query=query", ownerTok, nil)), path)
+		assert.Equal(t, []int{owner.ID, zed.ID, exact.ID, bob.ID}, ids(t, in.Do(t, "GET", path, ownerTok, nil)), path)
+	}
+	r := in.Do(t, "GET", gpath(g)+"?query=query&per_page=1&page=2", ownerTok, nil)
+	assert.Equal(t, []int{bob.ID}, ids(t, r), "pages follow the search order")
+	assert.Equal(t, "3", r.Header.Get("X-Total"))
 }

@@ -2,6 +2,7 @@ package members
 
 import (
 	"context"
+	"slices"
 	"sort"
 
 	"anvil/ent"
@@ -92,7 +93,11 @@ func (s *Service) all(ctx context.Context, actor *authz.Actor, p ListParams) ([]
 		}
 		entries = append(entries, e)
 	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].Member.ID < entries[j].Member.ID })
+	if p.Query != "" {
+		slices.SortFunc(entries, compareSearch(p.Query))
+	} else {
+		sort.Slice(entries, func(i, j int) bool { return entries[i].Member.ID < entries[j].Member.ID })
+	}
 	return entries, s.decorate(ctx, entries, p.ShowSeatInfo, hide)
 }
 

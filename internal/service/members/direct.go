@@ -49,7 +49,8 @@ func userSearch(term string) predicate.User {
 	return user.Or(user.NameContainsFold(term), user.UsernameContainsFold(term), user.PublicEmailEqualFold(term))
 }
 
-// List returns one page of the direct members, by membership id.
+// List returns one page of the direct members, by membership id (with query=, as GitLab's user
+// search orders: exact matches first, then by name).
 func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, page pagination.Offset) (pagination.Result[*Entry], error) {
 	q, err := s.Query(ctx, actor, p)
 	if err != nil {
@@ -59,7 +60,12 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, pa
 	if err != nil {
 		return pagination.Result[*Entry]{}, err
 	}
-	rows, err := q.WithUser().Order(member.ByID()).Offset(page.Skip()).Limit(page.Limit()).All(ctx)
+	var rows []*ent.Member
+	if p.Query == "" {
+		rows, err = q.WithUser().Order(member.ByID()).Offset(page.Skip()).Limit(page.Limit()).All(ctx)
+	} else {
+		rows, err = searchPage(ctx, q, p.Query, page)
+	}
 	if err != nil {
 		return pagination.Result[*Entry]{}, err
 	}
