@@ -60,11 +60,14 @@ func WeakPassword(pw string, name, username, email string) bool {
 		}
 	}
 	local, _, _ := strings.Cut(email, "@")
-	for _, source := range []string{name, username, local} {
-		for _, part := range nonWord.Split(strings.ToLower(source), -1) {
-			if utf8.RuneCountInString(part) >= minimumPersonalPart && strings.Contains(lower, part) {
-				return true
-			}
+	// The username as a whole; the name and the email's local part as a whole and in parts.
+	personal := []string{username, name, local}
+	personal = append(personal, nonWord.Split(name, -1)...)
+	personal = append(personal, nonWord.Split(local, -1)...)
+	for _, part := range personal {
+		part = strings.ToLower(part)
+		if utf8.RuneCountInString(part) >= minimumPersonalPart && strings.Contains(lower, part) {
+			return true
 		}
 	}
 	return false
