@@ -68,6 +68,27 @@ func (b *Binder) RequireOne(names ...string) {
 	b.missing = append(b.missing, strings.Join(names, ", ")+" are missing, at least one parameter must be provided")
 }
 
+// RequireOneKey is RequireOne as Grape's at_least_one_of counts: a key sent with JSON null is
+// given (it asks to clear the attribute).
+func (b *Binder) RequireOneKey(names ...string) {
+	for _, n := range names {
+		if _, ok := b.tree[n]; ok {
+			return
+		}
+	}
+	b.missing = append(b.missing, strings.Join(names, ", ")+" are missing, at least one parameter must be provided")
+}
+
+// ClearableString reads a string attribute that JSON null clears: null reads as "" (GitLab
+// stores nil, which the API shows as null, as Anvil shows ""), absent as nil.
+func (b *Binder) ClearableString(name string) *string {
+	if v, ok := b.tree[name]; ok && v == nil {
+		empty := ""
+		return &empty
+	}
+	return b.String(name)
+}
+
 // String reads a string. Arrays and hashes, and text that is not valid UTF-8, are invalid.
 func (b *Binder) String(name string) *string {
 	v, ok := b.tree[name]

@@ -194,7 +194,7 @@ func (h *handlers) update(c *gin.Context) error {
 		return err
 	}
 	in := projects.UpdateInput{Attributes: bindAttributes(b)}
-	b.RequireOne(updateParams...)
+	b.RequireOneKey(updateParams...)
 	if err := b.Err(); err != nil {
 		return err
 	}

@@ -128,3 +128,23 @@ func TestProjects_delete(t *testing.T) {
 	r = in.Do(t, "DELETE", fmt.Sprintf("/projects/%d", p.ID), tok, nil)
 	assert.Equal(t, http.StatusNotFound, r.Status)
 }
+
+// TestProjects_update_nullClears: a JSON null asks to clear the attribute, and counts as a
+// given parameter for "at least one parameter must be provided", as Grape counts keys.
+func TestProjects_update_nullClears(t *testing.T) {
+	in := servertest.Start(t)
+	_, tok := in.NewUser(t, "clearer")
+	r := in.Do(t, "POST", "/projects", tok, `{"path":"described","description":"some words"}`)
+	require.Equal(t, http.StatusCreated, r.Status, r.String())
+	id := int(decode[map[string]any](t, r)["id"].(float64))
+	assert.Equal(t, "some words", decode[map[string]any](t, r)["description"])
+
+	r = in.Do(t, "PUT", fmt.Sprintf("/projects/%d", id), tok, `{"description":null}`)
+	require.Equal(t, http.StatusOK, r.Status, r.String())
+	assert.Nil(t, decode[map[string]any](t, r)["description"])
+	r = in.Do(t, "GET", fmt.Sprintf("/projects/%d", id), tok, nil)
+	assert.Nil(t, decode[map[string]any](t, r)["description"])
+
+	r = in.Do(t, "PUT", fmt.Sprintf("/projects/%d", id), tok, `{}`)
+	assert.Equal(t, http.StatusBadRequest, r.Status, "an empty body still gives nothing")
+}
