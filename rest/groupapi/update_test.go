@@ -155,3 +155,14 @@ func TestGroups_Update_rules(t *testing.T) {
 		assert.Equal(t, false, decode[map[string]any](t, r)["auto_devops_enabled"], "explicit false is not null")
 	})
 }
+
+func TestGroups_Update_nullClearsDescription(t *testing.T) {
+	in := servertest.Start(t)
+	_, tok := in.NewUser(t, "owner")
+	r := in.Do(t, "POST", "/groups", tok, `{"name":"Described","path":"described","description":"words"}`)
+	require.Equal(t, http.StatusCreated, r.Status, r.String())
+	assert.Equal(t, "words", decode[map[string]any](t, r)["description"])
+	r = in.Do(t, "PUT", "/groups/described", tok, `{"description":null}`)
+	require.Equal(t, http.StatusOK, r.Status, r.String())
+	assert.Equal(t, "", decode[map[string]any](t, r)["description"], "a group's cleared description reads as an empty string")
+}
