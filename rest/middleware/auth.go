@@ -28,7 +28,7 @@ type Authenticator struct {
 }
 
 // tokenFrom returns the token a request carries: PRIVATE-TOKEN, Authorization: Bearer, or the
-// private_token / access_token query parameters.
+// private_token / access_token / bearer_token query parameters (the last is Doorkeeper's).
 func tokenFrom(r *http.Request) string {
 	if t := r.Header.Get("Private-Token"); t != "" {
 		return t
@@ -39,10 +39,12 @@ func tokenFrom(r *http.Request) string {
 		}
 	}
 	q := r.URL.Query()
-	if t := q.Get("private_token"); t != "" {
-		return t
+	for _, name := range []string{"private_token", "access_token", "bearer_token"} {
+		if t := q.Get(name); t != "" {
+			return t
+		}
 	}
-	return q.Get("access_token")
+	return ""
 }
 
 // Handler authenticates every request. A request without a token is anonymous; a token that is

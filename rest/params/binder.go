@@ -199,7 +199,12 @@ func (b *Binder) Time(name string) *time.Time {
 // ParseTime parses GitLab's datetime forms.
 func ParseTime(s string) (time.Time, bool) {
 	s = strings.TrimSpace(s)
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05Z0700", "2006-01-02T15:04:05", "2006-01-02 15:04:05 MST", "2006-01-02 15:04:05Z07:00", "2006-01-02T15:04Z07:00"} {
+	// ISO 8601 with a "T" or, as Python's str(datetime) writes it (python-gitlab sends datetime
+	// parameters that way), a space; without a zone the time is UTC, as Ruby's DateTime.parse
+	// reads it.
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05Z0700", "2006-01-02T15:04:05.999999999",
+		"2006-01-02 15:04:05 MST", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999",
+		"2006-01-02T15:04Z07:00"} {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t.UTC(), true
 		}

@@ -33,6 +33,7 @@ func TestAuthentication_tokenSources(t *testing.T) {
 		{"lower-case bearer scheme", "/user", map[string]string{"Authorization": "bearer " + token}},
 		{"private_token parameter", "/user?private_token=" + token, nil},
 		{"access_token parameter", "/user?access_token=" + token, nil},
+		{"bearer_token parameter", "/user?bearer_token=" + token, nil},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			r := raw(t, in, "GET", tc.path, tc.header)
