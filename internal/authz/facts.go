@@ -123,7 +123,7 @@ func (p *Policy) projectAccessFrom(ctx context.Context, a *Actor, proj *ent.Proj
 	}
 	ns := f.Chain[0]
 	level := NoAccess
-	if ns.Kind == namespace.KindUser && ns.OwnerID != nil && *ns.OwnerID == a.User.ID {
+	if OwnsPersonalNamespace(ns, a.User.ID) {
 		level = Owner
 	}
 	if f.ProjectMember != nil {

@@ -50,6 +50,12 @@ func activeProjectLink() predicate.ProjectGroupLink {
 	return projectgrouplink.Or(projectgrouplink.ExpiresAtIsNil(), projectgrouplink.ExpiresAtGTE(today))
 }
 
+// OwnsPersonalNamespace reports whether ns is userID's personal namespace: its owner is the
+// Owner of every project in it.
+func OwnsPersonalNamespace(ns *ent.Namespace, userID int) bool {
+	return ns.Kind == namespace.KindUser && ns.OwnerID != nil && *ns.OwnerID == userID
+}
+
 // ancestorIDs returns the ids of ns and its ancestors.
 func (p *Policy) ancestorIDs(ctx context.Context, ns *ent.Namespace) ([]int, error) {
 	if ns.ParentID == nil {
@@ -91,7 +97,7 @@ func (p *Policy) GroupAccess(ctx context.Context, a *Actor, ns *ent.Namespace) (
 		return NoAccess, nil
 	}
 	if ns.Kind == namespace.KindUser {
-		if ns.OwnerID != nil && *ns.OwnerID == a.User.ID {
+		if OwnsPersonalNamespace(ns, a.User.ID) {
 			return Owner, nil
 		}
 		return NoAccess, nil
@@ -153,7 +159,7 @@ func (p *Policy) ProjectAccess(ctx context.Context, a *Actor, proj *ent.Project)
 	level := NoAccess
 	var groupIDs []int
 	if ns.Kind == namespace.KindUser {
-		if ns.OwnerID != nil && *ns.OwnerID == a.User.ID {
+		if OwnsPersonalNamespace(ns, a.User.ID) {
 			level = Owner
 		}
 	} else if groupIDs, err = p.ancestorIDs(ctx, ns); err != nil {

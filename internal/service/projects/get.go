@@ -171,7 +171,7 @@ func (s *Service) viewOne(ctx context.Context, actor *authz.Actor, p *ent.Projec
 	if !actor.IsAnonymous() {
 		if f.ProjectMember != nil {
 			v.projectMember[p.ID] = int(*f.ProjectMember)
-		} else if ns.Kind == namespace.KindUser && ns.OwnerID != nil && *ns.OwnerID == actor.User.ID {
+		} else if authz.OwnsPersonalNamespace(ns, actor.User.ID) {
 			// As loadMemberships: the owner of a personal namespace is its projects' Owner.
 			v.projectMember[p.ID] = int(authz.Owner)
 		}

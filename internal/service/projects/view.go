@@ -392,7 +392,7 @@ func (s *Service) loadMemberships(ctx context.Context, c *ent.Client, actor *aut
 		if ns.Kind == namespace.KindUser {
 			// The owner of a personal namespace is its projects' Owner member in GitLab;
 			// projects made without the service (fixtures, imports) may lack the row.
-			if _, ok := v.projectMember[p.ID]; !ok && ns.OwnerID != nil && *ns.OwnerID == uid {
+			if _, ok := v.projectMember[p.ID]; !ok && authz.OwnsPersonalNamespace(ns, uid) {
 				v.projectMember[p.ID] = int(authz.Owner)
 			}
 			continue

@@ -58,7 +58,8 @@ func (s *Service) Get(ctx context.Context, actor *authz.Actor, id int) (*ent.Per
 }
 
 // Revoke handles DELETE /personal_access_tokens/:id. An unknown id is 404 "404 Not found"; a
-// token the actor may not revoke is a 400 naming the reason, as GitLab's revoke service does. Revoking twice succeeds.
+// token the actor may not revoke is a 400 naming the reason, as GitLab's revoke service does.
+// Revoking twice succeeds.
 func (s *Service) Revoke(ctx context.Context, actor *authz.Actor, id int) error {
 	if actor.IsAnonymous() {
 		return apperr.Unauthorized()

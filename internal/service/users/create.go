@@ -105,7 +105,11 @@ func (s *Service) checkCreate(ctx context.Context, c *ent.Client, in CreateInput
 		p.add("password", "can't be blank")
 	default:
 		password = *in.Password
-		if msg := s.passwordProblem(ctx, password, in.Name, in.Username, in.Email); msg != "" && !(in.AllowWeakPassword && msg == weakPasswordMessage) {
+		owner := &passwordOwner{in.Name, in.Username, in.Email}
+		if in.AllowWeakPassword {
+			owner = nil
+		}
+		if msg := s.passwordProblem(ctx, password, owner); msg != "" {
 			p.add("password", msg)
 		}
 	}

@@ -18,9 +18,9 @@ import (
 
 // Query returns the users matching p that actor may see, unordered and unpaginated.
 // Non-administrators never see blocked, LDAP-blocked or banned users (GitLab's
-// FORBIDDEN_SEARCH_STATES), and their
-// administrator-only filters are ignored. Anonymous callers must name a username (403
-// otherwise), and extern_uid with provider needs an administrator (401/403), as in GitLab.
+// FORBIDDEN_SEARCH_STATES), and their administrator-only filters are ignored. Anonymous callers
+// must name a username (403 otherwise), and extern_uid with provider needs an administrator
+// (401/403), as in GitLab.
 func (s *Service) Query(ctx context.Context, actor *authz.Actor, p ListParams) (*ent.UserQuery, error) {
 	admin := authz.CanUser(actor, nil, authz.AdminUsers)
 	if p.ExternUID != "" && p.Provider != "" && !admin {

@@ -69,14 +69,14 @@ func (s *Service) checkUpdate(ctx context.Context, c *ent.Client, u *ent.User, i
 	}
 	checkProfile(p, in.Profile, email)
 	if in.Password != nil && *in.Password != "" {
-		name, username := u.Name, u.Username
+		owner := &passwordOwner{u.Name, u.Username, email}
 		if in.Name != nil {
-			name = *in.Name
+			owner.name = *in.Name
 		}
 		if in.Username != nil {
-			username = *in.Username
+			owner.username = *in.Username
 		}
-		if msg := s.passwordProblem(ctx, *in.Password, name, username, email); msg != "" {
+		if msg := s.passwordProblem(ctx, *in.Password, owner); msg != "" {
 			p.add("password", msg)
 		}
 	}

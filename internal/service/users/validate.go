@@ -128,10 +128,14 @@ func checkAccount(p problems, name, username, email *string, projectsLimit *int)
 	}
 }
 
-// passwordProblem returns what is wrong with a password for the user with these name,
-// username and email, or "": the instance minimum length (at least 8), at most 128 characters,
-// not blank, not weak (WeakPassword).
-func (s *Service) passwordProblem(ctx context.Context, pw string, name, username, email string) string {
+// passwordOwner is whom a password is for: the weak-password rule looks for their name,
+// username and email address in it.
+type passwordOwner struct{ name, username, email string }
+
+// passwordProblem returns what is wrong with a password, or "": the instance minimum length
+// (at least 8), at most 128 characters, not blank, and, unless owner is nil, not weak for its
+// owner (WeakPassword).
+func (s *Service) passwordProblem(ctx context.Context, pw string, owner *passwordOwner) string {
 	var minLen int
 	if err := s.settings.Get(ctx, "minimum_password_length", &minLen); err != nil || minLen < 8 {
 		minLen = 8
@@ -143,7 +147,7 @@ func (s *Service) passwordProblem(ctx context.Context, pw string, name, username
 		return "is too short (minimum is " + strconv.Itoa(minLen) + " characters)"
 	case n > 128:
 		return "is too long (maximum is 128 characters)"
-	case WeakPassword(pw, name, username, email):
+	case owner != nil && WeakPassword(pw, owner.name, owner.username, owner.email):
 		return weakPasswordMessage
 	}
 	return ""
