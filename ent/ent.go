@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/containerrepository"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
 	"anvil/ent/member"
@@ -84,6 +85,7 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
+			containerrepository.Table: containerrepository.ValidColumn,
 			groupgrouplink.Table:      groupgrouplink.ValidColumn,
 			identity.Table:            identity.ValidColumn,
 			member.Table:              member.ValidColumn,

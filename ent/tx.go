@@ -14,6 +14,8 @@ import (
 // Tx is a transactional client that is created by calling Client.Tx().
 type Tx struct {
 	config
+	// ContainerRepository is the client for interacting with the ContainerRepository builders.
+	ContainerRepository *ContainerRepositoryClient
 	// GroupGroupLink is the client for interacting with the GroupGroupLink builders.
 	GroupGroupLink *GroupGroupLinkClient
 	// Identity is the client for interacting with the Identity builders.
@@ -169,6 +171,7 @@ func (tx *Tx) Client() *Client {
 }
 
 func (tx *Tx) init() {
+	tx.ContainerRepository = NewContainerRepositoryClient(tx.config)
 	tx.GroupGroupLink = NewGroupGroupLinkClient(tx.config)
 	tx.Identity = NewIdentityClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
@@ -190,7 +193,7 @@ func (tx *Tx) init() {
 // of them in order to commit or rollback the transaction.
 //
 // If a closed transaction is embedded in one of the generated entities, and the entity
-// applies a query, for example: GroupGroupLink.QueryXXX(), the query will be executed
+// applies a query, for example: ContainerRepository.QueryXXX(), the query will be executed
 // through the driver which created this transaction.
 //
 // Note that txDriver is not goroutine safe.

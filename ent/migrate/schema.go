@@ -8,6 +8,38 @@ import (
 )
 
 var (
+	// ContainerRepositoriesColumns holds the columns for the "container_repositories" table.
+	ContainerRepositoriesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "name", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "status", Type: field.TypeEnum, Nullable: true, Enums: []string{"delete_scheduled", "delete_ongoing"}},
+		{Name: "expiration_policy_started_at", Type: field.TypeTime, Nullable: true},
+		{Name: "bulk_delete_requested_at", Type: field.TypeTime, Nullable: true},
+		{Name: "project_id", Type: field.TypeInt},
+	}
+	// ContainerRepositoriesTable holds the schema information for the "container_repositories" table.
+	ContainerRepositoriesTable = &schema.Table{
+		Name:       "container_repositories",
+		Columns:    ContainerRepositoriesColumns,
+		PrimaryKey: []*schema.Column{ContainerRepositoriesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "container_repositories_projects_project",
+				Columns:    []*schema.Column{ContainerRepositoriesColumns[7]},
+				RefColumns: []*schema.Column{ProjectsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "containerrepository_project_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{ContainerRepositoriesColumns[7], ContainerRepositoriesColumns[3]},
+			},
+		},
+	}
 	// GroupGroupLinksColumns holds the columns for the "group_group_links" table.
 	GroupGroupLinksColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -575,6 +607,7 @@ var (
 	}
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
+		ContainerRepositoriesTable,
 		GroupGroupLinksTable,
 		IdentitiesTable,
 		MembersTable,
@@ -591,6 +624,7 @@ var (
 )
 
 func init() {
+	ContainerRepositoriesTable.ForeignKeys[0].RefTable = ProjectsTable
 	GroupGroupLinksTable.ForeignKeys[0].RefTable = NamespacesTable
 	GroupGroupLinksTable.ForeignKeys[1].RefTable = NamespacesTable
 	IdentitiesTable.ForeignKeys[0].RefTable = UsersTable

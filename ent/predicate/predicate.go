@@ -6,6 +6,9 @@ import (
 	"entgo.io/ent/dialect/sql"
 )
 
+// ContainerRepository is the predicate function for containerrepository builders.
+type ContainerRepository func(*sql.Selector)
+
 // GroupGroupLink is the predicate function for groupgrouplink builders.
 type GroupGroupLink func(*sql.Selector)
 
