@@ -26,6 +26,8 @@ type ContainerRepository struct {
 	ProjectID int `json:"project_id,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
+	// Path holds the value of the "path" field.
+	Path string `json:"path,omitempty"`
 	// Status holds the value of the "status" field.
 	Status *containerrepository.Status `json:"status,omitempty"`
 	// ExpirationPolicyStartedAt holds the value of the "expiration_policy_started_at" field.
@@ -67,7 +69,7 @@ func (*ContainerRepository) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case containerrepository.FieldID, containerrepository.FieldProjectID:
 			values[i] = new(sql.NullInt64)
-		case containerrepository.FieldName, containerrepository.FieldStatus:
+		case containerrepository.FieldName, containerrepository.FieldPath, containerrepository.FieldStatus:
 			values[i] = new(sql.NullString)
 		case containerrepository.FieldCreatedAt, containerrepository.FieldUpdatedAt, containerrepository.FieldExpirationPolicyStartedAt, containerrepository.FieldBulkDeleteRequestedAt:
 			values[i] = new(sql.NullTime)
@@ -115,6 +117,12 @@ func (_m *ContainerRepository) assignValues(columns []string, values []any) erro
 				return fmt.Errorf("unexpected type %T for field name", values[i])
 			} else if value.Valid {
 				_m.Name = value.String
+			}
+		case containerrepository.FieldPath:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field path", values[i])
+			} else if value.Valid {
+				_m.Path = value.String
 			}
 		case containerrepository.FieldStatus:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -189,6 +197,9 @@ func (_m *ContainerRepository) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)
+	builder.WriteString(", ")
+	builder.WriteString("path=")
+	builder.WriteString(_m.Path)
 	builder.WriteString(", ")
 	if v := _m.Status; v != nil {
 		builder.WriteString("status=")

@@ -71,6 +71,12 @@ func (_c *ContainerRepositoryCreate) SetNillableName(v *string) *ContainerReposi
 	return _c
 }
 
+// SetPath sets the "path" field.
+func (_c *ContainerRepositoryCreate) SetPath(v string) *ContainerRepositoryCreate {
+	_c.mutation.SetPath(v)
+	return _c
+}
+
 // SetStatus sets the "status" field.
 func (_c *ContainerRepositoryCreate) SetStatus(v containerrepository.Status) *ContainerRepositoryCreate {
 	_c.mutation.SetStatus(v)
@@ -186,6 +192,14 @@ func (_c *ContainerRepositoryCreate) check() error {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "ContainerRepository.name": %w`, err)}
 		}
 	}
+	if _, ok := _c.mutation.Path(); !ok {
+		return &ValidationError{Name: "path", err: errors.New(`ent: missing required field "ContainerRepository.path"`)}
+	}
+	if v, ok := _c.mutation.Path(); ok {
+		if err := containerrepository.PathValidator(v); err != nil {
+			return &ValidationError{Name: "path", err: fmt.Errorf(`ent: validator failed for field "ContainerRepository.path": %w`, err)}
+		}
+	}
 	if v, ok := _c.mutation.Status(); ok {
 		if err := containerrepository.StatusValidator(v); err != nil {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "ContainerRepository.status": %w`, err)}
@@ -232,6 +246,10 @@ func (_c *ContainerRepositoryCreate) createSpec() (*ContainerRepository, *sqlgra
 	if value, ok := _c.mutation.Name(); ok {
 		_spec.SetField(containerrepository.FieldName, field.TypeString, value)
 		_node.Name = value
+	}
+	if value, ok := _c.mutation.Path(); ok {
+		_spec.SetField(containerrepository.FieldPath, field.TypeString, value)
+		_node.Path = value
 	}
 	if value, ok := _c.mutation.Status(); ok {
 		_spec.SetField(containerrepository.FieldStatus, field.TypeEnum, value)
@@ -417,6 +435,9 @@ func (u *ContainerRepositoryUpsertOne) UpdateNewValues() *ContainerRepositoryUps
 	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(s *sql.UpdateSet) {
 		if _, exists := u.create.mutation.CreatedAt(); exists {
 			s.SetIgnore(containerrepository.FieldCreatedAt)
+		}
+		if _, exists := u.create.mutation.Path(); exists {
+			s.SetIgnore(containerrepository.FieldPath)
 		}
 	}))
 	return u
@@ -732,6 +753,9 @@ func (u *ContainerRepositoryUpsertBulk) UpdateNewValues() *ContainerRepositoryUp
 		for _, b := range u.create.builders {
 			if _, exists := b.mutation.CreatedAt(); exists {
 				s.SetIgnore(containerrepository.FieldCreatedAt)
+			}
+			if _, exists := b.mutation.Path(); exists {
+				s.SetIgnore(containerrepository.FieldPath)
 			}
 		}
 	}))

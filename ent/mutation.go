@@ -61,6 +61,7 @@ type ContainerRepositoryMutation struct {
 	created_at                   *time.Time
 	updated_at                   *time.Time
 	name                         *string
+	_path                        *string
 	status                       *containerrepository.Status
 	expiration_policy_started_at *time.Time
 	bulk_delete_requested_at     *time.Time
@@ -314,6 +315,42 @@ func (m *ContainerRepositoryMutation) ResetName() {
 	m.name = nil
 }
 
+// SetPath sets the "path" field.
+func (m *ContainerRepositoryMutation) SetPath(s string) {
+	m._path = &s
+}
+
+// Path returns the value of the "path" field in the mutation.
+func (m *ContainerRepositoryMutation) Path() (r string, exists bool) {
+	v := m._path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPath returns the old "path" field's value of the ContainerRepository entity.
+// If the ContainerRepository object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContainerRepositoryMutation) OldPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPath: %w", err)
+	}
+	return oldValue.Path, nil
+}
+
+// ResetPath resets all changes to the "path" field.
+func (m *ContainerRepositoryMutation) ResetPath() {
+	m._path = nil
+}
+
 // SetStatus sets the "status" field.
 func (m *ContainerRepositoryMutation) SetStatus(c containerrepository.Status) {
 	m.status = &c
@@ -522,7 +559,7 @@ func (m *ContainerRepositoryMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ContainerRepositoryMutation) Fields() []string {
-	fields := make([]string, 0, 7)
+	fields := make([]string, 0, 8)
 	if m.created_at != nil {
 		fields = append(fields, containerrepository.FieldCreatedAt)
 	}
@@ -534,6 +571,9 @@ func (m *ContainerRepositoryMutation) Fields() []string {
 	}
 	if m.name != nil {
 		fields = append(fields, containerrepository.FieldName)
+	}
+	if m._path != nil {
+		fields = append(fields, containerrepository.FieldPath)
 	}
 	if m.status != nil {
 		fields = append(fields, containerrepository.FieldStatus)
@@ -560,6 +600,8 @@ func (m *ContainerRepositoryMutation) Field(name string) (ent.Value, bool) {
 		return m.ProjectID()
 	case containerrepository.FieldName:
 		return m.Name()
+	case containerrepository.FieldPath:
+		return m.Path()
 	case containerrepository.FieldStatus:
 		return m.Status()
 	case containerrepository.FieldExpirationPolicyStartedAt:
@@ -583,6 +625,8 @@ func (m *ContainerRepositoryMutation) OldField(ctx context.Context, name string)
 		return m.OldProjectID(ctx)
 	case containerrepository.FieldName:
 		return m.OldName(ctx)
+	case containerrepository.FieldPath:
+		return m.OldPath(ctx)
 	case containerrepository.FieldStatus:
 		return m.OldStatus(ctx)
 	case containerrepository.FieldExpirationPolicyStartedAt:
@@ -625,6 +669,13 @@ func (m *ContainerRepositoryMutation) SetField(name string, value ent.Value) err
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetName(v)
+		return nil
+	case containerrepository.FieldPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPath(v)
 		return nil
 	case containerrepository.FieldStatus:
 		v, ok := value.(containerrepository.Status)
@@ -731,6 +782,9 @@ func (m *ContainerRepositoryMutation) ResetField(name string) error {
 		return nil
 	case containerrepository.FieldName:
 		m.ResetName()
+		return nil
+	case containerrepository.FieldPath:
+		m.ResetPath()
 		return nil
 	case containerrepository.FieldStatus:
 		m.ResetStatus()

@@ -45,6 +45,24 @@ func init() {
 	containerrepository.DefaultName = containerrepositoryDescName.Default.(string)
 	// containerrepository.NameValidator is a validator for the "name" field. It is called by the builders before save.
 	containerrepository.NameValidator = containerrepositoryDescName.Validators[0].(func(string) error)
+	// containerrepositoryDescPath is the schema descriptor for path field.
+	containerrepositoryDescPath := containerrepositoryFields[2].Descriptor()
+	// containerrepository.PathValidator is a validator for the "path" field. It is called by the builders before save.
+	containerrepository.PathValidator = func() func(string) error {
+		validators := containerrepositoryDescPath.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(_path string) error {
+			for _, fn := range fns {
+				if err := fn(_path); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	groupgrouplinkMixin := schema.GroupGroupLink{}.Mixin()
 	groupgrouplinkMixinFields0 := groupgrouplinkMixin[0].Fields()
 	_ = groupgrouplinkMixinFields0

@@ -12,6 +12,7 @@ import (
 	"anvil/rest/metaapi"
 	"anvil/rest/projectapi"
 	"anvil/rest/protectedbranchapi"
+	"anvil/rest/registryapi"
 	"anvil/rest/repositoryapi"
 	"anvil/rest/route"
 	"anvil/rest/tagapi"
@@ -36,4 +37,5 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	branchapi.Register(t)
 	tagapi.Register(t)
 	forkapi.Register(t)
+	registryapi.Register(t)
 }

@@ -25,6 +25,8 @@ const (
 	FieldProjectID = "project_id"
 	// FieldName holds the string denoting the name field in the database.
 	FieldName = "name"
+	// FieldPath holds the string denoting the path field in the database.
+	FieldPath = "path"
 	// FieldStatus holds the string denoting the status field in the database.
 	FieldStatus = "status"
 	// FieldExpirationPolicyStartedAt holds the string denoting the expiration_policy_started_at field in the database.
@@ -51,6 +53,7 @@ var Columns = []string{
 	FieldUpdatedAt,
 	FieldProjectID,
 	FieldName,
+	FieldPath,
 	FieldStatus,
 	FieldExpirationPolicyStartedAt,
 	FieldBulkDeleteRequestedAt,
@@ -77,6 +80,8 @@ var (
 	DefaultName string
 	// NameValidator is a validator for the "name" field. It is called by the builders before save.
 	NameValidator func(string) error
+	// PathValidator is a validator for the "path" field. It is called by the builders before save.
+	PathValidator func(string) error
 )
 
 // Status defines the type for the "status" enum field.
@@ -128,6 +133,11 @@ func ByProjectID(opts ...sql.OrderTermOption) OrderOption {
 // ByName orders the results by the name field.
 func ByName(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldName, opts...).ToFunc()
+}
+
+// ByPath orders the results by the path field.
+func ByPath(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPath, opts...).ToFunc()
 }
 
 // ByStatus orders the results by the status field.

@@ -75,6 +75,11 @@ func Name(v string) predicate.ContainerRepository {
 	return predicate.ContainerRepository(sql.FieldEQ(FieldName, v))
 }
 
+// Path applies equality check predicate on the "path" field. It's identical to PathEQ.
+func Path(v string) predicate.ContainerRepository {
+	return predicate.ContainerRepository(sql.FieldEQ(FieldPath, v))
+}
+
 // ExpirationPolicyStartedAt applies equality check predicate on the "expiration_policy_started_at" field. It's identical to ExpirationPolicyStartedAtEQ.
 func ExpirationPolicyStartedAt(v time.Time) predicate.ContainerRepository {
 	return predicate.ContainerRepository(sql.FieldEQ(FieldExpirationPolicyStartedAt, v))
@@ -248,6 +253,71 @@ func NameEqualFold(v string) predicate.ContainerRepository {
 // NameContainsFold applies the ContainsFold predicate on the "name" field.
 func NameContainsFold(v string) predicate.ContainerRepository {
 	return predicate.ContainerRepository(sql.FieldContainsFold(FieldName, v))
+}
+
+// PathEQ applies the EQ predicate on the "path" field.
+func PathEQ(v string) predicate.ContainerRepository {
+	return predicate.ContainerRepository(sql.FieldEQ(FieldPath, v))
+}
+
+// PathNEQ applies the NEQ predicate on the "path" field.
+func PathNEQ(v string) predicate.ContainerRepository {
+	return predicate.ContainerRepository(sql.FieldNEQ(FieldPath, v))
+}
+
+// PathIn applies the In predicate on the "path" field.
+func PathIn(vs ...string) predicate.ContainerRepository {
+	return predicate.ContainerRepository(sql.FieldIn(FieldPath, vs...))
+}
+
+// PathNotIn applies the NotIn predicate on the "path" field.
+func PathNotIn(vs ...string) predicate.ContainerRepository {
+	return predicate.ContainerRepository(sql.FieldNotIn(FieldPath, vs...))
+}
+
+// PathGT applies the GT predicate on the "path" field.
+func PathGT(v string) predicate.ContainerRepository {
+	return predicate.ContainerRepository(sql.FieldGT(FieldPath, v))
+}
+
+// PathGTE applies the GTE predicate on the "path" field.
+func PathGTE(v string) predicate.ContainerRepository {
+	return predicate.ContainerRepository(sql.FieldGTE(FieldPath, v))
+}
+
+// PathLT applies the LT predicate on the "path" field.
+func PathLT(v string) predicate.ContainerRepository {
+	return predicate.ContainerRepository(sql.FieldLT(FieldPath, v))
+}
+
+// PathLTE applies the LTE predicate on the "path" field.
+func PathLTE(v string) predicate.ContainerRepository {
+	return predicate.ContainerRepository(sql.FieldLTE(FieldPath, v))
+}
+
+// PathContains applies the Contains predicate on the "path" field.
+func PathContains(v string) predicate.ContainerRepository {
+	return predicate.ContainerRepository(sql.FieldContains(FieldPath, v))
+}
+
+// PathHasPrefix applies the HasPrefix predicate on the "path" field.
+func PathHasPrefix(v string) predicate.ContainerRepository {
+	return predicate.ContainerRepository(sql.FieldHasPrefix(FieldPath, v))
+}
+
+// PathHasSuffix applies the HasSuffix predicate on the "path" field.
+func PathHasSuffix(v string) predicate.ContainerRepository {
+	return predicate.ContainerRepository(sql.FieldHasSuffix(FieldPath, v))
+}
+
+// PathEqualFold applies the EqualFold predicate on the "path" field.
+func PathEqualFold(v string) predicate.ContainerRepository {
+	return predicate.ContainerRepository(sql.FieldEqualFold(FieldPath, v))
+}
+
+// PathContainsFold applies the ContainsFold predicate on the "path" field.
+func PathContainsFold(v string) predicate.ContainerRepository {
+	return predicate.ContainerRepository(sql.FieldContainsFold(FieldPath, v))
 }
 
 // StatusEQ applies the EQ predicate on the "status" field.

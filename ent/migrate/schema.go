@@ -14,6 +14,7 @@ var (
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "name", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "path", Type: field.TypeString, Size: 1024},
 		{Name: "status", Type: field.TypeEnum, Nullable: true, Enums: []string{"delete_scheduled", "delete_ongoing"}},
 		{Name: "expiration_policy_started_at", Type: field.TypeTime, Nullable: true},
 		{Name: "bulk_delete_requested_at", Type: field.TypeTime, Nullable: true},
@@ -27,16 +28,21 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "container_repositories_projects_project",
-				Columns:    []*schema.Column{ContainerRepositoriesColumns[7]},
+				Columns:    []*schema.Column{ContainerRepositoriesColumns[8]},
 				RefColumns: []*schema.Column{ProjectsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "containerrepository_project_id_name",
+				Name:    "containerrepository_path",
 				Unique:  true,
-				Columns: []*schema.Column{ContainerRepositoriesColumns[7], ContainerRepositoriesColumns[3]},
+				Columns: []*schema.Column{ContainerRepositoriesColumns[4]},
+			},
+			{
+				Name:    "containerrepository_project_id_name",
+				Unique:  false,
+				Columns: []*schema.Column{ContainerRepositoriesColumns[8], ContainerRepositoriesColumns[3]},
 			},
 		},
 	}

@@ -25,6 +25,9 @@ func (ContainerRepository) Fields() []ent.Field {
 		// name is the path below the project's, lower case as registry paths are; "" for the
 		// image at the project's path.
 		field.String("name").Default("").MaxLen(255),
+		// path is the image path ("group/project/name"), fixed when the repository appears:
+		// the images stay where they were pushed even if the project moves.
+		field.String("path").NotEmpty().MaxLen(1024).Immutable(),
 		// status is set while a deletion is scheduled or running (GitLab's status).
 		field.Enum("status").Values("delete_scheduled", "delete_ongoing").Optional().Nillable(),
 		// expiration_policy_started_at is when a cleanup last started (cleanup_policy_started_at).
@@ -42,9 +45,10 @@ func (ContainerRepository) Edges() []ent.Edge {
 	}
 }
 
-// Indexes returns the indexes: one repository per name in a project.
+// Indexes returns the indexes: one repository per image path (a project that moved may hold
+// two of one name, at its old and new paths).
 func (ContainerRepository) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("project_id", "name").Unique()}
+	return []ent.Index{index.Fields("path").Unique(), index.Fields("project_id", "name")}
 }
 
 // Annotations keeps ContainerRepository out of the generated graph.

@@ -40,6 +40,10 @@ const Service = "container_registry"
 // Issuer is the issuer of registry tokens (GitLab's default registry issuer).
 const Issuer = "gitlab-issuer"
 
+// EventsPath is where the registry delivers its notifications (GitLab's endpoint), on the
+// API's listener.
+const EventsPath = "/api/v4/container_registry_event/events"
+
 // storagePrefix is where the registry keeps its data inside the blob backend.
 const storagePrefix = "registry"
 

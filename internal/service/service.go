@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 
@@ -15,7 +16,9 @@ import (
 	"anvil/internal/git"
 	"anvil/internal/git/storage"
 	"anvil/internal/service/branches"
+	"anvil/internal/registry"
 	"anvil/internal/service/commits"
+	"anvil/internal/service/containerregistry"
 	"anvil/internal/service/forks"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/members"
@@ -53,6 +56,9 @@ type Services struct {
 	Forks    *forks.Service
 	// Files reads trees, blobs, archives, comparisons and files, and commits file changes.
 	Files *repofiles.Service
+	// Registry is the embedded container registry; ContainerRegistry its operations.
+	Registry          *registry.Registry
+	ContainerRegistry *containerregistry.Service
 }
 
 // New builds the services over an open database and the git client.
@@ -99,6 +105,21 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 	cm.Branches = pb // commits honour branch protection
 	files := repofiles.New(p, r)
 	files.Branches = pb // file commits honour branch protection
+	reg, err := registry.New(ctx, registry.Config{
+		Dir: filepath.Join(cfg.DataDir, "registry"), BlobStorageURL: cfg.BlobStorageURL,
+		Realm: cfg.ExternalURL + "/jwt/auth", NotifyURL: loopbackURL(cfg.Listen) + registry.EventsPath,
+		Auth: true, Log: log,
+	})
+	if err != nil {
+		_ = gitClient.Close()
+		return nil, err
+	}
+	cr := containerregistry.New(d.Client, containerregistry.Deps{
+		Policy: policy, Projects: p, Groups: g, Settings: st, Registry: reg, Log: log,
+		RegistryHost: cfg.RegistryHost(), ExternalURL: cfg.ExternalURL,
+	})
+	cr.Jobs = containerregistry.InlineJobs{Service: cr}
+	p.OnDelete = append(p.OnDelete, cr.OnProjectDelete)
 	return &Services{
 		Config: cfg, DB: d, Log: log, Policy: policy, Settings: st,
 		Users: u,
@@ -117,8 +138,29 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 		Tags:              tags.New(policy, p, r),
 		Forks:             forks.New(d.Client, policy, p, r, pb),
 		Files:             files,
+		Registry:          reg,
+		ContainerRegistry: cr,
 	}, nil
 }
 
-// Close stops the git processes the services keep.
-func (s *Services) Close() error { return s.Git.Close() }
+// Close stops the git processes and the registry's background work.
+func (s *Services) Close() error {
+	_ = s.Registry.Close()
+	return s.Git.Close()
+}
+
+// loopbackURL is the base URL at which the server reaches itself: its listen address, with an
+// unspecified host (":8080", "0.0.0.0:8080") read as the loopback address.
+func loopbackURL(listen string) string {
+	host, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		return "http://" + listen
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+		if ip != nil && ip.To4() == nil {
+			host = "::1"
+		}
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}

@@ -33,7 +33,10 @@ type Server struct {
 	DB       *db.DB
 	Services *service.Services
 	Handler  http.Handler
-	Log      *slog.Logger
+	// RegistryHandler serves the container registry on its own listener when
+	// ANVIL_REGISTRY_LISTEN is set (nil otherwise: Handler serves /v2/).
+	RegistryHandler http.Handler
+	Log             *slog.Logger
 	Registry *prometheus.Registry
 }
 
@@ -100,6 +103,7 @@ func (s *Server) routes() http.Handler {
 	e.GET("/-/metrics", gin.WrapH(promhttp.HandlerFor(s.Registry, promhttp.HandlerOpts{})))
 
 	pres := presenter.New(s.Config.ExternalURL)
+	pres.RegistryHost = s.Config.RegistryHost()
 	auth := &middleware.Authenticator{Tokens: s.Services.Tokens, Users: s.Services.Users}
 	api := e.Group("/api/v4", middleware.SecurityHeaders, func(c *gin.Context) {
 		httpx.SetPresenter(c, pres)
@@ -107,6 +111,7 @@ func (s *Server) routes() http.Handler {
 	}, middleware.RejectMalformed, auth.Handler)
 	rest.Register(api, s.Services)
 	mountGraphQL(e, s, auth)
+	s.mountRegistry(e)
 
 	e.Any("/api/v3/*path", middleware.SecurityHeaders, func(c *gin.Context) {
 		httpx.JSON(c, http.StatusGone, gin.H{"error": "API V3 is no longer supported. Use API V4 instead."})
@@ -134,35 +139,61 @@ func (s *Server) readiness(c *gin.Context) {
 	httpx.JSON(c, http.StatusOK, gin.H{"status": "ok", "master_check": []gin.H{{"status": "ok"}}, "db_check": []gin.H{{"status": "ok"}}})
 }
 
-// Serve listens on cfg.Listen until ctx ends, then shuts down gracefully: in-flight requests
+// Serve listens on cfg.Listen (and on the registry's own address when
+// ANVIL_REGISTRY_LISTEN is set) until ctx ends, then shuts down gracefully: in-flight requests
 // finish (up to 30 s) before Serve returns.
 func (s *Server) Serve(ctx context.Context) error {
 	ln, err := net.Listen("tcp", s.Config.Listen)
 	if err != nil {
 		return err
 	}
-	return s.ServeListener(ctx, ln)
+	var regLn net.Listener
+	if s.RegistryHandler != nil {
+		if regLn, err = net.Listen("tcp", s.Config.Registry.Listen); err != nil {
+			_ = ln.Close()
+			return err
+		}
+	}
+	return s.ServeListeners(ctx, ln, regLn)
 }
 
 // ServeListener serves on ln until ctx ends.
 func (s *Server) ServeListener(ctx context.Context, ln net.Listener) error {
-	hs := &http.Server{Handler: s.Handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	return s.ServeListeners(ctx, ln, nil)
+}
+
+// ServeListeners serves the API on ln and, when regLn is not nil, the registry on regLn,
+// until ctx ends or one of them fails.
+func (s *Server) ServeListeners(ctx context.Context, ln, regLn net.Listener) error {
+	servers := []*http.Server{{Handler: s.Handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}}
+	listeners := []net.Listener{ln}
+	if regLn != nil && s.RegistryHandler != nil {
+		servers = append(servers, &http.Server{Handler: s.RegistryHandler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second})
+		listeners = append(listeners, regLn)
+	}
+	errc := make(chan error, len(servers))
+	for i, hs := range servers {
+		go func() { errc <- hs.Serve(listeners[i]) }()
+	}
 	s.Log.Info("listening", "addr", ln.Addr().String(), "external_url", s.Config.ExternalURL)
+	if len(servers) > 1 {
+		s.Log.Info("registry listening", "addr", regLn.Addr().String(), "registry_url", s.Config.Registry.URL)
+	}
+	var failed error
 	select {
-	case err := <-errc:
-		return err
+	case failed = <-errc:
 	case <-ctx.Done():
 	}
 	s.Log.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := hs.Shutdown(shutdownCtx); err != nil {
-		return err
+	for _, hs := range servers {
+		if err := hs.Shutdown(shutdownCtx); err != nil && failed == nil {
+			failed = err
+		}
 	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
+	if failed != nil && !errors.Is(failed, http.ErrServerClosed) {
+		return failed
 	}
 	return nil
 }
