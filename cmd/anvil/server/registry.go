@@ -34,7 +34,9 @@ func (s *Server) mountRegistry(e *gin.Engine) {
 	r.RedirectFixedPath = false
 	r.Use(middleware.Recover(s.Log), middleware.Log(s.Log))
 	mountV2(r, rs.Registry())
-	r.NoRoute(func(c *gin.Context) { c.Data(http.StatusNotFound, "text/plain; charset=utf-8", []byte("404 page not found")) })
+	r.NoRoute(func(c *gin.Context) {
+		c.Data(http.StatusNotFound, "text/plain; charset=utf-8", []byte("404 page not found"))
+	})
 	s.RegistryHandler = r
 }
 

@@ -37,7 +37,7 @@ type Server struct {
 	// ANVIL_REGISTRY_LISTEN is set (nil otherwise: Handler serves /v2/).
 	RegistryHandler http.Handler
 	Log             *slog.Logger
-	Registry *prometheus.Registry
+	Registry        *prometheus.Registry
 }
 
 // Options adjust a server for tests and benchmarks.
