@@ -135,7 +135,7 @@ func resolveCommit(ctx context.Context, repo *git.Repository, rev string) (*git.
 func refErr(err error, branch string) error {
 	switch {
 	case errors.Is(err, git.ErrStaleRef):
-		return apperr.Message(400, "Could not update refs/heads/"+branch+". Please refresh and try again.")
+		return apperr.Refused("Could not update refs/heads/" + branch + ". Please refresh and try again.")
 	case errors.Is(err, git.ErrReferenceExists), errors.Is(err, git.ErrInvalidRefName):
 		return badBranchName(branch)
 	}
@@ -143,7 +143,7 @@ func refErr(err error, branch string) error {
 }
 
 func badBranchName(name string) error {
-	return apperr.Message(400, "Something went wrong when we tried to create '"+name+"' for you: Branch name is invalid")
+	return apperr.Refused("Something went wrong when we tried to create '" + name + "' for you: Branch name is invalid")
 }
 
 // identities returns the author (the given name and email, each defaulting to the caller's)
@@ -164,10 +164,10 @@ func identities(actor *authz.Actor, authorName, authorEmail string) (git.Signatu
 		author.Email = authorEmail
 	}
 	if git.ValidateIdentity(author.Name, author.Email) != nil {
-		return author, committer, apperr.Message(400, "Invalid author")
+		return author, committer, apperr.Refused("Invalid author")
 	}
 	if git.ValidateIdentity(committer.Name, committer.Email) != nil {
-		return author, committer, apperr.Message(400, "Invalid committer")
+		return author, committer, apperr.Refused("Invalid committer")
 	}
 	return author, committer, nil
 }

@@ -38,7 +38,7 @@ type ForkInput struct {
 // target namespace must exist and be visible (404 Namespace Not Found), a requested branch must
 // exist (404 Source Branch Not Found), and actor must be allowed to create projects there (404
 // Target Namespace Not Found). The fork is created through the project service (a taken name
-// or path is a *ConflictError), takes the source's feature settings, records its source, and
+// or path is a conflict with the full messages), takes the source's feature settings, records its source, and
 // gets a repository holding the source's branches and tags, whose default branch is protected
 // as any new default branch. It returns the fork as actor sees it.
 func (s *Service) Fork(ctx context.Context, actor *authz.Actor, sourceRef string, in ForkInput) (*ent.Project, *projects.View, error) {

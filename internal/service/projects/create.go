@@ -54,7 +54,7 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 		return nil, nil, err
 	}
 	if ns != nil && ns.Kind == namespace.KindUser {
-		if err := s.checkProjectsLimit(ctx, c, creator, in.UserID != nil); err != nil {
+		if err := s.checkProjectsLimit(ctx, c, creator); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -165,10 +165,13 @@ func (s *Service) canCreateIn(ctx context.Context, creator *authz.Actor, ns *ent
 	return authz.CanGroup(creator, ns, level, authz.CreateProjects), nil
 }
 
-// checkProjectsLimit refuses a personal project beyond the creator's projects_limit. POST
-// /projects answers 403 with the message; the administrator's POST /projects/user/:user_id
-// answers it as a validation error.
-func (s *Service) checkProjectsLimit(ctx context.Context, c *ent.Client, creator *authz.Actor, onBehalf bool) error {
+// LimitReached is the attribute of the validation error that refuses a project beyond the
+// creator's projects_limit (GitLab's errors[:limit_reached]).
+const LimitReached = "limit_reached"
+
+// checkProjectsLimit refuses a personal project beyond the creator's projects_limit, as a
+// validation error of LimitReached.
+func (s *Service) checkProjectsLimit(ctx context.Context, c *ent.Client, creator *authz.Actor) error {
 	limit := creator.User.ProjectsLimit
 	count, err := c.Project.Query().Where(project.PendingDelete(false),
 		project.HasNamespaceWith(namespace.OwnerID(creator.User.ID), namespace.KindEQ(namespace.KindUser))).Count(ctx)
@@ -182,10 +185,5 @@ func (s *Service) checkProjectsLimit(ctx context.Context, c *ent.Client, creator
 	if limit == 0 {
 		msg = "You cannot create projects in your personal namespace. Contact your GitLab administrator."
 	}
-	if onBehalf {
-		return apperr.FieldError("limit_reached", msg)
-	}
-	e := apperr.BadParam(msg)
-	e.Status = 403
-	return e
+	return apperr.FieldError(LimitReached, msg)
 }

@@ -2,7 +2,6 @@ package protectedbranches
 
 import (
 	"context"
-	"net/http"
 
 	"anvil/ent"
 	"anvil/internal/apperr"
@@ -111,7 +110,7 @@ func (s *Service) CanDelete(ctx context.Context, actor *authz.Actor, p *ent.Proj
 	}
 	switch {
 	case acc.protected && !acc.deleteByUI:
-		return apperr.Message(http.StatusBadRequest, MsgDeleteProtected)
+		return apperr.Refused(MsgDeleteProtected)
 	case !acc.protected && !acc.push:
 		return apperr.Forbidden(MsgPushIntoBranch)
 	}
