@@ -101,9 +101,6 @@ func (s *Service) checkCreate(ctx context.Context, actor *authz.Actor, p *ent.Pr
 	if refs.LooksLikeObjectID(name) {
 		return apperr.Refused(protectedbranches.MsgHexBranchName)
 	}
-	if s.protected == nil {
-		return nil
-	}
 	err := s.protected.CanPush(ctx, actor, p, name)
 	if e, ok := apperr.As(err); ok && e.Kind == apperr.KindForbidden {
 		rules, rerr := s.rules(ctx, p)
@@ -137,13 +134,11 @@ func (s *Service) createDefaultBranch(ctx context.Context, actor *authz.Actor, p
 	if err != nil {
 		return err
 	}
-	if s.protected != nil {
-		if err := s.protected.CanPush(ctx, actor, p, head); err != nil {
-			if e, ok := apperr.As(err); ok && e.Kind == apperr.KindForbidden {
-				return apperr.Refused(protectedbranches.MsgPushProtected)
-			}
-			return err
+	if err := s.protected.CanPush(ctx, actor, p, head); err != nil {
+		if e, ok := apperr.As(err); ok && e.Kind == apperr.KindForbidden {
+			return apperr.Refused(protectedbranches.MsgPushProtected)
 		}
+		return err
 	}
 	tree, err := repo.EditTree(ctx, "", []git.TreeAction{{Action: git.ActionCreate, Path: "README.md", Content: []byte{}}})
 	if err != nil {

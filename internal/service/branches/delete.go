@@ -39,10 +39,8 @@ func (s *Service) Delete(ctx context.Context, actor *authz.Actor, projectRef, na
 	if name == head {
 		return apperr.Refused(protectedbranches.MsgDeleteDefault)
 	}
-	if s.protected != nil {
-		if err := s.protected.CanDelete(ctx, actor, p, name); err != nil {
-			return err
-		}
+	if err := s.protected.CanDelete(ctx, actor, p, name); err != nil {
+		return err
 	}
 	if err := repo.UpdateRef(ctx, git.BranchRef(name), git.ZeroOID, b.Commit.ID); err != nil {
 		if errors.Is(err, git.ErrStaleRef) || errors.Is(err, git.ErrReferenceNotFound) {

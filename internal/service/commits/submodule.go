@@ -43,13 +43,13 @@ func (s *Service) UpdateSubmodule(ctx context.Context, actor *authz.Actor, proje
 		return nil, err
 	}
 	branch, sha := *in.Branch, strings.ToLower(*in.CommitSHA)
-	if s.Branches != nil {
-		if err := s.Branches.CanPush(ctx, actor, p, branch); err != nil {
-			if e, ok := apperr.As(err); ok && e.Kind == apperr.KindForbidden {
-				return nil, apperr.Refused(msgPushIntoBranch)
-			}
-			return nil, err
+	// The push check of every commit; GitLab's Submodules::UpdateService answers a refusal
+	// with its message as a refused request rather than 403.
+	if err := s.canPush(ctx, actor, p, branch, false); err != nil {
+		if apperr.Is(err, apperr.KindForbidden) {
+			return nil, apperr.Refused(msgPushIntoBranch)
 		}
+		return nil, err
 	}
 	has, err := repo.HasBranches(ctx)
 	if err != nil {

@@ -208,10 +208,8 @@ func (s *Service) populate(ctx context.Context, src *ent.Project, srcRepo *git.R
 	if _, err := dst.Branch(ctx, head); err != nil {
 		return nil // the source's default branch does not exist yet: nothing to protect
 	}
-	if s.protected != nil {
-		if err := s.protected.ProtectDefaultBranch(ctx, fork, head); err != nil {
-			return fmt.Errorf("protect fork default branch: %w", err)
-		}
+	if err := s.protected.ProtectDefaultBranch(ctx, fork, head); err != nil {
+		return fmt.Errorf("protect fork default branch: %w", err)
 	}
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"anvil/internal/service/projects"
 	"anvil/internal/service/protectedbranches"
 	"anvil/internal/service/repos"
+	"anvil/internal/service/wire"
 )
 
 // Service is the fork service.
@@ -28,9 +29,11 @@ type Service struct {
 	protected *protectedbranches.Service
 }
 
-// New returns the fork service; pb (may be nil) protects a fork's default branch as GitLab
-// does after a fork's repository is made.
+// New returns the fork service; pb protects a fork's default branch as GitLab does after a
+// fork's repository is made.
 func New(client *ent.Client, policy *authz.Policy, p *projects.Service, r *repos.Service, pb *protectedbranches.Service) *Service {
+	wire.Require("forks", wire.D("client", client), wire.D("policy", policy), wire.D("projects", p),
+		wire.D("repos", r), wire.D("protected branches", pb))
 	return &Service{client: client, policy: policy, projects: p, repos: r, protected: pb}
 }
 

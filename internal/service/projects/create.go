@@ -113,22 +113,20 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 	if err != nil {
 		return nil, nil, err
 	}
-	if s.Repos != nil {
-		branch := ""
-		if a.DefaultBranch != nil {
-			branch = *a.DefaultBranch
+	branch := ""
+	if a.DefaultBranch != nil {
+		branch = *a.DefaultBranch
+	}
+	if err := s.repos.Create(ctx, created, in.InitializeWithReadme, branch); err != nil {
+		slog.ErrorContext(ctx, "create repository", "project_id", created.ID, "err", err)
+		// Undo the row and whatever part of the repository was made.
+		if derr := s.deleteRows(ctx, created); derr != nil {
+			slog.ErrorContext(ctx, "remove project after failed repository creation", "project_id", created.ID, "err", derr)
 		}
-		if err := s.Repos.Create(ctx, created, in.InitializeWithReadme, branch); err != nil {
-			slog.ErrorContext(ctx, "create repository", "project_id", created.ID, "err", err)
-			// Undo the row and whatever part of the repository was made.
-			if derr := s.deleteRows(ctx, created); derr != nil {
-				slog.ErrorContext(ctx, "remove project after failed repository creation", "project_id", created.ID, "err", derr)
-			}
-			if derr := s.Repos.Delete(ctx, created); derr != nil {
-				slog.ErrorContext(ctx, "remove partial repository", "project_id", created.ID, "err", derr)
-			}
-			return nil, nil, apperr.FieldError("base", "Failed to create repository")
+		if derr := s.repos.Delete(ctx, created); derr != nil {
+			slog.ErrorContext(ctx, "remove partial repository", "project_id", created.ID, "err", derr)
 		}
+		return nil, nil, apperr.FieldError("base", "Failed to create repository")
 	}
 	return s.reload(ctx, actor, created.ID)
 }

@@ -129,13 +129,11 @@ func (s *Service) prepareBranch(ctx context.Context, actor *authz.Actor, p *ent.
 		start = in.Branch
 	}
 	// Protected branches: the one call site that guards file commits.
-	if s.Branches != nil {
-		if err := s.Branches.CanPush(ctx, actor, p, in.Branch); err != nil {
-			if e, ok := apperr.As(err); ok && e.Kind == apperr.KindForbidden {
-				return t, apperr.Refused(msgPushIntoBranch)
-			}
-			return t, err
+	if err := s.branches.CanPush(ctx, actor, p, in.Branch); err != nil {
+		if e, ok := apperr.As(err); ok && e.Kind == apperr.KindForbidden {
+			return t, apperr.Refused(msgPushIntoBranch)
 		}
+		return t, err
 	}
 	has, err := repo.HasBranches(ctx)
 	if err != nil {
