@@ -162,4 +162,3 @@ func requireRefused(t *testing.T, err error, kind apperr.Kind, text string) {
 }
 
 func ptr[T any](v T) *T { return &v }
-

@@ -51,7 +51,11 @@ func TestError_kinds(t *testing.T) {
 		{apperr.BadRequest(""), 400, `{"message":"400 Bad request"}`, nil},
 		{apperr.Refused("Could not update refs/heads/x. Please refresh and try again."), 400,
 			`{"message":"Could not update refs/heads/x. Please refresh and try again."}`, nil},
-		{func() error { e := apperr.Refused("Sorry, we cannot cherry-pick this commit automatically."); e.Code = "conflict"; return e }(), 400,
+		{func() error {
+			e := apperr.Refused("Sorry, we cannot cherry-pick this commit automatically.")
+			e.Code = "conflict"
+			return e
+		}(), 400,
 			`{"message":"Sorry, we cannot cherry-pick this commit automatically.","error_code":"conflict"}`, nil},
 		{apperr.Validation(map[string][]string{"path": {"has already been taken"}, "name": {"can't be blank"}}), 400,
 			`{"message":{"name":["can't be blank"],"path":["has already been taken"]}}`, nil},
