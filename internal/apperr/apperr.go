@@ -167,9 +167,6 @@ func Is(err error, kinds ...Kind) bool {
 // IsNotFound reports whether err is a not-found error.
 func IsNotFound(err error) bool { return Is(err, KindNotFound) }
 
-// IsDenied reports whether err refuses the caller (unauthenticated or forbidden).
-func IsDenied(err error) bool { return Is(err, KindUnauthorized, KindForbidden) }
-
 // Wrapf wraps an unexpected error with context; it is answered as an internal error.
 func Wrapf(err error, format string, args ...any) error {
 	return fmt.Errorf(format+": %w", append(args, err)...)
