@@ -42,7 +42,7 @@ func (c *Config) normalizeRegistry() error {
 	}
 	switch u.Scheme {
 	case "file":
-		if u.Path == "" || !filepath.IsAbs(filepath.FromSlash(u.Path)) {
+		if (u.Host != "" && u.Host != "localhost") || u.Path == "" || !filepath.IsAbs(filepath.FromSlash(u.Path)) {
 			return fmt.Errorf("ANVIL_BLOB_STORAGE_URL %q: a file URL needs an absolute path (file:///srv/blobs)", c.BlobStorageURL)
 		}
 	case "s3":

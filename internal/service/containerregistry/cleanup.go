@@ -176,4 +176,4 @@ func TagsToDelete(tags []registry.TagInfo, p CleanupParams, now time.Time) ([]st
 }
 
 // errCleanupLimit is the refusal of a second bulk deletion within the hour.
-func errCleanupLimit() error { return apperr.Message(400, cleanupLimitMessage) }
+func errCleanupLimit() error { return apperr.Refused(cleanupLimitMessage) }

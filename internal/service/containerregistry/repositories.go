@@ -110,14 +110,14 @@ func (s *Service) ListGroup(ctx context.Context, actor *authz.Actor, ref string,
 func (s *Service) Get(ctx context.Context, actor *authz.Actor, id int, inc Include) (*Repository, error) {
 	r, err := db.ClientFrom(ctx, s.client).ContainerRepository.Get(ctx, id)
 	if ent.IsNotFound(err) {
-		return nil, apperr.NotFound("")
+		return nil, apperr.RecordNotFound()
 	}
 	if err != nil {
 		return nil, err
 	}
 	repo, err := s.open(ctx, actor, strconv.Itoa(r.ProjectID), r, authz.ReadContainerImage)
 	if apperr.IsNotFound(err) {
-		return nil, apperr.NotFound("")
+		return nil, apperr.RecordNotFound()
 	}
 	if err != nil {
 		return nil, err
@@ -141,7 +141,7 @@ func (s *Service) find(ctx context.Context, actor *authz.Actor, ref string, id i
 	r, err := db.ClientFrom(ctx, s.client).ContainerRepository.Query().
 		Where(containerrepository.ID(id), containerrepository.ProjectID(p.ID)).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, apperr.NotFound("")
+		return nil, apperr.RecordNotFound()
 	}
 	if err != nil {
 		return nil, err

@@ -29,7 +29,7 @@ func (s *Service) Run(ctx context.Context, job Job) error {
 type InlineJobs struct{ Service *Service }
 
 // Enqueue runs job after the transaction in ctx commits.
-func (q InlineJobs) Enqueue(ctx context.Context, job Job) error {
+func (q *InlineJobs) Enqueue(ctx context.Context, job Job) error {
 	run := func() {
 		if err := q.Service.Run(context.Background(), job); err != nil {
 			q.Service.Log.Error("container registry job", "kind", job.Kind(), "err", err)

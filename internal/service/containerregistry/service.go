@@ -16,6 +16,7 @@ import (
 	"anvil/internal/service/groups"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/settings"
+	"anvil/internal/service/wire"
 )
 
 // Job is a unit of background work of this domain, queued in the transaction of the change
@@ -55,6 +56,9 @@ type Service struct {
 
 // New returns the container registry service.
 func New(client *ent.Client, d Deps) *Service {
+	wire.Require("containerregistry", wire.D("client", client), wire.D("policy", d.Policy),
+		wire.D("projects", d.Projects), wire.D("groups", d.Groups), wire.D("settings", d.Settings),
+		wire.D("registry", d.Registry), wire.D("jobs", d.Jobs))
 	if d.GCGrace <= 0 {
 		d.GCGrace = 24 * time.Hour
 	}
