@@ -117,7 +117,12 @@ func New(ctx context.Context, cfg Config) (r *Registry, err error) {
 		return nil, fmt.Errorf("registry storage: %w", err)
 	}
 
-	c := &configuration.Configuration{}
+	// Start from the defaults distribution's configuration parser fills in (catalog and tag
+	// list limits, ...), then set what Anvil decides.
+	c, err := configuration.Parse(strings.NewReader("version: 0.1\nstorage:\n  inmemory: {}\n"))
+	if err != nil {
+		return nil, err
+	}
 	c.Log.Level = "error"
 	c.HTTP.Secret = secret
 	c.Storage = configuration.Storage{
