@@ -34,11 +34,14 @@ type TagInfo struct {
 
 // manifestDoc is the part of any manifest (Docker schema 2, OCI image, index) Anvil reads.
 type manifestDoc struct {
-	MediaType string          `json:"mediaType"`
+	MediaType    string            `json:"mediaType"`
+	ArtifactType string            `json:"artifactType"`
+	Annotations  map[string]string `json:"annotations"`
 	Config    *v1.Descriptor  `json:"config"`
 	Layers    []v1.Descriptor `json:"layers"`
 	Manifests []v1.Descriptor `json:"manifests"`
 	Subject   *v1.Descriptor  `json:"subject"`
+	size      int64
 }
 
 // repository opens the image repository at path (never an error for a missing one: its reads
@@ -137,6 +140,10 @@ func (r *Registry) manifest(ctx context.Context, repo distribution.Repository, d
 	if err := json.Unmarshal(payload, &doc); err != nil {
 		return nil, err
 	}
+	if mt, _, _ := m.Payload(); doc.MediaType == "" {
+		doc.MediaType = mt
+	}
+	doc.size = int64(len(payload))
 	return &doc, nil
 }
 

@@ -25,6 +25,7 @@ import (
 // (token-key.pem) so that every replica sharing it signs tokens the others accept; the public
 // half is written as a JWKS file, which distribution's token access controller reads.
 type Keys struct {
+	public   *ecdsa.PublicKey
 	signer   jose.Signer
 	keyID    string
 	JWKSPath string
@@ -59,7 +60,7 @@ func LoadKeys(dir string) (*Keys, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Keys{signer: signer, keyID: pub.KeyID, JWKSPath: jwksPath}, nil
+	return &Keys{public: &key.PublicKey, signer: signer, keyID: pub.KeyID, JWKSPath: jwksPath}, nil
 }
 
 // Access is one grant of a token: a resource (type "repository" and an image path, or type
@@ -205,4 +206,40 @@ func writeTemp(path string, data []byte, mode os.FileMode) (string, error) {
 
 func constantTimeEqual(a, b string) bool {
 	return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
+}
+
+// Verify checks a token this server signed (signature, issuer, audience, validity) and returns
+// what it grants: the requests Anvil answers in front of the registry (the referrers API)
+// authorize as the registry itself does.
+func (k *Keys) Verify(token string) ([]Access, error) {
+	tok, err := jwt.ParseSigned(token, []jose.SignatureAlgorithm{jose.ES256})
+	if err != nil {
+		return nil, err
+	}
+	var std jwt.Claims
+	var priv struct {
+		Access []Access `json:"access"`
+	}
+	if err := tok.Claims(k.public, &std, &priv); err != nil {
+		return nil, err
+	}
+	if err := std.ValidateWithLeeway(jwt.Expected{Issuer: Issuer, AnyAudience: jwt.Audience{Service}, Time: time.Now()}, time.Minute); err != nil {
+		return nil, err
+	}
+	return priv.Access, nil
+}
+
+// Allows reports whether grants include action on the repository at path.
+func Allows(grants []Access, path, action string) bool {
+	for _, g := range grants {
+		if g.Type != "repository" || g.Name != path {
+			continue
+		}
+		for _, a := range g.Actions {
+			if a == action || a == "*" {
+				return true
+			}
+		}
+	}
+	return false
 }

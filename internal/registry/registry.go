@@ -124,6 +124,9 @@ func New(ctx context.Context, cfg Config) (r *Registry, err error) {
 		return nil, err
 	}
 	c.Log.Level = "error"
+	// Non-distributable layers (OCI's foreign layers) name where they are served: any http(s)
+	// URL is accepted, as the distribution spec expects; their blobs are never pushed here.
+	c.Validation.Manifests.URLs.Allow = []string{`^https?://`}
 	c.HTTP.Secret = secret
 	c.Storage = configuration.Storage{
 		driverName: configuration.Parameters(params),

@@ -48,14 +48,26 @@ var tagReference = regexp.MustCompile(`^(/v2/.+)/tags/reference/([^/]+)$`)
 // Registry serves /v2/: the embedded registry, which authorizes each request by the bearer
 // token it carries. DELETE /v2/<name>/tags/reference/<tag> (GitLab's registry extension,
 // deprecated for the manifests form) is served as DELETE /v2/<name>/manifests/<tag>: the same
-// tag deletion, under the same delete scope.
+// tag deletion, under the same delete scope. The OCI referrers API is answered here
+// (referrers.go).
 func (s *Server) Registry() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodDelete {
+		switch r.Method {
+		case http.MethodDelete:
 			if m := tagReference.FindStringSubmatch(r.URL.Path); m != nil {
 				r = r.Clone(r.Context())
 				r.URL.Path = m[1] + "/manifests/" + m[2]
 				r.URL.RawPath = ""
+			}
+		case http.MethodGet, http.MethodHead:
+			if m := referrersPath.FindStringSubmatch(r.URL.Path); m != nil {
+				s.referrers(w, r, m[1], m[2])
+				return
+			}
+		case http.MethodPut:
+			if manifestPath.MatchString(r.URL.Path) {
+				s.putManifest(w, r, s.Deps.Registry)
+				return
 			}
 		}
 		s.Deps.Registry.ServeHTTP(w, r)
