@@ -37,11 +37,11 @@ type manifestDoc struct {
 	MediaType    string            `json:"mediaType"`
 	ArtifactType string            `json:"artifactType"`
 	Annotations  map[string]string `json:"annotations"`
-	Config    *v1.Descriptor  `json:"config"`
-	Layers    []v1.Descriptor `json:"layers"`
-	Manifests []v1.Descriptor `json:"manifests"`
-	Subject   *v1.Descriptor  `json:"subject"`
-	size      int64
+	Config       *v1.Descriptor    `json:"config"`
+	Layers       []v1.Descriptor   `json:"layers"`
+	Manifests    []v1.Descriptor   `json:"manifests"`
+	Subject      *v1.Descriptor    `json:"subject"`
+	size         int64
 }
 
 // repository opens the image repository at path (never an error for a missing one: its reads
