@@ -70,7 +70,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	}
 	s := &Server{Config: cfg, DB: d, Services: svc, Log: log, Registry: prometheus.NewRegistry()}
 	s.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	s.Handler = s.withGit(s.routes())
+	router, v2 := s.routes()
+	s.Handler = s.withGit(s.withRegistry(v2, router))
 	return s, nil
 }
 
@@ -80,7 +81,9 @@ func (s *Server) Close() error {
 	return s.DB.Close()
 }
 
-func (s *Server) routes() http.Handler {
+// routes builds the router and returns it with the registry's /v2/ handler, which is served
+// ahead of it (withRegistry).
+func (s *Server) routes() (http.Handler, http.Handler) {
 	gin.SetMode(gin.ReleaseMode)
 	e := gin.New()
 	// Route on the escaped path so that %2F inside :id stays in one segment; handlers decode
@@ -111,7 +114,7 @@ func (s *Server) routes() http.Handler {
 	}, middleware.RejectMalformed, auth.Handler)
 	rest.Register(api, s.Services)
 	mountGraphQL(e, s, auth)
-	s.mountRegistry(e)
+	v2 := s.mountRegistry(e)
 
 	e.Any("/api/v3/*path", middleware.SecurityHeaders, func(c *gin.Context) {
 		httpx.JSON(c, http.StatusGone, gin.H{"error": "API V3 is no longer supported. Use API V4 instead."})
@@ -125,7 +128,7 @@ func (s *Server) routes() http.Handler {
 		}
 		c.Data(http.StatusNotFound, "text/plain; charset=utf-8", []byte("404 Not Found"))
 	})
-	return e
+	return e, v2
 }
 
 // readiness handles /-/readiness: ready when the database answers.
