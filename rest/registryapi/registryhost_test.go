@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -101,4 +102,26 @@ func TestRegistry_tagDeletionAndCatalog(t *testing.T) {
 	var catalog struct{ Repositories []string }
 	require.NoError(t, json.Unmarshal(body, &catalog))
 	assert.Equal(t, []string{"alice/app"}, catalog.Repositories)
+}
+
+// The notification endpoint takes events only with the registry's secret.
+func TestEvents_secret(t *testing.T) {
+	in := servertest.Start(t)
+	alice, tok := in.NewUser(t, "alice")
+	in.NewProject(t, in.PersonalNamespace(t, alice), "app", "private")
+	body := `{"events":[{"action":"push","target":{"mediaType":"application/vnd.oci.image.manifest.v1+json","repository":"alice/app/forged","tag":"v1"}}]}`
+	for _, auth := range []string{"", "Bearer " + tok, "Bearer wrong"} {
+		req, err := http.NewRequest("POST", in.URL+"/api/v4/container_registry_event/events", strings.NewReader(body))
+		require.NoError(t, err)
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, auth)
+	}
+	n, err := in.DB.Client.ContainerRepository.Query().Count(t.Context())
+	require.NoError(t, err)
+	assert.Zero(t, n)
 }
