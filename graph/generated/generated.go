@@ -256,6 +256,7 @@ type ComplexityRoot struct {
 		Path              func(childComplexity int) int
 		ProjectMembers    func(childComplexity int, search *string, relations []model.ProjectMemberRelation, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		Repository        func(childComplexity int) int
+		StarCount         func(childComplexity int) int
 		UpdatedAt         func(childComplexity int) int
 		Visibility        func(childComplexity int) int
 		WebURL            func(childComplexity int) int
@@ -1480,6 +1481,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Project.Repository(childComplexity), true
+	case "Project.starCount":
+		if e.ComplexityRoot.Project.StarCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Project.StarCount(childComplexity), true
 	case "Project.updatedAt":
 		if e.ComplexityRoot.Project.UpdatedAt == nil {
 			break
@@ -2645,6 +2652,7 @@ type Project implements Node {
   visibility: ProjectVisibility!
   archived: Boolean!
   lastActivityAt: Time!
+  starCount: Int!
   namespace: Group!
 }
 """
@@ -2699,6 +2707,7 @@ enum ProjectOrderField {
   NAME
   PATH
   LAST_ACTIVITY_AT
+  STAR_COUNT
 }
 """
 ProjectVisibility is enum for the field visibility
@@ -4450,6 +4459,8 @@ func (ec *executionContext) childFields_Project(ctx context.Context, field graph
 		return ec.fieldContext_Project_archived(ctx, field)
 	case "lastActivityAt":
 		return ec.fieldContext_Project_lastActivityAt(ctx, field)
+	case "starCount":
+		return ec.fieldContext_Project_starCount(ctx, field)
 	case "namespace":
 		return ec.fieldContext_Project_namespace(ctx, field)
 	case "fullPath":
@@ -9630,6 +9641,29 @@ func (ec *executionContext) _Project_lastActivityAt(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_Project_lastActivityAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Project_starCount(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Project_starCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StarCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Project_starCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Project_namespace(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
@@ -17410,6 +17444,11 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "lastActivityAt":
 			out.Values[i] = ec._Project_lastActivityAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "starCount":
+			out.Values[i] = ec._Project_starCount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
