@@ -10,6 +10,7 @@ import (
 	"anvil/rest/groupapi"
 	"anvil/rest/memberapi"
 	"anvil/rest/metaapi"
+	"anvil/rest/namespaceapi"
 	"anvil/rest/projectapi"
 	"anvil/rest/protectedbranchapi"
 	"anvil/rest/repositoryapi"
@@ -36,4 +37,5 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	branchapi.Register(t)
 	tagapi.Register(t)
 	forkapi.Register(t)
+	namespaceapi.Register(t)
 }

@@ -19,6 +19,7 @@ import (
 	"anvil/internal/service/forks"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/members"
+	"anvil/internal/service/namespaces"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/protectedbranches"
 	"anvil/internal/service/repofiles"
@@ -53,6 +54,8 @@ type Services struct {
 	Forks    *forks.Service
 	// Files reads trees, blobs, archives, comparisons and files, and commits file changes.
 	Files *repofiles.Service
+	// Namespaces lists and finds namespaces (groups and personal namespaces together).
+	Namespaces *namespaces.Service
 }
 
 // New builds the services over an open database and the git client.
@@ -99,6 +102,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 	cm.Branches = pb // commits honour branch protection
 	files := repofiles.New(p, r)
 	files.Branches = pb // file commits honour branch protection
+	mem := members.New(d.Client, policy, g, p)
 	return &Services{
 		Config: cfg, DB: d, Log: log, Policy: policy, Settings: st,
 		Users: u,
@@ -107,7 +111,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 		}),
 		Groups:   g,
 		Projects: p,
-		Members:  members.New(d.Client, policy, g, p),
+		Members:  mem,
 		Repos:    r,
 		Git:      gitClient,
 
@@ -117,6 +121,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 		Tags:              tags.New(policy, p, r),
 		Forks:             forks.New(d.Client, policy, p, r, pb),
 		Files:             files,
+		Namespaces:        namespaces.New(d.Client, policy, mem),
 	}, nil
 }
 

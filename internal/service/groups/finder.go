@@ -142,6 +142,13 @@ func (s *Service) reach(ctx context.Context, a *authz.Actor, p ListParams) (pred
 
 var quotedTerm = regexp.MustCompile(`"[^"]+"`)
 
+// Search is GitLab's fuzzy namespace search (Namespace.search): over the full path and the name
+// with withParents, else the path and the name; nil for a blank search. The namespace listing
+// shares it.
+func Search(search string, withParents bool) predicate.Namespace {
+	return bySearch(search, withParents)
+}
+
 // bySearch is GitLab's fuzzy search over path and name (full path and name when withParents).
 func bySearch(search string, withParents bool) predicate.Namespace {
 	search = strings.Join(strings.Fields(search), " ")
