@@ -25,6 +25,7 @@ import (
 	"anvil/internal/service/repofiles"
 	"anvil/internal/service/repos"
 	"anvil/internal/service/settings"
+	"anvil/internal/service/stars"
 	"anvil/internal/service/tags"
 	"anvil/internal/service/tokens"
 	"anvil/internal/service/users"
@@ -56,6 +57,8 @@ type Services struct {
 	Files *repofiles.Service
 	// Namespaces lists and finds namespaces (groups and personal namespaces together).
 	Namespaces *namespaces.Service
+	// Stars stars and unstars projects and lists who starred one.
+	Stars *stars.Service
 }
 
 // New builds the services over an open database and the git client.
@@ -122,6 +125,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 		Forks:             forks.New(d.Client, policy, p, r, pb),
 		Files:             files,
 		Namespaces:        namespaces.New(d.Client, policy, mem),
+		Stars:             stars.New(d.Client, p, u),
 	}, nil
 }
 

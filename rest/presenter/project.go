@@ -350,7 +350,7 @@ func (p *Presenter) ProjectBasic(pr *ent.Project, v *projects.View, o ProjectOpt
 		SSHURLToRepo:  "git@" + hostname(p.host()) + ":" + full + ".git",
 		HTTPURLToRepo: p.BaseURL + "/" + full + ".git",
 		WebURL:        p.BaseURL + "/" + full,
-		AvatarURL:     strPtrOrNil(pr.AvatarURL), LastActivityAt: Time(pr.LastActivityAt),
+		AvatarURL:     strPtrOrNil(pr.AvatarURL), StarCount: pr.StarCount, LastActivityAt: Time(pr.LastActivityAt),
 	}
 	if ns := pr.Edges.Namespace; ns != nil {
 		out.Namespace = p.Namespace(ns)

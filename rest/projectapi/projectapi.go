@@ -10,6 +10,7 @@ import (
 	"anvil/internal/authz"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/projects"
+	"anvil/internal/service/stars"
 	"anvil/internal/service/users"
 	"anvil/rest/httpx"
 	"anvil/rest/params"
@@ -22,11 +23,12 @@ type handlers struct {
 	projects *projects.Service
 	users    *users.Service
 	groups   *groups.Service
+	stars    *stars.Service
 }
 
 // Register adds the project routes.
 func Register(t *route.Table) {
-	h := &handlers{projects: t.S.Projects, users: t.S.Users, groups: t.S.Groups}
+	h := &handlers{projects: t.S.Projects, users: t.S.Users, groups: t.S.Groups, stars: t.S.Stars}
 	t.GET("/projects", h.list)
 	t.POST("/projects", h.create, route.SignedIn)
 	t.POST("/projects/user/:user_id", h.createForUser, route.AdminOnly)
@@ -37,7 +39,11 @@ func Register(t *route.Table) {
 	t.POST("/projects/:id/unarchive", h.archive(false), route.SignedIn)
 	t.POST("/projects/:id/share", h.share, route.SignedIn)
 	t.DELETE("/projects/:id/share/:group_id", h.unshare, route.SignedIn)
+	t.POST("/projects/:id/star", h.star, route.SignedIn)
+	t.POST("/projects/:id/unstar", h.unstar, route.SignedIn)
+	t.GET("/projects/:id/starrers", h.starrers)
 	t.GET("/users/:id/projects", h.userProjects)
+	t.GET("/users/:id/starred_projects", h.userStarredProjects)
 	t.GET("/groups/:id/projects", h.groupProjects)
 	t.GET("/groups/:id/projects/shared", h.groupSharedProjects)
 }

@@ -138,8 +138,10 @@ func (s *Service) order(q *ent.ProjectQuery, actor *authz.Actor, p ListParams) *
 	switch {
 	case by == "similarity" && p.Search != "" && !actor.IsAnonymous():
 		return q.Order(similarity(p.Search), ent.Desc(project.FieldID))
-	case by == "star_count", slices.Contains(StatisticsOrders, by) && actor.IsAdmin():
-		// Nothing is starred and statistics are zero, so only the tie-breaker orders.
+	case by == "star_count":
+		return q.Order(dir(project.FieldStarCount), dir(project.FieldID))
+	case slices.Contains(StatisticsOrders, by) && actor.IsAdmin():
+		// Statistics are zero, so only the tie-breaker orders.
 		return q.Order(dir(project.FieldID))
 	case by == "id":
 		return q.Order(dir(project.FieldID))
