@@ -206,3 +206,54 @@ func (p *Presenter) GroupDetail(ns *ent.Namespace, shared []*ent.GroupGroupLink,
 	}
 	return d
 }
+
+// PublicGroupDetails is GitLab's PublicGroupDetails: the group summary of a project's groups
+// and invited groups. custom_attributes appears when the finder loaded them (administrators
+// asking with_custom_attributes).
+type PublicGroupDetails struct {
+	ID               int                `json:"id"`
+	WebURL           string             `json:"web_url"`
+	Name             string             `json:"name"`
+	AvatarURL        *string            `json:"avatar_url"`
+	FullName         string             `json:"full_name"`
+	FullPath         string             `json:"full_path"`
+	CustomAttributes *[]CustomAttribute `json:"custom_attributes,omitempty"`
+}
+
+// PublicGroups renders groups in the PublicGroupDetails shape; their ancestors must be loaded.
+func (p *Presenter) PublicGroups(nss []*ent.Namespace) []*PublicGroupDetails {
+	out := make([]*PublicGroupDetails, len(nss))
+	for i, ns := range nss {
+		out[i] = &PublicGroupDetails{
+			ID: ns.ID, WebURL: p.GroupWebURL(ns), Name: ns.Name, AvatarURL: strPtrOrNil(ns.AvatarURL),
+			FullName: FullName(ns), FullPath: ns.FullPath, CustomAttributes: groupAttributes(ns),
+		}
+	}
+	return out
+}
+
+// groupAttributes renders the custom attributes loaded on a group, nil when they were not.
+func groupAttributes(ns *ent.Namespace) *[]CustomAttribute {
+	if ns.Edges.CustomAttributes == nil {
+		return nil
+	}
+	out := make([]CustomAttribute, len(ns.Edges.CustomAttributes))
+	for i, a := range ns.Edges.CustomAttributes {
+		out[i] = CustomAttribute{Key: a.Key, Value: a.Value}
+	}
+	return &out
+}
+
+// GroupCustomAttribute renders one custom attribute of a group.
+func (p *Presenter) GroupCustomAttribute(a *ent.GroupCustomAttribute) CustomAttribute {
+	return CustomAttribute{Key: a.Key, Value: a.Value}
+}
+
+// GroupCustomAttributes renders a group's custom attributes.
+func (p *Presenter) GroupCustomAttributes(as []*ent.GroupCustomAttribute) []CustomAttribute {
+	out := make([]CustomAttribute, len(as))
+	for i, a := range as {
+		out[i] = p.GroupCustomAttribute(a)
+	}
+	return out
+}
