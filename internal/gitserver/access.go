@@ -43,7 +43,7 @@ func (s *Server) check(ctx context.Context, auth *authResult, rt route) (*ent.Pr
 	if anonymous {
 		notFound = s.accessDenied()
 	}
-	p, err := s.Projects.Lookup(ctx, rt.project)
+	p, err := s.Projects.LookupFollowing(ctx, rt.project)
 	if err != nil {
 		return nil, nil, s.internalOr(ctx, err, notFound)
 	}

@@ -4,6 +4,7 @@ package groupapi
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 
@@ -34,6 +35,7 @@ func Register(t *route.Table) {
 	t.DELETE("/groups/:id", h.delete, route.SignedIn)
 	t.GET("/groups/:id/subgroups", h.subgroups)
 	t.GET("/groups/:id/descendant_groups", h.descendants)
+	t.POST("/groups/:id/transfer", h.transfer, route.SignedIn)
 	t.POST("/groups/:id/share", h.share, route.SignedIn)
 	t.DELETE("/groups/:id/share/:group_id", h.unshare, route.SignedIn)
 }
@@ -210,6 +212,34 @@ func (h *handlers) share(c *gin.Context) error {
 	}
 	ctx, a := c.Request.Context(), httpx.Actor(c)
 	ns, err := h.groups.Share(ctx, a, httpx.PathParam(c, "id"), in)
+	if err != nil {
+		return err
+	}
+	d, err := h.groups.Detail(ctx, a, ns)
+	if err != nil {
+		return err
+	}
+	httpx.JSON(c, http.StatusCreated, detail(c, d, true, false))
+	return nil
+}
+
+// transfer handles POST /groups/:id/transfer: under the group group_id, or to the top level
+// without it; 201 with the moved group, or GitLab's 400 "Transfer failed: <reason>".
+func (h *handlers) transfer(c *gin.Context) error {
+	b, err := httpx.Bind(c)
+	if err != nil {
+		return err
+	}
+	parentID := optInt(b, "group_id")
+	if err := b.Err(); err != nil {
+		return err
+	}
+	ctx, a := c.Request.Context(), httpx.Actor(c)
+	ns, err := h.groups.Transfer(ctx, a, httpx.PathParam(c, "id"), parentID)
+	var refused *groups.TransferError
+	if errors.As(err, &refused) {
+		return apperr.Message(http.StatusBadRequest, refused.Error())
+	}
 	if err != nil {
 		return err
 	}

@@ -39,6 +39,7 @@ func Register(t *route.Table) {
 	t.POST("/projects/:id/unarchive", h.archive(false), route.SignedIn)
 	t.POST("/projects/:id/share", h.share, route.SignedIn)
 	t.DELETE("/projects/:id/share/:group_id", h.unshare, route.SignedIn)
+	t.PUT("/projects/:id/transfer", h.transfer, route.SignedIn)
 	t.POST("/projects/:id/star", h.star, route.SignedIn)
 	t.POST("/projects/:id/unstar", h.unstar, route.SignedIn)
 	t.GET("/projects/:id/starrers", h.starrers)

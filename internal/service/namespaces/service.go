@@ -58,7 +58,7 @@ func (s *Service) Find(ctx context.Context, actor *authz.Actor, ref string, load
 	if err != nil {
 		return nil, err
 	}
-	if level < authz.Guest {
+	if !authz.CanGroup(actor, ns, level, authz.ReadNamespaceViaMembership) {
 		return nil, apperr.NotFound("Namespace")
 	}
 	entries, err := s.entries(ctx, actor, []*ent.Namespace{ns}, func(*ent.Namespace) authz.Level { return level }, load)
