@@ -12,22 +12,22 @@ import (
 	"anvil/internal/service/routes"
 )
 
-// LookupFollowing is Lookup that also finds a project by an old full path it was renamed or
-// transferred from (GitLab's follow_redirects), without permission checks: git over HTTP
-// serves the old URL of a moved project as its new one.
-func (s *Service) LookupFollowing(ctx context.Context, ref string) (*ent.Project, error) {
-	p, err := s.Lookup(ctx, ref)
+// LookupLevelFollowing is LookupLevel that also finds a project by an old full path it was
+// renamed or transferred from (GitLab's follow_redirects): git over HTTP serves the old URL of a
+// moved project as its new one. A live project at the path always wins.
+func (s *Service) LookupLevelFollowing(ctx context.Context, actor *authz.Actor, ref string) (*ent.Project, authz.Level, bool, error) {
+	p, level, readable, err := s.LookupLevel(ctx, actor, ref)
 	if !apperr.IsNotFound(err) || !strings.Contains(ref, "/") {
-		return p, err
+		return p, level, readable, err
 	}
 	id, ok, rerr := routes.Resolve(ctx, db.ClientFrom(ctx, s.client), routes.Project, ref)
 	if rerr != nil {
-		return nil, rerr
+		return nil, authz.NoAccess, false, rerr
 	}
 	if !ok {
-		return nil, err
+		return nil, authz.NoAccess, false, err
 	}
-	return s.Lookup(ctx, strconv.Itoa(id))
+	return s.LookupLevel(ctx, actor, strconv.Itoa(id))
 }
 
 // Moved reports the id of the project an old full path ref now names, when no project lives at
