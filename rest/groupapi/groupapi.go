@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"anvil/internal/apperr"
@@ -14,6 +15,7 @@ import (
 	"anvil/internal/service/groups"
 	"anvil/internal/service/projects"
 	"anvil/rest/httpx"
+	"anvil/rest/params"
 	"anvil/rest/presenter"
 	"anvil/rest/route"
 
@@ -36,6 +38,11 @@ func Register(t *route.Table) {
 	t.GET("/groups/:id/subgroups", h.subgroups)
 	t.GET("/groups/:id/descendant_groups", h.descendants)
 	t.POST("/groups/:id/transfer", h.transfer, route.SignedIn)
+
+	t.GET("/groups/:id/custom_attributes", h.listAttributes, route.AdminOnly)
+	t.GET("/groups/:id/custom_attributes/:key", h.getAttribute, route.AdminOnly)
+	t.PUT("/groups/:id/custom_attributes/:key", h.setAttribute, route.AdminOnly)
+	t.DELETE("/groups/:id/custom_attributes/:key", h.deleteAttribute, route.AdminOnly)
 	t.POST("/groups/:id/share", h.share, route.SignedIn)
 	t.DELETE("/groups/:id/share/:group_id", h.unshare, route.SignedIn)
 }
@@ -63,18 +70,41 @@ func (h *handlers) listUnder(c *gin.Context, parent string, descendants bool) er
 	if err != nil {
 		return err
 	}
-	if parent == "" { // GET /groups caps its offset pages; subgroup listings do not
+	if parent == "" && b.StringDefault("pagination", "") != "keyset" {
+		// GET /groups caps its offset pages; keyset pages and subgroup listings are not capped.
 		if err := httpx.CapOffset(b, "Group"); err != nil {
 			return err
 		}
 	}
 	p.Parent, p.Descendants = parent, descendants
-	r, err := h.groups.List(c.Request.Context(), a, p, o, page)
+	load := groups.Load{CustomAttributes: opts.CustomAttributes}
+	pr := httpx.P(c)
+	if parent == "" && b.StringDefault("pagination", "") == "keyset" {
+		return h.listKeyset(c, b, a, p, o, load, opts)
+	}
+	r, err := h.groups.List(c.Request.Context(), a, p, o, page, load)
 	if err != nil {
 		return err
 	}
-	pr := httpx.P(c)
 	return httpx.Page(c, pr.BaseURL, r, pr.Groups(r.Items, opts))
+}
+
+// listKeyset serves GET /groups?pagination=keyset: pages that continue after a cursor, with
+// only a Link rel="next" header, ordered by name, path or id (similarity cannot be walked: 405).
+func (h *handlers) listKeyset(c *gin.Context, b *params.Binder, a *authz.Actor, p groups.ListParams, o groups.Order, load groups.Load, opts presenter.GroupOptions) error {
+	if !slices.Contains(groups.KeysetOrders, o.By) {
+		return httpx.NotAllowed("Keyset pagination is not yet available for this type of request")
+	}
+	k, err := pagination.NewKeyset(o.By, o.Sort, b.StringDefault("cursor", ""), httpx.Offset(b).PerPage)
+	if err != nil {
+		return err
+	}
+	r, err := h.groups.ListKeyset(c.Request.Context(), a, p, k, load)
+	if err != nil {
+		return err
+	}
+	httpx.SetKeysetLink(c, httpx.P(c).BaseURL, r.Next)
+	return httpx.OK(c, httpx.P(c).Groups(r.Items, opts))
 }
 
 // get handles GET /groups/:id.
@@ -89,7 +119,7 @@ func (h *handlers) get(c *gin.Context) error {
 		return err
 	}
 	a := httpx.Actor(c)
-	d, err := h.groups.Get(c.Request.Context(), a, httpx.PathParam(c, "id"))
+	d, err := h.groups.Get(c.Request.Context(), a, httpx.PathParam(c, "id"), groups.Load{CustomAttributes: withAttrs})
 	if err != nil {
 		return err
 	}

@@ -152,7 +152,9 @@ func (p *Presenter) Group(ns *ent.Namespace, o GroupOptions) *Group {
 		OrganizationID: 1, SharedRunnersSetting: ns.SharedRunnersSetting,
 	}
 	if o.CustomAttributes {
-		g.CustomAttributes = &[]CustomAttribute{}
+		if g.CustomAttributes = groupAttributes(ns); g.CustomAttributes == nil {
+			g.CustomAttributes = &[]CustomAttribute{}
+		}
 	}
 	if o.Statistics {
 		g.Statistics = &GroupStatistics{}
