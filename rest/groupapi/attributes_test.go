@@ -103,7 +103,7 @@ func TestGroups_keyset(t *testing.T) {
 			path = ""
 			if link := r.Header.Get("Link"); link != "" {
 				require.Regexp(t, `^<http://[^>]+>; rel="next"$`, link)
-				path = link[1:len(link)-len(`>; rel="next"`)]
+				path = link[1 : len(link)-len(`>; rel="next"`)]
 			}
 		}
 		return pages
