@@ -11671,8 +11671,6 @@ type ProjectStatisticsMutation struct {
 	op                         Op
 	typ                        string
 	id                         *int
-	namespace_id               *int
-	addnamespace_id            *int
 	commit_count               *int64
 	addcommit_count            *int64
 	repository_size            *int64
@@ -11696,6 +11694,8 @@ type ProjectStatisticsMutation struct {
 	storage_size               *int64
 	addstorage_size            *int64
 	stale                      *bool
+	version                    *int
+	addversion                 *int
 	refreshed_at               *time.Time
 	clearedFields              map[string]struct{}
 	project                    *int
@@ -11837,62 +11837,6 @@ func (m *ProjectStatisticsMutation) OldProjectID(ctx context.Context) (v int, er
 // ResetProjectID resets all changes to the "project_id" field.
 func (m *ProjectStatisticsMutation) ResetProjectID() {
 	m.project = nil
-}
-
-// SetNamespaceID sets the "namespace_id" field.
-func (m *ProjectStatisticsMutation) SetNamespaceID(i int) {
-	m.namespace_id = &i
-	m.addnamespace_id = nil
-}
-
-// NamespaceID returns the value of the "namespace_id" field in the mutation.
-func (m *ProjectStatisticsMutation) NamespaceID() (r int, exists bool) {
-	v := m.namespace_id
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldNamespaceID returns the old "namespace_id" field's value of the ProjectStatistics entity.
-// If the ProjectStatistics object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *ProjectStatisticsMutation) OldNamespaceID(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldNamespaceID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldNamespaceID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldNamespaceID: %w", err)
-	}
-	return oldValue.NamespaceID, nil
-}
-
-// AddNamespaceID adds i to the "namespace_id" field.
-func (m *ProjectStatisticsMutation) AddNamespaceID(i int) {
-	if m.addnamespace_id != nil {
-		*m.addnamespace_id += i
-	} else {
-		m.addnamespace_id = &i
-	}
-}
-
-// AddedNamespaceID returns the value that was added to the "namespace_id" field in this mutation.
-func (m *ProjectStatisticsMutation) AddedNamespaceID() (r int, exists bool) {
-	v := m.addnamespace_id
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// ResetNamespaceID resets all changes to the "namespace_id" field.
-func (m *ProjectStatisticsMutation) ResetNamespaceID() {
-	m.namespace_id = nil
-	m.addnamespace_id = nil
 }
 
 // SetCommitCount sets the "commit_count" field.
@@ -12547,6 +12491,62 @@ func (m *ProjectStatisticsMutation) ResetStale() {
 	m.stale = nil
 }
 
+// SetVersion sets the "version" field.
+func (m *ProjectStatisticsMutation) SetVersion(i int) {
+	m.version = &i
+	m.addversion = nil
+}
+
+// Version returns the value of the "version" field in the mutation.
+func (m *ProjectStatisticsMutation) Version() (r int, exists bool) {
+	v := m.version
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVersion returns the old "version" field's value of the ProjectStatistics entity.
+// If the ProjectStatistics object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectStatisticsMutation) OldVersion(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVersion is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVersion requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVersion: %w", err)
+	}
+	return oldValue.Version, nil
+}
+
+// AddVersion adds i to the "version" field.
+func (m *ProjectStatisticsMutation) AddVersion(i int) {
+	if m.addversion != nil {
+		*m.addversion += i
+	} else {
+		m.addversion = &i
+	}
+}
+
+// AddedVersion returns the value that was added to the "version" field in this mutation.
+func (m *ProjectStatisticsMutation) AddedVersion() (r int, exists bool) {
+	v := m.addversion
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVersion resets all changes to the "version" field.
+func (m *ProjectStatisticsMutation) ResetVersion() {
+	m.version = nil
+	m.addversion = nil
+}
+
 // SetRefreshedAt sets the "refreshed_at" field.
 func (m *ProjectStatisticsMutation) SetRefreshedAt(t time.Time) {
 	m.refreshed_at = &t
@@ -12661,9 +12661,6 @@ func (m *ProjectStatisticsMutation) Fields() []string {
 	if m.project != nil {
 		fields = append(fields, projectstatistics.FieldProjectID)
 	}
-	if m.namespace_id != nil {
-		fields = append(fields, projectstatistics.FieldNamespaceID)
-	}
 	if m.commit_count != nil {
 		fields = append(fields, projectstatistics.FieldCommitCount)
 	}
@@ -12700,6 +12697,9 @@ func (m *ProjectStatisticsMutation) Fields() []string {
 	if m.stale != nil {
 		fields = append(fields, projectstatistics.FieldStale)
 	}
+	if m.version != nil {
+		fields = append(fields, projectstatistics.FieldVersion)
+	}
 	if m.refreshed_at != nil {
 		fields = append(fields, projectstatistics.FieldRefreshedAt)
 	}
@@ -12713,8 +12713,6 @@ func (m *ProjectStatisticsMutation) Field(name string) (ent.Value, bool) {
 	switch name {
 	case projectstatistics.FieldProjectID:
 		return m.ProjectID()
-	case projectstatistics.FieldNamespaceID:
-		return m.NamespaceID()
 	case projectstatistics.FieldCommitCount:
 		return m.CommitCount()
 	case projectstatistics.FieldRepositorySize:
@@ -12739,6 +12737,8 @@ func (m *ProjectStatisticsMutation) Field(name string) (ent.Value, bool) {
 		return m.StorageSize()
 	case projectstatistics.FieldStale:
 		return m.Stale()
+	case projectstatistics.FieldVersion:
+		return m.Version()
 	case projectstatistics.FieldRefreshedAt:
 		return m.RefreshedAt()
 	}
@@ -12752,8 +12752,6 @@ func (m *ProjectStatisticsMutation) OldField(ctx context.Context, name string) (
 	switch name {
 	case projectstatistics.FieldProjectID:
 		return m.OldProjectID(ctx)
-	case projectstatistics.FieldNamespaceID:
-		return m.OldNamespaceID(ctx)
 	case projectstatistics.FieldCommitCount:
 		return m.OldCommitCount(ctx)
 	case projectstatistics.FieldRepositorySize:
@@ -12778,6 +12776,8 @@ func (m *ProjectStatisticsMutation) OldField(ctx context.Context, name string) (
 		return m.OldStorageSize(ctx)
 	case projectstatistics.FieldStale:
 		return m.OldStale(ctx)
+	case projectstatistics.FieldVersion:
+		return m.OldVersion(ctx)
 	case projectstatistics.FieldRefreshedAt:
 		return m.OldRefreshedAt(ctx)
 	}
@@ -12795,13 +12795,6 @@ func (m *ProjectStatisticsMutation) SetField(name string, value ent.Value) error
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetProjectID(v)
-		return nil
-	case projectstatistics.FieldNamespaceID:
-		v, ok := value.(int)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetNamespaceID(v)
 		return nil
 	case projectstatistics.FieldCommitCount:
 		v, ok := value.(int64)
@@ -12887,6 +12880,13 @@ func (m *ProjectStatisticsMutation) SetField(name string, value ent.Value) error
 		}
 		m.SetStale(v)
 		return nil
+	case projectstatistics.FieldVersion:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVersion(v)
+		return nil
 	case projectstatistics.FieldRefreshedAt:
 		v, ok := value.(time.Time)
 		if !ok {
@@ -12902,9 +12902,6 @@ func (m *ProjectStatisticsMutation) SetField(name string, value ent.Value) error
 // this mutation.
 func (m *ProjectStatisticsMutation) AddedFields() []string {
 	var fields []string
-	if m.addnamespace_id != nil {
-		fields = append(fields, projectstatistics.FieldNamespaceID)
-	}
 	if m.addcommit_count != nil {
 		fields = append(fields, projectstatistics.FieldCommitCount)
 	}
@@ -12938,6 +12935,9 @@ func (m *ProjectStatisticsMutation) AddedFields() []string {
 	if m.addstorage_size != nil {
 		fields = append(fields, projectstatistics.FieldStorageSize)
 	}
+	if m.addversion != nil {
+		fields = append(fields, projectstatistics.FieldVersion)
+	}
 	return fields
 }
 
@@ -12946,8 +12946,6 @@ func (m *ProjectStatisticsMutation) AddedFields() []string {
 // was not set, or was not defined in the schema.
 func (m *ProjectStatisticsMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
-	case projectstatistics.FieldNamespaceID:
-		return m.AddedNamespaceID()
 	case projectstatistics.FieldCommitCount:
 		return m.AddedCommitCount()
 	case projectstatistics.FieldRepositorySize:
@@ -12970,6 +12968,8 @@ func (m *ProjectStatisticsMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedContainerRegistrySize()
 	case projectstatistics.FieldStorageSize:
 		return m.AddedStorageSize()
+	case projectstatistics.FieldVersion:
+		return m.AddedVersion()
 	}
 	return nil, false
 }
@@ -12979,13 +12979,6 @@ func (m *ProjectStatisticsMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *ProjectStatisticsMutation) AddField(name string, value ent.Value) error {
 	switch name {
-	case projectstatistics.FieldNamespaceID:
-		v, ok := value.(int)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.AddNamespaceID(v)
-		return nil
 	case projectstatistics.FieldCommitCount:
 		v, ok := value.(int64)
 		if !ok {
@@ -13063,6 +13056,13 @@ func (m *ProjectStatisticsMutation) AddField(name string, value ent.Value) error
 		}
 		m.AddStorageSize(v)
 		return nil
+	case projectstatistics.FieldVersion:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVersion(v)
+		return nil
 	}
 	return fmt.Errorf("unknown ProjectStatistics numeric field %s", name)
 }
@@ -13102,9 +13102,6 @@ func (m *ProjectStatisticsMutation) ResetField(name string) error {
 	case projectstatistics.FieldProjectID:
 		m.ResetProjectID()
 		return nil
-	case projectstatistics.FieldNamespaceID:
-		m.ResetNamespaceID()
-		return nil
 	case projectstatistics.FieldCommitCount:
 		m.ResetCommitCount()
 		return nil
@@ -13140,6 +13137,9 @@ func (m *ProjectStatisticsMutation) ResetField(name string) error {
 		return nil
 	case projectstatistics.FieldStale:
 		m.ResetStale()
+		return nil
+	case projectstatistics.FieldVersion:
+		m.ResetVersion()
 		return nil
 	case projectstatistics.FieldRefreshedAt:
 		m.ResetRefreshedAt()

@@ -20,8 +20,6 @@ type ProjectStatistics struct {
 	ID int `json:"id,omitempty"`
 	// ProjectID holds the value of the "project_id" field.
 	ProjectID int `json:"project_id,omitempty"`
-	// NamespaceID holds the value of the "namespace_id" field.
-	NamespaceID int `json:"namespace_id,omitempty"`
 	// CommitCount holds the value of the "commit_count" field.
 	CommitCount int64 `json:"commit_count,omitempty"`
 	// RepositorySize holds the value of the "repository_size" field.
@@ -46,6 +44,8 @@ type ProjectStatistics struct {
 	StorageSize int64 `json:"storage_size,omitempty"`
 	// Stale holds the value of the "stale" field.
 	Stale bool `json:"stale,omitempty"`
+	// Version holds the value of the "version" field.
+	Version int `json:"version,omitempty"`
 	// RefreshedAt holds the value of the "refreshed_at" field.
 	RefreshedAt *time.Time `json:"refreshed_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
@@ -83,7 +83,7 @@ func (*ProjectStatistics) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case projectstatistics.FieldStale:
 			values[i] = new(sql.NullBool)
-		case projectstatistics.FieldID, projectstatistics.FieldProjectID, projectstatistics.FieldNamespaceID, projectstatistics.FieldCommitCount, projectstatistics.FieldRepositorySize, projectstatistics.FieldWikiSize, projectstatistics.FieldLfsObjectsSize, projectstatistics.FieldBuildArtifactsSize, projectstatistics.FieldPipelineArtifactsSize, projectstatistics.FieldPackagesSize, projectstatistics.FieldSnippetsSize, projectstatistics.FieldUploadsSize, projectstatistics.FieldContainerRegistrySize, projectstatistics.FieldStorageSize:
+		case projectstatistics.FieldID, projectstatistics.FieldProjectID, projectstatistics.FieldCommitCount, projectstatistics.FieldRepositorySize, projectstatistics.FieldWikiSize, projectstatistics.FieldLfsObjectsSize, projectstatistics.FieldBuildArtifactsSize, projectstatistics.FieldPipelineArtifactsSize, projectstatistics.FieldPackagesSize, projectstatistics.FieldSnippetsSize, projectstatistics.FieldUploadsSize, projectstatistics.FieldContainerRegistrySize, projectstatistics.FieldStorageSize, projectstatistics.FieldVersion:
 			values[i] = new(sql.NullInt64)
 		case projectstatistics.FieldRefreshedAt:
 			values[i] = new(sql.NullTime)
@@ -113,12 +113,6 @@ func (_m *ProjectStatistics) assignValues(columns []string, values []any) error 
 				return fmt.Errorf("unexpected type %T for field project_id", values[i])
 			} else if value.Valid {
 				_m.ProjectID = int(value.Int64)
-			}
-		case projectstatistics.FieldNamespaceID:
-			if value, ok := values[i].(*sql.NullInt64); !ok {
-				return fmt.Errorf("unexpected type %T for field namespace_id", values[i])
-			} else if value.Valid {
-				_m.NamespaceID = int(value.Int64)
 			}
 		case projectstatistics.FieldCommitCount:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -192,6 +186,12 @@ func (_m *ProjectStatistics) assignValues(columns []string, values []any) error 
 			} else if value.Valid {
 				_m.Stale = value.Bool
 			}
+		case projectstatistics.FieldVersion:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field version", values[i])
+			} else if value.Valid {
+				_m.Version = int(value.Int64)
+			}
 		case projectstatistics.FieldRefreshedAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
 				return fmt.Errorf("unexpected type %T for field refreshed_at", values[i])
@@ -243,9 +243,6 @@ func (_m *ProjectStatistics) String() string {
 	builder.WriteString("project_id=")
 	builder.WriteString(fmt.Sprintf("%v", _m.ProjectID))
 	builder.WriteString(", ")
-	builder.WriteString("namespace_id=")
-	builder.WriteString(fmt.Sprintf("%v", _m.NamespaceID))
-	builder.WriteString(", ")
 	builder.WriteString("commit_count=")
 	builder.WriteString(fmt.Sprintf("%v", _m.CommitCount))
 	builder.WriteString(", ")
@@ -281,6 +278,9 @@ func (_m *ProjectStatistics) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("stale=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Stale))
+	builder.WriteString(", ")
+	builder.WriteString("version=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Version))
 	builder.WriteString(", ")
 	if v := _m.RefreshedAt; v != nil {
 		builder.WriteString("refreshed_at=")

@@ -29,12 +29,6 @@ func (_c *ProjectStatisticsCreate) SetProjectID(v int) *ProjectStatisticsCreate 
 	return _c
 }
 
-// SetNamespaceID sets the "namespace_id" field.
-func (_c *ProjectStatisticsCreate) SetNamespaceID(v int) *ProjectStatisticsCreate {
-	_c.mutation.SetNamespaceID(v)
-	return _c
-}
-
 // SetCommitCount sets the "commit_count" field.
 func (_c *ProjectStatisticsCreate) SetCommitCount(v int64) *ProjectStatisticsCreate {
 	_c.mutation.SetCommitCount(v)
@@ -203,6 +197,20 @@ func (_c *ProjectStatisticsCreate) SetNillableStale(v *bool) *ProjectStatisticsC
 	return _c
 }
 
+// SetVersion sets the "version" field.
+func (_c *ProjectStatisticsCreate) SetVersion(v int) *ProjectStatisticsCreate {
+	_c.mutation.SetVersion(v)
+	return _c
+}
+
+// SetNillableVersion sets the "version" field if the given value is not nil.
+func (_c *ProjectStatisticsCreate) SetNillableVersion(v *int) *ProjectStatisticsCreate {
+	if v != nil {
+		_c.SetVersion(*v)
+	}
+	return _c
+}
+
 // SetRefreshedAt sets the "refreshed_at" field.
 func (_c *ProjectStatisticsCreate) SetRefreshedAt(v time.Time) *ProjectStatisticsCreate {
 	_c.mutation.SetRefreshedAt(v)
@@ -305,15 +313,16 @@ func (_c *ProjectStatisticsCreate) defaults() {
 		v := projectstatistics.DefaultStale
 		_c.mutation.SetStale(v)
 	}
+	if _, ok := _c.mutation.Version(); !ok {
+		v := projectstatistics.DefaultVersion
+		_c.mutation.SetVersion(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
 func (_c *ProjectStatisticsCreate) check() error {
 	if _, ok := _c.mutation.ProjectID(); !ok {
 		return &ValidationError{Name: "project_id", err: errors.New(`ent: missing required field "ProjectStatistics.project_id"`)}
-	}
-	if _, ok := _c.mutation.NamespaceID(); !ok {
-		return &ValidationError{Name: "namespace_id", err: errors.New(`ent: missing required field "ProjectStatistics.namespace_id"`)}
 	}
 	if _, ok := _c.mutation.CommitCount(); !ok {
 		return &ValidationError{Name: "commit_count", err: errors.New(`ent: missing required field "ProjectStatistics.commit_count"`)}
@@ -351,6 +360,9 @@ func (_c *ProjectStatisticsCreate) check() error {
 	if _, ok := _c.mutation.Stale(); !ok {
 		return &ValidationError{Name: "stale", err: errors.New(`ent: missing required field "ProjectStatistics.stale"`)}
 	}
+	if _, ok := _c.mutation.Version(); !ok {
+		return &ValidationError{Name: "version", err: errors.New(`ent: missing required field "ProjectStatistics.version"`)}
+	}
 	if len(_c.mutation.ProjectIDs()) == 0 {
 		return &ValidationError{Name: "project", err: errors.New(`ent: missing required edge "ProjectStatistics.project"`)}
 	}
@@ -381,10 +393,6 @@ func (_c *ProjectStatisticsCreate) createSpec() (*ProjectStatistics, *sqlgraph.C
 		_spec = sqlgraph.NewCreateSpec(projectstatistics.Table, sqlgraph.NewFieldSpec(projectstatistics.FieldID, field.TypeInt))
 	)
 	_spec.OnConflict = _c.conflict
-	if value, ok := _c.mutation.NamespaceID(); ok {
-		_spec.SetField(projectstatistics.FieldNamespaceID, field.TypeInt, value)
-		_node.NamespaceID = value
-	}
 	if value, ok := _c.mutation.CommitCount(); ok {
 		_spec.SetField(projectstatistics.FieldCommitCount, field.TypeInt64, value)
 		_node.CommitCount = value
@@ -432,6 +440,10 @@ func (_c *ProjectStatisticsCreate) createSpec() (*ProjectStatistics, *sqlgraph.C
 	if value, ok := _c.mutation.Stale(); ok {
 		_spec.SetField(projectstatistics.FieldStale, field.TypeBool, value)
 		_node.Stale = value
+	}
+	if value, ok := _c.mutation.Version(); ok {
+		_spec.SetField(projectstatistics.FieldVersion, field.TypeInt, value)
+		_node.Version = value
 	}
 	if value, ok := _c.mutation.RefreshedAt(); ok {
 		_spec.SetField(projectstatistics.FieldRefreshedAt, field.TypeTime, value)
@@ -515,24 +527,6 @@ func (u *ProjectStatisticsUpsert) SetProjectID(v int) *ProjectStatisticsUpsert {
 // UpdateProjectID sets the "project_id" field to the value that was provided on create.
 func (u *ProjectStatisticsUpsert) UpdateProjectID() *ProjectStatisticsUpsert {
 	u.SetExcluded(projectstatistics.FieldProjectID)
-	return u
-}
-
-// SetNamespaceID sets the "namespace_id" field.
-func (u *ProjectStatisticsUpsert) SetNamespaceID(v int) *ProjectStatisticsUpsert {
-	u.Set(projectstatistics.FieldNamespaceID, v)
-	return u
-}
-
-// UpdateNamespaceID sets the "namespace_id" field to the value that was provided on create.
-func (u *ProjectStatisticsUpsert) UpdateNamespaceID() *ProjectStatisticsUpsert {
-	u.SetExcluded(projectstatistics.FieldNamespaceID)
-	return u
-}
-
-// AddNamespaceID adds v to the "namespace_id" field.
-func (u *ProjectStatisticsUpsert) AddNamespaceID(v int) *ProjectStatisticsUpsert {
-	u.Add(projectstatistics.FieldNamespaceID, v)
 	return u
 }
 
@@ -746,6 +740,24 @@ func (u *ProjectStatisticsUpsert) UpdateStale() *ProjectStatisticsUpsert {
 	return u
 }
 
+// SetVersion sets the "version" field.
+func (u *ProjectStatisticsUpsert) SetVersion(v int) *ProjectStatisticsUpsert {
+	u.Set(projectstatistics.FieldVersion, v)
+	return u
+}
+
+// UpdateVersion sets the "version" field to the value that was provided on create.
+func (u *ProjectStatisticsUpsert) UpdateVersion() *ProjectStatisticsUpsert {
+	u.SetExcluded(projectstatistics.FieldVersion)
+	return u
+}
+
+// AddVersion adds v to the "version" field.
+func (u *ProjectStatisticsUpsert) AddVersion(v int) *ProjectStatisticsUpsert {
+	u.Add(projectstatistics.FieldVersion, v)
+	return u
+}
+
 // SetRefreshedAt sets the "refreshed_at" field.
 func (u *ProjectStatisticsUpsert) SetRefreshedAt(v time.Time) *ProjectStatisticsUpsert {
 	u.Set(projectstatistics.FieldRefreshedAt, v)
@@ -815,27 +827,6 @@ func (u *ProjectStatisticsUpsertOne) SetProjectID(v int) *ProjectStatisticsUpser
 func (u *ProjectStatisticsUpsertOne) UpdateProjectID() *ProjectStatisticsUpsertOne {
 	return u.Update(func(s *ProjectStatisticsUpsert) {
 		s.UpdateProjectID()
-	})
-}
-
-// SetNamespaceID sets the "namespace_id" field.
-func (u *ProjectStatisticsUpsertOne) SetNamespaceID(v int) *ProjectStatisticsUpsertOne {
-	return u.Update(func(s *ProjectStatisticsUpsert) {
-		s.SetNamespaceID(v)
-	})
-}
-
-// AddNamespaceID adds v to the "namespace_id" field.
-func (u *ProjectStatisticsUpsertOne) AddNamespaceID(v int) *ProjectStatisticsUpsertOne {
-	return u.Update(func(s *ProjectStatisticsUpsert) {
-		s.AddNamespaceID(v)
-	})
-}
-
-// UpdateNamespaceID sets the "namespace_id" field to the value that was provided on create.
-func (u *ProjectStatisticsUpsertOne) UpdateNamespaceID() *ProjectStatisticsUpsertOne {
-	return u.Update(func(s *ProjectStatisticsUpsert) {
-		s.UpdateNamespaceID()
 	})
 }
 
@@ -1084,6 +1075,27 @@ func (u *ProjectStatisticsUpsertOne) UpdateStale() *ProjectStatisticsUpsertOne {
 	})
 }
 
+// SetVersion sets the "version" field.
+func (u *ProjectStatisticsUpsertOne) SetVersion(v int) *ProjectStatisticsUpsertOne {
+	return u.Update(func(s *ProjectStatisticsUpsert) {
+		s.SetVersion(v)
+	})
+}
+
+// AddVersion adds v to the "version" field.
+func (u *ProjectStatisticsUpsertOne) AddVersion(v int) *ProjectStatisticsUpsertOne {
+	return u.Update(func(s *ProjectStatisticsUpsert) {
+		s.AddVersion(v)
+	})
+}
+
+// UpdateVersion sets the "version" field to the value that was provided on create.
+func (u *ProjectStatisticsUpsertOne) UpdateVersion() *ProjectStatisticsUpsertOne {
+	return u.Update(func(s *ProjectStatisticsUpsert) {
+		s.UpdateVersion()
+	})
+}
+
 // SetRefreshedAt sets the "refreshed_at" field.
 func (u *ProjectStatisticsUpsertOne) SetRefreshedAt(v time.Time) *ProjectStatisticsUpsertOne {
 	return u.Update(func(s *ProjectStatisticsUpsert) {
@@ -1320,27 +1332,6 @@ func (u *ProjectStatisticsUpsertBulk) SetProjectID(v int) *ProjectStatisticsUpse
 func (u *ProjectStatisticsUpsertBulk) UpdateProjectID() *ProjectStatisticsUpsertBulk {
 	return u.Update(func(s *ProjectStatisticsUpsert) {
 		s.UpdateProjectID()
-	})
-}
-
-// SetNamespaceID sets the "namespace_id" field.
-func (u *ProjectStatisticsUpsertBulk) SetNamespaceID(v int) *ProjectStatisticsUpsertBulk {
-	return u.Update(func(s *ProjectStatisticsUpsert) {
-		s.SetNamespaceID(v)
-	})
-}
-
-// AddNamespaceID adds v to the "namespace_id" field.
-func (u *ProjectStatisticsUpsertBulk) AddNamespaceID(v int) *ProjectStatisticsUpsertBulk {
-	return u.Update(func(s *ProjectStatisticsUpsert) {
-		s.AddNamespaceID(v)
-	})
-}
-
-// UpdateNamespaceID sets the "namespace_id" field to the value that was provided on create.
-func (u *ProjectStatisticsUpsertBulk) UpdateNamespaceID() *ProjectStatisticsUpsertBulk {
-	return u.Update(func(s *ProjectStatisticsUpsert) {
-		s.UpdateNamespaceID()
 	})
 }
 
@@ -1586,6 +1577,27 @@ func (u *ProjectStatisticsUpsertBulk) SetStale(v bool) *ProjectStatisticsUpsertB
 func (u *ProjectStatisticsUpsertBulk) UpdateStale() *ProjectStatisticsUpsertBulk {
 	return u.Update(func(s *ProjectStatisticsUpsert) {
 		s.UpdateStale()
+	})
+}
+
+// SetVersion sets the "version" field.
+func (u *ProjectStatisticsUpsertBulk) SetVersion(v int) *ProjectStatisticsUpsertBulk {
+	return u.Update(func(s *ProjectStatisticsUpsert) {
+		s.SetVersion(v)
+	})
+}
+
+// AddVersion adds v to the "version" field.
+func (u *ProjectStatisticsUpsertBulk) AddVersion(v int) *ProjectStatisticsUpsertBulk {
+	return u.Update(func(s *ProjectStatisticsUpsert) {
+		s.AddVersion(v)
+	})
+}
+
+// UpdateVersion sets the "version" field to the value that was provided on create.
+func (u *ProjectStatisticsUpsertBulk) UpdateVersion() *ProjectStatisticsUpsertBulk {
+	return u.Update(func(s *ProjectStatisticsUpsert) {
+		s.UpdateVersion()
 	})
 }
 

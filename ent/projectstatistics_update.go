@@ -44,27 +44,6 @@ func (_u *ProjectStatisticsUpdate) SetNillableProjectID(v *int) *ProjectStatisti
 	return _u
 }
 
-// SetNamespaceID sets the "namespace_id" field.
-func (_u *ProjectStatisticsUpdate) SetNamespaceID(v int) *ProjectStatisticsUpdate {
-	_u.mutation.ResetNamespaceID()
-	_u.mutation.SetNamespaceID(v)
-	return _u
-}
-
-// SetNillableNamespaceID sets the "namespace_id" field if the given value is not nil.
-func (_u *ProjectStatisticsUpdate) SetNillableNamespaceID(v *int) *ProjectStatisticsUpdate {
-	if v != nil {
-		_u.SetNamespaceID(*v)
-	}
-	return _u
-}
-
-// AddNamespaceID adds value to the "namespace_id" field.
-func (_u *ProjectStatisticsUpdate) AddNamespaceID(v int) *ProjectStatisticsUpdate {
-	_u.mutation.AddNamespaceID(v)
-	return _u
-}
-
 // SetCommitCount sets the "commit_count" field.
 func (_u *ProjectStatisticsUpdate) SetCommitCount(v int64) *ProjectStatisticsUpdate {
 	_u.mutation.ResetCommitCount()
@@ -310,6 +289,27 @@ func (_u *ProjectStatisticsUpdate) SetNillableStale(v *bool) *ProjectStatisticsU
 	return _u
 }
 
+// SetVersion sets the "version" field.
+func (_u *ProjectStatisticsUpdate) SetVersion(v int) *ProjectStatisticsUpdate {
+	_u.mutation.ResetVersion()
+	_u.mutation.SetVersion(v)
+	return _u
+}
+
+// SetNillableVersion sets the "version" field if the given value is not nil.
+func (_u *ProjectStatisticsUpdate) SetNillableVersion(v *int) *ProjectStatisticsUpdate {
+	if v != nil {
+		_u.SetVersion(*v)
+	}
+	return _u
+}
+
+// AddVersion adds value to the "version" field.
+func (_u *ProjectStatisticsUpdate) AddVersion(v int) *ProjectStatisticsUpdate {
+	_u.mutation.AddVersion(v)
+	return _u
+}
+
 // SetRefreshedAt sets the "refreshed_at" field.
 func (_u *ProjectStatisticsUpdate) SetRefreshedAt(v time.Time) *ProjectStatisticsUpdate {
 	_u.mutation.SetRefreshedAt(v)
@@ -399,12 +399,6 @@ func (_u *ProjectStatisticsUpdate) sqlSave(ctx context.Context) (_node int, err 
 			}
 		}
 	}
-	if value, ok := _u.mutation.NamespaceID(); ok {
-		_spec.SetField(projectstatistics.FieldNamespaceID, field.TypeInt, value)
-	}
-	if value, ok := _u.mutation.AddedNamespaceID(); ok {
-		_spec.AddField(projectstatistics.FieldNamespaceID, field.TypeInt, value)
-	}
 	if value, ok := _u.mutation.CommitCount(); ok {
 		_spec.SetField(projectstatistics.FieldCommitCount, field.TypeInt64, value)
 	}
@@ -474,6 +468,12 @@ func (_u *ProjectStatisticsUpdate) sqlSave(ctx context.Context) (_node int, err 
 	if value, ok := _u.mutation.Stale(); ok {
 		_spec.SetField(projectstatistics.FieldStale, field.TypeBool, value)
 	}
+	if value, ok := _u.mutation.Version(); ok {
+		_spec.SetField(projectstatistics.FieldVersion, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedVersion(); ok {
+		_spec.AddField(projectstatistics.FieldVersion, field.TypeInt, value)
+	}
 	if value, ok := _u.mutation.RefreshedAt(); ok {
 		_spec.SetField(projectstatistics.FieldRefreshedAt, field.TypeTime, value)
 	}
@@ -542,27 +542,6 @@ func (_u *ProjectStatisticsUpdateOne) SetNillableProjectID(v *int) *ProjectStati
 	if v != nil {
 		_u.SetProjectID(*v)
 	}
-	return _u
-}
-
-// SetNamespaceID sets the "namespace_id" field.
-func (_u *ProjectStatisticsUpdateOne) SetNamespaceID(v int) *ProjectStatisticsUpdateOne {
-	_u.mutation.ResetNamespaceID()
-	_u.mutation.SetNamespaceID(v)
-	return _u
-}
-
-// SetNillableNamespaceID sets the "namespace_id" field if the given value is not nil.
-func (_u *ProjectStatisticsUpdateOne) SetNillableNamespaceID(v *int) *ProjectStatisticsUpdateOne {
-	if v != nil {
-		_u.SetNamespaceID(*v)
-	}
-	return _u
-}
-
-// AddNamespaceID adds value to the "namespace_id" field.
-func (_u *ProjectStatisticsUpdateOne) AddNamespaceID(v int) *ProjectStatisticsUpdateOne {
-	_u.mutation.AddNamespaceID(v)
 	return _u
 }
 
@@ -811,6 +790,27 @@ func (_u *ProjectStatisticsUpdateOne) SetNillableStale(v *bool) *ProjectStatisti
 	return _u
 }
 
+// SetVersion sets the "version" field.
+func (_u *ProjectStatisticsUpdateOne) SetVersion(v int) *ProjectStatisticsUpdateOne {
+	_u.mutation.ResetVersion()
+	_u.mutation.SetVersion(v)
+	return _u
+}
+
+// SetNillableVersion sets the "version" field if the given value is not nil.
+func (_u *ProjectStatisticsUpdateOne) SetNillableVersion(v *int) *ProjectStatisticsUpdateOne {
+	if v != nil {
+		_u.SetVersion(*v)
+	}
+	return _u
+}
+
+// AddVersion adds value to the "version" field.
+func (_u *ProjectStatisticsUpdateOne) AddVersion(v int) *ProjectStatisticsUpdateOne {
+	_u.mutation.AddVersion(v)
+	return _u
+}
+
 // SetRefreshedAt sets the "refreshed_at" field.
 func (_u *ProjectStatisticsUpdateOne) SetRefreshedAt(v time.Time) *ProjectStatisticsUpdateOne {
 	_u.mutation.SetRefreshedAt(v)
@@ -930,12 +930,6 @@ func (_u *ProjectStatisticsUpdateOne) sqlSave(ctx context.Context) (_node *Proje
 			}
 		}
 	}
-	if value, ok := _u.mutation.NamespaceID(); ok {
-		_spec.SetField(projectstatistics.FieldNamespaceID, field.TypeInt, value)
-	}
-	if value, ok := _u.mutation.AddedNamespaceID(); ok {
-		_spec.AddField(projectstatistics.FieldNamespaceID, field.TypeInt, value)
-	}
 	if value, ok := _u.mutation.CommitCount(); ok {
 		_spec.SetField(projectstatistics.FieldCommitCount, field.TypeInt64, value)
 	}
@@ -1004,6 +998,12 @@ func (_u *ProjectStatisticsUpdateOne) sqlSave(ctx context.Context) (_node *Proje
 	}
 	if value, ok := _u.mutation.Stale(); ok {
 		_spec.SetField(projectstatistics.FieldStale, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.Version(); ok {
+		_spec.SetField(projectstatistics.FieldVersion, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedVersion(); ok {
+		_spec.AddField(projectstatistics.FieldVersion, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.RefreshedAt(); ok {
 		_spec.SetField(projectstatistics.FieldRefreshedAt, field.TypeTime, value)

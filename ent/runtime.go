@@ -543,53 +543,57 @@ func init() {
 	projectstatisticsFields := schema.ProjectStatistics{}.Fields()
 	_ = projectstatisticsFields
 	// projectstatisticsDescCommitCount is the schema descriptor for commit_count field.
-	projectstatisticsDescCommitCount := projectstatisticsFields[2].Descriptor()
+	projectstatisticsDescCommitCount := projectstatisticsFields[1].Descriptor()
 	// projectstatistics.DefaultCommitCount holds the default value on creation for the commit_count field.
 	projectstatistics.DefaultCommitCount = projectstatisticsDescCommitCount.Default.(int64)
 	// projectstatisticsDescRepositorySize is the schema descriptor for repository_size field.
-	projectstatisticsDescRepositorySize := projectstatisticsFields[3].Descriptor()
+	projectstatisticsDescRepositorySize := projectstatisticsFields[2].Descriptor()
 	// projectstatistics.DefaultRepositorySize holds the default value on creation for the repository_size field.
 	projectstatistics.DefaultRepositorySize = projectstatisticsDescRepositorySize.Default.(int64)
 	// projectstatisticsDescWikiSize is the schema descriptor for wiki_size field.
-	projectstatisticsDescWikiSize := projectstatisticsFields[4].Descriptor()
+	projectstatisticsDescWikiSize := projectstatisticsFields[3].Descriptor()
 	// projectstatistics.DefaultWikiSize holds the default value on creation for the wiki_size field.
 	projectstatistics.DefaultWikiSize = projectstatisticsDescWikiSize.Default.(int64)
 	// projectstatisticsDescLfsObjectsSize is the schema descriptor for lfs_objects_size field.
-	projectstatisticsDescLfsObjectsSize := projectstatisticsFields[5].Descriptor()
+	projectstatisticsDescLfsObjectsSize := projectstatisticsFields[4].Descriptor()
 	// projectstatistics.DefaultLfsObjectsSize holds the default value on creation for the lfs_objects_size field.
 	projectstatistics.DefaultLfsObjectsSize = projectstatisticsDescLfsObjectsSize.Default.(int64)
 	// projectstatisticsDescBuildArtifactsSize is the schema descriptor for build_artifacts_size field.
-	projectstatisticsDescBuildArtifactsSize := projectstatisticsFields[6].Descriptor()
+	projectstatisticsDescBuildArtifactsSize := projectstatisticsFields[5].Descriptor()
 	// projectstatistics.DefaultBuildArtifactsSize holds the default value on creation for the build_artifacts_size field.
 	projectstatistics.DefaultBuildArtifactsSize = projectstatisticsDescBuildArtifactsSize.Default.(int64)
 	// projectstatisticsDescPipelineArtifactsSize is the schema descriptor for pipeline_artifacts_size field.
-	projectstatisticsDescPipelineArtifactsSize := projectstatisticsFields[7].Descriptor()
+	projectstatisticsDescPipelineArtifactsSize := projectstatisticsFields[6].Descriptor()
 	// projectstatistics.DefaultPipelineArtifactsSize holds the default value on creation for the pipeline_artifacts_size field.
 	projectstatistics.DefaultPipelineArtifactsSize = projectstatisticsDescPipelineArtifactsSize.Default.(int64)
 	// projectstatisticsDescPackagesSize is the schema descriptor for packages_size field.
-	projectstatisticsDescPackagesSize := projectstatisticsFields[8].Descriptor()
+	projectstatisticsDescPackagesSize := projectstatisticsFields[7].Descriptor()
 	// projectstatistics.DefaultPackagesSize holds the default value on creation for the packages_size field.
 	projectstatistics.DefaultPackagesSize = projectstatisticsDescPackagesSize.Default.(int64)
 	// projectstatisticsDescSnippetsSize is the schema descriptor for snippets_size field.
-	projectstatisticsDescSnippetsSize := projectstatisticsFields[9].Descriptor()
+	projectstatisticsDescSnippetsSize := projectstatisticsFields[8].Descriptor()
 	// projectstatistics.DefaultSnippetsSize holds the default value on creation for the snippets_size field.
 	projectstatistics.DefaultSnippetsSize = projectstatisticsDescSnippetsSize.Default.(int64)
 	// projectstatisticsDescUploadsSize is the schema descriptor for uploads_size field.
-	projectstatisticsDescUploadsSize := projectstatisticsFields[10].Descriptor()
+	projectstatisticsDescUploadsSize := projectstatisticsFields[9].Descriptor()
 	// projectstatistics.DefaultUploadsSize holds the default value on creation for the uploads_size field.
 	projectstatistics.DefaultUploadsSize = projectstatisticsDescUploadsSize.Default.(int64)
 	// projectstatisticsDescContainerRegistrySize is the schema descriptor for container_registry_size field.
-	projectstatisticsDescContainerRegistrySize := projectstatisticsFields[11].Descriptor()
+	projectstatisticsDescContainerRegistrySize := projectstatisticsFields[10].Descriptor()
 	// projectstatistics.DefaultContainerRegistrySize holds the default value on creation for the container_registry_size field.
 	projectstatistics.DefaultContainerRegistrySize = projectstatisticsDescContainerRegistrySize.Default.(int64)
 	// projectstatisticsDescStorageSize is the schema descriptor for storage_size field.
-	projectstatisticsDescStorageSize := projectstatisticsFields[12].Descriptor()
+	projectstatisticsDescStorageSize := projectstatisticsFields[11].Descriptor()
 	// projectstatistics.DefaultStorageSize holds the default value on creation for the storage_size field.
 	projectstatistics.DefaultStorageSize = projectstatisticsDescStorageSize.Default.(int64)
 	// projectstatisticsDescStale is the schema descriptor for stale field.
-	projectstatisticsDescStale := projectstatisticsFields[13].Descriptor()
+	projectstatisticsDescStale := projectstatisticsFields[12].Descriptor()
 	// projectstatistics.DefaultStale holds the default value on creation for the stale field.
 	projectstatistics.DefaultStale = projectstatisticsDescStale.Default.(bool)
+	// projectstatisticsDescVersion is the schema descriptor for version field.
+	projectstatisticsDescVersion := projectstatisticsFields[13].Descriptor()
+	// projectstatistics.DefaultVersion holds the default value on creation for the version field.
+	projectstatistics.DefaultVersion = projectstatisticsDescVersion.Default.(int)
 	protectedbranchMixin := schema.ProtectedBranch{}.Mixin()
 	protectedbranchMixinFields0 := protectedbranchMixin[0].Fields()
 	_ = protectedbranchMixinFields0

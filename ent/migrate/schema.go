@@ -477,7 +477,6 @@ var (
 	// ProjectStatisticsColumns holds the columns for the "project_statistics" table.
 	ProjectStatisticsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
-		{Name: "namespace_id", Type: field.TypeInt},
 		{Name: "commit_count", Type: field.TypeInt64, Default: 0},
 		{Name: "repository_size", Type: field.TypeInt64, Default: 0},
 		{Name: "wiki_size", Type: field.TypeInt64, Default: 0},
@@ -490,6 +489,7 @@ var (
 		{Name: "container_registry_size", Type: field.TypeInt64, Default: 0},
 		{Name: "storage_size", Type: field.TypeInt64, Default: 0},
 		{Name: "stale", Type: field.TypeBool, Default: true},
+		{Name: "version", Type: field.TypeInt, Default: 0},
 		{Name: "refreshed_at", Type: field.TypeTime, Nullable: true},
 		{Name: "project_id", Type: field.TypeInt, Unique: true},
 	}
@@ -504,13 +504,6 @@ var (
 				Columns:    []*schema.Column{ProjectStatisticsColumns[15]},
 				RefColumns: []*schema.Column{ProjectsColumns[0]},
 				OnDelete:   schema.Cascade,
-			},
-		},
-		Indexes: []*schema.Index{
-			{
-				Name:    "projectstatistics_namespace_id",
-				Unique:  false,
-				Columns: []*schema.Column{ProjectStatisticsColumns[1]},
 			},
 		},
 	}

@@ -14,8 +14,6 @@ const (
 	FieldID = "id"
 	// FieldProjectID holds the string denoting the project_id field in the database.
 	FieldProjectID = "project_id"
-	// FieldNamespaceID holds the string denoting the namespace_id field in the database.
-	FieldNamespaceID = "namespace_id"
 	// FieldCommitCount holds the string denoting the commit_count field in the database.
 	FieldCommitCount = "commit_count"
 	// FieldRepositorySize holds the string denoting the repository_size field in the database.
@@ -40,6 +38,8 @@ const (
 	FieldStorageSize = "storage_size"
 	// FieldStale holds the string denoting the stale field in the database.
 	FieldStale = "stale"
+	// FieldVersion holds the string denoting the version field in the database.
+	FieldVersion = "version"
 	// FieldRefreshedAt holds the string denoting the refreshed_at field in the database.
 	FieldRefreshedAt = "refreshed_at"
 	// EdgeProject holds the string denoting the project edge name in mutations.
@@ -59,7 +59,6 @@ const (
 var Columns = []string{
 	FieldID,
 	FieldProjectID,
-	FieldNamespaceID,
 	FieldCommitCount,
 	FieldRepositorySize,
 	FieldWikiSize,
@@ -72,6 +71,7 @@ var Columns = []string{
 	FieldContainerRegistrySize,
 	FieldStorageSize,
 	FieldStale,
+	FieldVersion,
 	FieldRefreshedAt,
 }
 
@@ -110,6 +110,8 @@ var (
 	DefaultStorageSize int64
 	// DefaultStale holds the default value on creation for the "stale" field.
 	DefaultStale bool
+	// DefaultVersion holds the default value on creation for the "version" field.
+	DefaultVersion int
 )
 
 // OrderOption defines the ordering options for the ProjectStatistics queries.
@@ -123,11 +125,6 @@ func ByID(opts ...sql.OrderTermOption) OrderOption {
 // ByProjectID orders the results by the project_id field.
 func ByProjectID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldProjectID, opts...).ToFunc()
-}
-
-// ByNamespaceID orders the results by the namespace_id field.
-func ByNamespaceID(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldNamespaceID, opts...).ToFunc()
 }
 
 // ByCommitCount orders the results by the commit_count field.
@@ -188,6 +185,11 @@ func ByStorageSize(opts ...sql.OrderTermOption) OrderOption {
 // ByStale orders the results by the stale field.
 func ByStale(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldStale, opts...).ToFunc()
+}
+
+// ByVersion orders the results by the version field.
+func ByVersion(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldVersion, opts...).ToFunc()
 }
 
 // ByRefreshedAt orders the results by the refreshed_at field.

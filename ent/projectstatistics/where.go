@@ -60,11 +60,6 @@ func ProjectID(v int) predicate.ProjectStatistics {
 	return predicate.ProjectStatistics(sql.FieldEQ(FieldProjectID, v))
 }
 
-// NamespaceID applies equality check predicate on the "namespace_id" field. It's identical to NamespaceIDEQ.
-func NamespaceID(v int) predicate.ProjectStatistics {
-	return predicate.ProjectStatistics(sql.FieldEQ(FieldNamespaceID, v))
-}
-
 // CommitCount applies equality check predicate on the "commit_count" field. It's identical to CommitCountEQ.
 func CommitCount(v int64) predicate.ProjectStatistics {
 	return predicate.ProjectStatistics(sql.FieldEQ(FieldCommitCount, v))
@@ -125,6 +120,11 @@ func Stale(v bool) predicate.ProjectStatistics {
 	return predicate.ProjectStatistics(sql.FieldEQ(FieldStale, v))
 }
 
+// Version applies equality check predicate on the "version" field. It's identical to VersionEQ.
+func Version(v int) predicate.ProjectStatistics {
+	return predicate.ProjectStatistics(sql.FieldEQ(FieldVersion, v))
+}
+
 // RefreshedAt applies equality check predicate on the "refreshed_at" field. It's identical to RefreshedAtEQ.
 func RefreshedAt(v time.Time) predicate.ProjectStatistics {
 	return predicate.ProjectStatistics(sql.FieldEQ(FieldRefreshedAt, v))
@@ -148,46 +148,6 @@ func ProjectIDIn(vs ...int) predicate.ProjectStatistics {
 // ProjectIDNotIn applies the NotIn predicate on the "project_id" field.
 func ProjectIDNotIn(vs ...int) predicate.ProjectStatistics {
 	return predicate.ProjectStatistics(sql.FieldNotIn(FieldProjectID, vs...))
-}
-
-// NamespaceIDEQ applies the EQ predicate on the "namespace_id" field.
-func NamespaceIDEQ(v int) predicate.ProjectStatistics {
-	return predicate.ProjectStatistics(sql.FieldEQ(FieldNamespaceID, v))
-}
-
-// NamespaceIDNEQ applies the NEQ predicate on the "namespace_id" field.
-func NamespaceIDNEQ(v int) predicate.ProjectStatistics {
-	return predicate.ProjectStatistics(sql.FieldNEQ(FieldNamespaceID, v))
-}
-
-// NamespaceIDIn applies the In predicate on the "namespace_id" field.
-func NamespaceIDIn(vs ...int) predicate.ProjectStatistics {
-	return predicate.ProjectStatistics(sql.FieldIn(FieldNamespaceID, vs...))
-}
-
-// NamespaceIDNotIn applies the NotIn predicate on the "namespace_id" field.
-func NamespaceIDNotIn(vs ...int) predicate.ProjectStatistics {
-	return predicate.ProjectStatistics(sql.FieldNotIn(FieldNamespaceID, vs...))
-}
-
-// NamespaceIDGT applies the GT predicate on the "namespace_id" field.
-func NamespaceIDGT(v int) predicate.ProjectStatistics {
-	return predicate.ProjectStatistics(sql.FieldGT(FieldNamespaceID, v))
-}
-
-// NamespaceIDGTE applies the GTE predicate on the "namespace_id" field.
-func NamespaceIDGTE(v int) predicate.ProjectStatistics {
-	return predicate.ProjectStatistics(sql.FieldGTE(FieldNamespaceID, v))
-}
-
-// NamespaceIDLT applies the LT predicate on the "namespace_id" field.
-func NamespaceIDLT(v int) predicate.ProjectStatistics {
-	return predicate.ProjectStatistics(sql.FieldLT(FieldNamespaceID, v))
-}
-
-// NamespaceIDLTE applies the LTE predicate on the "namespace_id" field.
-func NamespaceIDLTE(v int) predicate.ProjectStatistics {
-	return predicate.ProjectStatistics(sql.FieldLTE(FieldNamespaceID, v))
 }
 
 // CommitCountEQ applies the EQ predicate on the "commit_count" field.
@@ -638,6 +598,46 @@ func StaleEQ(v bool) predicate.ProjectStatistics {
 // StaleNEQ applies the NEQ predicate on the "stale" field.
 func StaleNEQ(v bool) predicate.ProjectStatistics {
 	return predicate.ProjectStatistics(sql.FieldNEQ(FieldStale, v))
+}
+
+// VersionEQ applies the EQ predicate on the "version" field.
+func VersionEQ(v int) predicate.ProjectStatistics {
+	return predicate.ProjectStatistics(sql.FieldEQ(FieldVersion, v))
+}
+
+// VersionNEQ applies the NEQ predicate on the "version" field.
+func VersionNEQ(v int) predicate.ProjectStatistics {
+	return predicate.ProjectStatistics(sql.FieldNEQ(FieldVersion, v))
+}
+
+// VersionIn applies the In predicate on the "version" field.
+func VersionIn(vs ...int) predicate.ProjectStatistics {
+	return predicate.ProjectStatistics(sql.FieldIn(FieldVersion, vs...))
+}
+
+// VersionNotIn applies the NotIn predicate on the "version" field.
+func VersionNotIn(vs ...int) predicate.ProjectStatistics {
+	return predicate.ProjectStatistics(sql.FieldNotIn(FieldVersion, vs...))
+}
+
+// VersionGT applies the GT predicate on the "version" field.
+func VersionGT(v int) predicate.ProjectStatistics {
+	return predicate.ProjectStatistics(sql.FieldGT(FieldVersion, v))
+}
+
+// VersionGTE applies the GTE predicate on the "version" field.
+func VersionGTE(v int) predicate.ProjectStatistics {
+	return predicate.ProjectStatistics(sql.FieldGTE(FieldVersion, v))
+}
+
+// VersionLT applies the LT predicate on the "version" field.
+func VersionLT(v int) predicate.ProjectStatistics {
+	return predicate.ProjectStatistics(sql.FieldLT(FieldVersion, v))
+}
+
+// VersionLTE applies the LTE predicate on the "version" field.
+func VersionLTE(v int) predicate.ProjectStatistics {
+	return predicate.ProjectStatistics(sql.FieldLTE(FieldVersion, v))
 }
 
 // RefreshedAtEQ applies the EQ predicate on the "refreshed_at" field.

@@ -6,7 +6,6 @@ import (
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
-	"entgo.io/ent/schema/index"
 )
 
 // ProjectStatistics are a project's storage statistics (GitLab's project_statistics), in bytes
@@ -14,12 +13,10 @@ import (
 // computes them again from the repository.
 type ProjectStatistics struct{ ent.Schema }
 
-// Fields returns the statistics. namespace_id is the project's namespace, so a group's
-// statistics are a sum over one index.
+// Fields returns the statistics.
 func (ProjectStatistics) Fields() []ent.Field {
 	return []ent.Field{
 		field.Int("project_id").Unique(),
-		field.Int("namespace_id"),
 		field.Int64("commit_count").Default(0),
 		field.Int64("repository_size").Default(0),
 		field.Int64("wiki_size").Default(0),
@@ -31,9 +28,11 @@ func (ProjectStatistics) Fields() []ent.Field {
 		field.Int64("uploads_size").Default(0),
 		field.Int64("container_registry_size").Default(0),
 		field.Int64("storage_size").Default(0),
-		// stale is set by every change to the repository; refreshed_at is when the values were
-		// last computed (nil: never).
+		// stale is set by every change to the repository, which also counts up version, so that
+		// values measured before a change cannot overwrite it; refreshed_at is when the values
+		// were last computed (nil: never).
 		field.Bool("stale").Default(true),
+		field.Int("version").Default(0),
 		field.Time("refreshed_at").Optional().Nillable(),
 	}
 }
@@ -41,11 +40,6 @@ func (ProjectStatistics) Fields() []ent.Field {
 // Edges returns the project; the statistics go with it.
 func (ProjectStatistics) Edges() []ent.Edge {
 	return []ent.Edge{edge.From("project", Project.Type).Ref("statistics").Field("project_id").Unique().Required()}
-}
-
-// Indexes returns the statistics indexes.
-func (ProjectStatistics) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("namespace_id")}
 }
 
 // Annotations keeps ProjectStatistics out of the generated graph.

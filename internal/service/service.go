@@ -26,6 +26,7 @@ import (
 	"anvil/internal/service/repos"
 	"anvil/internal/service/settings"
 	"anvil/internal/service/stars"
+	"anvil/internal/service/statistics"
 	"anvil/internal/service/tags"
 	"anvil/internal/service/tokens"
 	"anvil/internal/service/users"
@@ -59,6 +60,8 @@ type Services struct {
 	Namespaces *namespaces.Service
 	// Stars stars and unstars projects and lists who starred one.
 	Stars *stars.Service
+	// Statistics computes projects' and groups' storage statistics from their repositories.
+	Statistics *statistics.Service
 }
 
 // New builds the services over an open database and the git client.
@@ -126,6 +129,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 		Files:             files,
 		Namespaces:        namespaces.New(d.Client, policy, mem),
 		Stars:             stars.New(d.Client, p, u),
+		Statistics:        statistics.New(d.Client, r),
 	}, nil
 }
 

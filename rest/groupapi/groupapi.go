@@ -9,11 +9,13 @@ import (
 	"slices"
 	"strconv"
 
+	"anvil/ent"
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/pagination"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/projects"
+	"anvil/internal/service/statistics"
 	"anvil/rest/httpx"
 	"anvil/rest/params"
 	"anvil/rest/presenter"
@@ -25,11 +27,12 @@ import (
 type handlers struct {
 	groups   *groups.Service
 	projects *projects.Service
+	stats    *statistics.Service
 }
 
 // Register adds the group routes.
 func Register(t *route.Table) {
-	h := &handlers{groups: t.S.Groups, projects: t.S.Projects}
+	h := &handlers{groups: t.S.Groups, projects: t.S.Projects, stats: t.S.Statistics}
 	t.GET("/groups", h.list)
 	t.POST("/groups", h.create, route.SignedIn)
 	t.GET("/groups/:id", h.get)
@@ -86,7 +89,25 @@ func (h *handlers) listUnder(c *gin.Context, parent string, descendants bool) er
 	if err != nil {
 		return err
 	}
+	if opts, err = h.withStatistics(c, opts, r.Items); err != nil {
+		return err
+	}
 	return httpx.Page(c, pr.BaseURL, r, pr.Groups(r.Items, opts))
+}
+
+// withStatistics loads the statistics statistics=true shows (administrators only, decided when
+// binding): the sums over each group's projects.
+func (h *handlers) withStatistics(c *gin.Context, opts presenter.GroupOptions, nss []*ent.Namespace) (presenter.GroupOptions, error) {
+	if !opts.Statistics {
+		return opts, nil
+	}
+	ids := make([]int, len(nss))
+	for i, ns := range nss {
+		ids[i] = ns.ID
+	}
+	var err error
+	opts.StatisticsOf, err = h.stats.ForGroups(c.Request.Context(), ids)
+	return opts, err
 }
 
 // listKeyset serves GET /groups?pagination=keyset: pages that continue after a cursor, with
@@ -101,6 +122,9 @@ func (h *handlers) listKeyset(c *gin.Context, b *params.Binder, a *authz.Actor, 
 	}
 	r, err := h.groups.ListKeyset(c.Request.Context(), a, p, k, load)
 	if err != nil {
+		return err
+	}
+	if opts, err = h.withStatistics(c, opts, r.Items); err != nil {
 		return err
 	}
 	httpx.SetKeysetLink(c, httpx.P(c).BaseURL, r.Next)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"anvil/ent"
+	"anvil/internal/service/statistics"
 )
 
 // Group is GitLab's Group entity (BasicGroupDetails + Group): lists and the base of GroupDetail.
@@ -101,6 +102,8 @@ type GroupOptions struct {
 	Statistics bool
 	// CustomAttributes adds custom_attributes (administrators asking with_custom_attributes).
 	CustomAttributes bool
+	// StatisticsOf are the statistics shown with Statistics, by group id (zero when missing).
+	StatisticsOf map[int]*statistics.Totals
 }
 
 // GroupDetailOptions are the optional parts of the GroupDetail shape.
@@ -158,6 +161,14 @@ func (p *Presenter) Group(ns *ent.Namespace, o GroupOptions) *Group {
 	}
 	if o.Statistics {
 		g.Statistics = &GroupStatistics{}
+		if t := o.StatisticsOf[ns.ID]; t != nil {
+			g.Statistics = &GroupStatistics{
+				StorageSize: t.StorageSize, RepositorySize: t.RepositorySize, WikiSize: t.WikiSize,
+				LFSObjectsSize: t.LFSObjectsSize, JobArtifactsSize: t.BuildArtifactsSize,
+				PipelineArtifactsSize: t.PipelineArtifactsSize, PackagesSize: t.PackagesSize,
+				SnippetsSize: t.SnippetsSize, UploadsSize: t.UploadsSize,
+			}
+		}
 		if ns.ParentID == nil {
 			g.RootStorageStatistics = json.RawMessage("null")
 		}
