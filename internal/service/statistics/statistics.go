@@ -66,7 +66,7 @@ func (s *Service) ForProjects(ctx context.Context, ps []*ent.Project) (map[int]*
 // Totals are the statistics of a group: the sums over the projects in it.
 type Totals struct {
 	StorageSize, RepositorySize, WikiSize, LFSObjectsSize, BuildArtifactsSize int64
-	PipelineArtifactsSize, PackagesSize, SnippetsSize, UploadsSize           int64
+	PipelineArtifactsSize, PackagesSize, SnippetsSize, UploadsSize            int64
 }
 
 // ForGroups returns the statistics of the groups by group id: the sums over the projects
