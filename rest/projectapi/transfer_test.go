@@ -11,6 +11,7 @@ import (
 	"anvil/ent"
 	"anvil/internal/authz"
 	"anvil/internal/service/projects"
+	"anvil/internal/service/users"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -161,4 +162,24 @@ func TestRenameProject_redirects(t *testing.T) {
 	require.Equal(t, 200, r.Status, r.String())
 	r = in.Do(t, "GET", "/projects/"+url.PathEscape("alice/renamed"), w.aliceT, nil)
 	require.Equal(t, 200, r.Status, r.String())
+}
+
+func TestRenameUser_redirects(t *testing.T) {
+	w := newTransferWorld(t)
+	in := w.in
+	r := in.Do(t, "PUT", fmt.Sprintf("/users/%d", w.alice.ID), servertest.RootToken, `{"username":"alicia"}`)
+	require.Equal(t, 200, r.Status, r.String())
+	resp := noRedirect(t, in, "GET", "/projects/"+url.PathEscape("alice/app"), w.aliceT)
+	assert.Equal(t, http.StatusMovedPermanently, resp.StatusCode)
+	assert.Equal(t, fmt.Sprintf("%s/api/v4/projects/%d", in.URL, w.app.ID), resp.Header.Get("Location"))
+	r = in.Do(t, "GET", "/projects/"+url.PathEscape("alicia/app"), w.aliceT, nil)
+	require.Equal(t, 200, r.Status, r.String())
+
+	// A new user taking the old username takes its paths back.
+	pw := servertest.UserPassword
+	_, err := in.Services.Users.Create(context.Background(), nil, users.CreateInput{
+		Username: "alice", Name: "Another Alice", Email: "another@example.com", Password: &pw,
+	})
+	require.NoError(t, err)
+	servertest.RequireError(t, in.Do(t, "GET", "/projects/"+url.PathEscape("alice/app"), w.aliceT, nil), 404, "message", "404 Project Not Found")
 }
