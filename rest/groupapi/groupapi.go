@@ -4,7 +4,6 @@ package groupapi
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http"
 	"slices"
 	"strconv"
@@ -290,10 +289,6 @@ func (h *handlers) transfer(c *gin.Context) error {
 	}
 	ctx, a := c.Request.Context(), httpx.Actor(c)
 	ns, err := h.groups.Transfer(ctx, a, httpx.PathParam(c, "id"), parentID)
-	var refused *groups.TransferError
-	if errors.As(err, &refused) {
-		return apperr.Message(http.StatusBadRequest, refused.Error())
-	}
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,6 @@
 package projectapi
 
 import (
-	"net/http"
-
 	"anvil/internal/apperr"
 	"anvil/rest/httpx"
 
@@ -23,7 +21,7 @@ func (h *handlers) transfer(c *gin.Context) error {
 	}
 	p, v, err := h.projects.Transfer(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), ns)
 	if e, ok := apperr.As(err); ok && e.Kind == apperr.KindValidation {
-		return apperr.Message(http.StatusBadRequest, "Failed to transfer project "+httpx.RubyErrors(e.Fields))
+		return apperr.Refused("Failed to transfer project " + httpx.RubyErrors(e.Fields))
 	}
 	if err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 	"anvil/internal/git"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/repos"
+	"anvil/internal/service/wire"
 )
 
 // BranchGuard decides branch updates on protected branches (implemented by the protected
@@ -36,15 +37,18 @@ type Service struct {
 	policy   *authz.Policy
 	projects *projects.Service
 	repos    *repos.Service
-	// Branches guards branch updates; nil leaves protected branches unchecked.
-	Branches BranchGuard
+	// branches guards branch updates (protected branches).
+	branches BranchGuard
 	// baseURL prefixes the web URLs changelogs link to.
 	baseURL string
 }
 
-// New returns the commit service; baseURL is the instance's external URL.
-func New(client *ent.Client, policy *authz.Policy, p *projects.Service, r *repos.Service, baseURL string) *Service {
-	return &Service{client: client, policy: policy, projects: p, repos: r, baseURL: baseURL}
+// New returns the commit service; guard decides protected branches and baseURL is the
+// instance's external URL.
+func New(client *ent.Client, policy *authz.Policy, p *projects.Service, r *repos.Service, guard BranchGuard, baseURL string) *Service {
+	wire.Require("commits", wire.D("client", client), wire.D("policy", policy), wire.D("projects", p),
+		wire.D("repos", r), wire.D("branch guard", guard))
+	return &Service{client: client, policy: policy, projects: p, repos: r, branches: guard, baseURL: baseURL}
 }
 
 // open finds the project ref names and returns it with its repository when the actor may read
@@ -81,13 +85,10 @@ func (s *Service) canPush(ctx context.Context, actor *authz.Actor, p *ent.Projec
 		}
 		return err
 	}
-	if s.Branches == nil {
-		return nil
-	}
 	if force {
-		return s.Branches.CanForcePush(ctx, actor, p, branch)
+		return s.branches.CanForcePush(ctx, actor, p, branch)
 	}
-	return s.Branches.CanPush(ctx, actor, p, branch)
+	return s.branches.CanPush(ctx, actor, p, branch)
 }
 
 // GitLab's messages for refused commits.
@@ -126,7 +127,7 @@ func resolveCommit(ctx context.Context, repo *git.Repository, rev string) (*git.
 func refErr(err error, branch string) error {
 	switch {
 	case errors.Is(err, git.ErrStaleRef):
-		return apperr.Message(400, "Could not update refs/heads/"+branch+". Please refresh and try again.")
+		return apperr.Refused("Could not update refs/heads/" + branch + ". Please refresh and try again.")
 	case errors.Is(err, git.ErrReferenceExists), errors.Is(err, git.ErrInvalidRefName):
 		return badBranchName(branch)
 	}
@@ -134,7 +135,7 @@ func refErr(err error, branch string) error {
 }
 
 func badBranchName(name string) error {
-	return apperr.Message(400, "Something went wrong when we tried to create '"+name+"' for you: Branch name is invalid")
+	return apperr.Refused("Something went wrong when we tried to create '" + name + "' for you: Branch name is invalid")
 }
 
 // identities returns the author (the given name and email, each defaulting to the caller's)
@@ -155,10 +156,10 @@ func identities(actor *authz.Actor, authorName, authorEmail string) (git.Signatu
 		author.Email = authorEmail
 	}
 	if git.ValidateIdentity(author.Name, author.Email) != nil {
-		return author, committer, apperr.Message(400, "Invalid author")
+		return author, committer, apperr.Refused("Invalid author")
 	}
 	if git.ValidateIdentity(committer.Name, committer.Email) != nil {
-		return author, committer, apperr.Message(400, "Invalid committer")
+		return author, committer, apperr.Refused("Invalid committer")
 	}
 	return author, committer, nil
 }

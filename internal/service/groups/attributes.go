@@ -41,7 +41,7 @@ func (s *Service) CustomAttribute(ctx context.Context, actor *authz.Actor, ref, 
 	a, err := db.ClientFrom(ctx, s.client).GroupCustomAttribute.Query().
 		Where(groupcustomattribute.GroupID(g.ID), groupcustomattribute.Key(key)).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, apperr.NotFoundMessage("404 Not found")
+		return nil, apperr.RecordNotFound()
 	}
 	return a, err
 }

@@ -25,19 +25,13 @@ const (
 	msgIntoSubgroup     = "Cannot transfer group to one of its subgroup."
 )
 
-// TransferError is a refused group transfer; Reason is GitLab's sentence. It unwraps to a
-// validation error on base, so adapters that do not know it still answer the client's mistake.
-type TransferError struct{ Reason string }
-
-func (e *TransferError) Error() string { return "Transfer failed: " + e.Reason }
-
-// Unwrap is the refusal as a validation error.
-func (e *TransferError) Unwrap() error { return apperr.FieldError("base", e.Error()) }
+// refuse is a refused group transfer, worded as GitLab's transfer service words it.
+func refuse(reason string) error { return apperr.Refused("Transfer failed: " + reason) }
 
 // Transfer moves the group ref under the group parentID, or makes it a top-level group when
 // parentID is nil (POST /groups/:id/transfer). The group must be readable (404) and
 // administered by the actor (admin_group, 403); the new parent must be readable (404 Group Not
-// Found). GitLab's rules then refuse with a *TransferError: already top-level, same parent, no
+// Found). GitLab's rules then refuse ("Transfer failed: <reason>"): already top-level, same parent, no
 // create_subgroup on the parent (can_create_group for the top level), a namespace or project
 // with the same path there, or a parent inside the group itself. The group and everything below
 // it move in one transaction: full paths follow, each old path redirects, a visibility above
@@ -74,7 +68,7 @@ func (s *Service) Transfer(ctx context.Context, actor *authz.Actor, ref string, 
 		}
 		saved, err := up.Save(ctx)
 		if ent.IsConstraintError(err) {
-			return &TransferError{Reason: msgSamePathInParent}
+			return refuse(msgSamePathInParent)
 		}
 		if err != nil {
 			return err
@@ -100,7 +94,6 @@ func (s *Service) Transfer(ctx context.Context, actor *authz.Actor, ref string, 
 
 // checkTransfer applies GitLab's transfer rules in its order.
 func (s *Service) checkTransfer(ctx context.Context, actor *authz.Actor, g, parent *ent.Namespace) error {
-	refuse := func(reason string) error { return &TransferError{Reason: reason} }
 	switch {
 	case parent == nil && g.ParentID == nil:
 		return refuse(msgAlreadyRoot)
@@ -162,7 +155,7 @@ func movePaths(ctx context.Context, c *ent.Client, oldFull, newFull string) erro
 	for _, d := range below {
 		if err := c.Namespace.UpdateOneID(d.ID).SetFullPath(newFull + d.FullPath[len(oldFull):]).Exec(ctx); err != nil {
 			if ent.IsConstraintError(err) {
-				return &TransferError{Reason: msgSamePathInParent}
+				return refuse(msgSamePathInParent)
 			}
 			return err
 		}

@@ -14,6 +14,7 @@ import (
 	"anvil/internal/authz"
 	"anvil/internal/db"
 	"anvil/internal/service/members"
+	"anvil/internal/service/wire"
 )
 
 // Service is the namespace service.
@@ -25,6 +26,7 @@ type Service struct {
 
 // New returns the namespace service; members counts billable members.
 func New(client *ent.Client, policy *authz.Policy, m *members.Service) *Service {
+	wire.Require("namespaces", wire.D("client", client), wire.D("policy", policy), wire.D("members", m))
 	return &Service{client: client, policy: policy, members: m}
 }
 

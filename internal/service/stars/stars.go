@@ -18,6 +18,7 @@ import (
 	"anvil/internal/pagination"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/users"
+	"anvil/internal/service/wire"
 
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
@@ -32,6 +33,7 @@ type Service struct {
 
 // New returns the star service.
 func New(client *ent.Client, p *projects.Service, u *users.Service) *Service {
+	wire.Require("stars", wire.D("client", client), wire.D("projects", p), wire.D("users", u))
 	return &Service{client: client, projects: p, users: u}
 }
 

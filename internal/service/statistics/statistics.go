@@ -19,6 +19,7 @@ import (
 	"anvil/internal/db"
 	"anvil/internal/git"
 	"anvil/internal/service/repos"
+	"anvil/internal/service/wire"
 )
 
 // Service is the statistics service.
@@ -29,6 +30,7 @@ type Service struct {
 
 // New returns the statistics service.
 func New(client *ent.Client, r *repos.Service) *Service {
+	wire.Require("statistics", wire.D("client", client), wire.D("repos", r))
 	return &Service{client: client, repos: r}
 }
 
