@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
 	"anvil/ent/member"
@@ -10,8 +11,11 @@ import (
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/projectstar"
+	"anvil/ent/projectstatistics"
 	"anvil/ent/protectedbranch"
 	"anvil/ent/pushevent"
+	"anvil/ent/redirectroute"
 	"anvil/ent/setting"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
@@ -84,18 +88,22 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
-			groupgrouplink.Table:      groupgrouplink.ValidColumn,
-			identity.Table:            identity.ValidColumn,
-			member.Table:              member.ValidColumn,
-			namespace.Table:           namespace.ValidColumn,
-			personalaccesstoken.Table: personalaccesstoken.ValidColumn,
-			project.Table:             project.ValidColumn,
-			projectgrouplink.Table:    projectgrouplink.ValidColumn,
-			protectedbranch.Table:     protectedbranch.ValidColumn,
-			pushevent.Table:           pushevent.ValidColumn,
-			setting.Table:             setting.ValidColumn,
-			user.Table:                user.ValidColumn,
-			usercustomattribute.Table: usercustomattribute.ValidColumn,
+			groupcustomattribute.Table: groupcustomattribute.ValidColumn,
+			groupgrouplink.Table:       groupgrouplink.ValidColumn,
+			identity.Table:             identity.ValidColumn,
+			member.Table:               member.ValidColumn,
+			namespace.Table:            namespace.ValidColumn,
+			personalaccesstoken.Table:  personalaccesstoken.ValidColumn,
+			project.Table:              project.ValidColumn,
+			projectgrouplink.Table:     projectgrouplink.ValidColumn,
+			projectstar.Table:          projectstar.ValidColumn,
+			projectstatistics.Table:    projectstatistics.ValidColumn,
+			protectedbranch.Table:      protectedbranch.ValidColumn,
+			pushevent.Table:            pushevent.ValidColumn,
+			redirectroute.Table:        redirectroute.ValidColumn,
+			setting.Table:              setting.ValidColumn,
+			user.Table:                 user.ValidColumn,
+			usercustomattribute.Table:  usercustomattribute.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

@@ -14,6 +14,8 @@ import (
 // Tx is a transactional client that is created by calling Client.Tx().
 type Tx struct {
 	config
+	// GroupCustomAttribute is the client for interacting with the GroupCustomAttribute builders.
+	GroupCustomAttribute *GroupCustomAttributeClient
 	// GroupGroupLink is the client for interacting with the GroupGroupLink builders.
 	GroupGroupLink *GroupGroupLinkClient
 	// Identity is the client for interacting with the Identity builders.
@@ -28,10 +30,16 @@ type Tx struct {
 	Project *ProjectClient
 	// ProjectGroupLink is the client for interacting with the ProjectGroupLink builders.
 	ProjectGroupLink *ProjectGroupLinkClient
+	// ProjectStar is the client for interacting with the ProjectStar builders.
+	ProjectStar *ProjectStarClient
+	// ProjectStatistics is the client for interacting with the ProjectStatistics builders.
+	ProjectStatistics *ProjectStatisticsClient
 	// ProtectedBranch is the client for interacting with the ProtectedBranch builders.
 	ProtectedBranch *ProtectedBranchClient
 	// PushEvent is the client for interacting with the PushEvent builders.
 	PushEvent *PushEventClient
+	// RedirectRoute is the client for interacting with the RedirectRoute builders.
+	RedirectRoute *RedirectRouteClient
 	// Setting is the client for interacting with the Setting builders.
 	Setting *SettingClient
 	// User is the client for interacting with the User builders.
@@ -169,6 +177,7 @@ func (tx *Tx) Client() *Client {
 }
 
 func (tx *Tx) init() {
+	tx.GroupCustomAttribute = NewGroupCustomAttributeClient(tx.config)
 	tx.GroupGroupLink = NewGroupGroupLinkClient(tx.config)
 	tx.Identity = NewIdentityClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
@@ -176,8 +185,11 @@ func (tx *Tx) init() {
 	tx.PersonalAccessToken = NewPersonalAccessTokenClient(tx.config)
 	tx.Project = NewProjectClient(tx.config)
 	tx.ProjectGroupLink = NewProjectGroupLinkClient(tx.config)
+	tx.ProjectStar = NewProjectStarClient(tx.config)
+	tx.ProjectStatistics = NewProjectStatisticsClient(tx.config)
 	tx.ProtectedBranch = NewProtectedBranchClient(tx.config)
 	tx.PushEvent = NewPushEventClient(tx.config)
+	tx.RedirectRoute = NewRedirectRouteClient(tx.config)
 	tx.Setting = NewSettingClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.UserCustomAttribute = NewUserCustomAttributeClient(tx.config)
@@ -190,7 +202,7 @@ func (tx *Tx) init() {
 // of them in order to commit or rollback the transaction.
 //
 // If a closed transaction is embedded in one of the generated entities, and the entity
-// applies a query, for example: GroupGroupLink.QueryXXX(), the query will be executed
+// applies a query, for example: GroupCustomAttribute.QueryXXX(), the query will be executed
 // through the driver which created this transaction.
 //
 // Note that txDriver is not goroutine safe.

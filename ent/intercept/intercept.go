@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"anvil/ent"
+	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
 	"anvil/ent/member"
@@ -15,8 +16,11 @@ import (
 	"anvil/ent/predicate"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/projectstar"
+	"anvil/ent/projectstatistics"
 	"anvil/ent/protectedbranch"
 	"anvil/ent/pushevent"
+	"anvil/ent/redirectroute"
 	"anvil/ent/setting"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
@@ -78,6 +82,33 @@ func (f TraverseFunc) Traverse(ctx context.Context, q ent.Query) error {
 		return err
 	}
 	return f(ctx, query)
+}
+
+// The GroupCustomAttributeFunc type is an adapter to allow the use of ordinary function as a Querier.
+type GroupCustomAttributeFunc func(context.Context, *ent.GroupCustomAttributeQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f GroupCustomAttributeFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.GroupCustomAttributeQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.GroupCustomAttributeQuery", q)
+}
+
+// The TraverseGroupCustomAttribute type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseGroupCustomAttribute func(context.Context, *ent.GroupCustomAttributeQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseGroupCustomAttribute) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseGroupCustomAttribute) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GroupCustomAttributeQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.GroupCustomAttributeQuery", q)
 }
 
 // The GroupGroupLinkFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -269,6 +300,60 @@ func (f TraverseProjectGroupLink) Traverse(ctx context.Context, q ent.Query) err
 	return fmt.Errorf("unexpected query type %T. expect *ent.ProjectGroupLinkQuery", q)
 }
 
+// The ProjectStarFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ProjectStarFunc func(context.Context, *ent.ProjectStarQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ProjectStarFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ProjectStarQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ProjectStarQuery", q)
+}
+
+// The TraverseProjectStar type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseProjectStar func(context.Context, *ent.ProjectStarQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseProjectStar) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseProjectStar) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ProjectStarQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ProjectStarQuery", q)
+}
+
+// The ProjectStatisticsFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ProjectStatisticsFunc func(context.Context, *ent.ProjectStatisticsQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ProjectStatisticsFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ProjectStatisticsQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ProjectStatisticsQuery", q)
+}
+
+// The TraverseProjectStatistics type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseProjectStatistics func(context.Context, *ent.ProjectStatisticsQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseProjectStatistics) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseProjectStatistics) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ProjectStatisticsQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ProjectStatisticsQuery", q)
+}
+
 // The ProtectedBranchFunc type is an adapter to allow the use of ordinary function as a Querier.
 type ProtectedBranchFunc func(context.Context, *ent.ProtectedBranchQuery) (ent.Value, error)
 
@@ -321,6 +406,33 @@ func (f TraversePushEvent) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.PushEventQuery", q)
+}
+
+// The RedirectRouteFunc type is an adapter to allow the use of ordinary function as a Querier.
+type RedirectRouteFunc func(context.Context, *ent.RedirectRouteQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f RedirectRouteFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.RedirectRouteQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.RedirectRouteQuery", q)
+}
+
+// The TraverseRedirectRoute type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseRedirectRoute func(context.Context, *ent.RedirectRouteQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseRedirectRoute) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseRedirectRoute) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RedirectRouteQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.RedirectRouteQuery", q)
 }
 
 // The SettingFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -407,6 +519,8 @@ func (f TraverseUserCustomAttribute) Traverse(ctx context.Context, q ent.Query) 
 // NewQuery returns the generic Query interface for the given typed query.
 func NewQuery(q ent.Query) (Query, error) {
 	switch q := q.(type) {
+	case *ent.GroupCustomAttributeQuery:
+		return &query[*ent.GroupCustomAttributeQuery, predicate.GroupCustomAttribute, groupcustomattribute.OrderOption]{typ: ent.TypeGroupCustomAttribute, tq: q}, nil
 	case *ent.GroupGroupLinkQuery:
 		return &query[*ent.GroupGroupLinkQuery, predicate.GroupGroupLink, groupgrouplink.OrderOption]{typ: ent.TypeGroupGroupLink, tq: q}, nil
 	case *ent.IdentityQuery:
@@ -421,10 +535,16 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ProjectQuery, predicate.Project, project.OrderOption]{typ: ent.TypeProject, tq: q}, nil
 	case *ent.ProjectGroupLinkQuery:
 		return &query[*ent.ProjectGroupLinkQuery, predicate.ProjectGroupLink, projectgrouplink.OrderOption]{typ: ent.TypeProjectGroupLink, tq: q}, nil
+	case *ent.ProjectStarQuery:
+		return &query[*ent.ProjectStarQuery, predicate.ProjectStar, projectstar.OrderOption]{typ: ent.TypeProjectStar, tq: q}, nil
+	case *ent.ProjectStatisticsQuery:
+		return &query[*ent.ProjectStatisticsQuery, predicate.ProjectStatistics, projectstatistics.OrderOption]{typ: ent.TypeProjectStatistics, tq: q}, nil
 	case *ent.ProtectedBranchQuery:
 		return &query[*ent.ProtectedBranchQuery, predicate.ProtectedBranch, protectedbranch.OrderOption]{typ: ent.TypeProtectedBranch, tq: q}, nil
 	case *ent.PushEventQuery:
 		return &query[*ent.PushEventQuery, predicate.PushEvent, pushevent.OrderOption]{typ: ent.TypePushEvent, tq: q}, nil
+	case *ent.RedirectRouteQuery:
+		return &query[*ent.RedirectRouteQuery, predicate.RedirectRoute, redirectroute.OrderOption]{typ: ent.TypeRedirectRoute, tq: q}, nil
 	case *ent.SettingQuery:
 		return &query[*ent.SettingQuery, predicate.Setting, setting.OrderOption]{typ: ent.TypeSetting, tq: q}, nil
 	case *ent.UserQuery:

@@ -6,6 +6,9 @@ import (
 	"entgo.io/ent/dialect/sql"
 )
 
+// GroupCustomAttribute is the predicate function for groupcustomattribute builders.
+type GroupCustomAttribute func(*sql.Selector)
+
 // GroupGroupLink is the predicate function for groupgrouplink builders.
 type GroupGroupLink func(*sql.Selector)
 
@@ -27,11 +30,20 @@ type Project func(*sql.Selector)
 // ProjectGroupLink is the predicate function for projectgrouplink builders.
 type ProjectGroupLink func(*sql.Selector)
 
+// ProjectStar is the predicate function for projectstar builders.
+type ProjectStar func(*sql.Selector)
+
+// ProjectStatistics is the predicate function for projectstatistics builders.
+type ProjectStatistics func(*sql.Selector)
+
 // ProtectedBranch is the predicate function for protectedbranch builders.
 type ProtectedBranch func(*sql.Selector)
 
 // PushEvent is the predicate function for pushevent builders.
 type PushEvent func(*sql.Selector)
+
+// RedirectRoute is the predicate function for redirectroute builders.
+type RedirectRoute func(*sql.Selector)
 
 // Setting is the predicate function for setting builders.
 type Setting func(*sql.Selector)
