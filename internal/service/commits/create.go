@@ -254,14 +254,10 @@ func (s *Service) createTarget(ctx context.Context, actor *authz.Actor, p *ent.P
 		}
 	}
 	if crossProject && !t.base.IsZero() {
-		ok, err := repo.HasObject(ctx, t.base)
-		if err != nil {
+		// The start commit may be newer than the fork: bring it over, as GitLab fetches the
+		// start branch from the start project.
+		if err := repo.FetchFrom(ctx, startRepo, git.FetchOptions{Objects: []git.ObjectID{t.base}}); err != nil {
 			return t, err
-		}
-		if !ok {
-			// The git layer has no object transfer between repositories yet; a fork made by
-			// copying its source has the commits the source had then.
-			return t, apperr.Message(400, "Cannot find start_sha '"+string(t.base)+"'")
 		}
 	}
 	return t, nil
