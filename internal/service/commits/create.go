@@ -10,6 +10,7 @@ import (
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/git"
+	"anvil/internal/service/repos"
 )
 
 // CreateInput is POST /projects/:id/repository/commits, in GitLab's names. Nil fields were not
@@ -130,14 +131,10 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, projectRef str
 	if !t.base.IsZero() {
 		opts.Parents = []git.ObjectID{t.base}
 	}
-	id, err := repo.CommitTree(ctx, opts)
+	id, err := s.repos.CommitToBranch(ctx, actor, p, repo, repos.BranchCommit{Branch: branch, Commit: opts, Old: t.old, WasEmpty: t.empty})
 	if err != nil {
 		return nil, err
 	}
-	if err := repo.UpdateRef(ctx, git.BranchRef(branch), id, t.old); err != nil {
-		return nil, refErr(err, branch)
-	}
-	s.recordPush(ctx, actor, p, repo, t.empty, branch, t.old, id)
 	c, err := repo.ReadCommit(ctx, string(id))
 	if err != nil {
 		return nil, err

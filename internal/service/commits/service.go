@@ -130,18 +130,6 @@ func resolveCommit(ctx context.Context, repo *git.Repository, rev string) (*git.
 	return c, nil
 }
 
-// refErr maps a failed branch update: the branch moved since it was read (a concurrent
-// writer won), or its name clashes with another ref.
-func refErr(err error, branch string) error {
-	switch {
-	case errors.Is(err, git.ErrStaleRef):
-		return apperr.Message(400, "Could not update refs/heads/"+branch+". Please refresh and try again.")
-	case errors.Is(err, git.ErrReferenceExists), errors.Is(err, git.ErrInvalidRefName):
-		return badBranchName(branch)
-	}
-	return err
-}
-
 func badBranchName(name string) error {
 	return apperr.Message(400, "Something went wrong when we tried to create '"+name+"' for you: Branch name is invalid")
 }
@@ -170,12 +158,4 @@ func identities(actor *authz.Actor, authorName, authorEmail string) (git.Signatu
 		return author, committer, apperr.Message(400, "Invalid committer")
 	}
 	return author, committer, nil
-}
-
-// recordPush records a branch update as a push (GitLab runs its post-receive work for commits
-// made through the API too): push events, last activity, and for a repository that was empty
-// the default branch and its protection. It is best effort: the commit has landed and is
-// acknowledged, so a failure here must not turn into an error a client would retry.
-func (s *Service) recordPush(ctx context.Context, actor *authz.Actor, p *ent.Project, repo *git.Repository, wasEmpty bool, branch string, oldID, newID git.ObjectID) {
-	_ = s.repos.RecordPush(ctx, actor, p, repo, wasEmpty, []repos.RefUpdate{{Old: oldID, New: newID, Ref: git.BranchRef(branch)}})
 }

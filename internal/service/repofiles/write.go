@@ -99,18 +99,7 @@ func (s *Service) commitFile(ctx context.Context, actor *authz.Actor, projectRef
 	if !target.base.IsZero() {
 		opts.Parents = []git.ObjectID{target.base}
 	}
-	commit, err := repo.CommitTree(ctx, opts)
-	if err != nil {
-		return "", err
-	}
-	if err := repo.UpdateRef(ctx, git.BranchRef(in.Branch), commit, target.old); err != nil {
-		return "", refErr(err, in.Branch)
-	}
-	// The push record (events, last activity, the first branch of an empty repository becoming
-	// the default and protected) is best effort: the commit has landed and is acknowledged.
-	_ = s.repos.RecordPush(ctx, actor, p, repo, target.empty,
-		[]repos.RefUpdate{{Old: target.old, New: commit, Ref: git.BranchRef(in.Branch)}})
-	return commit, nil
+	return s.repos.CommitToBranch(ctx, actor, p, repo, repos.BranchCommit{Branch: in.Branch, Commit: opts, Old: target.old, WasEmpty: target.empty})
 }
 
 // branchTarget is where a file commit goes: base is the parent ("" in an empty repository),
@@ -262,17 +251,6 @@ func actionErr(err error) error {
 		return apperr.Message(400, msgDirectoryExists)
 	case errors.Is(err, git.ErrInvalidPath):
 		return errFilePath
-	}
-	return err
-}
-
-// refErr maps a failed branch update: the branch moved meanwhile, or its name clashes.
-func refErr(err error, branch string) error {
-	switch {
-	case errors.Is(err, git.ErrStaleRef):
-		return apperr.Message(400, "Could not update refs/heads/"+branch+". Please refresh and try again.")
-	case errors.Is(err, git.ErrReferenceExists), errors.Is(err, git.ErrInvalidRefName):
-		return badBranchName(branch)
 	}
 	return err
 }

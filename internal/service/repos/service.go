@@ -109,15 +109,7 @@ func (s *Service) Create(ctx context.Context, p *ent.Project, initReadme bool, d
 	}
 	p.RepositoryStorage, p.DiskPath = name, rel
 	if initReadme {
-		if err := s.initReadme(ctx, p, repo, defaultBranch); err != nil {
-			return err
-		}
-		// The README creates the default branch, which GitLab protects at once.
-		if s.Protected != nil {
-			if err := s.Protected.ProtectDefaultBranch(ctx, p, defaultBranch); err != nil {
-				return err
-			}
-		}
+		return s.initReadme(ctx, p, repo, defaultBranch)
 	}
 	return nil
 }
