@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"path"
 	"strings"
 
 	"anvil/ent"
@@ -18,10 +17,6 @@ import (
 // as GitLab's does, and its connections page over it in memory.
 const wholeDirectory = 1 << 30
 
-// flatPathDepth is how many single-directory levels a flat path descends at most (Gitaly's
-// defaultFlatTreeRecursion less the entry itself).
-const flatPathDepth = 9
-
 // Global id model names of tree entries, as GitLab decorates them.
 const (
 	gidTreeEntry      = "Gitlab::Graphql::Representation::TreeEntry"
@@ -34,16 +29,13 @@ const (
 // lists nothing, when ref names no commit: GitLab's tree answers an unknown ref with an empty
 // tree.
 func (r *Resolver) treeAt(ctx context.Context, repo *model.Repository, dir string, ref *string, refType *model.RefType, recursive bool) (*model.Tree, error) {
-	if !repo.Git.Exists() {
-		return nil, nil
+	head, exists, err := r.svc.Repos.RootRef(ctx, repo.Project)
+	if err != nil || !exists {
+		return nil, err
 	}
 	t := &model.Tree{Repository: repo, Path: strings.Trim(dir, "/"), Recursive: recursive}
 	rev := qualifiedRef(ref, refType)
 	if rev == "" {
-		head, err := repo.Git.Head(ctx)
-		if err != nil {
-			return nil, err
-		}
 		rev = head
 	} else {
 		t.Ref = *ref
@@ -242,38 +234,8 @@ func formatEntryGID(model string, id git.ObjectID) string {
 	return "gid://gitlab/" + model + "/" + string(id)
 }
 
-// flatPaths computes, for each directory directly in t, its flat path as Gitaly does: the path
-// reached by descending while a directory holds nothing but one directory (at most
-// flatPathDepth levels). It reads the subtree once, through a recursive listing.
+// flatPaths is, for each directory directly in t, its flat path (repofiles.FlatPaths: the
+// path reached by descending while a directory holds nothing but one directory).
 func (r *Resolver) flatPaths(ctx context.Context, t *model.Tree) (map[string]string, error) {
-	all, err := r.treeEntries(ctx, t.Repository, repofiles.TreeParams{
-		Ref: string(t.Commit), Path: t.Path, Recursive: true, Pagination: repofiles.TreeNone,
-	})
-	if err != nil {
-		return nil, err
-	}
-	children := map[string][]git.TreeEntry{}
-	for _, e := range all {
-		parent := path.Dir(e.Path)
-		if parent == "." {
-			parent = ""
-		}
-		children[parent] = append(children[parent], e)
-	}
-	out := map[string]string{}
-	for _, e := range children[t.Path] {
-		if e.Type != git.TypeTree {
-			continue
-		}
-		flat := e.Path
-		for range flatPathDepth {
-			kids := children[flat]
-			if len(kids) != 1 || kids[0].Type != git.TypeTree {
-				break
-			}
-			flat = kids[0].Path
-		}
-		out[e.Path] = flat
-	}
-	return out, nil
+	return r.files.FlatPaths(ctx, actor(ctx), repoRef(t.Repository), string(t.Commit), t.Path)
 }

@@ -150,6 +150,27 @@ func (s *Service) SetDefaultBranch(ctx context.Context, p *ent.Project, branch s
 	return repo.SetHead(ctx, branch)
 }
 
+// Exists reports whether p's repository exists on disk (GraphQL's Repository.exists; callers
+// have authorized the reader).
+func (s *Service) Exists(p *ent.Project) bool {
+	repo, err := s.Repository(p)
+	return err == nil && repo.Exists()
+}
+
+// RootRef is p's default branch as its repository's HEAD names it; ok is false when the
+// repository does not exist (callers have authorized the reader).
+func (s *Service) RootRef(ctx context.Context, p *ent.Project) (branch string, ok bool, err error) {
+	repo, err := s.Repository(p)
+	if err != nil || !repo.Exists() {
+		return "", false, nil
+	}
+	head, err := repo.Head(ctx)
+	if err != nil {
+		return "", false, err
+	}
+	return head, true, nil
+}
+
 // Empty implements projects.RepositoryInspector.
 func (s *Service) Empty(ctx context.Context, p *ent.Project) bool {
 	repo, err := s.Repository(p)
