@@ -34,11 +34,11 @@ var ErrInvalidArgument = errors.New("invalid git argument")
 type Cmd struct {
 	name   subcommand
 	action subcommand // the action word of commands that take one ("commit-graph write")
-	flags []string
-	args  []string
-	paths []string
-	dash  bool // "--" is written even without paths
-	err   error
+	flags  []string
+	args   []string
+	paths  []string
+	dash   bool // "--" is written even without paths
+	err    error
 }
 
 // New starts a command for the subcommand name with constant flags.
