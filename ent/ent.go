@@ -5,6 +5,7 @@ package ent
 import (
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
+	"anvil/ent/lastcommit"
 	"anvil/ent/member"
 	"anvil/ent/namespace"
 	"anvil/ent/personalaccesstoken"
@@ -86,6 +87,7 @@ func checkColumn(t, c string) error {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			groupgrouplink.Table:      groupgrouplink.ValidColumn,
 			identity.Table:            identity.ValidColumn,
+			lastcommit.Table:          lastcommit.ValidColumn,
 			member.Table:              member.ValidColumn,
 			namespace.Table:           namespace.ValidColumn,
 			personalaccesstoken.Table: personalaccesstoken.ValidColumn,

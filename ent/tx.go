@@ -18,6 +18,8 @@ type Tx struct {
 	GroupGroupLink *GroupGroupLinkClient
 	// Identity is the client for interacting with the Identity builders.
 	Identity *IdentityClient
+	// LastCommit is the client for interacting with the LastCommit builders.
+	LastCommit *LastCommitClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
 	// Namespace is the client for interacting with the Namespace builders.
@@ -171,6 +173,7 @@ func (tx *Tx) Client() *Client {
 func (tx *Tx) init() {
 	tx.GroupGroupLink = NewGroupGroupLinkClient(tx.config)
 	tx.Identity = NewIdentityClient(tx.config)
+	tx.LastCommit = NewLastCommitClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
 	tx.Namespace = NewNamespaceClient(tx.config)
 	tx.PersonalAccessToken = NewPersonalAccessTokenClient(tx.config)

@@ -9,7 +9,6 @@ import (
 	"anvil/internal/apperr"
 	"anvil/internal/git"
 	"anvil/internal/pagination"
-	"anvil/internal/service/commits"
 	"anvil/internal/service/repofiles"
 )
 
@@ -125,24 +124,20 @@ func (r *Resolver) paginatedTree(ctx context.Context, repo *model.Repository, di
 	return conn, nil
 }
 
-// lastCommit is Tree.lastCommit: the newest commit at the tree's commit that touched its path
-// (the commit itself for the root), through the commit listing (GET .../repository/commits?path=).
+// lastCommit is Tree.lastCommit: the newest commit at the tree's commit that changed its path
+// (the commit itself for the root), through the commit service (cached per commit and path).
 func (r *Resolver) lastCommit(ctx context.Context, t *model.Tree) (*model.Commit, error) {
 	if t.Commit == "" {
 		return nil, nil
 	}
-	res, err := r.svc.Commits.List(ctx, actor(ctx), repoRef(t.Repository),
-		commits.ListParams{RefName: string(t.Commit), Path: t.Path}, pagination.Offset{Page: 1, PerPage: 1})
+	c, err := r.svc.Commits.LastCommit(ctx, actor(ctx), repoRef(t.Repository), string(t.Commit), t.Path)
 	if isClientError(err) {
-		return nil, nil // a path git cannot take has no last commit
-	}
-	if err != nil {
-		return nil, err
-	}
-	if len(res.Result.Items) == 0 {
 		return nil, nil
 	}
-	return r.commitOf(t.Repository, res.Result.Items[0]), nil
+	if err != nil || c == nil {
+		return nil, err
+	}
+	return r.commitOf(t.Repository, c), nil
 }
 
 // entriesOf keeps a tree's entries of one type.

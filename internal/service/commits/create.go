@@ -115,7 +115,7 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, projectRef str
 		return nil, err
 	}
 	for i, a := range in.Actions {
-		if err := checkFileStatus(ctx, repo, t.base, a, actions[i]); err != nil {
+		if err := s.checkFileStatus(ctx, p, repo, t.base, a, actions[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -263,7 +263,7 @@ func (s *Service) createTarget(ctx context.Context, actor *authz.Actor, p *ent.P
 // checkFileStatus refuses an update, move, delete or chmod whose last_commit_id is stale: the
 // file's last commit on the start revision differs from its last commit as of last_commit_id.
 // Either being unknown passes, as in GitLab (the tree action reports a missing file).
-func checkFileStatus(ctx context.Context, repo *git.Repository, base git.ObjectID, a Action, t git.TreeAction) error {
+func (s *Service) checkFileStatus(ctx context.Context, p *ent.Project, repo *git.Repository, base git.ObjectID, a Action, t git.TreeAction) error {
 	if a.LastCommitID == nil || *a.LastCommitID == "" || base.IsZero() {
 		return nil
 	}
@@ -276,7 +276,7 @@ func checkFileStatus(ctx context.Context, repo *git.Repository, base git.ObjectI
 	if t.Action == git.ActionMove {
 		path = t.PreviousPath
 	}
-	current, err := repo.LastCommitForPath(ctx, string(base), path)
+	current, err := s.repos.LastCommitForPath(ctx, p, repo, base, path)
 	if err != nil {
 		if isMissing(err) {
 			return nil
@@ -286,14 +286,21 @@ func checkFileStatus(ctx context.Context, repo *git.Repository, base git.ObjectI
 	if git.ValidateRevision(*a.LastCommitID) != nil {
 		return nil
 	}
-	known, err := repo.LastCommitForPath(ctx, *a.LastCommitID, path)
+	knownAt, err := repo.ResolveCommit(ctx, *a.LastCommitID)
 	if err != nil {
 		if isMissing(err) {
 			return nil
 		}
 		return err
 	}
-	if current.ID != known.ID {
+	known, err := s.repos.LastCommitForPath(ctx, p, repo, knownAt, path)
+	if err != nil {
+		if isMissing(err) {
+			return nil
+		}
+		return err
+	}
+	if current != known {
 		return apperr.Message(400, "The file has changed since you started editing it: "+path)
 	}
 	return nil

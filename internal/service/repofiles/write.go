@@ -80,7 +80,7 @@ func (s *Service) commitFile(ctx context.Context, actor *authz.Actor, projectRef
 	if err != nil {
 		return "", err
 	}
-	if err := checkLastCommit(ctx, repo, target.base, filePath, in, action); err != nil {
+	if err := s.checkLastCommit(ctx, p, repo, target.base, filePath, in, action); err != nil {
 		return "", err
 	}
 	actions := []git.TreeAction{{Action: action, Path: filePath, Content: content}}
@@ -172,18 +172,18 @@ func badBranchName(name string) error {
 // checkLastCommit refuses an update or deletion when last_commit_id is given and the file has
 // changed since: its last commit on the start branch differs. A file without history passes
 // (the tree action reports it missing).
-func checkLastCommit(ctx context.Context, repo *git.Repository, base git.ObjectID, filePath string, in WriteInput, action git.TreeActionType) error {
+func (s *Service) checkLastCommit(ctx context.Context, p *ent.Project, repo *git.Repository, base git.ObjectID, filePath string, in WriteInput, action git.TreeActionType) error {
 	if in.LastCommitID == "" || base.IsZero() || action == git.ActionCreate {
 		return nil
 	}
-	last, err := repo.LastCommitForPath(ctx, string(base), filePath)
+	last, err := s.repos.LastCommitForPath(ctx, p, repo, base, filePath)
 	if err != nil {
 		if errors.Is(err, git.ErrPathNotFound) {
 			return nil
 		}
 		return err
 	}
-	if string(last.ID) == in.LastCommitID {
+	if string(last) == in.LastCommitID {
 		return nil
 	}
 	if action == git.ActionDelete {

@@ -29,6 +29,8 @@ type Service struct {
 	Git      *git.Client
 	Storage  *storage.Storage
 	log      *slog.Logger
+	// lastCommits caches the last commit of a path (LastCommitForPath).
+	lastCommits *lastCommitCache
 	// Protected protects a project's default branch when it is first created; nil leaves new
 	// default branches unprotected.
 	Protected *protectedbranches.Service
@@ -37,7 +39,8 @@ type Service struct {
 // New returns the repository service over an opened git client and storage.
 func New(client *ent.Client, policy *authz.Policy, p *projects.Service, st *settings.Service,
 	g *git.Client, stor *storage.Storage, log *slog.Logger) *Service {
-	return &Service{client: client, policy: policy, projects: p, settings: st, Git: g, Storage: stor, log: log}
+	return &Service{client: client, policy: policy, projects: p, settings: st, Git: g, Storage: stor, log: log,
+		lastCommits: newLastCommitCache(client)}
 }
 
 // Open finds the project ref names, checks ability (authz.DownloadCode to read, authz.PushCode
@@ -118,6 +121,9 @@ func (s *Service) Create(ctx context.Context, p *ent.Project, initReadme bool, d
 // ctx carries a transaction (an enclosing deletion), that happens only once it commits, so a
 // deletion that rolls back never loses its repository.
 func (s *Service) Delete(ctx context.Context, p *ent.Project) error {
+	if err := s.lastCommits.forget(ctx, db.ClientFrom(ctx, s.client), p.ID); err != nil {
+		s.log.ErrorContext(ctx, "forget last commits of deleted project", "project_id", p.ID, "err", err)
+	}
 	if p.DiskPath == "" {
 		return nil
 	}
