@@ -22,8 +22,8 @@ func (r *Resolver) node(ctx context.Context, id string) (ent.Noder, error) {
 	a := actor(ctx)
 	switch g.Model {
 	case gidUser:
-		u, err := orNull(r.svc.Users.Get(ctx, g.ID))
-		if u == nil || !users.CanRead(a, u) {
+		u, err := orNull(r.svc.Users.Find(ctx, a, g.ID, users.Load{}))
+		if u == nil {
 			return nil, err
 		}
 		return u, nil

@@ -19,8 +19,8 @@ func (r *Resolver) findUser(ctx context.Context, id, username *string) (*ent.Use
 		if err != nil {
 			return nil, err
 		}
-		u, err := orNull(r.svc.Users.Get(ctx, uid))
-		if u == nil || !users.CanRead(a, u) {
+		u, err := orNull(r.svc.Users.Find(ctx, a, uid, users.Load{}))
+		if u == nil {
 			return nil, err
 		}
 		return u, nil

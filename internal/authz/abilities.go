@@ -1,37 +1,132 @@
 package authz
 
-// Ability names an action, in GitLab's vocabulary. Callers ask for abilities, never for roles.
+// Ability names an action, in GitLab's vocabulary. Callers ask for abilities, never for roles,
+// feature levels or the archived flag.
 type Ability string
 
-// Project abilities.
+// Project abilities: the project itself, its members and settings.
 const (
-	ReadProject         Ability = "read_project"
-	ReadProjectMember   Ability = "read_project_member"
-	DownloadCode        Ability = "download_code"
-	PushCode            Ability = "push_code"
-	AdminProject        Ability = "admin_project"
-	AdminProjectMember  Ability = "admin_project_member"
-	ChangeVisibility    Ability = "change_visibility_level"
-	RemoveProject       Ability = "remove_project"
-	ArchiveProject      Ability = "archive_project"
-	ShareProject        Ability = "share_project"
-	ForkProject         Ability = "fork_project"
-	CreateProjectToken  Ability = "create_resource_access_tokens"
-	ReadContainerImages Ability = "read_container_image"
+	ReadProject        Ability = "read_project"
+	ReadProjectMember  Ability = "read_project_member"
+	AdminProject       Ability = "admin_project"
+	AdminProjectMember Ability = "admin_project_member"
+	ChangeVisibility   Ability = "change_visibility_level"
+	RemoveProject      Ability = "remove_project"
+	ArchiveProject     Ability = "archive_project"
+	ShareProject       Ability = "share_project"
+	CreateProjectToken Ability = "create_resource_access_tokens"
 	// ManageOwners is granting, changing or revoking the Owner role of a member.
 	ManageOwners Ability = "manage_owners"
 	// RenameProject is changing a project's name (its path only needs admin_project).
 	RenameProject Ability = "rename_project"
-	// CreateMergeRequestIn is opening merge requests that target the project.
-	CreateMergeRequestIn Ability = "create_merge_request_in"
-	// AdminIssue is triaging issues (labels, service desk address).
-	AdminIssue Ability = "admin_issue"
 	// ReadStatistics is reading a project's storage statistics.
 	ReadStatistics Ability = "read_statistics"
 	// LinkForkedProject is marking the project as a fork of another; RemoveForkProject is
 	// removing that mark.
 	LinkForkedProject Ability = "link_forked_project"
 	RemoveForkProject Ability = "remove_fork_project"
+	// RequestAccess is asking to become a member.
+	RequestAccess Ability = "request_access"
+	// UploadFile is attaching an upload; CreateNote commenting; AwardEmoji reacting.
+	UploadFile Ability = "upload_file"
+	CreateNote Ability = "create_note"
+	ReadNote   Ability = "read_note"
+	AwardEmoji Ability = "award_emoji"
+)
+
+// Repository abilities (the repository feature).
+const (
+	// DownloadCode is cloning, fetching and reading files, commits, branches and tags;
+	// ReadCode is GitLab's name for reading it in the API (the same rule).
+	DownloadCode Ability = "download_code"
+	ReadCode     Ability = "read_code"
+	// PushCode is pushing and every API write to the repository (commits, files, branches).
+	PushCode Ability = "push_code"
+	// AdminTag is creating and deleting tags.
+	AdminTag Ability = "admin_tag"
+	// PushToDeleteProtectedBranch is deleting a protected branch.
+	PushToDeleteProtectedBranch Ability = "push_to_delete_protected_branch"
+	// ForkProject is forking the project (the forking and repository features).
+	ForkProject Ability = "fork_project"
+	// ReadRepositoryGraphs is reading contributor and commit graphs (analytics too).
+	ReadRepositoryGraphs Ability = "read_repository_graphs"
+)
+
+// Feature abilities: one family per feature with an access level.
+const (
+	ReadIssue   Ability = "read_issue"
+	CreateIssue Ability = "create_issue"
+	UpdateIssue Ability = "update_issue"
+	// AdminIssue is triaging issues (labels, service desk address).
+	AdminIssue Ability = "admin_issue"
+
+	ReadMergeRequest   Ability = "read_merge_request"
+	UpdateMergeRequest Ability = "update_merge_request"
+	AdminMergeRequest  Ability = "admin_merge_request"
+	// CreateMergeRequestIn is opening merge requests that target the project;
+	// CreateMergeRequestFrom is opening them from its branches.
+	CreateMergeRequestIn   Ability = "create_merge_request_in"
+	CreateMergeRequestFrom Ability = "create_merge_request_from"
+
+	ReadBuild      Ability = "read_build"
+	CreateBuild    Ability = "create_build"
+	UpdateBuild    Ability = "update_build"
+	AdminBuild     Ability = "admin_build"
+	ReadPipeline   Ability = "read_pipeline"
+	CreatePipeline Ability = "create_pipeline"
+
+	ReadSnippet   Ability = "read_snippet"
+	CreateSnippet Ability = "create_snippet"
+	UpdateSnippet Ability = "update_snippet"
+	AdminSnippet  Ability = "admin_snippet"
+
+	ReadWiki         Ability = "read_wiki"
+	DownloadWikiCode Ability = "download_wiki_code"
+	CreateWiki       Ability = "create_wiki"
+	AdminWiki        Ability = "admin_wiki"
+
+	ReadPagesContent Ability = "read_pages_content"
+	UpdatePages      Ability = "update_pages"
+
+	ReadContainerImage    Ability = "read_container_image"
+	CreateContainerImage  Ability = "create_container_image"
+	UpdateContainerImage  Ability = "update_container_image"
+	DestroyContainerImage Ability = "destroy_container_image"
+	AdminContainerImage   Ability = "admin_container_image"
+
+	ReadRelease    Ability = "read_release"
+	CreateRelease  Ability = "create_release"
+	UpdateRelease  Ability = "update_release"
+	DestroyRelease Ability = "destroy_release"
+
+	ReadEnvironment    Ability = "read_environment"
+	CreateEnvironment  Ability = "create_environment"
+	UpdateEnvironment  Ability = "update_environment"
+	DestroyEnvironment Ability = "destroy_environment"
+
+	ReadFeatureFlag    Ability = "read_feature_flag"
+	CreateFeatureFlag  Ability = "create_feature_flag"
+	UpdateFeatureFlag  Ability = "update_feature_flag"
+	DestroyFeatureFlag Ability = "destroy_feature_flag"
+
+	ReadCluster        Ability = "read_cluster"
+	ReadTerraformState Ability = "read_terraform_state"
+
+	ReadAlertManagementAlert Ability = "read_alert_management_alert"
+	ReadSentryIssue          Ability = "read_sentry_issue"
+
+	ReadAnalytics      Ability = "read_analytics"
+	ReadCycleAnalytics Ability = "read_cycle_analytics"
+
+	AccessSecurityAndCompliance Ability = "access_security_and_compliance"
+
+	ReadRequirement   Ability = "read_requirement"
+	CreateRequirement Ability = "create_requirement"
+
+	ReadModelExperiments  Ability = "read_model_experiments"
+	WriteModelExperiments Ability = "write_model_experiments"
+	ReadModelRegistry     Ability = "read_model_registry"
+	WriteModelRegistry    Ability = "write_model_registry"
 )
 
 // Group abilities.
@@ -45,29 +140,6 @@ const (
 	RemoveGroup        Ability = "remove_group"
 	ReadBillableMember Ability = "read_billable_member"
 )
-
-// projectMinLevel is the access level each project ability needs beyond reading the project.
-var projectMinLevel = map[Ability]Level{
-	ReadProjectMember:    NoAccess,
-	DownloadCode:         Reporter, // guests of private projects cannot read code; see canDownloadCode
-	PushCode:             Developer,
-	AdminProject:         Maintainer,
-	AdminProjectMember:   Maintainer,
-	ShareProject:         Maintainer,
-	CreateProjectToken:   Maintainer,
-	ChangeVisibility:     Owner,
-	RemoveProject:        Owner,
-	ArchiveProject:       Owner,
-	ForkProject:          Reporter,
-	ReadContainerImages:  Reporter,
-	ManageOwners:         Owner,
-	RenameProject:        Owner,
-	CreateMergeRequestIn: Guest,
-	AdminIssue:           Reporter,
-	ReadStatistics:       Reporter,
-	LinkForkedProject:    Owner,
-	RemoveForkProject:    Owner,
-}
 
 // groupMinLevel is the access level each group ability needs beyond reading the group.
 var groupMinLevel = map[Ability]Level{

@@ -112,7 +112,7 @@ func (p *Policy) ProjectLevelFrom(ctx context.Context, a *Actor, proj *ent.Proje
 	if err != nil {
 		return NoAccess, false, err
 	}
-	return level, level >= Guest || canSeeVisibility(a, string(proj.Visibility)), nil
+	return level, canReadProject(a, proj, level), nil
 }
 
 // projectAccessFrom is ProjectAccess from facts: only shares (of the namespace chain or of the

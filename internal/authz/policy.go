@@ -10,9 +10,9 @@ import (
 	"anvil/ent/member"
 	"anvil/ent/namespace"
 	"anvil/ent/predicate"
-	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
 	"anvil/internal/apperr"
+	"anvil/internal/db"
 )
 
 // Policy answers authorization questions from the database.
@@ -20,8 +20,13 @@ type Policy struct {
 	client *ent.Client
 }
 
-// New returns a policy reading through client.
+// New returns a policy reading through client, or through the transaction the context of a
+// question carries, so that a check inside a service's transaction sees what the transaction
+// wrote (a membership just added, a project just moved).
 func New(client *ent.Client) *Policy { return &Policy{client: client} }
+
+// db is the client a question asked in ctx reads through.
+func (p *Policy) db(ctx context.Context) *ent.Client { return db.ClientFrom(ctx, p.client) }
 
 // Ancestors returns the full paths of a namespace and its ancestors, top-level first.
 func Ancestors(fullPath string) []string {
@@ -61,7 +66,7 @@ func (p *Policy) ancestorIDs(ctx context.Context, ns *ent.Namespace) ([]int, err
 	if ns.ParentID == nil {
 		return []int{ns.ID}, nil
 	}
-	return p.client.Namespace.Query().Where(namespace.FullPathIn(Ancestors(ns.FullPath)...)).IDs(ctx)
+	return p.db(ctx).Namespace.Query().Where(namespace.FullPathIn(Ancestors(ns.FullPath)...)).IDs(ctx)
 }
 
 // membershipLevel is the user's highest active membership level among a direct membership of
@@ -80,7 +85,7 @@ func (p *Policy) membershipLevel(ctx context.Context, userID, projectID int, ids
 	var rows []struct {
 		Max *int `json:"max"`
 	}
-	err := p.client.Member.Query().
+	err := p.db(ctx).Member.Query().
 		Where(member.UserID(userID), member.Or(where...), activeMembership(), member.State("active")).
 		Aggregate(ent.Max(member.FieldAccessLevel)).Scan(ctx, &rows)
 	if err != nil || len(rows) == 0 || rows[0].Max == nil {
@@ -116,7 +121,7 @@ func (p *Policy) GroupAccess(ctx context.Context, a *Actor, ns *ent.Namespace) (
 // groupShareLevel raises level by the shares of the groups ids with other groups: the user's
 // level in a group it was shared with, capped at the share's access.
 func (p *Policy) groupShareLevel(ctx context.Context, userID int, ids []int, level Level) (Level, error) {
-	links, err := p.client.GroupGroupLink.Query().
+	links, err := p.db(ctx).GroupGroupLink.Query().
 		Where(groupgrouplink.SharedGroupIDIn(ids...), activeGroupLink()).
 		WithSharedWithGroup().All(ctx)
 	if err != nil {
@@ -212,7 +217,7 @@ func (p *Policy) projectLinks(ctx context.Context, proj *ent.Project) ([]*ent.Pr
 		}
 		return active, nil
 	}
-	return p.client.ProjectGroupLink.Query().
+	return p.db(ctx).ProjectGroupLink.Query().
 		Where(projectgrouplink.ProjectID(proj.ID), activeProjectLink()).WithGroup().All(ctx)
 }
 
@@ -230,7 +235,7 @@ func (p *Policy) namespaceOf(ctx context.Context, proj *ent.Project) (*ent.Names
 	if proj.Edges.Namespace != nil {
 		return proj.Edges.Namespace, nil
 	}
-	ns, err := p.client.Namespace.Get(ctx, proj.NamespaceID)
+	ns, err := p.db(ctx).Namespace.Get(ctx, proj.NamespaceID)
 	if err != nil {
 		return nil, err
 	}
@@ -258,8 +263,7 @@ func (p *Policy) ProjectLevel(ctx context.Context, a *Actor, proj *ent.Project) 
 	if err != nil {
 		return NoAccess, false, err
 	}
-	readable := level >= Guest || canSeeVisibility(a, string(proj.Visibility))
-	return level, readable, nil
+	return level, canReadProject(a, proj, level), nil
 }
 
 // Project checks an ability on a project. It answers 404 Project Not Found when the actor cannot
@@ -290,23 +294,18 @@ func Check(a *Actor, proj *ent.Project, level Level, readable bool, ability Abil
 	return nil
 }
 
-// CanProject decides a project ability from an already computed level.
-func CanProject(a *Actor, proj *ent.Project, level Level, ability Ability) bool {
-	if a.IsAdmin() {
-		return true
+// CheckRepository is Check for the routes that ask for the repository feature first (GitLab's
+// require_repository_enabled! on the branches, tags and commits APIs): 404 Project Not Found
+// for a project the actor cannot read, 404 Repository Not Found when the repository feature is
+// not available to it (disabled, or private and the actor no member), then Check's answer.
+func CheckRepository(a *Actor, proj *ent.Project, level Level, readable bool, ability Ability) error {
+	if !readable {
+		return apperr.NotFound("Project")
 	}
-	if ability == ForkProject {
-		return canFork(a, proj, level)
+	if err := RequireFeature(a, proj, level, FeatureRepository); err != nil {
+		return err
 	}
-	if ability == DownloadCode {
-		return proj.RepositoryAccessLevel != "disabled" &&
-			(level >= Reporter || (proj.Visibility != project.VisibilityPrivate && proj.RepositoryAccessLevel == "enabled" && canSeeVisibility(a, string(proj.Visibility))))
-	}
-	need, ok := projectMinLevel[ability]
-	if !ok {
-		return false
-	}
-	return level >= need && (need > NoAccess || level >= Guest || canSeeVisibility(a, string(proj.Visibility)))
+	return Check(a, proj, level, readable, ability)
 }
 
 // GroupLevel returns the actor's level in the group and whether the actor may read it. Members of
@@ -319,17 +318,15 @@ func (p *Policy) GroupLevel(ctx context.Context, a *Actor, ns *ent.Namespace) (L
 	if err != nil {
 		return NoAccess, false, err
 	}
-	if level >= Minimal || canSeeVisibility(a, string(ns.Visibility)) {
+	if level >= Minimal || CanReadGroupIn(a, nil, ns) {
 		return level, true, nil
 	}
-	if a.IsAnonymous() {
-		return level, false, nil
-	}
-	scope, err := p.Scope(ctx, a, Minimal)
+	// Members of a descendant group or of a project inside read it too.
+	scope, err := p.scopeOf(ctx, a)
 	if err != nil {
 		return level, false, err
 	}
-	return level, scope.ReadableGroupPaths[ns.FullPath], nil
+	return level, CanReadGroupIn(a, scope, ns), nil
 }
 
 // Group checks an ability on a group: 404 Group Not Found when the actor cannot read it, 403 when

@@ -54,7 +54,7 @@ func (p *Policy) withDescendants(ctx context.Context, levels map[string]Level, i
 	for path := range levels {
 		roots = append(roots, path)
 	}
-	rows, err := p.client.Namespace.Query().Where(Subtree(roots...)).
+	rows, err := p.db(ctx).Namespace.Query().Where(Subtree(roots...)).
 		Select(namespace.FieldID, namespace.FieldFullPath).All(ctx)
 	if err != nil {
 		return err
@@ -81,16 +81,16 @@ func (p *Policy) Scope(ctx context.Context, a *Actor, _ Level) (*Scope, error) {
 	// namespaces beside it.
 	var memberships []*ent.Member
 	var own []*ent.Namespace
-	err := db.Concurrently(ctx, p.client,
+	err := db.Concurrently(ctx, p.db(ctx),
 		func(ctx context.Context) (err error) {
-			memberships, err = p.client.Member.Query().
+			memberships, err = p.db(ctx).Member.Query().
 				Where(member.UserID(uid), activeMembership(), member.State("active")).
 				WithNamespace(func(q *ent.NamespaceQuery) { q.Select(namespace.FieldID, namespace.FieldFullPath) }).
 				All(ctx)
 			return err
 		},
 		func(ctx context.Context) (err error) {
-			own, err = p.client.Namespace.Query().Where(namespace.OwnerID(uid), namespace.KindEQ(namespace.KindUser)).
+			own, err = p.db(ctx).Namespace.Query().Where(namespace.OwnerID(uid), namespace.KindEQ(namespace.KindUser)).
 				Select(namespace.FieldID, namespace.FieldFullPath).All(ctx)
 			return err
 		})
@@ -120,7 +120,7 @@ func (p *Policy) Scope(ctx context.Context, a *Actor, _ Level) (*Scope, error) {
 		belongs = append(belongs, id)
 	}
 	if len(belongs) > 0 {
-		links, err := p.client.GroupGroupLink.Query().
+		links, err := p.db(ctx).GroupGroupLink.Query().
 			Where(groupgrouplink.SharedWithGroupIDIn(belongs...), activeGroupLink()).
 			WithSharedGroup(func(q *ent.NamespaceQuery) { q.Select(namespace.FieldID, namespace.FieldFullPath) }).
 			All(ctx)
@@ -146,7 +146,7 @@ func (p *Policy) Scope(ctx context.Context, a *Actor, _ Level) (*Scope, error) {
 		paths[ns.ID] = ns.FullPath
 	}
 	if len(belongs) > 0 {
-		plinks, err := p.client.ProjectGroupLink.Query().
+		plinks, err := p.db(ctx).ProjectGroupLink.Query().
 			Where(projectgrouplink.GroupIDIn(belongs...), activeProjectLink()).All(ctx)
 		if err != nil {
 			return nil, err
@@ -165,7 +165,7 @@ func (p *Policy) Scope(ctx context.Context, a *Actor, _ Level) (*Scope, error) {
 		for id := range s.ProjectLevels {
 			ids = append(ids, id)
 		}
-		nss, err := p.client.Namespace.Query().
+		nss, err := p.db(ctx).Namespace.Query().
 			Where(namespace.HasProjectsWith(project.IDIn(ids...))).
 			Select(namespace.FieldFullPath).All(ctx)
 		if err != nil {
@@ -180,87 +180,33 @@ func (p *Policy) Scope(ctx context.Context, a *Actor, _ Level) (*Scope, error) {
 	return s, nil
 }
 
-// VisibleProjects is the predicate for the projects the actor may read. Administrators see all.
-func (p *Policy) VisibleProjects(ctx context.Context, a *Actor) (predicate.Project, error) {
-	if a.IsAdmin() {
-		return project.IDGT(0), nil
-	}
-	if a.IsAnonymous() {
-		return openProjects(a), nil
-	}
-	s, err := p.Scope(ctx, a, Guest)
-	if err != nil {
-		return nil, err
-	}
-	preds := []predicate.Project{openProjects(a)}
-	if ids := s.GroupIDs(Guest); len(ids) > 0 {
-		preds = append(preds, project.NamespaceIDIn(ids...))
-	}
-	if ids := s.ProjectIDs(Guest); len(ids) > 0 {
-		preds = append(preds, project.IDIn(ids...))
-	}
-	return project.Or(preds...), nil
-}
-
-// ProjectsWithLevel is the predicate for projects where the actor's level is at least minLevel
-// (GitLab's membership and min_access_level filters).
-func (p *Policy) ProjectsWithLevel(ctx context.Context, a *Actor, minLevel Level) (predicate.Project, error) {
-	if a.IsAnonymous() {
-		return project.IDLT(0), nil
-	}
-	s, err := p.Scope(ctx, a, minLevel)
-	if err != nil {
-		return nil, err
-	}
-	preds := []predicate.Project{project.IDLT(0)}
-	if ids := s.GroupIDs(minLevel); len(ids) > 0 {
-		preds = append(preds, project.NamespaceIDIn(ids...))
-	}
-	if ids := s.ProjectIDs(minLevel); len(ids) > 0 {
-		preds = append(preds, project.IDIn(ids...))
-	}
-	return project.Or(preds...), nil
-}
-
-// VisibleGroups is the predicate for the groups the actor may read. Administrators see all.
+// VisibleGroups is the predicate for the groups the actor may read (VisibleGroupsIn with the
+// actor's scope loaded).
 func (p *Policy) VisibleGroups(ctx context.Context, a *Actor) (predicate.Namespace, error) {
-	base := namespace.KindEQ(namespace.KindGroup)
 	if a.IsAdmin() {
-		return base, nil
+		return VisibleGroupsIn(a, nil), nil
 	}
-	if a.IsAnonymous() {
-		return namespace.And(base, openGroups(a)), nil
-	}
-	s, err := p.Scope(ctx, a, Minimal)
+	s, err := p.scopeOf(ctx, a)
 	if err != nil {
 		return nil, err
 	}
-	preds := []predicate.Namespace{openGroups(a)}
-	if ids := s.GroupIDs(Minimal); len(ids) > 0 {
-		preds = append(preds, namespace.IDIn(ids...))
-	}
-	if len(s.ReadableGroupPaths) > 0 {
-		paths := make([]string, 0, len(s.ReadableGroupPaths))
-		for p := range s.ReadableGroupPaths {
-			paths = append(paths, p)
-		}
-		preds = append(preds, namespace.FullPathIn(paths...))
-	}
-	return namespace.And(base, namespace.Or(preds...)), nil
+	return VisibleGroupsIn(a, s), nil
 }
 
-// GroupsWithLevel is the predicate for groups where the actor's level is at least minLevel.
+// GroupsWithLevel is the predicate for groups where the actor's level is at least minLevel
+// (GroupsWithLevelIn with the actor's scope loaded).
 func (p *Policy) GroupsWithLevel(ctx context.Context, a *Actor, minLevel Level) (predicate.Namespace, error) {
-	if a.IsAnonymous() {
-		return namespace.IDLT(0), nil
-	}
-	s, err := p.Scope(ctx, a, minLevel)
+	s, err := p.scopeOf(ctx, a)
 	if err != nil {
 		return nil, err
 	}
-	ids := s.GroupIDs(minLevel)
-	if len(ids) == 0 {
-		return namespace.IDLT(0), nil
+	return GroupsWithLevelIn(a, s, minLevel), nil
+}
+
+// scopeOf loads the actor's scope, or none for anonymous callers.
+func (p *Policy) scopeOf(ctx context.Context, a *Actor) (*Scope, error) {
+	if a.IsAnonymous() {
+		return nil, nil
 	}
-	return namespace.And(namespace.KindEQ(namespace.KindGroup), namespace.IDIn(ids...)), nil
+	return p.Scope(ctx, a, Minimal)
 }

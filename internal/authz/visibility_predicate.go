@@ -48,17 +48,17 @@ func namespaceVisibility(values ...namespace.Visibility) predicate.Namespace {
 	return func(s *sql.Selector) { visibilityIn(s, namespace.FieldVisibility, vs) }
 }
 
-// openProjects are the projects visibility alone shows the actor: public, and internal for
+// OpenProjects selects the projects visibility alone shows the actor: public, and internal for
 // signed-in users who are not external.
-func openProjects(a *Actor) predicate.Project {
+func OpenProjects(a *Actor) predicate.Project {
 	if a.IsAnonymous() || a.IsExternal() {
 		return projectVisibility(project.VisibilityPublic)
 	}
 	return projectVisibility(project.VisibilityPublic, project.VisibilityInternal)
 }
 
-// openGroups is openProjects for groups.
-func openGroups(a *Actor) predicate.Namespace {
+// OpenGroups is OpenProjects for groups.
+func OpenGroups(a *Actor) predicate.Namespace {
 	if a.IsAnonymous() || a.IsExternal() {
 		return namespaceVisibility(namespace.VisibilityPublic)
 	}

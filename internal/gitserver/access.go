@@ -43,13 +43,9 @@ func (s *Server) check(ctx context.Context, auth *authResult, rt route) (*ent.Pr
 	if anonymous {
 		notFound = s.accessDenied()
 	}
-	p, err := s.Projects.Lookup(ctx, rt.project)
+	p, level, readable, err := s.Projects.LookupLevel(ctx, auth.actor, rt.project)
 	if err != nil {
 		return nil, nil, s.internalOr(ctx, err, notFound)
-	}
-	level, readable, err := s.Policy.ProjectLevel(ctx, auth.actor, p)
-	if err != nil {
-		return nil, nil, s.internal(ctx, err)
 	}
 	canDownload := authz.CanProject(auth.actor, p, level, authz.DownloadCode)
 	if !readable || (anonymous && !canDownload) {
@@ -66,7 +62,8 @@ func (s *Server) check(ctx context.Context, auth *authResult, rt route) (*ent.Pr
 		return p, repo, nil
 	}
 	switch {
-	case p.Archived:
+	case !authz.CanProject(auth.actor, p, level, authz.PushCode) && p.Archived:
+		// The policy refuses every push to an archived project; GitLab says why first.
 		return nil, nil, &failure{status: http.StatusForbidden, msg: msgArchived}
 	case !authz.CanProject(auth.actor, p, level, authz.PushCode):
 		return nil, nil, &failure{status: http.StatusForbidden, msg: msgPushCode}

@@ -14,7 +14,6 @@ import (
 	"strings"
 
 	"anvil/ent"
-	"anvil/internal/authz"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/protectedbranches"
 	"anvil/internal/service/repos"
@@ -25,7 +24,6 @@ import (
 // Deps are what the git server needs from the rest of Anvil.
 type Deps struct {
 	Client    *ent.Client
-	Policy    *authz.Policy
 	Projects  *projects.Service
 	Repos     *repos.Service
 	Protected *protectedbranches.Service

@@ -424,7 +424,7 @@ func (p *Presenter) Project(pr *ent.Project, v *projects.View, o ProjectOptions)
 		JobsEnabled:              feature("builds"),
 		SnippetsEnabled:          feature("snippets"),
 		ContainerRegistryEnabled: feature("container_registry"),
-		CanCreateMergeRequestIn:  !v.Actor.IsAnonymous() && v.Can(pr, authz.CreateMergeRequestIn) && feature("merge_requests") && feature("repository"),
+		CanCreateMergeRequestIn:  v.Can(pr, authz.CreateMergeRequestIn),
 
 		IssuesAccessLevel:                pr.IssuesAccessLevel,
 		RepositoryAccessLevel:            pr.RepositoryAccessLevel,

@@ -53,12 +53,9 @@ func (h *handlers) list(c *gin.Context) error {
 
 // userProjects handles GET /users/:id/projects: the user's personal projects the caller may see.
 func (h *handlers) userProjects(c *gin.Context) error {
-	u, err := h.users.FindByRef(c.Request.Context(), httpx.PathParam(c, "id"))
+	u, err := h.users.FindRef(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"))
 	if err != nil {
 		return err
-	}
-	if !users.CanRead(httpx.Actor(c), u) {
-		return apperr.NotFound("User")
 	}
 	b, err := httpx.Bind(c)
 	if err != nil {

@@ -160,7 +160,7 @@ func (s *Service) startProject(ctx context.Context, actor *authz.Actor, p *ent.P
 		repo, err := s.repos.Repository(sp)
 		return sp, repo, err
 	}
-	canRead := sp.RepositoryAccessLevel != "disabled" && s.policy.Project(ctx, actor, sp, authz.DownloadCode) == nil
+	canRead := s.policy.Project(ctx, actor, sp, authz.DownloadCode) == nil
 	if !canRead || p.ForkedFromID == nil || *p.ForkedFromID != sp.ID {
 		name, err := s.nameWithNamespace(ctx, sp)
 		if err != nil {

@@ -48,27 +48,18 @@ func New(client *ent.Client, policy *authz.Policy, p *projects.Service, r *repos
 }
 
 // open finds the project ref names and returns it with its repository when the actor may read
-// its code, in the order of GitLab's before-filters: 404 Project Not Found when the project is
-// invisible, 404 Repository Not Found when its repository feature is off (or private to
-// members and the caller is anonymous), 403 when it is visible but the code is not (a Guest of
-// a private project), as authorize_read_code! answers.
+// its code, in the order of GitLab's before-filters (authz.CheckRepository): 404 Project Not
+// Found when the project is invisible, 404 Repository Not Found when its repository feature is
+// not available to the caller (off, or private to members), 403 when it is visible but the code
+// is not (a Guest of a private project), as authorize_read_code! answers.
 func (s *Service) open(ctx context.Context, actor *authz.Actor, ref string) (*ent.Project, *git.Repository, error) {
-	// One access-level computation answers both questions (see the project, then ability).
+	// One access-level computation answers every question.
 	p, level, readable, err := s.projects.LookupLevel(ctx, actor, ref)
 	if err != nil {
 		return nil, nil, err
 	}
-	if !readable {
-		return nil, nil, apperr.NotFound("Project")
-	}
-	if p.RepositoryAccessLevel == "disabled" {
-		return nil, nil, apperr.NotFound("Repository")
-	}
-	if !authz.CanProject(actor, p, level, authz.DownloadCode) {
-		if actor.IsAnonymous() {
-			return nil, nil, apperr.NotFound("Repository")
-		}
-		return nil, nil, apperr.Forbidden("")
+	if err := authz.CheckRepository(actor, p, level, readable, authz.DownloadCode); err != nil {
+		return nil, nil, err
 	}
 	repo, err := s.repos.Repository(p)
 	if err != nil {

@@ -117,22 +117,10 @@ func (s *Service) reach(ctx context.Context, a *authz.Actor, p ListParams) (pred
 		if err != nil {
 			return nil, err
 		}
-		if ids := scope.GroupIDs(authz.Minimal); len(ids) > 0 {
-			preds = append(preds, namespace.IDIn(ids...))
-		}
-		if len(scope.ReadableGroupPaths) > 0 {
-			paths := make([]string, 0, len(scope.ReadableGroupPaths))
-			for path := range scope.ReadableGroupPaths {
-				paths = append(paths, path)
-			}
-			preds = append(preds, namespace.FullPathIn(paths...))
-		}
+		preds = append(preds, authz.MemberGroupsIn(a, scope))
 	}
 	if a.IsAnonymous() || allAvailable {
-		preds = append(preds, namespace.VisibilityEQ(namespace.VisibilityPublic))
-		if !a.IsAnonymous() && !a.IsExternal() {
-			preds = append(preds, namespace.VisibilityEQ(namespace.VisibilityInternal))
-		}
+		preds = append(preds, authz.OpenGroups(a))
 	}
 	if len(preds) == 0 {
 		return namespace.IDLT(0), nil

@@ -241,29 +241,17 @@ func byAttributes(actor *authz.Actor, p ListParams) []predicate.Project {
 	return out
 }
 
-// byFeatures applies with_issues_enabled and with_merge_requests_enabled: a feature at
-// "enabled" is open to every reader; at "private" only to members with the feature's level.
+// byFeatures applies with_issues_enabled and with_merge_requests_enabled: the projects whose
+// feature is available to the actor.
 func byFeatures(actor *authz.Actor, scope *authz.Scope, p ListParams) []predicate.Project {
 	var out []predicate.Project
 	if p.WithIssuesEnabled {
-		out = append(out, featureOpen(actor, scope, project.FieldIssuesAccessLevel, authz.Guest))
+		out = append(out, authz.FeatureAvailableIn(actor, scope, authz.FeatureIssues))
 	}
 	if p.WithMergeRequestsEnabled {
-		out = append(out, project.MergeRequestsAccessLevelNEQ("disabled"))
+		out = append(out, authz.FeatureAvailableIn(actor, scope, authz.FeatureMergeRequests))
 	}
 	return out
-}
-
-func featureOpen(actor *authz.Actor, scope *authz.Scope, field string, min authz.Level) predicate.Project {
-	if actor.IsAdmin() {
-		return project.Not(fieldEQ(field, "disabled"))
-	}
-	return project.Or(fieldEQ(field, "enabled"),
-		project.And(fieldEQ(field, "private"), authz.ProjectsWithLevelIn(actor, scope, min)))
-}
-
-func fieldEQ(field, value string) predicate.Project {
-	return predicate.Project(sql.FieldEQ(field, value))
 }
 
 // bySearch is GitLab's fuzzy search over path, name and description (and the namespace's path

@@ -47,21 +47,9 @@ func (v *View) Can(p *ent.Project, ability authz.Ability) bool {
 	return authz.CanProject(v.Actor, p, v.Level(p), ability)
 }
 
-// FeatureAvailable is GitLab's feature_available?: a disabled feature is off for everyone,
-// an enabled (or public) one is on for every reader, a private one only for members with the
-// feature's minimum level (Reporter for merge requests and the container registry, else Guest).
+// FeatureAvailable is GitLab's feature_available? for the viewer (authz.FeatureAvailable).
 func (v *View) FeatureAvailable(p *ent.Project, feature string) bool {
-	switch FeatureLevel(p, feature) {
-	case "disabled":
-		return false
-	case "private":
-		need := authz.Guest
-		if feature == "merge_requests" || feature == "container_registry" {
-			need = authz.Reporter
-		}
-		return v.Actor.IsAdmin() || v.Level(p) >= need
-	}
-	return true
+	return authz.FeatureAvailable(v.Actor, p, v.Level(p), authz.Feature(feature))
 }
 
 // ProjectAccess is the viewer's direct membership level in p, or nil.
@@ -119,49 +107,7 @@ func (v *View) ShowSharedGroup(p *ent.Project, g *ent.Namespace) bool {
 
 // FeatureLevel returns p's access level for a feature of Features.
 func FeatureLevel(p *ent.Project, feature string) string {
-	switch feature {
-	case "issues":
-		return p.IssuesAccessLevel
-	case "repository":
-		return p.RepositoryAccessLevel
-	case "merge_requests":
-		return p.MergeRequestsAccessLevel
-	case "forking":
-		return p.ForkingAccessLevel
-	case "wiki":
-		return p.WikiAccessLevel
-	case "builds":
-		return p.BuildsAccessLevel
-	case "snippets":
-		return p.SnippetsAccessLevel
-	case "pages":
-		return p.PagesAccessLevel
-	case "analytics":
-		return p.AnalyticsAccessLevel
-	case "container_registry":
-		return p.ContainerRegistryAccessLevel
-	case "security_and_compliance":
-		return p.SecurityAndComplianceAccessLevel
-	case "releases":
-		return p.ReleasesAccessLevel
-	case "environments":
-		return p.EnvironmentsAccessLevel
-	case "feature_flags":
-		return p.FeatureFlagsAccessLevel
-	case "infrastructure":
-		return p.InfrastructureAccessLevel
-	case "monitor":
-		return p.MonitorAccessLevel
-	case "model_experiments":
-		return p.ModelExperimentsAccessLevel
-	case "model_registry":
-		return p.ModelRegistryAccessLevel
-	case "requirements":
-		return p.RequirementsAccessLevel
-	case "operations":
-		return p.OperationsAccessLevel
-	}
-	return "disabled"
+	return authz.FeatureLevel(p, authz.Feature(feature))
 }
 
 // withDetail eager-loads what the project shapes read: the namespace and its owner, the group

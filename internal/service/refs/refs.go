@@ -24,49 +24,49 @@ type Opener struct {
 }
 
 // Read returns the project ref names and its repository when actor may read its code, in the
-// order of GitLab's before-filters: 404 Project Not Found when the project is invisible, 404
-// Repository Not Found when its repository feature is off for the caller, 403 when the project
-// is visible but its code is not (a Guest of a private project), and 404 Not Found when the
-// repository does not exist on disk.
+// order of GitLab's before-filters (authz.CheckRepository): 404 Project Not Found when the
+// project is invisible, 404 Repository Not Found when its repository feature is not available
+// to the caller, 403 when the project is visible but its code is not (a Guest of a private
+// project), and 404 Not Found when the repository does not exist on disk.
 func (o *Opener) Read(ctx context.Context, actor *authz.Actor, ref string) (*ent.Project, *git.Repository, error) {
-	p, err := o.Projects.Find(ctx, actor, ref, authz.ReadProject)
-	if err != nil {
-		return nil, nil, err
-	}
-	if p.RepositoryAccessLevel == "disabled" {
-		return nil, nil, apperr.NotFound("Repository")
-	}
-	if err := o.Policy.Project(ctx, actor, p, authz.DownloadCode); err != nil {
-		if e, ok := apperr.As(err); ok && e.Kind == apperr.KindUnauthorized {
-			// An anonymous caller on a public project whose repository is private to members.
-			return nil, nil, apperr.NotFound("Repository")
-		}
-		return nil, nil, err
-	}
-	repo, err := o.Repos.Repository(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	if !repo.Exists() {
-		return nil, nil, apperr.NotFound("")
-	}
-	return p, repo, nil
+	p, repo, _, err := o.open(ctx, actor, ref)
+	return p, repo, err
 }
 
-// Write is Read plus push access to the project (GitLab's authorize_push_project): 403 for a
-// reader who may not push, 401 for anonymous callers.
+// Write is Read plus push access to the project (GitLab's authorize_push_project, which an
+// archived project refuses): 403 for a reader who may not push, 401 for anonymous callers.
 func (o *Opener) Write(ctx context.Context, actor *authz.Actor, ref string) (*ent.Project, *git.Repository, error) {
 	if actor.IsAnonymous() {
 		return nil, nil, apperr.Unauthorized()
 	}
-	p, repo, err := o.Read(ctx, actor, ref)
+	p, repo, level, err := o.open(ctx, actor, ref)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := o.Policy.Project(ctx, actor, p, authz.PushCode); err != nil {
+	if err := authz.Check(actor, p, level, true, authz.PushCode); err != nil {
 		return nil, nil, err
 	}
 	return p, repo, nil
+}
+
+// open finds the project and its existing repository after authz.CheckRepository for reading
+// the code, and returns the actor's level in it for further checks.
+func (o *Opener) open(ctx context.Context, actor *authz.Actor, ref string) (*ent.Project, *git.Repository, authz.Level, error) {
+	p, level, readable, err := o.Projects.LookupLevel(ctx, actor, ref)
+	if err != nil {
+		return nil, nil, level, err
+	}
+	if err := authz.CheckRepository(actor, p, level, readable, authz.DownloadCode); err != nil {
+		return nil, nil, level, err
+	}
+	repo, err := o.Repos.Repository(p)
+	if err != nil {
+		return nil, nil, level, err
+	}
+	if !repo.Exists() {
+		return nil, nil, level, apperr.NotFound("")
+	}
+	return p, repo, level, nil
 }
 
 // Signature is the identity a ref change through the API records for actor (a tag's tagger,

@@ -149,25 +149,24 @@ func (s *Service) fromRepository(ctx context.Context, actor *authz.Actor, proj *
 		return repo, nil
 	}
 	notFork := apperr.Message(400, "Target project id:"+strconv.Itoa(*id)+" is not a fork of project id:"+projectRef)
-	other, err := s.projects.Find(ctx, actor, strconv.Itoa(*id), authz.ReadProject)
+	other, level, readable, err := s.projects.LookupLevel(ctx, actor, strconv.Itoa(*id))
+	if apperr.IsNotFound(err) || (err == nil && !readable) {
+		return nil, notFork
+	}
 	if err != nil {
-		if apperr.IsNotFound(err) {
-			return nil, notFork
-		}
 		return nil, err
 	}
 	same, err := s.sameForkNetwork(ctx, proj, other)
 	if err != nil {
 		return nil, err
 	}
-	if !same || other.RepositoryAccessLevel == "disabled" {
+	// GitLab looks the project up among those of the fork network whose repository feature is
+	// available to the caller, then asks for read_code.
+	if !same || !authz.FeatureAvailable(actor, other, level, authz.FeatureRepository) {
 		return nil, notFork
 	}
-	if _, err := s.projects.Find(ctx, actor, strconv.Itoa(*id), authz.DownloadCode); err != nil {
-		if e, ok := apperr.As(err); ok && (e.Kind == apperr.KindForbidden || e.Kind == apperr.KindUnauthorized) {
-			return nil, apperr.Forbidden("You don't have access to this fork's parent project")
-		}
-		return nil, err
+	if !authz.CanProject(actor, other, level, authz.ReadCode) {
+		return nil, apperr.Forbidden("You don't have access to this fork's parent project")
 	}
 	return s.repos.Repository(other)
 }

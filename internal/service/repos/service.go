@@ -44,29 +44,18 @@ func New(client *ent.Client, policy *authz.Policy, p *projects.Service, st *sett
 }
 
 // Open finds the project ref names, checks ability (authz.DownloadCode to read, authz.PushCode
-// to write) and returns the project with its repository. A project whose repository feature is
-// disabled, or whose repository is missing on disk, answers 404 Repository Not Found for reads.
+// to write) and returns the project with its repository, answering as authz.CheckRepository:
+// 404 Project Not Found, 404 Repository Not Found when the repository feature is not available
+// to the actor, then 401/403.
 func (s *Service) Open(ctx context.Context, actor *authz.Actor, ref string, ability authz.Ability) (*ent.Project, *git.Repository, error) {
-	// One access-level computation answers both questions (see the project, then ability).
+	// One access-level computation answers every question (see the project, its repository,
+	// then ability).
 	p, level, readable, err := s.projects.LookupLevel(ctx, actor, ref)
 	if err != nil {
 		return nil, nil, err
 	}
-	if !readable {
-		return nil, nil, apperr.NotFound("Project")
-	}
-	if p.RepositoryAccessLevel == "disabled" {
-		return nil, nil, apperr.NotFound("Repository")
-	}
-	if !authz.CanProject(actor, p, level, ability) {
-		switch {
-		case actor.IsAnonymous():
-			return nil, nil, apperr.Unauthorized()
-		case ability == authz.DownloadCode:
-			// Guests of private projects cannot read code; GitLab hides the repository.
-			return nil, nil, apperr.NotFound("Repository")
-		}
-		return nil, nil, apperr.Forbidden("")
+	if err := authz.CheckRepository(actor, p, level, readable, ability); err != nil {
+		return nil, nil, err
 	}
 	repo, err := s.Repository(p)
 	if err != nil {

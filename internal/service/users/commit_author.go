@@ -31,7 +31,7 @@ func (s *Service) CommitAuthor(ctx context.Context, actor *authz.Actor, email st
 	if err != nil {
 		return nil, err
 	}
-	if !CanRead(actor, u) {
+	if !authz.CanUser(actor, u, authz.ReadUser) {
 		return nil, nil
 	}
 	return u, nil

@@ -92,6 +92,16 @@ func (s *Service) Find(ctx context.Context, actor *authz.Actor, id int, load Loa
 	return u, err
 }
 
+// FindRef is FindByRef for actor: the user ref names (id or username) if actor may see it,
+// 404 User Not Found otherwise.
+func (s *Service) FindRef(ctx context.Context, actor *authz.Actor, ref string) (*ent.User, error) {
+	u, err := s.FindByRef(ctx, ref)
+	if err == nil && !authz.CanUser(actor, u, authz.ReadUser) {
+		return nil, apperr.NotFound("User")
+	}
+	return u, err
+}
+
 // load drops the eager loads actor may not see.
 func (s *Service) load(actor *authz.Actor, l Load) Load {
 	if !authz.CanUser(actor, nil, authz.ReadCustomAttribute) {

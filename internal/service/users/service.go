@@ -12,7 +12,6 @@ import (
 	"anvil/ent"
 	"anvil/ent/user"
 	"anvil/internal/apperr"
-	"anvil/internal/authz"
 	"anvil/internal/db"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/settings"
@@ -77,10 +76,6 @@ func (s *Service) FindByRef(ctx context.Context, ref string) (*ent.User, error) 
 	}
 	return u, err
 }
-
-// CanRead reports whether the actor may see u at all (GitLab's read_user): everyone may,
-// except that blocked-pending-approval and banned users are hidden from non-administrators.
-func CanRead(a *authz.Actor, u *ent.User) bool { return authz.CanUser(a, u, authz.ReadUser) }
 
 // nonInternalTypes are the user types of people and of the bots behind access tokens; every
 // other type (ghost, support and alert bots, ...) is an internal user.
