@@ -266,6 +266,16 @@ func BenchmarkRepositoryAPIvsGit(b *testing.B) {
 	head := rev(branch)
 	from := rev(fmt.Sprintf("%s~%d", branch, benchCompareDistance))
 	middle := rev(fmt.Sprintf("%s~%d", branch, spec.Commits/2))
+	// Commits shown for the first time, one per call.
+	var firstCommits []string
+	{
+		var out bytes.Buffer
+		if _, err := rawGit(path, &out, "rev-list", "-n", "2000", fmt.Sprintf("%s~%d", branch, spec.Commits/4)); err != nil {
+			b.Fatal(err)
+		}
+		firstCommits = strings.Fields(out.String())
+	}
+	firstCommit := func(i int) string { return firstCommits[(i*7)%len(firstCommits)] }
 	dir := strings.TrimSuffix(spec.Path(42), "/"+filepath.Base(spec.Path(42))) // dir042/sub2
 	perPage, deepPage := 20, 500
 	// The fields the commits API returns: ids, parents, identities, dates, message, trailers.
@@ -361,6 +371,15 @@ func BenchmarkRepositoryAPIvsGit(b *testing.B) {
 					return err
 				}
 				return expect(c.ID == middle && c.Stats["total"] > 0, "commit: %s", body)
+			},
+		},
+		{
+			// A commit shown for the first time (its line counts are not remembered yet).
+			name:  "commit_with_stats_first",
+			apiAt: func(i int) string { return "/commits/" + firstCommit(i) },
+			git: func(i int, w io.Writer) error {
+				_, err := rawGit(path, w, "show", "--shortstat", logFormat, firstCommit(i))
+				return err
 			},
 		},
 		{

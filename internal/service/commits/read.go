@@ -36,10 +36,17 @@ func (s *Service) Get(ctx context.Context, actor *authz.Actor, projectRef, sha s
 func (s *Service) detail(ctx context.Context, p *ent.Project, repo *git.Repository, c *git.Commit, stats bool) (*Detail, error) {
 	d := &Detail{Project: p, Commit: c}
 	if stats {
+		// A commit's line counts depend on its content alone (its tree and its first parent's),
+		// so they are kept by commit id.
+		if st, ok := s.stats.Get(c.ID); ok {
+			d.Stats = &st
+			return d, nil
+		}
 		st, err := repo.CommitStats(ctx, c.ID)
 		if err != nil {
 			return nil, err
 		}
+		s.stats.Add(c.ID, st)
 		d.Stats = &st
 	}
 	return d, nil

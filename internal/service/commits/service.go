@@ -15,6 +15,8 @@ import (
 	"anvil/internal/git"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/repos"
+
+	lru "github.com/hashicorp/golang-lru/v2"
 )
 
 // BranchGuard decides branch updates on protected branches (implemented by the protected
@@ -40,11 +42,17 @@ type Service struct {
 	Branches BranchGuard
 	// baseURL prefixes the web URLs changelogs link to.
 	baseURL string
+	// stats remembers the line counts of recently shown commits (immutable, keyed by id).
+	stats *lru.Cache[git.ObjectID, git.CommitStats]
 }
+
+// statsCacheSize is how many commits' line counts are kept (a few dozen bytes each).
+const statsCacheSize = 20_000
 
 // New returns the commit service; baseURL is the instance's external URL.
 func New(client *ent.Client, policy *authz.Policy, p *projects.Service, r *repos.Service, baseURL string) *Service {
-	return &Service{client: client, policy: policy, projects: p, repos: r, baseURL: baseURL}
+	stats, _ := lru.New[git.ObjectID, git.CommitStats](statsCacheSize)
+	return &Service{client: client, policy: policy, projects: p, repos: r, baseURL: baseURL, stats: stats}
 }
 
 // open finds the project ref names and returns it with its repository when the actor may read
