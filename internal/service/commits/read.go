@@ -42,7 +42,7 @@ func (s *Service) detail(ctx context.Context, p *ent.Project, repo *git.Reposito
 			d.Stats = &st
 			return d, nil
 		}
-		st, err := repo.CommitStats(ctx, c.ID)
+		st, err := repo.CommitStatsOf(ctx, c)
 		if err != nil {
 			return nil, err
 		}
