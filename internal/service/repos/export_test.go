@@ -16,3 +16,6 @@ func SetLastCommitBounds(s *Service, perProject, pruneEvery int) {
 func StoreLastCommit(s *Service, project int, commit git.ObjectID, path string, id git.ObjectID) error {
 	return s.lastCommits.store(context.Background(), lastCommitKey{project: project, key: cacheKey(commit, path)}, id)
 }
+
+// LastCommitWritesToPostgres reports whether the cache found PostgreSQL on its first write.
+func LastCommitWritesToPostgres(s *Service) bool { return s.lastCommits.postgres }

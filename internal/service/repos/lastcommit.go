@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"anvil/ent"
@@ -47,6 +48,9 @@ type lastCommitCache struct {
 	// perProject and pruneEvery are lastCommitPerProject and lastCommitPruneEvery (tests
 	// lower them).
 	perProject, pruneEvery int
+	// postgres: the database is PostgreSQL (found out on the first write).
+	dialectOnce sync.Once
+	postgres    bool
 }
 
 func newLastCommitCache(client *ent.Client) *lastCommitCache {
@@ -110,9 +114,7 @@ func (s *Service) LastCommitForPath(ctx context.Context, p *ent.Project, repo *g
 // the project's entries to the bound. It runs outside any transaction of the caller: the
 // entry is true whatever the caller's transaction does.
 func (c *lastCommitCache) store(ctx context.Context, k lastCommitKey, id git.ObjectID) error {
-	err := c.client.LastCommit.Create().SetProjectID(k.project).SetKey(k.key).SetLastCommitID(string(id)).
-		OnConflictColumns(lastcommit.FieldProjectID, lastcommit.FieldKey).DoNothing().Exec(ctx)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) { // DO NOTHING on a conflict returns no row
+	if err := c.insert(ctx, k, id); err != nil {
 		return err
 	}
 	c.mu.Lock()
@@ -126,6 +128,48 @@ func (c *lastCommitCache) store(ctx context.Context, k lastCommitKey, id git.Obj
 		return c.prune(ctx, k.project)
 	}
 	return nil
+}
+
+// insert writes one entry; an entry written first by another process stays. On PostgreSQL the
+// write does not wait for the write-ahead log to reach the disk (synchronous_commit off for this
+// transaction alone): a read request should not wait for an fsync, and an entry lost in a crash
+// is only asked of git again.
+func (c *lastCommitCache) insert(ctx context.Context, k lastCommitKey, id git.ObjectID) error {
+	c.dialectOnce.Do(func() {
+		rows, err := c.client.QueryContext(ctx, "SELECT version()")
+		if err != nil {
+			return // SQLite has no version()
+		}
+		defer rows.Close()
+		var v string
+		if rows.Next() && rows.Scan(&v) == nil {
+			c.postgres = strings.HasPrefix(v, "PostgreSQL")
+		}
+	})
+	create := func(client *ent.Client) error {
+		err := client.LastCommit.Create().SetProjectID(k.project).SetKey(k.key).SetLastCommitID(string(id)).
+			OnConflictColumns(lastcommit.FieldProjectID, lastcommit.FieldKey).DoNothing().Exec(ctx)
+		if errors.Is(err, sql.ErrNoRows) { // DO NOTHING on a conflict returns no row
+			return nil
+		}
+		return err
+	}
+	if !c.postgres {
+		return create(c.client)
+	}
+	tx, err := c.client.Tx(ctx)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "SET LOCAL synchronous_commit TO OFF"); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := create(tx.Client()); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
 }
 
 // prune keeps the newest perProject entries of project.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"testing"
 
 	"anvil/ent/lastcommit"
@@ -31,6 +32,8 @@ func TestLastCommitForPath(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, readme, got, "README.md last changed in the first commit")
 	assert.Equal(t, 1, count(), "the answer is stored")
+	assert.Equal(t, os.Getenv("ANVIL_TEST_DATABASE_URL") != "", repos.LastCommitWritesToPostgres(f.svc),
+		"on PostgreSQL the write skips the commit's fsync")
 	got, err = f.svc.LastCommitForPath(ctx, f.p, f.repo, second, "docs/a.txt")
 	require.NoError(t, err)
 	assert.Equal(t, second, got)
