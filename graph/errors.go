@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"net/http"
 	"sort"
 	"strings"
 
@@ -20,14 +19,17 @@ const resourceAccessError = "The resource that you are attempting to access does
 
 // Error codes set in errors[].extensions.code.
 const (
-	codeNotFound          = "NOT_FOUND"
-	codeUnauthenticated   = "UNAUTHENTICATED"
-	codeForbidden         = "FORBIDDEN"
-	codeBadInput          = "BAD_USER_INPUT"
-	codeConflict          = "CONFLICT"
-	codeInsufficientScope = "INSUFFICIENT_SCOPE"
-	codeRateLimited       = "RATE_LIMITED"
-	codeInternal          = "INTERNAL_SERVER_ERROR"
+	codeNotFound           = "NOT_FOUND"
+	codeUnauthenticated    = "UNAUTHENTICATED"
+	codeForbidden          = "FORBIDDEN"
+	codeBadInput           = "BAD_USER_INPUT"
+	codeConflict           = "CONFLICT"
+	codeNotAllowed         = "NOT_ALLOWED"
+	codePreconditionFailed = "PRECONDITION_FAILED"
+	codeTooLarge           = "PAYLOAD_TOO_LARGE"
+	codeInsufficientScope  = "INSUFFICIENT_SCOPE"
+	codeRateLimited        = "RATE_LIMITED"
+	codeInternal           = "INTERNAL_SERVER_ERROR"
 )
 
 // presentError maps an error to its GraphQL form. Application errors keep GitLab's wording and
@@ -82,41 +84,58 @@ func recoverPanic(log *slog.Logger) graphql.RecoverFunc {
 	}
 }
 
-// describe is the message and extensions of an application error.
+// codes is the extensions.code of each kind of application error.
+var codes = map[apperr.Kind]string{
+	apperr.KindNotFound:           codeNotFound,
+	apperr.KindUnauthorized:       codeUnauthenticated,
+	apperr.KindInvalidToken:       codeUnauthenticated,
+	apperr.KindForbidden:          codeForbidden,
+	apperr.KindScope:              codeInsufficientScope,
+	apperr.KindParam:              codeBadInput,
+	apperr.KindBadRequest:         codeBadInput,
+	apperr.KindValidation:         codeBadInput,
+	apperr.KindUnprocessable:      codeBadInput,
+	apperr.KindConflict:           codeConflict,
+	apperr.KindNotAllowed:         codeNotAllowed,
+	apperr.KindPreconditionFailed: codePreconditionFailed,
+	apperr.KindTooLarge:           codeTooLarge,
+	apperr.KindRateLimited:        codeRateLimited,
+}
+
+// defaultMessages are the messages of kinds that carry no text of their own.
+var defaultMessages = map[apperr.Kind]string{
+	apperr.KindBadRequest:         "Bad request",
+	apperr.KindUnprocessable:      "Unprocessable entity",
+	apperr.KindConflict:           "Conflict",
+	apperr.KindNotAllowed:         "Operation not allowed",
+	apperr.KindPreconditionFailed: "Precondition failed",
+	apperr.KindTooLarge:           "Request too large",
+}
+
+// describe is the message and extensions of an application error. Errors about what the
+// caller may see or do keep GitLab's one resource-access message, so that an error never tells
+// a missing resource from a hidden one; a refusal with a reason shows the reason.
 func describe(e *apperr.Error) (string, map[string]any) {
-	code := func(c string) map[string]any { return map[string]any{"code": c} }
+	code, ok := codes[e.Kind]
+	if !ok {
+		return "Internal server error", map[string]any{"code": codeInternal}
+	}
+	ext := map[string]any{"code": code}
 	switch e.Kind {
-	case apperr.KindNotFound:
-		return resourceAccessError, code(codeNotFound)
-	case apperr.KindUnauthorized, apperr.KindInvalidToken:
-		return resourceAccessError, code(codeUnauthenticated)
+	case apperr.KindNotFound, apperr.KindUnauthorized, apperr.KindInvalidToken, apperr.KindScope:
+		return resourceAccessError, ext
 	case apperr.KindForbidden:
-		if reason, ok := strings.CutPrefix(e.Message, "403 Forbidden - "); ok {
-			return reason, code(codeForbidden)
+		if t := e.Text(); t != "" {
+			return t, ext
 		}
-		return resourceAccessError, code(codeForbidden)
-	case apperr.KindScope:
-		return resourceAccessError, code(codeInsufficientScope)
-	case apperr.KindBadRequest:
-		return e.Message, code(codeBadInput)
+		return resourceAccessError, ext
 	case apperr.KindValidation:
-		return strings.Join(fullMessages(e), ", "), code(codeBadInput)
-	case apperr.KindConflict:
-		return e.Message, code(codeConflict)
-	case apperr.KindRateLimited:
-		return e.Message, code(codeRateLimited)
+		return strings.Join(fullMessages(e), ", "), ext
 	}
-	switch e.Status {
-	case http.StatusNotFound:
-		return resourceAccessError, code(codeNotFound)
-	case http.StatusForbidden:
-		return e.Message, code(codeForbidden)
-	case http.StatusConflict:
-		return e.Message, code(codeConflict)
-	case http.StatusBadRequest, http.StatusUnprocessableEntity:
-		return e.Message, code(codeBadInput)
+	if t := e.Text(); t != "" {
+		return t, ext
 	}
-	return e.Message, code(codeInternal)
+	return defaultMessages[e.Kind], ext
 }
 
 // fullMessages renders validation errors as Rails' full messages: "Path has already been taken".
@@ -144,8 +163,8 @@ func fullMessages(e *apperr.Error) []string {
 }
 
 // payloadErrors splits a mutation's error the way GitLab's mutations do: a refused change
-// (validation, conflict, bad argument) becomes the payload's errors list, anything else
-// (missing, invisible, forbidden, internal) stays a GraphQL error.
+// (validation, conflict, bad argument, unprocessable) becomes the payload's errors list,
+// anything else (missing, invisible, forbidden, internal) stays a GraphQL error.
 func payloadErrors(err error) ([]string, error) {
 	if err == nil {
 		return []string{}, nil
@@ -157,12 +176,12 @@ func payloadErrors(err error) ([]string, error) {
 	switch e.Kind {
 	case apperr.KindValidation:
 		return fullMessages(e), nil
-	case apperr.KindBadRequest, apperr.KindConflict:
-		return []string{e.Message}, nil
-	case apperr.KindMessage:
-		if e.Status == http.StatusBadRequest || e.Status == http.StatusConflict || e.Status == http.StatusUnprocessableEntity {
-			return []string{e.Message}, nil
+	case apperr.KindParam, apperr.KindBadRequest, apperr.KindConflict, apperr.KindUnprocessable:
+		if e.Messages != nil {
+			return e.Messages, nil
 		}
+		msg, _ := describe(e)
+		return []string{msg}, nil
 	}
 	return nil, err
 }

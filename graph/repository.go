@@ -43,11 +43,11 @@ func hidden(err error) bool {
 	return ok && (e.Kind == apperr.KindNotFound || e.Kind == apperr.KindForbidden || e.Kind == apperr.KindUnauthorized)
 }
 
-// isClientError reports whether err is an application error about the request (any 4xx), as
+// isClientError reports whether err is an application error (always about the request), as
 // opposed to a failure.
 func isClientError(err error) bool {
-	e, ok := apperr.As(err)
-	return ok && (e.Status == 0 || e.Status < 500)
+	_, ok := apperr.As(err)
+	return ok
 }
 
 // repoRef names a repository's project for the services.

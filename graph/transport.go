@@ -86,7 +86,7 @@ func (t transport) authenticate(r *http.Request) (*authz.Actor, error) {
 		switch {
 		case !ok:
 			return nil, err
-		case e.Kind == apperr.KindForbidden && strings.HasPrefix(e.Message, "403 Forbidden - Your account"):
+		case e.Kind == apperr.KindForbidden && strings.HasPrefix(e.Reason, "Your account"):
 			return nil, &refusal{http.StatusForbidden, "API not accessible for user"}
 		}
 		return nil, &refusal{http.StatusUnauthorized, "Invalid token"}

@@ -1,136 +1,144 @@
-// Package apperr defines the typed errors every operation in internal/ returns. Each transport
-// maps them once: rest/resterr to GitLab's bodies, graph to GraphQL errors.
+// Package apperr defines the typed errors every operation in internal/ returns. An error says
+// what went wrong (its Kind) and carries the human text; it never names an HTTP status or a
+// transport's wording. Each transport maps the kinds once: rest/httpx/errors.go to GitLab's
+// statuses and bodies, graph/errors.go to GraphQL errors (see docs/ARCHITECTURE.md, "Errors").
 package apperr
 
 import (
 	"errors"
 	"fmt"
-	"net/http"
 	"sort"
 	"strings"
 	"time"
 )
 
-// Kind classifies an error by how it is answered.
+// Kind classifies an error by what went wrong; transports decide how each kind is answered.
 type Kind int
 
 // The kinds of application errors.
 const (
-	KindNotFound     Kind = iota + 1 // 404 {"message":"404 <Resource> Not Found"}
-	KindUnauthorized                 // 401 {"message":"401 Unauthorized"}
-	KindForbidden                    // 403 {"message":"403 Forbidden[ - reason]"}
-	KindBadRequest                   // 400 {"error":"<param> is invalid"}, Grape's parameter errors
-	KindValidation                   // 400 {"message":{"field":["..."]}}, model validation
-	KindMessage                      // any status with {"message":"..."}
-	KindConflict                     // 409 {"message":"..."}
-	KindScope                        // 403 insufficient_scope
-	KindRateLimited                  // 429 with Retry-After
-	KindInvalidToken                 // 401 {"error":"invalid_token","error_description":...}
+	// KindNotFound: the resource does not exist or the caller may not see it.
+	KindNotFound Kind = iota + 1
+	// KindUnauthorized: authentication is missing or invalid.
+	KindUnauthorized
+	// KindInvalidToken: the token presented has expired or been revoked.
+	KindInvalidToken
+	// KindForbidden: the caller sees the resource but may not act on it.
+	KindForbidden
+	// KindScope: the token's scopes do not cover the request.
+	KindScope
+	// KindParam: a request parameter is missing, malformed or outside its values (Grape's
+	// parameter errors); the message names the parameter.
+	KindParam
+	// KindBadRequest: the request was understood and refused, with a reason or a sentence.
+	KindBadRequest
+	// KindValidation: the model refused the change, attribute by attribute.
+	KindValidation
+	// KindUnprocessable: the change is well-formed but cannot be carried out.
+	KindUnprocessable
+	// KindConflict: the change conflicts with the current state (a concurrent write, a taken
+	// name).
+	KindConflict
+	// KindNotAllowed: the operation is not offered for this resource.
+	KindNotAllowed
+	// KindPreconditionFailed: a precondition the caller gave (if-unmodified-since, a last
+	// owner rule) does not hold.
+	KindPreconditionFailed
+	// KindTooLarge: the request body is larger than accepted.
+	KindTooLarge
+	// KindRateLimited: the caller made too many requests; RetryIn says when to try again.
+	KindRateLimited
 )
 
-// Error is an application error.
+var kindNames = map[Kind]string{
+	KindNotFound: "not found", KindUnauthorized: "unauthorized", KindInvalidToken: "invalid token",
+	KindForbidden: "forbidden", KindScope: "insufficient scope", KindParam: "invalid parameter",
+	KindBadRequest: "bad request", KindValidation: "validation failed", KindUnprocessable: "unprocessable",
+	KindConflict: "conflict", KindNotAllowed: "not allowed", KindPreconditionFailed: "precondition failed",
+	KindTooLarge: "too large", KindRateLimited: "too many requests",
+}
+
+// String names the kind in plain words.
+func (k Kind) String() string {
+	if n, ok := kindNames[k]; ok {
+		return n
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// Error is an application error. The text is in exactly one of Message (a whole sentence,
+// shown as it is), Reason (why the kind applies, shown after the kind's own words, as GitLab's
+// forbidden!/bad_request!/unauthorized! helpers do), Messages, Fields or, for KindNotFound,
+// Resource; none means the kind's own words alone.
 type Error struct {
-	Kind     Kind
-	Status   int                 // HTTP status for KindMessage (and overrides for others when set)
-	Resource string              // KindNotFound: "Project", "Group", "User", ...; empty means "Not Found"
-	Message  string              // human text; for KindBadRequest the whole "<param> is invalid"
-	Fields   map[string][]string // KindValidation: attribute -> messages
-	Scopes   []string            // KindScope: the scopes that would have been accepted
-	RetryIn  time.Duration       // KindRateLimited
-	Code     string              // optional machine code (error_code in some GitLab bodies)
+	Kind Kind
+	// Message is a whole human sentence ("Could not update refs/heads/main. Please refresh and
+	// try again."); for KindParam the whole parameter error ("id is invalid").
+	Message string
+	// Reason qualifies the kind: "Not permitted to revoke" of a refused request.
+	Reason string
+	// Resource names what was not found (KindNotFound): "Project", "Group", "User with ID or
+	// username 'x'"; empty means nothing in particular.
+	Resource string
+	// Record marks a KindNotFound of a record looked up by id, which GitLab words on its own.
+	Record bool
+	// Messages is a list of full messages ("Name has already been taken").
+	Messages []string
+	// Fields holds KindValidation's messages by attribute.
+	Fields map[string][]string
+	// Scopes are the scopes that would have been accepted (KindScope).
+	Scopes []string
+	// RetryIn is when a KindRateLimited caller may try again.
+	RetryIn time.Duration
+	// Code is an optional machine-readable code (GitLab's error_code).
+	Code string
 }
 
+// Error returns the error's text in plain words, for logs.
 func (e *Error) Error() string {
-	switch e.Kind {
-	case KindNotFound:
-		if e.Resource == "" {
-			return "404 Not Found"
-		}
-		return "404 " + e.Resource + " Not Found"
-	case KindValidation:
-		keys := make([]string, 0, len(e.Fields))
-		for k := range e.Fields {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		parts := make([]string, 0, len(keys))
-		for _, k := range keys {
-			parts = append(parts, k+" "+strings.Join(e.Fields[k], ", "))
-		}
-		return strings.Join(parts, "; ")
+	switch {
+	case e.Message != "":
+		return e.Message
+	case len(e.Messages) > 0:
+		return strings.Join(e.Messages, ", ")
+	case e.Kind == KindValidation:
+		return FieldSentence(e.Fields)
+	case e.Kind == KindNotFound && e.Resource != "":
+		return e.Resource + " not found"
+	case e.Kind == KindScope:
+		return "insufficient scope: " + strings.Join(e.Scopes, " ")
+	case e.Reason != "":
+		return e.Kind.String() + ": " + e.Reason
 	}
-	return e.Message
+	return e.Kind.String()
 }
 
-// NotFound reports that resource does not exist or that the caller may not see it.
-func NotFound(resource string) *Error { return &Error{Kind: KindNotFound, Resource: resource} }
-
-// NotFoundMessage is a 404 with a custom message, for example "404 User with ID or username 'x' Not Found".
-func NotFoundMessage(msg string) *Error {
-	return &Error{Kind: KindMessage, Status: http.StatusNotFound, Message: msg}
-}
-
-// Unauthorized reports a missing or invalid authentication.
-func Unauthorized() *Error { return &Error{Kind: KindUnauthorized, Message: "401 Unauthorized"} }
-
-// Forbidden reports that a visible resource may not be acted on; reason may be empty.
-func Forbidden(reason string) *Error {
-	msg := "403 Forbidden"
-	if reason != "" {
-		msg += " - " + reason
+// Text is the error's human text without any transport wording: the message, the reason, or
+// the messages joined; empty when the kind alone says it.
+func (e *Error) Text() string {
+	switch {
+	case e.Message != "":
+		return e.Message
+	case e.Reason != "":
+		return e.Reason
+	case len(e.Messages) > 0:
+		return strings.Join(e.Messages, ", ")
 	}
-	return &Error{Kind: KindForbidden, Message: msg}
+	return ""
 }
 
-// Invalid reports a parameter that failed to parse: {"error":"<param> is invalid"}.
-func Invalid(param string) *Error {
-	return &Error{Kind: KindBadRequest, Message: param + " is invalid"}
-}
-
-// Missing reports a required parameter that was not given: {"error":"<param> is missing"}.
-func Missing(param string) *Error {
-	return &Error{Kind: KindBadRequest, Message: param + " is missing"}
-}
-
-// NotAllowedValue reports a parameter outside its allowed values.
-func NotAllowedValue(param string) *Error {
-	return &Error{Kind: KindBadRequest, Message: param + " does not have a valid value"}
-}
-
-// BadParam is a 400 {"error": msg} with a free-form message.
-func BadParam(msg string) *Error { return &Error{Kind: KindBadRequest, Message: msg} }
-
-// Validation reports model validation failures, attribute by attribute.
-func Validation(fields map[string][]string) *Error {
-	return &Error{Kind: KindValidation, Fields: fields}
-}
-
-// FieldError is Validation with one attribute and message.
-func FieldError(field, msg string) *Error {
-	return Validation(map[string][]string{field: {msg}})
-}
-
-// Message is an error answered with {"message": msg} and the given status.
-func Message(status int, msg string) *Error {
-	return &Error{Kind: KindMessage, Status: status, Message: msg}
-}
-
-// Conflict is a 409 with {"message": msg}.
-func Conflict(msg string) *Error { return &Error{Kind: KindConflict, Message: msg} }
-
-// InsufficientScope reports a token whose scopes do not allow the request.
-func InsufficientScope(scopes ...string) *Error {
-	return &Error{Kind: KindScope, Message: "insufficient_scope", Scopes: scopes}
-}
-
-// RateLimited reports a throttled request.
-func RateLimited(retryIn time.Duration) *Error {
-	return &Error{Kind: KindRateLimited, Message: "This endpoint has been requested too many times. Try again later.", RetryIn: retryIn}
-}
-
-// InvalidToken reports an expired or revoked token, as GitLab's OAuth guard words it.
-func InvalidToken(description string) *Error {
-	return &Error{Kind: KindInvalidToken, Message: description}
+// FieldSentence joins validation messages by attribute: "name can't be blank; path is taken".
+func FieldSentence(fields map[string][]string) string {
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, k+" "+strings.Join(fields[k], ", "))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // As returns err as an *Error when it is one.
@@ -142,13 +150,24 @@ func As(err error) (*Error, bool) {
 	return nil, false
 }
 
-// IsNotFound reports whether err is a not-found error.
-func IsNotFound(err error) bool {
+// Is reports whether err is an application error of one of kinds.
+func Is(err error, kinds ...Kind) bool {
 	e, ok := As(err)
-	return ok && (e.Kind == KindNotFound || (e.Kind == KindMessage && e.Status == http.StatusNotFound))
+	if !ok {
+		return false
+	}
+	for _, k := range kinds {
+		if e.Kind == k {
+			return true
+		}
+	}
+	return false
 }
 
-// Wrapf wraps an unexpected error with context; it is answered as a 500.
+// IsNotFound reports whether err is a not-found error.
+func IsNotFound(err error) bool { return Is(err, KindNotFound) }
+
+// Wrapf wraps an unexpected error with context; it is answered as an internal error.
 func Wrapf(err error, format string, args ...any) error {
 	return fmt.Errorf(format+": %w", append(args, err)...)
 }

@@ -171,7 +171,7 @@ func TestCanProject(t *testing.T) {
 	}
 }
 
-// checkAnswer asserts Check's answer: nothing when allowed, 404 Project Not Found for a project
+// checkAnswer asserts Check's answer: nothing when allowed, Project not found for a project
 // the actor cannot read, 401 for anonymous callers and 403 for the others.
 func checkAnswer(t *testing.T, a *authz.Actor, name string, err error, allowed, readable bool) {
 	t.Helper()
@@ -179,11 +179,11 @@ func checkAnswer(t *testing.T, a *authz.Actor, name string, err error, allowed, 
 	case allowed:
 		assert.NoError(t, err, name)
 	case !readable:
-		assert.EqualError(t, err, "404 Project Not Found", name)
+		assert.EqualError(t, err, "Project not found", name)
 	case a.IsAnonymous():
-		assert.EqualError(t, err, "401 Unauthorized", name)
+		assert.EqualError(t, err, "unauthorized", name)
 	default:
-		assert.EqualError(t, err, "403 Forbidden", name)
+		assert.EqualError(t, err, "forbidden", name)
 	}
 }
 
@@ -229,7 +229,7 @@ func TestFeatureAvailable(t *testing.T) {
 					if want[p.ID] {
 						assert.NoError(t, authz.RequireFeature(a, p, level, feature))
 					} else {
-						assert.EqualError(t, authz.RequireFeature(a, p, level, feature), "404 Repository Not Found")
+						assert.EqualError(t, authz.RequireFeature(a, p, level, feature), "Repository not found")
 					}
 				}
 			}
@@ -255,16 +255,16 @@ func TestCheckRepository(t *testing.T) {
 		ability       authz.Ability
 		want          string
 	}{
-		{"non-member", key("private", "enabled", false), authz.DownloadCode, "404 Project Not Found"},
-		{"non-member", key("public", "private", false), authz.DownloadCode, "404 Repository Not Found"},
-		{"anonymous", key("public", "private", false), authz.DownloadCode, "404 Repository Not Found"},
-		{"admin", key("public", "disabled", false), authz.DownloadCode, "404 Repository Not Found"},
-		{"guest", key("private", "enabled", false), authz.DownloadCode, "403 Forbidden"},
+		{"non-member", key("private", "enabled", false), authz.DownloadCode, "Project not found"},
+		{"non-member", key("public", "private", false), authz.DownloadCode, "Repository not found"},
+		{"anonymous", key("public", "private", false), authz.DownloadCode, "Repository not found"},
+		{"admin", key("public", "disabled", false), authz.DownloadCode, "Repository not found"},
+		{"guest", key("private", "enabled", false), authz.DownloadCode, "forbidden"},
 		{"guest", key("public", "private", false), authz.DownloadCode, ""},
-		{"anonymous", key("public", "enabled", false), authz.PushCode, "401 Unauthorized"},
-		{"reporter", key("public", "enabled", false), authz.PushCode, "403 Forbidden"},
-		{"developer", key("public", "enabled", true), authz.PushCode, "403 Forbidden"},
-		{"admin", key("public", "enabled", true), authz.PushCode, "403 Forbidden"},
+		{"anonymous", key("public", "enabled", false), authz.PushCode, "unauthorized"},
+		{"reporter", key("public", "enabled", false), authz.PushCode, "forbidden"},
+		{"developer", key("public", "enabled", true), authz.PushCode, "forbidden"},
+		{"admin", key("public", "enabled", true), authz.PushCode, "forbidden"},
 		{"developer", key("private", "private", false), authz.PushCode, ""},
 	} {
 		a, p := f.actors[tc.role], f.projects[tc.project]

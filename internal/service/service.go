@@ -59,10 +59,6 @@ type Services struct {
 func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*Services, error) {
 	policy := authz.New(d.Client)
 	st := settings.New(d.Client)
-	g := groups.New(d.Client, policy, st)
-	p := projects.New(d.Client, policy, st)
-	u := users.New(d.Client, st)
-	u.Projects = p // a deleted user's projects go through the project domain's hooks
 	home := filepath.Join(cfg.DataDir, "git-home")
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return nil, fmt.Errorf("git home: %w", err)
@@ -73,6 +69,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 	}
 	var weights map[string]int
 	if err := st.Get(ctx, "repository_storages_weighted", &weights); err != nil {
+		_ = gitClient.Close()
 		return nil, err
 	}
 	if _, ok := weights["default"]; !ok || len(weights) == 0 {
@@ -86,19 +83,22 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 		_ = gitClient.Close()
 		return nil, fmt.Errorf("repository storage: %w", err)
 	}
-	r := repos.New(d.Client, policy, p, st, gitClient, stor, log)
-	p.Repos = r
-	pb := protectedbranches.New(d.Client, policy, p, st)
-	pb.ExternalURL = cfg.ExternalURL
-	r.Protected = pb
-	p.OnDelete = append(p.OnDelete, pb.OnProjectDelete)
+
+	// Every service gets its collaborators when it is built (each constructor panics on a
+	// missing one). The one cycle: projects are found through the project service by the
+	// domains its lifecycle calls back (repositories, branch protection), so the project
+	// service is built first and completed once those exist.
+	p := projects.New(d.Client, policy, st)
+	pb := protectedbranches.New(d.Client, policy, p, st, cfg.ExternalURL)
+	r := repos.New(repos.Deps{
+		Client: d.Client, Policy: policy, Projects: p, Settings: st,
+		Git: gitClient, Storage: stor, Log: log, Protected: pb,
+	})
+	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete}})
 	// A group deletion removes its projects through the repository service, which deletes
 	// their repositories only after the deletion commits.
-	g.DeleteProjects = r.DeleteProjects
-	cm := commits.New(d.Client, policy, p, r, cfg.ExternalURL)
-	cm.Branches = pb // commits honour branch protection
-	files := repofiles.New(p, r)
-	files.Branches = pb // file commits honour branch protection
+	g := groups.New(d.Client, policy, st, r)
+	u := users.New(d.Client, st, p) // a deleted user's projects go through the project domain
 	return &Services{
 		Config: cfg, DB: d, Log: log, Policy: policy, Settings: st,
 		Users: u,
@@ -112,11 +112,11 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 		Git:      gitClient,
 
 		ProtectedBranches: pb,
-		Commits:           cm,
+		Commits:           commits.New(d.Client, policy, p, r, pb, cfg.ExternalURL), // commits honour branch protection
 		Branches:          branches.New(d.Client, policy, p, r, pb),
 		Tags:              tags.New(policy, p, r),
 		Forks:             forks.New(d.Client, policy, p, r, pb),
-		Files:             files,
+		Files:             repofiles.New(p, r, pb), // file commits honour branch protection
 	}, nil
 }
 

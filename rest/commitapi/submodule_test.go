@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"anvil/cmd/anvil/server/servertest"
+	"anvil/internal/git"
+
 	"github.com/stretchr/testify/require"
 	gitlab "gitlab.com/gitlab-org/api/client-go"
 )
@@ -77,5 +80,29 @@ func TestSubmodules_Update(t *testing.T) {
 		requireError(t, f.in.Do(t, "PUT", base(priv)+"/submodules/lib", "", body), 401, "message", "401 Unauthorized")
 		requireError(t, f.in.Do(t, "PUT", base(priv)+"/submodules/lib", f.tokens["outsider"], body), 404, "message", "404 Project Not Found")
 		requireError(t, f.in.Do(t, "PUT", base(priv)+"/submodules/lib", f.tokens["maintainer"], body), 400, "message", "The repository is empty")
+	})
+
+	// The push check of every commit: a branch only Maintainers may push to refuses a
+	// Developer (with Submodules::UpdateService's 400), one no one may push to refuses a
+	// Maintainer, and an unprotected branch admits a Developer.
+	t.Run("protected branches", func(t *testing.T) {
+		for _, rule := range []string{`{"name":"main","push_access_level":40}`, `{"name":"frozen","push_access_level":0}`} {
+			res := f.in.Do(t, "POST", "/projects/"+itoa(p.ID)+"/protected_branches", tok, rule)
+			require.Equal(t, 201, res.Status, res.String())
+		}
+		ctx := context.Background()
+		main, err := r.Branch(ctx, "main")
+		require.NoError(t, err)
+		setRef(t, r, git.BranchRef("frozen"), main.Commit.ID)
+		move := func(role, branch, sha string) *servertest.Response {
+			return f.in.Do(t, "PUT", path+"lib", f.tokens[role], `{"branch":"`+branch+`","commit_sha":"`+sha+`"}`)
+		}
+		requireError(t, move("developer", "main", strings.Repeat("ef", 20)), 400, "message", "You are not allowed to push into this branch")
+		requireError(t, move("maintainer", "frozen", strings.Repeat("ef", 20)), 400, "message", "You are not allowed to push into this branch")
+		after, err := r.Branch(ctx, "main")
+		require.NoError(t, err)
+		require.Equal(t, main.Commit.ID, after.Commit.ID, "the refused update moved nothing")
+		require.Equal(t, 200, move("developer", "feature", strings.Repeat("ef", 20)).Status)
+		require.Equal(t, 200, move("maintainer", "main", strings.Repeat("ef", 20)).Status)
 	})
 }

@@ -110,7 +110,9 @@ func (h *handlers) change(c *gin.Context, pick bool) error {
 	if err != nil {
 		if e, ok := apperr.As(err); ok && e.Code != "" && in.DryRun {
 			// A dry run's refusal also says dry_run: error.
-			httpx.JSON(c, e.Status, gin.H{"message": e.Message, "error_code": e.Code, "dry_run": "error"})
+			status, body := httpx.Render(e)
+			body.(gin.H)["dry_run"] = "error"
+			httpx.JSON(c, status, body)
 			return nil
 		}
 		return err

@@ -4,7 +4,6 @@
 package forkapi
 
 import (
-	"errors"
 	"net/http"
 
 	"anvil/internal/authz"
@@ -51,11 +50,6 @@ func (h *handlers) fork(c *gin.Context) error {
 	}
 	p, v, err := h.svc.Fork(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), in)
 	if err != nil {
-		var ce *forks.ConflictError
-		if errors.As(err, &ce) {
-			httpx.JSON(c, http.StatusConflict, gin.H{"message": ce.Messages})
-			return nil
-		}
 		return err
 	}
 	return httpx.Created(c, httpx.P(c).Project(p, v, opts))

@@ -1,7 +1,6 @@
 package groupapi
 
 import (
-	"net/http"
 	"sort"
 	"strings"
 
@@ -118,7 +117,7 @@ func failedToSave(err error) error {
 		}
 		parts[i] = ":" + k + "=>[" + strings.Join(msgs, ", ") + "]"
 	}
-	return apperr.Message(http.StatusBadRequest, "Failed to save group {"+strings.Join(parts, ", ")+"}")
+	return apperr.Refused("Failed to save group {" + strings.Join(parts, ", ") + "}")
 }
 
 // rubyString is Ruby's String#inspect for the messages GitLab produces.

@@ -71,7 +71,7 @@ func Bind(c *gin.Context) (*params.Binder, error) {
 		case errors.As(err, &je):
 			return nil, apperr.BadParam(je.Error())
 		case errors.Is(err, params.ErrBodyTooLarge):
-			return nil, apperr.Message(http.StatusRequestEntityTooLarge, "413 Request Entity Too Large")
+			return nil, apperr.TooLarge()
 		}
 		return nil, apperr.BadParam("request body is invalid")
 	}

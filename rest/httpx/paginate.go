@@ -1,7 +1,6 @@
 package httpx
 
 import (
-	"anvil/internal/apperr"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -57,11 +56,7 @@ func CapOffset(b *params.Binder, kind string) error {
 }
 
 // NotAllowed is GitLab's 405 {"error": msg} for a pagination request it does not serve.
-func NotAllowed(msg string) error {
-	e := apperr.BadParam(msg)
-	e.Status = http.StatusMethodNotAllowed
-	return e
-}
+func NotAllowed(msg string) error { return GrapeError(http.StatusMethodNotAllowed, msg) }
 
 // SetPageHeaders writes X-Total, X-Total-Pages, X-Per-Page, X-Page, X-Next-Page, X-Prev-Page
 // and Link for an offset page. total < 0 means not counted: totals and rel="last" are left out.

@@ -129,7 +129,7 @@ func (a *Authenticator) sudo(r *http.Request, actor *authz.Actor, target string)
 	u, err := a.Users.FindByRef(r.Context(), target)
 	if err != nil {
 		if apperr.IsNotFound(err) {
-			return nil, apperr.NotFoundMessage("404 User with ID or username '" + target + "' Not Found")
+			return nil, apperr.NotFound("User with ID or username '" + target + "'")
 		}
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package projectapi_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -11,6 +12,10 @@ import (
 	"anvil/cmd/anvil/server/servertest"
 	"anvil/ent"
 	"anvil/ent/project"
+	"anvil/internal/authz"
+	"anvil/internal/service/projects"
+	"anvil/internal/service/settings"
+	"anvil/rest/httpx"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -42,29 +47,64 @@ func (f *fakeRepos) Delete(_ context.Context, p *ent.Project) error {
 
 func (f *fakeRepos) Empty(_ context.Context, p *ent.Project) bool { return p.Path != "full" }
 
+func (f *fakeRepos) EmptyRepos(ctx context.Context, ps []*ent.Project) map[int]bool {
+	out := make(map[int]bool, len(ps))
+	for _, p := range ps {
+		out[p.ID] = f.Empty(ctx, p)
+	}
+	return out
+}
+
+func (f *fakeRepos) SetDefaultBranch(context.Context, *ent.Project, string) error { return nil }
+
+func (f *fakeRepos) ReadmePath(context.Context, *ent.Project) string { return "" }
+
+// TestProjects_repositoryHooks checks the project lifecycle's calls into the repository layer,
+// through a project service built over the test server's database with a fake layer.
 func TestProjects_repositoryHooks(t *testing.T) {
 	in := servertest.Start(t)
 	repos := &fakeRepos{}
-	in.Services.Projects.Repos = repos
-	_, tok := in.NewUser(t, "hooked")
+	svc := projects.New(in.DB.Client, authz.New(in.DB.Client), settings.New(in.DB.Client))
+	svc.Complete(projects.Later{Repos: repos})
+	u, _ := in.NewUser(t, "hooked")
+	actor, ctx := &authz.Actor{User: u}, t.Context()
+	create := func(path string, readme bool, branch *string) (*ent.Project, *projects.View, error) {
+		return svc.Create(ctx, actor, projects.CreateInput{
+			Attributes:           projects.Attributes{Path: &path, DefaultBranch: branch},
+			InitializeWithReadme: readme,
+		})
+	}
 
-	r := in.Do(t, "POST", "/projects", tok, `{"path":"full","initialize_with_readme":true,"default_branch":"trunk"}`)
-	require.Equal(t, http.StatusCreated, r.Status, r.String())
-	assert.Equal(t, false, decode[map[string]any](t, r)["empty_repo"], "the inspector says the repository has commits")
-	r = in.Do(t, "POST", "/projects", tok, `{"path":"bare"}`)
-	require.Equal(t, http.StatusCreated, r.Status, r.String())
-	id := int(decode[map[string]any](t, r)["id"].(float64))
-	assert.Equal(t, true, decode[map[string]any](t, r)["empty_repo"])
+	full, v, err := create("full", true, ptr("trunk"))
+	require.NoError(t, err)
+	assert.False(t, v.EmptyRepo(full), "the inspector says the repository has commits")
+	bare, v, err := create("bare", false, nil)
+	require.NoError(t, err)
+	assert.True(t, v.EmptyRepo(bare))
 
-	r = in.Do(t, "POST", "/projects", tok, `{"path":"broken"}`)
-	assert.Equal(t, http.StatusBadRequest, r.Status)
-	assert.JSONEq(t, `{"message":{"base":["Failed to create repository"]}}`, string(r.Body))
+	_, _, err = create("broken", false, nil)
+	r := httpRender(err)
+	assert.Equal(t, http.StatusBadRequest, r.status)
+	assert.JSONEq(t, `{"message":{"base":["Failed to create repository"]}}`, r.body)
 	exists, err := in.DB.Client.Project.Query().Where(project.Path("broken")).Exist(t.Context())
 	require.NoError(t, err)
 	assert.False(t, exists, "a project whose repository failed is removed again")
 
-	r = in.Do(t, "DELETE", fmt.Sprintf("/projects/%d", id), tok, nil)
-	require.Equal(t, http.StatusAccepted, r.Status, r.String())
+	require.NoError(t, svc.Delete(ctx, actor, fmt.Sprint(bare.ID)))
 	assert.Equal(t, []string{`full readme=true branch="trunk"`, `bare readme=false branch=""`}, repos.created)
 	assert.Equal(t, []string{"broken", "bare"}, repos.deleted)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+type rendered struct {
+	status int
+	body   string
+}
+
+// httpRender is the REST answer to err.
+func httpRender(err error) rendered {
+	status, body := httpx.Render(err)
+	b, _ := json.Marshal(body)
+	return rendered{status, string(b)}
 }

@@ -41,7 +41,9 @@ func (d countingDriver) Exec(ctx context.Context, query string, args, v any) err
 func countingService(in *servertest.Instance) (*projects.Service, *atomic.Int64) {
 	n := &atomic.Int64{}
 	client := ent.NewClient(ent.Driver(countingDriver{entsql.OpenDB(in.DB.Dialect, in.DB.SQL), n}))
-	return projects.New(client, authz.New(client), settings.New(client)), n
+	svc := projects.New(client, authz.New(client), settings.New(client))
+	svc.Complete(projects.Later{Repos: in.Services.Repos})
+	return svc, n
 }
 
 // perfWorld gives a user 120 readable projects of every kind: personal, in a group, in a

@@ -156,9 +156,20 @@ func (h *handlers) create(c *gin.Context) error {
 	}
 	p, v, err := h.projects.Create(c.Request.Context(), httpx.Actor(c), in)
 	if err != nil {
-		return err
+		return limitReached(err)
 	}
 	return httpx.Created(c, httpx.P(c).Project(p, v, bindOptions(b)))
+}
+
+// limitReached answers a project beyond the creator's projects_limit as POST /projects does:
+// 403 {"error": message} (POST /projects/user/:user_id keeps the validation error).
+func limitReached(err error) error {
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.KindValidation {
+		if msgs := e.Fields[projects.LimitReached]; len(msgs) > 0 {
+			return httpx.GrapeError(http.StatusForbidden, msgs[0])
+		}
+	}
+	return err
 }
 
 // createForUser handles POST /projects/user/:user_id (administrators).

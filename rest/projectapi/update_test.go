@@ -1,16 +1,15 @@
 package projectapi_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 
 	"anvil/cmd/anvil/server/servertest"
-	"anvil/ent"
 	"anvil/ent/member"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/protectedbranch"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -103,18 +102,18 @@ func TestProjects_delete(t *testing.T) {
 	r := in.Do(t, "POST", fmt.Sprintf("/projects/%d/share", p.ID), tok, fmt.Sprintf(`{"group_id":%d,"group_access":30}`, g.ID))
 	require.Equal(t, http.StatusCreated, r.Status, r.String())
 
-	var hooked []int
-	in.Services.Projects.OnDelete = append(in.Services.Projects.OnDelete, func(_ context.Context, _ *ent.Client, dp *ent.Project) error {
-		hooked = append(hooked, dp.ID)
-		return nil
-	})
+	// Another domain's rows (a protection rule) go through its delete hook.
+	r = in.Do(t, "POST", fmt.Sprintf("/projects/%d/protected_branches", p.ID), tok, `{"name":"release/*"}`)
+	require.Equal(t, http.StatusCreated, r.Status, r.String())
 	resp, err := in.Client(t, tok).Projects.DeleteProject(p.ID, nil)
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusAccepted, resp.StatusCode)
-	assert.Equal(t, []int{int(p.ID)}, hooked)
 
 	ctx := t.Context()
-	n, err := in.DB.Client.Member.Query().Where(member.ProjectID(int(p.ID))).Count(ctx)
+	n, err := in.DB.Client.ProtectedBranch.Query().Where(protectedbranch.ProjectID(int(p.ID))).Count(ctx)
+	require.NoError(t, err)
+	assert.Zero(t, n, "the other domains' rows are gone")
+	n, err = in.DB.Client.Member.Query().Where(member.ProjectID(int(p.ID))).Count(ctx)
 	require.NoError(t, err)
 	assert.Zero(t, n, "memberships are gone")
 	n, err = in.DB.Client.ProjectGroupLink.Query().Where(projectgrouplink.ProjectID(int(p.ID))).Count(ctx)

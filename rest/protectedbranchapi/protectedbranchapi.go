@@ -4,9 +4,6 @@
 package protectedbranchapi
 
 import (
-	"errors"
-	"net/http"
-
 	"anvil/internal/service/protectedbranches"
 	"anvil/rest/httpx"
 	"anvil/rest/route"
@@ -69,7 +66,7 @@ func (h *handlers) create(c *gin.Context) error {
 	}
 	pb, err := h.svc.Create(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), in)
 	if err != nil {
-		return renderValidation(c, err)
+		return err
 	}
 	return httpx.Created(c, httpx.P(c).ProtectedBranch(pb))
 }
@@ -86,7 +83,7 @@ func (h *handlers) update(c *gin.Context) error {
 	}
 	pb, err := h.svc.Update(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), httpx.PathParam(c, "name"), in)
 	if err != nil {
-		return renderValidation(c, err)
+		return err
 	}
 	return httpx.OK(c, httpx.P(c).ProtectedBranch(pb))
 }
@@ -97,15 +94,4 @@ func (h *handlers) remove(c *gin.Context) error {
 		return err
 	}
 	return httpx.NoContent(c)
-}
-
-// renderValidation answers GitLab's 422 {"message": [full messages]} for an invalid rule and
-// returns any other error for the usual rendering.
-func renderValidation(c *gin.Context, err error) error {
-	var ve *protectedbranches.ValidationError
-	if errors.As(err, &ve) {
-		httpx.JSON(c, http.StatusUnprocessableEntity, gin.H{"message": ve.Messages})
-		return nil
-	}
-	return err
 }

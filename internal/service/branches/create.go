@@ -3,7 +3,6 @@ package branches
 import (
 	"context"
 	"errors"
-	"net/http"
 
 	"anvil/ent"
 	"anvil/internal/apperr"
@@ -50,10 +49,10 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, projectRef str
 		}
 	}
 	if !refs.ValidBranchName(in.Branch) {
-		return nil, Branch{}, apperr.Message(http.StatusBadRequest, msgInvalidName)
+		return nil, Branch{}, apperr.Refused(msgInvalidName)
 	}
 	if _, err := repo.Branch(ctx, in.Branch); err == nil {
-		return nil, Branch{}, apperr.Message(http.StatusBadRequest, msgExists)
+		return nil, Branch{}, apperr.Refused(msgExists)
 	} else if !missing(err) {
 		return nil, Branch{}, err
 	}
@@ -79,7 +78,7 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, projectRef str
 
 // resolveRef finds the commit ref names; anything unusable is "Invalid reference name: <ref>".
 func resolveRef(ctx context.Context, repo *git.Repository, ref string) (git.ObjectID, error) {
-	bad := apperr.Message(http.StatusBadRequest, "Invalid reference name: "+ref)
+	bad := apperr.Refused("Invalid reference name: " + ref)
 	if git.ValidateRevision(ref) != nil {
 		return "", bad
 	}
@@ -98,10 +97,7 @@ func resolveRef(ctx context.Context, repo *git.Repository, ref string) (git.Obje
 // (refused with GitLab's "not allowed to create protected branches" message).
 func (s *Service) checkCreate(ctx context.Context, actor *authz.Actor, p *ent.Project, name string) error {
 	if refs.LooksLikeObjectID(name) {
-		return apperr.Message(http.StatusBadRequest, protectedbranches.MsgHexBranchName)
-	}
-	if s.protected == nil {
-		return nil
+		return apperr.Refused(protectedbranches.MsgHexBranchName)
 	}
 	err := s.protected.CanPush(ctx, actor, p, name)
 	if e, ok := apperr.As(err); ok && e.Kind == apperr.KindForbidden {
@@ -110,7 +106,7 @@ func (s *Service) checkCreate(ctx context.Context, actor *authz.Actor, p *ent.Pr
 			return rerr
 		}
 		if isProtected(rules, name) {
-			return apperr.Message(http.StatusBadRequest, protectedbranches.MsgCreateProtected)
+			return apperr.Refused(protectedbranches.MsgCreateProtected)
 		}
 	}
 	return err
@@ -121,9 +117,9 @@ func (s *Service) checkCreate(ctx context.Context, actor *authz.Actor, p *ent.Pr
 func createErr(ctx context.Context, repo *git.Repository, name string, err error) error {
 	if errors.Is(err, git.ErrReferenceExists) || errors.Is(err, git.ErrStaleRef) {
 		if _, berr := repo.Branch(ctx, name); berr == nil {
-			return apperr.Message(http.StatusBadRequest, msgExists)
+			return apperr.Refused(msgExists)
 		}
-		return apperr.Message(http.StatusBadRequest, "Failed to create branch '"+name+"': a branch with a conflicting name exists")
+		return apperr.Refused("Failed to create branch '" + name + "': a branch with a conflicting name exists")
 	}
 	return err
 }
@@ -136,13 +132,11 @@ func (s *Service) createDefaultBranch(ctx context.Context, actor *authz.Actor, p
 	if err != nil {
 		return err
 	}
-	if s.protected != nil {
-		if err := s.protected.CanPush(ctx, actor, p, head); err != nil {
-			if e, ok := apperr.As(err); ok && e.Kind == apperr.KindForbidden {
-				return apperr.Message(http.StatusBadRequest, protectedbranches.MsgPushProtected)
-			}
-			return err
+	if err := s.protected.CanPush(ctx, actor, p, head); err != nil {
+		if e, ok := apperr.As(err); ok && e.Kind == apperr.KindForbidden {
+			return apperr.Refused(protectedbranches.MsgPushProtected)
 		}
+		return err
 	}
 	tree, err := repo.EditTree(ctx, "", []git.TreeAction{{Action: git.ActionCreate, Path: "README.md", Content: []byte{}}})
 	if err != nil {

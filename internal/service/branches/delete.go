@@ -3,7 +3,6 @@ package branches
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
 	"time"
 
@@ -38,16 +37,14 @@ func (s *Service) Delete(ctx context.Context, actor *authz.Actor, projectRef, na
 		return err
 	}
 	if name == head {
-		return apperr.Message(http.StatusBadRequest, protectedbranches.MsgDeleteDefault)
+		return apperr.Refused(protectedbranches.MsgDeleteDefault)
 	}
-	if s.protected != nil {
-		if err := s.protected.CanDelete(ctx, actor, p, name); err != nil {
-			return err
-		}
+	if err := s.protected.CanDelete(ctx, actor, p, name); err != nil {
+		return err
 	}
 	if err := s.repos.UpdateRefs(ctx, actor, p, repo, false, git.RefUpdate{Name: git.BranchRef(name), NewOID: git.ZeroOID, OldOID: b.Commit.ID}); err != nil {
 		if errors.Is(err, git.ErrStaleRef) || errors.Is(err, git.ErrReferenceNotFound) {
-			return apperr.Message(http.StatusBadRequest, "Failed to remove branch")
+			return apperr.Refused("Failed to remove branch")
 		}
 		return err
 	}

@@ -86,7 +86,7 @@ func (f *flagger) canPush(ctx context.Context, name string, protected bool) (boo
 	if !f.push {
 		return false, nil
 	}
-	if !protected || f.s.protected == nil {
+	if !protected {
 		return true, nil
 	}
 	err := f.s.protected.CanPush(ctx, f.actor, f.project, name)

@@ -3,7 +3,6 @@ package branches
 import (
 	"context"
 	"errors"
-	"net/http"
 
 	"anvil/ent"
 	"anvil/internal/apperr"
@@ -55,7 +54,7 @@ func (s *Service) Exists(ctx context.Context, actor *authz.Actor, projectRef, na
 // find reads a branch after validating its name (GitLab's find_branch!).
 func find(ctx context.Context, repo *git.Repository, name string) (Branch, error) {
 	if !refs.ValidBranchName(name) {
-		return Branch{}, apperr.Message(http.StatusBadRequest, msgInvalidRefname)
+		return Branch{}, apperr.Refused(msgInvalidRefname)
 	}
 	gb, err := repo.Branch(ctx, name)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"anvil/internal/service/protectedbranches"
 	"anvil/internal/service/refs"
 	"anvil/internal/service/repos"
+	"anvil/internal/service/wire"
 )
 
 // Service is the branch service.
@@ -30,9 +31,10 @@ type Service struct {
 	protected *protectedbranches.Service
 }
 
-// New returns the branch service. pb decides protected branches; nil treats every branch as
-// unprotected.
+// New returns the branch service; pb decides protected branches.
 func New(client *ent.Client, policy *authz.Policy, p *projects.Service, r *repos.Service, pb *protectedbranches.Service) *Service {
+	wire.Require("branches", wire.D("client", client), wire.D("policy", policy), wire.D("projects", p),
+		wire.D("repos", r), wire.D("protected branches", pb))
 	return &Service{client: client, policy: policy, open: refs.Opener{Projects: p, Policy: policy, Repos: r}, repos: r, protected: pb}
 }
 
@@ -67,11 +69,8 @@ func (s *Service) can(ctx context.Context, actor *authz.Actor, p *ent.Project, a
 	return false, err
 }
 
-// rules returns the project's protection rules (none without a protected branch service).
+// rules returns the project's protection rules.
 func (s *Service) rules(ctx context.Context, p *ent.Project) ([]*ent.ProtectedBranch, error) {
-	if s.protected == nil {
-		return nil, nil
-	}
 	return db.ClientFrom(ctx, s.client).ProtectedBranch.Query().
 		Where(protectedbranch.ProjectID(p.ID)).Order(ent.Asc(protectedbranch.FieldID)).All(ctx)
 }

@@ -71,7 +71,7 @@ func (s *Service) change(ctx context.Context, actor *authz.Actor, projectRef, sh
 		return nil, err
 	}
 	if git.ValidateBranchName(branch) != nil {
-		return nil, apperr.Message(400, "The branch refname is invalid")
+		return nil, apperr.Refused("The branch refname is invalid")
 	}
 	head, ok, err := repo.BranchTip(ctx, branch)
 	if err != nil {
@@ -139,7 +139,7 @@ func changeErr(err error, pick bool) error {
 	default:
 		return err
 	}
-	e := apperr.Message(400, status+": "+changeDetail)
+	e := apperr.Refused(status + ": " + changeDetail)
 	e.Code = code
 	return e
 }

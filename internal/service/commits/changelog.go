@@ -60,7 +60,7 @@ type ChangelogInput struct {
 func changelogErr(err error) error {
 	var ce *changelog.Error
 	if errors.As(err, &ce) {
-		return apperr.Message(422, "Failed to generate the changelog: "+ce.Msg)
+		return apperr.Unprocessable("Failed to generate the changelog: " + ce.Msg)
 	}
 	return err
 }
@@ -120,7 +120,7 @@ func (s *Service) CommitChangelog(ctx context.Context, actor *authz.Actor, proje
 		err := s.commitRelease(ctx, actor, p, repo, rel, *in.Branch, file, message)
 		if err == nil || !errors.Is(err, git.ErrStaleRef) || attempt == changelogAttempts {
 			if errors.Is(err, git.ErrStaleRef) {
-				return apperr.Message(422, "Failed to generate the changelog: Could not update refs/heads/"+*in.Branch+". Please refresh and try again.")
+				return apperr.Unprocessable("Failed to generate the changelog: Could not update refs/heads/" + *in.Branch + ". Please refresh and try again.")
 			}
 			return changelogErr(err)
 		}
@@ -156,7 +156,7 @@ func (s *Service) commitRelease(ctx context.Context, actor *authz.Actor, p *ent.
 	}
 	tree, err := repo.EditTree(ctx, string(tip), []git.TreeAction{{Action: action, Path: file, Content: []byte(updated)}})
 	if err != nil {
-		if e, ok := actionErr(err).(*apperr.Error); ok && e.Kind == apperr.KindMessage {
+		if e, ok := actionErr(err).(*apperr.Error); ok && e.Kind == apperr.KindBadRequest {
 			return &changelog.Error{Msg: e.Message}
 		}
 		return err

@@ -194,12 +194,12 @@ func (s *Service) createTarget(ctx context.Context, actor *authz.Actor, p *ent.P
 	case in.StartSHA != nil:
 		sha := strings.ToLower(*in.StartSHA)
 		if !git.IsFullObjectID(sha) {
-			return t, apperr.Message(400, "Invalid start_sha '"+*in.StartSHA+"'")
+			return t, apperr.Refused("Invalid start_sha '" + *in.StartSHA + "'")
 		}
 		c, err := startRepo.ReadCommit(ctx, sha)
 		if err != nil {
 			if isMissing(err) {
-				return t, apperr.Message(400, "Cannot find start_sha '"+*in.StartSHA+"'")
+				return t, apperr.Refused("Cannot find start_sha '" + *in.StartSHA + "'")
 			}
 			return t, err
 		}
@@ -215,7 +215,7 @@ func (s *Service) createTarget(ctx context.Context, actor *authz.Actor, p *ent.P
 				return t, err
 			}
 			if !ok {
-				return t, apperr.Message(400, msgNotOnBranch)
+				return t, apperr.Refused(msgNotOnBranch)
 			}
 			t.base = tip
 		}
@@ -231,7 +231,7 @@ func (s *Service) createTarget(ctx context.Context, actor *authz.Actor, p *ent.P
 		}
 	}
 	if has && different && exists && !in.Force {
-		return t, apperr.Message(400, "A branch called '"+branch+"' already exists. Switch to that branch in order to make changes")
+		return t, apperr.Refused("A branch called '" + branch + "' already exists. Switch to that branch in order to make changes")
 	}
 	if (different || !exists) && git.ValidateBranchName(branch) != nil {
 		return t, badBranchName(branch)
@@ -301,7 +301,7 @@ func (s *Service) checkFileStatus(ctx context.Context, p *ent.Project, repo *git
 		return err
 	}
 	if current != known {
-		return apperr.Message(400, "The file has changed since you started editing it: "+path)
+		return apperr.Refused("The file has changed since you started editing it: " + path)
 	}
 	return nil
 }
@@ -311,15 +311,15 @@ func actionErr(err error) error {
 	var ae *git.ActionError
 	switch {
 	case errors.Is(err, git.ErrFileExists):
-		return apperr.Message(400, msgFileExists)
+		return apperr.Refused(msgFileExists)
 	case errors.Is(err, git.ErrFileNotFound):
-		return apperr.Message(400, msgFileMissing)
+		return apperr.Refused(msgFileMissing)
 	case errors.Is(err, git.ErrDirectoryExists):
-		return apperr.Message(400, msgDirectoryExists)
+		return apperr.Refused(msgDirectoryExists)
 	case errors.As(err, &ae) && errors.Is(err, git.ErrInvalidPath):
 		return apperr.BadParam(fmt.Sprintf("actions[%d][file_path] should be a valid file path", ae.Index))
 	case errors.As(err, &ae) && errors.Is(err, git.ErrInvalidArgument):
-		return apperr.Message(400, ae.Err.Error())
+		return apperr.Refused(ae.Err.Error())
 	}
 	return err
 }

@@ -56,7 +56,7 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, projectRef strin
 		return nil, apperr.NotAllowedValue("order")
 	}
 	if p.RefName != "" && !validRefName(p.RefName) {
-		return nil, apperr.Message(400, "ref_name is invalid")
+		return nil, apperr.Refused("ref_name is invalid")
 	}
 	opts := git.LogOptions{
 		All: p.All, Author: literalPattern(p.Author), FirstParent: p.FirstParent,

@@ -15,6 +15,7 @@ import (
 	"anvil/internal/git"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/repos"
+	"anvil/internal/service/wire"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 )
@@ -38,8 +39,8 @@ type Service struct {
 	policy   *authz.Policy
 	projects *projects.Service
 	repos    *repos.Service
-	// Branches guards branch updates; nil leaves protected branches unchecked.
-	Branches BranchGuard
+	// branches guards branch updates (protected branches).
+	branches BranchGuard
 	// baseURL prefixes the web URLs changelogs link to.
 	baseURL string
 	// stats remembers the line counts of recently shown commits (immutable, keyed by id).
@@ -49,10 +50,13 @@ type Service struct {
 // statsCacheSize is how many commits' line counts are kept (a few dozen bytes each).
 const statsCacheSize = 20_000
 
-// New returns the commit service; baseURL is the instance's external URL.
-func New(client *ent.Client, policy *authz.Policy, p *projects.Service, r *repos.Service, baseURL string) *Service {
+// New returns the commit service; guard decides protected branches and baseURL is the
+// instance's external URL.
+func New(client *ent.Client, policy *authz.Policy, p *projects.Service, r *repos.Service, guard BranchGuard, baseURL string) *Service {
+	wire.Require("commits", wire.D("client", client), wire.D("policy", policy), wire.D("projects", p),
+		wire.D("repos", r), wire.D("branch guard", guard))
 	stats, _ := lru.New[git.ObjectID, git.CommitStats](statsCacheSize)
-	return &Service{client: client, policy: policy, projects: p, repos: r, baseURL: baseURL, stats: stats}
+	return &Service{client: client, policy: policy, projects: p, repos: r, branches: guard, baseURL: baseURL, stats: stats}
 }
 
 // open finds the project ref names and returns it with its repository when the actor may read
@@ -89,13 +93,10 @@ func (s *Service) canPush(ctx context.Context, actor *authz.Actor, p *ent.Projec
 		}
 		return err
 	}
-	if s.Branches == nil {
-		return nil
-	}
 	if force {
-		return s.Branches.CanForcePush(ctx, actor, p, branch)
+		return s.branches.CanForcePush(ctx, actor, p, branch)
 	}
-	return s.Branches.CanPush(ctx, actor, p, branch)
+	return s.branches.CanPush(ctx, actor, p, branch)
 }
 
 // GitLab's messages for refused commits.
@@ -130,7 +131,7 @@ func resolveCommit(ctx context.Context, repo *git.Repository, rev string) (*git.
 }
 
 func badBranchName(name string) error {
-	return apperr.Message(400, "Something went wrong when we tried to create '"+name+"' for you: Branch name is invalid")
+	return apperr.Refused("Something went wrong when we tried to create '" + name + "' for you: Branch name is invalid")
 }
 
 // identities returns the author (the given name and email, each defaulting to the caller's)
@@ -151,10 +152,10 @@ func identities(actor *authz.Actor, authorName, authorEmail string) (git.Signatu
 		author.Email = authorEmail
 	}
 	if git.ValidateIdentity(author.Name, author.Email) != nil {
-		return author, committer, apperr.Message(400, "Invalid author")
+		return author, committer, apperr.Refused("Invalid author")
 	}
 	if git.ValidateIdentity(committer.Name, committer.Email) != nil {
-		return author, committer, apperr.Message(400, "Invalid committer")
+		return author, committer, apperr.Refused("Invalid committer")
 	}
 	return author, committer, nil
 }

@@ -44,46 +44,46 @@ func (s *Service) UpdateSubmodule(ctx context.Context, actor *authz.Actor, proje
 		return nil, err
 	}
 	branch, sha := *in.Branch, strings.ToLower(*in.CommitSHA)
-	if s.Branches != nil {
-		if err := s.Branches.CanPush(ctx, actor, p, branch); err != nil {
-			if e, ok := apperr.As(err); ok && e.Kind == apperr.KindForbidden {
-				return nil, apperr.Message(400, msgPushIntoBranch)
-			}
-			return nil, err
+	// The push check of every commit; GitLab's Submodules::UpdateService answers a refusal
+	// with its message as a refused request rather than 403.
+	if err := s.canPush(ctx, actor, p, branch, false); err != nil {
+		if apperr.Is(err, apperr.KindForbidden) {
+			return nil, apperr.Refused(msgPushIntoBranch)
 		}
+		return nil, err
 	}
 	has, err := repo.HasBranches(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if !has {
-		return nil, apperr.Message(400, "The repository is empty")
+		return nil, apperr.Refused("The repository is empty")
 	}
 	if in.Submodule == "" || !git.IsFullObjectID(sha) {
-		return nil, apperr.Message(400, "Invalid parameters")
+		return nil, apperr.Refused("Invalid parameters")
 	}
 	head, ok, err := repo.BranchTip(ctx, branch)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
-		return nil, apperr.Message(400, msgNotOnBranch)
+		return nil, apperr.Refused(msgNotOnBranch)
 	}
 	if git.ValidatePath(in.Submodule) != nil {
-		return nil, apperr.Message(400, "Invalid submodule path")
+		return nil, apperr.Refused("Invalid submodule path")
 	}
 	entry, err := repo.TreeEntryAt(ctx, string(head), in.Submodule)
 	if err != nil {
 		if isMissing(err) {
-			return nil, apperr.Message(400, "Invalid submodule path")
+			return nil, apperr.Refused("Invalid submodule path")
 		}
 		return nil, err
 	}
 	if entry.Mode != "160000" {
-		return nil, apperr.Message(400, "Invalid submodule path")
+		return nil, apperr.Refused("Invalid submodule path")
 	}
 	if string(entry.ID) == sha {
-		return nil, apperr.Message(400, "The submodule "+in.Submodule+" is already at "+sha)
+		return nil, apperr.Refused("The submodule " + in.Submodule + " is already at " + sha)
 	}
 	tree, err := repo.EditTree(ctx, string(head), []git.TreeAction{{
 		Action: git.ActionSubmodule, Path: in.Submodule, SubmoduleCommit: git.ObjectID(sha),

@@ -38,7 +38,7 @@ type ForkInput struct {
 // target namespace must exist and be visible (404 Namespace Not Found), a requested branch must
 // exist (404 Source Branch Not Found), and actor must be allowed to create projects there (404
 // Target Namespace Not Found). The fork is created through the project service (a taken name
-// or path is a *ConflictError), takes the source's feature settings, records its source, and
+// or path is a conflict with the full messages), takes the source's feature settings, records its source, and
 // gets a repository holding the source's branches and tags, whose default branch is protected
 // as any new default branch. It returns the fork as actor sees it.
 func (s *Service) Fork(ctx context.Context, actor *authz.Actor, sourceRef string, in ForkInput) (*ent.Project, *projects.View, error) {
@@ -208,10 +208,8 @@ func (s *Service) populate(ctx context.Context, src *ent.Project, srcRepo *git.R
 	if _, err := dst.Branch(ctx, head); err != nil {
 		return nil // the source's default branch does not exist yet: nothing to protect
 	}
-	if s.protected != nil {
-		if err := s.protected.ProtectDefaultBranch(ctx, fork, head); err != nil {
-			return fmt.Errorf("protect fork default branch: %w", err)
-		}
+	if err := s.protected.ProtectDefaultBranch(ctx, fork, head); err != nil {
+		return fmt.Errorf("protect fork default branch: %w", err)
 	}
 	return nil
 }

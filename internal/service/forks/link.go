@@ -2,7 +2,6 @@ package forks
 
 import (
 	"context"
-	"net/http"
 	"strconv"
 
 	"anvil/ent"
@@ -41,13 +40,13 @@ func (s *Service) Link(ctx context.Context, actor *authz.Actor, ref, forkedFromR
 	if ok, err := s.canCreateIn(ctx, actor, ns); err != nil {
 		return nil, nil, err
 	} else if !ok {
-		return nil, nil, apperr.Message(http.StatusUnauthorized, "401 Unauthorized - Target Namespace")
+		return nil, nil, apperr.UnauthorizedReason("Target Namespace")
 	}
 	if p.ForkedFromID != nil {
 		return nil, nil, apperr.Conflict("Project already forked")
 	}
 	if p.ID == src.ID {
-		return nil, nil, apperr.Message(http.StatusBadRequest, "Target project cannot be equal to source project")
+		return nil, nil, apperr.Refused("Target project cannot be equal to source project")
 	}
 	if err := db.ClientFrom(ctx, s.client).Project.UpdateOneID(p.ID).SetForkedFromID(src.ID).Exec(ctx); err != nil {
 		return nil, nil, err

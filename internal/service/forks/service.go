@@ -17,6 +17,7 @@ import (
 	"anvil/internal/service/projects"
 	"anvil/internal/service/protectedbranches"
 	"anvil/internal/service/repos"
+	"anvil/internal/service/wire"
 )
 
 // Service is the fork service.
@@ -28,23 +29,16 @@ type Service struct {
 	protected *protectedbranches.Service
 }
 
-// New returns the fork service; pb (may be nil) protects a fork's default branch as GitLab
-// does after a fork's repository is made.
+// New returns the fork service; pb protects a fork's default branch as GitLab does after a
+// fork's repository is made.
 func New(client *ent.Client, policy *authz.Policy, p *projects.Service, r *repos.Service, pb *protectedbranches.Service) *Service {
+	wire.Require("forks", wire.D("client", client), wire.D("policy", policy), wire.D("projects", p),
+		wire.D("repos", r), wire.D("protected branches", pb))
 	return &Service{client: client, policy: policy, projects: p, repos: r, protected: pb}
 }
 
-// ConflictError is GitLab's 409 answer to a fork that could not be created (a taken name or
-// path, an invalid path): the project's full validation messages, which transports render as
-// {"message": Messages}.
-type ConflictError struct {
-	Messages []string
-}
-
-// Error joins the messages.
-func (e *ConflictError) Error() string { return strings.Join(e.Messages, ", ") }
-
-// conflict turns a validation failure of the project service into a ConflictError with full
+// conflict turns a validation failure of the project service into GitLab's 409 answer to a
+// fork that could not be created (a taken name or path, an invalid path): a conflict with full
 // messages ("Path has already been taken"), name and path first as GitLab validates them.
 func conflict(err error) error {
 	e, ok := apperr.As(err)
@@ -80,7 +74,7 @@ func conflict(err error) error {
 			msgs = append(msgs, humanize(f)+" "+m)
 		}
 	}
-	return &ConflictError{Messages: msgs}
+	return apperr.ConflictMessages(msgs)
 }
 
 // humanize is Rails' attribute name in a full message: "limit_reached" → "Limit reached",

@@ -61,8 +61,8 @@ func (s *Service) Delete(ctx context.Context, actor *authz.Actor, ref string) er
 	})
 }
 
-// deleteProjects removes the projects of the namespaces ids with their memberships and shares;
-// forks elsewhere lose their fork link, as in GitLab.
+// deleteProjects removes the projects of the namespaces ids through the project domain (their
+// rows, memberships, shares and fork links in this transaction, their repositories after it).
 func (s *Service) deleteProjects(ctx context.Context, c *ent.Client, ids []int) error {
 	pids, err := c.Project.Query().Where(project.NamespaceIDIn(ids...)).IDs(ctx)
 	if err != nil || len(pids) == 0 {
@@ -71,18 +71,5 @@ func (s *Service) deleteProjects(ctx context.Context, c *ent.Client, ids []int) 
 	if err := c.Project.Update().Where(project.IDIn(pids...)).SetPendingDelete(true).Exec(ctx); err != nil {
 		return err
 	}
-	if s.DeleteProjects != nil {
-		return s.DeleteProjects(ctx, pids)
-	}
-	if err := c.Project.Update().Where(project.ForkedFromIDIn(pids...)).ClearForkedFromID().Exec(ctx); err != nil {
-		return err
-	}
-	if _, err := c.Member.Delete().Where(member.ProjectIDIn(pids...)).Exec(ctx); err != nil {
-		return err
-	}
-	if _, err := c.ProjectGroupLink.Delete().Where(projectgrouplink.ProjectIDIn(pids...)).Exec(ctx); err != nil {
-		return err
-	}
-	_, err = c.Project.Delete().Where(project.IDIn(pids...)).Exec(ctx)
-	return err
+	return s.projects.DeleteProjects(ctx, pids)
 }

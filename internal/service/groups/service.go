@@ -12,6 +12,7 @@ import (
 	"anvil/internal/authz"
 	"anvil/internal/db"
 	"anvil/internal/service/settings"
+	"anvil/internal/service/wire"
 )
 
 // Service is the group service.
@@ -19,15 +20,21 @@ type Service struct {
 	client   *ent.Client
 	policy   *authz.Policy
 	settings *settings.Service
-	// DeleteProjects, when set, removes the given projects (already marked pending_delete)
-	// inside a group deletion's transaction, so the project domain's own cleanup runs; when
-	// nil, Delete removes the project rows with their memberships and shares itself.
-	DeleteProjects func(ctx context.Context, projectIDs []int) error
+	projects ProjectDeleter
 }
 
-// New returns the group service.
-func New(client *ent.Client, policy *authz.Policy, st *settings.Service) *Service {
-	return &Service{client: client, policy: policy, settings: st}
+// ProjectDeleter removes a deleted group's projects (implemented by the repos service).
+type ProjectDeleter interface {
+	// DeleteProjects removes the given projects (already marked pending_delete) inside a group
+	// deletion's transaction, so the project domain's own clean-up runs, and their
+	// repositories once it commits.
+	DeleteProjects(ctx context.Context, projectIDs []int) error
+}
+
+// New returns the group service; projects removes the projects of deleted groups.
+func New(client *ent.Client, policy *authz.Policy, st *settings.Service, projects ProjectDeleter) *Service {
+	wire.Require("groups", wire.D("client", client), wire.D("policy", policy), wire.D("settings", st), wire.D("projects", projects))
+	return &Service{client: client, policy: policy, settings: st, projects: projects}
 }
 
 // Lookup finds a group by id or full path without permission checks; 404 Group Not Found.

@@ -2,7 +2,6 @@ package groups
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"anvil/ent"
@@ -40,7 +39,7 @@ func (s *Service) Share(ctx context.Context, actor *authz.Actor, ref string, in 
 		return nil, err
 	}
 	if !authz.CanGroup(actor, shared, level, authz.AdminGroupMember) {
-		return nil, apperr.Message(http.StatusNotFound, "Not Found")
+		return nil, apperr.NotFoundMessage("Not Found")
 	}
 	err = db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
 		exists, err := c.GroupGroupLink.Query().

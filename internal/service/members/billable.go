@@ -2,7 +2,6 @@ package members
 
 import (
 	"context"
-	"net/http"
 	"sort"
 	"strings"
 	"time"
@@ -35,13 +34,8 @@ type seat struct {
 	joined time.Time // earliest membership
 }
 
-func badRequest(reason string) error {
-	msg := "400 Bad request"
-	if reason != "" {
-		msg += " - " + reason
-	}
-	return apperr.Message(http.StatusBadRequest, msg)
-}
+// badRequest is GitLab's bad_request!(reason); reason may be empty.
+func badRequest(reason string) error { return apperr.BadRequest(reason) }
 
 // topGroup finds a group readable by the actor for the billable endpoints and returns the
 // actor's level in it.

@@ -78,7 +78,7 @@ func isDenied(err error) bool {
 }
 
 // notFound is the body of an ActiveRecord find_by! miss, GitLab's answer for an unknown member.
-func notFound() error { return apperr.NotFoundMessage("404 Not found") }
+func notFound() error { return apperr.RecordNotFound() }
 
 // toSentence joins messages as Rails' Array#to_sentence does: "a", "a and b", "a, b, and c".
 func toSentence(parts []string) string {

@@ -7,6 +7,7 @@ import (
 	"anvil/internal/authz"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/projects"
+	"anvil/internal/service/wire"
 )
 
 // Service is the member service.
@@ -19,5 +20,6 @@ type Service struct {
 
 // New returns the member service.
 func New(client *ent.Client, policy *authz.Policy, g *groups.Service, p *projects.Service) *Service {
+	wire.Require("members", wire.D("client", client), wire.D("policy", policy), wire.D("groups", g), wire.D("projects", p))
 	return &Service{client: client, policy: policy, groups: g, projects: p}
 }

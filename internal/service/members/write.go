@@ -2,7 +2,6 @@ package members
 
 import (
 	"context"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -271,7 +270,7 @@ func (s *Service) Remove(ctx context.Context, actor *authz.Actor, ref Ref, userI
 		return err
 	}
 	if opts.UnmodifiedSince != nil && m.UpdatedAt.Truncate(time.Second).After(*opts.UnmodifiedSince) {
-		return apperr.Message(http.StatusPreconditionFailed, "412 Precondition Failed")
+		return apperr.PreconditionFailed()
 	}
 	if err := s.authorizeChange(ctx, actor, src, m, nil); err != nil {
 		return err

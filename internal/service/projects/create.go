@@ -54,7 +54,7 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 		return nil, nil, err
 	}
 	if ns != nil && ns.Kind == namespace.KindUser {
-		if err := s.checkProjectsLimit(ctx, c, creator, in.UserID != nil); err != nil {
+		if err := s.checkProjectsLimit(ctx, c, creator); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -113,22 +113,20 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 	if err != nil {
 		return nil, nil, err
 	}
-	if s.Repos != nil {
-		branch := ""
-		if a.DefaultBranch != nil {
-			branch = *a.DefaultBranch
+	branch := ""
+	if a.DefaultBranch != nil {
+		branch = *a.DefaultBranch
+	}
+	if err := s.repos.Create(ctx, created, in.InitializeWithReadme, branch); err != nil {
+		slog.ErrorContext(ctx, "create repository", "project_id", created.ID, "err", err)
+		// Undo the row and whatever part of the repository was made.
+		if derr := s.deleteRows(ctx, created); derr != nil {
+			slog.ErrorContext(ctx, "remove project after failed repository creation", "project_id", created.ID, "err", derr)
 		}
-		if err := s.Repos.Create(ctx, created, in.InitializeWithReadme, branch); err != nil {
-			slog.ErrorContext(ctx, "create repository", "project_id", created.ID, "err", err)
-			// Undo the row and whatever part of the repository was made.
-			if derr := s.deleteRows(ctx, created); derr != nil {
-				slog.ErrorContext(ctx, "remove project after failed repository creation", "project_id", created.ID, "err", derr)
-			}
-			if derr := s.Repos.Delete(ctx, created); derr != nil {
-				slog.ErrorContext(ctx, "remove partial repository", "project_id", created.ID, "err", derr)
-			}
-			return nil, nil, apperr.FieldError("base", "Failed to create repository")
+		if derr := s.repos.Delete(ctx, created); derr != nil {
+			slog.ErrorContext(ctx, "remove partial repository", "project_id", created.ID, "err", derr)
 		}
+		return nil, nil, apperr.FieldError("base", "Failed to create repository")
 	}
 	return s.reload(ctx, actor, created.ID)
 }
@@ -165,10 +163,13 @@ func (s *Service) canCreateIn(ctx context.Context, creator *authz.Actor, ns *ent
 	return authz.CanGroup(creator, ns, level, authz.CreateProjects), nil
 }
 
-// checkProjectsLimit refuses a personal project beyond the creator's projects_limit. POST
-// /projects answers 403 with the message; the administrator's POST /projects/user/:user_id
-// answers it as a validation error.
-func (s *Service) checkProjectsLimit(ctx context.Context, c *ent.Client, creator *authz.Actor, onBehalf bool) error {
+// LimitReached is the attribute of the validation error that refuses a project beyond the
+// creator's projects_limit (GitLab's errors[:limit_reached]).
+const LimitReached = "limit_reached"
+
+// checkProjectsLimit refuses a personal project beyond the creator's projects_limit, as a
+// validation error of LimitReached.
+func (s *Service) checkProjectsLimit(ctx context.Context, c *ent.Client, creator *authz.Actor) error {
 	limit := creator.User.ProjectsLimit
 	count, err := c.Project.Query().Where(project.PendingDelete(false),
 		project.HasNamespaceWith(namespace.OwnerID(creator.User.ID), namespace.KindEQ(namespace.KindUser))).Count(ctx)
@@ -182,10 +183,5 @@ func (s *Service) checkProjectsLimit(ctx context.Context, c *ent.Client, creator
 	if limit == 0 {
 		msg = "You cannot create projects in your personal namespace. Contact your GitLab administrator."
 	}
-	if onBehalf {
-		return apperr.FieldError("limit_reached", msg)
-	}
-	e := apperr.BadParam(msg)
-	e.Status = 403
-	return e
+	return apperr.FieldError(LimitReached, msg)
 }

@@ -24,10 +24,8 @@ func (s *Service) Delete(ctx context.Context, actor *authz.Actor, ref string) er
 	if err := s.deleteRows(ctx, p); err != nil {
 		return err
 	}
-	if s.Repos != nil {
-		if err := s.Repos.Delete(ctx, p); err != nil {
-			slog.ErrorContext(ctx, "delete repository", "project_id", p.ID, "disk_path", p.DiskPath, "err", err)
-		}
+	if err := s.repos.Delete(ctx, p); err != nil {
+		slog.ErrorContext(ctx, "delete repository", "project_id", p.ID, "disk_path", p.DiskPath, "err", err)
 	}
 	return nil
 }
@@ -38,10 +36,8 @@ func (s *Service) deleteRows(ctx context.Context, p *ent.Project) error {
 		if err := tx.Project.UpdateOneID(p.ID).SetPendingDelete(true).Exec(ctx); err != nil {
 			return err
 		}
-		for _, hook := range s.OnDelete {
-			if err := hook(ctx, tx, p); err != nil {
-				return err
-			}
+		if err := s.DeleteDependents(ctx, tx, p); err != nil {
+			return err
 		}
 		if _, err := tx.Member.Delete().Where(member.ProjectID(p.ID)).Exec(ctx); err != nil {
 			return err

@@ -112,7 +112,7 @@ func (s *Service) scope(ctx context.Context, actor *authz.Actor) (*authz.Scope, 
 func (s *Service) query(ctx context.Context, actor *authz.Actor, scope *authz.Scope, p ListParams) (*ent.ProjectQuery, error) {
 	if p.UpdatedAfter != nil || p.UpdatedBefore != nil {
 		if p.OrderBy != "" && p.OrderBy != "updated_at" {
-			return nil, apperr.Message(400, "400 Bad request - `updated_at` filter and `updated_at` sorting must be paired")
+			return nil, apperr.BadRequest("`updated_at` filter and `updated_at` sorting must be paired")
 		}
 	}
 	q := db.ClientFrom(ctx, s.client).Project.Query().

@@ -6,44 +6,25 @@ import (
 	"anvil/ent"
 )
 
-// RepositoryHooks is where the git layer plugs into the project lifecycle. Create runs after
-// the project row is committed; if it fails the row is removed again and the create answers
-// 400 "Failed to create repository", so no half-made project remains. Delete runs after the
-// row is gone (its failure is logged, the deletion stands). A nil RepositoryHooks means no
-// repositories are managed.
-type RepositoryHooks interface {
+// Repositories is what the project domain needs of the git layer (the repos service). Create
+// runs after the project row is committed; if it fails the row is removed again and the create
+// answers "Failed to create repository", so no half-made project remains. Delete runs after the
+// row is gone (its failure is logged, the deletion stands).
+type Repositories interface {
 	// Create creates the project's repository; initReadme asks for a first commit with a
 	// README.md on defaultBranch (empty means the instance default, "main").
 	Create(ctx context.Context, p *ent.Project, initReadme bool, defaultBranch string) error
 	// Delete removes the project's repository (and its wiki) from disk.
 	Delete(ctx context.Context, p *ent.Project) error
-}
-
-// DefaultBranchSetter is implemented by repository hooks that can move HEAD. When the hooks
-// implement it, changing default_branch goes through it, so that a branch that does not exist
-// is refused; otherwise the new name is stored as given.
-type DefaultBranchSetter interface {
+	// SetDefaultBranch moves HEAD; a branch that does not exist is refused.
 	SetDefaultBranch(ctx context.Context, p *ent.Project, branch string) error
-}
-
-// RepositoryInspector is implemented by repository hooks that know whether a repository has
-// commits (empty_repo); without it every project is presented as an empty repository.
-type RepositoryInspector interface {
+	// Empty reports whether the project's repository has no commits (empty_repo).
 	Empty(ctx context.Context, p *ent.Project) bool
-}
-
-// RepositoryBatchInspector answers empty_repo for a whole page of projects at once. Listings
-// of up to 100 projects use it when the hooks implement it, so an implementation should not
-// start a process per repository; without it they ask RepositoryInspector per project, a few
-// at a time.
-type RepositoryBatchInspector interface {
+	// EmptyRepos answers Empty for a page of up to 100 projects without a process per
+	// repository.
 	EmptyRepos(ctx context.Context, ps []*ent.Project) map[int]bool
-}
-
-// ReadmeFinder is implemented by repository hooks that can find the README at the root of a
-// project's default branch (readme_url). Only single-project reads ask it: a listing would read
-// a tree per repository.
-type ReadmeFinder interface {
+	// ReadmePath finds the README at the root of the default branch (readme_url). Only
+	// single-project reads ask it: a listing would read a tree per repository.
 	ReadmePath(ctx context.Context, p *ent.Project) string
 }
 
@@ -51,3 +32,44 @@ type ReadmeFinder interface {
 // transaction (merge requests, pipelines, ...), so that deleting a project never trips a
 // foreign key.
 type DeleteHook func(ctx context.Context, client *ent.Client, p *ent.Project) error
+
+// Later is what the project service needs from domains built after it, because they find
+// projects through it: the git layer and the other domains' clean-up of a deleted project.
+type Later struct {
+	Repos    Repositories
+	OnDelete []DeleteHook
+}
+
+// Complete finishes building the service with the domains built after it. The build is two
+// steps only because of that cycle; Complete must be called exactly once, with a repository
+// layer, before the service serves (service.New does), and panics otherwise.
+func (s *Service) Complete(l Later) {
+	if s.repos != nil {
+		panic("projects: Complete called twice")
+	}
+	if l.Repos == nil {
+		panic("projects: built without its repositories")
+	}
+	s.repos, s.onDelete = l.Repos, l.OnDelete
+}
+
+// DeleteDependents removes the rows other domains keep for p (their DeleteHooks), inside the
+// deletion's transaction that c belongs to.
+func (s *Service) DeleteDependents(ctx context.Context, c *ent.Client, p *ent.Project) error {
+	for _, hook := range s.onDelete {
+		if err := hook(ctx, c, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RemoveRepository removes the repository of a project whose rows are gone.
+func (s *Service) RemoveRepository(ctx context.Context, p *ent.Project) error {
+	return s.repos.Delete(ctx, p)
+}
+
+// EmptyRepository reports whether p's repository has no commits.
+func (s *Service) EmptyRepository(ctx context.Context, p *ent.Project) bool {
+	return s.repos.Empty(ctx, p)
+}

@@ -15,6 +15,7 @@ import (
 	"anvil/internal/authz"
 	"anvil/internal/db"
 	"anvil/internal/service/settings"
+	"anvil/internal/service/wire"
 )
 
 // Service is the project service.
@@ -22,15 +23,16 @@ type Service struct {
 	client   *ent.Client
 	policy   *authz.Policy
 	settings *settings.Service
-	// Repos creates and removes repositories; nil until the git layer is wired in.
-	Repos RepositoryHooks
-	// OnDelete runs inside a project deletion's transaction, before the row goes; other
-	// domains register their cleanup here.
-	OnDelete []DeleteHook
+	// repos creates, inspects and removes repositories (set by Complete).
+	repos Repositories
+	// onDelete runs inside a project deletion's transaction, before the row goes: the other
+	// domains' clean-up (set by Complete).
+	onDelete []DeleteHook
 }
 
-// New returns the project service.
+// New returns the project service; Complete finishes it with the domains built after it.
 func New(client *ent.Client, policy *authz.Policy, st *settings.Service) *Service {
+	wire.Require("projects", wire.D("client", client), wire.D("policy", policy), wire.D("settings", st))
 	return &Service{client: client, policy: policy, settings: st}
 }
 

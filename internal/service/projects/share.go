@@ -2,7 +2,6 @@ package projects
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"anvil/ent"
@@ -35,11 +34,11 @@ func (s *Service) Share(ctx context.Context, actor *authz.Actor, ref string, in 
 	}
 	ns := p.Edges.Namespace
 	if ns.Kind == namespace.KindGroup && ns.ShareWithGroupLock {
-		return nil, apperr.Message(http.StatusBadRequest, "The project sharing with group is disabled")
+		return nil, apperr.Refused("The project sharing with group is disabled")
 	}
 	if authz.Level(in.GroupAccess) == authz.Owner {
 		if err := s.policy.Project(ctx, actor, p, authz.ManageOwners); err != nil {
-			return nil, apperr.Message(http.StatusForbidden, "403 Forbidden")
+			return nil, apperr.Forbidden("")
 		}
 	}
 	c := db.ClientFrom(ctx, s.client)
@@ -48,12 +47,12 @@ func (s *Service) Share(ctx context.Context, actor *authz.Actor, ref string, in 
 		return nil, err
 	}
 	if g == nil {
-		return nil, apperr.Message(http.StatusNotFound, "Not Found")
+		return nil, apperr.NotFoundMessage("Not Found")
 	}
 	if _, readable, err := s.policy.GroupLevel(ctx, actor, g); err != nil {
 		return nil, err
 	} else if !readable {
-		return nil, apperr.Message(http.StatusNotFound, "Not Found")
+		return nil, apperr.NotFoundMessage("Not Found")
 	}
 	if ns.Kind == namespace.KindGroup {
 		for _, anc := range authz.Ancestors(ns.FullPath) {

@@ -50,10 +50,8 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref string, in
 		return nil, nil, err
 	}
 	if a.DefaultBranch != nil && *a.DefaultBranch != p.DefaultBranch {
-		if setter, ok := s.Repos.(DefaultBranchSetter); ok {
-			if err := setter.SetDefaultBranch(ctx, p, *a.DefaultBranch); err != nil {
-				return nil, nil, err
-			}
+		if err := s.repos.SetDefaultBranch(ctx, p, *a.DefaultBranch); err != nil {
+			return nil, nil, err
 		}
 	}
 	err = db.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {

@@ -3,7 +3,6 @@ package projects
 import (
 	"context"
 	"strings"
-	"sync"
 	"time"
 
 	"anvil/ent"
@@ -205,39 +204,11 @@ func (s *Service) view(ctx context.Context, actor *authz.Actor, rows []*ent.Proj
 
 // inspect fills what the repositories tell: empty_repo and, for a single project, its README.
 func (s *Service) inspect(ctx context.Context, rows []*ent.Project, v *View) {
-	s.inspectEmpty(ctx, rows, v)
-	if f, ok := s.Repos.(ReadmeFinder); ok && len(rows) == 1 && !v.EmptyRepo(rows[0]) {
-		v.readme[rows[0].ID] = f.ReadmePath(ctx, rows[0])
+	for id, empty := range s.repos.EmptyRepos(ctx, rows) {
+		v.empty[id] = empty
 	}
-}
-
-// inspectEmpty fills empty_repo from the repository hooks: in one batch when they can, else
-// per project with a few in flight.
-func (s *Service) inspectEmpty(ctx context.Context, rows []*ent.Project, v *View) {
-	if batch, ok := s.Repos.(RepositoryBatchInspector); ok {
-		for id, empty := range batch.EmptyRepos(ctx, rows) {
-			v.empty[id] = empty
-		}
-		return
-	}
-	insp, ok := s.Repos.(RepositoryInspector)
-	if !ok {
-		return
-	}
-	results := make([]bool, len(rows))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 4)
-	for i, p := range rows {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			results[i] = insp.Empty(ctx, p)
-		}()
-	}
-	wg.Wait()
-	for i, p := range rows {
-		v.empty[p.ID] = results[i]
+	if len(rows) == 1 && !v.EmptyRepo(rows[0]) {
+		v.readme[rows[0].ID] = s.repos.ReadmePath(ctx, rows[0])
 	}
 }
 

@@ -2,12 +2,10 @@ package protectedbranches
 
 import (
 	"context"
-	"net/http"
 
 	"anvil/ent"
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
-	"anvil/internal/service/projects"
 )
 
 // GitLab's refusals of ref updates, as a push shows them after "GitLab: " (and the branch APIs
@@ -38,11 +36,7 @@ func (s *Service) state(ctx context.Context, p *ent.Project) ([]*ent.ProtectedBr
 	if err != nil {
 		return nil, false, def, err
 	}
-	empty := false
-	if insp, ok := s.projects.Repos.(projects.RepositoryInspector); ok {
-		empty = insp.Empty(ctx, p)
-	}
-	return rules, empty, def, nil
+	return rules, s.projects.EmptyRepository(ctx, p), def, nil
 }
 
 // access evaluates one branch for actor.
@@ -111,7 +105,7 @@ func (s *Service) CanDelete(ctx context.Context, actor *authz.Actor, p *ent.Proj
 	}
 	switch {
 	case acc.protected && !acc.deleteByUI:
-		return apperr.Message(http.StatusBadRequest, MsgDeleteProtected)
+		return apperr.Refused(MsgDeleteProtected)
 	case !acc.protected && !acc.push:
 		return apperr.Forbidden(MsgPushIntoBranch)
 	}

@@ -47,7 +47,7 @@ func errText(err error) string {
 	if !ok {
 		return "unexpected: " + err.Error()
 	}
-	return e.Message
+	return e.Kind.String() + ": " + e.Text()
 }
 
 func TestEnforcement(t *testing.T) {
@@ -82,9 +82,9 @@ func TestEnforcement(t *testing.T) {
 	require.NoError(t, err)
 
 	const (
-		pushInto  = "403 Forbidden - You are not allowed to push into this branch"
-		forcePush = "403 Forbidden - " + protectedbranches.MsgForcePushProtected
-		deleteMsg = protectedbranches.MsgDeleteProtected
+		pushInto  = "forbidden: You are not allowed to push into this branch"
+		forcePush = "forbidden: " + protectedbranches.MsgForcePushProtected
+		deleteMsg = "bad request: " + protectedbranches.MsgDeleteProtected
 	)
 	type check func(context.Context, *authz.Actor, *ent.Project, string) error
 	for _, c := range []struct {

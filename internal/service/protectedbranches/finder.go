@@ -75,7 +75,7 @@ func (s *Service) byName(ctx context.Context, projectID int, name string) (*ent.
 	pb, err := db.ClientFrom(ctx, s.client).ProtectedBranch.Query().
 		Where(protectedbranch.ProjectID(projectID), protectedbranch.Name(name)).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, apperr.NotFoundMessage("404 Not found")
+		return nil, apperr.RecordNotFound()
 	}
 	return pb, err
 }

@@ -2,7 +2,6 @@ package protectedbranches
 
 import (
 	"slices"
-	"strings"
 
 	"anvil/ent"
 	"anvil/ent/schema"
@@ -44,14 +43,6 @@ type UpdateInput struct {
 	AllowedToMerge            []AccessInput
 	AllowedToUnprotect        []AccessInput
 }
-
-// ValidationError is GitLab's 422 refusal of an invalid rule; transports render it as
-// {"message": Messages}.
-type ValidationError struct {
-	Messages []string
-}
-
-func (e *ValidationError) Error() string { return strings.Join(e.Messages, ", ") }
 
 // kind is one of a rule's three access lists.
 type kind struct {

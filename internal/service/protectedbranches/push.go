@@ -133,5 +133,5 @@ func (s *Service) emptyProjectMessage(p *ent.Project) string {
 	}
 	return "\nA default branch (e.g. main) does not yet exist for " + path + "\n" +
 		"Ask a project Owner or Maintainer to create a default branch:\n\n" +
-		"  " + strings.TrimRight(s.ExternalURL, "/") + "/" + path + "/-/project_members\n\n"
+		"  " + strings.TrimRight(s.externalURL, "/") + "/" + path + "/-/project_members\n\n"
 }

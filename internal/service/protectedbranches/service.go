@@ -15,6 +15,7 @@ import (
 	"anvil/internal/db"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/settings"
+	"anvil/internal/service/wire"
 )
 
 // Service is the protected branch service.
@@ -23,13 +24,15 @@ type Service struct {
 	policy   *authz.Policy
 	projects *projects.Service
 	settings *settings.Service
-	// ExternalURL is the instance's base URL, named in some push refusals.
-	ExternalURL string
+	// externalURL is the instance's base URL, named in some push refusals.
+	externalURL string
 }
 
-// New returns the protected branch service.
-func New(client *ent.Client, policy *authz.Policy, p *projects.Service, st *settings.Service) *Service {
-	return &Service{client: client, policy: policy, projects: p, settings: st}
+// New returns the protected branch service; externalURL is the instance's base URL.
+func New(client *ent.Client, policy *authz.Policy, p *projects.Service, st *settings.Service, externalURL string) *Service {
+	wire.Require("protectedbranches", wire.D("client", client), wire.D("policy", policy),
+		wire.D("projects", p), wire.D("settings", st))
+	return &Service{client: client, policy: policy, projects: p, settings: st, externalURL: externalURL}
 }
 
 // OnProjectDelete is a projects.DeleteHook: a project's protection rules and push records go

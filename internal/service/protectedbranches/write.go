@@ -28,7 +28,7 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, ref string, in
 	conflict := apperr.Conflict("Protected branch '" + in.Name + "' already exists")
 	if _, err := s.byName(ctx, proj.ID, in.Name); err == nil {
 		return nil, conflict
-	} else if !apperr.IsNotFound(err) && !isNotFoundMessage(err) {
+	} else if !apperr.IsNotFound(err) {
 		return nil, err
 	}
 	var ids idSeq
@@ -50,7 +50,7 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, ref string, in
 		msgs = append(msgs, m...)
 	}
 	if len(msgs) > 0 {
-		return nil, &ValidationError{Messages: msgs}
+		return nil, apperr.UnprocessableMessages(msgs)
 	}
 	pb, err := db.ClientFrom(ctx, s.client).ProtectedBranch.Create().SetProjectID(proj.ID).SetName(in.Name).
 		SetPushAccessLevels(push).SetMergeAccessLevels(merge).SetUnprotectAccessLevels(unprotect).
@@ -96,7 +96,7 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref, name stri
 		msgs = append(msgs, m...)
 	}
 	if len(msgs) > 0 {
-		return nil, &ValidationError{Messages: msgs}
+		return nil, apperr.UnprocessableMessages(msgs)
 	}
 	upd := db.ClientFrom(ctx, s.client).ProtectedBranch.UpdateOneID(pb.ID).
 		SetPushAccessLevels(pb.PushAccessLevels).SetMergeAccessLevels(pb.MergeAccessLevels).
@@ -172,7 +172,7 @@ func applyEntries(rules []schema.AccessRule, entries []AccessInput, ids *idSeq) 
 			}
 		}
 		if i < 0 {
-			return nil, apperr.NotFoundMessage("404 Not found")
+			return nil, apperr.RecordNotFound()
 		}
 		if e.Destroy {
 			out = append(out[:i], out[i+1:]...)
@@ -252,10 +252,4 @@ func (s *Service) isMember(ctx context.Context, c *ent.Client, p *ent.Project, i
 	}
 	level, err := s.policy.ProjectAccess(ctx, &authz.Actor{User: u}, p)
 	return level >= authz.Guest, err
-}
-
-// isNotFoundMessage reports the "404 Not found" of byName.
-func isNotFoundMessage(err error) bool {
-	e, ok := apperr.As(err)
-	return ok && e.Kind == apperr.KindMessage && e.Status == 404
 }

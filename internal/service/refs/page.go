@@ -1,8 +1,6 @@
 package refs
 
 import (
-	"net/http"
-
 	"anvil/internal/apperr"
 	"anvil/internal/pagination"
 )
@@ -39,7 +37,7 @@ func Paginate[T any](items []T, name func(T) string, page Page, prefix string) (
 			}
 		}
 		if start < 0 {
-			return res, apperr.Message(http.StatusUnprocessableEntity, "Invalid page token: "+prefix+page.PageToken)
+			return res, apperr.Unprocessable("Invalid page token: " + prefix + page.PageToken)
 		}
 	}
 	end := min(start+page.PerPage, len(items))

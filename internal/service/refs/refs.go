@@ -89,7 +89,7 @@ func CheckUnmodifiedSince(since *time.Time, c *git.Commit) error {
 		return nil
 	}
 	if c.Author.When.Truncate(time.Second).After(*since) {
-		return apperr.Message(412, "412 Precondition Failed")
+		return apperr.PreconditionFailed()
 	}
 	return nil
 }

@@ -148,7 +148,7 @@ func (s *Service) fromRepository(ctx context.Context, actor *authz.Actor, proj *
 	if id == nil || *id == proj.ID {
 		return repo, nil
 	}
-	notFork := apperr.Message(400, "Target project id:"+strconv.Itoa(*id)+" is not a fork of project id:"+projectRef)
+	notFork := apperr.Refused("Target project id:" + strconv.Itoa(*id) + " is not a fork of project id:" + projectRef)
 	other, level, readable, err := s.projects.LookupLevel(ctx, actor, strconv.Itoa(*id))
 	if apperr.IsNotFound(err) || (err == nil && !readable) {
 		return nil, notFork

@@ -81,7 +81,7 @@ func sortContributors(cs []git.Contributor, orderBy, sort string) {
 // unknown refs are 400 with GitLab's messages; unrelated commits are 404 Merge Base Not Found.
 func (s *Service) MergeBase(ctx context.Context, actor *authz.Actor, projectRef string, refs []string) (*ent.Project, *git.Commit, error) {
 	if len(refs) < 2 {
-		return nil, nil, apperr.Message(400, "Provide at least 2 refs")
+		return nil, nil, apperr.Refused("Provide at least 2 refs")
 	}
 	proj, repo, err := s.open(ctx, actor, projectRef, authz.DownloadCode)
 	if err != nil {
@@ -105,7 +105,7 @@ func (s *Service) MergeBase(ctx context.Context, actor *authz.Actor, projectRef 
 		if len(unknown) > 1 {
 			noun = "refs"
 		}
-		return nil, nil, apperr.Message(400, "Could not find "+noun+": "+strings.Join(unknown, ", "))
+		return nil, nil, apperr.Refused("Could not find " + noun + ": " + strings.Join(unknown, ", "))
 	}
 	base, err := repo.MergeBase(ctx, ids...)
 	if err != nil {

@@ -201,7 +201,7 @@ func (s *Service) Blame(ctx context.Context, actor *authz.Actor, projectRef stri
 		return nil, nil, err
 	}
 	if p.StartLine > p.EndLine {
-		return nil, nil, apperr.Message(400, "range[start] must be less than or equal to range[end]")
+		return nil, nil, apperr.Refused("range[start] must be less than or equal to range[end]")
 	}
 	proj, repo, err := s.open(ctx, actor, projectRef, authz.DownloadCode)
 	if err != nil {
@@ -217,7 +217,7 @@ func (s *Service) Blame(ctx context.Context, actor *authz.Actor, projectRef stri
 	ranges, err := repo.Blame(ctx, string(f.CommitID), filePath, git.BlameOptions{StartLine: p.StartLine, EndLine: p.EndLine})
 	if err != nil {
 		if errors.Is(err, git.ErrInvalidArgument) {
-			return nil, nil, apperr.Message(400, "400 Bad request - range is outside of the file length")
+			return nil, nil, apperr.BadRequest("range is outside of the file length")
 		}
 		return nil, nil, notFound(err, "File")
 	}

@@ -14,6 +14,7 @@ import (
 	"anvil/internal/git"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/repos"
+	"anvil/internal/service/wire"
 )
 
 // BranchGuard decides ref updates on protected branches (implemented by the protected branches
@@ -28,15 +29,16 @@ type BranchGuard interface {
 type Service struct {
 	projects *projects.Service
 	repos    *repos.Service
-	// Branches guards branch updates; nil leaves protected branches unchecked.
-	Branches BranchGuard
+	// branches guards branch updates (protected branches).
+	branches BranchGuard
 	sums     *sumCache
 	trees    *treeCache
 }
 
-// New returns the service.
-func New(p *projects.Service, r *repos.Service) *Service {
-	return &Service{projects: p, repos: r, sums: newSumCache(4096), trees: newTreeCache(250000, 500)}
+// New returns the service; guard decides protected branches.
+func New(p *projects.Service, r *repos.Service, guard BranchGuard) *Service {
+	wire.Require("repofiles", wire.D("projects", p), wire.D("repos", r), wire.D("branch guard", guard))
+	return &Service{projects: p, repos: r, branches: guard, sums: newSumCache(4096), trees: newTreeCache(250000, 500)}
 }
 
 // open finds the project ref names, checks ability and returns the project with its repository.

@@ -118,13 +118,11 @@ func (s *Service) prepareBranch(ctx context.Context, actor *authz.Actor, p *ent.
 		start = in.Branch
 	}
 	// Protected branches: the one call site that guards file commits.
-	if s.Branches != nil {
-		if err := s.Branches.CanPush(ctx, actor, p, in.Branch); err != nil {
-			if e, ok := apperr.As(err); ok && e.Kind == apperr.KindForbidden {
-				return t, apperr.Message(400, msgPushIntoBranch)
-			}
-			return t, err
+	if err := s.branches.CanPush(ctx, actor, p, in.Branch); err != nil {
+		if e, ok := apperr.As(err); ok && e.Kind == apperr.KindForbidden {
+			return t, apperr.Refused(msgPushIntoBranch)
 		}
+		return t, err
 	}
 	has, err := repo.HasBranches(ctx)
 	if err != nil {
@@ -142,7 +140,7 @@ func (s *Service) prepareBranch(ctx context.Context, actor *authz.Actor, p *ent.
 		return t, err
 	}
 	if !ok {
-		return t, apperr.Message(400, msgNotOnBranch)
+		return t, apperr.Refused(msgNotOnBranch)
 	}
 	t.base = startTip
 	if start == in.Branch {
@@ -157,7 +155,7 @@ func (s *Service) prepareBranch(ctx context.Context, actor *authz.Actor, p *ent.
 		return t, err
 	}
 	if exists {
-		return t, apperr.Message(400, "A branch called '"+in.Branch+"' already exists. Switch to that branch in order to make changes")
+		return t, apperr.Refused("A branch called '" + in.Branch + "' already exists. Switch to that branch in order to make changes")
 	}
 	if git.ValidateBranchName(in.Branch) != nil {
 		return t, badBranchName(in.Branch)
@@ -166,7 +164,7 @@ func (s *Service) prepareBranch(ctx context.Context, actor *authz.Actor, p *ent.
 }
 
 func badBranchName(name string) error {
-	return apperr.Message(400, "Something went wrong when we tried to create '"+name+"' for you: Branch name is invalid")
+	return apperr.Refused("Something went wrong when we tried to create '" + name + "' for you: Branch name is invalid")
 }
 
 // checkLastCommit refuses an update or deletion when last_commit_id is given and the file has
@@ -187,9 +185,9 @@ func (s *Service) checkLastCommit(ctx context.Context, p *ent.Project, repo *git
 		return nil
 	}
 	if action == git.ActionDelete {
-		return apperr.Message(400, msgDeleteChanged)
+		return apperr.Refused(msgDeleteChanged)
 	}
-	return apperr.Message(400, msgUpdateChanged)
+	return apperr.Refused(msgUpdateChanged)
 }
 
 // decodeContent returns the bytes to write: nil for a deletion, the content decoded per its
@@ -232,10 +230,10 @@ func identities(actor *authz.Actor, in WriteInput) (git.Signature, git.Signature
 		author.Email = in.AuthorEmail
 	}
 	if git.ValidateIdentity(author.Name, author.Email) != nil {
-		return author, committer, apperr.Message(400, "Invalid author")
+		return author, committer, apperr.Refused("Invalid author")
 	}
 	if git.ValidateIdentity(committer.Name, committer.Email) != nil {
-		return author, committer, apperr.Message(400, "Invalid committer")
+		return author, committer, apperr.Refused("Invalid committer")
 	}
 	return author, committer, nil
 }
@@ -244,11 +242,11 @@ func identities(actor *authz.Actor, in WriteInput) (git.Signature, git.Signature
 func actionErr(err error) error {
 	switch {
 	case errors.Is(err, git.ErrFileExists):
-		return apperr.Message(400, msgFileExists)
+		return apperr.Refused(msgFileExists)
 	case errors.Is(err, git.ErrFileNotFound):
-		return apperr.Message(400, msgFileMissing)
+		return apperr.Refused(msgFileMissing)
 	case errors.Is(err, git.ErrDirectoryExists):
-		return apperr.Message(400, msgDirectoryExists)
+		return apperr.Refused(msgDirectoryExists)
 	case errors.Is(err, git.ErrInvalidPath):
 		return errFilePath
 	}

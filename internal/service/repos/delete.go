@@ -26,10 +26,8 @@ func (s *Service) DeleteProjects(ctx context.Context, ids []int) error {
 		return err
 	}
 	for _, p := range rows {
-		for _, hook := range s.projects.OnDelete {
-			if err := hook(ctx, c, p); err != nil {
-				return err
-			}
+		if err := s.projects.DeleteDependents(ctx, c, p); err != nil {
+			return err
 		}
 	}
 	if err := c.Project.Update().Where(project.ForkedFromIDIn(ids...)).ClearForkedFromID().Exec(ctx); err != nil {

@@ -101,7 +101,6 @@ func TestLastCommitForPath(t *testing.T) {
 func newService(t *testing.T, f *writeFixture) *repos.Service {
 	t.Helper()
 	s := f.in.Services
-	svc := repos.New(f.in.DB.Client, s.Policy, s.Projects, s.Settings, s.Git, s.Repos.Storage, slog.New(slog.NewTextHandler(f.logs, nil)))
-	svc.Protected = s.ProtectedBranches
-	return svc
+	return repos.New(repos.Deps{Client: f.in.DB.Client, Policy: s.Policy, Projects: s.Projects, Settings: s.Settings,
+		Git: s.Git, Storage: s.Repos.Storage, Log: slog.New(slog.NewTextHandler(f.logs, nil)), Protected: s.ProtectedBranches})
 }

@@ -75,8 +75,8 @@ func (s *Service) RecordPush(ctx context.Context, actor *authz.Actor, p *ent.Pro
 	if err != nil {
 		return err
 	}
-	if s.Protected != nil && createdBranch(updates, head) {
-		return s.Protected.ProtectDefaultBranch(ctx, p, head)
+	if createdBranch(updates, head) {
+		return s.protected.ProtectDefaultBranch(ctx, p, head)
 	}
 	return nil
 }

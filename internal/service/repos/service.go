@@ -1,5 +1,5 @@
 // Package repos ties projects to their git repositories: it creates and removes them with the
-// project (the projects service's RepositoryHooks), and opens a project's repository for an
+// project (the projects service's Repositories), and opens a project's repository for an
 // actor after the authorization check every repository endpoint needs.
 package repos
 
@@ -18,6 +18,7 @@ import (
 	"anvil/internal/service/projects"
 	"anvil/internal/service/protectedbranches"
 	"anvil/internal/service/settings"
+	"anvil/internal/service/wire"
 )
 
 // Service is the repository service.
@@ -31,16 +32,31 @@ type Service struct {
 	log      *slog.Logger
 	// lastCommits caches the last commit of a path (LastCommitForPath).
 	lastCommits *lastCommitCache
-	// Protected protects a project's default branch when it is first created; nil leaves new
-	// default branches unprotected.
+	// protected protects a project's default branch when it is first created.
+	protected *protectedbranches.Service
+}
+
+// Deps are the repository service's collaborators; every one is required.
+type Deps struct {
+	Client   *ent.Client
+	Policy   *authz.Policy
+	Projects *projects.Service
+	Settings *settings.Service
+	Git      *git.Client
+	Storage  *storage.Storage
+	Log      *slog.Logger
+	// Protected protects a project's default branch when it is first created or pushed.
 	Protected *protectedbranches.Service
 }
 
 // New returns the repository service over an opened git client and storage.
-func New(client *ent.Client, policy *authz.Policy, p *projects.Service, st *settings.Service,
-	g *git.Client, stor *storage.Storage, log *slog.Logger) *Service {
-	return &Service{client: client, policy: policy, projects: p, settings: st, Git: g, Storage: stor, log: log,
-		lastCommits: newLastCommitCache(client)}
+func New(d Deps) *Service {
+	wire.Require("repos", wire.D("client", d.Client), wire.D("policy", d.Policy), wire.D("projects", d.Projects),
+		wire.D("settings", d.Settings), wire.D("git client", d.Git), wire.D("storage", d.Storage),
+		wire.D("logger", d.Log), wire.D("protected branches", d.Protected))
+	return &Service{client: d.Client, policy: d.Policy, projects: d.Projects, settings: d.Settings,
+		Git: d.Git, Storage: d.Storage, log: d.Log, protected: d.Protected,
+		lastCommits: newLastCommitCache(d.Client)}
 }
 
 // Open finds the project ref names, checks ability (authz.DownloadCode to read, authz.PushCode
@@ -79,7 +95,7 @@ func (s *Service) Repository(p *ent.Project) (*git.Repository, error) {
 	return repo, nil
 }
 
-// Create implements projects.RepositoryHooks: it places a new bare repository on a storage
+// Create implements projects.Repositories: it places a new bare repository on a storage
 // picked by weight, records where, and optionally makes the first commit with a README.
 func (s *Service) Create(ctx context.Context, p *ent.Project, initReadme bool, defaultBranch string) error {
 	name, err := s.Storage.Pick()
@@ -106,7 +122,7 @@ func (s *Service) Create(ctx context.Context, p *ent.Project, initReadme bool, d
 	return nil
 }
 
-// Delete implements projects.RepositoryHooks: the repository is moved aside and removed. When
+// Delete implements projects.Repositories: the repository is moved aside and removed. When
 // ctx carries a transaction (an enclosing deletion), that happens only once it commits, so a
 // deletion that rolls back never loses its repository.
 func (s *Service) Delete(ctx context.Context, p *ent.Project) error {
@@ -122,7 +138,7 @@ func (s *Service) Delete(ctx context.Context, p *ent.Project) error {
 	return s.Storage.Remove(ctx, p.RepositoryStorage, p.DiskPath)
 }
 
-// SetDefaultBranch implements projects.DefaultBranchSetter: HEAD moves only to an existing
+// SetDefaultBranch implements projects.Repositories: HEAD moves only to an existing
 // branch (an empty repository accepts any valid name, which the first push will create).
 func (s *Service) SetDefaultBranch(ctx context.Context, p *ent.Project, branch string) error {
 	repo, err := s.Repository(p)
@@ -166,7 +182,7 @@ func (s *Service) RootRef(ctx context.Context, p *ent.Project) (branch string, o
 	return head, true, nil
 }
 
-// Empty implements projects.RepositoryInspector.
+// Empty implements projects.Repositories.
 func (s *Service) Empty(ctx context.Context, p *ent.Project) bool {
 	repo, err := s.Repository(p)
 	if err != nil {
@@ -176,7 +192,7 @@ func (s *Service) Empty(ctx context.Context, p *ent.Project) bool {
 	return err != nil || !has
 }
 
-// ReadmePath implements projects.ReadmeFinder: the README at the root of the default branch,
+// ReadmePath implements projects.Repositories: the README at the root of the default branch,
 // "" for an empty repository or when there is none.
 func (s *Service) ReadmePath(ctx context.Context, p *ent.Project) string {
 	repo, err := s.Repository(p)
@@ -197,7 +213,7 @@ func (s *Service) ReadmePath(ctx context.Context, p *ent.Project) string {
 	return path
 }
 
-// EmptyRepos implements projects.RepositoryBatchInspector from the ref storage on disk, so a
+// EmptyRepos implements projects.Repositories from the ref storage on disk, so a
 // page of 100 projects starts no git process.
 func (s *Service) EmptyRepos(_ context.Context, ps []*ent.Project) map[int]bool {
 	out := make(map[int]bool, len(ps))

@@ -80,10 +80,10 @@ func refError(err error, updates []git.RefUpdate) error {
 	name := updates[0].Name
 	switch {
 	case errors.Is(err, git.ErrStaleRef):
-		return &wrapped{app: apperr.Message(400, "Could not update "+name+". Please refresh and try again."), cause: err}
+		return &wrapped{app: apperr.Refused("Could not update " + name + ". Please refresh and try again."), cause: err}
 	case errors.Is(err, git.ErrReferenceExists), errors.Is(err, git.ErrInvalidRefName):
 		short, _ := strings.CutPrefix(name, git.BranchPrefix)
-		return &wrapped{app: apperr.Message(400, "Something went wrong when we tried to create '"+short+"' for you: Branch name is invalid"), cause: err}
+		return &wrapped{app: apperr.Refused("Something went wrong when we tried to create '" + short + "' for you: Branch name is invalid"), cause: err}
 	}
 	return err
 }

@@ -68,8 +68,8 @@ func newWriteFixture(t *testing.T) *writeFixture {
 	require.NoError(t, err)
 	logs := &syncBuffer{}
 	s := in.Services
-	svc := repos.New(in.DB.Client, s.Policy, s.Projects, s.Settings, s.Git, s.Repos.Storage, slog.New(slog.NewTextHandler(logs, nil)))
-	svc.Protected = s.ProtectedBranches
+	svc := repos.New(repos.Deps{Client: in.DB.Client, Policy: s.Policy, Projects: s.Projects, Settings: s.Settings,
+		Git: s.Git, Storage: s.Repos.Storage, Log: slog.New(slog.NewTextHandler(logs, nil)), Protected: s.ProtectedBranches})
 	repo, err := svc.Repository(p)
 	require.NoError(t, err)
 	return &writeFixture{in: in, svc: svc, logs: logs, actor: actor, p: p, repo: repo}
@@ -154,8 +154,7 @@ func TestCommitToBranch_concurrentWriters(t *testing.T) {
 	for _, err := range losers {
 		e, ok := apperr.As(err)
 		require.True(t, ok, "%v", err)
-		assert.Equal(t, apperr.KindMessage, e.Kind)
-		assert.Equal(t, 400, e.Status)
+		assert.Equal(t, apperr.KindBadRequest, e.Kind, "answered 400 with GitLab's sentence")
 		assert.Equal(t, "Could not update refs/heads/main. Please refresh and try again.", e.Message)
 		assert.True(t, errors.Is(err, git.ErrStaleRef))
 	}

@@ -15,6 +15,7 @@ import (
 	"anvil/internal/service/projects"
 	"anvil/internal/service/refs"
 	"anvil/internal/service/repos"
+	"anvil/internal/service/wire"
 )
 
 // Service is the tag service.
@@ -25,6 +26,7 @@ type Service struct {
 
 // New returns the tag service.
 func New(policy *authz.Policy, p *projects.Service, r *repos.Service) *Service {
+	wire.Require("tags", wire.D("policy", policy), wire.D("projects", p), wire.D("repos", r))
 	return &Service{open: refs.Opener{Projects: p, Policy: policy, Repos: r}, repos: r}
 }
 

@@ -3,7 +3,6 @@ package tags
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
 	"time"
 
@@ -36,9 +35,9 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, projectRef str
 		return nil, nil, err
 	}
 	if !refs.ValidTagName(in.TagName) {
-		return nil, nil, apperr.Message(http.StatusBadRequest, "Tag name invalid")
+		return nil, nil, apperr.Refused("Tag name invalid")
 	}
-	badTarget := apperr.Message(http.StatusBadRequest, "Target "+in.Ref+" is invalid")
+	badTarget := apperr.Refused("Target " + in.Ref + " is invalid")
 	if git.ValidateRevision(in.Ref) != nil {
 		return nil, nil, badTarget
 	}
@@ -49,7 +48,7 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, projectRef str
 		}
 		return nil, nil, err
 	}
-	exists := apperr.Message(http.StatusBadRequest, "Tag "+in.TagName+" already exists")
+	exists := apperr.Refused("Tag " + in.TagName + " already exists")
 	if _, err := repo.Tag(ctx, in.TagName); err == nil {
 		return nil, nil, exists
 	}
@@ -63,7 +62,7 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, projectRef str
 		case errors.Is(err, git.ErrReferenceExists), errors.Is(err, git.ErrStaleRef):
 			return nil, nil, exists
 		case errors.Is(err, git.ErrInvalidArgument):
-			return nil, nil, apperr.Message(http.StatusBadRequest, "Invalid tagger")
+			return nil, nil, apperr.Refused("Invalid tagger")
 		}
 		return nil, nil, err
 	}
@@ -99,7 +98,7 @@ func (s *Service) Delete(ctx context.Context, actor *authz.Actor, projectRef, na
 	}
 	if err := s.repos.UpdateRefs(ctx, actor, p, repo, false, git.RefUpdate{Name: git.TagRef(name), NewOID: git.ZeroOID, OldOID: t.ID}); err != nil {
 		if errors.Is(err, git.ErrStaleRef) || errors.Is(err, git.ErrReferenceNotFound) {
-			return apperr.Message(http.StatusBadRequest, "Failed to remove tag")
+			return apperr.Refused("Failed to remove tag")
 		}
 		return err
 	}

@@ -2,7 +2,6 @@ package tokens
 
 import (
 	"context"
-	"net/http"
 	"slices"
 	"time"
 
@@ -46,7 +45,7 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 	}
 	attrs := tokenAttrs{Name: in.Name, Description: in.Description, Scopes: in.Scopes, ExpiresAt: in.ExpiresAt}
 	if f := attrs.validate(); !f.empty() {
-		return nil, "", apperr.Message(http.StatusUnprocessableEntity, f.sentence())
+		return nil, "", apperr.Unprocessable(f.sentence())
 	}
 	in.Name, in.ExpiresAt = attrs.Name, attrs.ExpiresAt
 	var (

@@ -2,7 +2,6 @@ package tokens
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"anvil/ent"
@@ -69,10 +68,10 @@ func (s *Service) Revoke(ctx context.Context, actor *authz.Actor, id int) error 
 		return err
 	}
 	if t == nil {
-		return apperr.NotFoundMessage("404 Not found")
+		return apperr.RecordNotFound()
 	}
 	if !owns(actor, t) {
-		return apperr.Message(http.StatusBadRequest, "400 Bad request - Not permitted to revoke")
+		return apperr.BadRequest("Not permitted to revoke")
 	}
 	return s.revoke(ctx, t)
 }
@@ -162,7 +161,5 @@ func (s *Service) rotate(ctx context.Context, old *ent.PersonalAccessToken, in R
 	return t, secret, nil
 }
 
-// badRequest is GitLab's bad_request!(reason): {"message":"400 Bad request - <reason>"}.
-func badRequest(reason string) error {
-	return apperr.Message(http.StatusBadRequest, "400 Bad request - "+reason)
-}
+// badRequest is GitLab's bad_request!(reason).
+func badRequest(reason string) error { return apperr.BadRequest(reason) }

@@ -2,7 +2,6 @@ package tokens
 
 import (
 	"context"
-	"net/http"
 	"strconv"
 
 	"anvil/ent"
@@ -67,7 +66,7 @@ func (s *Service) RotateResource(ctx context.Context, actor *authz.Actor, r Reso
 // resource gets 401.
 func (s *Service) RotateResourceSelf(ctx context.Context, actor *authz.Actor, r Resource, in RotateInput) (*ResourceToken, string, error) {
 	if actor.Token == nil || actor.IsAnonymous() || actor.User.UserType != BotType {
-		return nil, "", apperr.Message(http.StatusMethodNotAllowed, "405 Method Not Allowed")
+		return nil, "", apperr.NotAllowed("")
 	}
 	t, err := s.resolve(ctx, actor, r)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"anvil/internal/service/projects"
 	"anvil/internal/service/settings"
 	"anvil/internal/service/users"
+	"anvil/internal/service/wire"
 )
 
 // Scopes lists every token scope Anvil knows, in GitLab's spelling.
@@ -73,6 +74,8 @@ type Service struct {
 
 // New returns the token service.
 func New(client *ent.Client, st *settings.Service, d Deps) *Service {
+	wire.Require("tokens", wire.D("client", client), wire.D("settings", st), wire.D("users", d.Users),
+		wire.D("policy", d.Policy), wire.D("projects", d.Projects), wire.D("groups", d.Groups))
 	host := "localhost"
 	if u, err := url.Parse(d.ExternalURL); err == nil && u.Hostname() != "" {
 		host = u.Hostname()

@@ -2,7 +2,6 @@ package users
 
 import (
 	"context"
-	"net/http"
 
 	"anvil/ent"
 	"anvil/ent/usercustomattribute"
@@ -44,7 +43,7 @@ func (s *Service) CustomAttribute(ctx context.Context, actor *authz.Actor, userI
 	a, err := db.ClientFrom(ctx, s.client).UserCustomAttribute.Query().
 		Where(usercustomattribute.UserID(u.ID), usercustomattribute.Key(key)).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, apperr.Message(http.StatusNotFound, "404 Not found")
+		return nil, apperr.RecordNotFound()
 	}
 	return a, err
 }

@@ -67,11 +67,8 @@ func (s *Service) Delete(ctx context.Context, actor *authz.Actor, id int, hardDe
 // removeRepositories removes the deleted projects' repositories once their rows are gone; a
 // failure is logged and the deletion stands, as for project deletion.
 func (s *Service) removeRepositories(ctx context.Context, removed []*ent.Project) {
-	if s.Projects == nil || s.Projects.Repos == nil {
-		return
-	}
 	for _, p := range removed {
-		if err := s.Projects.Repos.Delete(ctx, p); err != nil {
+		if err := s.projects.RemoveRepository(ctx, p); err != nil {
 			slog.ErrorContext(ctx, "delete repository", "project_id", p.ID, "disk_path", p.DiskPath, "err", err)
 		}
 	}
@@ -106,14 +103,9 @@ func (s *Service) deleteNamespaces(ctx context.Context, c *ent.Client, p *purger
 	projectIDs := make([]int, 0, len(projs))
 	for _, pr := range projs {
 		projectIDs = append(projectIDs, pr.ID)
-		if s.Projects == nil {
-			continue
-		}
 		// Other domains remove their rows first, as when the project itself is deleted.
-		for _, hook := range s.Projects.OnDelete {
-			if err := hook(ctx, c, pr); err != nil {
-				return nil, err
-			}
+		if err := s.projects.DeleteDependents(ctx, c, pr); err != nil {
+			return nil, err
 		}
 	}
 	// Memberships point at their source through optional columns, which a purge would only

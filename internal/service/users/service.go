@@ -13,8 +13,8 @@ import (
 	"anvil/ent/user"
 	"anvil/internal/apperr"
 	"anvil/internal/db"
-	"anvil/internal/service/projects"
 	"anvil/internal/service/settings"
+	"anvil/internal/service/wire"
 
 	"golang.org/x/crypto/bcrypt"
 )
@@ -25,14 +25,25 @@ type Service struct {
 	settings *settings.Service
 	// BcryptCost is the password hashing cost; tests lower it.
 	BcryptCost int
-	// Projects, when set, takes part in deleting a user's projects: its OnDelete hooks run in
-	// the deletion's transaction and its repository hooks remove the repositories afterwards.
-	Projects *projects.Service
+	// projects takes part in deleting a user's projects: the other domains' rows go in the
+	// deletion's transaction and the repositories after it.
+	projects ProjectCleanup
 }
 
-// New returns the user service.
-func New(client *ent.Client, st *settings.Service) *Service {
-	return &Service{client: client, settings: st, BcryptCost: bcrypt.DefaultCost}
+// ProjectCleanup is what deleting a user's projects needs of the project domain
+// (projects.Service).
+type ProjectCleanup interface {
+	// DeleteDependents removes the rows other domains keep for p, in the transaction of c.
+	DeleteDependents(ctx context.Context, c *ent.Client, p *ent.Project) error
+	// RemoveRepository removes p's repository once its rows are gone.
+	RemoveRepository(ctx context.Context, p *ent.Project) error
+}
+
+// New returns the user service; p removes deleted users' projects with the project domain's
+// clean-up.
+func New(client *ent.Client, st *settings.Service, p ProjectCleanup) *Service {
+	wire.Require("users", wire.D("client", client), wire.D("settings", st), wire.D("projects", p))
+	return &Service{client: client, settings: st, BcryptCost: bcrypt.DefaultCost, projects: p}
 }
 
 // usernameRe is GitLab's namespace path rule: letters, digits, '_', '-', '.'; not starting with

@@ -2,7 +2,6 @@ package users
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"anvil/ent"
@@ -56,7 +55,7 @@ func (s *Service) Block(ctx context.Context, actor *authz.Actor, id int) (change
 		case u.State == user.StateBlocked:
 			return "", false, nil
 		case IsInternal(u):
-			return "", false, apperr.Message(http.StatusForbidden, "An internal user cannot be blocked")
+			return "", false, apperr.ForbiddenMessage("An internal user cannot be blocked")
 		}
 		return user.StateBlocked, true, nil
 	})
@@ -90,7 +89,7 @@ func (s *Service) Activate(ctx context.Context, actor *authz.Actor, id int) (cha
 		case u.State == user.StateDeactivated:
 			return user.StateActive, true, nil
 		}
-		return "", false, apperr.Message(http.StatusUnprocessableEntity, `State cannot transition via "activate"`)
+		return "", false, apperr.Unprocessable(`State cannot transition via "activate"`)
 	})
 }
 
@@ -122,7 +121,7 @@ func recentlyActive(u *ent.User) bool {
 func (s *Service) Ban(ctx context.Context, actor *authz.Actor, id int) (changed bool, err error) {
 	return s.transition(ctx, actor, id, func(u *ent.User) (user.State, bool, error) {
 		if u.State != user.StateActive {
-			return "", false, apperr.Message(http.StatusForbidden, "You cannot ban "+string(u.State)+" users.")
+			return "", false, apperr.ForbiddenMessage("You cannot ban " + string(u.State) + " users.")
 		}
 		return user.StateBanned, true, nil
 	})
@@ -132,7 +131,7 @@ func (s *Service) Ban(ctx context.Context, actor *authz.Actor, id int) (changed 
 func (s *Service) Unban(ctx context.Context, actor *authz.Actor, id int) (changed bool, err error) {
 	return s.transition(ctx, actor, id, func(u *ent.User) (user.State, bool, error) {
 		if u.State != user.StateBanned {
-			return "", false, apperr.Message(http.StatusForbidden, "You cannot unban "+string(u.State)+" users.")
+			return "", false, apperr.ForbiddenMessage("You cannot unban " + string(u.State) + " users.")
 		}
 		return user.StateActive, true, nil
 	})
