@@ -14,6 +14,7 @@ import (
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
+	"anvil/ent/lastcommit"
 	"anvil/ent/member"
 	"anvil/ent/namespace"
 	"anvil/ent/personalaccesstoken"
@@ -47,6 +48,8 @@ type Client struct {
 	GroupGroupLink *GroupGroupLinkClient
 	// Identity is the client for interacting with the Identity builders.
 	Identity *IdentityClient
+	// LastCommit is the client for interacting with the LastCommit builders.
+	LastCommit *LastCommitClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
 	// Namespace is the client for interacting with the Namespace builders.
@@ -89,6 +92,7 @@ func (c *Client) init() {
 	c.GroupCustomAttribute = NewGroupCustomAttributeClient(c.config)
 	c.GroupGroupLink = NewGroupGroupLinkClient(c.config)
 	c.Identity = NewIdentityClient(c.config)
+	c.LastCommit = NewLastCommitClient(c.config)
 	c.Member = NewMemberClient(c.config)
 	c.Namespace = NewNamespaceClient(c.config)
 	c.PersonalAccessToken = NewPersonalAccessTokenClient(c.config)
@@ -197,6 +201,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		GroupCustomAttribute: NewGroupCustomAttributeClient(cfg),
 		GroupGroupLink:       NewGroupGroupLinkClient(cfg),
 		Identity:             NewIdentityClient(cfg),
+		LastCommit:           NewLastCommitClient(cfg),
 		Member:               NewMemberClient(cfg),
 		Namespace:            NewNamespaceClient(cfg),
 		PersonalAccessToken:  NewPersonalAccessTokenClient(cfg),
@@ -232,6 +237,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		GroupCustomAttribute: NewGroupCustomAttributeClient(cfg),
 		GroupGroupLink:       NewGroupGroupLinkClient(cfg),
 		Identity:             NewIdentityClient(cfg),
+		LastCommit:           NewLastCommitClient(cfg),
 		Member:               NewMemberClient(cfg),
 		Namespace:            NewNamespaceClient(cfg),
 		PersonalAccessToken:  NewPersonalAccessTokenClient(cfg),
@@ -274,10 +280,10 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.GroupCustomAttribute, c.GroupGroupLink, c.Identity, c.Member, c.Namespace,
-		c.PersonalAccessToken, c.Project, c.ProjectGroupLink, c.ProjectStar,
-		c.ProjectStatistics, c.ProtectedBranch, c.PushEvent, c.RedirectRoute,
-		c.Setting, c.User, c.UserCustomAttribute,
+		c.GroupCustomAttribute, c.GroupGroupLink, c.Identity, c.LastCommit, c.Member,
+		c.Namespace, c.PersonalAccessToken, c.Project, c.ProjectGroupLink,
+		c.ProjectStar, c.ProjectStatistics, c.ProtectedBranch, c.PushEvent,
+		c.RedirectRoute, c.Setting, c.User, c.UserCustomAttribute,
 	} {
 		n.Use(hooks...)
 	}
@@ -287,10 +293,10 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.GroupCustomAttribute, c.GroupGroupLink, c.Identity, c.Member, c.Namespace,
-		c.PersonalAccessToken, c.Project, c.ProjectGroupLink, c.ProjectStar,
-		c.ProjectStatistics, c.ProtectedBranch, c.PushEvent, c.RedirectRoute,
-		c.Setting, c.User, c.UserCustomAttribute,
+		c.GroupCustomAttribute, c.GroupGroupLink, c.Identity, c.LastCommit, c.Member,
+		c.Namespace, c.PersonalAccessToken, c.Project, c.ProjectGroupLink,
+		c.ProjectStar, c.ProjectStatistics, c.ProtectedBranch, c.PushEvent,
+		c.RedirectRoute, c.Setting, c.User, c.UserCustomAttribute,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -305,6 +311,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.GroupGroupLink.mutate(ctx, m)
 	case *IdentityMutation:
 		return c.Identity.mutate(ctx, m)
+	case *LastCommitMutation:
+		return c.LastCommit.mutate(ctx, m)
 	case *MemberMutation:
 		return c.Member.mutate(ctx, m)
 	case *NamespaceMutation:
@@ -796,6 +804,139 @@ func (c *IdentityClient) mutate(ctx context.Context, m *IdentityMutation) (Value
 		return (&IdentityDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Identity mutation op: %q", m.Op())
+	}
+}
+
+// LastCommitClient is a client for the LastCommit schema.
+type LastCommitClient struct {
+	config
+}
+
+// NewLastCommitClient returns a client for the LastCommit from the given config.
+func NewLastCommitClient(c config) *LastCommitClient {
+	return &LastCommitClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `lastcommit.Hooks(f(g(h())))`.
+func (c *LastCommitClient) Use(hooks ...Hook) {
+	c.hooks.LastCommit = append(c.hooks.LastCommit, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `lastcommit.Intercept(f(g(h())))`.
+func (c *LastCommitClient) Intercept(interceptors ...Interceptor) {
+	c.inters.LastCommit = append(c.inters.LastCommit, interceptors...)
+}
+
+// Create returns a builder for creating a LastCommit entity.
+func (c *LastCommitClient) Create() *LastCommitCreate {
+	mutation := newLastCommitMutation(c.config, OpCreate)
+	return &LastCommitCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of LastCommit entities.
+func (c *LastCommitClient) CreateBulk(builders ...*LastCommitCreate) *LastCommitCreateBulk {
+	return &LastCommitCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *LastCommitClient) MapCreateBulk(slice any, setFunc func(*LastCommitCreate, int)) *LastCommitCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &LastCommitCreateBulk{err: fmt.Errorf("calling to LastCommitClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*LastCommitCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &LastCommitCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for LastCommit.
+func (c *LastCommitClient) Update() *LastCommitUpdate {
+	mutation := newLastCommitMutation(c.config, OpUpdate)
+	return &LastCommitUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *LastCommitClient) UpdateOne(_m *LastCommit) *LastCommitUpdateOne {
+	mutation := newLastCommitMutation(c.config, OpUpdateOne, withLastCommit(_m))
+	return &LastCommitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *LastCommitClient) UpdateOneID(id int) *LastCommitUpdateOne {
+	mutation := newLastCommitMutation(c.config, OpUpdateOne, withLastCommitID(id))
+	return &LastCommitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for LastCommit.
+func (c *LastCommitClient) Delete() *LastCommitDelete {
+	mutation := newLastCommitMutation(c.config, OpDelete)
+	return &LastCommitDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *LastCommitClient) DeleteOne(_m *LastCommit) *LastCommitDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *LastCommitClient) DeleteOneID(id int) *LastCommitDeleteOne {
+	builder := c.Delete().Where(lastcommit.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &LastCommitDeleteOne{builder}
+}
+
+// Query returns a query builder for LastCommit.
+func (c *LastCommitClient) Query() *LastCommitQuery {
+	return &LastCommitQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeLastCommit},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a LastCommit entity by its id.
+func (c *LastCommitClient) Get(ctx context.Context, id int) (*LastCommit, error) {
+	return c.Query().Where(lastcommit.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *LastCommitClient) GetX(ctx context.Context, id int) *LastCommit {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *LastCommitClient) Hooks() []Hook {
+	return c.hooks.LastCommit
+}
+
+// Interceptors returns the client interceptors.
+func (c *LastCommitClient) Interceptors() []Interceptor {
+	return c.inters.LastCommit
+}
+
+func (c *LastCommitClient) mutate(ctx context.Context, m *LastCommitMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&LastCommitCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&LastCommitUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&LastCommitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&LastCommitDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown LastCommit mutation op: %q", m.Op())
 	}
 }
 
@@ -3107,13 +3248,13 @@ func (c *UserCustomAttributeClient) mutate(ctx context.Context, m *UserCustomAtt
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		GroupCustomAttribute, GroupGroupLink, Identity, Member, Namespace,
+		GroupCustomAttribute, GroupGroupLink, Identity, LastCommit, Member, Namespace,
 		PersonalAccessToken, Project, ProjectGroupLink, ProjectStar, ProjectStatistics,
 		ProtectedBranch, PushEvent, RedirectRoute, Setting, User,
 		UserCustomAttribute []ent.Hook
 	}
 	inters struct {
-		GroupCustomAttribute, GroupGroupLink, Identity, Member, Namespace,
+		GroupCustomAttribute, GroupGroupLink, Identity, LastCommit, Member, Namespace,
 		PersonalAccessToken, Project, ProjectGroupLink, ProjectStar, ProjectStatistics,
 		ProtectedBranch, PushEvent, RedirectRoute, Setting, User,
 		UserCustomAttribute []ent.Interceptor

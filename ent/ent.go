@@ -6,6 +6,7 @@ import (
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
+	"anvil/ent/lastcommit"
 	"anvil/ent/member"
 	"anvil/ent/namespace"
 	"anvil/ent/personalaccesstoken"
@@ -91,6 +92,7 @@ func checkColumn(t, c string) error {
 			groupcustomattribute.Table: groupcustomattribute.ValidColumn,
 			groupgrouplink.Table:       groupgrouplink.ValidColumn,
 			identity.Table:             identity.ValidColumn,
+			lastcommit.Table:           lastcommit.ValidColumn,
 			member.Table:               member.ValidColumn,
 			namespace.Table:            namespace.ValidColumn,
 			personalaccesstoken.Table:  personalaccesstoken.ValidColumn,

@@ -6,6 +6,7 @@ import (
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
+	"anvil/ent/lastcommit"
 	"anvil/ent/member"
 	"anvil/ent/namespace"
 	"anvil/ent/personalaccesstoken"
@@ -43,6 +44,7 @@ const (
 	TypeGroupCustomAttribute = "GroupCustomAttribute"
 	TypeGroupGroupLink       = "GroupGroupLink"
 	TypeIdentity             = "Identity"
+	TypeLastCommit           = "LastCommit"
 	TypeMember               = "Member"
 	TypeNamespace            = "Namespace"
 	TypePersonalAccessToken  = "PersonalAccessToken"
@@ -2010,6 +2012,476 @@ func (m *IdentityMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Identity edge %s", name)
+}
+
+// LastCommitMutation represents an operation that mutates the LastCommit nodes in the graph.
+type LastCommitMutation struct {
+	config
+	op             Op
+	typ            string
+	id             *int
+	project_id     *int
+	addproject_id  *int
+	key            *string
+	last_commit_id *string
+	clearedFields  map[string]struct{}
+	done           bool
+	oldValue       func(context.Context) (*LastCommit, error)
+	predicates     []predicate.LastCommit
+}
+
+var _ ent.Mutation = (*LastCommitMutation)(nil)
+
+// lastcommitOption allows management of the mutation configuration using functional options.
+type lastcommitOption func(*LastCommitMutation)
+
+// newLastCommitMutation creates new mutation for the LastCommit entity.
+func newLastCommitMutation(c config, op Op, opts ...lastcommitOption) *LastCommitMutation {
+	m := &LastCommitMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeLastCommit,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withLastCommitID sets the ID field of the mutation.
+func withLastCommitID(id int) lastcommitOption {
+	return func(m *LastCommitMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *LastCommit
+		)
+		m.oldValue = func(ctx context.Context) (*LastCommit, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().LastCommit.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withLastCommit sets the old LastCommit of the mutation.
+func withLastCommit(node *LastCommit) lastcommitOption {
+	return func(m *LastCommitMutation) {
+		m.oldValue = func(context.Context) (*LastCommit, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m LastCommitMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m LastCommitMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *LastCommitMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *LastCommitMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().LastCommit.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *LastCommitMutation) SetProjectID(i int) {
+	m.project_id = &i
+	m.addproject_id = nil
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *LastCommitMutation) ProjectID() (r int, exists bool) {
+	v := m.project_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the LastCommit entity.
+// If the LastCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LastCommitMutation) OldProjectID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// AddProjectID adds i to the "project_id" field.
+func (m *LastCommitMutation) AddProjectID(i int) {
+	if m.addproject_id != nil {
+		*m.addproject_id += i
+	} else {
+		m.addproject_id = &i
+	}
+}
+
+// AddedProjectID returns the value that was added to the "project_id" field in this mutation.
+func (m *LastCommitMutation) AddedProjectID() (r int, exists bool) {
+	v := m.addproject_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *LastCommitMutation) ResetProjectID() {
+	m.project_id = nil
+	m.addproject_id = nil
+}
+
+// SetKey sets the "key" field.
+func (m *LastCommitMutation) SetKey(s string) {
+	m.key = &s
+}
+
+// Key returns the value of the "key" field in the mutation.
+func (m *LastCommitMutation) Key() (r string, exists bool) {
+	v := m.key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKey returns the old "key" field's value of the LastCommit entity.
+// If the LastCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LastCommitMutation) OldKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKey: %w", err)
+	}
+	return oldValue.Key, nil
+}
+
+// ResetKey resets all changes to the "key" field.
+func (m *LastCommitMutation) ResetKey() {
+	m.key = nil
+}
+
+// SetLastCommitID sets the "last_commit_id" field.
+func (m *LastCommitMutation) SetLastCommitID(s string) {
+	m.last_commit_id = &s
+}
+
+// LastCommitID returns the value of the "last_commit_id" field in the mutation.
+func (m *LastCommitMutation) LastCommitID() (r string, exists bool) {
+	v := m.last_commit_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastCommitID returns the old "last_commit_id" field's value of the LastCommit entity.
+// If the LastCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LastCommitMutation) OldLastCommitID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastCommitID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastCommitID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastCommitID: %w", err)
+	}
+	return oldValue.LastCommitID, nil
+}
+
+// ResetLastCommitID resets all changes to the "last_commit_id" field.
+func (m *LastCommitMutation) ResetLastCommitID() {
+	m.last_commit_id = nil
+}
+
+// Where appends a list predicates to the LastCommitMutation builder.
+func (m *LastCommitMutation) Where(ps ...predicate.LastCommit) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the LastCommitMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *LastCommitMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.LastCommit, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *LastCommitMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *LastCommitMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (LastCommit).
+func (m *LastCommitMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *LastCommitMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m.project_id != nil {
+		fields = append(fields, lastcommit.FieldProjectID)
+	}
+	if m.key != nil {
+		fields = append(fields, lastcommit.FieldKey)
+	}
+	if m.last_commit_id != nil {
+		fields = append(fields, lastcommit.FieldLastCommitID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *LastCommitMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case lastcommit.FieldProjectID:
+		return m.ProjectID()
+	case lastcommit.FieldKey:
+		return m.Key()
+	case lastcommit.FieldLastCommitID:
+		return m.LastCommitID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *LastCommitMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case lastcommit.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case lastcommit.FieldKey:
+		return m.OldKey(ctx)
+	case lastcommit.FieldLastCommitID:
+		return m.OldLastCommitID(ctx)
+	}
+	return nil, fmt.Errorf("unknown LastCommit field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LastCommitMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case lastcommit.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case lastcommit.FieldKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKey(v)
+		return nil
+	case lastcommit.FieldLastCommitID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastCommitID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown LastCommit field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *LastCommitMutation) AddedFields() []string {
+	var fields []string
+	if m.addproject_id != nil {
+		fields = append(fields, lastcommit.FieldProjectID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *LastCommitMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case lastcommit.FieldProjectID:
+		return m.AddedProjectID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LastCommitMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case lastcommit.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddProjectID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown LastCommit numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *LastCommitMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *LastCommitMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *LastCommitMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown LastCommit nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *LastCommitMutation) ResetField(name string) error {
+	switch name {
+	case lastcommit.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case lastcommit.FieldKey:
+		m.ResetKey()
+		return nil
+	case lastcommit.FieldLastCommitID:
+		m.ResetLastCommitID()
+		return nil
+	}
+	return fmt.Errorf("unknown LastCommit field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *LastCommitMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *LastCommitMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *LastCommitMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *LastCommitMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *LastCommitMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *LastCommitMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *LastCommitMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown LastCommit unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *LastCommitMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown LastCommit edge %s", name)
 }
 
 // MemberMutation represents an operation that mutates the Member nodes in the graph.

@@ -6,6 +6,7 @@ import (
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
+	"anvil/ent/lastcommit"
 	"anvil/ent/member"
 	"anvil/ent/namespace"
 	"anvil/ent/personalaccesstoken"
@@ -89,6 +90,16 @@ func init() {
 	identityDescExternUID := identityFields[2].Descriptor()
 	// identity.ExternUIDValidator is a validator for the "extern_uid" field. It is called by the builders before save.
 	identity.ExternUIDValidator = identityDescExternUID.Validators[0].(func(string) error)
+	lastcommitFields := schema.LastCommit{}.Fields()
+	_ = lastcommitFields
+	// lastcommitDescKey is the schema descriptor for key field.
+	lastcommitDescKey := lastcommitFields[1].Descriptor()
+	// lastcommit.KeyValidator is a validator for the "key" field. It is called by the builders before save.
+	lastcommit.KeyValidator = lastcommitDescKey.Validators[0].(func(string) error)
+	// lastcommitDescLastCommitID is the schema descriptor for last_commit_id field.
+	lastcommitDescLastCommitID := lastcommitFields[2].Descriptor()
+	// lastcommit.LastCommitIDValidator is a validator for the "last_commit_id" field. It is called by the builders before save.
+	lastcommit.LastCommitIDValidator = lastcommitDescLastCommitID.Validators[0].(func(string) error)
 	memberMixin := schema.Member{}.Mixin()
 	memberMixinFields0 := memberMixin[0].Fields()
 	_ = memberMixinFields0

@@ -20,6 +20,8 @@ type Tx struct {
 	GroupGroupLink *GroupGroupLinkClient
 	// Identity is the client for interacting with the Identity builders.
 	Identity *IdentityClient
+	// LastCommit is the client for interacting with the LastCommit builders.
+	LastCommit *LastCommitClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
 	// Namespace is the client for interacting with the Namespace builders.
@@ -180,6 +182,7 @@ func (tx *Tx) init() {
 	tx.GroupCustomAttribute = NewGroupCustomAttributeClient(tx.config)
 	tx.GroupGroupLink = NewGroupGroupLinkClient(tx.config)
 	tx.Identity = NewIdentityClient(tx.config)
+	tx.LastCommit = NewLastCommitClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
 	tx.Namespace = NewNamespaceClient(tx.config)
 	tx.PersonalAccessToken = NewPersonalAccessTokenClient(tx.config)

@@ -10,6 +10,7 @@ import (
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
+	"anvil/ent/lastcommit"
 	"anvil/ent/member"
 	"anvil/ent/namespace"
 	"anvil/ent/personalaccesstoken"
@@ -163,6 +164,33 @@ func (f TraverseIdentity) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.IdentityQuery", q)
+}
+
+// The LastCommitFunc type is an adapter to allow the use of ordinary function as a Querier.
+type LastCommitFunc func(context.Context, *ent.LastCommitQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f LastCommitFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.LastCommitQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.LastCommitQuery", q)
+}
+
+// The TraverseLastCommit type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseLastCommit func(context.Context, *ent.LastCommitQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseLastCommit) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseLastCommit) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.LastCommitQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.LastCommitQuery", q)
 }
 
 // The MemberFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -525,6 +553,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.GroupGroupLinkQuery, predicate.GroupGroupLink, groupgrouplink.OrderOption]{typ: ent.TypeGroupGroupLink, tq: q}, nil
 	case *ent.IdentityQuery:
 		return &query[*ent.IdentityQuery, predicate.Identity, identity.OrderOption]{typ: ent.TypeIdentity, tq: q}, nil
+	case *ent.LastCommitQuery:
+		return &query[*ent.LastCommitQuery, predicate.LastCommit, lastcommit.OrderOption]{typ: ent.TypeLastCommit, tq: q}, nil
 	case *ent.MemberQuery:
 		return &query[*ent.MemberQuery, predicate.Member, member.OrderOption]{typ: ent.TypeMember, tq: q}, nil
 	case *ent.NamespaceQuery:

@@ -114,6 +114,26 @@ var (
 			},
 		},
 	}
+	// LastCommitsColumns holds the columns for the "last_commits" table.
+	LastCommitsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "project_id", Type: field.TypeInt},
+		{Name: "key", Type: field.TypeString, Size: 64},
+		{Name: "last_commit_id", Type: field.TypeString, Size: 64},
+	}
+	// LastCommitsTable holds the schema information for the "last_commits" table.
+	LastCommitsTable = &schema.Table{
+		Name:       "last_commits",
+		Columns:    LastCommitsColumns,
+		PrimaryKey: []*schema.Column{LastCommitsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "lastcommit_project_id_key",
+				Unique:  true,
+				Columns: []*schema.Column{LastCommitsColumns[1], LastCommitsColumns[2]},
+			},
+		},
+	}
 	// MembersColumns holds the columns for the "members" table.
 	MembersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -714,6 +734,7 @@ var (
 		GroupCustomAttributesTable,
 		GroupGroupLinksTable,
 		IdentitiesTable,
+		LastCommitsTable,
 		MembersTable,
 		NamespacesTable,
 		PersonalAccessTokensTable,

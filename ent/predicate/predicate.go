@@ -15,6 +15,9 @@ type GroupGroupLink func(*sql.Selector)
 // Identity is the predicate function for identity builders.
 type Identity func(*sql.Selector)
 
+// LastCommit is the predicate function for lastcommit builders.
+type LastCommit func(*sql.Selector)
+
 // Member is the predicate function for member builders.
 type Member func(*sql.Selector)
 
