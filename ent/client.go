@@ -12,15 +12,20 @@ import (
 	"anvil/ent/migrate"
 
 	"anvil/ent/containerrepository"
+	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
+	"anvil/ent/lastcommit"
 	"anvil/ent/member"
 	"anvil/ent/namespace"
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/projectstar"
+	"anvil/ent/projectstatistics"
 	"anvil/ent/protectedbranch"
 	"anvil/ent/pushevent"
+	"anvil/ent/redirectroute"
 	"anvil/ent/setting"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
@@ -40,10 +45,14 @@ type Client struct {
 	Schema *migrate.Schema
 	// ContainerRepository is the client for interacting with the ContainerRepository builders.
 	ContainerRepository *ContainerRepositoryClient
+	// GroupCustomAttribute is the client for interacting with the GroupCustomAttribute builders.
+	GroupCustomAttribute *GroupCustomAttributeClient
 	// GroupGroupLink is the client for interacting with the GroupGroupLink builders.
 	GroupGroupLink *GroupGroupLinkClient
 	// Identity is the client for interacting with the Identity builders.
 	Identity *IdentityClient
+	// LastCommit is the client for interacting with the LastCommit builders.
+	LastCommit *LastCommitClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
 	// Namespace is the client for interacting with the Namespace builders.
@@ -54,10 +63,16 @@ type Client struct {
 	Project *ProjectClient
 	// ProjectGroupLink is the client for interacting with the ProjectGroupLink builders.
 	ProjectGroupLink *ProjectGroupLinkClient
+	// ProjectStar is the client for interacting with the ProjectStar builders.
+	ProjectStar *ProjectStarClient
+	// ProjectStatistics is the client for interacting with the ProjectStatistics builders.
+	ProjectStatistics *ProjectStatisticsClient
 	// ProtectedBranch is the client for interacting with the ProtectedBranch builders.
 	ProtectedBranch *ProtectedBranchClient
 	// PushEvent is the client for interacting with the PushEvent builders.
 	PushEvent *PushEventClient
+	// RedirectRoute is the client for interacting with the RedirectRoute builders.
+	RedirectRoute *RedirectRouteClient
 	// Setting is the client for interacting with the Setting builders.
 	Setting *SettingClient
 	// User is the client for interacting with the User builders.
@@ -78,15 +93,20 @@ func NewClient(opts ...Option) *Client {
 func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.ContainerRepository = NewContainerRepositoryClient(c.config)
+	c.GroupCustomAttribute = NewGroupCustomAttributeClient(c.config)
 	c.GroupGroupLink = NewGroupGroupLinkClient(c.config)
 	c.Identity = NewIdentityClient(c.config)
+	c.LastCommit = NewLastCommitClient(c.config)
 	c.Member = NewMemberClient(c.config)
 	c.Namespace = NewNamespaceClient(c.config)
 	c.PersonalAccessToken = NewPersonalAccessTokenClient(c.config)
 	c.Project = NewProjectClient(c.config)
 	c.ProjectGroupLink = NewProjectGroupLinkClient(c.config)
+	c.ProjectStar = NewProjectStarClient(c.config)
+	c.ProjectStatistics = NewProjectStatisticsClient(c.config)
 	c.ProtectedBranch = NewProtectedBranchClient(c.config)
 	c.PushEvent = NewPushEventClient(c.config)
+	c.RedirectRoute = NewRedirectRouteClient(c.config)
 	c.Setting = NewSettingClient(c.config)
 	c.User = NewUserClient(c.config)
 	c.UserCustomAttribute = NewUserCustomAttributeClient(c.config)
@@ -180,21 +200,26 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	cfg := c.config
 	cfg.driver = tx
 	return &Tx{
-		ctx:                 ctx,
-		config:              cfg,
-		ContainerRepository: NewContainerRepositoryClient(cfg),
-		GroupGroupLink:      NewGroupGroupLinkClient(cfg),
-		Identity:            NewIdentityClient(cfg),
-		Member:              NewMemberClient(cfg),
-		Namespace:           NewNamespaceClient(cfg),
-		PersonalAccessToken: NewPersonalAccessTokenClient(cfg),
-		Project:             NewProjectClient(cfg),
-		ProjectGroupLink:    NewProjectGroupLinkClient(cfg),
-		ProtectedBranch:     NewProtectedBranchClient(cfg),
-		PushEvent:           NewPushEventClient(cfg),
-		Setting:             NewSettingClient(cfg),
-		User:                NewUserClient(cfg),
-		UserCustomAttribute: NewUserCustomAttributeClient(cfg),
+		ctx:                  ctx,
+		config:               cfg,
+		ContainerRepository:  NewContainerRepositoryClient(cfg),
+		GroupCustomAttribute: NewGroupCustomAttributeClient(cfg),
+		GroupGroupLink:       NewGroupGroupLinkClient(cfg),
+		Identity:             NewIdentityClient(cfg),
+		LastCommit:           NewLastCommitClient(cfg),
+		Member:               NewMemberClient(cfg),
+		Namespace:            NewNamespaceClient(cfg),
+		PersonalAccessToken:  NewPersonalAccessTokenClient(cfg),
+		Project:              NewProjectClient(cfg),
+		ProjectGroupLink:     NewProjectGroupLinkClient(cfg),
+		ProjectStar:          NewProjectStarClient(cfg),
+		ProjectStatistics:    NewProjectStatisticsClient(cfg),
+		ProtectedBranch:      NewProtectedBranchClient(cfg),
+		PushEvent:            NewPushEventClient(cfg),
+		RedirectRoute:        NewRedirectRouteClient(cfg),
+		Setting:              NewSettingClient(cfg),
+		User:                 NewUserClient(cfg),
+		UserCustomAttribute:  NewUserCustomAttributeClient(cfg),
 	}, nil
 }
 
@@ -212,21 +237,26 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	cfg := c.config
 	cfg.driver = &txDriver{tx: tx, drv: c.driver}
 	return &Tx{
-		ctx:                 ctx,
-		config:              cfg,
-		ContainerRepository: NewContainerRepositoryClient(cfg),
-		GroupGroupLink:      NewGroupGroupLinkClient(cfg),
-		Identity:            NewIdentityClient(cfg),
-		Member:              NewMemberClient(cfg),
-		Namespace:           NewNamespaceClient(cfg),
-		PersonalAccessToken: NewPersonalAccessTokenClient(cfg),
-		Project:             NewProjectClient(cfg),
-		ProjectGroupLink:    NewProjectGroupLinkClient(cfg),
-		ProtectedBranch:     NewProtectedBranchClient(cfg),
-		PushEvent:           NewPushEventClient(cfg),
-		Setting:             NewSettingClient(cfg),
-		User:                NewUserClient(cfg),
-		UserCustomAttribute: NewUserCustomAttributeClient(cfg),
+		ctx:                  ctx,
+		config:               cfg,
+		ContainerRepository:  NewContainerRepositoryClient(cfg),
+		GroupCustomAttribute: NewGroupCustomAttributeClient(cfg),
+		GroupGroupLink:       NewGroupGroupLinkClient(cfg),
+		Identity:             NewIdentityClient(cfg),
+		LastCommit:           NewLastCommitClient(cfg),
+		Member:               NewMemberClient(cfg),
+		Namespace:            NewNamespaceClient(cfg),
+		PersonalAccessToken:  NewPersonalAccessTokenClient(cfg),
+		Project:              NewProjectClient(cfg),
+		ProjectGroupLink:     NewProjectGroupLinkClient(cfg),
+		ProjectStar:          NewProjectStarClient(cfg),
+		ProjectStatistics:    NewProjectStatisticsClient(cfg),
+		ProtectedBranch:      NewProtectedBranchClient(cfg),
+		PushEvent:            NewPushEventClient(cfg),
+		RedirectRoute:        NewRedirectRouteClient(cfg),
+		Setting:              NewSettingClient(cfg),
+		User:                 NewUserClient(cfg),
+		UserCustomAttribute:  NewUserCustomAttributeClient(cfg),
 	}, nil
 }
 
@@ -256,9 +286,10 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.ContainerRepository, c.GroupGroupLink, c.Identity, c.Member, c.Namespace,
-		c.PersonalAccessToken, c.Project, c.ProjectGroupLink, c.ProtectedBranch,
-		c.PushEvent, c.Setting, c.User, c.UserCustomAttribute,
+		c.ContainerRepository, c.GroupCustomAttribute, c.GroupGroupLink, c.Identity,
+		c.LastCommit, c.Member, c.Namespace, c.PersonalAccessToken, c.Project,
+		c.ProjectGroupLink, c.ProjectStar, c.ProjectStatistics, c.ProtectedBranch,
+		c.PushEvent, c.RedirectRoute, c.Setting, c.User, c.UserCustomAttribute,
 	} {
 		n.Use(hooks...)
 	}
@@ -268,9 +299,10 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.ContainerRepository, c.GroupGroupLink, c.Identity, c.Member, c.Namespace,
-		c.PersonalAccessToken, c.Project, c.ProjectGroupLink, c.ProtectedBranch,
-		c.PushEvent, c.Setting, c.User, c.UserCustomAttribute,
+		c.ContainerRepository, c.GroupCustomAttribute, c.GroupGroupLink, c.Identity,
+		c.LastCommit, c.Member, c.Namespace, c.PersonalAccessToken, c.Project,
+		c.ProjectGroupLink, c.ProjectStar, c.ProjectStatistics, c.ProtectedBranch,
+		c.PushEvent, c.RedirectRoute, c.Setting, c.User, c.UserCustomAttribute,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -281,10 +313,14 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 	switch m := m.(type) {
 	case *ContainerRepositoryMutation:
 		return c.ContainerRepository.mutate(ctx, m)
+	case *GroupCustomAttributeMutation:
+		return c.GroupCustomAttribute.mutate(ctx, m)
 	case *GroupGroupLinkMutation:
 		return c.GroupGroupLink.mutate(ctx, m)
 	case *IdentityMutation:
 		return c.Identity.mutate(ctx, m)
+	case *LastCommitMutation:
+		return c.LastCommit.mutate(ctx, m)
 	case *MemberMutation:
 		return c.Member.mutate(ctx, m)
 	case *NamespaceMutation:
@@ -295,10 +331,16 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Project.mutate(ctx, m)
 	case *ProjectGroupLinkMutation:
 		return c.ProjectGroupLink.mutate(ctx, m)
+	case *ProjectStarMutation:
+		return c.ProjectStar.mutate(ctx, m)
+	case *ProjectStatisticsMutation:
+		return c.ProjectStatistics.mutate(ctx, m)
 	case *ProtectedBranchMutation:
 		return c.ProtectedBranch.mutate(ctx, m)
 	case *PushEventMutation:
 		return c.PushEvent.mutate(ctx, m)
+	case *RedirectRouteMutation:
+		return c.RedirectRoute.mutate(ctx, m)
 	case *SettingMutation:
 		return c.Setting.mutate(ctx, m)
 	case *UserMutation:
@@ -456,6 +498,155 @@ func (c *ContainerRepositoryClient) mutate(ctx context.Context, m *ContainerRepo
 		return (&ContainerRepositoryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown ContainerRepository mutation op: %q", m.Op())
+	}
+}
+
+// GroupCustomAttributeClient is a client for the GroupCustomAttribute schema.
+type GroupCustomAttributeClient struct {
+	config
+}
+
+// NewGroupCustomAttributeClient returns a client for the GroupCustomAttribute from the given config.
+func NewGroupCustomAttributeClient(c config) *GroupCustomAttributeClient {
+	return &GroupCustomAttributeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `groupcustomattribute.Hooks(f(g(h())))`.
+func (c *GroupCustomAttributeClient) Use(hooks ...Hook) {
+	c.hooks.GroupCustomAttribute = append(c.hooks.GroupCustomAttribute, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `groupcustomattribute.Intercept(f(g(h())))`.
+func (c *GroupCustomAttributeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.GroupCustomAttribute = append(c.inters.GroupCustomAttribute, interceptors...)
+}
+
+// Create returns a builder for creating a GroupCustomAttribute entity.
+func (c *GroupCustomAttributeClient) Create() *GroupCustomAttributeCreate {
+	mutation := newGroupCustomAttributeMutation(c.config, OpCreate)
+	return &GroupCustomAttributeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of GroupCustomAttribute entities.
+func (c *GroupCustomAttributeClient) CreateBulk(builders ...*GroupCustomAttributeCreate) *GroupCustomAttributeCreateBulk {
+	return &GroupCustomAttributeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *GroupCustomAttributeClient) MapCreateBulk(slice any, setFunc func(*GroupCustomAttributeCreate, int)) *GroupCustomAttributeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &GroupCustomAttributeCreateBulk{err: fmt.Errorf("calling to GroupCustomAttributeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*GroupCustomAttributeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &GroupCustomAttributeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for GroupCustomAttribute.
+func (c *GroupCustomAttributeClient) Update() *GroupCustomAttributeUpdate {
+	mutation := newGroupCustomAttributeMutation(c.config, OpUpdate)
+	return &GroupCustomAttributeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *GroupCustomAttributeClient) UpdateOne(_m *GroupCustomAttribute) *GroupCustomAttributeUpdateOne {
+	mutation := newGroupCustomAttributeMutation(c.config, OpUpdateOne, withGroupCustomAttribute(_m))
+	return &GroupCustomAttributeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *GroupCustomAttributeClient) UpdateOneID(id int) *GroupCustomAttributeUpdateOne {
+	mutation := newGroupCustomAttributeMutation(c.config, OpUpdateOne, withGroupCustomAttributeID(id))
+	return &GroupCustomAttributeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for GroupCustomAttribute.
+func (c *GroupCustomAttributeClient) Delete() *GroupCustomAttributeDelete {
+	mutation := newGroupCustomAttributeMutation(c.config, OpDelete)
+	return &GroupCustomAttributeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *GroupCustomAttributeClient) DeleteOne(_m *GroupCustomAttribute) *GroupCustomAttributeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *GroupCustomAttributeClient) DeleteOneID(id int) *GroupCustomAttributeDeleteOne {
+	builder := c.Delete().Where(groupcustomattribute.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &GroupCustomAttributeDeleteOne{builder}
+}
+
+// Query returns a query builder for GroupCustomAttribute.
+func (c *GroupCustomAttributeClient) Query() *GroupCustomAttributeQuery {
+	return &GroupCustomAttributeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeGroupCustomAttribute},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a GroupCustomAttribute entity by its id.
+func (c *GroupCustomAttributeClient) Get(ctx context.Context, id int) (*GroupCustomAttribute, error) {
+	return c.Query().Where(groupcustomattribute.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *GroupCustomAttributeClient) GetX(ctx context.Context, id int) *GroupCustomAttribute {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryGroup queries the group edge of a GroupCustomAttribute.
+func (c *GroupCustomAttributeClient) QueryGroup(_m *GroupCustomAttribute) *NamespaceQuery {
+	query := (&NamespaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(groupcustomattribute.Table, groupcustomattribute.FieldID, id),
+			sqlgraph.To(namespace.Table, namespace.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, groupcustomattribute.GroupTable, groupcustomattribute.GroupColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *GroupCustomAttributeClient) Hooks() []Hook {
+	return c.hooks.GroupCustomAttribute
+}
+
+// Interceptors returns the client interceptors.
+func (c *GroupCustomAttributeClient) Interceptors() []Interceptor {
+	return c.inters.GroupCustomAttribute
+}
+
+func (c *GroupCustomAttributeClient) mutate(ctx context.Context, m *GroupCustomAttributeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&GroupCustomAttributeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&GroupCustomAttributeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&GroupCustomAttributeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&GroupCustomAttributeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown GroupCustomAttribute mutation op: %q", m.Op())
 	}
 }
 
@@ -770,6 +961,139 @@ func (c *IdentityClient) mutate(ctx context.Context, m *IdentityMutation) (Value
 		return (&IdentityDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Identity mutation op: %q", m.Op())
+	}
+}
+
+// LastCommitClient is a client for the LastCommit schema.
+type LastCommitClient struct {
+	config
+}
+
+// NewLastCommitClient returns a client for the LastCommit from the given config.
+func NewLastCommitClient(c config) *LastCommitClient {
+	return &LastCommitClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `lastcommit.Hooks(f(g(h())))`.
+func (c *LastCommitClient) Use(hooks ...Hook) {
+	c.hooks.LastCommit = append(c.hooks.LastCommit, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `lastcommit.Intercept(f(g(h())))`.
+func (c *LastCommitClient) Intercept(interceptors ...Interceptor) {
+	c.inters.LastCommit = append(c.inters.LastCommit, interceptors...)
+}
+
+// Create returns a builder for creating a LastCommit entity.
+func (c *LastCommitClient) Create() *LastCommitCreate {
+	mutation := newLastCommitMutation(c.config, OpCreate)
+	return &LastCommitCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of LastCommit entities.
+func (c *LastCommitClient) CreateBulk(builders ...*LastCommitCreate) *LastCommitCreateBulk {
+	return &LastCommitCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *LastCommitClient) MapCreateBulk(slice any, setFunc func(*LastCommitCreate, int)) *LastCommitCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &LastCommitCreateBulk{err: fmt.Errorf("calling to LastCommitClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*LastCommitCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &LastCommitCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for LastCommit.
+func (c *LastCommitClient) Update() *LastCommitUpdate {
+	mutation := newLastCommitMutation(c.config, OpUpdate)
+	return &LastCommitUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *LastCommitClient) UpdateOne(_m *LastCommit) *LastCommitUpdateOne {
+	mutation := newLastCommitMutation(c.config, OpUpdateOne, withLastCommit(_m))
+	return &LastCommitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *LastCommitClient) UpdateOneID(id int) *LastCommitUpdateOne {
+	mutation := newLastCommitMutation(c.config, OpUpdateOne, withLastCommitID(id))
+	return &LastCommitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for LastCommit.
+func (c *LastCommitClient) Delete() *LastCommitDelete {
+	mutation := newLastCommitMutation(c.config, OpDelete)
+	return &LastCommitDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *LastCommitClient) DeleteOne(_m *LastCommit) *LastCommitDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *LastCommitClient) DeleteOneID(id int) *LastCommitDeleteOne {
+	builder := c.Delete().Where(lastcommit.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &LastCommitDeleteOne{builder}
+}
+
+// Query returns a query builder for LastCommit.
+func (c *LastCommitClient) Query() *LastCommitQuery {
+	return &LastCommitQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeLastCommit},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a LastCommit entity by its id.
+func (c *LastCommitClient) Get(ctx context.Context, id int) (*LastCommit, error) {
+	return c.Query().Where(lastcommit.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *LastCommitClient) GetX(ctx context.Context, id int) *LastCommit {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *LastCommitClient) Hooks() []Hook {
+	return c.hooks.LastCommit
+}
+
+// Interceptors returns the client interceptors.
+func (c *LastCommitClient) Interceptors() []Interceptor {
+	return c.inters.LastCommit
+}
+
+func (c *LastCommitClient) mutate(ctx context.Context, m *LastCommitMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&LastCommitCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&LastCommitUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&LastCommitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&LastCommitDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown LastCommit mutation op: %q", m.Op())
 	}
 }
 
@@ -1190,6 +1514,22 @@ func (c *NamespaceClient) QueryProjectShares(_m *Namespace) *ProjectGroupLinkQue
 	return query
 }
 
+// QueryCustomAttributes queries the custom_attributes edge of a Namespace.
+func (c *NamespaceClient) QueryCustomAttributes(_m *Namespace) *GroupCustomAttributeQuery {
+	query := (&GroupCustomAttributeClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(namespace.Table, namespace.FieldID, id),
+			sqlgraph.To(groupcustomattribute.Table, groupcustomattribute.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, namespace.CustomAttributesTable, namespace.CustomAttributesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *NamespaceClient) Hooks() []Hook {
 	return c.hooks.Namespace
@@ -1568,6 +1908,38 @@ func (c *ProjectClient) QueryForks(_m *Project) *ProjectQuery {
 	return query
 }
 
+// QueryStars queries the stars edge of a Project.
+func (c *ProjectClient) QueryStars(_m *Project) *ProjectStarQuery {
+	query := (&ProjectStarClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(project.Table, project.FieldID, id),
+			sqlgraph.To(projectstar.Table, projectstar.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, project.StarsTable, project.StarsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryStatistics queries the statistics edge of a Project.
+func (c *ProjectClient) QueryStatistics(_m *Project) *ProjectStatisticsQuery {
+	query := (&ProjectStatisticsClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(project.Table, project.FieldID, id),
+			sqlgraph.To(projectstatistics.Table, projectstatistics.FieldID),
+			sqlgraph.Edge(sqlgraph.O2O, false, project.StatisticsTable, project.StatisticsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *ProjectClient) Hooks() []Hook {
 	return c.hooks.Project
@@ -1755,6 +2127,320 @@ func (c *ProjectGroupLinkClient) mutate(ctx context.Context, m *ProjectGroupLink
 		return (&ProjectGroupLinkDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown ProjectGroupLink mutation op: %q", m.Op())
+	}
+}
+
+// ProjectStarClient is a client for the ProjectStar schema.
+type ProjectStarClient struct {
+	config
+}
+
+// NewProjectStarClient returns a client for the ProjectStar from the given config.
+func NewProjectStarClient(c config) *ProjectStarClient {
+	return &ProjectStarClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `projectstar.Hooks(f(g(h())))`.
+func (c *ProjectStarClient) Use(hooks ...Hook) {
+	c.hooks.ProjectStar = append(c.hooks.ProjectStar, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `projectstar.Intercept(f(g(h())))`.
+func (c *ProjectStarClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ProjectStar = append(c.inters.ProjectStar, interceptors...)
+}
+
+// Create returns a builder for creating a ProjectStar entity.
+func (c *ProjectStarClient) Create() *ProjectStarCreate {
+	mutation := newProjectStarMutation(c.config, OpCreate)
+	return &ProjectStarCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ProjectStar entities.
+func (c *ProjectStarClient) CreateBulk(builders ...*ProjectStarCreate) *ProjectStarCreateBulk {
+	return &ProjectStarCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ProjectStarClient) MapCreateBulk(slice any, setFunc func(*ProjectStarCreate, int)) *ProjectStarCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ProjectStarCreateBulk{err: fmt.Errorf("calling to ProjectStarClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ProjectStarCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ProjectStarCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ProjectStar.
+func (c *ProjectStarClient) Update() *ProjectStarUpdate {
+	mutation := newProjectStarMutation(c.config, OpUpdate)
+	return &ProjectStarUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ProjectStarClient) UpdateOne(_m *ProjectStar) *ProjectStarUpdateOne {
+	mutation := newProjectStarMutation(c.config, OpUpdateOne, withProjectStar(_m))
+	return &ProjectStarUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ProjectStarClient) UpdateOneID(id int) *ProjectStarUpdateOne {
+	mutation := newProjectStarMutation(c.config, OpUpdateOne, withProjectStarID(id))
+	return &ProjectStarUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ProjectStar.
+func (c *ProjectStarClient) Delete() *ProjectStarDelete {
+	mutation := newProjectStarMutation(c.config, OpDelete)
+	return &ProjectStarDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ProjectStarClient) DeleteOne(_m *ProjectStar) *ProjectStarDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ProjectStarClient) DeleteOneID(id int) *ProjectStarDeleteOne {
+	builder := c.Delete().Where(projectstar.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ProjectStarDeleteOne{builder}
+}
+
+// Query returns a query builder for ProjectStar.
+func (c *ProjectStarClient) Query() *ProjectStarQuery {
+	return &ProjectStarQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeProjectStar},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ProjectStar entity by its id.
+func (c *ProjectStarClient) Get(ctx context.Context, id int) (*ProjectStar, error) {
+	return c.Query().Where(projectstar.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ProjectStarClient) GetX(ctx context.Context, id int) *ProjectStar {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryUser queries the user edge of a ProjectStar.
+func (c *ProjectStarClient) QueryUser(_m *ProjectStar) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(projectstar.Table, projectstar.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, projectstar.UserTable, projectstar.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryProject queries the project edge of a ProjectStar.
+func (c *ProjectStarClient) QueryProject(_m *ProjectStar) *ProjectQuery {
+	query := (&ProjectClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(projectstar.Table, projectstar.FieldID, id),
+			sqlgraph.To(project.Table, project.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, projectstar.ProjectTable, projectstar.ProjectColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ProjectStarClient) Hooks() []Hook {
+	return c.hooks.ProjectStar
+}
+
+// Interceptors returns the client interceptors.
+func (c *ProjectStarClient) Interceptors() []Interceptor {
+	return c.inters.ProjectStar
+}
+
+func (c *ProjectStarClient) mutate(ctx context.Context, m *ProjectStarMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ProjectStarCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ProjectStarUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ProjectStarUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ProjectStarDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ProjectStar mutation op: %q", m.Op())
+	}
+}
+
+// ProjectStatisticsClient is a client for the ProjectStatistics schema.
+type ProjectStatisticsClient struct {
+	config
+}
+
+// NewProjectStatisticsClient returns a client for the ProjectStatistics from the given config.
+func NewProjectStatisticsClient(c config) *ProjectStatisticsClient {
+	return &ProjectStatisticsClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `projectstatistics.Hooks(f(g(h())))`.
+func (c *ProjectStatisticsClient) Use(hooks ...Hook) {
+	c.hooks.ProjectStatistics = append(c.hooks.ProjectStatistics, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `projectstatistics.Intercept(f(g(h())))`.
+func (c *ProjectStatisticsClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ProjectStatistics = append(c.inters.ProjectStatistics, interceptors...)
+}
+
+// Create returns a builder for creating a ProjectStatistics entity.
+func (c *ProjectStatisticsClient) Create() *ProjectStatisticsCreate {
+	mutation := newProjectStatisticsMutation(c.config, OpCreate)
+	return &ProjectStatisticsCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ProjectStatistics entities.
+func (c *ProjectStatisticsClient) CreateBulk(builders ...*ProjectStatisticsCreate) *ProjectStatisticsCreateBulk {
+	return &ProjectStatisticsCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ProjectStatisticsClient) MapCreateBulk(slice any, setFunc func(*ProjectStatisticsCreate, int)) *ProjectStatisticsCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ProjectStatisticsCreateBulk{err: fmt.Errorf("calling to ProjectStatisticsClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ProjectStatisticsCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ProjectStatisticsCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ProjectStatistics.
+func (c *ProjectStatisticsClient) Update() *ProjectStatisticsUpdate {
+	mutation := newProjectStatisticsMutation(c.config, OpUpdate)
+	return &ProjectStatisticsUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ProjectStatisticsClient) UpdateOne(_m *ProjectStatistics) *ProjectStatisticsUpdateOne {
+	mutation := newProjectStatisticsMutation(c.config, OpUpdateOne, withProjectStatistics(_m))
+	return &ProjectStatisticsUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ProjectStatisticsClient) UpdateOneID(id int) *ProjectStatisticsUpdateOne {
+	mutation := newProjectStatisticsMutation(c.config, OpUpdateOne, withProjectStatisticsID(id))
+	return &ProjectStatisticsUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ProjectStatistics.
+func (c *ProjectStatisticsClient) Delete() *ProjectStatisticsDelete {
+	mutation := newProjectStatisticsMutation(c.config, OpDelete)
+	return &ProjectStatisticsDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ProjectStatisticsClient) DeleteOne(_m *ProjectStatistics) *ProjectStatisticsDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ProjectStatisticsClient) DeleteOneID(id int) *ProjectStatisticsDeleteOne {
+	builder := c.Delete().Where(projectstatistics.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ProjectStatisticsDeleteOne{builder}
+}
+
+// Query returns a query builder for ProjectStatistics.
+func (c *ProjectStatisticsClient) Query() *ProjectStatisticsQuery {
+	return &ProjectStatisticsQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeProjectStatistics},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ProjectStatistics entity by its id.
+func (c *ProjectStatisticsClient) Get(ctx context.Context, id int) (*ProjectStatistics, error) {
+	return c.Query().Where(projectstatistics.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ProjectStatisticsClient) GetX(ctx context.Context, id int) *ProjectStatistics {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryProject queries the project edge of a ProjectStatistics.
+func (c *ProjectStatisticsClient) QueryProject(_m *ProjectStatistics) *ProjectQuery {
+	query := (&ProjectClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(projectstatistics.Table, projectstatistics.FieldID, id),
+			sqlgraph.To(project.Table, project.FieldID),
+			sqlgraph.Edge(sqlgraph.O2O, true, projectstatistics.ProjectTable, projectstatistics.ProjectColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ProjectStatisticsClient) Hooks() []Hook {
+	return c.hooks.ProjectStatistics
+}
+
+// Interceptors returns the client interceptors.
+func (c *ProjectStatisticsClient) Interceptors() []Interceptor {
+	return c.inters.ProjectStatistics
+}
+
+func (c *ProjectStatisticsClient) mutate(ctx context.Context, m *ProjectStatisticsMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ProjectStatisticsCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ProjectStatisticsUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ProjectStatisticsUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ProjectStatisticsDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ProjectStatistics mutation op: %q", m.Op())
 	}
 }
 
@@ -2021,6 +2707,139 @@ func (c *PushEventClient) mutate(ctx context.Context, m *PushEventMutation) (Val
 		return (&PushEventDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown PushEvent mutation op: %q", m.Op())
+	}
+}
+
+// RedirectRouteClient is a client for the RedirectRoute schema.
+type RedirectRouteClient struct {
+	config
+}
+
+// NewRedirectRouteClient returns a client for the RedirectRoute from the given config.
+func NewRedirectRouteClient(c config) *RedirectRouteClient {
+	return &RedirectRouteClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `redirectroute.Hooks(f(g(h())))`.
+func (c *RedirectRouteClient) Use(hooks ...Hook) {
+	c.hooks.RedirectRoute = append(c.hooks.RedirectRoute, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `redirectroute.Intercept(f(g(h())))`.
+func (c *RedirectRouteClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RedirectRoute = append(c.inters.RedirectRoute, interceptors...)
+}
+
+// Create returns a builder for creating a RedirectRoute entity.
+func (c *RedirectRouteClient) Create() *RedirectRouteCreate {
+	mutation := newRedirectRouteMutation(c.config, OpCreate)
+	return &RedirectRouteCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RedirectRoute entities.
+func (c *RedirectRouteClient) CreateBulk(builders ...*RedirectRouteCreate) *RedirectRouteCreateBulk {
+	return &RedirectRouteCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RedirectRouteClient) MapCreateBulk(slice any, setFunc func(*RedirectRouteCreate, int)) *RedirectRouteCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RedirectRouteCreateBulk{err: fmt.Errorf("calling to RedirectRouteClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RedirectRouteCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RedirectRouteCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RedirectRoute.
+func (c *RedirectRouteClient) Update() *RedirectRouteUpdate {
+	mutation := newRedirectRouteMutation(c.config, OpUpdate)
+	return &RedirectRouteUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RedirectRouteClient) UpdateOne(_m *RedirectRoute) *RedirectRouteUpdateOne {
+	mutation := newRedirectRouteMutation(c.config, OpUpdateOne, withRedirectRoute(_m))
+	return &RedirectRouteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RedirectRouteClient) UpdateOneID(id int) *RedirectRouteUpdateOne {
+	mutation := newRedirectRouteMutation(c.config, OpUpdateOne, withRedirectRouteID(id))
+	return &RedirectRouteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RedirectRoute.
+func (c *RedirectRouteClient) Delete() *RedirectRouteDelete {
+	mutation := newRedirectRouteMutation(c.config, OpDelete)
+	return &RedirectRouteDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RedirectRouteClient) DeleteOne(_m *RedirectRoute) *RedirectRouteDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RedirectRouteClient) DeleteOneID(id int) *RedirectRouteDeleteOne {
+	builder := c.Delete().Where(redirectroute.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RedirectRouteDeleteOne{builder}
+}
+
+// Query returns a query builder for RedirectRoute.
+func (c *RedirectRouteClient) Query() *RedirectRouteQuery {
+	return &RedirectRouteQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRedirectRoute},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RedirectRoute entity by its id.
+func (c *RedirectRouteClient) Get(ctx context.Context, id int) (*RedirectRoute, error) {
+	return c.Query().Where(redirectroute.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RedirectRouteClient) GetX(ctx context.Context, id int) *RedirectRoute {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *RedirectRouteClient) Hooks() []Hook {
+	return c.hooks.RedirectRoute
+}
+
+// Interceptors returns the client interceptors.
+func (c *RedirectRouteClient) Interceptors() []Interceptor {
+	return c.inters.RedirectRoute
+}
+
+func (c *RedirectRouteClient) mutate(ctx context.Context, m *RedirectRouteMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RedirectRouteCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RedirectRouteUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RedirectRouteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RedirectRouteDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RedirectRoute mutation op: %q", m.Op())
 	}
 }
 
@@ -2361,6 +3180,22 @@ func (c *UserClient) QueryNamespace(_m *User) *NamespaceQuery {
 	return query
 }
 
+// QueryStars queries the stars edge of a User.
+func (c *UserClient) QueryStars(_m *User) *ProjectStarQuery {
+	query := (&ProjectStarClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, id),
+			sqlgraph.To(projectstar.Table, projectstar.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, user.StarsTable, user.StarsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // QueryCreatedBy queries the created_by edge of a User.
 func (c *UserClient) QueryCreatedBy(_m *User) *UserQuery {
 	query := (&UserClient{config: c.config}).Query()
@@ -2570,14 +3405,16 @@ func (c *UserCustomAttributeClient) mutate(ctx context.Context, m *UserCustomAtt
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		ContainerRepository, GroupGroupLink, Identity, Member, Namespace,
-		PersonalAccessToken, Project, ProjectGroupLink, ProtectedBranch, PushEvent,
-		Setting, User, UserCustomAttribute []ent.Hook
+		ContainerRepository, GroupCustomAttribute, GroupGroupLink, Identity, LastCommit,
+		Member, Namespace, PersonalAccessToken, Project, ProjectGroupLink, ProjectStar,
+		ProjectStatistics, ProtectedBranch, PushEvent, RedirectRoute, Setting, User,
+		UserCustomAttribute []ent.Hook
 	}
 	inters struct {
-		ContainerRepository, GroupGroupLink, Identity, Member, Namespace,
-		PersonalAccessToken, Project, ProjectGroupLink, ProtectedBranch, PushEvent,
-		Setting, User, UserCustomAttribute []ent.Interceptor
+		ContainerRepository, GroupCustomAttribute, GroupGroupLink, Identity, LastCommit,
+		Member, Namespace, PersonalAccessToken, Project, ProjectGroupLink, ProjectStar,
+		ProjectStatistics, ProtectedBranch, PushEvent, RedirectRoute, Setting, User,
+		UserCustomAttribute []ent.Interceptor
 	}
 )
 

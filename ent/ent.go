@@ -4,15 +4,20 @@ package ent
 
 import (
 	"anvil/ent/containerrepository"
+	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
+	"anvil/ent/lastcommit"
 	"anvil/ent/member"
 	"anvil/ent/namespace"
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/projectstar"
+	"anvil/ent/projectstatistics"
 	"anvil/ent/protectedbranch"
 	"anvil/ent/pushevent"
+	"anvil/ent/redirectroute"
 	"anvil/ent/setting"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
@@ -85,19 +90,24 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
-			containerrepository.Table: containerrepository.ValidColumn,
-			groupgrouplink.Table:      groupgrouplink.ValidColumn,
-			identity.Table:            identity.ValidColumn,
-			member.Table:              member.ValidColumn,
-			namespace.Table:           namespace.ValidColumn,
-			personalaccesstoken.Table: personalaccesstoken.ValidColumn,
-			project.Table:             project.ValidColumn,
-			projectgrouplink.Table:    projectgrouplink.ValidColumn,
-			protectedbranch.Table:     protectedbranch.ValidColumn,
-			pushevent.Table:           pushevent.ValidColumn,
-			setting.Table:             setting.ValidColumn,
-			user.Table:                user.ValidColumn,
-			usercustomattribute.Table: usercustomattribute.ValidColumn,
+			containerrepository.Table:  containerrepository.ValidColumn,
+			groupcustomattribute.Table: groupcustomattribute.ValidColumn,
+			groupgrouplink.Table:       groupgrouplink.ValidColumn,
+			identity.Table:             identity.ValidColumn,
+			lastcommit.Table:           lastcommit.ValidColumn,
+			member.Table:               member.ValidColumn,
+			namespace.Table:            namespace.ValidColumn,
+			personalaccesstoken.Table:  personalaccesstoken.ValidColumn,
+			project.Table:              project.ValidColumn,
+			projectgrouplink.Table:     projectgrouplink.ValidColumn,
+			projectstar.Table:          projectstar.ValidColumn,
+			projectstatistics.Table:    projectstatistics.ValidColumn,
+			protectedbranch.Table:      protectedbranch.ValidColumn,
+			pushevent.Table:            pushevent.ValidColumn,
+			redirectroute.Table:        redirectroute.ValidColumn,
+			setting.Table:              setting.ValidColumn,
+			user.Table:                 user.ValidColumn,
+			usercustomattribute.Table:  usercustomattribute.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

@@ -381,6 +381,11 @@ func (_q *ProjectQuery) collectField(ctx context.Context, oneNode bool, opCtx *g
 				selectedFields = append(selectedFields, project.FieldLastActivityAt)
 				fieldSeen[project.FieldLastActivityAt] = struct{}{}
 			}
+		case "starCount":
+			if _, ok := fieldSeen[project.FieldStarCount]; !ok {
+				selectedFields = append(selectedFields, project.FieldStarCount)
+				fieldSeen[project.FieldStarCount] = struct{}{}
+			}
 		case "id":
 		case "__typename":
 		default:

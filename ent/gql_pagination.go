@@ -1065,6 +1065,20 @@ var (
 			}
 		},
 	}
+	// ProjectOrderFieldStarCount orders Project by star_count.
+	ProjectOrderFieldStarCount = &ProjectOrderField{
+		Value: func(_m *Project) (ent.Value, error) {
+			return _m.StarCount, nil
+		},
+		column: project.FieldStarCount,
+		toTerm: project.ByStarCount,
+		toCursor: func(_m *Project) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.StarCount,
+			}
+		},
+	}
 )
 
 // String implement fmt.Stringer interface.
@@ -1081,6 +1095,8 @@ func (f ProjectOrderField) String() string {
 		str = "PATH"
 	case ProjectOrderFieldLastActivityAt.column:
 		str = "LAST_ACTIVITY_AT"
+	case ProjectOrderFieldStarCount.column:
+		str = "STAR_COUNT"
 	}
 	return str
 }
@@ -1107,6 +1123,8 @@ func (f *ProjectOrderField) UnmarshalGQL(v interface{}) error {
 		*f = *ProjectOrderFieldPath
 	case "LAST_ACTIVITY_AT":
 		*f = *ProjectOrderFieldLastActivityAt
+	case "STAR_COUNT":
+		*f = *ProjectOrderFieldStarCount
 	default:
 		return fmt.Errorf("%s is not a valid ProjectOrderField", str)
 	}

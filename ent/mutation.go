@@ -4,16 +4,21 @@ package ent
 
 import (
 	"anvil/ent/containerrepository"
+	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
+	"anvil/ent/lastcommit"
 	"anvil/ent/member"
 	"anvil/ent/namespace"
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/predicate"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/projectstar"
+	"anvil/ent/projectstatistics"
 	"anvil/ent/protectedbranch"
 	"anvil/ent/pushevent"
+	"anvil/ent/redirectroute"
 	"anvil/ent/schema"
 	"anvil/ent/setting"
 	"anvil/ent/user"
@@ -37,19 +42,24 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
-	TypeContainerRepository = "ContainerRepository"
-	TypeGroupGroupLink      = "GroupGroupLink"
-	TypeIdentity            = "Identity"
-	TypeMember              = "Member"
-	TypeNamespace           = "Namespace"
-	TypePersonalAccessToken = "PersonalAccessToken"
-	TypeProject             = "Project"
-	TypeProjectGroupLink    = "ProjectGroupLink"
-	TypeProtectedBranch     = "ProtectedBranch"
-	TypePushEvent           = "PushEvent"
-	TypeSetting             = "Setting"
-	TypeUser                = "User"
-	TypeUserCustomAttribute = "UserCustomAttribute"
+	TypeContainerRepository  = "ContainerRepository"
+	TypeGroupCustomAttribute = "GroupCustomAttribute"
+	TypeGroupGroupLink       = "GroupGroupLink"
+	TypeIdentity             = "Identity"
+	TypeLastCommit           = "LastCommit"
+	TypeMember               = "Member"
+	TypeNamespace            = "Namespace"
+	TypePersonalAccessToken  = "PersonalAccessToken"
+	TypeProject              = "Project"
+	TypeProjectGroupLink     = "ProjectGroupLink"
+	TypeProjectStar          = "ProjectStar"
+	TypeProjectStatistics    = "ProjectStatistics"
+	TypeProtectedBranch      = "ProtectedBranch"
+	TypePushEvent            = "PushEvent"
+	TypeRedirectRoute        = "RedirectRoute"
+	TypeSetting              = "Setting"
+	TypeUser                 = "User"
+	TypeUserCustomAttribute  = "UserCustomAttribute"
 )
 
 // ContainerRepositoryMutation represents an operation that mutates the ContainerRepository nodes in the graph.
@@ -871,6 +881,605 @@ func (m *ContainerRepositoryMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown ContainerRepository edge %s", name)
+}
+
+// GroupCustomAttributeMutation represents an operation that mutates the GroupCustomAttribute nodes in the graph.
+type GroupCustomAttributeMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	created_at    *time.Time
+	updated_at    *time.Time
+	key           *string
+	value         *string
+	clearedFields map[string]struct{}
+	group         *int
+	clearedgroup  bool
+	done          bool
+	oldValue      func(context.Context) (*GroupCustomAttribute, error)
+	predicates    []predicate.GroupCustomAttribute
+}
+
+var _ ent.Mutation = (*GroupCustomAttributeMutation)(nil)
+
+// groupcustomattributeOption allows management of the mutation configuration using functional options.
+type groupcustomattributeOption func(*GroupCustomAttributeMutation)
+
+// newGroupCustomAttributeMutation creates new mutation for the GroupCustomAttribute entity.
+func newGroupCustomAttributeMutation(c config, op Op, opts ...groupcustomattributeOption) *GroupCustomAttributeMutation {
+	m := &GroupCustomAttributeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeGroupCustomAttribute,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withGroupCustomAttributeID sets the ID field of the mutation.
+func withGroupCustomAttributeID(id int) groupcustomattributeOption {
+	return func(m *GroupCustomAttributeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *GroupCustomAttribute
+		)
+		m.oldValue = func(ctx context.Context) (*GroupCustomAttribute, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().GroupCustomAttribute.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withGroupCustomAttribute sets the old GroupCustomAttribute of the mutation.
+func withGroupCustomAttribute(node *GroupCustomAttribute) groupcustomattributeOption {
+	return func(m *GroupCustomAttributeMutation) {
+		m.oldValue = func(context.Context) (*GroupCustomAttribute, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m GroupCustomAttributeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m GroupCustomAttributeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *GroupCustomAttributeMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *GroupCustomAttributeMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().GroupCustomAttribute.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *GroupCustomAttributeMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *GroupCustomAttributeMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the GroupCustomAttribute entity.
+// If the GroupCustomAttribute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GroupCustomAttributeMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *GroupCustomAttributeMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *GroupCustomAttributeMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *GroupCustomAttributeMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the GroupCustomAttribute entity.
+// If the GroupCustomAttribute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GroupCustomAttributeMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *GroupCustomAttributeMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetGroupID sets the "group_id" field.
+func (m *GroupCustomAttributeMutation) SetGroupID(i int) {
+	m.group = &i
+}
+
+// GroupID returns the value of the "group_id" field in the mutation.
+func (m *GroupCustomAttributeMutation) GroupID() (r int, exists bool) {
+	v := m.group
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGroupID returns the old "group_id" field's value of the GroupCustomAttribute entity.
+// If the GroupCustomAttribute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GroupCustomAttributeMutation) OldGroupID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGroupID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGroupID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGroupID: %w", err)
+	}
+	return oldValue.GroupID, nil
+}
+
+// ResetGroupID resets all changes to the "group_id" field.
+func (m *GroupCustomAttributeMutation) ResetGroupID() {
+	m.group = nil
+}
+
+// SetKey sets the "key" field.
+func (m *GroupCustomAttributeMutation) SetKey(s string) {
+	m.key = &s
+}
+
+// Key returns the value of the "key" field in the mutation.
+func (m *GroupCustomAttributeMutation) Key() (r string, exists bool) {
+	v := m.key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKey returns the old "key" field's value of the GroupCustomAttribute entity.
+// If the GroupCustomAttribute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GroupCustomAttributeMutation) OldKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKey: %w", err)
+	}
+	return oldValue.Key, nil
+}
+
+// ResetKey resets all changes to the "key" field.
+func (m *GroupCustomAttributeMutation) ResetKey() {
+	m.key = nil
+}
+
+// SetValue sets the "value" field.
+func (m *GroupCustomAttributeMutation) SetValue(s string) {
+	m.value = &s
+}
+
+// Value returns the value of the "value" field in the mutation.
+func (m *GroupCustomAttributeMutation) Value() (r string, exists bool) {
+	v := m.value
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldValue returns the old "value" field's value of the GroupCustomAttribute entity.
+// If the GroupCustomAttribute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GroupCustomAttributeMutation) OldValue(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldValue is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldValue requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldValue: %w", err)
+	}
+	return oldValue.Value, nil
+}
+
+// ResetValue resets all changes to the "value" field.
+func (m *GroupCustomAttributeMutation) ResetValue() {
+	m.value = nil
+}
+
+// ClearGroup clears the "group" edge to the Namespace entity.
+func (m *GroupCustomAttributeMutation) ClearGroup() {
+	m.clearedgroup = true
+	m.clearedFields[groupcustomattribute.FieldGroupID] = struct{}{}
+}
+
+// GroupCleared reports if the "group" edge to the Namespace entity was cleared.
+func (m *GroupCustomAttributeMutation) GroupCleared() bool {
+	return m.clearedgroup
+}
+
+// GroupIDs returns the "group" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// GroupID instead. It exists only for internal usage by the builders.
+func (m *GroupCustomAttributeMutation) GroupIDs() (ids []int) {
+	if id := m.group; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetGroup resets all changes to the "group" edge.
+func (m *GroupCustomAttributeMutation) ResetGroup() {
+	m.group = nil
+	m.clearedgroup = false
+}
+
+// Where appends a list predicates to the GroupCustomAttributeMutation builder.
+func (m *GroupCustomAttributeMutation) Where(ps ...predicate.GroupCustomAttribute) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the GroupCustomAttributeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *GroupCustomAttributeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.GroupCustomAttribute, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *GroupCustomAttributeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *GroupCustomAttributeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (GroupCustomAttribute).
+func (m *GroupCustomAttributeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *GroupCustomAttributeMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.created_at != nil {
+		fields = append(fields, groupcustomattribute.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, groupcustomattribute.FieldUpdatedAt)
+	}
+	if m.group != nil {
+		fields = append(fields, groupcustomattribute.FieldGroupID)
+	}
+	if m.key != nil {
+		fields = append(fields, groupcustomattribute.FieldKey)
+	}
+	if m.value != nil {
+		fields = append(fields, groupcustomattribute.FieldValue)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *GroupCustomAttributeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case groupcustomattribute.FieldCreatedAt:
+		return m.CreatedAt()
+	case groupcustomattribute.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case groupcustomattribute.FieldGroupID:
+		return m.GroupID()
+	case groupcustomattribute.FieldKey:
+		return m.Key()
+	case groupcustomattribute.FieldValue:
+		return m.Value()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *GroupCustomAttributeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case groupcustomattribute.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case groupcustomattribute.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case groupcustomattribute.FieldGroupID:
+		return m.OldGroupID(ctx)
+	case groupcustomattribute.FieldKey:
+		return m.OldKey(ctx)
+	case groupcustomattribute.FieldValue:
+		return m.OldValue(ctx)
+	}
+	return nil, fmt.Errorf("unknown GroupCustomAttribute field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GroupCustomAttributeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case groupcustomattribute.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case groupcustomattribute.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case groupcustomattribute.FieldGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupID(v)
+		return nil
+	case groupcustomattribute.FieldKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKey(v)
+		return nil
+	case groupcustomattribute.FieldValue:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetValue(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GroupCustomAttribute field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *GroupCustomAttributeMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *GroupCustomAttributeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GroupCustomAttributeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown GroupCustomAttribute numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *GroupCustomAttributeMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *GroupCustomAttributeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *GroupCustomAttributeMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown GroupCustomAttribute nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *GroupCustomAttributeMutation) ResetField(name string) error {
+	switch name {
+	case groupcustomattribute.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case groupcustomattribute.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case groupcustomattribute.FieldGroupID:
+		m.ResetGroupID()
+		return nil
+	case groupcustomattribute.FieldKey:
+		m.ResetKey()
+		return nil
+	case groupcustomattribute.FieldValue:
+		m.ResetValue()
+		return nil
+	}
+	return fmt.Errorf("unknown GroupCustomAttribute field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *GroupCustomAttributeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.group != nil {
+		edges = append(edges, groupcustomattribute.EdgeGroup)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *GroupCustomAttributeMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case groupcustomattribute.EdgeGroup:
+		if id := m.group; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *GroupCustomAttributeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *GroupCustomAttributeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *GroupCustomAttributeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedgroup {
+		edges = append(edges, groupcustomattribute.EdgeGroup)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *GroupCustomAttributeMutation) EdgeCleared(name string) bool {
+	switch name {
+	case groupcustomattribute.EdgeGroup:
+		return m.clearedgroup
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *GroupCustomAttributeMutation) ClearEdge(name string) error {
+	switch name {
+	case groupcustomattribute.EdgeGroup:
+		m.ClearGroup()
+		return nil
+	}
+	return fmt.Errorf("unknown GroupCustomAttribute unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *GroupCustomAttributeMutation) ResetEdge(name string) error {
+	switch name {
+	case groupcustomattribute.EdgeGroup:
+		m.ResetGroup()
+		return nil
+	}
+	return fmt.Errorf("unknown GroupCustomAttribute edge %s", name)
 }
 
 // GroupGroupLinkMutation represents an operation that mutates the GroupGroupLink nodes in the graph.
@@ -2228,6 +2837,476 @@ func (m *IdentityMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Identity edge %s", name)
 }
 
+// LastCommitMutation represents an operation that mutates the LastCommit nodes in the graph.
+type LastCommitMutation struct {
+	config
+	op             Op
+	typ            string
+	id             *int
+	project_id     *int
+	addproject_id  *int
+	key            *string
+	last_commit_id *string
+	clearedFields  map[string]struct{}
+	done           bool
+	oldValue       func(context.Context) (*LastCommit, error)
+	predicates     []predicate.LastCommit
+}
+
+var _ ent.Mutation = (*LastCommitMutation)(nil)
+
+// lastcommitOption allows management of the mutation configuration using functional options.
+type lastcommitOption func(*LastCommitMutation)
+
+// newLastCommitMutation creates new mutation for the LastCommit entity.
+func newLastCommitMutation(c config, op Op, opts ...lastcommitOption) *LastCommitMutation {
+	m := &LastCommitMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeLastCommit,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withLastCommitID sets the ID field of the mutation.
+func withLastCommitID(id int) lastcommitOption {
+	return func(m *LastCommitMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *LastCommit
+		)
+		m.oldValue = func(ctx context.Context) (*LastCommit, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().LastCommit.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withLastCommit sets the old LastCommit of the mutation.
+func withLastCommit(node *LastCommit) lastcommitOption {
+	return func(m *LastCommitMutation) {
+		m.oldValue = func(context.Context) (*LastCommit, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m LastCommitMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m LastCommitMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *LastCommitMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *LastCommitMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().LastCommit.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *LastCommitMutation) SetProjectID(i int) {
+	m.project_id = &i
+	m.addproject_id = nil
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *LastCommitMutation) ProjectID() (r int, exists bool) {
+	v := m.project_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the LastCommit entity.
+// If the LastCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LastCommitMutation) OldProjectID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// AddProjectID adds i to the "project_id" field.
+func (m *LastCommitMutation) AddProjectID(i int) {
+	if m.addproject_id != nil {
+		*m.addproject_id += i
+	} else {
+		m.addproject_id = &i
+	}
+}
+
+// AddedProjectID returns the value that was added to the "project_id" field in this mutation.
+func (m *LastCommitMutation) AddedProjectID() (r int, exists bool) {
+	v := m.addproject_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *LastCommitMutation) ResetProjectID() {
+	m.project_id = nil
+	m.addproject_id = nil
+}
+
+// SetKey sets the "key" field.
+func (m *LastCommitMutation) SetKey(s string) {
+	m.key = &s
+}
+
+// Key returns the value of the "key" field in the mutation.
+func (m *LastCommitMutation) Key() (r string, exists bool) {
+	v := m.key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKey returns the old "key" field's value of the LastCommit entity.
+// If the LastCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LastCommitMutation) OldKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKey: %w", err)
+	}
+	return oldValue.Key, nil
+}
+
+// ResetKey resets all changes to the "key" field.
+func (m *LastCommitMutation) ResetKey() {
+	m.key = nil
+}
+
+// SetLastCommitID sets the "last_commit_id" field.
+func (m *LastCommitMutation) SetLastCommitID(s string) {
+	m.last_commit_id = &s
+}
+
+// LastCommitID returns the value of the "last_commit_id" field in the mutation.
+func (m *LastCommitMutation) LastCommitID() (r string, exists bool) {
+	v := m.last_commit_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastCommitID returns the old "last_commit_id" field's value of the LastCommit entity.
+// If the LastCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LastCommitMutation) OldLastCommitID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastCommitID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastCommitID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastCommitID: %w", err)
+	}
+	return oldValue.LastCommitID, nil
+}
+
+// ResetLastCommitID resets all changes to the "last_commit_id" field.
+func (m *LastCommitMutation) ResetLastCommitID() {
+	m.last_commit_id = nil
+}
+
+// Where appends a list predicates to the LastCommitMutation builder.
+func (m *LastCommitMutation) Where(ps ...predicate.LastCommit) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the LastCommitMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *LastCommitMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.LastCommit, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *LastCommitMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *LastCommitMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (LastCommit).
+func (m *LastCommitMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *LastCommitMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m.project_id != nil {
+		fields = append(fields, lastcommit.FieldProjectID)
+	}
+	if m.key != nil {
+		fields = append(fields, lastcommit.FieldKey)
+	}
+	if m.last_commit_id != nil {
+		fields = append(fields, lastcommit.FieldLastCommitID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *LastCommitMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case lastcommit.FieldProjectID:
+		return m.ProjectID()
+	case lastcommit.FieldKey:
+		return m.Key()
+	case lastcommit.FieldLastCommitID:
+		return m.LastCommitID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *LastCommitMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case lastcommit.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case lastcommit.FieldKey:
+		return m.OldKey(ctx)
+	case lastcommit.FieldLastCommitID:
+		return m.OldLastCommitID(ctx)
+	}
+	return nil, fmt.Errorf("unknown LastCommit field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LastCommitMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case lastcommit.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case lastcommit.FieldKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKey(v)
+		return nil
+	case lastcommit.FieldLastCommitID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastCommitID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown LastCommit field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *LastCommitMutation) AddedFields() []string {
+	var fields []string
+	if m.addproject_id != nil {
+		fields = append(fields, lastcommit.FieldProjectID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *LastCommitMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case lastcommit.FieldProjectID:
+		return m.AddedProjectID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LastCommitMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case lastcommit.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddProjectID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown LastCommit numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *LastCommitMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *LastCommitMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *LastCommitMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown LastCommit nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *LastCommitMutation) ResetField(name string) error {
+	switch name {
+	case lastcommit.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case lastcommit.FieldKey:
+		m.ResetKey()
+		return nil
+	case lastcommit.FieldLastCommitID:
+		m.ResetLastCommitID()
+		return nil
+	}
+	return fmt.Errorf("unknown LastCommit field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *LastCommitMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *LastCommitMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *LastCommitMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *LastCommitMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *LastCommitMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *LastCommitMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *LastCommitMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown LastCommit unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *LastCommitMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown LastCommit edge %s", name)
+}
+
 // MemberMutation represents an operation that mutates the Member nodes in the graph.
 type MemberMutation struct {
 	config
@@ -3335,6 +4414,9 @@ type NamespaceMutation struct {
 	project_shares                    map[int]struct{}
 	removedproject_shares             map[int]struct{}
 	clearedproject_shares             bool
+	custom_attributes                 map[int]struct{}
+	removedcustom_attributes          map[int]struct{}
+	clearedcustom_attributes          bool
 	done                              bool
 	oldValue                          func(context.Context) (*Namespace, error)
 	predicates                        []predicate.Namespace
@@ -4824,6 +5906,60 @@ func (m *NamespaceMutation) ResetProjectShares() {
 	m.removedproject_shares = nil
 }
 
+// AddCustomAttributeIDs adds the "custom_attributes" edge to the GroupCustomAttribute entity by ids.
+func (m *NamespaceMutation) AddCustomAttributeIDs(ids ...int) {
+	if m.custom_attributes == nil {
+		m.custom_attributes = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.custom_attributes[ids[i]] = struct{}{}
+	}
+}
+
+// ClearCustomAttributes clears the "custom_attributes" edge to the GroupCustomAttribute entity.
+func (m *NamespaceMutation) ClearCustomAttributes() {
+	m.clearedcustom_attributes = true
+}
+
+// CustomAttributesCleared reports if the "custom_attributes" edge to the GroupCustomAttribute entity was cleared.
+func (m *NamespaceMutation) CustomAttributesCleared() bool {
+	return m.clearedcustom_attributes
+}
+
+// RemoveCustomAttributeIDs removes the "custom_attributes" edge to the GroupCustomAttribute entity by IDs.
+func (m *NamespaceMutation) RemoveCustomAttributeIDs(ids ...int) {
+	if m.removedcustom_attributes == nil {
+		m.removedcustom_attributes = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.custom_attributes, ids[i])
+		m.removedcustom_attributes[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedCustomAttributes returns the removed IDs of the "custom_attributes" edge to the GroupCustomAttribute entity.
+func (m *NamespaceMutation) RemovedCustomAttributesIDs() (ids []int) {
+	for id := range m.removedcustom_attributes {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// CustomAttributesIDs returns the "custom_attributes" edge IDs in the mutation.
+func (m *NamespaceMutation) CustomAttributesIDs() (ids []int) {
+	for id := range m.custom_attributes {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetCustomAttributes resets all changes to the "custom_attributes" edge.
+func (m *NamespaceMutation) ResetCustomAttributes() {
+	m.custom_attributes = nil
+	m.clearedcustom_attributes = false
+	m.removedcustom_attributes = nil
+}
+
 // Where appends a list predicates to the NamespaceMutation builder.
 func (m *NamespaceMutation) Where(ps ...predicate.Namespace) {
 	m.predicates = append(m.predicates, ps...)
@@ -5424,7 +6560,7 @@ func (m *NamespaceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *NamespaceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 8)
+	edges := make([]string, 0, 9)
 	if m.parent != nil {
 		edges = append(edges, namespace.EdgeParent)
 	}
@@ -5448,6 +6584,9 @@ func (m *NamespaceMutation) AddedEdges() []string {
 	}
 	if m.project_shares != nil {
 		edges = append(edges, namespace.EdgeProjectShares)
+	}
+	if m.custom_attributes != nil {
+		edges = append(edges, namespace.EdgeCustomAttributes)
 	}
 	return edges
 }
@@ -5500,13 +6639,19 @@ func (m *NamespaceMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case namespace.EdgeCustomAttributes:
+		ids := make([]ent.Value, 0, len(m.custom_attributes))
+		for id := range m.custom_attributes {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *NamespaceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 8)
+	edges := make([]string, 0, 9)
 	if m.removedchildren != nil {
 		edges = append(edges, namespace.EdgeChildren)
 	}
@@ -5524,6 +6669,9 @@ func (m *NamespaceMutation) RemovedEdges() []string {
 	}
 	if m.removedproject_shares != nil {
 		edges = append(edges, namespace.EdgeProjectShares)
+	}
+	if m.removedcustom_attributes != nil {
+		edges = append(edges, namespace.EdgeCustomAttributes)
 	}
 	return edges
 }
@@ -5568,13 +6716,19 @@ func (m *NamespaceMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case namespace.EdgeCustomAttributes:
+		ids := make([]ent.Value, 0, len(m.removedcustom_attributes))
+		for id := range m.removedcustom_attributes {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *NamespaceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 8)
+	edges := make([]string, 0, 9)
 	if m.clearedparent {
 		edges = append(edges, namespace.EdgeParent)
 	}
@@ -5599,6 +6753,9 @@ func (m *NamespaceMutation) ClearedEdges() []string {
 	if m.clearedproject_shares {
 		edges = append(edges, namespace.EdgeProjectShares)
 	}
+	if m.clearedcustom_attributes {
+		edges = append(edges, namespace.EdgeCustomAttributes)
+	}
 	return edges
 }
 
@@ -5622,6 +6779,8 @@ func (m *NamespaceMutation) EdgeCleared(name string) bool {
 		return m.clearedshares_received
 	case namespace.EdgeProjectShares:
 		return m.clearedproject_shares
+	case namespace.EdgeCustomAttributes:
+		return m.clearedcustom_attributes
 	}
 	return false
 }
@@ -5667,6 +6826,9 @@ func (m *NamespaceMutation) ResetEdge(name string) error {
 		return nil
 	case namespace.EdgeProjectShares:
 		m.ResetProjectShares()
+		return nil
+	case namespace.EdgeCustomAttributes:
+		m.ResetCustomAttributes()
 		return nil
 	}
 	return fmt.Errorf("unknown Namespace edge %s", name)
@@ -6759,6 +7921,8 @@ type ProjectMutation struct {
 	topics                                           *[]string
 	appendtopics                                     []string
 	last_activity_at                                 *time.Time
+	star_count                                       *int
+	addstar_count                                    *int
 	container_registry_access_level                  *string
 	issues_access_level                              *string
 	repository_access_level                          *string
@@ -6814,6 +7978,11 @@ type ProjectMutation struct {
 	forks                                            map[int]struct{}
 	removedforks                                     map[int]struct{}
 	clearedforks                                     bool
+	stars                                            map[int]struct{}
+	removedstars                                     map[int]struct{}
+	clearedstars                                     bool
+	statistics                                       *int
+	clearedstatistics                                bool
 	done                                             bool
 	oldValue                                         func(context.Context) (*Project, error)
 	predicates                                       []predicate.Project
@@ -7389,6 +8558,62 @@ func (m *ProjectMutation) OldLastActivityAt(ctx context.Context) (v time.Time, e
 // ResetLastActivityAt resets all changes to the "last_activity_at" field.
 func (m *ProjectMutation) ResetLastActivityAt() {
 	m.last_activity_at = nil
+}
+
+// SetStarCount sets the "star_count" field.
+func (m *ProjectMutation) SetStarCount(i int) {
+	m.star_count = &i
+	m.addstar_count = nil
+}
+
+// StarCount returns the value of the "star_count" field in the mutation.
+func (m *ProjectMutation) StarCount() (r int, exists bool) {
+	v := m.star_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStarCount returns the old "star_count" field's value of the Project entity.
+// If the Project object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectMutation) OldStarCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStarCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStarCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStarCount: %w", err)
+	}
+	return oldValue.StarCount, nil
+}
+
+// AddStarCount adds i to the "star_count" field.
+func (m *ProjectMutation) AddStarCount(i int) {
+	if m.addstar_count != nil {
+		*m.addstar_count += i
+	} else {
+		m.addstar_count = &i
+	}
+}
+
+// AddedStarCount returns the value that was added to the "star_count" field in this mutation.
+func (m *ProjectMutation) AddedStarCount() (r int, exists bool) {
+	v := m.addstar_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStarCount resets all changes to the "star_count" field.
+func (m *ProjectMutation) ResetStarCount() {
+	m.star_count = nil
+	m.addstar_count = nil
 }
 
 // SetContainerRegistryAccessLevel sets the "container_registry_access_level" field.
@@ -9071,6 +10296,99 @@ func (m *ProjectMutation) ResetForks() {
 	m.removedforks = nil
 }
 
+// AddStarIDs adds the "stars" edge to the ProjectStar entity by ids.
+func (m *ProjectMutation) AddStarIDs(ids ...int) {
+	if m.stars == nil {
+		m.stars = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.stars[ids[i]] = struct{}{}
+	}
+}
+
+// ClearStars clears the "stars" edge to the ProjectStar entity.
+func (m *ProjectMutation) ClearStars() {
+	m.clearedstars = true
+}
+
+// StarsCleared reports if the "stars" edge to the ProjectStar entity was cleared.
+func (m *ProjectMutation) StarsCleared() bool {
+	return m.clearedstars
+}
+
+// RemoveStarIDs removes the "stars" edge to the ProjectStar entity by IDs.
+func (m *ProjectMutation) RemoveStarIDs(ids ...int) {
+	if m.removedstars == nil {
+		m.removedstars = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.stars, ids[i])
+		m.removedstars[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedStars returns the removed IDs of the "stars" edge to the ProjectStar entity.
+func (m *ProjectMutation) RemovedStarsIDs() (ids []int) {
+	for id := range m.removedstars {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// StarsIDs returns the "stars" edge IDs in the mutation.
+func (m *ProjectMutation) StarsIDs() (ids []int) {
+	for id := range m.stars {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetStars resets all changes to the "stars" edge.
+func (m *ProjectMutation) ResetStars() {
+	m.stars = nil
+	m.clearedstars = false
+	m.removedstars = nil
+}
+
+// SetStatisticsID sets the "statistics" edge to the ProjectStatistics entity by id.
+func (m *ProjectMutation) SetStatisticsID(id int) {
+	m.statistics = &id
+}
+
+// ClearStatistics clears the "statistics" edge to the ProjectStatistics entity.
+func (m *ProjectMutation) ClearStatistics() {
+	m.clearedstatistics = true
+}
+
+// StatisticsCleared reports if the "statistics" edge to the ProjectStatistics entity was cleared.
+func (m *ProjectMutation) StatisticsCleared() bool {
+	return m.clearedstatistics
+}
+
+// StatisticsID returns the "statistics" edge ID in the mutation.
+func (m *ProjectMutation) StatisticsID() (id int, exists bool) {
+	if m.statistics != nil {
+		return *m.statistics, true
+	}
+	return
+}
+
+// StatisticsIDs returns the "statistics" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// StatisticsID instead. It exists only for internal usage by the builders.
+func (m *ProjectMutation) StatisticsIDs() (ids []int) {
+	if id := m.statistics; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetStatistics resets all changes to the "statistics" edge.
+func (m *ProjectMutation) ResetStatistics() {
+	m.statistics = nil
+	m.clearedstatistics = false
+}
+
 // Where appends a list predicates to the ProjectMutation builder.
 func (m *ProjectMutation) Where(ps ...predicate.Project) {
 	m.predicates = append(m.predicates, ps...)
@@ -9105,7 +10423,7 @@ func (m *ProjectMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ProjectMutation) Fields() []string {
-	fields := make([]string, 0, 51)
+	fields := make([]string, 0, 52)
 	if m.created_at != nil {
 		fields = append(fields, project.FieldCreatedAt)
 	}
@@ -9141,6 +10459,9 @@ func (m *ProjectMutation) Fields() []string {
 	}
 	if m.last_activity_at != nil {
 		fields = append(fields, project.FieldLastActivityAt)
+	}
+	if m.star_count != nil {
+		fields = append(fields, project.FieldStarCount)
 	}
 	if m.container_registry_access_level != nil {
 		fields = append(fields, project.FieldContainerRegistryAccessLevel)
@@ -9291,6 +10612,8 @@ func (m *ProjectMutation) Field(name string) (ent.Value, bool) {
 		return m.Topics()
 	case project.FieldLastActivityAt:
 		return m.LastActivityAt()
+	case project.FieldStarCount:
+		return m.StarCount()
 	case project.FieldContainerRegistryAccessLevel:
 		return m.ContainerRegistryAccessLevel()
 	case project.FieldIssuesAccessLevel:
@@ -9402,6 +10725,8 @@ func (m *ProjectMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldTopics(ctx)
 	case project.FieldLastActivityAt:
 		return m.OldLastActivityAt(ctx)
+	case project.FieldStarCount:
+		return m.OldStarCount(ctx)
 	case project.FieldContainerRegistryAccessLevel:
 		return m.OldContainerRegistryAccessLevel(ctx)
 	case project.FieldIssuesAccessLevel:
@@ -9572,6 +10897,13 @@ func (m *ProjectMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetLastActivityAt(v)
+		return nil
+	case project.FieldStarCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStarCount(v)
 		return nil
 	case project.FieldContainerRegistryAccessLevel:
 		v, ok := value.(string)
@@ -9854,6 +11186,9 @@ func (m *ProjectMutation) SetField(name string, value ent.Value) error {
 // this mutation.
 func (m *ProjectMutation) AddedFields() []string {
 	var fields []string
+	if m.addstar_count != nil {
+		fields = append(fields, project.FieldStarCount)
+	}
 	if m.addbuild_timeout != nil {
 		fields = append(fields, project.FieldBuildTimeout)
 	}
@@ -9865,6 +11200,8 @@ func (m *ProjectMutation) AddedFields() []string {
 // was not set, or was not defined in the schema.
 func (m *ProjectMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
+	case project.FieldStarCount:
+		return m.AddedStarCount()
 	case project.FieldBuildTimeout:
 		return m.AddedBuildTimeout()
 	}
@@ -9876,6 +11213,13 @@ func (m *ProjectMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *ProjectMutation) AddField(name string, value ent.Value) error {
 	switch name {
+	case project.FieldStarCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddStarCount(v)
+		return nil
 	case project.FieldBuildTimeout:
 		v, ok := value.(int)
 		if !ok {
@@ -9966,6 +11310,9 @@ func (m *ProjectMutation) ResetField(name string) error {
 		return nil
 	case project.FieldLastActivityAt:
 		m.ResetLastActivityAt()
+		return nil
+	case project.FieldStarCount:
+		m.ResetStarCount()
 		return nil
 	case project.FieldContainerRegistryAccessLevel:
 		m.ResetContainerRegistryAccessLevel()
@@ -10090,7 +11437,7 @@ func (m *ProjectMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ProjectMutation) AddedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 8)
 	if m.namespace != nil {
 		edges = append(edges, project.EdgeNamespace)
 	}
@@ -10108,6 +11455,12 @@ func (m *ProjectMutation) AddedEdges() []string {
 	}
 	if m.forks != nil {
 		edges = append(edges, project.EdgeForks)
+	}
+	if m.stars != nil {
+		edges = append(edges, project.EdgeStars)
+	}
+	if m.statistics != nil {
+		edges = append(edges, project.EdgeStatistics)
 	}
 	return edges
 }
@@ -10146,13 +11499,23 @@ func (m *ProjectMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case project.EdgeStars:
+		ids := make([]ent.Value, 0, len(m.stars))
+		for id := range m.stars {
+			ids = append(ids, id)
+		}
+		return ids
+	case project.EdgeStatistics:
+		if id := m.statistics; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ProjectMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 8)
 	if m.removedmembers != nil {
 		edges = append(edges, project.EdgeMembers)
 	}
@@ -10161,6 +11524,9 @@ func (m *ProjectMutation) RemovedEdges() []string {
 	}
 	if m.removedforks != nil {
 		edges = append(edges, project.EdgeForks)
+	}
+	if m.removedstars != nil {
+		edges = append(edges, project.EdgeStars)
 	}
 	return edges
 }
@@ -10187,13 +11553,19 @@ func (m *ProjectMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case project.EdgeStars:
+		ids := make([]ent.Value, 0, len(m.removedstars))
+		for id := range m.removedstars {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ProjectMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 8)
 	if m.clearednamespace {
 		edges = append(edges, project.EdgeNamespace)
 	}
@@ -10211,6 +11583,12 @@ func (m *ProjectMutation) ClearedEdges() []string {
 	}
 	if m.clearedforks {
 		edges = append(edges, project.EdgeForks)
+	}
+	if m.clearedstars {
+		edges = append(edges, project.EdgeStars)
+	}
+	if m.clearedstatistics {
+		edges = append(edges, project.EdgeStatistics)
 	}
 	return edges
 }
@@ -10231,6 +11609,10 @@ func (m *ProjectMutation) EdgeCleared(name string) bool {
 		return m.clearedforked_from
 	case project.EdgeForks:
 		return m.clearedforks
+	case project.EdgeStars:
+		return m.clearedstars
+	case project.EdgeStatistics:
+		return m.clearedstatistics
 	}
 	return false
 }
@@ -10247,6 +11629,9 @@ func (m *ProjectMutation) ClearEdge(name string) error {
 		return nil
 	case project.EdgeForkedFrom:
 		m.ClearForkedFrom()
+		return nil
+	case project.EdgeStatistics:
+		m.ClearStatistics()
 		return nil
 	}
 	return fmt.Errorf("unknown Project unique edge %s", name)
@@ -10273,6 +11658,12 @@ func (m *ProjectMutation) ResetEdge(name string) error {
 		return nil
 	case project.EdgeForks:
 		m.ResetForks()
+		return nil
+	case project.EdgeStars:
+		m.ResetStars()
+		return nil
+	case project.EdgeStatistics:
+		m.ResetStatistics()
 		return nil
 	}
 	return fmt.Errorf("unknown Project edge %s", name)
@@ -11030,6 +12421,2100 @@ func (m *ProjectGroupLinkMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown ProjectGroupLink edge %s", name)
+}
+
+// ProjectStarMutation represents an operation that mutates the ProjectStar nodes in the graph.
+type ProjectStarMutation struct {
+	config
+	op             Op
+	typ            string
+	id             *int
+	created_at     *time.Time
+	clearedFields  map[string]struct{}
+	user           *int
+	cleareduser    bool
+	project        *int
+	clearedproject bool
+	done           bool
+	oldValue       func(context.Context) (*ProjectStar, error)
+	predicates     []predicate.ProjectStar
+}
+
+var _ ent.Mutation = (*ProjectStarMutation)(nil)
+
+// projectstarOption allows management of the mutation configuration using functional options.
+type projectstarOption func(*ProjectStarMutation)
+
+// newProjectStarMutation creates new mutation for the ProjectStar entity.
+func newProjectStarMutation(c config, op Op, opts ...projectstarOption) *ProjectStarMutation {
+	m := &ProjectStarMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeProjectStar,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withProjectStarID sets the ID field of the mutation.
+func withProjectStarID(id int) projectstarOption {
+	return func(m *ProjectStarMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ProjectStar
+		)
+		m.oldValue = func(ctx context.Context) (*ProjectStar, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ProjectStar.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withProjectStar sets the old ProjectStar of the mutation.
+func withProjectStar(node *ProjectStar) projectstarOption {
+	return func(m *ProjectStarMutation) {
+		m.oldValue = func(context.Context) (*ProjectStar, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ProjectStarMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ProjectStarMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ProjectStarMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ProjectStarMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ProjectStar.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetUserID sets the "user_id" field.
+func (m *ProjectStarMutation) SetUserID(i int) {
+	m.user = &i
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *ProjectStarMutation) UserID() (r int, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the ProjectStar entity.
+// If the ProjectStar object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectStarMutation) OldUserID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *ProjectStarMutation) ResetUserID() {
+	m.user = nil
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *ProjectStarMutation) SetProjectID(i int) {
+	m.project = &i
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *ProjectStarMutation) ProjectID() (r int, exists bool) {
+	v := m.project
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the ProjectStar entity.
+// If the ProjectStar object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectStarMutation) OldProjectID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *ProjectStarMutation) ResetProjectID() {
+	m.project = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ProjectStarMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ProjectStarMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ProjectStar entity.
+// If the ProjectStar object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectStarMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ProjectStarMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *ProjectStarMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[projectstar.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *ProjectStarMutation) UserCleared() bool {
+	return m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *ProjectStarMutation) UserIDs() (ids []int) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *ProjectStarMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// ClearProject clears the "project" edge to the Project entity.
+func (m *ProjectStarMutation) ClearProject() {
+	m.clearedproject = true
+	m.clearedFields[projectstar.FieldProjectID] = struct{}{}
+}
+
+// ProjectCleared reports if the "project" edge to the Project entity was cleared.
+func (m *ProjectStarMutation) ProjectCleared() bool {
+	return m.clearedproject
+}
+
+// ProjectIDs returns the "project" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProjectID instead. It exists only for internal usage by the builders.
+func (m *ProjectStarMutation) ProjectIDs() (ids []int) {
+	if id := m.project; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProject resets all changes to the "project" edge.
+func (m *ProjectStarMutation) ResetProject() {
+	m.project = nil
+	m.clearedproject = false
+}
+
+// Where appends a list predicates to the ProjectStarMutation builder.
+func (m *ProjectStarMutation) Where(ps ...predicate.ProjectStar) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ProjectStarMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ProjectStarMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ProjectStar, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ProjectStarMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ProjectStarMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ProjectStar).
+func (m *ProjectStarMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ProjectStarMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m.user != nil {
+		fields = append(fields, projectstar.FieldUserID)
+	}
+	if m.project != nil {
+		fields = append(fields, projectstar.FieldProjectID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, projectstar.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ProjectStarMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case projectstar.FieldUserID:
+		return m.UserID()
+	case projectstar.FieldProjectID:
+		return m.ProjectID()
+	case projectstar.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ProjectStarMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case projectstar.FieldUserID:
+		return m.OldUserID(ctx)
+	case projectstar.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case projectstar.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown ProjectStar field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProjectStarMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case projectstar.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case projectstar.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case projectstar.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ProjectStar field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ProjectStarMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ProjectStarMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProjectStarMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ProjectStar numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ProjectStarMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ProjectStarMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ProjectStarMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown ProjectStar nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ProjectStarMutation) ResetField(name string) error {
+	switch name {
+	case projectstar.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case projectstar.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case projectstar.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ProjectStar field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ProjectStarMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.user != nil {
+		edges = append(edges, projectstar.EdgeUser)
+	}
+	if m.project != nil {
+		edges = append(edges, projectstar.EdgeProject)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ProjectStarMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case projectstar.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	case projectstar.EdgeProject:
+		if id := m.project; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ProjectStarMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ProjectStarMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ProjectStarMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.cleareduser {
+		edges = append(edges, projectstar.EdgeUser)
+	}
+	if m.clearedproject {
+		edges = append(edges, projectstar.EdgeProject)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ProjectStarMutation) EdgeCleared(name string) bool {
+	switch name {
+	case projectstar.EdgeUser:
+		return m.cleareduser
+	case projectstar.EdgeProject:
+		return m.clearedproject
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ProjectStarMutation) ClearEdge(name string) error {
+	switch name {
+	case projectstar.EdgeUser:
+		m.ClearUser()
+		return nil
+	case projectstar.EdgeProject:
+		m.ClearProject()
+		return nil
+	}
+	return fmt.Errorf("unknown ProjectStar unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ProjectStarMutation) ResetEdge(name string) error {
+	switch name {
+	case projectstar.EdgeUser:
+		m.ResetUser()
+		return nil
+	case projectstar.EdgeProject:
+		m.ResetProject()
+		return nil
+	}
+	return fmt.Errorf("unknown ProjectStar edge %s", name)
+}
+
+// ProjectStatisticsMutation represents an operation that mutates the ProjectStatistics nodes in the graph.
+type ProjectStatisticsMutation struct {
+	config
+	op                         Op
+	typ                        string
+	id                         *int
+	commit_count               *int64
+	addcommit_count            *int64
+	repository_size            *int64
+	addrepository_size         *int64
+	wiki_size                  *int64
+	addwiki_size               *int64
+	lfs_objects_size           *int64
+	addlfs_objects_size        *int64
+	build_artifacts_size       *int64
+	addbuild_artifacts_size    *int64
+	pipeline_artifacts_size    *int64
+	addpipeline_artifacts_size *int64
+	packages_size              *int64
+	addpackages_size           *int64
+	snippets_size              *int64
+	addsnippets_size           *int64
+	uploads_size               *int64
+	adduploads_size            *int64
+	container_registry_size    *int64
+	addcontainer_registry_size *int64
+	storage_size               *int64
+	addstorage_size            *int64
+	stale                      *bool
+	version                    *int
+	addversion                 *int
+	refreshed_at               *time.Time
+	clearedFields              map[string]struct{}
+	project                    *int
+	clearedproject             bool
+	done                       bool
+	oldValue                   func(context.Context) (*ProjectStatistics, error)
+	predicates                 []predicate.ProjectStatistics
+}
+
+var _ ent.Mutation = (*ProjectStatisticsMutation)(nil)
+
+// projectstatisticsOption allows management of the mutation configuration using functional options.
+type projectstatisticsOption func(*ProjectStatisticsMutation)
+
+// newProjectStatisticsMutation creates new mutation for the ProjectStatistics entity.
+func newProjectStatisticsMutation(c config, op Op, opts ...projectstatisticsOption) *ProjectStatisticsMutation {
+	m := &ProjectStatisticsMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeProjectStatistics,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withProjectStatisticsID sets the ID field of the mutation.
+func withProjectStatisticsID(id int) projectstatisticsOption {
+	return func(m *ProjectStatisticsMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ProjectStatistics
+		)
+		m.oldValue = func(ctx context.Context) (*ProjectStatistics, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ProjectStatistics.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withProjectStatistics sets the old ProjectStatistics of the mutation.
+func withProjectStatistics(node *ProjectStatistics) projectstatisticsOption {
+	return func(m *ProjectStatisticsMutation) {
+		m.oldValue = func(context.Context) (*ProjectStatistics, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ProjectStatisticsMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ProjectStatisticsMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ProjectStatisticsMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ProjectStatisticsMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ProjectStatistics.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *ProjectStatisticsMutation) SetProjectID(i int) {
+	m.project = &i
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *ProjectStatisticsMutation) ProjectID() (r int, exists bool) {
+	v := m.project
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the ProjectStatistics entity.
+// If the ProjectStatistics object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectStatisticsMutation) OldProjectID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *ProjectStatisticsMutation) ResetProjectID() {
+	m.project = nil
+}
+
+// SetCommitCount sets the "commit_count" field.
+func (m *ProjectStatisticsMutation) SetCommitCount(i int64) {
+	m.commit_count = &i
+	m.addcommit_count = nil
+}
+
+// CommitCount returns the value of the "commit_count" field in the mutation.
+func (m *ProjectStatisticsMutation) CommitCount() (r int64, exists bool) {
+	v := m.commit_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommitCount returns the old "commit_count" field's value of the ProjectStatistics entity.
+// If the ProjectStatistics object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectStatisticsMutation) OldCommitCount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommitCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommitCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommitCount: %w", err)
+	}
+	return oldValue.CommitCount, nil
+}
+
+// AddCommitCount adds i to the "commit_count" field.
+func (m *ProjectStatisticsMutation) AddCommitCount(i int64) {
+	if m.addcommit_count != nil {
+		*m.addcommit_count += i
+	} else {
+		m.addcommit_count = &i
+	}
+}
+
+// AddedCommitCount returns the value that was added to the "commit_count" field in this mutation.
+func (m *ProjectStatisticsMutation) AddedCommitCount() (r int64, exists bool) {
+	v := m.addcommit_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCommitCount resets all changes to the "commit_count" field.
+func (m *ProjectStatisticsMutation) ResetCommitCount() {
+	m.commit_count = nil
+	m.addcommit_count = nil
+}
+
+// SetRepositorySize sets the "repository_size" field.
+func (m *ProjectStatisticsMutation) SetRepositorySize(i int64) {
+	m.repository_size = &i
+	m.addrepository_size = nil
+}
+
+// RepositorySize returns the value of the "repository_size" field in the mutation.
+func (m *ProjectStatisticsMutation) RepositorySize() (r int64, exists bool) {
+	v := m.repository_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRepositorySize returns the old "repository_size" field's value of the ProjectStatistics entity.
+// If the ProjectStatistics object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectStatisticsMutation) OldRepositorySize(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRepositorySize is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRepositorySize requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRepositorySize: %w", err)
+	}
+	return oldValue.RepositorySize, nil
+}
+
+// AddRepositorySize adds i to the "repository_size" field.
+func (m *ProjectStatisticsMutation) AddRepositorySize(i int64) {
+	if m.addrepository_size != nil {
+		*m.addrepository_size += i
+	} else {
+		m.addrepository_size = &i
+	}
+}
+
+// AddedRepositorySize returns the value that was added to the "repository_size" field in this mutation.
+func (m *ProjectStatisticsMutation) AddedRepositorySize() (r int64, exists bool) {
+	v := m.addrepository_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRepositorySize resets all changes to the "repository_size" field.
+func (m *ProjectStatisticsMutation) ResetRepositorySize() {
+	m.repository_size = nil
+	m.addrepository_size = nil
+}
+
+// SetWikiSize sets the "wiki_size" field.
+func (m *ProjectStatisticsMutation) SetWikiSize(i int64) {
+	m.wiki_size = &i
+	m.addwiki_size = nil
+}
+
+// WikiSize returns the value of the "wiki_size" field in the mutation.
+func (m *ProjectStatisticsMutation) WikiSize() (r int64, exists bool) {
+	v := m.wiki_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWikiSize returns the old "wiki_size" field's value of the ProjectStatistics entity.
+// If the ProjectStatistics object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectStatisticsMutation) OldWikiSize(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWikiSize is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWikiSize requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWikiSize: %w", err)
+	}
+	return oldValue.WikiSize, nil
+}
+
+// AddWikiSize adds i to the "wiki_size" field.
+func (m *ProjectStatisticsMutation) AddWikiSize(i int64) {
+	if m.addwiki_size != nil {
+		*m.addwiki_size += i
+	} else {
+		m.addwiki_size = &i
+	}
+}
+
+// AddedWikiSize returns the value that was added to the "wiki_size" field in this mutation.
+func (m *ProjectStatisticsMutation) AddedWikiSize() (r int64, exists bool) {
+	v := m.addwiki_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetWikiSize resets all changes to the "wiki_size" field.
+func (m *ProjectStatisticsMutation) ResetWikiSize() {
+	m.wiki_size = nil
+	m.addwiki_size = nil
+}
+
+// SetLfsObjectsSize sets the "lfs_objects_size" field.
+func (m *ProjectStatisticsMutation) SetLfsObjectsSize(i int64) {
+	m.lfs_objects_size = &i
+	m.addlfs_objects_size = nil
+}
+
+// LfsObjectsSize returns the value of the "lfs_objects_size" field in the mutation.
+func (m *ProjectStatisticsMutation) LfsObjectsSize() (r int64, exists bool) {
+	v := m.lfs_objects_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLfsObjectsSize returns the old "lfs_objects_size" field's value of the ProjectStatistics entity.
+// If the ProjectStatistics object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectStatisticsMutation) OldLfsObjectsSize(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLfsObjectsSize is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLfsObjectsSize requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLfsObjectsSize: %w", err)
+	}
+	return oldValue.LfsObjectsSize, nil
+}
+
+// AddLfsObjectsSize adds i to the "lfs_objects_size" field.
+func (m *ProjectStatisticsMutation) AddLfsObjectsSize(i int64) {
+	if m.addlfs_objects_size != nil {
+		*m.addlfs_objects_size += i
+	} else {
+		m.addlfs_objects_size = &i
+	}
+}
+
+// AddedLfsObjectsSize returns the value that was added to the "lfs_objects_size" field in this mutation.
+func (m *ProjectStatisticsMutation) AddedLfsObjectsSize() (r int64, exists bool) {
+	v := m.addlfs_objects_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLfsObjectsSize resets all changes to the "lfs_objects_size" field.
+func (m *ProjectStatisticsMutation) ResetLfsObjectsSize() {
+	m.lfs_objects_size = nil
+	m.addlfs_objects_size = nil
+}
+
+// SetBuildArtifactsSize sets the "build_artifacts_size" field.
+func (m *ProjectStatisticsMutation) SetBuildArtifactsSize(i int64) {
+	m.build_artifacts_size = &i
+	m.addbuild_artifacts_size = nil
+}
+
+// BuildArtifactsSize returns the value of the "build_artifacts_size" field in the mutation.
+func (m *ProjectStatisticsMutation) BuildArtifactsSize() (r int64, exists bool) {
+	v := m.build_artifacts_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBuildArtifactsSize returns the old "build_artifacts_size" field's value of the ProjectStatistics entity.
+// If the ProjectStatistics object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectStatisticsMutation) OldBuildArtifactsSize(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBuildArtifactsSize is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBuildArtifactsSize requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBuildArtifactsSize: %w", err)
+	}
+	return oldValue.BuildArtifactsSize, nil
+}
+
+// AddBuildArtifactsSize adds i to the "build_artifacts_size" field.
+func (m *ProjectStatisticsMutation) AddBuildArtifactsSize(i int64) {
+	if m.addbuild_artifacts_size != nil {
+		*m.addbuild_artifacts_size += i
+	} else {
+		m.addbuild_artifacts_size = &i
+	}
+}
+
+// AddedBuildArtifactsSize returns the value that was added to the "build_artifacts_size" field in this mutation.
+func (m *ProjectStatisticsMutation) AddedBuildArtifactsSize() (r int64, exists bool) {
+	v := m.addbuild_artifacts_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBuildArtifactsSize resets all changes to the "build_artifacts_size" field.
+func (m *ProjectStatisticsMutation) ResetBuildArtifactsSize() {
+	m.build_artifacts_size = nil
+	m.addbuild_artifacts_size = nil
+}
+
+// SetPipelineArtifactsSize sets the "pipeline_artifacts_size" field.
+func (m *ProjectStatisticsMutation) SetPipelineArtifactsSize(i int64) {
+	m.pipeline_artifacts_size = &i
+	m.addpipeline_artifacts_size = nil
+}
+
+// PipelineArtifactsSize returns the value of the "pipeline_artifacts_size" field in the mutation.
+func (m *ProjectStatisticsMutation) PipelineArtifactsSize() (r int64, exists bool) {
+	v := m.pipeline_artifacts_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPipelineArtifactsSize returns the old "pipeline_artifacts_size" field's value of the ProjectStatistics entity.
+// If the ProjectStatistics object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectStatisticsMutation) OldPipelineArtifactsSize(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPipelineArtifactsSize is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPipelineArtifactsSize requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPipelineArtifactsSize: %w", err)
+	}
+	return oldValue.PipelineArtifactsSize, nil
+}
+
+// AddPipelineArtifactsSize adds i to the "pipeline_artifacts_size" field.
+func (m *ProjectStatisticsMutation) AddPipelineArtifactsSize(i int64) {
+	if m.addpipeline_artifacts_size != nil {
+		*m.addpipeline_artifacts_size += i
+	} else {
+		m.addpipeline_artifacts_size = &i
+	}
+}
+
+// AddedPipelineArtifactsSize returns the value that was added to the "pipeline_artifacts_size" field in this mutation.
+func (m *ProjectStatisticsMutation) AddedPipelineArtifactsSize() (r int64, exists bool) {
+	v := m.addpipeline_artifacts_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPipelineArtifactsSize resets all changes to the "pipeline_artifacts_size" field.
+func (m *ProjectStatisticsMutation) ResetPipelineArtifactsSize() {
+	m.pipeline_artifacts_size = nil
+	m.addpipeline_artifacts_size = nil
+}
+
+// SetPackagesSize sets the "packages_size" field.
+func (m *ProjectStatisticsMutation) SetPackagesSize(i int64) {
+	m.packages_size = &i
+	m.addpackages_size = nil
+}
+
+// PackagesSize returns the value of the "packages_size" field in the mutation.
+func (m *ProjectStatisticsMutation) PackagesSize() (r int64, exists bool) {
+	v := m.packages_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPackagesSize returns the old "packages_size" field's value of the ProjectStatistics entity.
+// If the ProjectStatistics object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectStatisticsMutation) OldPackagesSize(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPackagesSize is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPackagesSize requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPackagesSize: %w", err)
+	}
+	return oldValue.PackagesSize, nil
+}
+
+// AddPackagesSize adds i to the "packages_size" field.
+func (m *ProjectStatisticsMutation) AddPackagesSize(i int64) {
+	if m.addpackages_size != nil {
+		*m.addpackages_size += i
+	} else {
+		m.addpackages_size = &i
+	}
+}
+
+// AddedPackagesSize returns the value that was added to the "packages_size" field in this mutation.
+func (m *ProjectStatisticsMutation) AddedPackagesSize() (r int64, exists bool) {
+	v := m.addpackages_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPackagesSize resets all changes to the "packages_size" field.
+func (m *ProjectStatisticsMutation) ResetPackagesSize() {
+	m.packages_size = nil
+	m.addpackages_size = nil
+}
+
+// SetSnippetsSize sets the "snippets_size" field.
+func (m *ProjectStatisticsMutation) SetSnippetsSize(i int64) {
+	m.snippets_size = &i
+	m.addsnippets_size = nil
+}
+
+// SnippetsSize returns the value of the "snippets_size" field in the mutation.
+func (m *ProjectStatisticsMutation) SnippetsSize() (r int64, exists bool) {
+	v := m.snippets_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSnippetsSize returns the old "snippets_size" field's value of the ProjectStatistics entity.
+// If the ProjectStatistics object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectStatisticsMutation) OldSnippetsSize(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSnippetsSize is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSnippetsSize requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSnippetsSize: %w", err)
+	}
+	return oldValue.SnippetsSize, nil
+}
+
+// AddSnippetsSize adds i to the "snippets_size" field.
+func (m *ProjectStatisticsMutation) AddSnippetsSize(i int64) {
+	if m.addsnippets_size != nil {
+		*m.addsnippets_size += i
+	} else {
+		m.addsnippets_size = &i
+	}
+}
+
+// AddedSnippetsSize returns the value that was added to the "snippets_size" field in this mutation.
+func (m *ProjectStatisticsMutation) AddedSnippetsSize() (r int64, exists bool) {
+	v := m.addsnippets_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSnippetsSize resets all changes to the "snippets_size" field.
+func (m *ProjectStatisticsMutation) ResetSnippetsSize() {
+	m.snippets_size = nil
+	m.addsnippets_size = nil
+}
+
+// SetUploadsSize sets the "uploads_size" field.
+func (m *ProjectStatisticsMutation) SetUploadsSize(i int64) {
+	m.uploads_size = &i
+	m.adduploads_size = nil
+}
+
+// UploadsSize returns the value of the "uploads_size" field in the mutation.
+func (m *ProjectStatisticsMutation) UploadsSize() (r int64, exists bool) {
+	v := m.uploads_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUploadsSize returns the old "uploads_size" field's value of the ProjectStatistics entity.
+// If the ProjectStatistics object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectStatisticsMutation) OldUploadsSize(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUploadsSize is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUploadsSize requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUploadsSize: %w", err)
+	}
+	return oldValue.UploadsSize, nil
+}
+
+// AddUploadsSize adds i to the "uploads_size" field.
+func (m *ProjectStatisticsMutation) AddUploadsSize(i int64) {
+	if m.adduploads_size != nil {
+		*m.adduploads_size += i
+	} else {
+		m.adduploads_size = &i
+	}
+}
+
+// AddedUploadsSize returns the value that was added to the "uploads_size" field in this mutation.
+func (m *ProjectStatisticsMutation) AddedUploadsSize() (r int64, exists bool) {
+	v := m.adduploads_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUploadsSize resets all changes to the "uploads_size" field.
+func (m *ProjectStatisticsMutation) ResetUploadsSize() {
+	m.uploads_size = nil
+	m.adduploads_size = nil
+}
+
+// SetContainerRegistrySize sets the "container_registry_size" field.
+func (m *ProjectStatisticsMutation) SetContainerRegistrySize(i int64) {
+	m.container_registry_size = &i
+	m.addcontainer_registry_size = nil
+}
+
+// ContainerRegistrySize returns the value of the "container_registry_size" field in the mutation.
+func (m *ProjectStatisticsMutation) ContainerRegistrySize() (r int64, exists bool) {
+	v := m.container_registry_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldContainerRegistrySize returns the old "container_registry_size" field's value of the ProjectStatistics entity.
+// If the ProjectStatistics object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectStatisticsMutation) OldContainerRegistrySize(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldContainerRegistrySize is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldContainerRegistrySize requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldContainerRegistrySize: %w", err)
+	}
+	return oldValue.ContainerRegistrySize, nil
+}
+
+// AddContainerRegistrySize adds i to the "container_registry_size" field.
+func (m *ProjectStatisticsMutation) AddContainerRegistrySize(i int64) {
+	if m.addcontainer_registry_size != nil {
+		*m.addcontainer_registry_size += i
+	} else {
+		m.addcontainer_registry_size = &i
+	}
+}
+
+// AddedContainerRegistrySize returns the value that was added to the "container_registry_size" field in this mutation.
+func (m *ProjectStatisticsMutation) AddedContainerRegistrySize() (r int64, exists bool) {
+	v := m.addcontainer_registry_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetContainerRegistrySize resets all changes to the "container_registry_size" field.
+func (m *ProjectStatisticsMutation) ResetContainerRegistrySize() {
+	m.container_registry_size = nil
+	m.addcontainer_registry_size = nil
+}
+
+// SetStorageSize sets the "storage_size" field.
+func (m *ProjectStatisticsMutation) SetStorageSize(i int64) {
+	m.storage_size = &i
+	m.addstorage_size = nil
+}
+
+// StorageSize returns the value of the "storage_size" field in the mutation.
+func (m *ProjectStatisticsMutation) StorageSize() (r int64, exists bool) {
+	v := m.storage_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStorageSize returns the old "storage_size" field's value of the ProjectStatistics entity.
+// If the ProjectStatistics object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectStatisticsMutation) OldStorageSize(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStorageSize is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStorageSize requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStorageSize: %w", err)
+	}
+	return oldValue.StorageSize, nil
+}
+
+// AddStorageSize adds i to the "storage_size" field.
+func (m *ProjectStatisticsMutation) AddStorageSize(i int64) {
+	if m.addstorage_size != nil {
+		*m.addstorage_size += i
+	} else {
+		m.addstorage_size = &i
+	}
+}
+
+// AddedStorageSize returns the value that was added to the "storage_size" field in this mutation.
+func (m *ProjectStatisticsMutation) AddedStorageSize() (r int64, exists bool) {
+	v := m.addstorage_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStorageSize resets all changes to the "storage_size" field.
+func (m *ProjectStatisticsMutation) ResetStorageSize() {
+	m.storage_size = nil
+	m.addstorage_size = nil
+}
+
+// SetStale sets the "stale" field.
+func (m *ProjectStatisticsMutation) SetStale(b bool) {
+	m.stale = &b
+}
+
+// Stale returns the value of the "stale" field in the mutation.
+func (m *ProjectStatisticsMutation) Stale() (r bool, exists bool) {
+	v := m.stale
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStale returns the old "stale" field's value of the ProjectStatistics entity.
+// If the ProjectStatistics object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectStatisticsMutation) OldStale(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStale is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStale requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStale: %w", err)
+	}
+	return oldValue.Stale, nil
+}
+
+// ResetStale resets all changes to the "stale" field.
+func (m *ProjectStatisticsMutation) ResetStale() {
+	m.stale = nil
+}
+
+// SetVersion sets the "version" field.
+func (m *ProjectStatisticsMutation) SetVersion(i int) {
+	m.version = &i
+	m.addversion = nil
+}
+
+// Version returns the value of the "version" field in the mutation.
+func (m *ProjectStatisticsMutation) Version() (r int, exists bool) {
+	v := m.version
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVersion returns the old "version" field's value of the ProjectStatistics entity.
+// If the ProjectStatistics object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectStatisticsMutation) OldVersion(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVersion is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVersion requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVersion: %w", err)
+	}
+	return oldValue.Version, nil
+}
+
+// AddVersion adds i to the "version" field.
+func (m *ProjectStatisticsMutation) AddVersion(i int) {
+	if m.addversion != nil {
+		*m.addversion += i
+	} else {
+		m.addversion = &i
+	}
+}
+
+// AddedVersion returns the value that was added to the "version" field in this mutation.
+func (m *ProjectStatisticsMutation) AddedVersion() (r int, exists bool) {
+	v := m.addversion
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVersion resets all changes to the "version" field.
+func (m *ProjectStatisticsMutation) ResetVersion() {
+	m.version = nil
+	m.addversion = nil
+}
+
+// SetRefreshedAt sets the "refreshed_at" field.
+func (m *ProjectStatisticsMutation) SetRefreshedAt(t time.Time) {
+	m.refreshed_at = &t
+}
+
+// RefreshedAt returns the value of the "refreshed_at" field in the mutation.
+func (m *ProjectStatisticsMutation) RefreshedAt() (r time.Time, exists bool) {
+	v := m.refreshed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefreshedAt returns the old "refreshed_at" field's value of the ProjectStatistics entity.
+// If the ProjectStatistics object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectStatisticsMutation) OldRefreshedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefreshedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefreshedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefreshedAt: %w", err)
+	}
+	return oldValue.RefreshedAt, nil
+}
+
+// ClearRefreshedAt clears the value of the "refreshed_at" field.
+func (m *ProjectStatisticsMutation) ClearRefreshedAt() {
+	m.refreshed_at = nil
+	m.clearedFields[projectstatistics.FieldRefreshedAt] = struct{}{}
+}
+
+// RefreshedAtCleared returns if the "refreshed_at" field was cleared in this mutation.
+func (m *ProjectStatisticsMutation) RefreshedAtCleared() bool {
+	_, ok := m.clearedFields[projectstatistics.FieldRefreshedAt]
+	return ok
+}
+
+// ResetRefreshedAt resets all changes to the "refreshed_at" field.
+func (m *ProjectStatisticsMutation) ResetRefreshedAt() {
+	m.refreshed_at = nil
+	delete(m.clearedFields, projectstatistics.FieldRefreshedAt)
+}
+
+// ClearProject clears the "project" edge to the Project entity.
+func (m *ProjectStatisticsMutation) ClearProject() {
+	m.clearedproject = true
+	m.clearedFields[projectstatistics.FieldProjectID] = struct{}{}
+}
+
+// ProjectCleared reports if the "project" edge to the Project entity was cleared.
+func (m *ProjectStatisticsMutation) ProjectCleared() bool {
+	return m.clearedproject
+}
+
+// ProjectIDs returns the "project" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProjectID instead. It exists only for internal usage by the builders.
+func (m *ProjectStatisticsMutation) ProjectIDs() (ids []int) {
+	if id := m.project; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProject resets all changes to the "project" edge.
+func (m *ProjectStatisticsMutation) ResetProject() {
+	m.project = nil
+	m.clearedproject = false
+}
+
+// Where appends a list predicates to the ProjectStatisticsMutation builder.
+func (m *ProjectStatisticsMutation) Where(ps ...predicate.ProjectStatistics) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ProjectStatisticsMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ProjectStatisticsMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ProjectStatistics, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ProjectStatisticsMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ProjectStatisticsMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ProjectStatistics).
+func (m *ProjectStatisticsMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ProjectStatisticsMutation) Fields() []string {
+	fields := make([]string, 0, 15)
+	if m.project != nil {
+		fields = append(fields, projectstatistics.FieldProjectID)
+	}
+	if m.commit_count != nil {
+		fields = append(fields, projectstatistics.FieldCommitCount)
+	}
+	if m.repository_size != nil {
+		fields = append(fields, projectstatistics.FieldRepositorySize)
+	}
+	if m.wiki_size != nil {
+		fields = append(fields, projectstatistics.FieldWikiSize)
+	}
+	if m.lfs_objects_size != nil {
+		fields = append(fields, projectstatistics.FieldLfsObjectsSize)
+	}
+	if m.build_artifacts_size != nil {
+		fields = append(fields, projectstatistics.FieldBuildArtifactsSize)
+	}
+	if m.pipeline_artifacts_size != nil {
+		fields = append(fields, projectstatistics.FieldPipelineArtifactsSize)
+	}
+	if m.packages_size != nil {
+		fields = append(fields, projectstatistics.FieldPackagesSize)
+	}
+	if m.snippets_size != nil {
+		fields = append(fields, projectstatistics.FieldSnippetsSize)
+	}
+	if m.uploads_size != nil {
+		fields = append(fields, projectstatistics.FieldUploadsSize)
+	}
+	if m.container_registry_size != nil {
+		fields = append(fields, projectstatistics.FieldContainerRegistrySize)
+	}
+	if m.storage_size != nil {
+		fields = append(fields, projectstatistics.FieldStorageSize)
+	}
+	if m.stale != nil {
+		fields = append(fields, projectstatistics.FieldStale)
+	}
+	if m.version != nil {
+		fields = append(fields, projectstatistics.FieldVersion)
+	}
+	if m.refreshed_at != nil {
+		fields = append(fields, projectstatistics.FieldRefreshedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ProjectStatisticsMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case projectstatistics.FieldProjectID:
+		return m.ProjectID()
+	case projectstatistics.FieldCommitCount:
+		return m.CommitCount()
+	case projectstatistics.FieldRepositorySize:
+		return m.RepositorySize()
+	case projectstatistics.FieldWikiSize:
+		return m.WikiSize()
+	case projectstatistics.FieldLfsObjectsSize:
+		return m.LfsObjectsSize()
+	case projectstatistics.FieldBuildArtifactsSize:
+		return m.BuildArtifactsSize()
+	case projectstatistics.FieldPipelineArtifactsSize:
+		return m.PipelineArtifactsSize()
+	case projectstatistics.FieldPackagesSize:
+		return m.PackagesSize()
+	case projectstatistics.FieldSnippetsSize:
+		return m.SnippetsSize()
+	case projectstatistics.FieldUploadsSize:
+		return m.UploadsSize()
+	case projectstatistics.FieldContainerRegistrySize:
+		return m.ContainerRegistrySize()
+	case projectstatistics.FieldStorageSize:
+		return m.StorageSize()
+	case projectstatistics.FieldStale:
+		return m.Stale()
+	case projectstatistics.FieldVersion:
+		return m.Version()
+	case projectstatistics.FieldRefreshedAt:
+		return m.RefreshedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ProjectStatisticsMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case projectstatistics.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case projectstatistics.FieldCommitCount:
+		return m.OldCommitCount(ctx)
+	case projectstatistics.FieldRepositorySize:
+		return m.OldRepositorySize(ctx)
+	case projectstatistics.FieldWikiSize:
+		return m.OldWikiSize(ctx)
+	case projectstatistics.FieldLfsObjectsSize:
+		return m.OldLfsObjectsSize(ctx)
+	case projectstatistics.FieldBuildArtifactsSize:
+		return m.OldBuildArtifactsSize(ctx)
+	case projectstatistics.FieldPipelineArtifactsSize:
+		return m.OldPipelineArtifactsSize(ctx)
+	case projectstatistics.FieldPackagesSize:
+		return m.OldPackagesSize(ctx)
+	case projectstatistics.FieldSnippetsSize:
+		return m.OldSnippetsSize(ctx)
+	case projectstatistics.FieldUploadsSize:
+		return m.OldUploadsSize(ctx)
+	case projectstatistics.FieldContainerRegistrySize:
+		return m.OldContainerRegistrySize(ctx)
+	case projectstatistics.FieldStorageSize:
+		return m.OldStorageSize(ctx)
+	case projectstatistics.FieldStale:
+		return m.OldStale(ctx)
+	case projectstatistics.FieldVersion:
+		return m.OldVersion(ctx)
+	case projectstatistics.FieldRefreshedAt:
+		return m.OldRefreshedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown ProjectStatistics field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProjectStatisticsMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case projectstatistics.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case projectstatistics.FieldCommitCount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommitCount(v)
+		return nil
+	case projectstatistics.FieldRepositorySize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRepositorySize(v)
+		return nil
+	case projectstatistics.FieldWikiSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWikiSize(v)
+		return nil
+	case projectstatistics.FieldLfsObjectsSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLfsObjectsSize(v)
+		return nil
+	case projectstatistics.FieldBuildArtifactsSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBuildArtifactsSize(v)
+		return nil
+	case projectstatistics.FieldPipelineArtifactsSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPipelineArtifactsSize(v)
+		return nil
+	case projectstatistics.FieldPackagesSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPackagesSize(v)
+		return nil
+	case projectstatistics.FieldSnippetsSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSnippetsSize(v)
+		return nil
+	case projectstatistics.FieldUploadsSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUploadsSize(v)
+		return nil
+	case projectstatistics.FieldContainerRegistrySize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetContainerRegistrySize(v)
+		return nil
+	case projectstatistics.FieldStorageSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStorageSize(v)
+		return nil
+	case projectstatistics.FieldStale:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStale(v)
+		return nil
+	case projectstatistics.FieldVersion:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVersion(v)
+		return nil
+	case projectstatistics.FieldRefreshedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefreshedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ProjectStatistics field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ProjectStatisticsMutation) AddedFields() []string {
+	var fields []string
+	if m.addcommit_count != nil {
+		fields = append(fields, projectstatistics.FieldCommitCount)
+	}
+	if m.addrepository_size != nil {
+		fields = append(fields, projectstatistics.FieldRepositorySize)
+	}
+	if m.addwiki_size != nil {
+		fields = append(fields, projectstatistics.FieldWikiSize)
+	}
+	if m.addlfs_objects_size != nil {
+		fields = append(fields, projectstatistics.FieldLfsObjectsSize)
+	}
+	if m.addbuild_artifacts_size != nil {
+		fields = append(fields, projectstatistics.FieldBuildArtifactsSize)
+	}
+	if m.addpipeline_artifacts_size != nil {
+		fields = append(fields, projectstatistics.FieldPipelineArtifactsSize)
+	}
+	if m.addpackages_size != nil {
+		fields = append(fields, projectstatistics.FieldPackagesSize)
+	}
+	if m.addsnippets_size != nil {
+		fields = append(fields, projectstatistics.FieldSnippetsSize)
+	}
+	if m.adduploads_size != nil {
+		fields = append(fields, projectstatistics.FieldUploadsSize)
+	}
+	if m.addcontainer_registry_size != nil {
+		fields = append(fields, projectstatistics.FieldContainerRegistrySize)
+	}
+	if m.addstorage_size != nil {
+		fields = append(fields, projectstatistics.FieldStorageSize)
+	}
+	if m.addversion != nil {
+		fields = append(fields, projectstatistics.FieldVersion)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ProjectStatisticsMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case projectstatistics.FieldCommitCount:
+		return m.AddedCommitCount()
+	case projectstatistics.FieldRepositorySize:
+		return m.AddedRepositorySize()
+	case projectstatistics.FieldWikiSize:
+		return m.AddedWikiSize()
+	case projectstatistics.FieldLfsObjectsSize:
+		return m.AddedLfsObjectsSize()
+	case projectstatistics.FieldBuildArtifactsSize:
+		return m.AddedBuildArtifactsSize()
+	case projectstatistics.FieldPipelineArtifactsSize:
+		return m.AddedPipelineArtifactsSize()
+	case projectstatistics.FieldPackagesSize:
+		return m.AddedPackagesSize()
+	case projectstatistics.FieldSnippetsSize:
+		return m.AddedSnippetsSize()
+	case projectstatistics.FieldUploadsSize:
+		return m.AddedUploadsSize()
+	case projectstatistics.FieldContainerRegistrySize:
+		return m.AddedContainerRegistrySize()
+	case projectstatistics.FieldStorageSize:
+		return m.AddedStorageSize()
+	case projectstatistics.FieldVersion:
+		return m.AddedVersion()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProjectStatisticsMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case projectstatistics.FieldCommitCount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCommitCount(v)
+		return nil
+	case projectstatistics.FieldRepositorySize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRepositorySize(v)
+		return nil
+	case projectstatistics.FieldWikiSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWikiSize(v)
+		return nil
+	case projectstatistics.FieldLfsObjectsSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLfsObjectsSize(v)
+		return nil
+	case projectstatistics.FieldBuildArtifactsSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBuildArtifactsSize(v)
+		return nil
+	case projectstatistics.FieldPipelineArtifactsSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPipelineArtifactsSize(v)
+		return nil
+	case projectstatistics.FieldPackagesSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPackagesSize(v)
+		return nil
+	case projectstatistics.FieldSnippetsSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSnippetsSize(v)
+		return nil
+	case projectstatistics.FieldUploadsSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUploadsSize(v)
+		return nil
+	case projectstatistics.FieldContainerRegistrySize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddContainerRegistrySize(v)
+		return nil
+	case projectstatistics.FieldStorageSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddStorageSize(v)
+		return nil
+	case projectstatistics.FieldVersion:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVersion(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ProjectStatistics numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ProjectStatisticsMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(projectstatistics.FieldRefreshedAt) {
+		fields = append(fields, projectstatistics.FieldRefreshedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ProjectStatisticsMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ProjectStatisticsMutation) ClearField(name string) error {
+	switch name {
+	case projectstatistics.FieldRefreshedAt:
+		m.ClearRefreshedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ProjectStatistics nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ProjectStatisticsMutation) ResetField(name string) error {
+	switch name {
+	case projectstatistics.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case projectstatistics.FieldCommitCount:
+		m.ResetCommitCount()
+		return nil
+	case projectstatistics.FieldRepositorySize:
+		m.ResetRepositorySize()
+		return nil
+	case projectstatistics.FieldWikiSize:
+		m.ResetWikiSize()
+		return nil
+	case projectstatistics.FieldLfsObjectsSize:
+		m.ResetLfsObjectsSize()
+		return nil
+	case projectstatistics.FieldBuildArtifactsSize:
+		m.ResetBuildArtifactsSize()
+		return nil
+	case projectstatistics.FieldPipelineArtifactsSize:
+		m.ResetPipelineArtifactsSize()
+		return nil
+	case projectstatistics.FieldPackagesSize:
+		m.ResetPackagesSize()
+		return nil
+	case projectstatistics.FieldSnippetsSize:
+		m.ResetSnippetsSize()
+		return nil
+	case projectstatistics.FieldUploadsSize:
+		m.ResetUploadsSize()
+		return nil
+	case projectstatistics.FieldContainerRegistrySize:
+		m.ResetContainerRegistrySize()
+		return nil
+	case projectstatistics.FieldStorageSize:
+		m.ResetStorageSize()
+		return nil
+	case projectstatistics.FieldStale:
+		m.ResetStale()
+		return nil
+	case projectstatistics.FieldVersion:
+		m.ResetVersion()
+		return nil
+	case projectstatistics.FieldRefreshedAt:
+		m.ResetRefreshedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ProjectStatistics field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ProjectStatisticsMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.project != nil {
+		edges = append(edges, projectstatistics.EdgeProject)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ProjectStatisticsMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case projectstatistics.EdgeProject:
+		if id := m.project; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ProjectStatisticsMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ProjectStatisticsMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ProjectStatisticsMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedproject {
+		edges = append(edges, projectstatistics.EdgeProject)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ProjectStatisticsMutation) EdgeCleared(name string) bool {
+	switch name {
+	case projectstatistics.EdgeProject:
+		return m.clearedproject
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ProjectStatisticsMutation) ClearEdge(name string) error {
+	switch name {
+	case projectstatistics.EdgeProject:
+		m.ClearProject()
+		return nil
+	}
+	return fmt.Errorf("unknown ProjectStatistics unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ProjectStatisticsMutation) ResetEdge(name string) error {
+	switch name {
+	case projectstatistics.EdgeProject:
+		m.ResetProject()
+		return nil
+	}
+	return fmt.Errorf("unknown ProjectStatistics edge %s", name)
 }
 
 // ProtectedBranchMutation represents an operation that mutates the ProtectedBranch nodes in the graph.
@@ -12955,6 +16440,638 @@ func (m *PushEventMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown PushEvent edge %s", name)
 }
 
+// RedirectRouteMutation represents an operation that mutates the RedirectRoute nodes in the graph.
+type RedirectRouteMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	created_at    *time.Time
+	updated_at    *time.Time
+	source_type   *redirectroute.SourceType
+	source_id     *int
+	addsource_id  *int
+	_path         *string
+	lower_path    *string
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*RedirectRoute, error)
+	predicates    []predicate.RedirectRoute
+}
+
+var _ ent.Mutation = (*RedirectRouteMutation)(nil)
+
+// redirectrouteOption allows management of the mutation configuration using functional options.
+type redirectrouteOption func(*RedirectRouteMutation)
+
+// newRedirectRouteMutation creates new mutation for the RedirectRoute entity.
+func newRedirectRouteMutation(c config, op Op, opts ...redirectrouteOption) *RedirectRouteMutation {
+	m := &RedirectRouteMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRedirectRoute,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRedirectRouteID sets the ID field of the mutation.
+func withRedirectRouteID(id int) redirectrouteOption {
+	return func(m *RedirectRouteMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *RedirectRoute
+		)
+		m.oldValue = func(ctx context.Context) (*RedirectRoute, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().RedirectRoute.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRedirectRoute sets the old RedirectRoute of the mutation.
+func withRedirectRoute(node *RedirectRoute) redirectrouteOption {
+	return func(m *RedirectRouteMutation) {
+		m.oldValue = func(context.Context) (*RedirectRoute, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RedirectRouteMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RedirectRouteMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RedirectRouteMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RedirectRouteMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().RedirectRoute.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *RedirectRouteMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *RedirectRouteMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the RedirectRoute entity.
+// If the RedirectRoute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RedirectRouteMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *RedirectRouteMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *RedirectRouteMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *RedirectRouteMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the RedirectRoute entity.
+// If the RedirectRoute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RedirectRouteMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *RedirectRouteMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetSourceType sets the "source_type" field.
+func (m *RedirectRouteMutation) SetSourceType(rt redirectroute.SourceType) {
+	m.source_type = &rt
+}
+
+// SourceType returns the value of the "source_type" field in the mutation.
+func (m *RedirectRouteMutation) SourceType() (r redirectroute.SourceType, exists bool) {
+	v := m.source_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceType returns the old "source_type" field's value of the RedirectRoute entity.
+// If the RedirectRoute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RedirectRouteMutation) OldSourceType(ctx context.Context) (v redirectroute.SourceType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceType: %w", err)
+	}
+	return oldValue.SourceType, nil
+}
+
+// ResetSourceType resets all changes to the "source_type" field.
+func (m *RedirectRouteMutation) ResetSourceType() {
+	m.source_type = nil
+}
+
+// SetSourceID sets the "source_id" field.
+func (m *RedirectRouteMutation) SetSourceID(i int) {
+	m.source_id = &i
+	m.addsource_id = nil
+}
+
+// SourceID returns the value of the "source_id" field in the mutation.
+func (m *RedirectRouteMutation) SourceID() (r int, exists bool) {
+	v := m.source_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceID returns the old "source_id" field's value of the RedirectRoute entity.
+// If the RedirectRoute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RedirectRouteMutation) OldSourceID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceID: %w", err)
+	}
+	return oldValue.SourceID, nil
+}
+
+// AddSourceID adds i to the "source_id" field.
+func (m *RedirectRouteMutation) AddSourceID(i int) {
+	if m.addsource_id != nil {
+		*m.addsource_id += i
+	} else {
+		m.addsource_id = &i
+	}
+}
+
+// AddedSourceID returns the value that was added to the "source_id" field in this mutation.
+func (m *RedirectRouteMutation) AddedSourceID() (r int, exists bool) {
+	v := m.addsource_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSourceID resets all changes to the "source_id" field.
+func (m *RedirectRouteMutation) ResetSourceID() {
+	m.source_id = nil
+	m.addsource_id = nil
+}
+
+// SetPath sets the "path" field.
+func (m *RedirectRouteMutation) SetPath(s string) {
+	m._path = &s
+}
+
+// Path returns the value of the "path" field in the mutation.
+func (m *RedirectRouteMutation) Path() (r string, exists bool) {
+	v := m._path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPath returns the old "path" field's value of the RedirectRoute entity.
+// If the RedirectRoute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RedirectRouteMutation) OldPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPath: %w", err)
+	}
+	return oldValue.Path, nil
+}
+
+// ResetPath resets all changes to the "path" field.
+func (m *RedirectRouteMutation) ResetPath() {
+	m._path = nil
+}
+
+// SetLowerPath sets the "lower_path" field.
+func (m *RedirectRouteMutation) SetLowerPath(s string) {
+	m.lower_path = &s
+}
+
+// LowerPath returns the value of the "lower_path" field in the mutation.
+func (m *RedirectRouteMutation) LowerPath() (r string, exists bool) {
+	v := m.lower_path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLowerPath returns the old "lower_path" field's value of the RedirectRoute entity.
+// If the RedirectRoute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RedirectRouteMutation) OldLowerPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLowerPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLowerPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLowerPath: %w", err)
+	}
+	return oldValue.LowerPath, nil
+}
+
+// ResetLowerPath resets all changes to the "lower_path" field.
+func (m *RedirectRouteMutation) ResetLowerPath() {
+	m.lower_path = nil
+}
+
+// Where appends a list predicates to the RedirectRouteMutation builder.
+func (m *RedirectRouteMutation) Where(ps ...predicate.RedirectRoute) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RedirectRouteMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RedirectRouteMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.RedirectRoute, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RedirectRouteMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RedirectRouteMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (RedirectRoute).
+func (m *RedirectRouteMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RedirectRouteMutation) Fields() []string {
+	fields := make([]string, 0, 6)
+	if m.created_at != nil {
+		fields = append(fields, redirectroute.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, redirectroute.FieldUpdatedAt)
+	}
+	if m.source_type != nil {
+		fields = append(fields, redirectroute.FieldSourceType)
+	}
+	if m.source_id != nil {
+		fields = append(fields, redirectroute.FieldSourceID)
+	}
+	if m._path != nil {
+		fields = append(fields, redirectroute.FieldPath)
+	}
+	if m.lower_path != nil {
+		fields = append(fields, redirectroute.FieldLowerPath)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RedirectRouteMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case redirectroute.FieldCreatedAt:
+		return m.CreatedAt()
+	case redirectroute.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case redirectroute.FieldSourceType:
+		return m.SourceType()
+	case redirectroute.FieldSourceID:
+		return m.SourceID()
+	case redirectroute.FieldPath:
+		return m.Path()
+	case redirectroute.FieldLowerPath:
+		return m.LowerPath()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RedirectRouteMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case redirectroute.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case redirectroute.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case redirectroute.FieldSourceType:
+		return m.OldSourceType(ctx)
+	case redirectroute.FieldSourceID:
+		return m.OldSourceID(ctx)
+	case redirectroute.FieldPath:
+		return m.OldPath(ctx)
+	case redirectroute.FieldLowerPath:
+		return m.OldLowerPath(ctx)
+	}
+	return nil, fmt.Errorf("unknown RedirectRoute field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RedirectRouteMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case redirectroute.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case redirectroute.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case redirectroute.FieldSourceType:
+		v, ok := value.(redirectroute.SourceType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceType(v)
+		return nil
+	case redirectroute.FieldSourceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceID(v)
+		return nil
+	case redirectroute.FieldPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPath(v)
+		return nil
+	case redirectroute.FieldLowerPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLowerPath(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RedirectRoute field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RedirectRouteMutation) AddedFields() []string {
+	var fields []string
+	if m.addsource_id != nil {
+		fields = append(fields, redirectroute.FieldSourceID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RedirectRouteMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case redirectroute.FieldSourceID:
+		return m.AddedSourceID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RedirectRouteMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case redirectroute.FieldSourceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSourceID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RedirectRoute numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RedirectRouteMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RedirectRouteMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RedirectRouteMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown RedirectRoute nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RedirectRouteMutation) ResetField(name string) error {
+	switch name {
+	case redirectroute.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case redirectroute.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case redirectroute.FieldSourceType:
+		m.ResetSourceType()
+		return nil
+	case redirectroute.FieldSourceID:
+		m.ResetSourceID()
+		return nil
+	case redirectroute.FieldPath:
+		m.ResetPath()
+		return nil
+	case redirectroute.FieldLowerPath:
+		m.ResetLowerPath()
+		return nil
+	}
+	return fmt.Errorf("unknown RedirectRoute field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RedirectRouteMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RedirectRouteMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RedirectRouteMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RedirectRouteMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RedirectRouteMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RedirectRouteMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RedirectRouteMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown RedirectRoute unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RedirectRouteMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown RedirectRoute edge %s", name)
+}
+
 // SettingMutation represents an operation that mutates the Setting nodes in the graph.
 type SettingMutation struct {
 	config
@@ -13406,6 +17523,9 @@ type UserMutation struct {
 	clearedcreated_projects  bool
 	namespace                *int
 	clearednamespace         bool
+	stars                    map[int]struct{}
+	removedstars             map[int]struct{}
+	clearedstars             bool
 	created_by               *int
 	clearedcreated_by        bool
 	created_users            map[int]struct{}
@@ -15574,6 +19694,60 @@ func (m *UserMutation) ResetNamespace() {
 	m.clearednamespace = false
 }
 
+// AddStarIDs adds the "stars" edge to the ProjectStar entity by ids.
+func (m *UserMutation) AddStarIDs(ids ...int) {
+	if m.stars == nil {
+		m.stars = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.stars[ids[i]] = struct{}{}
+	}
+}
+
+// ClearStars clears the "stars" edge to the ProjectStar entity.
+func (m *UserMutation) ClearStars() {
+	m.clearedstars = true
+}
+
+// StarsCleared reports if the "stars" edge to the ProjectStar entity was cleared.
+func (m *UserMutation) StarsCleared() bool {
+	return m.clearedstars
+}
+
+// RemoveStarIDs removes the "stars" edge to the ProjectStar entity by IDs.
+func (m *UserMutation) RemoveStarIDs(ids ...int) {
+	if m.removedstars == nil {
+		m.removedstars = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.stars, ids[i])
+		m.removedstars[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedStars returns the removed IDs of the "stars" edge to the ProjectStar entity.
+func (m *UserMutation) RemovedStarsIDs() (ids []int) {
+	for id := range m.removedstars {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// StarsIDs returns the "stars" edge IDs in the mutation.
+func (m *UserMutation) StarsIDs() (ids []int) {
+	for id := range m.stars {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetStars resets all changes to the "stars" edge.
+func (m *UserMutation) ResetStars() {
+	m.stars = nil
+	m.clearedstars = false
+	m.removedstars = nil
+}
+
 // ClearCreatedBy clears the "created_by" edge to the User entity.
 func (m *UserMutation) ClearCreatedBy() {
 	m.clearedcreated_by = true
@@ -16617,7 +20791,7 @@ func (m *UserMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *UserMutation) AddedEdges() []string {
-	edges := make([]string, 0, 8)
+	edges := make([]string, 0, 9)
 	if m.memberships != nil {
 		edges = append(edges, user.EdgeMemberships)
 	}
@@ -16635,6 +20809,9 @@ func (m *UserMutation) AddedEdges() []string {
 	}
 	if m.namespace != nil {
 		edges = append(edges, user.EdgeNamespace)
+	}
+	if m.stars != nil {
+		edges = append(edges, user.EdgeStars)
 	}
 	if m.created_by != nil {
 		edges = append(edges, user.EdgeCreatedBy)
@@ -16683,6 +20860,12 @@ func (m *UserMutation) AddedIDs(name string) []ent.Value {
 		if id := m.namespace; id != nil {
 			return []ent.Value{*id}
 		}
+	case user.EdgeStars:
+		ids := make([]ent.Value, 0, len(m.stars))
+		for id := range m.stars {
+			ids = append(ids, id)
+		}
+		return ids
 	case user.EdgeCreatedBy:
 		if id := m.created_by; id != nil {
 			return []ent.Value{*id}
@@ -16699,7 +20882,7 @@ func (m *UserMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *UserMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 8)
+	edges := make([]string, 0, 9)
 	if m.removedmemberships != nil {
 		edges = append(edges, user.EdgeMemberships)
 	}
@@ -16714,6 +20897,9 @@ func (m *UserMutation) RemovedEdges() []string {
 	}
 	if m.removedcreated_projects != nil {
 		edges = append(edges, user.EdgeCreatedProjects)
+	}
+	if m.removedstars != nil {
+		edges = append(edges, user.EdgeStars)
 	}
 	if m.removedcreated_users != nil {
 		edges = append(edges, user.EdgeCreatedUsers)
@@ -16755,6 +20941,12 @@ func (m *UserMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case user.EdgeStars:
+		ids := make([]ent.Value, 0, len(m.removedstars))
+		for id := range m.removedstars {
+			ids = append(ids, id)
+		}
+		return ids
 	case user.EdgeCreatedUsers:
 		ids := make([]ent.Value, 0, len(m.removedcreated_users))
 		for id := range m.removedcreated_users {
@@ -16767,7 +20959,7 @@ func (m *UserMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *UserMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 8)
+	edges := make([]string, 0, 9)
 	if m.clearedmemberships {
 		edges = append(edges, user.EdgeMemberships)
 	}
@@ -16785,6 +20977,9 @@ func (m *UserMutation) ClearedEdges() []string {
 	}
 	if m.clearednamespace {
 		edges = append(edges, user.EdgeNamespace)
+	}
+	if m.clearedstars {
+		edges = append(edges, user.EdgeStars)
 	}
 	if m.clearedcreated_by {
 		edges = append(edges, user.EdgeCreatedBy)
@@ -16811,6 +21006,8 @@ func (m *UserMutation) EdgeCleared(name string) bool {
 		return m.clearedcreated_projects
 	case user.EdgeNamespace:
 		return m.clearednamespace
+	case user.EdgeStars:
+		return m.clearedstars
 	case user.EdgeCreatedBy:
 		return m.clearedcreated_by
 	case user.EdgeCreatedUsers:
@@ -16854,6 +21051,9 @@ func (m *UserMutation) ResetEdge(name string) error {
 		return nil
 	case user.EdgeNamespace:
 		m.ResetNamespace()
+		return nil
+	case user.EdgeStars:
+		m.ResetStars()
 		return nil
 	case user.EdgeCreatedBy:
 		m.ResetCreatedBy()

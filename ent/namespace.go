@@ -94,16 +94,19 @@ type NamespaceEdges struct {
 	SharesReceived []*GroupGroupLink `json:"shares_received,omitempty"`
 	// ProjectShares holds the value of the project_shares edge.
 	ProjectShares []*ProjectGroupLink `json:"project_shares,omitempty"`
+	// CustomAttributes holds the value of the custom_attributes edge.
+	CustomAttributes []*GroupCustomAttribute `json:"custom_attributes,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [8]bool
+	loadedTypes [9]bool
 
-	namedChildren       map[string][]*Namespace
-	namedProjects       map[string][]*Project
-	namedMembers        map[string][]*Member
-	namedSharedWith     map[string][]*GroupGroupLink
-	namedSharesReceived map[string][]*GroupGroupLink
-	namedProjectShares  map[string][]*ProjectGroupLink
+	namedChildren         map[string][]*Namespace
+	namedProjects         map[string][]*Project
+	namedMembers          map[string][]*Member
+	namedSharedWith       map[string][]*GroupGroupLink
+	namedSharesReceived   map[string][]*GroupGroupLink
+	namedProjectShares    map[string][]*ProjectGroupLink
+	namedCustomAttributes map[string][]*GroupCustomAttribute
 }
 
 // ParentOrErr returns the Parent value or an error if the edge
@@ -180,6 +183,15 @@ func (e NamespaceEdges) ProjectSharesOrErr() ([]*ProjectGroupLink, error) {
 		return e.ProjectShares, nil
 	}
 	return nil, &NotLoadedError{edge: "project_shares"}
+}
+
+// CustomAttributesOrErr returns the CustomAttributes value or an error if the edge
+// was not loaded in eager-loading.
+func (e NamespaceEdges) CustomAttributesOrErr() ([]*GroupCustomAttribute, error) {
+	if e.loadedTypes[8] {
+		return e.CustomAttributes, nil
+	}
+	return nil, &NotLoadedError{edge: "custom_attributes"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -426,6 +438,11 @@ func (_m *Namespace) QuerySharesReceived() *GroupGroupLinkQuery {
 // QueryProjectShares queries the "project_shares" edge of the Namespace entity.
 func (_m *Namespace) QueryProjectShares() *ProjectGroupLinkQuery {
 	return NewNamespaceClient(_m.config).QueryProjectShares(_m)
+}
+
+// QueryCustomAttributes queries the "custom_attributes" edge of the Namespace entity.
+func (_m *Namespace) QueryCustomAttributes() *GroupCustomAttributeQuery {
+	return NewNamespaceClient(_m.config).QueryCustomAttributes(_m)
 }
 
 // Update returns a builder for updating this Namespace.
@@ -678,6 +695,30 @@ func (_m *Namespace) appendNamedProjectShares(name string, edges ...*ProjectGrou
 		_m.Edges.namedProjectShares[name] = []*ProjectGroupLink{}
 	} else {
 		_m.Edges.namedProjectShares[name] = append(_m.Edges.namedProjectShares[name], edges...)
+	}
+}
+
+// NamedCustomAttributes returns the CustomAttributes named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Namespace) NamedCustomAttributes(name string) ([]*GroupCustomAttribute, error) {
+	if _m.Edges.namedCustomAttributes == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedCustomAttributes[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Namespace) appendNamedCustomAttributes(name string, edges ...*GroupCustomAttribute) {
+	if _m.Edges.namedCustomAttributes == nil {
+		_m.Edges.namedCustomAttributes = make(map[string][]*GroupCustomAttribute)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedCustomAttributes[name] = []*GroupCustomAttribute{}
+	} else {
+		_m.Edges.namedCustomAttributes[name] = append(_m.Edges.namedCustomAttributes[name], edges...)
 	}
 }
 

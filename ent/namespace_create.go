@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/member"
 	"anvil/ent/namespace"
@@ -465,6 +466,21 @@ func (_c *NamespaceCreate) AddProjectShares(v ...*ProjectGroupLink) *NamespaceCr
 		ids[i] = v[i].ID
 	}
 	return _c.AddProjectShareIDs(ids...)
+}
+
+// AddCustomAttributeIDs adds the "custom_attributes" edge to the GroupCustomAttribute entity by IDs.
+func (_c *NamespaceCreate) AddCustomAttributeIDs(ids ...int) *NamespaceCreate {
+	_c.mutation.AddCustomAttributeIDs(ids...)
+	return _c
+}
+
+// AddCustomAttributes adds the "custom_attributes" edges to the GroupCustomAttribute entity.
+func (_c *NamespaceCreate) AddCustomAttributes(v ...*GroupCustomAttribute) *NamespaceCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddCustomAttributeIDs(ids...)
 }
 
 // Mutation returns the NamespaceMutation object of the builder.
@@ -933,6 +949,22 @@ func (_c *NamespaceCreate) createSpec() (*Namespace, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(projectgrouplink.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.CustomAttributesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   namespace.CustomAttributesTable,
+			Columns: []string{namespace.CustomAttributesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(groupcustomattribute.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/member"
 	"anvil/ent/namespace"
@@ -25,26 +26,28 @@ import (
 // NamespaceQuery is the builder for querying Namespace entities.
 type NamespaceQuery struct {
 	config
-	ctx                     *QueryContext
-	order                   []namespace.OrderOption
-	inters                  []Interceptor
-	predicates              []predicate.Namespace
-	withParent              *NamespaceQuery
-	withChildren            *NamespaceQuery
-	withOwner               *UserQuery
-	withProjects            *ProjectQuery
-	withMembers             *MemberQuery
-	withSharedWith          *GroupGroupLinkQuery
-	withSharesReceived      *GroupGroupLinkQuery
-	withProjectShares       *ProjectGroupLinkQuery
-	loadTotal               []func(context.Context, []*Namespace) error
-	modifiers               []func(*sql.Selector)
-	withNamedChildren       map[string]*NamespaceQuery
-	withNamedProjects       map[string]*ProjectQuery
-	withNamedMembers        map[string]*MemberQuery
-	withNamedSharedWith     map[string]*GroupGroupLinkQuery
-	withNamedSharesReceived map[string]*GroupGroupLinkQuery
-	withNamedProjectShares  map[string]*ProjectGroupLinkQuery
+	ctx                       *QueryContext
+	order                     []namespace.OrderOption
+	inters                    []Interceptor
+	predicates                []predicate.Namespace
+	withParent                *NamespaceQuery
+	withChildren              *NamespaceQuery
+	withOwner                 *UserQuery
+	withProjects              *ProjectQuery
+	withMembers               *MemberQuery
+	withSharedWith            *GroupGroupLinkQuery
+	withSharesReceived        *GroupGroupLinkQuery
+	withProjectShares         *ProjectGroupLinkQuery
+	withCustomAttributes      *GroupCustomAttributeQuery
+	loadTotal                 []func(context.Context, []*Namespace) error
+	modifiers                 []func(*sql.Selector)
+	withNamedChildren         map[string]*NamespaceQuery
+	withNamedProjects         map[string]*ProjectQuery
+	withNamedMembers          map[string]*MemberQuery
+	withNamedSharedWith       map[string]*GroupGroupLinkQuery
+	withNamedSharesReceived   map[string]*GroupGroupLinkQuery
+	withNamedProjectShares    map[string]*ProjectGroupLinkQuery
+	withNamedCustomAttributes map[string]*GroupCustomAttributeQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -257,6 +260,28 @@ func (_q *NamespaceQuery) QueryProjectShares() *ProjectGroupLinkQuery {
 	return query
 }
 
+// QueryCustomAttributes chains the current query on the "custom_attributes" edge.
+func (_q *NamespaceQuery) QueryCustomAttributes() *GroupCustomAttributeQuery {
+	query := (&GroupCustomAttributeClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(namespace.Table, namespace.FieldID, selector),
+			sqlgraph.To(groupcustomattribute.Table, groupcustomattribute.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, namespace.CustomAttributesTable, namespace.CustomAttributesColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // First returns the first Namespace entity from the query.
 // Returns a *NotFoundError when no Namespace was found.
 func (_q *NamespaceQuery) First(ctx context.Context) (*Namespace, error) {
@@ -444,19 +469,20 @@ func (_q *NamespaceQuery) Clone() *NamespaceQuery {
 		return nil
 	}
 	return &NamespaceQuery{
-		config:             _q.config,
-		ctx:                _q.ctx.Clone(),
-		order:              append([]namespace.OrderOption{}, _q.order...),
-		inters:             append([]Interceptor{}, _q.inters...),
-		predicates:         append([]predicate.Namespace{}, _q.predicates...),
-		withParent:         _q.withParent.Clone(),
-		withChildren:       _q.withChildren.Clone(),
-		withOwner:          _q.withOwner.Clone(),
-		withProjects:       _q.withProjects.Clone(),
-		withMembers:        _q.withMembers.Clone(),
-		withSharedWith:     _q.withSharedWith.Clone(),
-		withSharesReceived: _q.withSharesReceived.Clone(),
-		withProjectShares:  _q.withProjectShares.Clone(),
+		config:               _q.config,
+		ctx:                  _q.ctx.Clone(),
+		order:                append([]namespace.OrderOption{}, _q.order...),
+		inters:               append([]Interceptor{}, _q.inters...),
+		predicates:           append([]predicate.Namespace{}, _q.predicates...),
+		withParent:           _q.withParent.Clone(),
+		withChildren:         _q.withChildren.Clone(),
+		withOwner:            _q.withOwner.Clone(),
+		withProjects:         _q.withProjects.Clone(),
+		withMembers:          _q.withMembers.Clone(),
+		withSharedWith:       _q.withSharedWith.Clone(),
+		withSharesReceived:   _q.withSharesReceived.Clone(),
+		withProjectShares:    _q.withProjectShares.Clone(),
+		withCustomAttributes: _q.withCustomAttributes.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -552,6 +578,17 @@ func (_q *NamespaceQuery) WithProjectShares(opts ...func(*ProjectGroupLinkQuery)
 	return _q
 }
 
+// WithCustomAttributes tells the query-builder to eager-load the nodes that are connected to
+// the "custom_attributes" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *NamespaceQuery) WithCustomAttributes(opts ...func(*GroupCustomAttributeQuery)) *NamespaceQuery {
+	query := (&GroupCustomAttributeClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withCustomAttributes = query
+	return _q
+}
+
 // GroupBy is used to group vertices by one or more fields/columns.
 // It is often used with aggregate functions, like: count, max, mean, min, sum.
 //
@@ -630,7 +667,7 @@ func (_q *NamespaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Na
 	var (
 		nodes       = []*Namespace{}
 		_spec       = _q.querySpec()
-		loadedTypes = [8]bool{
+		loadedTypes = [9]bool{
 			_q.withParent != nil,
 			_q.withChildren != nil,
 			_q.withOwner != nil,
@@ -639,6 +676,7 @@ func (_q *NamespaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Na
 			_q.withSharedWith != nil,
 			_q.withSharesReceived != nil,
 			_q.withProjectShares != nil,
+			_q.withCustomAttributes != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -716,6 +754,15 @@ func (_q *NamespaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Na
 			return nil, err
 		}
 	}
+	if query := _q.withCustomAttributes; query != nil {
+		if err := _q.loadCustomAttributes(ctx, query, nodes,
+			func(n *Namespace) { n.Edges.CustomAttributes = []*GroupCustomAttribute{} },
+			func(n *Namespace, e *GroupCustomAttribute) {
+				n.Edges.CustomAttributes = append(n.Edges.CustomAttributes, e)
+			}); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedChildren {
 		if err := _q.loadChildren(ctx, query, nodes,
 			func(n *Namespace) { n.appendNamedChildren(name) },
@@ -755,6 +802,13 @@ func (_q *NamespaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Na
 		if err := _q.loadProjectShares(ctx, query, nodes,
 			func(n *Namespace) { n.appendNamedProjectShares(name) },
 			func(n *Namespace, e *ProjectGroupLink) { n.appendNamedProjectShares(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedCustomAttributes {
+		if err := _q.loadCustomAttributes(ctx, query, nodes,
+			func(n *Namespace) { n.appendNamedCustomAttributes(name) },
+			func(n *Namespace, e *GroupCustomAttribute) { n.appendNamedCustomAttributes(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -1016,6 +1070,36 @@ func (_q *NamespaceQuery) loadProjectShares(ctx context.Context, query *ProjectG
 	}
 	return nil
 }
+func (_q *NamespaceQuery) loadCustomAttributes(ctx context.Context, query *GroupCustomAttributeQuery, nodes []*Namespace, init func(*Namespace), assign func(*Namespace, *GroupCustomAttribute)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Namespace)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(groupcustomattribute.FieldGroupID)
+	}
+	query.Where(predicate.GroupCustomAttribute(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(namespace.CustomAttributesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.GroupID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "group_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 
 func (_q *NamespaceQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -1223,6 +1307,20 @@ func (_q *NamespaceQuery) WithNamedProjectShares(name string, opts ...func(*Proj
 		_q.withNamedProjectShares = make(map[string]*ProjectGroupLinkQuery)
 	}
 	_q.withNamedProjectShares[name] = query
+	return _q
+}
+
+// WithNamedCustomAttributes tells the query-builder to eager-load the nodes that are connected to the "custom_attributes"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *NamespaceQuery) WithNamedCustomAttributes(name string, opts ...func(*GroupCustomAttributeQuery)) *NamespaceQuery {
+	query := (&GroupCustomAttributeClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedCustomAttributes == nil {
+		_q.withNamedCustomAttributes = make(map[string]*GroupCustomAttributeQuery)
+	}
+	_q.withNamedCustomAttributes[name] = query
 	return _q
 }
 

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/member"
 	"anvil/ent/namespace"
@@ -507,6 +508,21 @@ func (_u *NamespaceUpdate) AddProjectShares(v ...*ProjectGroupLink) *NamespaceUp
 	return _u.AddProjectShareIDs(ids...)
 }
 
+// AddCustomAttributeIDs adds the "custom_attributes" edge to the GroupCustomAttribute entity by IDs.
+func (_u *NamespaceUpdate) AddCustomAttributeIDs(ids ...int) *NamespaceUpdate {
+	_u.mutation.AddCustomAttributeIDs(ids...)
+	return _u
+}
+
+// AddCustomAttributes adds the "custom_attributes" edges to the GroupCustomAttribute entity.
+func (_u *NamespaceUpdate) AddCustomAttributes(v ...*GroupCustomAttribute) *NamespaceUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddCustomAttributeIDs(ids...)
+}
+
 // Mutation returns the NamespaceMutation object of the builder.
 func (_u *NamespaceUpdate) Mutation() *NamespaceMutation {
 	return _u.mutation
@@ -648,6 +664,27 @@ func (_u *NamespaceUpdate) RemoveProjectShares(v ...*ProjectGroupLink) *Namespac
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveProjectShareIDs(ids...)
+}
+
+// ClearCustomAttributes clears all "custom_attributes" edges to the GroupCustomAttribute entity.
+func (_u *NamespaceUpdate) ClearCustomAttributes() *NamespaceUpdate {
+	_u.mutation.ClearCustomAttributes()
+	return _u
+}
+
+// RemoveCustomAttributeIDs removes the "custom_attributes" edge to GroupCustomAttribute entities by IDs.
+func (_u *NamespaceUpdate) RemoveCustomAttributeIDs(ids ...int) *NamespaceUpdate {
+	_u.mutation.RemoveCustomAttributeIDs(ids...)
+	return _u
+}
+
+// RemoveCustomAttributes removes "custom_attributes" edges to GroupCustomAttribute entities.
+func (_u *NamespaceUpdate) RemoveCustomAttributes(v ...*GroupCustomAttribute) *NamespaceUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveCustomAttributeIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -1150,6 +1187,51 @@ func (_u *NamespaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.CustomAttributesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   namespace.CustomAttributesTable,
+			Columns: []string{namespace.CustomAttributesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(groupcustomattribute.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedCustomAttributesIDs(); len(nodes) > 0 && !_u.mutation.CustomAttributesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   namespace.CustomAttributesTable,
+			Columns: []string{namespace.CustomAttributesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(groupcustomattribute.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CustomAttributesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   namespace.CustomAttributesTable,
+			Columns: []string{namespace.CustomAttributesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(groupcustomattribute.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -1645,6 +1727,21 @@ func (_u *NamespaceUpdateOne) AddProjectShares(v ...*ProjectGroupLink) *Namespac
 	return _u.AddProjectShareIDs(ids...)
 }
 
+// AddCustomAttributeIDs adds the "custom_attributes" edge to the GroupCustomAttribute entity by IDs.
+func (_u *NamespaceUpdateOne) AddCustomAttributeIDs(ids ...int) *NamespaceUpdateOne {
+	_u.mutation.AddCustomAttributeIDs(ids...)
+	return _u
+}
+
+// AddCustomAttributes adds the "custom_attributes" edges to the GroupCustomAttribute entity.
+func (_u *NamespaceUpdateOne) AddCustomAttributes(v ...*GroupCustomAttribute) *NamespaceUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddCustomAttributeIDs(ids...)
+}
+
 // Mutation returns the NamespaceMutation object of the builder.
 func (_u *NamespaceUpdateOne) Mutation() *NamespaceMutation {
 	return _u.mutation
@@ -1786,6 +1883,27 @@ func (_u *NamespaceUpdateOne) RemoveProjectShares(v ...*ProjectGroupLink) *Names
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveProjectShareIDs(ids...)
+}
+
+// ClearCustomAttributes clears all "custom_attributes" edges to the GroupCustomAttribute entity.
+func (_u *NamespaceUpdateOne) ClearCustomAttributes() *NamespaceUpdateOne {
+	_u.mutation.ClearCustomAttributes()
+	return _u
+}
+
+// RemoveCustomAttributeIDs removes the "custom_attributes" edge to GroupCustomAttribute entities by IDs.
+func (_u *NamespaceUpdateOne) RemoveCustomAttributeIDs(ids ...int) *NamespaceUpdateOne {
+	_u.mutation.RemoveCustomAttributeIDs(ids...)
+	return _u
+}
+
+// RemoveCustomAttributes removes "custom_attributes" edges to GroupCustomAttribute entities.
+func (_u *NamespaceUpdateOne) RemoveCustomAttributes(v ...*GroupCustomAttribute) *NamespaceUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveCustomAttributeIDs(ids...)
 }
 
 // Where appends a list predicates to the NamespaceUpdate builder.
@@ -2311,6 +2429,51 @@ func (_u *NamespaceUpdateOne) sqlSave(ctx context.Context) (_node *Namespace, er
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(projectgrouplink.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CustomAttributesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   namespace.CustomAttributesTable,
+			Columns: []string{namespace.CustomAttributesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(groupcustomattribute.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedCustomAttributesIDs(); len(nodes) > 0 && !_u.mutation.CustomAttributesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   namespace.CustomAttributesTable,
+			Columns: []string{namespace.CustomAttributesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(groupcustomattribute.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CustomAttributesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   namespace.CustomAttributesTable,
+			Columns: []string{namespace.CustomAttributesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(groupcustomattribute.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -5,6 +5,7 @@ package ent
 import (
 	"anvil/ent/namespace"
 	"anvil/ent/project"
+	"anvil/ent/projectstatistics"
 	"anvil/ent/user"
 	"encoding/json"
 	"fmt"
@@ -44,6 +45,8 @@ type Project struct {
 	Topics []string `json:"topics,omitempty"`
 	// LastActivityAt holds the value of the "last_activity_at" field.
 	LastActivityAt time.Time `json:"last_activity_at,omitempty"`
+	// StarCount holds the value of the "star_count" field.
+	StarCount int `json:"star_count,omitempty"`
 	// ContainerRegistryAccessLevel holds the value of the "container_registry_access_level" field.
 	ContainerRegistryAccessLevel string `json:"container_registry_access_level,omitempty"`
 	// IssuesAccessLevel holds the value of the "issues_access_level" field.
@@ -142,15 +145,20 @@ type ProjectEdges struct {
 	ForkedFrom *Project `json:"forked_from,omitempty"`
 	// Forks holds the value of the forks edge.
 	Forks []*Project `json:"forks,omitempty"`
+	// Stars holds the value of the stars edge.
+	Stars []*ProjectStar `json:"stars,omitempty"`
+	// Statistics holds the value of the statistics edge.
+	Statistics *ProjectStatistics `json:"statistics,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [6]bool
+	loadedTypes [8]bool
 	// totalCount holds the count of the edges above.
 	totalCount [1]map[string]int
 
 	namedMembers    map[string][]*Member
 	namedGroupLinks map[string][]*ProjectGroupLink
 	namedForks      map[string][]*Project
+	namedStars      map[string][]*ProjectStar
 }
 
 // NamespaceOrErr returns the Namespace value or an error if the edge
@@ -213,6 +221,26 @@ func (e ProjectEdges) ForksOrErr() ([]*Project, error) {
 	return nil, &NotLoadedError{edge: "forks"}
 }
 
+// StarsOrErr returns the Stars value or an error if the edge
+// was not loaded in eager-loading.
+func (e ProjectEdges) StarsOrErr() ([]*ProjectStar, error) {
+	if e.loadedTypes[6] {
+		return e.Stars, nil
+	}
+	return nil, &NotLoadedError{edge: "stars"}
+}
+
+// StatisticsOrErr returns the Statistics value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e ProjectEdges) StatisticsOrErr() (*ProjectStatistics, error) {
+	if e.Statistics != nil {
+		return e.Statistics, nil
+	} else if e.loadedTypes[7] {
+		return nil, &NotFoundError{label: projectstatistics.Label}
+	}
+	return nil, &NotLoadedError{edge: "statistics"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*Project) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
@@ -222,7 +250,7 @@ func (*Project) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case project.FieldArchived, project.FieldRequestAccessEnabled, project.FieldLfsEnabled, project.FieldSharedRunnersEnabled, project.FieldEmailsEnabled, project.FieldOnlyAllowMergeIfPipelineSucceeds, project.FieldOnlyAllowMergeIfAllDiscussionsAreResolved, project.FieldRemoveSourceBranchAfterMerge, project.FieldPrintingMergeRequestLinkEnabled, project.FieldResolveOutdatedDiffDiscussions, project.FieldPublicJobs, project.FieldPendingDelete:
 			values[i] = new(sql.NullBool)
-		case project.FieldID, project.FieldNamespaceID, project.FieldCreatorID, project.FieldBuildTimeout, project.FieldForkedFromID:
+		case project.FieldID, project.FieldNamespaceID, project.FieldCreatorID, project.FieldStarCount, project.FieldBuildTimeout, project.FieldForkedFromID:
 			values[i] = new(sql.NullInt64)
 		case project.FieldName, project.FieldPath, project.FieldDescription, project.FieldVisibility, project.FieldDefaultBranch, project.FieldContainerRegistryAccessLevel, project.FieldIssuesAccessLevel, project.FieldRepositoryAccessLevel, project.FieldMergeRequestsAccessLevel, project.FieldForkingAccessLevel, project.FieldWikiAccessLevel, project.FieldBuildsAccessLevel, project.FieldSnippetsAccessLevel, project.FieldPagesAccessLevel, project.FieldOperationsAccessLevel, project.FieldAnalyticsAccessLevel, project.FieldRequirementsAccessLevel, project.FieldSecurityAndComplianceAccessLevel, project.FieldReleasesAccessLevel, project.FieldEnvironmentsAccessLevel, project.FieldFeatureFlagsAccessLevel, project.FieldInfrastructureAccessLevel, project.FieldMonitorAccessLevel, project.FieldModelExperimentsAccessLevel, project.FieldModelRegistryAccessLevel, project.FieldMergeMethod, project.FieldSquashOption, project.FieldCiConfigPath, project.FieldAvatarURL, project.FieldRepositoryStorage, project.FieldDiskPath:
 			values[i] = new(sql.NullString)
@@ -323,6 +351,12 @@ func (_m *Project) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field last_activity_at", values[i])
 			} else if value.Valid {
 				_m.LastActivityAt = value.Time
+			}
+		case project.FieldStarCount:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field star_count", values[i])
+			} else if value.Valid {
+				_m.StarCount = int(value.Int64)
 			}
 		case project.FieldContainerRegistryAccessLevel:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -602,6 +636,16 @@ func (_m *Project) QueryForks() *ProjectQuery {
 	return NewProjectClient(_m.config).QueryForks(_m)
 }
 
+// QueryStars queries the "stars" edge of the Project entity.
+func (_m *Project) QueryStars() *ProjectStarQuery {
+	return NewProjectClient(_m.config).QueryStars(_m)
+}
+
+// QueryStatistics queries the "statistics" edge of the Project entity.
+func (_m *Project) QueryStatistics() *ProjectStatisticsQuery {
+	return NewProjectClient(_m.config).QueryStatistics(_m)
+}
+
 // Update returns a builder for updating this Project.
 // Note that you need to call Project.Unwrap() before calling this method if this Project
 // was returned from a transaction, and the transaction was committed or rolled back.
@@ -662,6 +706,9 @@ func (_m *Project) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("last_activity_at=")
 	builder.WriteString(_m.LastActivityAt.Format(time.ANSIC))
+	builder.WriteString(", ")
+	builder.WriteString("star_count=")
+	builder.WriteString(fmt.Sprintf("%v", _m.StarCount))
 	builder.WriteString(", ")
 	builder.WriteString("container_registry_access_level=")
 	builder.WriteString(_m.ContainerRegistryAccessLevel)
@@ -854,6 +901,30 @@ func (_m *Project) appendNamedForks(name string, edges ...*Project) {
 		_m.Edges.namedForks[name] = []*Project{}
 	} else {
 		_m.Edges.namedForks[name] = append(_m.Edges.namedForks[name], edges...)
+	}
+}
+
+// NamedStars returns the Stars named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Project) NamedStars(name string) ([]*ProjectStar, error) {
+	if _m.Edges.namedStars == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedStars[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Project) appendNamedStars(name string, edges ...*ProjectStar) {
+	if _m.Edges.namedStars == nil {
+		_m.Edges.namedStars = make(map[string][]*ProjectStar)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedStars[name] = []*ProjectStar{}
+	} else {
+		_m.Edges.namedStars[name] = append(_m.Edges.namedStars[name], edges...)
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"anvil/ent/namespace"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/projectstar"
+	"anvil/ent/projectstatistics"
 	"anvil/ent/user"
 	"context"
 	"errors"
@@ -158,6 +160,20 @@ func (_c *ProjectCreate) SetLastActivityAt(v time.Time) *ProjectCreate {
 func (_c *ProjectCreate) SetNillableLastActivityAt(v *time.Time) *ProjectCreate {
 	if v != nil {
 		_c.SetLastActivityAt(*v)
+	}
+	return _c
+}
+
+// SetStarCount sets the "star_count" field.
+func (_c *ProjectCreate) SetStarCount(v int) *ProjectCreate {
+	_c.mutation.SetStarCount(v)
+	return _c
+}
+
+// SetNillableStarCount sets the "star_count" field if the given value is not nil.
+func (_c *ProjectCreate) SetNillableStarCount(v *int) *ProjectCreate {
+	if v != nil {
+		_c.SetStarCount(*v)
 	}
 	return _c
 }
@@ -768,6 +784,40 @@ func (_c *ProjectCreate) AddForks(v ...*Project) *ProjectCreate {
 	return _c.AddForkIDs(ids...)
 }
 
+// AddStarIDs adds the "stars" edge to the ProjectStar entity by IDs.
+func (_c *ProjectCreate) AddStarIDs(ids ...int) *ProjectCreate {
+	_c.mutation.AddStarIDs(ids...)
+	return _c
+}
+
+// AddStars adds the "stars" edges to the ProjectStar entity.
+func (_c *ProjectCreate) AddStars(v ...*ProjectStar) *ProjectCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddStarIDs(ids...)
+}
+
+// SetStatisticsID sets the "statistics" edge to the ProjectStatistics entity by ID.
+func (_c *ProjectCreate) SetStatisticsID(id int) *ProjectCreate {
+	_c.mutation.SetStatisticsID(id)
+	return _c
+}
+
+// SetNillableStatisticsID sets the "statistics" edge to the ProjectStatistics entity by ID if the given value is not nil.
+func (_c *ProjectCreate) SetNillableStatisticsID(id *int) *ProjectCreate {
+	if id != nil {
+		_c = _c.SetStatisticsID(*id)
+	}
+	return _c
+}
+
+// SetStatistics sets the "statistics" edge to the ProjectStatistics entity.
+func (_c *ProjectCreate) SetStatistics(v *ProjectStatistics) *ProjectCreate {
+	return _c.SetStatisticsID(v.ID)
+}
+
 // Mutation returns the ProjectMutation object of the builder.
 func (_c *ProjectCreate) Mutation() *ProjectMutation {
 	return _c.mutation
@@ -830,6 +880,10 @@ func (_c *ProjectCreate) defaults() {
 	if _, ok := _c.mutation.LastActivityAt(); !ok {
 		v := project.DefaultLastActivityAt()
 		_c.mutation.SetLastActivityAt(v)
+	}
+	if _, ok := _c.mutation.StarCount(); !ok {
+		v := project.DefaultStarCount
+		_c.mutation.SetStarCount(v)
 	}
 	if _, ok := _c.mutation.ContainerRegistryAccessLevel(); !ok {
 		v := project.DefaultContainerRegistryAccessLevel
@@ -1037,6 +1091,9 @@ func (_c *ProjectCreate) check() error {
 	if _, ok := _c.mutation.LastActivityAt(); !ok {
 		return &ValidationError{Name: "last_activity_at", err: errors.New(`ent: missing required field "Project.last_activity_at"`)}
 	}
+	if _, ok := _c.mutation.StarCount(); !ok {
+		return &ValidationError{Name: "star_count", err: errors.New(`ent: missing required field "Project.star_count"`)}
+	}
 	if _, ok := _c.mutation.ContainerRegistryAccessLevel(); !ok {
 		return &ValidationError{Name: "container_registry_access_level", err: errors.New(`ent: missing required field "Project.container_registry_access_level"`)}
 	}
@@ -1225,6 +1282,10 @@ func (_c *ProjectCreate) createSpec() (*Project, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.LastActivityAt(); ok {
 		_spec.SetField(project.FieldLastActivityAt, field.TypeTime, value)
 		_node.LastActivityAt = value
+	}
+	if value, ok := _c.mutation.StarCount(); ok {
+		_spec.SetField(project.FieldStarCount, field.TypeInt, value)
+		_node.StarCount = value
 	}
 	if value, ok := _c.mutation.ContainerRegistryAccessLevel(); ok {
 		_spec.SetField(project.FieldContainerRegistryAccessLevel, field.TypeString, value)
@@ -1477,6 +1538,38 @@ func (_c *ProjectCreate) createSpec() (*Project, *sqlgraph.CreateSpec) {
 		}
 		_spec.Edges = append(_spec.Edges, edge)
 	}
+	if nodes := _c.mutation.StarsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   project.StarsTable,
+			Columns: []string{project.StarsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectstar.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.StatisticsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: false,
+			Table:   project.StatisticsTable,
+			Columns: []string{project.StatisticsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectstatistics.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
 	return _node, _spec
 }
 
@@ -1670,6 +1763,24 @@ func (u *ProjectUpsert) SetLastActivityAt(v time.Time) *ProjectUpsert {
 // UpdateLastActivityAt sets the "last_activity_at" field to the value that was provided on create.
 func (u *ProjectUpsert) UpdateLastActivityAt() *ProjectUpsert {
 	u.SetExcluded(project.FieldLastActivityAt)
+	return u
+}
+
+// SetStarCount sets the "star_count" field.
+func (u *ProjectUpsert) SetStarCount(v int) *ProjectUpsert {
+	u.Set(project.FieldStarCount, v)
+	return u
+}
+
+// UpdateStarCount sets the "star_count" field to the value that was provided on create.
+func (u *ProjectUpsert) UpdateStarCount() *ProjectUpsert {
+	u.SetExcluded(project.FieldStarCount)
+	return u
+}
+
+// AddStarCount adds v to the "star_count" field.
+func (u *ProjectUpsert) AddStarCount(v int) *ProjectUpsert {
+	u.Add(project.FieldStarCount, v)
 	return u
 }
 
@@ -2363,6 +2474,27 @@ func (u *ProjectUpsertOne) SetLastActivityAt(v time.Time) *ProjectUpsertOne {
 func (u *ProjectUpsertOne) UpdateLastActivityAt() *ProjectUpsertOne {
 	return u.Update(func(s *ProjectUpsert) {
 		s.UpdateLastActivityAt()
+	})
+}
+
+// SetStarCount sets the "star_count" field.
+func (u *ProjectUpsertOne) SetStarCount(v int) *ProjectUpsertOne {
+	return u.Update(func(s *ProjectUpsert) {
+		s.SetStarCount(v)
+	})
+}
+
+// AddStarCount adds v to the "star_count" field.
+func (u *ProjectUpsertOne) AddStarCount(v int) *ProjectUpsertOne {
+	return u.Update(func(s *ProjectUpsert) {
+		s.AddStarCount(v)
+	})
+}
+
+// UpdateStarCount sets the "star_count" field to the value that was provided on create.
+func (u *ProjectUpsertOne) UpdateStarCount() *ProjectUpsertOne {
+	return u.Update(func(s *ProjectUpsert) {
+		s.UpdateStarCount()
 	})
 }
 
@@ -3302,6 +3434,27 @@ func (u *ProjectUpsertBulk) SetLastActivityAt(v time.Time) *ProjectUpsertBulk {
 func (u *ProjectUpsertBulk) UpdateLastActivityAt() *ProjectUpsertBulk {
 	return u.Update(func(s *ProjectUpsert) {
 		s.UpdateLastActivityAt()
+	})
+}
+
+// SetStarCount sets the "star_count" field.
+func (u *ProjectUpsertBulk) SetStarCount(v int) *ProjectUpsertBulk {
+	return u.Update(func(s *ProjectUpsert) {
+		s.SetStarCount(v)
+	})
+}
+
+// AddStarCount adds v to the "star_count" field.
+func (u *ProjectUpsertBulk) AddStarCount(v int) *ProjectUpsertBulk {
+	return u.Update(func(s *ProjectUpsert) {
+		s.AddStarCount(v)
+	})
+}
+
+// UpdateStarCount sets the "star_count" field to the value that was provided on create.
+func (u *ProjectUpsertBulk) UpdateStarCount() *ProjectUpsertBulk {
+	return u.Update(func(s *ProjectUpsert) {
+		s.UpdateStarCount()
 	})
 }
 

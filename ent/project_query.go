@@ -8,6 +8,8 @@ import (
 	"anvil/ent/predicate"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/projectstar"
+	"anvil/ent/projectstatistics"
 	"anvil/ent/user"
 	"context"
 	"database/sql/driver"
@@ -34,11 +36,14 @@ type ProjectQuery struct {
 	withGroupLinks      *ProjectGroupLinkQuery
 	withForkedFrom      *ProjectQuery
 	withForks           *ProjectQuery
+	withStars           *ProjectStarQuery
+	withStatistics      *ProjectStatisticsQuery
 	loadTotal           []func(context.Context, []*Project) error
 	modifiers           []func(*sql.Selector)
 	withNamedMembers    map[string]*MemberQuery
 	withNamedGroupLinks map[string]*ProjectGroupLinkQuery
 	withNamedForks      map[string]*ProjectQuery
+	withNamedStars      map[string]*ProjectStarQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -200,6 +205,50 @@ func (_q *ProjectQuery) QueryForks() *ProjectQuery {
 			sqlgraph.From(project.Table, project.FieldID, selector),
 			sqlgraph.To(project.Table, project.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, project.ForksTable, project.ForksColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryStars chains the current query on the "stars" edge.
+func (_q *ProjectQuery) QueryStars() *ProjectStarQuery {
+	query := (&ProjectStarClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(project.Table, project.FieldID, selector),
+			sqlgraph.To(projectstar.Table, projectstar.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, project.StarsTable, project.StarsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryStatistics chains the current query on the "statistics" edge.
+func (_q *ProjectQuery) QueryStatistics() *ProjectStatisticsQuery {
+	query := (&ProjectStatisticsClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(project.Table, project.FieldID, selector),
+			sqlgraph.To(projectstatistics.Table, projectstatistics.FieldID),
+			sqlgraph.Edge(sqlgraph.O2O, false, project.StatisticsTable, project.StatisticsColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -405,6 +454,8 @@ func (_q *ProjectQuery) Clone() *ProjectQuery {
 		withGroupLinks: _q.withGroupLinks.Clone(),
 		withForkedFrom: _q.withForkedFrom.Clone(),
 		withForks:      _q.withForks.Clone(),
+		withStars:      _q.withStars.Clone(),
+		withStatistics: _q.withStatistics.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -475,6 +526,28 @@ func (_q *ProjectQuery) WithForks(opts ...func(*ProjectQuery)) *ProjectQuery {
 		opt(query)
 	}
 	_q.withForks = query
+	return _q
+}
+
+// WithStars tells the query-builder to eager-load the nodes that are connected to
+// the "stars" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ProjectQuery) WithStars(opts ...func(*ProjectStarQuery)) *ProjectQuery {
+	query := (&ProjectStarClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withStars = query
+	return _q
+}
+
+// WithStatistics tells the query-builder to eager-load the nodes that are connected to
+// the "statistics" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ProjectQuery) WithStatistics(opts ...func(*ProjectStatisticsQuery)) *ProjectQuery {
+	query := (&ProjectStatisticsClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withStatistics = query
 	return _q
 }
 
@@ -556,13 +629,15 @@ func (_q *ProjectQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Proj
 	var (
 		nodes       = []*Project{}
 		_spec       = _q.querySpec()
-		loadedTypes = [6]bool{
+		loadedTypes = [8]bool{
 			_q.withNamespace != nil,
 			_q.withCreator != nil,
 			_q.withMembers != nil,
 			_q.withGroupLinks != nil,
 			_q.withForkedFrom != nil,
 			_q.withForks != nil,
+			_q.withStars != nil,
+			_q.withStatistics != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -625,6 +700,19 @@ func (_q *ProjectQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Proj
 			return nil, err
 		}
 	}
+	if query := _q.withStars; query != nil {
+		if err := _q.loadStars(ctx, query, nodes,
+			func(n *Project) { n.Edges.Stars = []*ProjectStar{} },
+			func(n *Project, e *ProjectStar) { n.Edges.Stars = append(n.Edges.Stars, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withStatistics; query != nil {
+		if err := _q.loadStatistics(ctx, query, nodes, nil,
+			func(n *Project, e *ProjectStatistics) { n.Edges.Statistics = e }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedMembers {
 		if err := _q.loadMembers(ctx, query, nodes,
 			func(n *Project) { n.appendNamedMembers(name) },
@@ -643,6 +731,13 @@ func (_q *ProjectQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Proj
 		if err := _q.loadForks(ctx, query, nodes,
 			func(n *Project) { n.appendNamedForks(name) },
 			func(n *Project, e *Project) { n.appendNamedForks(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedStars {
+		if err := _q.loadStars(ctx, query, nodes,
+			func(n *Project) { n.appendNamedStars(name) },
+			func(n *Project, e *ProjectStar) { n.appendNamedStars(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -843,6 +938,63 @@ func (_q *ProjectQuery) loadForks(ctx context.Context, query *ProjectQuery, node
 	}
 	return nil
 }
+func (_q *ProjectQuery) loadStars(ctx context.Context, query *ProjectStarQuery, nodes []*Project, init func(*Project), assign func(*Project, *ProjectStar)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Project)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(projectstar.FieldProjectID)
+	}
+	query.Where(predicate.ProjectStar(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(project.StarsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ProjectID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "project_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *ProjectQuery) loadStatistics(ctx context.Context, query *ProjectStatisticsQuery, nodes []*Project, init func(*Project), assign func(*Project, *ProjectStatistics)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Project)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(projectstatistics.FieldProjectID)
+	}
+	query.Where(predicate.ProjectStatistics(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(project.StatisticsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ProjectID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "project_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 
 func (_q *ProjectQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -1011,6 +1163,20 @@ func (_q *ProjectQuery) WithNamedForks(name string, opts ...func(*ProjectQuery))
 		_q.withNamedForks = make(map[string]*ProjectQuery)
 	}
 	_q.withNamedForks[name] = query
+	return _q
+}
+
+// WithNamedStars tells the query-builder to eager-load the nodes that are connected to the "stars"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ProjectQuery) WithNamedStars(name string, opts ...func(*ProjectStarQuery)) *ProjectQuery {
+	query := (&ProjectStarClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedStars == nil {
+		_q.withNamedStars = make(map[string]*ProjectStarQuery)
+	}
+	_q.withNamedStars[name] = query
 	return _q
 }
 

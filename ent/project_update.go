@@ -8,6 +8,8 @@ import (
 	"anvil/ent/predicate"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/projectstar"
+	"anvil/ent/projectstatistics"
 	"anvil/ent/user"
 	"context"
 	"errors"
@@ -187,6 +189,27 @@ func (_u *ProjectUpdate) SetNillableLastActivityAt(v *time.Time) *ProjectUpdate 
 	if v != nil {
 		_u.SetLastActivityAt(*v)
 	}
+	return _u
+}
+
+// SetStarCount sets the "star_count" field.
+func (_u *ProjectUpdate) SetStarCount(v int) *ProjectUpdate {
+	_u.mutation.ResetStarCount()
+	_u.mutation.SetStarCount(v)
+	return _u
+}
+
+// SetNillableStarCount sets the "star_count" field if the given value is not nil.
+func (_u *ProjectUpdate) SetNillableStarCount(v *int) *ProjectUpdate {
+	if v != nil {
+		_u.SetStarCount(*v)
+	}
+	return _u
+}
+
+// AddStarCount adds value to the "star_count" field.
+func (_u *ProjectUpdate) AddStarCount(v int) *ProjectUpdate {
+	_u.mutation.AddStarCount(v)
 	return _u
 }
 
@@ -809,6 +832,40 @@ func (_u *ProjectUpdate) AddForks(v ...*Project) *ProjectUpdate {
 	return _u.AddForkIDs(ids...)
 }
 
+// AddStarIDs adds the "stars" edge to the ProjectStar entity by IDs.
+func (_u *ProjectUpdate) AddStarIDs(ids ...int) *ProjectUpdate {
+	_u.mutation.AddStarIDs(ids...)
+	return _u
+}
+
+// AddStars adds the "stars" edges to the ProjectStar entity.
+func (_u *ProjectUpdate) AddStars(v ...*ProjectStar) *ProjectUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddStarIDs(ids...)
+}
+
+// SetStatisticsID sets the "statistics" edge to the ProjectStatistics entity by ID.
+func (_u *ProjectUpdate) SetStatisticsID(id int) *ProjectUpdate {
+	_u.mutation.SetStatisticsID(id)
+	return _u
+}
+
+// SetNillableStatisticsID sets the "statistics" edge to the ProjectStatistics entity by ID if the given value is not nil.
+func (_u *ProjectUpdate) SetNillableStatisticsID(id *int) *ProjectUpdate {
+	if id != nil {
+		_u = _u.SetStatisticsID(*id)
+	}
+	return _u
+}
+
+// SetStatistics sets the "statistics" edge to the ProjectStatistics entity.
+func (_u *ProjectUpdate) SetStatistics(v *ProjectStatistics) *ProjectUpdate {
+	return _u.SetStatisticsID(v.ID)
+}
+
 // Mutation returns the ProjectMutation object of the builder.
 func (_u *ProjectUpdate) Mutation() *ProjectMutation {
 	return _u.mutation
@@ -893,6 +950,33 @@ func (_u *ProjectUpdate) RemoveForks(v ...*Project) *ProjectUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveForkIDs(ids...)
+}
+
+// ClearStars clears all "stars" edges to the ProjectStar entity.
+func (_u *ProjectUpdate) ClearStars() *ProjectUpdate {
+	_u.mutation.ClearStars()
+	return _u
+}
+
+// RemoveStarIDs removes the "stars" edge to ProjectStar entities by IDs.
+func (_u *ProjectUpdate) RemoveStarIDs(ids ...int) *ProjectUpdate {
+	_u.mutation.RemoveStarIDs(ids...)
+	return _u
+}
+
+// RemoveStars removes "stars" edges to ProjectStar entities.
+func (_u *ProjectUpdate) RemoveStars(v ...*ProjectStar) *ProjectUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveStarIDs(ids...)
+}
+
+// ClearStatistics clears the "statistics" edge to the ProjectStatistics entity.
+func (_u *ProjectUpdate) ClearStatistics() *ProjectUpdate {
+	_u.mutation.ClearStatistics()
+	return _u
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -1016,6 +1100,12 @@ func (_u *ProjectUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.LastActivityAt(); ok {
 		_spec.SetField(project.FieldLastActivityAt, field.TypeTime, value)
+	}
+	if value, ok := _u.mutation.StarCount(); ok {
+		_spec.SetField(project.FieldStarCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedStarCount(); ok {
+		_spec.AddField(project.FieldStarCount, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.ContainerRegistryAccessLevel(); ok {
 		_spec.SetField(project.FieldContainerRegistryAccessLevel, field.TypeString, value)
@@ -1356,6 +1446,80 @@ func (_u *ProjectUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.StarsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   project.StarsTable,
+			Columns: []string{project.StarsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectstar.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedStarsIDs(); len(nodes) > 0 && !_u.mutation.StarsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   project.StarsTable,
+			Columns: []string{project.StarsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectstar.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.StarsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   project.StarsTable,
+			Columns: []string{project.StarsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectstar.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.StatisticsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: false,
+			Table:   project.StatisticsTable,
+			Columns: []string{project.StatisticsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectstatistics.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.StatisticsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: false,
+			Table:   project.StatisticsTable,
+			Columns: []string{project.StatisticsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectstatistics.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -1531,6 +1695,27 @@ func (_u *ProjectUpdateOne) SetNillableLastActivityAt(v *time.Time) *ProjectUpda
 	if v != nil {
 		_u.SetLastActivityAt(*v)
 	}
+	return _u
+}
+
+// SetStarCount sets the "star_count" field.
+func (_u *ProjectUpdateOne) SetStarCount(v int) *ProjectUpdateOne {
+	_u.mutation.ResetStarCount()
+	_u.mutation.SetStarCount(v)
+	return _u
+}
+
+// SetNillableStarCount sets the "star_count" field if the given value is not nil.
+func (_u *ProjectUpdateOne) SetNillableStarCount(v *int) *ProjectUpdateOne {
+	if v != nil {
+		_u.SetStarCount(*v)
+	}
+	return _u
+}
+
+// AddStarCount adds value to the "star_count" field.
+func (_u *ProjectUpdateOne) AddStarCount(v int) *ProjectUpdateOne {
+	_u.mutation.AddStarCount(v)
 	return _u
 }
 
@@ -2153,6 +2338,40 @@ func (_u *ProjectUpdateOne) AddForks(v ...*Project) *ProjectUpdateOne {
 	return _u.AddForkIDs(ids...)
 }
 
+// AddStarIDs adds the "stars" edge to the ProjectStar entity by IDs.
+func (_u *ProjectUpdateOne) AddStarIDs(ids ...int) *ProjectUpdateOne {
+	_u.mutation.AddStarIDs(ids...)
+	return _u
+}
+
+// AddStars adds the "stars" edges to the ProjectStar entity.
+func (_u *ProjectUpdateOne) AddStars(v ...*ProjectStar) *ProjectUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddStarIDs(ids...)
+}
+
+// SetStatisticsID sets the "statistics" edge to the ProjectStatistics entity by ID.
+func (_u *ProjectUpdateOne) SetStatisticsID(id int) *ProjectUpdateOne {
+	_u.mutation.SetStatisticsID(id)
+	return _u
+}
+
+// SetNillableStatisticsID sets the "statistics" edge to the ProjectStatistics entity by ID if the given value is not nil.
+func (_u *ProjectUpdateOne) SetNillableStatisticsID(id *int) *ProjectUpdateOne {
+	if id != nil {
+		_u = _u.SetStatisticsID(*id)
+	}
+	return _u
+}
+
+// SetStatistics sets the "statistics" edge to the ProjectStatistics entity.
+func (_u *ProjectUpdateOne) SetStatistics(v *ProjectStatistics) *ProjectUpdateOne {
+	return _u.SetStatisticsID(v.ID)
+}
+
 // Mutation returns the ProjectMutation object of the builder.
 func (_u *ProjectUpdateOne) Mutation() *ProjectMutation {
 	return _u.mutation
@@ -2237,6 +2456,33 @@ func (_u *ProjectUpdateOne) RemoveForks(v ...*Project) *ProjectUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveForkIDs(ids...)
+}
+
+// ClearStars clears all "stars" edges to the ProjectStar entity.
+func (_u *ProjectUpdateOne) ClearStars() *ProjectUpdateOne {
+	_u.mutation.ClearStars()
+	return _u
+}
+
+// RemoveStarIDs removes the "stars" edge to ProjectStar entities by IDs.
+func (_u *ProjectUpdateOne) RemoveStarIDs(ids ...int) *ProjectUpdateOne {
+	_u.mutation.RemoveStarIDs(ids...)
+	return _u
+}
+
+// RemoveStars removes "stars" edges to ProjectStar entities.
+func (_u *ProjectUpdateOne) RemoveStars(v ...*ProjectStar) *ProjectUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveStarIDs(ids...)
+}
+
+// ClearStatistics clears the "statistics" edge to the ProjectStatistics entity.
+func (_u *ProjectUpdateOne) ClearStatistics() *ProjectUpdateOne {
+	_u.mutation.ClearStatistics()
+	return _u
 }
 
 // Where appends a list predicates to the ProjectUpdate builder.
@@ -2390,6 +2636,12 @@ func (_u *ProjectUpdateOne) sqlSave(ctx context.Context) (_node *Project, err er
 	}
 	if value, ok := _u.mutation.LastActivityAt(); ok {
 		_spec.SetField(project.FieldLastActivityAt, field.TypeTime, value)
+	}
+	if value, ok := _u.mutation.StarCount(); ok {
+		_spec.SetField(project.FieldStarCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedStarCount(); ok {
+		_spec.AddField(project.FieldStarCount, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.ContainerRegistryAccessLevel(); ok {
 		_spec.SetField(project.FieldContainerRegistryAccessLevel, field.TypeString, value)
@@ -2723,6 +2975,80 @@ func (_u *ProjectUpdateOne) sqlSave(ctx context.Context) (_node *Project, err er
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(project.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.StarsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   project.StarsTable,
+			Columns: []string{project.StarsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectstar.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedStarsIDs(); len(nodes) > 0 && !_u.mutation.StarsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   project.StarsTable,
+			Columns: []string{project.StarsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectstar.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.StarsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   project.StarsTable,
+			Columns: []string{project.StarsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectstar.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.StatisticsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: false,
+			Table:   project.StatisticsTable,
+			Columns: []string{project.StatisticsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectstatistics.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.StatisticsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2O,
+			Inverse: false,
+			Table:   project.StatisticsTable,
+			Columns: []string{project.StatisticsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectstatistics.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -4,15 +4,20 @@ package ent
 
 import (
 	"anvil/ent/containerrepository"
+	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
+	"anvil/ent/lastcommit"
 	"anvil/ent/member"
 	"anvil/ent/namespace"
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/projectstar"
+	"anvil/ent/projectstatistics"
 	"anvil/ent/protectedbranch"
 	"anvil/ent/pushevent"
+	"anvil/ent/redirectroute"
 	"anvil/ent/schema"
 	"anvil/ent/setting"
 	"anvil/ent/user"
@@ -63,6 +68,43 @@ func init() {
 			return nil
 		}
 	}()
+	groupcustomattributeMixin := schema.GroupCustomAttribute{}.Mixin()
+	groupcustomattributeMixinFields0 := groupcustomattributeMixin[0].Fields()
+	_ = groupcustomattributeMixinFields0
+	groupcustomattributeFields := schema.GroupCustomAttribute{}.Fields()
+	_ = groupcustomattributeFields
+	// groupcustomattributeDescCreatedAt is the schema descriptor for created_at field.
+	groupcustomattributeDescCreatedAt := groupcustomattributeMixinFields0[0].Descriptor()
+	// groupcustomattribute.DefaultCreatedAt holds the default value on creation for the created_at field.
+	groupcustomattribute.DefaultCreatedAt = groupcustomattributeDescCreatedAt.Default.(func() time.Time)
+	// groupcustomattributeDescUpdatedAt is the schema descriptor for updated_at field.
+	groupcustomattributeDescUpdatedAt := groupcustomattributeMixinFields0[1].Descriptor()
+	// groupcustomattribute.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	groupcustomattribute.DefaultUpdatedAt = groupcustomattributeDescUpdatedAt.Default.(func() time.Time)
+	// groupcustomattribute.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	groupcustomattribute.UpdateDefaultUpdatedAt = groupcustomattributeDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// groupcustomattributeDescKey is the schema descriptor for key field.
+	groupcustomattributeDescKey := groupcustomattributeFields[1].Descriptor()
+	// groupcustomattribute.KeyValidator is a validator for the "key" field. It is called by the builders before save.
+	groupcustomattribute.KeyValidator = func() func(string) error {
+		validators := groupcustomattributeDescKey.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(key string) error {
+			for _, fn := range fns {
+				if err := fn(key); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// groupcustomattributeDescValue is the schema descriptor for value field.
+	groupcustomattributeDescValue := groupcustomattributeFields[2].Descriptor()
+	// groupcustomattribute.ValueValidator is a validator for the "value" field. It is called by the builders before save.
+	groupcustomattribute.ValueValidator = groupcustomattributeDescValue.Validators[0].(func(string) error)
 	groupgrouplinkMixin := schema.GroupGroupLink{}.Mixin()
 	groupgrouplinkMixinFields0 := groupgrouplinkMixin[0].Fields()
 	_ = groupgrouplinkMixinFields0
@@ -88,6 +130,16 @@ func init() {
 	identityDescExternUID := identityFields[2].Descriptor()
 	// identity.ExternUIDValidator is a validator for the "extern_uid" field. It is called by the builders before save.
 	identity.ExternUIDValidator = identityDescExternUID.Validators[0].(func(string) error)
+	lastcommitFields := schema.LastCommit{}.Fields()
+	_ = lastcommitFields
+	// lastcommitDescKey is the schema descriptor for key field.
+	lastcommitDescKey := lastcommitFields[1].Descriptor()
+	// lastcommit.KeyValidator is a validator for the "key" field. It is called by the builders before save.
+	lastcommit.KeyValidator = lastcommitDescKey.Validators[0].(func(string) error)
+	// lastcommitDescLastCommitID is the schema descriptor for last_commit_id field.
+	lastcommitDescLastCommitID := lastcommitFields[2].Descriptor()
+	// lastcommit.LastCommitIDValidator is a validator for the "last_commit_id" field. It is called by the builders before save.
+	lastcommit.LastCommitIDValidator = lastcommitDescLastCommitID.Validators[0].(func(string) error)
 	memberMixin := schema.Member{}.Mixin()
 	memberMixinFields0 := memberMixin[0].Fields()
 	_ = memberMixinFields0
@@ -360,158 +412,162 @@ func init() {
 	projectDescLastActivityAt := projectFields[9].Descriptor()
 	// project.DefaultLastActivityAt holds the default value on creation for the last_activity_at field.
 	project.DefaultLastActivityAt = projectDescLastActivityAt.Default.(func() time.Time)
+	// projectDescStarCount is the schema descriptor for star_count field.
+	projectDescStarCount := projectFields[10].Descriptor()
+	// project.DefaultStarCount holds the default value on creation for the star_count field.
+	project.DefaultStarCount = projectDescStarCount.Default.(int)
 	// projectDescContainerRegistryAccessLevel is the schema descriptor for container_registry_access_level field.
-	projectDescContainerRegistryAccessLevel := projectFields[10].Descriptor()
+	projectDescContainerRegistryAccessLevel := projectFields[11].Descriptor()
 	// project.DefaultContainerRegistryAccessLevel holds the default value on creation for the container_registry_access_level field.
 	project.DefaultContainerRegistryAccessLevel = projectDescContainerRegistryAccessLevel.Default.(string)
 	// projectDescIssuesAccessLevel is the schema descriptor for issues_access_level field.
-	projectDescIssuesAccessLevel := projectFields[11].Descriptor()
+	projectDescIssuesAccessLevel := projectFields[12].Descriptor()
 	// project.DefaultIssuesAccessLevel holds the default value on creation for the issues_access_level field.
 	project.DefaultIssuesAccessLevel = projectDescIssuesAccessLevel.Default.(string)
 	// projectDescRepositoryAccessLevel is the schema descriptor for repository_access_level field.
-	projectDescRepositoryAccessLevel := projectFields[12].Descriptor()
+	projectDescRepositoryAccessLevel := projectFields[13].Descriptor()
 	// project.DefaultRepositoryAccessLevel holds the default value on creation for the repository_access_level field.
 	project.DefaultRepositoryAccessLevel = projectDescRepositoryAccessLevel.Default.(string)
 	// projectDescMergeRequestsAccessLevel is the schema descriptor for merge_requests_access_level field.
-	projectDescMergeRequestsAccessLevel := projectFields[13].Descriptor()
+	projectDescMergeRequestsAccessLevel := projectFields[14].Descriptor()
 	// project.DefaultMergeRequestsAccessLevel holds the default value on creation for the merge_requests_access_level field.
 	project.DefaultMergeRequestsAccessLevel = projectDescMergeRequestsAccessLevel.Default.(string)
 	// projectDescForkingAccessLevel is the schema descriptor for forking_access_level field.
-	projectDescForkingAccessLevel := projectFields[14].Descriptor()
+	projectDescForkingAccessLevel := projectFields[15].Descriptor()
 	// project.DefaultForkingAccessLevel holds the default value on creation for the forking_access_level field.
 	project.DefaultForkingAccessLevel = projectDescForkingAccessLevel.Default.(string)
 	// projectDescWikiAccessLevel is the schema descriptor for wiki_access_level field.
-	projectDescWikiAccessLevel := projectFields[15].Descriptor()
+	projectDescWikiAccessLevel := projectFields[16].Descriptor()
 	// project.DefaultWikiAccessLevel holds the default value on creation for the wiki_access_level field.
 	project.DefaultWikiAccessLevel = projectDescWikiAccessLevel.Default.(string)
 	// projectDescBuildsAccessLevel is the schema descriptor for builds_access_level field.
-	projectDescBuildsAccessLevel := projectFields[16].Descriptor()
+	projectDescBuildsAccessLevel := projectFields[17].Descriptor()
 	// project.DefaultBuildsAccessLevel holds the default value on creation for the builds_access_level field.
 	project.DefaultBuildsAccessLevel = projectDescBuildsAccessLevel.Default.(string)
 	// projectDescSnippetsAccessLevel is the schema descriptor for snippets_access_level field.
-	projectDescSnippetsAccessLevel := projectFields[17].Descriptor()
+	projectDescSnippetsAccessLevel := projectFields[18].Descriptor()
 	// project.DefaultSnippetsAccessLevel holds the default value on creation for the snippets_access_level field.
 	project.DefaultSnippetsAccessLevel = projectDescSnippetsAccessLevel.Default.(string)
 	// projectDescPagesAccessLevel is the schema descriptor for pages_access_level field.
-	projectDescPagesAccessLevel := projectFields[18].Descriptor()
+	projectDescPagesAccessLevel := projectFields[19].Descriptor()
 	// project.DefaultPagesAccessLevel holds the default value on creation for the pages_access_level field.
 	project.DefaultPagesAccessLevel = projectDescPagesAccessLevel.Default.(string)
 	// projectDescOperationsAccessLevel is the schema descriptor for operations_access_level field.
-	projectDescOperationsAccessLevel := projectFields[19].Descriptor()
+	projectDescOperationsAccessLevel := projectFields[20].Descriptor()
 	// project.DefaultOperationsAccessLevel holds the default value on creation for the operations_access_level field.
 	project.DefaultOperationsAccessLevel = projectDescOperationsAccessLevel.Default.(string)
 	// projectDescAnalyticsAccessLevel is the schema descriptor for analytics_access_level field.
-	projectDescAnalyticsAccessLevel := projectFields[20].Descriptor()
+	projectDescAnalyticsAccessLevel := projectFields[21].Descriptor()
 	// project.DefaultAnalyticsAccessLevel holds the default value on creation for the analytics_access_level field.
 	project.DefaultAnalyticsAccessLevel = projectDescAnalyticsAccessLevel.Default.(string)
 	// projectDescRequirementsAccessLevel is the schema descriptor for requirements_access_level field.
-	projectDescRequirementsAccessLevel := projectFields[21].Descriptor()
+	projectDescRequirementsAccessLevel := projectFields[22].Descriptor()
 	// project.DefaultRequirementsAccessLevel holds the default value on creation for the requirements_access_level field.
 	project.DefaultRequirementsAccessLevel = projectDescRequirementsAccessLevel.Default.(string)
 	// projectDescSecurityAndComplianceAccessLevel is the schema descriptor for security_and_compliance_access_level field.
-	projectDescSecurityAndComplianceAccessLevel := projectFields[22].Descriptor()
+	projectDescSecurityAndComplianceAccessLevel := projectFields[23].Descriptor()
 	// project.DefaultSecurityAndComplianceAccessLevel holds the default value on creation for the security_and_compliance_access_level field.
 	project.DefaultSecurityAndComplianceAccessLevel = projectDescSecurityAndComplianceAccessLevel.Default.(string)
 	// projectDescReleasesAccessLevel is the schema descriptor for releases_access_level field.
-	projectDescReleasesAccessLevel := projectFields[23].Descriptor()
+	projectDescReleasesAccessLevel := projectFields[24].Descriptor()
 	// project.DefaultReleasesAccessLevel holds the default value on creation for the releases_access_level field.
 	project.DefaultReleasesAccessLevel = projectDescReleasesAccessLevel.Default.(string)
 	// projectDescEnvironmentsAccessLevel is the schema descriptor for environments_access_level field.
-	projectDescEnvironmentsAccessLevel := projectFields[24].Descriptor()
+	projectDescEnvironmentsAccessLevel := projectFields[25].Descriptor()
 	// project.DefaultEnvironmentsAccessLevel holds the default value on creation for the environments_access_level field.
 	project.DefaultEnvironmentsAccessLevel = projectDescEnvironmentsAccessLevel.Default.(string)
 	// projectDescFeatureFlagsAccessLevel is the schema descriptor for feature_flags_access_level field.
-	projectDescFeatureFlagsAccessLevel := projectFields[25].Descriptor()
+	projectDescFeatureFlagsAccessLevel := projectFields[26].Descriptor()
 	// project.DefaultFeatureFlagsAccessLevel holds the default value on creation for the feature_flags_access_level field.
 	project.DefaultFeatureFlagsAccessLevel = projectDescFeatureFlagsAccessLevel.Default.(string)
 	// projectDescInfrastructureAccessLevel is the schema descriptor for infrastructure_access_level field.
-	projectDescInfrastructureAccessLevel := projectFields[26].Descriptor()
+	projectDescInfrastructureAccessLevel := projectFields[27].Descriptor()
 	// project.DefaultInfrastructureAccessLevel holds the default value on creation for the infrastructure_access_level field.
 	project.DefaultInfrastructureAccessLevel = projectDescInfrastructureAccessLevel.Default.(string)
 	// projectDescMonitorAccessLevel is the schema descriptor for monitor_access_level field.
-	projectDescMonitorAccessLevel := projectFields[27].Descriptor()
+	projectDescMonitorAccessLevel := projectFields[28].Descriptor()
 	// project.DefaultMonitorAccessLevel holds the default value on creation for the monitor_access_level field.
 	project.DefaultMonitorAccessLevel = projectDescMonitorAccessLevel.Default.(string)
 	// projectDescModelExperimentsAccessLevel is the schema descriptor for model_experiments_access_level field.
-	projectDescModelExperimentsAccessLevel := projectFields[28].Descriptor()
+	projectDescModelExperimentsAccessLevel := projectFields[29].Descriptor()
 	// project.DefaultModelExperimentsAccessLevel holds the default value on creation for the model_experiments_access_level field.
 	project.DefaultModelExperimentsAccessLevel = projectDescModelExperimentsAccessLevel.Default.(string)
 	// projectDescModelRegistryAccessLevel is the schema descriptor for model_registry_access_level field.
-	projectDescModelRegistryAccessLevel := projectFields[29].Descriptor()
+	projectDescModelRegistryAccessLevel := projectFields[30].Descriptor()
 	// project.DefaultModelRegistryAccessLevel holds the default value on creation for the model_registry_access_level field.
 	project.DefaultModelRegistryAccessLevel = projectDescModelRegistryAccessLevel.Default.(string)
 	// projectDescRequestAccessEnabled is the schema descriptor for request_access_enabled field.
-	projectDescRequestAccessEnabled := projectFields[30].Descriptor()
+	projectDescRequestAccessEnabled := projectFields[31].Descriptor()
 	// project.DefaultRequestAccessEnabled holds the default value on creation for the request_access_enabled field.
 	project.DefaultRequestAccessEnabled = projectDescRequestAccessEnabled.Default.(bool)
 	// projectDescLfsEnabled is the schema descriptor for lfs_enabled field.
-	projectDescLfsEnabled := projectFields[31].Descriptor()
+	projectDescLfsEnabled := projectFields[32].Descriptor()
 	// project.DefaultLfsEnabled holds the default value on creation for the lfs_enabled field.
 	project.DefaultLfsEnabled = projectDescLfsEnabled.Default.(bool)
 	// projectDescSharedRunnersEnabled is the schema descriptor for shared_runners_enabled field.
-	projectDescSharedRunnersEnabled := projectFields[32].Descriptor()
+	projectDescSharedRunnersEnabled := projectFields[33].Descriptor()
 	// project.DefaultSharedRunnersEnabled holds the default value on creation for the shared_runners_enabled field.
 	project.DefaultSharedRunnersEnabled = projectDescSharedRunnersEnabled.Default.(bool)
 	// projectDescEmailsEnabled is the schema descriptor for emails_enabled field.
-	projectDescEmailsEnabled := projectFields[33].Descriptor()
+	projectDescEmailsEnabled := projectFields[34].Descriptor()
 	// project.DefaultEmailsEnabled holds the default value on creation for the emails_enabled field.
 	project.DefaultEmailsEnabled = projectDescEmailsEnabled.Default.(bool)
 	// projectDescMergeMethod is the schema descriptor for merge_method field.
-	projectDescMergeMethod := projectFields[34].Descriptor()
+	projectDescMergeMethod := projectFields[35].Descriptor()
 	// project.DefaultMergeMethod holds the default value on creation for the merge_method field.
 	project.DefaultMergeMethod = projectDescMergeMethod.Default.(string)
 	// projectDescSquashOption is the schema descriptor for squash_option field.
-	projectDescSquashOption := projectFields[35].Descriptor()
+	projectDescSquashOption := projectFields[36].Descriptor()
 	// project.DefaultSquashOption holds the default value on creation for the squash_option field.
 	project.DefaultSquashOption = projectDescSquashOption.Default.(string)
 	// projectDescOnlyAllowMergeIfPipelineSucceeds is the schema descriptor for only_allow_merge_if_pipeline_succeeds field.
-	projectDescOnlyAllowMergeIfPipelineSucceeds := projectFields[36].Descriptor()
+	projectDescOnlyAllowMergeIfPipelineSucceeds := projectFields[37].Descriptor()
 	// project.DefaultOnlyAllowMergeIfPipelineSucceeds holds the default value on creation for the only_allow_merge_if_pipeline_succeeds field.
 	project.DefaultOnlyAllowMergeIfPipelineSucceeds = projectDescOnlyAllowMergeIfPipelineSucceeds.Default.(bool)
 	// projectDescOnlyAllowMergeIfAllDiscussionsAreResolved is the schema descriptor for only_allow_merge_if_all_discussions_are_resolved field.
-	projectDescOnlyAllowMergeIfAllDiscussionsAreResolved := projectFields[37].Descriptor()
+	projectDescOnlyAllowMergeIfAllDiscussionsAreResolved := projectFields[38].Descriptor()
 	// project.DefaultOnlyAllowMergeIfAllDiscussionsAreResolved holds the default value on creation for the only_allow_merge_if_all_discussions_are_resolved field.
 	project.DefaultOnlyAllowMergeIfAllDiscussionsAreResolved = projectDescOnlyAllowMergeIfAllDiscussionsAreResolved.Default.(bool)
 	// projectDescRemoveSourceBranchAfterMerge is the schema descriptor for remove_source_branch_after_merge field.
-	projectDescRemoveSourceBranchAfterMerge := projectFields[38].Descriptor()
+	projectDescRemoveSourceBranchAfterMerge := projectFields[39].Descriptor()
 	// project.DefaultRemoveSourceBranchAfterMerge holds the default value on creation for the remove_source_branch_after_merge field.
 	project.DefaultRemoveSourceBranchAfterMerge = projectDescRemoveSourceBranchAfterMerge.Default.(bool)
 	// projectDescPrintingMergeRequestLinkEnabled is the schema descriptor for printing_merge_request_link_enabled field.
-	projectDescPrintingMergeRequestLinkEnabled := projectFields[39].Descriptor()
+	projectDescPrintingMergeRequestLinkEnabled := projectFields[40].Descriptor()
 	// project.DefaultPrintingMergeRequestLinkEnabled holds the default value on creation for the printing_merge_request_link_enabled field.
 	project.DefaultPrintingMergeRequestLinkEnabled = projectDescPrintingMergeRequestLinkEnabled.Default.(bool)
 	// projectDescResolveOutdatedDiffDiscussions is the schema descriptor for resolve_outdated_diff_discussions field.
-	projectDescResolveOutdatedDiffDiscussions := projectFields[40].Descriptor()
+	projectDescResolveOutdatedDiffDiscussions := projectFields[41].Descriptor()
 	// project.DefaultResolveOutdatedDiffDiscussions holds the default value on creation for the resolve_outdated_diff_discussions field.
 	project.DefaultResolveOutdatedDiffDiscussions = projectDescResolveOutdatedDiffDiscussions.Default.(bool)
 	// projectDescPublicJobs is the schema descriptor for public_jobs field.
-	projectDescPublicJobs := projectFields[41].Descriptor()
+	projectDescPublicJobs := projectFields[42].Descriptor()
 	// project.DefaultPublicJobs holds the default value on creation for the public_jobs field.
 	project.DefaultPublicJobs = projectDescPublicJobs.Default.(bool)
 	// projectDescCiConfigPath is the schema descriptor for ci_config_path field.
-	projectDescCiConfigPath := projectFields[42].Descriptor()
+	projectDescCiConfigPath := projectFields[43].Descriptor()
 	// project.DefaultCiConfigPath holds the default value on creation for the ci_config_path field.
 	project.DefaultCiConfigPath = projectDescCiConfigPath.Default.(string)
 	// projectDescBuildTimeout is the schema descriptor for build_timeout field.
-	projectDescBuildTimeout := projectFields[43].Descriptor()
+	projectDescBuildTimeout := projectFields[44].Descriptor()
 	// project.DefaultBuildTimeout holds the default value on creation for the build_timeout field.
 	project.DefaultBuildTimeout = projectDescBuildTimeout.Default.(int)
 	// projectDescAvatarURL is the schema descriptor for avatar_url field.
-	projectDescAvatarURL := projectFields[44].Descriptor()
+	projectDescAvatarURL := projectFields[45].Descriptor()
 	// project.DefaultAvatarURL holds the default value on creation for the avatar_url field.
 	project.DefaultAvatarURL = projectDescAvatarURL.Default.(string)
 	// project.AvatarURLValidator is a validator for the "avatar_url" field. It is called by the builders before save.
 	project.AvatarURLValidator = projectDescAvatarURL.Validators[0].(func(string) error)
 	// projectDescRepositoryStorage is the schema descriptor for repository_storage field.
-	projectDescRepositoryStorage := projectFields[45].Descriptor()
+	projectDescRepositoryStorage := projectFields[46].Descriptor()
 	// project.DefaultRepositoryStorage holds the default value on creation for the repository_storage field.
 	project.DefaultRepositoryStorage = projectDescRepositoryStorage.Default.(string)
 	// projectDescDiskPath is the schema descriptor for disk_path field.
-	projectDescDiskPath := projectFields[46].Descriptor()
+	projectDescDiskPath := projectFields[47].Descriptor()
 	// project.DefaultDiskPath holds the default value on creation for the disk_path field.
 	project.DefaultDiskPath = projectDescDiskPath.Default.(string)
 	// projectDescPendingDelete is the schema descriptor for pending_delete field.
-	projectDescPendingDelete := projectFields[48].Descriptor()
+	projectDescPendingDelete := projectFields[49].Descriptor()
 	// project.DefaultPendingDelete holds the default value on creation for the pending_delete field.
 	project.DefaultPendingDelete = projectDescPendingDelete.Default.(bool)
 	projectgrouplinkMixin := schema.ProjectGroupLink{}.Mixin()
@@ -529,6 +585,66 @@ func init() {
 	projectgrouplink.DefaultUpdatedAt = projectgrouplinkDescUpdatedAt.Default.(func() time.Time)
 	// projectgrouplink.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	projectgrouplink.UpdateDefaultUpdatedAt = projectgrouplinkDescUpdatedAt.UpdateDefault.(func() time.Time)
+	projectstarFields := schema.ProjectStar{}.Fields()
+	_ = projectstarFields
+	// projectstarDescCreatedAt is the schema descriptor for created_at field.
+	projectstarDescCreatedAt := projectstarFields[2].Descriptor()
+	// projectstar.DefaultCreatedAt holds the default value on creation for the created_at field.
+	projectstar.DefaultCreatedAt = projectstarDescCreatedAt.Default.(func() time.Time)
+	projectstatisticsFields := schema.ProjectStatistics{}.Fields()
+	_ = projectstatisticsFields
+	// projectstatisticsDescCommitCount is the schema descriptor for commit_count field.
+	projectstatisticsDescCommitCount := projectstatisticsFields[1].Descriptor()
+	// projectstatistics.DefaultCommitCount holds the default value on creation for the commit_count field.
+	projectstatistics.DefaultCommitCount = projectstatisticsDescCommitCount.Default.(int64)
+	// projectstatisticsDescRepositorySize is the schema descriptor for repository_size field.
+	projectstatisticsDescRepositorySize := projectstatisticsFields[2].Descriptor()
+	// projectstatistics.DefaultRepositorySize holds the default value on creation for the repository_size field.
+	projectstatistics.DefaultRepositorySize = projectstatisticsDescRepositorySize.Default.(int64)
+	// projectstatisticsDescWikiSize is the schema descriptor for wiki_size field.
+	projectstatisticsDescWikiSize := projectstatisticsFields[3].Descriptor()
+	// projectstatistics.DefaultWikiSize holds the default value on creation for the wiki_size field.
+	projectstatistics.DefaultWikiSize = projectstatisticsDescWikiSize.Default.(int64)
+	// projectstatisticsDescLfsObjectsSize is the schema descriptor for lfs_objects_size field.
+	projectstatisticsDescLfsObjectsSize := projectstatisticsFields[4].Descriptor()
+	// projectstatistics.DefaultLfsObjectsSize holds the default value on creation for the lfs_objects_size field.
+	projectstatistics.DefaultLfsObjectsSize = projectstatisticsDescLfsObjectsSize.Default.(int64)
+	// projectstatisticsDescBuildArtifactsSize is the schema descriptor for build_artifacts_size field.
+	projectstatisticsDescBuildArtifactsSize := projectstatisticsFields[5].Descriptor()
+	// projectstatistics.DefaultBuildArtifactsSize holds the default value on creation for the build_artifacts_size field.
+	projectstatistics.DefaultBuildArtifactsSize = projectstatisticsDescBuildArtifactsSize.Default.(int64)
+	// projectstatisticsDescPipelineArtifactsSize is the schema descriptor for pipeline_artifacts_size field.
+	projectstatisticsDescPipelineArtifactsSize := projectstatisticsFields[6].Descriptor()
+	// projectstatistics.DefaultPipelineArtifactsSize holds the default value on creation for the pipeline_artifacts_size field.
+	projectstatistics.DefaultPipelineArtifactsSize = projectstatisticsDescPipelineArtifactsSize.Default.(int64)
+	// projectstatisticsDescPackagesSize is the schema descriptor for packages_size field.
+	projectstatisticsDescPackagesSize := projectstatisticsFields[7].Descriptor()
+	// projectstatistics.DefaultPackagesSize holds the default value on creation for the packages_size field.
+	projectstatistics.DefaultPackagesSize = projectstatisticsDescPackagesSize.Default.(int64)
+	// projectstatisticsDescSnippetsSize is the schema descriptor for snippets_size field.
+	projectstatisticsDescSnippetsSize := projectstatisticsFields[8].Descriptor()
+	// projectstatistics.DefaultSnippetsSize holds the default value on creation for the snippets_size field.
+	projectstatistics.DefaultSnippetsSize = projectstatisticsDescSnippetsSize.Default.(int64)
+	// projectstatisticsDescUploadsSize is the schema descriptor for uploads_size field.
+	projectstatisticsDescUploadsSize := projectstatisticsFields[9].Descriptor()
+	// projectstatistics.DefaultUploadsSize holds the default value on creation for the uploads_size field.
+	projectstatistics.DefaultUploadsSize = projectstatisticsDescUploadsSize.Default.(int64)
+	// projectstatisticsDescContainerRegistrySize is the schema descriptor for container_registry_size field.
+	projectstatisticsDescContainerRegistrySize := projectstatisticsFields[10].Descriptor()
+	// projectstatistics.DefaultContainerRegistrySize holds the default value on creation for the container_registry_size field.
+	projectstatistics.DefaultContainerRegistrySize = projectstatisticsDescContainerRegistrySize.Default.(int64)
+	// projectstatisticsDescStorageSize is the schema descriptor for storage_size field.
+	projectstatisticsDescStorageSize := projectstatisticsFields[11].Descriptor()
+	// projectstatistics.DefaultStorageSize holds the default value on creation for the storage_size field.
+	projectstatistics.DefaultStorageSize = projectstatisticsDescStorageSize.Default.(int64)
+	// projectstatisticsDescStale is the schema descriptor for stale field.
+	projectstatisticsDescStale := projectstatisticsFields[12].Descriptor()
+	// projectstatistics.DefaultStale holds the default value on creation for the stale field.
+	projectstatistics.DefaultStale = projectstatisticsDescStale.Default.(bool)
+	// projectstatisticsDescVersion is the schema descriptor for version field.
+	projectstatisticsDescVersion := projectstatisticsFields[13].Descriptor()
+	// projectstatistics.DefaultVersion holds the default value on creation for the version field.
+	projectstatistics.DefaultVersion = projectstatisticsDescVersion.Default.(int)
 	protectedbranchMixin := schema.ProtectedBranch{}.Mixin()
 	protectedbranchMixinFields0 := protectedbranchMixin[0].Fields()
 	_ = protectedbranchMixinFields0
@@ -588,6 +704,57 @@ func init() {
 	pusheventDescCreatedAt := pusheventFields[11].Descriptor()
 	// pushevent.DefaultCreatedAt holds the default value on creation for the created_at field.
 	pushevent.DefaultCreatedAt = pusheventDescCreatedAt.Default.(func() time.Time)
+	redirectrouteMixin := schema.RedirectRoute{}.Mixin()
+	redirectrouteMixinFields0 := redirectrouteMixin[0].Fields()
+	_ = redirectrouteMixinFields0
+	redirectrouteFields := schema.RedirectRoute{}.Fields()
+	_ = redirectrouteFields
+	// redirectrouteDescCreatedAt is the schema descriptor for created_at field.
+	redirectrouteDescCreatedAt := redirectrouteMixinFields0[0].Descriptor()
+	// redirectroute.DefaultCreatedAt holds the default value on creation for the created_at field.
+	redirectroute.DefaultCreatedAt = redirectrouteDescCreatedAt.Default.(func() time.Time)
+	// redirectrouteDescUpdatedAt is the schema descriptor for updated_at field.
+	redirectrouteDescUpdatedAt := redirectrouteMixinFields0[1].Descriptor()
+	// redirectroute.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	redirectroute.DefaultUpdatedAt = redirectrouteDescUpdatedAt.Default.(func() time.Time)
+	// redirectroute.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	redirectroute.UpdateDefaultUpdatedAt = redirectrouteDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// redirectrouteDescPath is the schema descriptor for path field.
+	redirectrouteDescPath := redirectrouteFields[2].Descriptor()
+	// redirectroute.PathValidator is a validator for the "path" field. It is called by the builders before save.
+	redirectroute.PathValidator = func() func(string) error {
+		validators := redirectrouteDescPath.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(_path string) error {
+			for _, fn := range fns {
+				if err := fn(_path); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// redirectrouteDescLowerPath is the schema descriptor for lower_path field.
+	redirectrouteDescLowerPath := redirectrouteFields[3].Descriptor()
+	// redirectroute.LowerPathValidator is a validator for the "lower_path" field. It is called by the builders before save.
+	redirectroute.LowerPathValidator = func() func(string) error {
+		validators := redirectrouteDescLowerPath.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(lower_path string) error {
+			for _, fn := range fns {
+				if err := fn(lower_path); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	settingFields := schema.Setting{}.Fields()
 	_ = settingFields
 	// settingDescKey is the schema descriptor for key field.

@@ -16,10 +16,14 @@ type Tx struct {
 	config
 	// ContainerRepository is the client for interacting with the ContainerRepository builders.
 	ContainerRepository *ContainerRepositoryClient
+	// GroupCustomAttribute is the client for interacting with the GroupCustomAttribute builders.
+	GroupCustomAttribute *GroupCustomAttributeClient
 	// GroupGroupLink is the client for interacting with the GroupGroupLink builders.
 	GroupGroupLink *GroupGroupLinkClient
 	// Identity is the client for interacting with the Identity builders.
 	Identity *IdentityClient
+	// LastCommit is the client for interacting with the LastCommit builders.
+	LastCommit *LastCommitClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
 	// Namespace is the client for interacting with the Namespace builders.
@@ -30,10 +34,16 @@ type Tx struct {
 	Project *ProjectClient
 	// ProjectGroupLink is the client for interacting with the ProjectGroupLink builders.
 	ProjectGroupLink *ProjectGroupLinkClient
+	// ProjectStar is the client for interacting with the ProjectStar builders.
+	ProjectStar *ProjectStarClient
+	// ProjectStatistics is the client for interacting with the ProjectStatistics builders.
+	ProjectStatistics *ProjectStatisticsClient
 	// ProtectedBranch is the client for interacting with the ProtectedBranch builders.
 	ProtectedBranch *ProtectedBranchClient
 	// PushEvent is the client for interacting with the PushEvent builders.
 	PushEvent *PushEventClient
+	// RedirectRoute is the client for interacting with the RedirectRoute builders.
+	RedirectRoute *RedirectRouteClient
 	// Setting is the client for interacting with the Setting builders.
 	Setting *SettingClient
 	// User is the client for interacting with the User builders.
@@ -172,15 +182,20 @@ func (tx *Tx) Client() *Client {
 
 func (tx *Tx) init() {
 	tx.ContainerRepository = NewContainerRepositoryClient(tx.config)
+	tx.GroupCustomAttribute = NewGroupCustomAttributeClient(tx.config)
 	tx.GroupGroupLink = NewGroupGroupLinkClient(tx.config)
 	tx.Identity = NewIdentityClient(tx.config)
+	tx.LastCommit = NewLastCommitClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
 	tx.Namespace = NewNamespaceClient(tx.config)
 	tx.PersonalAccessToken = NewPersonalAccessTokenClient(tx.config)
 	tx.Project = NewProjectClient(tx.config)
 	tx.ProjectGroupLink = NewProjectGroupLinkClient(tx.config)
+	tx.ProjectStar = NewProjectStarClient(tx.config)
+	tx.ProjectStatistics = NewProjectStatisticsClient(tx.config)
 	tx.ProtectedBranch = NewProtectedBranchClient(tx.config)
 	tx.PushEvent = NewPushEventClient(tx.config)
+	tx.RedirectRoute = NewRedirectRouteClient(tx.config)
 	tx.Setting = NewSettingClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.UserCustomAttribute = NewUserCustomAttributeClient(tx.config)

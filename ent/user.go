@@ -122,19 +122,22 @@ type UserEdges struct {
 	CreatedProjects []*Project `json:"created_projects,omitempty"`
 	// Namespace holds the value of the namespace edge.
 	Namespace *Namespace `json:"namespace,omitempty"`
+	// Stars holds the value of the stars edge.
+	Stars []*ProjectStar `json:"stars,omitempty"`
 	// CreatedBy holds the value of the created_by edge.
 	CreatedBy *User `json:"created_by,omitempty"`
 	// CreatedUsers holds the value of the created_users edge.
 	CreatedUsers []*User `json:"created_users,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [8]bool
+	loadedTypes [9]bool
 
 	namedMemberships      map[string][]*Member
 	namedTokens           map[string][]*PersonalAccessToken
 	namedCustomAttributes map[string][]*UserCustomAttribute
 	namedIdentities       map[string][]*Identity
 	namedCreatedProjects  map[string][]*Project
+	namedStars            map[string][]*ProjectStar
 	namedCreatedUsers     map[string][]*User
 }
 
@@ -194,12 +197,21 @@ func (e UserEdges) NamespaceOrErr() (*Namespace, error) {
 	return nil, &NotLoadedError{edge: "namespace"}
 }
 
+// StarsOrErr returns the Stars value or an error if the edge
+// was not loaded in eager-loading.
+func (e UserEdges) StarsOrErr() ([]*ProjectStar, error) {
+	if e.loadedTypes[6] {
+		return e.Stars, nil
+	}
+	return nil, &NotLoadedError{edge: "stars"}
+}
+
 // CreatedByOrErr returns the CreatedBy value or an error if the edge
 // was not loaded in eager-loading, or loaded but was not found.
 func (e UserEdges) CreatedByOrErr() (*User, error) {
 	if e.CreatedBy != nil {
 		return e.CreatedBy, nil
-	} else if e.loadedTypes[6] {
+	} else if e.loadedTypes[7] {
 		return nil, &NotFoundError{label: user.Label}
 	}
 	return nil, &NotLoadedError{edge: "created_by"}
@@ -208,7 +220,7 @@ func (e UserEdges) CreatedByOrErr() (*User, error) {
 // CreatedUsersOrErr returns the CreatedUsers value or an error if the edge
 // was not loaded in eager-loading.
 func (e UserEdges) CreatedUsersOrErr() ([]*User, error) {
-	if e.loadedTypes[7] {
+	if e.loadedTypes[8] {
 		return e.CreatedUsers, nil
 	}
 	return nil, &NotLoadedError{edge: "created_users"}
@@ -552,6 +564,11 @@ func (_m *User) QueryNamespace() *NamespaceQuery {
 	return NewUserClient(_m.config).QueryNamespace(_m)
 }
 
+// QueryStars queries the "stars" edge of the User entity.
+func (_m *User) QueryStars() *ProjectStarQuery {
+	return NewUserClient(_m.config).QueryStars(_m)
+}
+
 // QueryCreatedBy queries the "created_by" edge of the User entity.
 func (_m *User) QueryCreatedBy() *UserQuery {
 	return NewUserClient(_m.config).QueryCreatedBy(_m)
@@ -848,6 +865,30 @@ func (_m *User) appendNamedCreatedProjects(name string, edges ...*Project) {
 		_m.Edges.namedCreatedProjects[name] = []*Project{}
 	} else {
 		_m.Edges.namedCreatedProjects[name] = append(_m.Edges.namedCreatedProjects[name], edges...)
+	}
+}
+
+// NamedStars returns the Stars named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *User) NamedStars(name string) ([]*ProjectStar, error) {
+	if _m.Edges.namedStars == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedStars[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *User) appendNamedStars(name string, edges ...*ProjectStar) {
+	if _m.Edges.namedStars == nil {
+		_m.Edges.namedStars = make(map[string][]*ProjectStar)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedStars[name] = []*ProjectStar{}
+	} else {
+		_m.Edges.namedStars[name] = append(_m.Edges.namedStars[name], edges...)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"anvil/ent/namespace"
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/project"
+	"anvil/ent/projectstar"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
 	"context"
@@ -694,6 +695,21 @@ func (_c *UserCreate) SetNamespace(v *Namespace) *UserCreate {
 	return _c.SetNamespaceID(v.ID)
 }
 
+// AddStarIDs adds the "stars" edge to the ProjectStar entity by IDs.
+func (_c *UserCreate) AddStarIDs(ids ...int) *UserCreate {
+	_c.mutation.AddStarIDs(ids...)
+	return _c
+}
+
+// AddStars adds the "stars" edges to the ProjectStar entity.
+func (_c *UserCreate) AddStars(v ...*ProjectStar) *UserCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddStarIDs(ids...)
+}
+
 // SetCreatedBy sets the "created_by" edge to the User entity.
 func (_c *UserCreate) SetCreatedBy(v *User) *UserCreate {
 	return _c.SetCreatedByID(v.ID)
@@ -1346,6 +1362,22 @@ func (_c *UserCreate) createSpec() (*User, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(namespace.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.StarsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.StarsTable,
+			Columns: []string{user.StarsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectstar.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

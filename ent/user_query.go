@@ -9,6 +9,7 @@ import (
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/predicate"
 	"anvil/ent/project"
+	"anvil/ent/projectstar"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
 	"context"
@@ -36,6 +37,7 @@ type UserQuery struct {
 	withIdentities            *IdentityQuery
 	withCreatedProjects       *ProjectQuery
 	withNamespace             *NamespaceQuery
+	withStars                 *ProjectStarQuery
 	withCreatedBy             *UserQuery
 	withCreatedUsers          *UserQuery
 	loadTotal                 []func(context.Context, []*User) error
@@ -45,6 +47,7 @@ type UserQuery struct {
 	withNamedCustomAttributes map[string]*UserCustomAttributeQuery
 	withNamedIdentities       map[string]*IdentityQuery
 	withNamedCreatedProjects  map[string]*ProjectQuery
+	withNamedStars            map[string]*ProjectStarQuery
 	withNamedCreatedUsers     map[string]*UserQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -207,6 +210,28 @@ func (_q *UserQuery) QueryNamespace() *NamespaceQuery {
 			sqlgraph.From(user.Table, user.FieldID, selector),
 			sqlgraph.To(namespace.Table, namespace.FieldID),
 			sqlgraph.Edge(sqlgraph.O2O, false, user.NamespaceTable, user.NamespaceColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryStars chains the current query on the "stars" edge.
+func (_q *UserQuery) QueryStars() *ProjectStarQuery {
+	query := (&ProjectStarClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, selector),
+			sqlgraph.To(projectstar.Table, projectstar.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, user.StarsTable, user.StarsColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -456,6 +481,7 @@ func (_q *UserQuery) Clone() *UserQuery {
 		withIdentities:       _q.withIdentities.Clone(),
 		withCreatedProjects:  _q.withCreatedProjects.Clone(),
 		withNamespace:        _q.withNamespace.Clone(),
+		withStars:            _q.withStars.Clone(),
 		withCreatedBy:        _q.withCreatedBy.Clone(),
 		withCreatedUsers:     _q.withCreatedUsers.Clone(),
 		// clone intermediate query.
@@ -528,6 +554,17 @@ func (_q *UserQuery) WithNamespace(opts ...func(*NamespaceQuery)) *UserQuery {
 		opt(query)
 	}
 	_q.withNamespace = query
+	return _q
+}
+
+// WithStars tells the query-builder to eager-load the nodes that are connected to
+// the "stars" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *UserQuery) WithStars(opts ...func(*ProjectStarQuery)) *UserQuery {
+	query := (&ProjectStarClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withStars = query
 	return _q
 }
 
@@ -631,13 +668,14 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 	var (
 		nodes       = []*User{}
 		_spec       = _q.querySpec()
-		loadedTypes = [8]bool{
+		loadedTypes = [9]bool{
 			_q.withMemberships != nil,
 			_q.withTokens != nil,
 			_q.withCustomAttributes != nil,
 			_q.withIdentities != nil,
 			_q.withCreatedProjects != nil,
 			_q.withNamespace != nil,
+			_q.withStars != nil,
 			_q.withCreatedBy != nil,
 			_q.withCreatedUsers != nil,
 		}
@@ -704,6 +742,13 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 			return nil, err
 		}
 	}
+	if query := _q.withStars; query != nil {
+		if err := _q.loadStars(ctx, query, nodes,
+			func(n *User) { n.Edges.Stars = []*ProjectStar{} },
+			func(n *User, e *ProjectStar) { n.Edges.Stars = append(n.Edges.Stars, e) }); err != nil {
+			return nil, err
+		}
+	}
 	if query := _q.withCreatedBy; query != nil {
 		if err := _q.loadCreatedBy(ctx, query, nodes, nil,
 			func(n *User, e *User) { n.Edges.CreatedBy = e }); err != nil {
@@ -749,6 +794,13 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 		if err := _q.loadCreatedProjects(ctx, query, nodes,
 			func(n *User) { n.appendNamedCreatedProjects(name) },
 			func(n *User, e *Project) { n.appendNamedCreatedProjects(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedStars {
+		if err := _q.loadStars(ctx, query, nodes,
+			func(n *User) { n.appendNamedStars(name) },
+			func(n *User, e *ProjectStar) { n.appendNamedStars(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -945,6 +997,36 @@ func (_q *UserQuery) loadNamespace(ctx context.Context, query *NamespaceQuery, n
 		node, ok := nodeids[*fk]
 		if !ok {
 			return fmt.Errorf(`unexpected referenced foreign-key "owner_id" returned %v for node %v`, *fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *UserQuery) loadStars(ctx context.Context, query *ProjectStarQuery, nodes []*User, init func(*User), assign func(*User, *ProjectStar)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*User)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(projectstar.FieldUserID)
+	}
+	query.Where(predicate.ProjectStar(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(user.StarsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.UserID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "user_id" returned %v for node %v`, fk, n.ID)
 		}
 		assign(node, n)
 	}
@@ -1205,6 +1287,20 @@ func (_q *UserQuery) WithNamedCreatedProjects(name string, opts ...func(*Project
 		_q.withNamedCreatedProjects = make(map[string]*ProjectQuery)
 	}
 	_q.withNamedCreatedProjects[name] = query
+	return _q
+}
+
+// WithNamedStars tells the query-builder to eager-load the nodes that are connected to the "stars"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *UserQuery) WithNamedStars(name string, opts ...func(*ProjectStarQuery)) *UserQuery {
+	query := (&ProjectStarClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedStars == nil {
+		_q.withNamedStars = make(map[string]*ProjectStarQuery)
+	}
+	_q.withNamedStars[name] = query
 	return _q
 }
 

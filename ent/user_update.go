@@ -9,6 +9,7 @@ import (
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/predicate"
 	"anvil/ent/project"
+	"anvil/ent/projectstar"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
 	"context"
@@ -791,6 +792,21 @@ func (_u *UserUpdate) SetNamespace(v *Namespace) *UserUpdate {
 	return _u.SetNamespaceID(v.ID)
 }
 
+// AddStarIDs adds the "stars" edge to the ProjectStar entity by IDs.
+func (_u *UserUpdate) AddStarIDs(ids ...int) *UserUpdate {
+	_u.mutation.AddStarIDs(ids...)
+	return _u
+}
+
+// AddStars adds the "stars" edges to the ProjectStar entity.
+func (_u *UserUpdate) AddStars(v ...*ProjectStar) *UserUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddStarIDs(ids...)
+}
+
 // SetCreatedBy sets the "created_by" edge to the User entity.
 func (_u *UserUpdate) SetCreatedBy(v *User) *UserUpdate {
 	return _u.SetCreatedByID(v.ID)
@@ -925,6 +941,27 @@ func (_u *UserUpdate) RemoveCreatedProjects(v ...*Project) *UserUpdate {
 func (_u *UserUpdate) ClearNamespace() *UserUpdate {
 	_u.mutation.ClearNamespace()
 	return _u
+}
+
+// ClearStars clears all "stars" edges to the ProjectStar entity.
+func (_u *UserUpdate) ClearStars() *UserUpdate {
+	_u.mutation.ClearStars()
+	return _u
+}
+
+// RemoveStarIDs removes the "stars" edge to ProjectStar entities by IDs.
+func (_u *UserUpdate) RemoveStarIDs(ids ...int) *UserUpdate {
+	_u.mutation.RemoveStarIDs(ids...)
+	return _u
+}
+
+// RemoveStars removes "stars" edges to ProjectStar entities.
+func (_u *UserUpdate) RemoveStars(v ...*ProjectStar) *UserUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveStarIDs(ids...)
 }
 
 // ClearCreatedBy clears the "created_by" edge to the User entity.
@@ -1512,6 +1549,51 @@ func (_u *UserUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(namespace.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.StarsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.StarsTable,
+			Columns: []string{user.StarsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectstar.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedStarsIDs(); len(nodes) > 0 && !_u.mutation.StarsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.StarsTable,
+			Columns: []string{user.StarsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectstar.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.StarsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.StarsTable,
+			Columns: []string{user.StarsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectstar.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -2371,6 +2453,21 @@ func (_u *UserUpdateOne) SetNamespace(v *Namespace) *UserUpdateOne {
 	return _u.SetNamespaceID(v.ID)
 }
 
+// AddStarIDs adds the "stars" edge to the ProjectStar entity by IDs.
+func (_u *UserUpdateOne) AddStarIDs(ids ...int) *UserUpdateOne {
+	_u.mutation.AddStarIDs(ids...)
+	return _u
+}
+
+// AddStars adds the "stars" edges to the ProjectStar entity.
+func (_u *UserUpdateOne) AddStars(v ...*ProjectStar) *UserUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddStarIDs(ids...)
+}
+
 // SetCreatedBy sets the "created_by" edge to the User entity.
 func (_u *UserUpdateOne) SetCreatedBy(v *User) *UserUpdateOne {
 	return _u.SetCreatedByID(v.ID)
@@ -2505,6 +2602,27 @@ func (_u *UserUpdateOne) RemoveCreatedProjects(v ...*Project) *UserUpdateOne {
 func (_u *UserUpdateOne) ClearNamespace() *UserUpdateOne {
 	_u.mutation.ClearNamespace()
 	return _u
+}
+
+// ClearStars clears all "stars" edges to the ProjectStar entity.
+func (_u *UserUpdateOne) ClearStars() *UserUpdateOne {
+	_u.mutation.ClearStars()
+	return _u
+}
+
+// RemoveStarIDs removes the "stars" edge to ProjectStar entities by IDs.
+func (_u *UserUpdateOne) RemoveStarIDs(ids ...int) *UserUpdateOne {
+	_u.mutation.RemoveStarIDs(ids...)
+	return _u
+}
+
+// RemoveStars removes "stars" edges to ProjectStar entities.
+func (_u *UserUpdateOne) RemoveStars(v ...*ProjectStar) *UserUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveStarIDs(ids...)
 }
 
 // ClearCreatedBy clears the "created_by" edge to the User entity.
@@ -3122,6 +3240,51 @@ func (_u *UserUpdateOne) sqlSave(ctx context.Context) (_node *User, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(namespace.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.StarsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.StarsTable,
+			Columns: []string{user.StarsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectstar.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedStarsIDs(); len(nodes) > 0 && !_u.mutation.StarsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.StarsTable,
+			Columns: []string{user.StarsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectstar.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.StarsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.StarsTable,
+			Columns: []string{user.StarsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectstar.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

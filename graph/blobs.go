@@ -17,9 +17,9 @@ const gidBlob = "Blob"
 const binaryProbe = 8000
 
 // repositoryBlobs is Repository.blobs: the files at the given paths at ref (the default branch
-// when none is given), each read through the files service (GET .../repository/files/:path).
-// Paths that are not files there are left out, as GitLab leaves them out. Contents are only
-// read when rawBlob or rawTextBlob is asked for.
+// when none is given), read together through the files service (repofiles.GetFiles: a fixed
+// number of object reads however many paths). Paths that are not files there are left out, as
+// GitLab leaves them out. Contents are only read when rawBlob or rawTextBlob is asked for.
 func (r *Resolver) repositoryBlobs(ctx context.Context, repo *model.Repository, paths []string, ref *string, refType *model.RefType,
 	after, before *ent.Cursor, first, last *int,
 ) (*model.RepositoryBlobConnection, error) {
@@ -31,21 +31,18 @@ func (r *Resolver) repositoryBlobs(ctx context.Context, repo *model.Repository, 
 	if t != nil && t.Commit != "" {
 		webRef := str(ref)
 		if webRef == "" {
-			head, err := rootRef(ctx, repo)
+			head, err := r.rootRef(ctx, repo)
 			if err != nil {
 				return nil, err
 			}
 			webRef = str(head)
 		}
 		withContent := nodeSelects(ctx, "rawBlob", "rawTextBlob")
-		for _, p := range paths {
-			f, err := r.files.GetFile(ctx, actor(ctx), repoRef(repo), repofiles.FileParams{Path: p, Ref: string(t.Commit), Content: withContent})
-			if isClientError(err) {
-				continue // not a file at ref (or not a path at all)
-			}
-			if err != nil {
-				return nil, err
-			}
+		files, err := r.files.GetFiles(ctx, actor(ctx), repoRef(repo), repofiles.FilesParams{Paths: paths, Ref: string(t.Commit), Content: withContent})
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
 			found = append(found, r.repositoryBlob(repo, webRef, f, withContent))
 		}
 	}

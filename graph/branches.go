@@ -23,7 +23,7 @@ func (r *Resolver) branchList(ctx context.Context, repo *model.Repository, searc
 		pg.PageToken, _ = after.Value.(string)
 	}
 	conn := &model.BranchConnection{Edges: []*model.BranchEdge{}, Nodes: []*model.Branch{}, PageInfo: &ent.PageInfo{HasPreviousPage: after != nil}}
-	if !repo.Git.Exists() {
+	if !r.svc.Repos.Exists(repo.Project) {
 		return conn, nil
 	}
 	res, err := r.svc.Branches.List(ctx, actor(ctx), repoRef(repo), branches.ListParams{Search: search}, pg)

@@ -22,7 +22,7 @@ import (
 // read_code, so a caller who may not read the code (a Guest of a private project, a disabled
 // repository feature) gets null rather than an error.
 func (r *Resolver) repositoryOf(ctx context.Context, p *ent.Project) (*model.Repository, error) {
-	proj, repo, err := r.svc.Repos.Open(ctx, actor(ctx), strconv.Itoa(p.ID), authz.DownloadCode)
+	proj, _, err := r.svc.Repos.Open(ctx, actor(ctx), strconv.Itoa(p.ID), authz.DownloadCode)
 	if err != nil {
 		if hidden(err) {
 			return nil, nil
@@ -33,7 +33,7 @@ func (r *Resolver) repositoryOf(ctx context.Context, p *ent.Project) (*model.Rep
 	if err != nil {
 		return nil, err
 	}
-	return &model.Repository{Project: proj, FullPath: fullPath, Git: repo}, nil
+	return &model.Repository{Project: proj, FullPath: fullPath}, nil
 }
 
 // hidden reports whether err denies the caller something it may not see or do: GraphQL shows
@@ -54,12 +54,9 @@ func isClientError(err error) bool {
 func repoRef(repo *model.Repository) string { return strconv.Itoa(repo.Project.ID) }
 
 // rootRef is the default branch: the branch HEAD names, null when there is no repository.
-func rootRef(ctx context.Context, repo *model.Repository) (*string, error) {
-	if !repo.Git.Exists() {
-		return nil, nil
-	}
-	head, err := repo.Git.Head(ctx)
-	if err != nil {
+func (r *Resolver) rootRef(ctx context.Context, repo *model.Repository) (*string, error) {
+	head, ok, err := r.svc.Repos.RootRef(ctx, repo.Project)
+	if err != nil || !ok {
 		return nil, err
 	}
 	return &head, nil
@@ -83,30 +80,18 @@ func qualifiedRef(ref *string, refType *model.RefType) string {
 }
 
 // branchNames is GitLab's branchNames: the branch names matching a glob pattern, in name
-// order, offset and limit applied; null for an empty pattern.
-func branchNames(ctx context.Context, repo *model.Repository, pattern string, offset, limit int) ([]string, error) {
+// order, offset and limit applied (branches.Service.Names); null for an empty pattern.
+func (r *Resolver) branchNames(ctx context.Context, repo *model.Repository, pattern string, offset, limit int) ([]string, error) {
 	if pattern == "" {
 		return nil, nil
 	}
 	if offset < 0 || limit < 0 {
 		return nil, badInput("offset and limit must be non-negative")
 	}
-	out := []string{}
-	re := globRegexp(pattern)
-	if re == nil || !repo.Git.Exists() {
-		return out, nil
+	if !r.svc.Repos.Exists(repo.Project) {
+		return []string{}, nil
 	}
-	refs, err := repo.Git.ListRefs(ctx, git.ListRefsOptions{Patterns: []string{git.BranchPrefix}})
-	if err != nil {
-		return nil, err
-	}
-	for _, ref := range refs {
-		if name := ref.ShortName(); re.MatchString(name) {
-			out = append(out, name)
-		}
-	}
-	start := min(offset, len(out))
-	return out[start:min(start+limit, len(out))], nil
+	return r.svc.Branches.Names(ctx, actor(ctx), repoRef(repo), pattern, offset, limit)
 }
 
 // commit is Repository.commit(ref:): the commit a SHA, branch or tag names, null when it names

@@ -28,7 +28,7 @@ func (r *projectResolver) Repository(ctx context.Context, obj *ent.Project) (*mo
 
 // RootRef is the resolver for the rootRef field.
 func (r *repositoryResolver) RootRef(ctx context.Context, obj *model.Repository) (*string, error) {
-	return rootRef(ctx, obj)
+	return r.rootRef(ctx, obj)
 }
 
 // Empty is the resolver for the empty field.
@@ -38,7 +38,7 @@ func (r *repositoryResolver) Empty(ctx context.Context, obj *model.Repository) (
 
 // Exists is the resolver for the exists field.
 func (r *repositoryResolver) Exists(ctx context.Context, obj *model.Repository) (bool, error) {
-	return obj.Git.Exists(), nil
+	return r.svc.Repos.Exists(obj.Project), nil
 }
 
 // Tree is the resolver for the tree field.
@@ -58,7 +58,7 @@ func (r *repositoryResolver) Blobs(ctx context.Context, obj *model.Repository, p
 
 // BranchNames is the resolver for the branchNames field.
 func (r *repositoryResolver) BranchNames(ctx context.Context, obj *model.Repository, searchPattern string, offset int, limit int) ([]string, error) {
-	return branchNames(ctx, obj, searchPattern, offset, limit)
+	return r.branchNames(ctx, obj, searchPattern, offset, limit)
 }
 
 // Branches is the resolver for the branches field.

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"path"
 	"strings"
 
 	"anvil/ent"
@@ -10,17 +9,12 @@ import (
 	"anvil/internal/apperr"
 	"anvil/internal/git"
 	"anvil/internal/pagination"
-	"anvil/internal/service/commits"
 	"anvil/internal/service/repofiles"
 )
 
 // wholeDirectory is a page size no directory reaches: the tree field lists a whole directory,
 // as GitLab's does, and its connections page over it in memory.
 const wholeDirectory = 1 << 30
-
-// flatPathDepth is how many single-directory levels a flat path descends at most (Gitaly's
-// defaultFlatTreeRecursion less the entry itself).
-const flatPathDepth = 9
 
 // Global id model names of tree entries, as GitLab decorates them.
 const (
@@ -34,16 +28,13 @@ const (
 // lists nothing, when ref names no commit: GitLab's tree answers an unknown ref with an empty
 // tree.
 func (r *Resolver) treeAt(ctx context.Context, repo *model.Repository, dir string, ref *string, refType *model.RefType, recursive bool) (*model.Tree, error) {
-	if !repo.Git.Exists() {
-		return nil, nil
+	head, exists, err := r.svc.Repos.RootRef(ctx, repo.Project)
+	if err != nil || !exists {
+		return nil, err
 	}
 	t := &model.Tree{Repository: repo, Path: strings.Trim(dir, "/"), Recursive: recursive}
 	rev := qualifiedRef(ref, refType)
 	if rev == "" {
-		head, err := repo.Git.Head(ctx)
-		if err != nil {
-			return nil, err
-		}
 		rev = head
 	} else {
 		t.Ref = *ref
@@ -133,24 +124,20 @@ func (r *Resolver) paginatedTree(ctx context.Context, repo *model.Repository, di
 	return conn, nil
 }
 
-// lastCommit is Tree.lastCommit: the newest commit at the tree's commit that touched its path
-// (the commit itself for the root), through the commit listing (GET .../repository/commits?path=).
+// lastCommit is Tree.lastCommit: the newest commit at the tree's commit that changed its path
+// (the commit itself for the root), through the commit service (cached per commit and path).
 func (r *Resolver) lastCommit(ctx context.Context, t *model.Tree) (*model.Commit, error) {
 	if t.Commit == "" {
 		return nil, nil
 	}
-	res, err := r.svc.Commits.List(ctx, actor(ctx), repoRef(t.Repository),
-		commits.ListParams{RefName: string(t.Commit), Path: t.Path}, pagination.Offset{Page: 1, PerPage: 1})
+	c, err := r.svc.Commits.LastCommit(ctx, actor(ctx), repoRef(t.Repository), string(t.Commit), t.Path)
 	if isClientError(err) {
-		return nil, nil // a path git cannot take has no last commit
-	}
-	if err != nil {
-		return nil, err
-	}
-	if len(res.Result.Items) == 0 {
 		return nil, nil
 	}
-	return r.commitOf(t.Repository, res.Result.Items[0]), nil
+	if err != nil || c == nil {
+		return nil, err
+	}
+	return r.commitOf(t.Repository, c), nil
 }
 
 // entriesOf keeps a tree's entries of one type.
@@ -242,38 +229,8 @@ func formatEntryGID(model string, id git.ObjectID) string {
 	return "gid://gitlab/" + model + "/" + string(id)
 }
 
-// flatPaths computes, for each directory directly in t, its flat path as Gitaly does: the path
-// reached by descending while a directory holds nothing but one directory (at most
-// flatPathDepth levels). It reads the subtree once, through a recursive listing.
+// flatPaths is, for each directory directly in t, its flat path (repofiles.FlatPaths: the
+// path reached by descending while a directory holds nothing but one directory).
 func (r *Resolver) flatPaths(ctx context.Context, t *model.Tree) (map[string]string, error) {
-	all, err := r.treeEntries(ctx, t.Repository, repofiles.TreeParams{
-		Ref: string(t.Commit), Path: t.Path, Recursive: true, Pagination: repofiles.TreeNone,
-	})
-	if err != nil {
-		return nil, err
-	}
-	children := map[string][]git.TreeEntry{}
-	for _, e := range all {
-		parent := path.Dir(e.Path)
-		if parent == "." {
-			parent = ""
-		}
-		children[parent] = append(children[parent], e)
-	}
-	out := map[string]string{}
-	for _, e := range children[t.Path] {
-		if e.Type != git.TypeTree {
-			continue
-		}
-		flat := e.Path
-		for range flatPathDepth {
-			kids := children[flat]
-			if len(kids) != 1 || kids[0].Type != git.TypeTree {
-				break
-			}
-			flat = kids[0].Path
-		}
-		out[e.Path] = flat
-	}
-	return out, nil
+	return r.files.FlatPaths(ctx, actor(ctx), repoRef(t.Repository), string(t.Commit), t.Path)
 }

@@ -8,8 +8,10 @@ import (
 	"anvil/rest/commitapi"
 	"anvil/rest/forkapi"
 	"anvil/rest/groupapi"
+	"anvil/rest/httpx"
 	"anvil/rest/memberapi"
 	"anvil/rest/metaapi"
+	"anvil/rest/namespaceapi"
 	"anvil/rest/projectapi"
 	"anvil/rest/protectedbranchapi"
 	"anvil/rest/registryapi"
@@ -24,6 +26,7 @@ import (
 
 // Register adds every /api/v4 route to g. Each resource package owns its part of the table.
 func Register(g *gin.RouterGroup, s *service.Services) {
+	g.Use(httpx.WithMovedProjects(s.Projects.Moved))
 	t := &route.Table{G: g, S: s}
 	metaapi.Register(t)
 	userapi.Register(t)
@@ -38,4 +41,5 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	tagapi.Register(t)
 	forkapi.Register(t)
 	registryapi.Register(t)
+	namespaceapi.Register(t)
 }

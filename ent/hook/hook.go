@@ -20,6 +20,18 @@ func (f ContainerRepositoryFunc) Mutate(ctx context.Context, m ent.Mutation) (en
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ContainerRepositoryMutation", m)
 }
 
+// The GroupCustomAttributeFunc type is an adapter to allow the use of ordinary
+// function as GroupCustomAttribute mutator.
+type GroupCustomAttributeFunc func(context.Context, *ent.GroupCustomAttributeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f GroupCustomAttributeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.GroupCustomAttributeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GroupCustomAttributeMutation", m)
+}
+
 // The GroupGroupLinkFunc type is an adapter to allow the use of ordinary
 // function as GroupGroupLink mutator.
 type GroupGroupLinkFunc func(context.Context, *ent.GroupGroupLinkMutation) (ent.Value, error)
@@ -42,6 +54,18 @@ func (f IdentityFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IdentityMutation", m)
+}
+
+// The LastCommitFunc type is an adapter to allow the use of ordinary
+// function as LastCommit mutator.
+type LastCommitFunc func(context.Context, *ent.LastCommitMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f LastCommitFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.LastCommitMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.LastCommitMutation", m)
 }
 
 // The MemberFunc type is an adapter to allow the use of ordinary
@@ -104,6 +128,30 @@ func (f ProjectGroupLinkFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.V
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ProjectGroupLinkMutation", m)
 }
 
+// The ProjectStarFunc type is an adapter to allow the use of ordinary
+// function as ProjectStar mutator.
+type ProjectStarFunc func(context.Context, *ent.ProjectStarMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ProjectStarFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ProjectStarMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ProjectStarMutation", m)
+}
+
+// The ProjectStatisticsFunc type is an adapter to allow the use of ordinary
+// function as ProjectStatistics mutator.
+type ProjectStatisticsFunc func(context.Context, *ent.ProjectStatisticsMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ProjectStatisticsFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ProjectStatisticsMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ProjectStatisticsMutation", m)
+}
+
 // The ProtectedBranchFunc type is an adapter to allow the use of ordinary
 // function as ProtectedBranch mutator.
 type ProtectedBranchFunc func(context.Context, *ent.ProtectedBranchMutation) (ent.Value, error)
@@ -126,6 +174,18 @@ func (f PushEventFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PushEventMutation", m)
+}
+
+// The RedirectRouteFunc type is an adapter to allow the use of ordinary
+// function as RedirectRoute mutator.
+type RedirectRouteFunc func(context.Context, *ent.RedirectRouteMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RedirectRouteFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RedirectRouteMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RedirectRouteMutation", m)
 }
 
 // The SettingFunc type is an adapter to allow the use of ordinary

@@ -8,16 +8,21 @@ import (
 
 	"anvil/ent"
 	"anvil/ent/containerrepository"
+	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
+	"anvil/ent/lastcommit"
 	"anvil/ent/member"
 	"anvil/ent/namespace"
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/predicate"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/projectstar"
+	"anvil/ent/projectstatistics"
 	"anvil/ent/protectedbranch"
 	"anvil/ent/pushevent"
+	"anvil/ent/redirectroute"
 	"anvil/ent/setting"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
@@ -108,6 +113,33 @@ func (f TraverseContainerRepository) Traverse(ctx context.Context, q ent.Query) 
 	return fmt.Errorf("unexpected query type %T. expect *ent.ContainerRepositoryQuery", q)
 }
 
+// The GroupCustomAttributeFunc type is an adapter to allow the use of ordinary function as a Querier.
+type GroupCustomAttributeFunc func(context.Context, *ent.GroupCustomAttributeQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f GroupCustomAttributeFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.GroupCustomAttributeQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.GroupCustomAttributeQuery", q)
+}
+
+// The TraverseGroupCustomAttribute type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseGroupCustomAttribute func(context.Context, *ent.GroupCustomAttributeQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseGroupCustomAttribute) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseGroupCustomAttribute) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GroupCustomAttributeQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.GroupCustomAttributeQuery", q)
+}
+
 // The GroupGroupLinkFunc type is an adapter to allow the use of ordinary function as a Querier.
 type GroupGroupLinkFunc func(context.Context, *ent.GroupGroupLinkQuery) (ent.Value, error)
 
@@ -160,6 +192,33 @@ func (f TraverseIdentity) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.IdentityQuery", q)
+}
+
+// The LastCommitFunc type is an adapter to allow the use of ordinary function as a Querier.
+type LastCommitFunc func(context.Context, *ent.LastCommitQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f LastCommitFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.LastCommitQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.LastCommitQuery", q)
+}
+
+// The TraverseLastCommit type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseLastCommit func(context.Context, *ent.LastCommitQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseLastCommit) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseLastCommit) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.LastCommitQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.LastCommitQuery", q)
 }
 
 // The MemberFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -297,6 +356,60 @@ func (f TraverseProjectGroupLink) Traverse(ctx context.Context, q ent.Query) err
 	return fmt.Errorf("unexpected query type %T. expect *ent.ProjectGroupLinkQuery", q)
 }
 
+// The ProjectStarFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ProjectStarFunc func(context.Context, *ent.ProjectStarQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ProjectStarFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ProjectStarQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ProjectStarQuery", q)
+}
+
+// The TraverseProjectStar type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseProjectStar func(context.Context, *ent.ProjectStarQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseProjectStar) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseProjectStar) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ProjectStarQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ProjectStarQuery", q)
+}
+
+// The ProjectStatisticsFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ProjectStatisticsFunc func(context.Context, *ent.ProjectStatisticsQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ProjectStatisticsFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ProjectStatisticsQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ProjectStatisticsQuery", q)
+}
+
+// The TraverseProjectStatistics type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseProjectStatistics func(context.Context, *ent.ProjectStatisticsQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseProjectStatistics) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseProjectStatistics) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ProjectStatisticsQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ProjectStatisticsQuery", q)
+}
+
 // The ProtectedBranchFunc type is an adapter to allow the use of ordinary function as a Querier.
 type ProtectedBranchFunc func(context.Context, *ent.ProtectedBranchQuery) (ent.Value, error)
 
@@ -349,6 +462,33 @@ func (f TraversePushEvent) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.PushEventQuery", q)
+}
+
+// The RedirectRouteFunc type is an adapter to allow the use of ordinary function as a Querier.
+type RedirectRouteFunc func(context.Context, *ent.RedirectRouteQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f RedirectRouteFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.RedirectRouteQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.RedirectRouteQuery", q)
+}
+
+// The TraverseRedirectRoute type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseRedirectRoute func(context.Context, *ent.RedirectRouteQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseRedirectRoute) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseRedirectRoute) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RedirectRouteQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.RedirectRouteQuery", q)
 }
 
 // The SettingFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -437,10 +577,14 @@ func NewQuery(q ent.Query) (Query, error) {
 	switch q := q.(type) {
 	case *ent.ContainerRepositoryQuery:
 		return &query[*ent.ContainerRepositoryQuery, predicate.ContainerRepository, containerrepository.OrderOption]{typ: ent.TypeContainerRepository, tq: q}, nil
+	case *ent.GroupCustomAttributeQuery:
+		return &query[*ent.GroupCustomAttributeQuery, predicate.GroupCustomAttribute, groupcustomattribute.OrderOption]{typ: ent.TypeGroupCustomAttribute, tq: q}, nil
 	case *ent.GroupGroupLinkQuery:
 		return &query[*ent.GroupGroupLinkQuery, predicate.GroupGroupLink, groupgrouplink.OrderOption]{typ: ent.TypeGroupGroupLink, tq: q}, nil
 	case *ent.IdentityQuery:
 		return &query[*ent.IdentityQuery, predicate.Identity, identity.OrderOption]{typ: ent.TypeIdentity, tq: q}, nil
+	case *ent.LastCommitQuery:
+		return &query[*ent.LastCommitQuery, predicate.LastCommit, lastcommit.OrderOption]{typ: ent.TypeLastCommit, tq: q}, nil
 	case *ent.MemberQuery:
 		return &query[*ent.MemberQuery, predicate.Member, member.OrderOption]{typ: ent.TypeMember, tq: q}, nil
 	case *ent.NamespaceQuery:
@@ -451,10 +595,16 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ProjectQuery, predicate.Project, project.OrderOption]{typ: ent.TypeProject, tq: q}, nil
 	case *ent.ProjectGroupLinkQuery:
 		return &query[*ent.ProjectGroupLinkQuery, predicate.ProjectGroupLink, projectgrouplink.OrderOption]{typ: ent.TypeProjectGroupLink, tq: q}, nil
+	case *ent.ProjectStarQuery:
+		return &query[*ent.ProjectStarQuery, predicate.ProjectStar, projectstar.OrderOption]{typ: ent.TypeProjectStar, tq: q}, nil
+	case *ent.ProjectStatisticsQuery:
+		return &query[*ent.ProjectStatisticsQuery, predicate.ProjectStatistics, projectstatistics.OrderOption]{typ: ent.TypeProjectStatistics, tq: q}, nil
 	case *ent.ProtectedBranchQuery:
 		return &query[*ent.ProtectedBranchQuery, predicate.ProtectedBranch, protectedbranch.OrderOption]{typ: ent.TypeProtectedBranch, tq: q}, nil
 	case *ent.PushEventQuery:
 		return &query[*ent.PushEventQuery, predicate.PushEvent, pushevent.OrderOption]{typ: ent.TypePushEvent, tq: q}, nil
+	case *ent.RedirectRouteQuery:
+		return &query[*ent.RedirectRouteQuery, predicate.RedirectRoute, redirectroute.OrderOption]{typ: ent.TypeRedirectRoute, tq: q}, nil
 	case *ent.SettingQuery:
 		return &query[*ent.SettingQuery, predicate.Setting, setting.OrderOption]{typ: ent.TypeSetting, tq: q}, nil
 	case *ent.UserQuery:

@@ -46,6 +46,41 @@ var (
 			},
 		},
 	}
+	// GroupCustomAttributesColumns holds the columns for the "group_custom_attributes" table.
+	GroupCustomAttributesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "key", Type: field.TypeString, Size: 255},
+		{Name: "value", Type: field.TypeString, Size: 255},
+		{Name: "group_id", Type: field.TypeInt},
+	}
+	// GroupCustomAttributesTable holds the schema information for the "group_custom_attributes" table.
+	GroupCustomAttributesTable = &schema.Table{
+		Name:       "group_custom_attributes",
+		Columns:    GroupCustomAttributesColumns,
+		PrimaryKey: []*schema.Column{GroupCustomAttributesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "group_custom_attributes_namespaces_custom_attributes",
+				Columns:    []*schema.Column{GroupCustomAttributesColumns[5]},
+				RefColumns: []*schema.Column{NamespacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "groupcustomattribute_group_id_key",
+				Unique:  true,
+				Columns: []*schema.Column{GroupCustomAttributesColumns[5], GroupCustomAttributesColumns[3]},
+			},
+			{
+				Name:    "groupcustomattribute_key_value",
+				Unique:  false,
+				Columns: []*schema.Column{GroupCustomAttributesColumns[3], GroupCustomAttributesColumns[4]},
+			},
+		},
+	}
 	// GroupGroupLinksColumns holds the columns for the "group_group_links" table.
 	GroupGroupLinksColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -114,6 +149,26 @@ var (
 				Name:    "identity_provider_extern_uid",
 				Unique:  true,
 				Columns: []*schema.Column{IdentitiesColumns[1], IdentitiesColumns[2]},
+			},
+		},
+	}
+	// LastCommitsColumns holds the columns for the "last_commits" table.
+	LastCommitsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "project_id", Type: field.TypeInt},
+		{Name: "key", Type: field.TypeString, Size: 64},
+		{Name: "last_commit_id", Type: field.TypeString, Size: 64},
+	}
+	// LastCommitsTable holds the schema information for the "last_commits" table.
+	LastCommitsTable = &schema.Table{
+		Name:       "last_commits",
+		Columns:    LastCommitsColumns,
+		PrimaryKey: []*schema.Column{LastCommitsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "lastcommit_project_id_key",
+				Unique:  true,
+				Columns: []*schema.Column{LastCommitsColumns[1], LastCommitsColumns[2]},
 			},
 		},
 	}
@@ -285,6 +340,7 @@ var (
 		{Name: "archived", Type: field.TypeBool, Default: false},
 		{Name: "topics", Type: field.TypeJSON, Nullable: true},
 		{Name: "last_activity_at", Type: field.TypeTime},
+		{Name: "star_count", Type: field.TypeInt, Default: 0},
 		{Name: "container_registry_access_level", Type: field.TypeString, Default: "enabled"},
 		{Name: "issues_access_level", Type: field.TypeString, Default: "enabled"},
 		{Name: "repository_access_level", Type: field.TypeString, Default: "enabled"},
@@ -335,19 +391,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "projects_namespaces_projects",
-				Columns:    []*schema.Column{ProjectsColumns[49]},
+				Columns:    []*schema.Column{ProjectsColumns[50]},
 				RefColumns: []*schema.Column{NamespacesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "projects_projects_forks",
-				Columns:    []*schema.Column{ProjectsColumns[50]},
+				Columns:    []*schema.Column{ProjectsColumns[51]},
 				RefColumns: []*schema.Column{ProjectsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "projects_users_created_projects",
-				Columns:    []*schema.Column{ProjectsColumns[51]},
+				Columns:    []*schema.Column{ProjectsColumns[52]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -356,7 +412,7 @@ var (
 			{
 				Name:    "project_namespace_id_path",
 				Unique:  true,
-				Columns: []*schema.Column{ProjectsColumns[49], ProjectsColumns[4]},
+				Columns: []*schema.Column{ProjectsColumns[50], ProjectsColumns[4]},
 			},
 			{
 				Name:    "project_visibility",
@@ -366,7 +422,7 @@ var (
 			{
 				Name:    "project_pending_delete_visibility_namespace_id",
 				Unique:  false,
-				Columns: []*schema.Column{ProjectsColumns[48], ProjectsColumns[6], ProjectsColumns[49]},
+				Columns: []*schema.Column{ProjectsColumns[49], ProjectsColumns[6], ProjectsColumns[50]},
 			},
 			{
 				Name:    "project_last_activity_at",
@@ -376,7 +432,7 @@ var (
 			{
 				Name:    "project_forked_from_id",
 				Unique:  false,
-				Columns: []*schema.Column{ProjectsColumns[50]},
+				Columns: []*schema.Column{ProjectsColumns[51]},
 			},
 			{
 				Name:    "project_created_at_id",
@@ -387,6 +443,11 @@ var (
 				Name:    "project_updated_at_id",
 				Unique:  false,
 				Columns: []*schema.Column{ProjectsColumns[2], ProjectsColumns[0]},
+			},
+			{
+				Name:    "project_star_count_id",
+				Unique:  false,
+				Columns: []*schema.Column{ProjectsColumns[11], ProjectsColumns[0]},
 			},
 		},
 	}
@@ -429,6 +490,78 @@ var (
 				Name:    "projectgrouplink_group_id",
 				Unique:  false,
 				Columns: []*schema.Column{ProjectGroupLinksColumns[5]},
+			},
+		},
+	}
+	// ProjectStarsColumns holds the columns for the "project_stars" table.
+	ProjectStarsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "project_id", Type: field.TypeInt},
+		{Name: "user_id", Type: field.TypeInt},
+	}
+	// ProjectStarsTable holds the schema information for the "project_stars" table.
+	ProjectStarsTable = &schema.Table{
+		Name:       "project_stars",
+		Columns:    ProjectStarsColumns,
+		PrimaryKey: []*schema.Column{ProjectStarsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "project_stars_projects_stars",
+				Columns:    []*schema.Column{ProjectStarsColumns[2]},
+				RefColumns: []*schema.Column{ProjectsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "project_stars_users_stars",
+				Columns:    []*schema.Column{ProjectStarsColumns[3]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "projectstar_user_id_project_id",
+				Unique:  true,
+				Columns: []*schema.Column{ProjectStarsColumns[3], ProjectStarsColumns[2]},
+			},
+			{
+				Name:    "projectstar_project_id",
+				Unique:  false,
+				Columns: []*schema.Column{ProjectStarsColumns[2]},
+			},
+		},
+	}
+	// ProjectStatisticsColumns holds the columns for the "project_statistics" table.
+	ProjectStatisticsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "commit_count", Type: field.TypeInt64, Default: 0},
+		{Name: "repository_size", Type: field.TypeInt64, Default: 0},
+		{Name: "wiki_size", Type: field.TypeInt64, Default: 0},
+		{Name: "lfs_objects_size", Type: field.TypeInt64, Default: 0},
+		{Name: "build_artifacts_size", Type: field.TypeInt64, Default: 0},
+		{Name: "pipeline_artifacts_size", Type: field.TypeInt64, Default: 0},
+		{Name: "packages_size", Type: field.TypeInt64, Default: 0},
+		{Name: "snippets_size", Type: field.TypeInt64, Default: 0},
+		{Name: "uploads_size", Type: field.TypeInt64, Default: 0},
+		{Name: "container_registry_size", Type: field.TypeInt64, Default: 0},
+		{Name: "storage_size", Type: field.TypeInt64, Default: 0},
+		{Name: "stale", Type: field.TypeBool, Default: true},
+		{Name: "version", Type: field.TypeInt, Default: 0},
+		{Name: "refreshed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "project_id", Type: field.TypeInt, Unique: true},
+	}
+	// ProjectStatisticsTable holds the schema information for the "project_statistics" table.
+	ProjectStatisticsTable = &schema.Table{
+		Name:       "project_statistics",
+		Columns:    ProjectStatisticsColumns,
+		PrimaryKey: []*schema.Column{ProjectStatisticsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "project_statistics_projects_statistics",
+				Columns:    []*schema.Column{ProjectStatisticsColumns[15]},
+				RefColumns: []*schema.Column{ProjectsColumns[0]},
+				OnDelete:   schema.Cascade,
 			},
 		},
 	}
@@ -489,6 +622,29 @@ var (
 				Name:    "pushevent_delivered",
 				Unique:  false,
 				Columns: []*schema.Column{PushEventsColumns[11]},
+			},
+		},
+	}
+	// RedirectRoutesColumns holds the columns for the "redirect_routes" table.
+	RedirectRoutesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "source_type", Type: field.TypeEnum, Enums: []string{"project", "namespace"}},
+		{Name: "source_id", Type: field.TypeInt},
+		{Name: "path", Type: field.TypeString, Size: 2048},
+		{Name: "lower_path", Type: field.TypeString, Unique: true, Size: 2048},
+	}
+	// RedirectRoutesTable holds the schema information for the "redirect_routes" table.
+	RedirectRoutesTable = &schema.Table{
+		Name:       "redirect_routes",
+		Columns:    RedirectRoutesColumns,
+		PrimaryKey: []*schema.Column{RedirectRoutesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "redirectroute_source_type_source_id",
+				Unique:  false,
+				Columns: []*schema.Column{RedirectRoutesColumns[3], RedirectRoutesColumns[4]},
 			},
 		},
 	}
@@ -614,15 +770,20 @@ var (
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		ContainerRepositoriesTable,
+		GroupCustomAttributesTable,
 		GroupGroupLinksTable,
 		IdentitiesTable,
+		LastCommitsTable,
 		MembersTable,
 		NamespacesTable,
 		PersonalAccessTokensTable,
 		ProjectsTable,
 		ProjectGroupLinksTable,
+		ProjectStarsTable,
+		ProjectStatisticsTable,
 		ProtectedBranchesTable,
 		PushEventsTable,
+		RedirectRoutesTable,
 		SettingsTable,
 		UsersTable,
 		UserCustomAttributesTable,
@@ -631,6 +792,7 @@ var (
 
 func init() {
 	ContainerRepositoriesTable.ForeignKeys[0].RefTable = ProjectsTable
+	GroupCustomAttributesTable.ForeignKeys[0].RefTable = NamespacesTable
 	GroupGroupLinksTable.ForeignKeys[0].RefTable = NamespacesTable
 	GroupGroupLinksTable.ForeignKeys[1].RefTable = NamespacesTable
 	IdentitiesTable.ForeignKeys[0].RefTable = UsersTable
@@ -645,6 +807,9 @@ func init() {
 	ProjectsTable.ForeignKeys[2].RefTable = UsersTable
 	ProjectGroupLinksTable.ForeignKeys[0].RefTable = NamespacesTable
 	ProjectGroupLinksTable.ForeignKeys[1].RefTable = ProjectsTable
+	ProjectStarsTable.ForeignKeys[0].RefTable = ProjectsTable
+	ProjectStarsTable.ForeignKeys[1].RefTable = UsersTable
+	ProjectStatisticsTable.ForeignKeys[0].RefTable = ProjectsTable
 	UsersTable.ForeignKeys[0].RefTable = UsersTable
 	UserCustomAttributesTable.ForeignKeys[0].RefTable = UsersTable
 }

@@ -85,6 +85,8 @@ const (
 	EdgeSharesReceived = "shares_received"
 	// EdgeProjectShares holds the string denoting the project_shares edge name in mutations.
 	EdgeProjectShares = "project_shares"
+	// EdgeCustomAttributes holds the string denoting the custom_attributes edge name in mutations.
+	EdgeCustomAttributes = "custom_attributes"
 	// Table holds the table name of the namespace in the database.
 	Table = "namespaces"
 	// ParentTable is the table that holds the parent relation/edge.
@@ -137,6 +139,13 @@ const (
 	ProjectSharesInverseTable = "project_group_links"
 	// ProjectSharesColumn is the table column denoting the project_shares relation/edge.
 	ProjectSharesColumn = "group_id"
+	// CustomAttributesTable is the table that holds the custom_attributes relation/edge.
+	CustomAttributesTable = "group_custom_attributes"
+	// CustomAttributesInverseTable is the table name for the GroupCustomAttribute entity.
+	// It exists in this package in order to avoid circular dependency with the "groupcustomattribute" package.
+	CustomAttributesInverseTable = "group_custom_attributes"
+	// CustomAttributesColumn is the table column denoting the custom_attributes relation/edge.
+	CustomAttributesColumn = "group_id"
 )
 
 // Columns holds all SQL columns for namespace fields.
@@ -519,6 +528,20 @@ func ByProjectShares(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newProjectSharesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByCustomAttributesCount orders the results by custom_attributes count.
+func ByCustomAttributesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newCustomAttributesStep(), opts...)
+	}
+}
+
+// ByCustomAttributes orders the results by custom_attributes terms.
+func ByCustomAttributes(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newCustomAttributesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newParentStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -573,6 +596,13 @@ func newProjectSharesStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ProjectSharesInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, ProjectSharesTable, ProjectSharesColumn),
+	)
+}
+func newCustomAttributesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(CustomAttributesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, CustomAttributesTable, CustomAttributesColumn),
 	)
 }
 

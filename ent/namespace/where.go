@@ -1339,6 +1339,29 @@ func HasProjectSharesWith(preds ...predicate.ProjectGroupLink) predicate.Namespa
 	})
 }
 
+// HasCustomAttributes applies the HasEdge predicate on the "custom_attributes" edge.
+func HasCustomAttributes() predicate.Namespace {
+	return predicate.Namespace(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, CustomAttributesTable, CustomAttributesColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasCustomAttributesWith applies the HasEdge predicate on the "custom_attributes" edge with a given conditions (other predicates).
+func HasCustomAttributesWith(preds ...predicate.GroupCustomAttribute) predicate.Namespace {
+	return predicate.Namespace(func(s *sql.Selector) {
+		step := newCustomAttributesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Namespace) predicate.Namespace {
 	return predicate.Namespace(sql.AndPredicates(predicates...))

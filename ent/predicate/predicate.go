@@ -9,11 +9,17 @@ import (
 // ContainerRepository is the predicate function for containerrepository builders.
 type ContainerRepository func(*sql.Selector)
 
+// GroupCustomAttribute is the predicate function for groupcustomattribute builders.
+type GroupCustomAttribute func(*sql.Selector)
+
 // GroupGroupLink is the predicate function for groupgrouplink builders.
 type GroupGroupLink func(*sql.Selector)
 
 // Identity is the predicate function for identity builders.
 type Identity func(*sql.Selector)
+
+// LastCommit is the predicate function for lastcommit builders.
+type LastCommit func(*sql.Selector)
 
 // Member is the predicate function for member builders.
 type Member func(*sql.Selector)
@@ -30,11 +36,20 @@ type Project func(*sql.Selector)
 // ProjectGroupLink is the predicate function for projectgrouplink builders.
 type ProjectGroupLink func(*sql.Selector)
 
+// ProjectStar is the predicate function for projectstar builders.
+type ProjectStar func(*sql.Selector)
+
+// ProjectStatistics is the predicate function for projectstatistics builders.
+type ProjectStatistics func(*sql.Selector)
+
 // ProtectedBranch is the predicate function for protectedbranch builders.
 type ProtectedBranch func(*sql.Selector)
 
 // PushEvent is the predicate function for pushevent builders.
 type PushEvent func(*sql.Selector)
+
+// RedirectRoute is the predicate function for redirectroute builders.
+type RedirectRoute func(*sql.Selector)
 
 // Setting is the predicate function for setting builders.
 type Setting func(*sql.Selector)

@@ -41,6 +41,8 @@ const (
 	FieldTopics = "topics"
 	// FieldLastActivityAt holds the string denoting the last_activity_at field in the database.
 	FieldLastActivityAt = "last_activity_at"
+	// FieldStarCount holds the string denoting the star_count field in the database.
+	FieldStarCount = "star_count"
 	// FieldContainerRegistryAccessLevel holds the string denoting the container_registry_access_level field in the database.
 	FieldContainerRegistryAccessLevel = "container_registry_access_level"
 	// FieldIssuesAccessLevel holds the string denoting the issues_access_level field in the database.
@@ -131,6 +133,10 @@ const (
 	EdgeForkedFrom = "forked_from"
 	// EdgeForks holds the string denoting the forks edge name in mutations.
 	EdgeForks = "forks"
+	// EdgeStars holds the string denoting the stars edge name in mutations.
+	EdgeStars = "stars"
+	// EdgeStatistics holds the string denoting the statistics edge name in mutations.
+	EdgeStatistics = "statistics"
 	// Table holds the table name of the project in the database.
 	Table = "projects"
 	// NamespaceTable is the table that holds the namespace relation/edge.
@@ -169,6 +175,20 @@ const (
 	ForksTable = "projects"
 	// ForksColumn is the table column denoting the forks relation/edge.
 	ForksColumn = "forked_from_id"
+	// StarsTable is the table that holds the stars relation/edge.
+	StarsTable = "project_stars"
+	// StarsInverseTable is the table name for the ProjectStar entity.
+	// It exists in this package in order to avoid circular dependency with the "projectstar" package.
+	StarsInverseTable = "project_stars"
+	// StarsColumn is the table column denoting the stars relation/edge.
+	StarsColumn = "project_id"
+	// StatisticsTable is the table that holds the statistics relation/edge.
+	StatisticsTable = "project_statistics"
+	// StatisticsInverseTable is the table name for the ProjectStatistics entity.
+	// It exists in this package in order to avoid circular dependency with the "projectstatistics" package.
+	StatisticsInverseTable = "project_statistics"
+	// StatisticsColumn is the table column denoting the statistics relation/edge.
+	StatisticsColumn = "project_id"
 )
 
 // Columns holds all SQL columns for project fields.
@@ -186,6 +206,7 @@ var Columns = []string{
 	FieldArchived,
 	FieldTopics,
 	FieldLastActivityAt,
+	FieldStarCount,
 	FieldContainerRegistryAccessLevel,
 	FieldIssuesAccessLevel,
 	FieldRepositoryAccessLevel,
@@ -258,6 +279,8 @@ var (
 	DefaultArchived bool
 	// DefaultLastActivityAt holds the default value on creation for the "last_activity_at" field.
 	DefaultLastActivityAt func() time.Time
+	// DefaultStarCount holds the default value on creation for the "star_count" field.
+	DefaultStarCount int
 	// DefaultContainerRegistryAccessLevel holds the default value on creation for the "container_registry_access_level" field.
 	DefaultContainerRegistryAccessLevel string
 	// DefaultIssuesAccessLevel holds the default value on creation for the "issues_access_level" field.
@@ -426,6 +449,11 @@ func ByArchived(opts ...sql.OrderTermOption) OrderOption {
 // ByLastActivityAt orders the results by the last_activity_at field.
 func ByLastActivityAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLastActivityAt, opts...).ToFunc()
+}
+
+// ByStarCount orders the results by the star_count field.
+func ByStarCount(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldStarCount, opts...).ToFunc()
 }
 
 // ByContainerRegistryAccessLevel orders the results by the container_registry_access_level field.
@@ -685,6 +713,27 @@ func ByForks(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newForksStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByStarsCount orders the results by stars count.
+func ByStarsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newStarsStep(), opts...)
+	}
+}
+
+// ByStars orders the results by stars terms.
+func ByStars(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newStarsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByStatisticsField orders the results by statistics field.
+func ByStatisticsField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newStatisticsStep(), sql.OrderByField(field, opts...))
+	}
+}
 func newNamespaceStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -725,6 +774,20 @@ func newForksStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(Table, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, ForksTable, ForksColumn),
+	)
+}
+func newStarsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(StarsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, StarsTable, StarsColumn),
+	)
+}
+func newStatisticsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(StatisticsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2O, false, StatisticsTable, StatisticsColumn),
 	)
 }
 

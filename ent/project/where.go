@@ -105,6 +105,11 @@ func LastActivityAt(v time.Time) predicate.Project {
 	return predicate.Project(sql.FieldEQ(FieldLastActivityAt, v))
 }
 
+// StarCount applies equality check predicate on the "star_count" field. It's identical to StarCountEQ.
+func StarCount(v int) predicate.Project {
+	return predicate.Project(sql.FieldEQ(FieldStarCount, v))
+}
+
 // ContainerRegistryAccessLevel applies equality check predicate on the "container_registry_access_level" field. It's identical to ContainerRegistryAccessLevelEQ.
 func ContainerRegistryAccessLevel(v string) predicate.Project {
 	return predicate.Project(sql.FieldEQ(FieldContainerRegistryAccessLevel, v))
@@ -768,6 +773,46 @@ func LastActivityAtLT(v time.Time) predicate.Project {
 // LastActivityAtLTE applies the LTE predicate on the "last_activity_at" field.
 func LastActivityAtLTE(v time.Time) predicate.Project {
 	return predicate.Project(sql.FieldLTE(FieldLastActivityAt, v))
+}
+
+// StarCountEQ applies the EQ predicate on the "star_count" field.
+func StarCountEQ(v int) predicate.Project {
+	return predicate.Project(sql.FieldEQ(FieldStarCount, v))
+}
+
+// StarCountNEQ applies the NEQ predicate on the "star_count" field.
+func StarCountNEQ(v int) predicate.Project {
+	return predicate.Project(sql.FieldNEQ(FieldStarCount, v))
+}
+
+// StarCountIn applies the In predicate on the "star_count" field.
+func StarCountIn(vs ...int) predicate.Project {
+	return predicate.Project(sql.FieldIn(FieldStarCount, vs...))
+}
+
+// StarCountNotIn applies the NotIn predicate on the "star_count" field.
+func StarCountNotIn(vs ...int) predicate.Project {
+	return predicate.Project(sql.FieldNotIn(FieldStarCount, vs...))
+}
+
+// StarCountGT applies the GT predicate on the "star_count" field.
+func StarCountGT(v int) predicate.Project {
+	return predicate.Project(sql.FieldGT(FieldStarCount, v))
+}
+
+// StarCountGTE applies the GTE predicate on the "star_count" field.
+func StarCountGTE(v int) predicate.Project {
+	return predicate.Project(sql.FieldGTE(FieldStarCount, v))
+}
+
+// StarCountLT applies the LT predicate on the "star_count" field.
+func StarCountLT(v int) predicate.Project {
+	return predicate.Project(sql.FieldLT(FieldStarCount, v))
+}
+
+// StarCountLTE applies the LTE predicate on the "star_count" field.
+func StarCountLTE(v int) predicate.Project {
+	return predicate.Project(sql.FieldLTE(FieldStarCount, v))
 }
 
 // ContainerRegistryAccessLevelEQ applies the EQ predicate on the "container_registry_access_level" field.
@@ -2770,6 +2815,52 @@ func HasForks() predicate.Project {
 func HasForksWith(preds ...predicate.Project) predicate.Project {
 	return predicate.Project(func(s *sql.Selector) {
 		step := newForksStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasStars applies the HasEdge predicate on the "stars" edge.
+func HasStars() predicate.Project {
+	return predicate.Project(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, StarsTable, StarsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasStarsWith applies the HasEdge predicate on the "stars" edge with a given conditions (other predicates).
+func HasStarsWith(preds ...predicate.ProjectStar) predicate.Project {
+	return predicate.Project(func(s *sql.Selector) {
+		step := newStarsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasStatistics applies the HasEdge predicate on the "statistics" edge.
+func HasStatistics() predicate.Project {
+	return predicate.Project(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2O, false, StatisticsTable, StatisticsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasStatisticsWith applies the HasEdge predicate on the "statistics" edge with a given conditions (other predicates).
+func HasStatisticsWith(preds ...predicate.ProjectStatistics) predicate.Project {
+	return predicate.Project(func(s *sql.Selector) {
+		step := newStatisticsStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

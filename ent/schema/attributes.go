@@ -82,3 +82,33 @@ func (Identity) Annotations() []schema.Annotation {
 func (Setting) Annotations() []schema.Annotation {
 	return []schema.Annotation{entgql.Skip(entgql.SkipAll)}
 }
+
+// GroupCustomAttribute is an administrator-set key/value on a group.
+type GroupCustomAttribute struct{ ent.Schema }
+
+// Mixin returns the timestamp mixin.
+func (GroupCustomAttribute) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
+
+// Fields returns the attribute fields.
+func (GroupCustomAttribute) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("group_id"),
+		field.String("key").NotEmpty().MaxLen(255),
+		field.String("value").MaxLen(255),
+	}
+}
+
+// Edges returns the attribute's group; the attribute goes with it.
+func (GroupCustomAttribute) Edges() []ent.Edge {
+	return []ent.Edge{edge.From("group", Namespace.Type).Ref("custom_attributes").Field("group_id").Unique().Required()}
+}
+
+// Indexes returns the attribute indexes.
+func (GroupCustomAttribute) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("group_id", "key").Unique(), index.Fields("key", "value")}
+}
+
+// Annotations keeps GroupCustomAttribute out of the GraphQL graph.
+func (GroupCustomAttribute) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.Skip(entgql.SkipAll)}
+}

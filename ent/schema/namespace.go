@@ -5,6 +5,7 @@ import (
 
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
@@ -74,6 +75,7 @@ func (Namespace) Edges() []ent.Edge {
 		edge.To("shared_with", GroupGroupLink.Type).Annotations(entgql.Skip()),
 		edge.To("shares_received", GroupGroupLink.Type).Annotations(entgql.Skip()),
 		edge.To("project_shares", ProjectGroupLink.Type).Annotations(entgql.Skip()),
+		edge.To("custom_attributes", GroupCustomAttribute.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

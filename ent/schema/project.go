@@ -3,6 +3,7 @@ package schema
 import (
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
@@ -33,6 +34,8 @@ func (Project) Fields() []ent.Field {
 		field.Bool("archived").Default(false),
 		field.Strings("topics").Optional().Annotations(entgql.Skip()),
 		field.Time("last_activity_at").Default(now).Annotations(entgql.OrderField("LAST_ACTIVITY_AT")),
+		// star_count is the number of project_stars rows, kept in step by starring and unstarring.
+		field.Int("star_count").Default(0).Annotations(entgql.OrderField("STAR_COUNT")),
 		featureLevel("container_registry_access_level"),
 		featureLevel("issues_access_level"),
 		featureLevel("repository_access_level"),
@@ -87,6 +90,8 @@ func (Project) Edges() []ent.Edge {
 		edge.To("group_links", ProjectGroupLink.Type).Annotations(entgql.Skip()),
 		edge.To("forks", Project.Type).Annotations(entgql.Skip()).
 			From("forked_from").Field("forked_from_id").Unique().Annotations(entgql.Skip()),
+		edge.To("stars", ProjectStar.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("statistics", ProjectStatistics.Type).Unique().Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 	}
 }
 
@@ -105,6 +110,8 @@ func (Project) Indexes() []ent.Index {
 		// these let the database walk the order and stop after a page instead of sorting.
 		index.Fields("created_at", "id"),
 		index.Fields("updated_at", "id"),
+		// order_by=star_count walks this index.
+		index.Fields("star_count", "id"),
 	}
 }
 

@@ -79,3 +79,30 @@ func (PushEvent) Indexes() []ent.Index {
 func (PushEvent) Annotations() []schema.Annotation {
 	return []schema.Annotation{entgql.Skip(entgql.SkipAll)}
 }
+
+// LastCommit caches the newest commit that changed a path as of a commit (the
+// X-Gitlab-Last-Commit-Id of a file read, a tree's last commit). Both ends are immutable, so
+// an entry never goes stale; finding one again means walking the history. Entries are bounded
+// per project: the oldest go first (repos.lastCommitCache).
+type LastCommit struct{ ent.Schema }
+
+// Fields returns the cache entry.
+func (LastCommit) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("project_id"),
+		// key is the SHA-256 of the commit id, a NUL and the path, in hexadecimal: paths may
+		// be longer than an index takes.
+		field.String("key").MaxLen(64).Immutable(),
+		field.String("last_commit_id").MaxLen(64).Immutable(),
+	}
+}
+
+// Indexes returns the indexes: one entry per key in a project.
+func (LastCommit) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("project_id", "key").Unique()}
+}
+
+// Annotations keeps LastCommit out of the generated graph.
+func (LastCommit) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.Skip(entgql.SkipAll)}
+}

@@ -3,6 +3,7 @@ package schema
 import (
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
@@ -74,6 +75,7 @@ func (User) Edges() []ent.Edge {
 		edge.To("identities", Identity.Type).Annotations(entgql.Skip()),
 		edge.To("created_projects", Project.Type).Annotations(entgql.Skip()),
 		edge.To("namespace", Namespace.Type).Unique().Annotations(entgql.Skip()),
+		edge.To("stars", ProjectStar.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		// created_by is the administrator who created the account (null when self-registered).
 		edge.To("created_users", User.Type).Annotations(entgql.Skip()).
 			From("created_by").Field("created_by_id").Unique().Annotations(entgql.Skip()),

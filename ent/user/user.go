@@ -113,6 +113,8 @@ const (
 	EdgeCreatedProjects = "created_projects"
 	// EdgeNamespace holds the string denoting the namespace edge name in mutations.
 	EdgeNamespace = "namespace"
+	// EdgeStars holds the string denoting the stars edge name in mutations.
+	EdgeStars = "stars"
 	// EdgeCreatedBy holds the string denoting the created_by edge name in mutations.
 	EdgeCreatedBy = "created_by"
 	// EdgeCreatedUsers holds the string denoting the created_users edge name in mutations.
@@ -161,6 +163,13 @@ const (
 	NamespaceInverseTable = "namespaces"
 	// NamespaceColumn is the table column denoting the namespace relation/edge.
 	NamespaceColumn = "owner_id"
+	// StarsTable is the table that holds the stars relation/edge.
+	StarsTable = "project_stars"
+	// StarsInverseTable is the table name for the ProjectStar entity.
+	// It exists in this package in order to avoid circular dependency with the "projectstar" package.
+	StarsInverseTable = "project_stars"
+	// StarsColumn is the table column denoting the stars relation/edge.
+	StarsColumn = "user_id"
 	// CreatedByTable is the table that holds the created_by relation/edge.
 	CreatedByTable = "users"
 	// CreatedByColumn is the table column denoting the created_by relation/edge.
@@ -652,6 +661,20 @@ func ByNamespaceField(field string, opts ...sql.OrderTermOption) OrderOption {
 	}
 }
 
+// ByStarsCount orders the results by stars count.
+func ByStarsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newStarsStep(), opts...)
+	}
+}
+
+// ByStars orders the results by stars terms.
+func ByStars(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newStarsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
 // ByCreatedByField orders the results by created_by field.
 func ByCreatedByField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -712,6 +735,13 @@ func newNamespaceStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(NamespaceInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2O, false, NamespaceTable, NamespaceColumn),
+	)
+}
+func newStarsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(StarsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, StarsTable, StarsColumn),
 	)
 }
 func newCreatedByStep() *sqlgraph.Step {

@@ -2443,6 +2443,29 @@ func HasNamespaceWith(preds ...predicate.Namespace) predicate.User {
 	})
 }
 
+// HasStars applies the HasEdge predicate on the "stars" edge.
+func HasStars() predicate.User {
+	return predicate.User(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, StarsTable, StarsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasStarsWith applies the HasEdge predicate on the "stars" edge with a given conditions (other predicates).
+func HasStarsWith(preds ...predicate.ProjectStar) predicate.User {
+	return predicate.User(func(s *sql.Selector) {
+		step := newStarsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // HasCreatedBy applies the HasEdge predicate on the "created_by" edge.
 func HasCreatedBy() predicate.User {
 	return predicate.User(func(s *sql.Selector) {

@@ -256,6 +256,7 @@ type ComplexityRoot struct {
 		Path              func(childComplexity int) int
 		ProjectMembers    func(childComplexity int, search *string, relations []model.ProjectMemberRelation, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		Repository        func(childComplexity int) int
+		StarCount         func(childComplexity int) int
 		UpdatedAt         func(childComplexity int) int
 		Visibility        func(childComplexity int) int
 		WebURL            func(childComplexity int) int
@@ -302,6 +303,7 @@ type ComplexityRoot struct {
 		CurrentUser     func(childComplexity int) int
 		Group           func(childComplexity int, fullPath string) int
 		Groups          func(childComplexity int, search *string, allAvailable *bool, topLevelOnly *bool, ownedOnly *bool, sort *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		Namespace       func(childComplexity int, fullPath string) int
 		Node            func(childComplexity int, id string) int
 		Nodes           func(childComplexity int, ids []string) int
 		Project         func(childComplexity int, fullPath string) int
@@ -420,19 +422,20 @@ type ComplexityRoot struct {
 	}
 
 	User struct {
-		AvatarURL   func(childComplexity int) int
-		Bio         func(childComplexity int) int
-		CreatedAt   func(childComplexity int) int
-		ID          func(childComplexity int) int
-		Location    func(childComplexity int) int
-		Locked      func(childComplexity int) int
-		Name        func(childComplexity int) int
-		PublicEmail func(childComplexity int) int
-		State       func(childComplexity int) int
-		UpdatedAt   func(childComplexity int) int
-		Username    func(childComplexity int) int
-		WebPath     func(childComplexity int) int
-		WebURL      func(childComplexity int) int
+		AvatarURL       func(childComplexity int) int
+		Bio             func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		ID              func(childComplexity int) int
+		Location        func(childComplexity int) int
+		Locked          func(childComplexity int) int
+		Name            func(childComplexity int) int
+		PublicEmail     func(childComplexity int) int
+		StarredProjects func(childComplexity int, search *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		State           func(childComplexity int) int
+		UpdatedAt       func(childComplexity int) int
+		Username        func(childComplexity int) int
+		WebPath         func(childComplexity int) int
+		WebURL          func(childComplexity int) int
 	}
 
 	UserConnection struct {
@@ -522,6 +525,7 @@ type QueryResolver interface {
 	Nodes(ctx context.Context, ids []string) ([]ent.Noder, error)
 	Group(ctx context.Context, fullPath string) (*ent.Namespace, error)
 	Groups(ctx context.Context, search *string, allAvailable *bool, topLevelOnly *bool, ownedOnly *bool, sort *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.GroupConnection, error)
+	Namespace(ctx context.Context, fullPath string) (*ent.Namespace, error)
 	Project(ctx context.Context, fullPath string) (*ent.Project, error)
 	Projects(ctx context.Context, ids []string, membership *bool, search *string, searchNamespaces *bool, sort *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.ProjectConnection, error)
 	QueryComplexity(ctx context.Context) (*model.QueryComplexity, error)
@@ -550,6 +554,7 @@ type TreeResolver interface {
 type UserResolver interface {
 	ID(ctx context.Context, obj *ent.User) (string, error)
 
+	StarredProjects(ctx context.Context, obj *ent.User, search *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.ProjectConnection, error)
 	WebURL(ctx context.Context, obj *ent.User) (string, error)
 	WebPath(ctx context.Context, obj *ent.User) (string, error)
 	AvatarURL(ctx context.Context, obj *ent.User) (*string, error)
@@ -1480,6 +1485,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Project.Repository(childComplexity), true
+	case "Project.starCount":
+		if e.ComplexityRoot.Project.StarCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Project.StarCount(childComplexity), true
 	case "Project.updatedAt":
 		if e.ComplexityRoot.Project.UpdatedAt == nil {
 			break
@@ -1648,6 +1659,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Groups(childComplexity, args["search"].(*string), args["allAvailable"].(*bool), args["topLevelOnly"].(*bool), args["ownedOnly"].(*bool), args["sort"].(*string), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 
+	case "Query.namespace":
+		if e.ComplexityRoot.Query.Namespace == nil {
+			break
+		}
+
+		args, err := ec.field_Query_namespace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Namespace(childComplexity, args["fullPath"].(string)), true
 	case "Query.node":
 		if e.ComplexityRoot.Query.Node == nil {
 			break
@@ -2229,6 +2251,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.PublicEmail(childComplexity), true
+	case "User.starredProjects":
+		if e.ComplexityRoot.User.StarredProjects == nil {
+			break
+		}
+
+		args, err := ec.field_User_starredProjects_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.User.StarredProjects(childComplexity, args["search"].(*string), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 	case "User.state":
 		if e.ComplexityRoot.User.State == nil {
 			break
@@ -2645,6 +2678,7 @@ type Project implements Node {
   visibility: ProjectVisibility!
   archived: Boolean!
   lastActivityAt: Time!
+  starCount: Int!
   namespace: Group!
 }
 """
@@ -2699,6 +2733,7 @@ enum ProjectOrderField {
   NAME
   PATH
   LAST_ACTIVITY_AT
+  STAR_COUNT
 }
 """
 ProjectVisibility is enum for the field visibility
@@ -3132,6 +3167,32 @@ type ProjectMemberUpdatePayload {
   clientMutationId: String
   projectMember: Member
   errors: [String!]!
+}
+`, BuiltIn: false},
+	{Name: "../namespace.graphql", Input: `# Namespaces and stars: a namespace by path, and the projects a user starred.
+
+extend type Query {
+  """
+  Find a namespace by its full path: a group, or a personal namespace the caller owns.
+  """
+  namespace(fullPath: ID!): Group
+}
+
+extend type User {
+  """
+  Projects starred by the user that the caller may see; none when the user keeps a private
+  profile from the caller.
+  """
+  starredProjects(
+    """
+    Search query for project name, path or description.
+    """
+    search: String
+    after: Cursor
+    before: Cursor
+    first: Int
+    last: Int
+  ): ProjectConnection
 }
 `, BuiltIn: false},
 	{Name: "../project.graphql", Input: `# Projects: lookups, the project list, a project's members and project mutations.
@@ -4450,6 +4511,8 @@ func (ec *executionContext) childFields_Project(ctx context.Context, field graph
 		return ec.fieldContext_Project_archived(ctx, field)
 	case "lastActivityAt":
 		return ec.fieldContext_Project_lastActivityAt(ctx, field)
+	case "starCount":
+		return ec.fieldContext_Project_starCount(ctx, field)
 	case "namespace":
 		return ec.fieldContext_Project_namespace(ctx, field)
 	case "fullPath":
@@ -4780,6 +4843,8 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_location(ctx, field)
 	case "publicEmail":
 		return ec.fieldContext_User_publicEmail(ctx, field)
+	case "starredProjects":
+		return ec.fieldContext_User_starredProjects(ctx, field)
 	case "webUrl":
 		return ec.fieldContext_User_webUrl(ctx, field)
 	case "webPath":
@@ -5361,6 +5426,20 @@ func (ec *executionContext) field_Query_groups_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["last"] = arg8
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_namespace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "fullPath",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["fullPath"] = arg0
 	return args, nil
 }
 
@@ -5993,6 +6072,52 @@ func (ec *executionContext) field_Tree_trees_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["last"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_User_starredProjects_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg4
 	return args, nil
 }
 
@@ -9632,6 +9757,29 @@ func (ec *executionContext) fieldContext_Project_lastActivityAt(_ context.Contex
 	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Project_starCount(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Project_starCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StarCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Project_starCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Project_namespace(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10520,6 +10668,50 @@ func (ec *executionContext) fieldContext_Query_groups(ctx context.Context, field
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_groups_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_namespace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_namespace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Namespace(ctx, fc.Args["fullPath"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Namespace) graphql.Marshaler {
+			return ec.marshalOGroup2ᚖanvilᚋentᚐNamespace(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_namespace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Group(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_namespace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -12951,6 +13143,50 @@ func (ec *executionContext) _User_publicEmail(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_User_publicEmail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _User_starredProjects(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_User_starredProjects(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.User().StarredProjects(ctx, obj, fc.Args["search"].(*string), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ProjectConnection) graphql.Marshaler {
+			return ec.marshalOProjectConnection2ᚖanvilᚋentᚐProjectConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_User_starredProjects(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "User",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProjectConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_User_starredProjects_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _User_webUrl(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
@@ -17413,6 +17649,11 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "starCount":
+			out.Values[i] = ec._Project_starCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "namespace":
 			field := field
 
@@ -18155,6 +18396,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_groups(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "namespace":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_namespace(ctx, field)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -19683,6 +19946,44 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "starredProjects":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._User_starredProjects(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "webUrl":
 			field := field
 

@@ -12,8 +12,6 @@ type Repository struct {
 	Project *ent.Project
 	// FullPath is the project's full path, which web links start with.
 	FullPath string
-	// Git is the repository opened by repos.Open; only its typed reads are used.
-	Git *git.Repository
 }
 
 // Tree is one directory of a repository at a commit, with all its entries in GitLab's order

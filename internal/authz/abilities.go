@@ -25,6 +25,8 @@ const (
 	// removing that mark.
 	LinkForkedProject Ability = "link_forked_project"
 	RemoveForkProject Ability = "remove_fork_project"
+	// ChangeNamespace is transferring the project to another namespace.
+	ChangeNamespace Ability = "change_namespace"
 	// RequestAccess is asking to become a member.
 	RequestAccess Ability = "request_access"
 	// UploadFile is attaching an upload; CreateNote commenting; AwardEmoji reacting.
@@ -139,6 +141,13 @@ const (
 	CreateSubgroup     Ability = "create_subgroup"
 	RemoveGroup        Ability = "remove_group"
 	ReadBillableMember Ability = "read_billable_member"
+	// ReadNamespaceViaMembership is reading a namespace through a membership of at least Guest
+	// (or owning a personal namespace): public visibility alone is not enough. The namespace
+	// endpoints and transfer targets ask it.
+	ReadNamespaceViaMembership Ability = "read_namespace_via_membership"
+	// TransferProjects is moving projects into the namespace: Maintainer with the right to
+	// create projects there.
+	TransferProjects Ability = "transfer_projects"
 )
 
 // groupMinLevel is the access level each group ability needs beyond reading the group.
@@ -150,7 +159,8 @@ var groupMinLevel = map[Ability]Level{
 	ReadBillableMember: Owner,
 	ManageOwners:       Owner,
 	// Group access tokens need Owner (project access tokens need Maintainer).
-	CreateProjectToken: Owner,
+	CreateProjectToken:         Owner,
+	ReadNamespaceViaMembership: Guest,
 }
 
 // creationLevel maps a group's project_creation_level or subgroup_creation_level to the access

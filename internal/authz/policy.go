@@ -358,6 +358,8 @@ func CanGroup(a *Actor, ns *ent.Namespace, level Level, ability Ability) bool {
 		return level >= creationLevel(ns.ProjectCreationLevel)
 	case CreateSubgroup:
 		return level >= creationLevel(ns.SubgroupCreationLevel)
+	case TransferProjects:
+		return level >= Maintainer && level >= creationLevel(ns.ProjectCreationLevel)
 	case ReadGroupMember:
 		// GitLab hides a private group's members from readers without access of their own
 		// (members of its subgroups or projects, who may still read the group itself).

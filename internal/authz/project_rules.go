@@ -66,6 +66,7 @@ var projectRules = map[Ability]projectRule{
 	ReadStatistics:     {role: Reporter},
 	LinkForkedProject:  {role: Owner},
 	RemoveForkProject:  {role: Owner},
+	ChangeNamespace:    {role: Owner},
 	RequestAccess:      {write: true, also: canRequestAccess},
 	ReadNote:           {role: Guest, reach: everyone},
 	CreateNote:         {role: Guest, reach: signedIn, write: true},

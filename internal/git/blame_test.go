@@ -9,6 +9,7 @@ import (
 
 	"anvil/internal/git"
 	"anvil/internal/git/gittest"
+	"anvil/internal/git/pktline"
 )
 
 func TestRepository_blame(t *testing.T) {
@@ -166,7 +167,7 @@ func TestRepository_pack(t *testing.T) {
 	})
 	t.Run("upload-pack fetch", func(t *testing.T) {
 		want := "want " + string(repo.Commit("feature")) + "\n"
-		req := pktLine(want) + "0000" + pktLine("done\n")
+		req := string(pktline.Format(want)) + pktline.Flush + string(pktline.Format("done\n"))
 		var out bytes.Buffer
 		require.NoError(t, repo.UploadPack(ctx, git.PackOptions{Stdin: strings.NewReader(req), Stdout: &out}))
 		require.True(t, strings.HasPrefix(out.String(), "0008NAK\n"), out.String())
@@ -181,17 +182,11 @@ func TestRepository_pack(t *testing.T) {
 	})
 	t.Run("receive-pack delete", func(t *testing.T) {
 		cmd := string(repo.Commit("feature")) + " " + string(git.ZeroOID) + " refs/heads/feature\x00report-status"
-		req := pktLine(cmd) + "0000"
+		req := string(pktline.Format(cmd)) + pktline.Flush
 		var out bytes.Buffer
 		require.NoError(t, repo.ReceivePack(ctx, git.PackOptions{Stdin: strings.NewReader(req), Stdout: &out}))
 		require.Contains(t, out.String(), "ok refs/heads/feature")
 		_, err := repo.ResolveCommit(ctx, "refs/heads/feature")
 		require.ErrorIs(t, err, git.ErrReferenceNotFound)
 	})
-}
-
-func pktLine(s string) string {
-	const hex = "0123456789abcdef"
-	n := len(s) + 4
-	return string([]byte{hex[n>>12&0xf], hex[n>>8&0xf], hex[n>>4&0xf], hex[n&0xf]}) + s
 }

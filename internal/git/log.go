@@ -247,6 +247,11 @@ func (r *Repository) CommitStats(ctx context.Context, id ObjectID) (CommitStats,
 	if err != nil {
 		return CommitStats{}, err
 	}
+	return r.CommitStatsOf(ctx, c)
+}
+
+// CommitStatsOf is CommitStats for a commit already read.
+func (r *Repository) CommitStatsOf(ctx context.Context, c *Commit) (CommitStats, error) {
 	from := EmptyTreeOID
 	if len(c.Parents) > 0 {
 		from = c.Parents[0]

@@ -43,7 +43,7 @@ func (s *Server) check(ctx context.Context, auth *authResult, rt route) (*ent.Pr
 	if anonymous {
 		notFound = s.accessDenied()
 	}
-	p, level, readable, err := s.Projects.LookupLevel(ctx, auth.actor, rt.project)
+	p, level, readable, err := s.Projects.LookupLevelFollowing(ctx, auth.actor, rt.project)
 	if err != nil {
 		return nil, nil, s.internalOr(ctx, err, notFound)
 	}

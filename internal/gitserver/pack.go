@@ -14,6 +14,7 @@ import (
 	"anvil/ent"
 	"anvil/internal/authz"
 	"anvil/internal/git"
+	"anvil/internal/git/pktline"
 	"anvil/internal/service/protectedbranches"
 	"anvil/internal/service/repos"
 )
@@ -77,7 +78,7 @@ func (s *Server) advertise(w http.ResponseWriter, r *http.Request, svc service, 
 	rw := newResponseWriter(w)
 	proto := gitProtocol(r)
 	if svc == receivePack || !strings.Contains(proto, "version=2") {
-		if _, err := rw.Write(append(pktLine("# service="+string(svc)+"\n"), "0000"...)); err != nil {
+		if _, err := rw.Write(append(pktline.Format("# service="+string(svc)+"\n"), pktline.Flush...)); err != nil {
 			return
 		}
 	}

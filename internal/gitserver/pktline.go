@@ -23,9 +23,6 @@ const maxCommandBytes = 32 << 20
 // errMalformed is a receive-pack request whose command list cannot be read.
 var errMalformed = errors.New("malformed receive-pack request")
 
-// pktLine formats one pkt-line.
-func pktLine(s string) []byte { return []byte(fmt.Sprintf("%04x%s", len(s)+4, s)) }
-
 // readCommands reads the command list at the head of a receive-pack request: pkt-lines
 // "<old> <new> <ref>" (the first one followed by NUL and the capabilities) up to the first
 // flush, skipping "shallow" lines. It returns the commands and every byte it consumed, which

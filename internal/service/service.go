@@ -22,11 +22,14 @@ import (
 	"anvil/internal/service/forks"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/members"
+	"anvil/internal/service/namespaces"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/protectedbranches"
 	"anvil/internal/service/repofiles"
 	"anvil/internal/service/repos"
 	"anvil/internal/service/settings"
+	"anvil/internal/service/stars"
+	"anvil/internal/service/statistics"
 	"anvil/internal/service/tags"
 	"anvil/internal/service/tokens"
 	"anvil/internal/service/users"
@@ -59,6 +62,12 @@ type Services struct {
 	// Registry is the embedded container registry; ContainerRegistry its operations.
 	Registry          *registry.Registry
 	ContainerRegistry *containerregistry.Service
+	// Namespaces lists and finds namespaces (groups and personal namespaces together).
+	Namespaces *namespaces.Service
+	// Stars stars and unstars projects and lists who starred one.
+	Stars *stars.Service
+	// Statistics computes projects' and groups' storage statistics from their repositories.
+	Statistics *statistics.Service
 }
 
 // New builds the services over an open database and the git client.
@@ -104,6 +113,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 	// their repositories only after the deletion commits.
 	g := groups.New(d.Client, policy, st, r)
 	u := users.New(d.Client, st, p) // a deleted user's projects go through the project domain
+	mem := members.New(d.Client, policy, g, p)
 	reg, err := registry.New(ctx, registry.Config{
 		Dir: filepath.Join(cfg.DataDir, "registry"), BlobStorageURL: cfg.BlobStorageURL,
 		Realm: cfg.ExternalURL + "/jwt/auth", NotifyURL: loopbackURL(cfg.Listen) + registry.EventsPath,
@@ -128,7 +138,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 		}),
 		Groups:   g,
 		Projects: p,
-		Members:  members.New(d.Client, policy, g, p),
+		Members:  mem,
 		Repos:    r,
 		Git:      gitClient,
 
@@ -140,6 +150,9 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 		Files:             repofiles.New(p, r, pb), // file commits honour branch protection
 		Registry:          reg,
 		ContainerRegistry: cr,
+		Namespaces:        namespaces.New(d.Client, policy, mem),
+		Stars:             stars.New(d.Client, p, u),
+		Statistics:        statistics.New(d.Client, r),
 	}, nil
 }
 

@@ -281,5 +281,24 @@ func TestCommits_Create(t *testing.T) {
 		require.Equal(t, 201, res.Status, res.String())
 		require.Equal(t, []any{string(s.merge)}, object(t, res)["parent_ids"])
 		requireError(t, f.in.Do(t, "POST", base(fork)+"/commits", root, strings.Replace(body, "g/src", "999999", 1)), 404, "message", "404 Project Not Found")
+
+		// A commit the source got after the fork is fetched into the fork as the parent.
+		newer := writeCommit(t, f.repo(t, src), commitSpec{base: s.merge, parents: []git.ObjectID{s.merge}, author: alice, minute: 9,
+			message: "Later\n", files: map[string]string{"later.txt": "later\n"}})
+		setRef(t, f.repo(t, src), git.BranchRef("main"), newer)
+		ok, err := f.repo(t, fork).HasObject(context.Background(), newer)
+		require.NoError(t, err)
+		require.False(t, ok)
+		res = f.in.Do(t, "POST", base(fork)+"/commits", root, strings.Replace(body, `"patch"`, `"patch2"`, 1))
+		require.Equal(t, 201, res.Status, res.String())
+		require.Equal(t, []any{string(newer)}, object(t, res)["parent_ids"])
+		tree, err := f.repo(t, fork).ListTree(context.Background(), "patch2", "", git.ListTreeOptions{})
+		require.NoError(t, err)
+		var names []string
+		for _, e := range tree {
+			names = append(names, e.Name)
+		}
+		require.Contains(t, names, "later.txt")
+		require.Contains(t, names, "p.txt")
 	})
 }

@@ -5,14 +5,18 @@ package groupapi
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 
+	"anvil/ent"
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/pagination"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/projects"
+	"anvil/internal/service/statistics"
 	"anvil/rest/httpx"
+	"anvil/rest/params"
 	"anvil/rest/presenter"
 	"anvil/rest/route"
 
@@ -22,11 +26,12 @@ import (
 type handlers struct {
 	groups   *groups.Service
 	projects *projects.Service
+	stats    *statistics.Service
 }
 
 // Register adds the group routes.
 func Register(t *route.Table) {
-	h := &handlers{groups: t.S.Groups, projects: t.S.Projects}
+	h := &handlers{groups: t.S.Groups, projects: t.S.Projects, stats: t.S.Statistics}
 	t.GET("/groups", h.list)
 	t.POST("/groups", h.create, route.SignedIn)
 	t.GET("/groups/:id", h.get)
@@ -34,6 +39,12 @@ func Register(t *route.Table) {
 	t.DELETE("/groups/:id", h.delete, route.SignedIn)
 	t.GET("/groups/:id/subgroups", h.subgroups)
 	t.GET("/groups/:id/descendant_groups", h.descendants)
+	t.POST("/groups/:id/transfer", h.transfer, route.SignedIn)
+
+	t.GET("/groups/:id/custom_attributes", h.listAttributes, route.AdminOnly)
+	t.GET("/groups/:id/custom_attributes/:key", h.getAttribute, route.AdminOnly)
+	t.PUT("/groups/:id/custom_attributes/:key", h.setAttribute, route.AdminOnly)
+	t.DELETE("/groups/:id/custom_attributes/:key", h.deleteAttribute, route.AdminOnly)
 	t.POST("/groups/:id/share", h.share, route.SignedIn)
 	t.DELETE("/groups/:id/share/:group_id", h.unshare, route.SignedIn)
 }
@@ -61,18 +72,62 @@ func (h *handlers) listUnder(c *gin.Context, parent string, descendants bool) er
 	if err != nil {
 		return err
 	}
-	if parent == "" { // GET /groups caps its offset pages; subgroup listings do not
+	if parent == "" && b.StringDefault("pagination", "") != "keyset" {
+		// GET /groups caps its offset pages; keyset pages and subgroup listings are not capped.
 		if err := httpx.CapOffset(b, "Group"); err != nil {
 			return err
 		}
 	}
 	p.Parent, p.Descendants = parent, descendants
-	r, err := h.groups.List(c.Request.Context(), a, p, o, page)
+	load := groups.Load{CustomAttributes: opts.CustomAttributes}
+	pr := httpx.P(c)
+	if parent == "" && b.StringDefault("pagination", "") == "keyset" {
+		return h.listKeyset(c, b, a, p, o, load, opts)
+	}
+	r, err := h.groups.List(c.Request.Context(), a, p, o, page, load)
 	if err != nil {
 		return err
 	}
-	pr := httpx.P(c)
+	if opts, err = h.withStatistics(c, opts, r.Items); err != nil {
+		return err
+	}
 	return httpx.Page(c, pr.BaseURL, r, pr.Groups(r.Items, opts))
+}
+
+// withStatistics loads the statistics statistics=true shows (administrators only, decided when
+// binding): the sums over each group's projects.
+func (h *handlers) withStatistics(c *gin.Context, opts presenter.GroupOptions, nss []*ent.Namespace) (presenter.GroupOptions, error) {
+	if !opts.Statistics {
+		return opts, nil
+	}
+	ids := make([]int, len(nss))
+	for i, ns := range nss {
+		ids[i] = ns.ID
+	}
+	var err error
+	opts.StatisticsOf, err = h.stats.ForGroups(c.Request.Context(), ids)
+	return opts, err
+}
+
+// listKeyset serves GET /groups?pagination=keyset: pages that continue after a cursor, with
+// only a Link rel="next" header, ordered by name, path or id (similarity cannot be walked: 405).
+func (h *handlers) listKeyset(c *gin.Context, b *params.Binder, a *authz.Actor, p groups.ListParams, o groups.Order, load groups.Load, opts presenter.GroupOptions) error {
+	if !slices.Contains(groups.KeysetOrders, o.By) {
+		return httpx.NotAllowed("Keyset pagination is not yet available for this type of request")
+	}
+	k, err := pagination.NewKeyset(o.By, o.Sort, b.StringDefault("cursor", ""), httpx.Offset(b).PerPage)
+	if err != nil {
+		return err
+	}
+	r, err := h.groups.ListKeyset(c.Request.Context(), a, p, k, load)
+	if err != nil {
+		return err
+	}
+	if opts, err = h.withStatistics(c, opts, r.Items); err != nil {
+		return err
+	}
+	httpx.SetKeysetLink(c, httpx.P(c).BaseURL, r.Next)
+	return httpx.OK(c, httpx.P(c).Groups(r.Items, opts))
 }
 
 // get handles GET /groups/:id.
@@ -87,7 +142,7 @@ func (h *handlers) get(c *gin.Context) error {
 		return err
 	}
 	a := httpx.Actor(c)
-	d, err := h.groups.Get(c.Request.Context(), a, httpx.PathParam(c, "id"))
+	d, err := h.groups.Get(c.Request.Context(), a, httpx.PathParam(c, "id"), groups.Load{CustomAttributes: withAttrs})
 	if err != nil {
 		return err
 	}
@@ -210,6 +265,30 @@ func (h *handlers) share(c *gin.Context) error {
 	}
 	ctx, a := c.Request.Context(), httpx.Actor(c)
 	ns, err := h.groups.Share(ctx, a, httpx.PathParam(c, "id"), in)
+	if err != nil {
+		return err
+	}
+	d, err := h.groups.Detail(ctx, a, ns)
+	if err != nil {
+		return err
+	}
+	httpx.JSON(c, http.StatusCreated, detail(c, d, true, false))
+	return nil
+}
+
+// transfer handles POST /groups/:id/transfer: under the group group_id, or to the top level
+// without it; 201 with the moved group, or GitLab's 400 "Transfer failed: <reason>".
+func (h *handlers) transfer(c *gin.Context) error {
+	b, err := httpx.Bind(c)
+	if err != nil {
+		return err
+	}
+	parentID := optInt(b, "group_id")
+	if err := b.Err(); err != nil {
+		return err
+	}
+	ctx, a := c.Request.Context(), httpx.Actor(c)
+	ns, err := h.groups.Transfer(ctx, a, httpx.PathParam(c, "id"), parentID)
 	if err != nil {
 		return err
 	}

@@ -54,6 +54,8 @@ func bindList(b *params.Binder, a *authz.Actor) (groups.ListParams, groups.Order
 		TopLevelOnly: b.BoolDefault("top_level_only", false),
 		Search:       b.StringDefault("search", ""),
 		SkipGroups:   b.Ints("skip_groups"),
+		// custom_attributes filters for administrators; the service ignores it for others.
+		CustomAttributes: b.Hash("custom_attributes"),
 	}
 	if v := b.Enum("visibility", groups.Visibilities...); v != nil {
 		p.Visibility = *v

@@ -14,9 +14,13 @@ import (
 	"github.com/gin-gonic/gin"
 )
 
-// Error renders err as GitLab does. Errors that are not application errors are logged and
+// Error renders err as GitLab does; a project addressed by the old path it moved from is
+// redirected instead (moved.go). Errors that are not application errors are logged and
 // answered 500 without detail.
 func Error(c *gin.Context, err error) {
+	if answerMoved(c, err) {
+		return
+	}
 	status, body := Render(err)
 	if status == http.StatusInternalServerError {
 		if errors.Is(err, context.Canceled) {

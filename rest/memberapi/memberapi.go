@@ -1,6 +1,7 @@
 // Package memberapi serves the member endpoints of groups and projects: /groups/:id/members,
 // /projects/:id/members (direct and /all), adding, editing and removing members, and the
-// billable members of top-level groups. Every route needs a signed-in user, as in GitLab.
+// billable members of top-level groups, which need a signed-in user as in GitLab; and the users
+// and groups of a project and a user's memberships.
 package memberapi
 
 import (
@@ -35,6 +36,11 @@ func Register(t *route.Table) {
 		t.DELETE(r.prefix+"/:id/members/:user_id", h.remove, route.SignedIn)
 	}
 	h := &handlers{members: t.S.Members, kind: members.GroupKind}
+	// The users and groups of a project are readable by anyone who may read the project.
+	t.GET("/projects/:id/users", h.projectUsers)
+	t.GET("/projects/:id/groups", h.projectGroups)
+	t.GET("/projects/:id/invited_groups", h.invitedGroups)
+	t.GET("/users/:id/memberships", h.userMemberships, route.AdminOnly)
 	t.GET("/groups/:id/billable_members", h.billable, route.SignedIn)
 	t.GET("/groups/:id/billable_members/:user_id/memberships", h.billableMemberships, route.SignedIn)
 	t.DELETE("/groups/:id/billable_members/:user_id", h.removeBillable, route.SignedIn)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"anvil/ent"
+	"anvil/internal/service/statistics"
 )
 
 // Group is GitLab's Group entity (BasicGroupDetails + Group): lists and the base of GroupDetail.
@@ -101,6 +102,8 @@ type GroupOptions struct {
 	Statistics bool
 	// CustomAttributes adds custom_attributes (administrators asking with_custom_attributes).
 	CustomAttributes bool
+	// StatisticsOf are the statistics shown with Statistics, by group id (zero when missing).
+	StatisticsOf map[int]*statistics.Totals
 }
 
 // GroupDetailOptions are the optional parts of the GroupDetail shape.
@@ -152,10 +155,20 @@ func (p *Presenter) Group(ns *ent.Namespace, o GroupOptions) *Group {
 		OrganizationID: 1, SharedRunnersSetting: ns.SharedRunnersSetting,
 	}
 	if o.CustomAttributes {
-		g.CustomAttributes = &[]CustomAttribute{}
+		if g.CustomAttributes = groupAttributes(ns); g.CustomAttributes == nil {
+			g.CustomAttributes = &[]CustomAttribute{}
+		}
 	}
 	if o.Statistics {
 		g.Statistics = &GroupStatistics{}
+		if t := o.StatisticsOf[ns.ID]; t != nil {
+			g.Statistics = &GroupStatistics{
+				StorageSize: t.StorageSize, RepositorySize: t.RepositorySize, WikiSize: t.WikiSize,
+				LFSObjectsSize: t.LFSObjectsSize, JobArtifactsSize: t.BuildArtifactsSize,
+				PipelineArtifactsSize: t.PipelineArtifactsSize, PackagesSize: t.PackagesSize,
+				SnippetsSize: t.SnippetsSize, UploadsSize: t.UploadsSize,
+			}
+		}
 		if ns.ParentID == nil {
 			g.RootStorageStatistics = json.RawMessage("null")
 		}
@@ -205,4 +218,55 @@ func (p *Presenter) GroupDetail(ns *ent.Namespace, shared []*ent.GroupGroupLink,
 		d.Projects, d.SharedProjects = &[]json.RawMessage{}, &[]json.RawMessage{}
 	}
 	return d
+}
+
+// PublicGroupDetails is GitLab's PublicGroupDetails: the group summary of a project's groups
+// and invited groups. custom_attributes appears when the finder loaded them (administrators
+// asking with_custom_attributes).
+type PublicGroupDetails struct {
+	ID               int                `json:"id"`
+	WebURL           string             `json:"web_url"`
+	Name             string             `json:"name"`
+	AvatarURL        *string            `json:"avatar_url"`
+	FullName         string             `json:"full_name"`
+	FullPath         string             `json:"full_path"`
+	CustomAttributes *[]CustomAttribute `json:"custom_attributes,omitempty"`
+}
+
+// PublicGroups renders groups in the PublicGroupDetails shape; their ancestors must be loaded.
+func (p *Presenter) PublicGroups(nss []*ent.Namespace) []*PublicGroupDetails {
+	out := make([]*PublicGroupDetails, len(nss))
+	for i, ns := range nss {
+		out[i] = &PublicGroupDetails{
+			ID: ns.ID, WebURL: p.GroupWebURL(ns), Name: ns.Name, AvatarURL: strPtrOrNil(ns.AvatarURL),
+			FullName: FullName(ns), FullPath: ns.FullPath, CustomAttributes: groupAttributes(ns),
+		}
+	}
+	return out
+}
+
+// groupAttributes renders the custom attributes loaded on a group, nil when they were not.
+func groupAttributes(ns *ent.Namespace) *[]CustomAttribute {
+	if ns.Edges.CustomAttributes == nil {
+		return nil
+	}
+	out := make([]CustomAttribute, len(ns.Edges.CustomAttributes))
+	for i, a := range ns.Edges.CustomAttributes {
+		out[i] = CustomAttribute{Key: a.Key, Value: a.Value}
+	}
+	return &out
+}
+
+// GroupCustomAttribute renders one custom attribute of a group.
+func (p *Presenter) GroupCustomAttribute(a *ent.GroupCustomAttribute) CustomAttribute {
+	return CustomAttribute{Key: a.Key, Value: a.Value}
+}
+
+// GroupCustomAttributes renders a group's custom attributes.
+func (p *Presenter) GroupCustomAttributes(as []*ent.GroupCustomAttribute) []CustomAttribute {
+	out := make([]CustomAttribute, len(as))
+	for i, a := range as {
+		out[i] = p.GroupCustomAttribute(a)
+	}
+	return out
 }

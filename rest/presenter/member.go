@@ -2,6 +2,7 @@ package presenter
 
 import (
 	"anvil/ent"
+	"anvil/internal/service/members"
 )
 
 // Member is GitLab's Member entity (EE): the user summary merged with the membership.
@@ -103,4 +104,31 @@ func (p *Presenter) BillableMembership(m *ent.Member, isGroup bool, sourceID int
 		CreatedAt: Time(m.CreatedAt), ExpiresAt: DatePtr(m.ExpiresAt),
 		AccessLevel: AccessLevelDetails{StringValue: levelName, IntegerValue: m.AccessLevel},
 	}
+}
+
+// UserMembership is GitLab's Membership entity: one of a user's direct memberships
+// (GET /users/:id/memberships).
+type UserMembership struct {
+	SourceID    int    `json:"source_id"`
+	SourceName  string `json:"source_name"`
+	SourceType  string `json:"source_type"`
+	AccessLevel int    `json:"access_level"`
+}
+
+// UserMemberships renders memberships loaded with their group or project.
+func (p *Presenter) UserMemberships(ms []*ent.Member) []*UserMembership {
+	out := make([]*UserMembership, 0, len(ms))
+	for _, m := range ms {
+		e := &UserMembership{AccessLevel: m.AccessLevel}
+		switch {
+		case m.Edges.Project != nil:
+			e.SourceID, e.SourceName, e.SourceType = m.Edges.Project.ID, m.Edges.Project.Name, members.SourceProject
+		case m.Edges.Namespace != nil:
+			e.SourceID, e.SourceName, e.SourceType = m.Edges.Namespace.ID, m.Edges.Namespace.Name, members.SourceNamespace
+		default:
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }

@@ -21,6 +21,8 @@ type ProjectOptions struct {
 	License          bool
 	Statistics       bool
 	CustomAttributes bool
+	// StatisticsOf are the statistics shown with Statistics, by project id (zero when missing).
+	StatisticsOf map[int]*ent.ProjectStatistics
 }
 
 // NamespaceBasic is GitLab's NamespaceBasic, the namespace embedded in a project.
@@ -350,7 +352,7 @@ func (p *Presenter) ProjectBasic(pr *ent.Project, v *projects.View, o ProjectOpt
 		SSHURLToRepo:  "git@" + hostname(p.host()) + ":" + full + ".git",
 		HTTPURLToRepo: p.BaseURL + "/" + full + ".git",
 		WebURL:        p.BaseURL + "/" + full,
-		AvatarURL:     strPtrOrNil(pr.AvatarURL), LastActivityAt: Time(pr.LastActivityAt),
+		AvatarURL:     strPtrOrNil(pr.AvatarURL), StarCount: pr.StarCount, LastActivityAt: Time(pr.LastActivityAt),
 	}
 	if ns := pr.Edges.Namespace; ns != nil {
 		out.Namespace = p.Namespace(ns)
@@ -506,7 +508,7 @@ func (p *Presenter) Project(pr *ent.Project, v *projects.View, o ProjectOptions)
 		out.CIConfigPath = &c
 	}
 	if o.Statistics && v.Can(pr, authz.ReadStatistics) {
-		out.Statistics = &ProjectStatistics{}
+		out.Statistics = projectStatistics(o.StatisticsOf[pr.ID])
 	}
 	return out
 }
@@ -610,4 +612,17 @@ func (p *Presenter) GroupProjectList(rows []*ent.Project, v *projects.View, simp
 // ProjectGroupLink renders a project share.
 func (p *Presenter) ProjectGroupLink(l *ent.ProjectGroupLink) *ProjectGroupLink {
 	return &ProjectGroupLink{ID: l.ID, ProjectID: l.ProjectID, GroupID: l.GroupID, GroupAccess: l.GroupAccess, ExpiresAt: DatePtr(l.ExpiresAt)}
+}
+
+// projectStatistics renders stored statistics (zeros when none were computed).
+func projectStatistics(st *ent.ProjectStatistics) *ProjectStatistics {
+	if st == nil {
+		return &ProjectStatistics{}
+	}
+	return &ProjectStatistics{
+		CommitCount: int(st.CommitCount), StorageSize: int(st.StorageSize), RepositorySize: int(st.RepositorySize),
+		WikiSize: int(st.WikiSize), LFSObjectsSize: int(st.LfsObjectsSize), JobArtifactsSize: int(st.BuildArtifactsSize),
+		PipelineArtifactsSize: int(st.PipelineArtifactsSize), PackagesSize: int(st.PackagesSize),
+		SnippetsSize: int(st.SnippetsSize), UploadsSize: int(st.UploadsSize), ContainerRegistrySize: int(st.ContainerRegistrySize),
+	}
 }

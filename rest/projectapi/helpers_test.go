@@ -2,6 +2,7 @@ package projectapi_test
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"sort"
 	"strings"
@@ -71,4 +72,27 @@ func keys(m map[string]any) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// noRedirect sends a request without following redirects and returns the first answer.
+func noRedirect(t *testing.T, in *servertest.Instance, method, path, token string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(method, in.URL+"/api/v4"+path, nil)
+	require.NoError(t, err)
+	if token != "" {
+		req.Header.Set("PRIVATE-TOKEN", token)
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Do(req)
+	require.NoError(t, err)
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+// readBody reads a response body.
+func readBody(t *testing.T, resp *http.Response) string {
+	t.Helper()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return string(b)
 }

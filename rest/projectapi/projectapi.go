@@ -6,13 +6,17 @@ import (
 	"net/http"
 	"strconv"
 
+	"anvil/ent"
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/projects"
+	"anvil/internal/service/stars"
+	"anvil/internal/service/statistics"
 	"anvil/internal/service/users"
 	"anvil/rest/httpx"
 	"anvil/rest/params"
+	"anvil/rest/presenter"
 	"anvil/rest/route"
 
 	"github.com/gin-gonic/gin"
@@ -22,11 +26,13 @@ type handlers struct {
 	projects *projects.Service
 	users    *users.Service
 	groups   *groups.Service
+	stars    *stars.Service
+	stats    *statistics.Service
 }
 
 // Register adds the project routes.
 func Register(t *route.Table) {
-	h := &handlers{projects: t.S.Projects, users: t.S.Users, groups: t.S.Groups}
+	h := &handlers{projects: t.S.Projects, users: t.S.Users, groups: t.S.Groups, stars: t.S.Stars, stats: t.S.Statistics}
 	t.GET("/projects", h.list)
 	t.POST("/projects", h.create, route.SignedIn)
 	t.POST("/projects/user/:user_id", h.createForUser, route.AdminOnly)
@@ -37,7 +43,12 @@ func Register(t *route.Table) {
 	t.POST("/projects/:id/unarchive", h.archive(false), route.SignedIn)
 	t.POST("/projects/:id/share", h.share, route.SignedIn)
 	t.DELETE("/projects/:id/share/:group_id", h.unshare, route.SignedIn)
+	t.PUT("/projects/:id/transfer", h.transfer, route.SignedIn)
+	t.POST("/projects/:id/star", h.star, route.SignedIn)
+	t.POST("/projects/:id/unstar", h.unstar, route.SignedIn)
+	t.GET("/projects/:id/starrers", h.starrers)
 	t.GET("/users/:id/projects", h.userProjects)
+	t.GET("/users/:id/starred_projects", h.userStarredProjects)
 	t.GET("/groups/:id/projects", h.groupProjects)
 	t.GET("/groups/:id/projects/shared", h.groupSharedProjects)
 }
@@ -95,6 +106,9 @@ func (h *handlers) listGroup(c *gin.Context, sharedOnly bool) error {
 	if err != nil {
 		return err
 	}
+	if opts, err = h.withStatistics(c, opts, l.View, l.Items...); err != nil {
+		return err
+	}
 	httpx.SetPageHeaders(c, httpx.P(c).BaseURL, l.Page, l.Total, len(l.Items))
 	return httpx.OK(c, httpx.P(c).GroupProjectList(l.Items, l.View, simple, opts))
 }
@@ -117,6 +131,9 @@ func (h *handlers) present(c *gin.Context, b *params.Binder, p projects.ListPara
 	if err != nil {
 		return err
 	}
+	if opts, err = h.withStatistics(c, opts, l.View, l.Items...); err != nil {
+		return err
+	}
 	if page.Keyset {
 		httpx.SetKeysetLink(c, httpx.P(c).BaseURL, l.Next)
 	} else {
@@ -137,6 +154,9 @@ func (h *handlers) get(c *gin.Context) error {
 	}
 	p, v, err := h.projects.Get(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"))
 	if err != nil {
+		return err
+	}
+	if opts, err = h.withStatistics(c, opts, v, p); err != nil {
 		return err
 	}
 	return httpx.OK(c, httpx.P(c).ProjectForViewer(p, v, opts))
@@ -275,4 +295,21 @@ func (h *handlers) unshare(c *gin.Context) error {
 		return err
 	}
 	return httpx.NoContent(c)
+}
+
+// withStatistics loads the storage statistics statistics=true shows: those of the projects the
+// caller may read them of (read_statistics), computed anew where a push made them stale.
+func (h *handlers) withStatistics(c *gin.Context, opts presenter.ProjectOptions, v *projects.View, rows ...*ent.Project) (presenter.ProjectOptions, error) {
+	if !opts.Statistics {
+		return opts, nil
+	}
+	var readable []*ent.Project
+	for _, p := range rows {
+		if v.Can(p, authz.ReadStatistics) {
+			readable = append(readable, p)
+		}
+	}
+	var err error
+	opts.StatisticsOf, err = h.stats.ForProjects(c.Request.Context(), readable)
+	return opts, err
 }

@@ -87,7 +87,10 @@ func TestProjects_update(t *testing.T) {
 		assert.Equal(t, float64(p.ID), body["id"])
 		assert.Equal(t, "Renamed", body["name"])
 		assert.Equal(t, "internal", body["visibility"])
-		assert.Equal(t, http.StatusNotFound, in.Do(t, "GET", "/projects/up%2Fproj", ownerTok, nil).Status)
+		// The old path redirects to the project, as GitLab's redirect routes do.
+		old := noRedirect(t, in, "GET", "/projects/up%2Fproj", ownerTok)
+		assert.Equal(t, http.StatusMovedPermanently, old.StatusCode)
+		assert.Equal(t, fmt.Sprintf("%s/api/v4/projects/%d", in.URL, p.ID), old.Header.Get("Location"))
 	})
 }
 

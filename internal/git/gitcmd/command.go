@@ -15,6 +15,7 @@ package gitcmd
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -31,12 +32,13 @@ var ErrInvalidArgument = errors.New("invalid git argument")
 // Cmd describes one git invocation. Build it with New and the chained methods; the first
 // validation error is kept and returned when the command runs.
 type Cmd struct {
-	name  subcommand
-	flags []string
-	args  []string
-	paths []string
-	dash  bool // "--" is written even without paths
-	err   error
+	name   subcommand
+	action subcommand // the action word of commands that take one ("commit-graph write")
+	flags  []string
+	args   []string
+	paths  []string
+	dash   bool // "--" is written even without paths
+	err    error
 }
 
 // New starts a command for the subcommand name with constant flags.
@@ -47,6 +49,13 @@ func New(name subcommand, flags ...flag) *Cmd {
 
 // Name is the subcommand.
 func (c *Cmd) Name() string { return string(c.name) }
+
+// Action sets the action word some subcommands take before their options ("write" of
+// "git commit-graph write"); the description of the subcommand lists the allowed ones.
+func (c *Cmd) Action(a subcommand) *Cmd {
+	c.action = a
+	return c
+}
 
 // Flag appends constant options.
 func (c *Cmd) Flag(flags ...flag) *Cmd {
@@ -160,6 +169,12 @@ func (c *Cmd) argv(repo string) ([]string, *description, error) {
 		}
 	}
 	argv = append(argv, string(c.name))
+	if c.action != "" || len(d.actions) > 0 {
+		if !slices.Contains(d.actions, string(c.action)) {
+			return nil, nil, fmt.Errorf("git %s: %w: action %q not allowed", c.name, ErrInvalidArgument, c.action)
+		}
+		argv = append(argv, string(c.action))
+	}
 	argv = append(argv, c.flags...)
 	if d.pathsAsArgs {
 		if len(c.args) > 0 || len(c.paths) > 0 {
@@ -184,7 +199,11 @@ func (c *Cmd) argv(repo string) ([]string, *description, error) {
 // String renders the command for logs and errors: subcommand, flags and arguments (never the
 // configuration or environment).
 func (c *Cmd) String() string {
-	parts := append([]string{"git", string(c.name)}, c.flags...)
+	parts := []string{"git", string(c.name)}
+	if c.action != "" {
+		parts = append(parts, string(c.action))
+	}
+	parts = append(parts, c.flags...)
 	parts = append(parts, c.args...)
 	if c.dash {
 		parts = append(parts, "--")

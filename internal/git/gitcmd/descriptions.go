@@ -22,6 +22,9 @@ type description struct {
 	// timeout overrides the runner's default time limit; negative means none (long-lived
 	// processes bounded only by their context).
 	timeout time.Duration
+	// actions are the action words the subcommand must be given one of (Cmd.Action); none
+	// means it takes no action word.
+	actions []string
 	// config is the hardening specific to this subcommand.
 	config []configPair
 }
@@ -67,6 +70,12 @@ var descriptions = map[string]description{
 		// --batch-command processes live in the catfile cache for minutes, bounded by its context.
 		timeout: -1,
 	},
+	"commit-graph": {
+		// Housekeeping: the commit-graph with changed-path Bloom filters.
+		actions: []string{"write"},
+		writes:  true,
+		timeout: time.Hour,
+	},
 	"commit-tree": {endOfOptions: true, writes: true},
 	"diff-tree": {
 		// Plumbing: it ignores the porcelain diff.* settings (external diff drivers, textconv,
@@ -107,7 +116,9 @@ var descriptions = map[string]description{
 		endOfOptions: true,
 		writes:       true,
 	},
-	"mktag": {writes: true},
+	"mktag":     {writes: true},
+	"pack-refs": {writes: true, timeout: 10 * time.Minute},
+	"prune":     {writes: true, timeout: time.Hour},
 	"receive-pack": {
 		// Takes the repository directory as its argument.
 		endOfOptions: true,
@@ -121,6 +132,19 @@ var descriptions = map[string]description{
 			{"receive.autogc", "false"},
 			// Push options (git push -o ci.skip) are part of GitLab's protocol surface.
 			{"receive.advertisePushOptions", "true"},
+		},
+	},
+	"repack": {
+		// Housekeeping repacks (geometric, full with a cruft pack, incremental).
+		writes:  true,
+		timeout: 2 * time.Hour,
+		config: []configPair{
+			// Anvil serves smart HTTP only: the files of the dumb protocol are not needed.
+			{"repack.updateServerInfo", "false"},
+			// Bitmaps with the name-hash cache (better deltas for fetches) and the lookup
+			// table (faster bitmap loading for every fetch and clone).
+			{"pack.writeBitmapHashCache", "true"},
+			{"pack.writeBitmapLookupTable", "true"},
 		},
 	},
 	"rev-list":     {endOfOptions: true},

@@ -3,7 +3,6 @@ package branches
 import (
 	"context"
 	"errors"
-	"log/slog"
 
 	"anvil/ent"
 	"anvil/internal/apperr"
@@ -64,10 +63,9 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, projectRef str
 	if err := s.checkCreate(ctx, actor, p, in.Branch); err != nil {
 		return nil, Branch{}, err
 	}
-	if err := repo.UpdateRef(ctx, git.BranchRef(in.Branch), target, git.ZeroOID); err != nil {
+	if err := s.repos.UpdateRefs(ctx, actor, p, repo, false, git.RefUpdate{Name: git.BranchRef(in.Branch), NewOID: target, OldOID: git.ZeroOID}); err != nil {
 		return nil, Branch{}, createErr(ctx, repo, in.Branch, err)
 	}
-	s.record(ctx, actor, p, repo, false, repos.RefUpdate{Old: git.ZeroOID, New: target, Ref: git.BranchRef(in.Branch)})
 	b, err := find(ctx, repo, in.Branch)
 	if err != nil {
 		return nil, Branch{}, err
@@ -145,25 +143,10 @@ func (s *Service) createDefaultBranch(ctx context.Context, actor *authz.Actor, p
 		return err
 	}
 	sig := refs.Signature(actor)
-	id, err := repo.CommitTree(ctx, git.CommitTreeOptions{Tree: tree, Message: "Add README.md", Author: sig, Committer: sig})
-	if err != nil {
-		return err
+	_, err = s.repos.CommitToBranch(ctx, actor, p, repo, repos.BranchCommit{Branch: head, Old: git.ZeroOID, WasEmpty: true,
+		Commit: git.CommitTreeOptions{Tree: tree, Message: "Add README.md", Author: sig, Committer: sig}})
+	if errors.Is(err, git.ErrStaleRef) || errors.Is(err, git.ErrReferenceExists) {
+		return nil // a concurrent push created it first; branch from that
 	}
-	if err := repo.UpdateRef(ctx, git.BranchRef(head), id, git.ZeroOID); err != nil {
-		if errors.Is(err, git.ErrStaleRef) || errors.Is(err, git.ErrReferenceExists) {
-			return nil // a concurrent push created it first; branch from that
-		}
-		return err
-	}
-	s.record(ctx, actor, p, repo, true, repos.RefUpdate{Old: git.ZeroOID, New: id, Ref: git.BranchRef(head)})
-	return nil
-}
-
-// record stores the push a branch change through the API makes (events, last activity, and
-// for a repository's first branch its default branch and protection). The ref has moved
-// already, so a failure is logged rather than answered: the change stands.
-func (s *Service) record(ctx context.Context, actor *authz.Actor, p *ent.Project, repo *git.Repository, wasEmpty bool, updates ...repos.RefUpdate) {
-	if err := s.repos.RecordPush(ctx, actor, p, repo, wasEmpty, updates); err != nil {
-		slog.ErrorContext(ctx, "record branch change", "project_id", p.ID, "err", err)
-	}
+	return err
 }

@@ -42,13 +42,12 @@ func (s *Service) Delete(ctx context.Context, actor *authz.Actor, projectRef, na
 	if err := s.protected.CanDelete(ctx, actor, p, name); err != nil {
 		return err
 	}
-	if err := repo.UpdateRef(ctx, git.BranchRef(name), git.ZeroOID, b.Commit.ID); err != nil {
+	if err := s.repos.UpdateRefs(ctx, actor, p, repo, false, git.RefUpdate{Name: git.BranchRef(name), NewOID: git.ZeroOID, OldOID: b.Commit.ID}); err != nil {
 		if errors.Is(err, git.ErrStaleRef) || errors.Is(err, git.ErrReferenceNotFound) {
 			return apperr.Refused("Failed to remove branch")
 		}
 		return err
 	}
-	s.record(ctx, actor, p, repo, false, repos.RefUpdate{Old: b.Commit.ID, New: git.ZeroOID, Ref: git.BranchRef(name)})
 	return nil
 }
 
@@ -114,6 +113,6 @@ func (s *Service) DeleteMerged(ctx context.Context, actor *authz.Actor, projectR
 	for i, u := range done {
 		recorded[i] = repos.RefUpdate{Old: u.OldOID, New: git.ZeroOID, Ref: u.Name}
 	}
-	s.record(ctx, actor, p, repo, false, recorded...)
+	s.repos.RecordRefUpdates(ctx, actor, p, repo, false, recorded...)
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/git"
+	"anvil/internal/service/repos"
 )
 
 // ChangeInput is the body of POST .../commits/:sha/cherry_pick and .../revert.
@@ -100,16 +101,12 @@ func (s *Service) change(ctx context.Context, actor *authz.Actor, projectRef, sh
 	if in.Message != nil && *in.Message != "" {
 		message = *in.Message
 	}
-	id, err := repo.CommitTree(ctx, git.CommitTreeOptions{
+	id, err := s.repos.CommitToBranch(ctx, actor, p, repo, repos.BranchCommit{Branch: branch, Old: head, Commit: git.CommitTreeOptions{
 		Tree: tree, Parents: []git.ObjectID{head}, Message: message, Author: committer, Committer: committer,
-	})
+	}})
 	if err != nil {
 		return nil, err
 	}
-	if err := repo.UpdateRef(ctx, git.BranchRef(branch), id, head); err != nil {
-		return nil, refErr(err, branch)
-	}
-	s.recordPush(ctx, actor, p, repo, false, branch, head, id)
 	nc, err := repo.ReadCommit(ctx, string(id))
 	if err != nil {
 		return nil, err

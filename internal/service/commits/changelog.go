@@ -16,6 +16,7 @@ import (
 	"anvil/internal/git"
 	"anvil/internal/service/commits/changelog"
 	"anvil/internal/service/projects"
+	"anvil/internal/service/repos"
 )
 
 // Changelog defaults and limits (GitLab's).
@@ -164,17 +165,10 @@ func (s *Service) commitRelease(ctx context.Context, actor *authz.Actor, p *ent.
 	if err != nil {
 		return err
 	}
-	id, err := repo.CommitTree(ctx, git.CommitTreeOptions{
+	_, err = s.repos.CommitToBranch(ctx, actor, p, repo, repos.BranchCommit{Branch: branch, Old: tip, Commit: git.CommitTreeOptions{
 		Tree: tree, Parents: []git.ObjectID{tip}, Message: message, Author: committer, Committer: committer,
-	})
-	if err != nil {
-		return err
-	}
-	if err := repo.UpdateRef(ctx, git.BranchRef(branch), id, tip); err != nil {
-		return err
-	}
-	s.recordPush(ctx, actor, p, repo, false, branch, tip, id)
-	return nil
+	}})
+	return err
 }
 
 // release builds the release section: configuration, range, and the commits of the range that

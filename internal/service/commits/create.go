@@ -10,6 +10,7 @@ import (
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/git"
+	"anvil/internal/service/repos"
 )
 
 // CreateInput is POST /projects/:id/repository/commits, in GitLab's names. Nil fields were not
@@ -114,7 +115,7 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, projectRef str
 		return nil, err
 	}
 	for i, a := range in.Actions {
-		if err := checkFileStatus(ctx, repo, t.base, a, actions[i]); err != nil {
+		if err := s.checkFileStatus(ctx, p, repo, t.base, a, actions[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -130,14 +131,10 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, projectRef str
 	if !t.base.IsZero() {
 		opts.Parents = []git.ObjectID{t.base}
 	}
-	id, err := repo.CommitTree(ctx, opts)
+	id, err := s.repos.CommitToBranch(ctx, actor, p, repo, repos.BranchCommit{Branch: branch, Commit: opts, Old: t.old, WasEmpty: t.empty})
 	if err != nil {
 		return nil, err
 	}
-	if err := repo.UpdateRef(ctx, git.BranchRef(branch), id, t.old); err != nil {
-		return nil, refErr(err, branch)
-	}
-	s.recordPush(ctx, actor, p, repo, t.empty, branch, t.old, id)
 	c, err := repo.ReadCommit(ctx, string(id))
 	if err != nil {
 		return nil, err
@@ -254,14 +251,10 @@ func (s *Service) createTarget(ctx context.Context, actor *authz.Actor, p *ent.P
 		}
 	}
 	if crossProject && !t.base.IsZero() {
-		ok, err := repo.HasObject(ctx, t.base)
-		if err != nil {
+		// The start commit may be newer than the fork: bring it over, as GitLab fetches the
+		// start branch from the start project.
+		if err := repo.FetchFrom(ctx, startRepo, git.FetchOptions{Objects: []git.ObjectID{t.base}}); err != nil {
 			return t, err
-		}
-		if !ok {
-			// The git layer has no object transfer between repositories yet; a fork made by
-			// copying its source has the commits the source had then.
-			return t, apperr.Refused("Cannot find start_sha '" + string(t.base) + "'")
 		}
 	}
 	return t, nil
@@ -270,7 +263,7 @@ func (s *Service) createTarget(ctx context.Context, actor *authz.Actor, p *ent.P
 // checkFileStatus refuses an update, move, delete or chmod whose last_commit_id is stale: the
 // file's last commit on the start revision differs from its last commit as of last_commit_id.
 // Either being unknown passes, as in GitLab (the tree action reports a missing file).
-func checkFileStatus(ctx context.Context, repo *git.Repository, base git.ObjectID, a Action, t git.TreeAction) error {
+func (s *Service) checkFileStatus(ctx context.Context, p *ent.Project, repo *git.Repository, base git.ObjectID, a Action, t git.TreeAction) error {
 	if a.LastCommitID == nil || *a.LastCommitID == "" || base.IsZero() {
 		return nil
 	}
@@ -283,7 +276,7 @@ func checkFileStatus(ctx context.Context, repo *git.Repository, base git.ObjectI
 	if t.Action == git.ActionMove {
 		path = t.PreviousPath
 	}
-	current, err := repo.LastCommitForPath(ctx, string(base), path)
+	current, err := s.repos.LastCommitForPath(ctx, p, repo, base, path)
 	if err != nil {
 		if isMissing(err) {
 			return nil
@@ -293,14 +286,21 @@ func checkFileStatus(ctx context.Context, repo *git.Repository, base git.ObjectI
 	if git.ValidateRevision(*a.LastCommitID) != nil {
 		return nil
 	}
-	known, err := repo.LastCommitForPath(ctx, *a.LastCommitID, path)
+	knownAt, err := repo.ResolveCommit(ctx, *a.LastCommitID)
 	if err != nil {
 		if isMissing(err) {
 			return nil
 		}
 		return err
 	}
-	if current.ID != known.ID {
+	known, err := s.repos.LastCommitForPath(ctx, p, repo, knownAt, path)
+	if err != nil {
+		if isMissing(err) {
+			return nil
+		}
+		return err
+	}
+	if current != known {
 		return apperr.Refused("The file has changed since you started editing it: " + path)
 	}
 	return nil

@@ -2,6 +2,7 @@ package commits
 
 import (
 	"context"
+	"errors"
 
 	"anvil/ent"
 	"anvil/internal/apperr"
@@ -35,10 +36,17 @@ func (s *Service) Get(ctx context.Context, actor *authz.Actor, projectRef, sha s
 func (s *Service) detail(ctx context.Context, p *ent.Project, repo *git.Repository, c *git.Commit, stats bool) (*Detail, error) {
 	d := &Detail{Project: p, Commit: c}
 	if stats {
-		st, err := repo.CommitStats(ctx, c.ID)
+		// A commit's line counts depend on its content alone (its tree and its first parent's),
+		// so they are kept by commit id.
+		if st, ok := s.stats.Get(c.ID); ok {
+			d.Stats = &st
+			return d, nil
+		}
+		st, err := repo.CommitStatsOf(ctx, c)
 		if err != nil {
 			return nil, err
 		}
+		s.stats.Add(c.ID, st)
 		d.Stats = &st
 	}
 	return d, nil
@@ -154,4 +162,29 @@ func (s *Service) Diff(ctx context.Context, actor *authz.Actor, projectRef, sha 
 		return out, err
 	}
 	return pagination.Result[git.DiffFile]{Items: pageOf(d.Files, page), Total: len(d.Files), Page: page}, nil
+}
+
+// LastCommit returns the newest commit reachable from rev (a branch, tag or commit) that
+// changed path, the commit itself for the root path: GraphQL's Tree.lastCommit. The answer is
+// cached per commit and path (repos.LastCommitForPath). A path without history, or that git
+// cannot take, has none (nil); an unknown rev is 404 Commit Not Found.
+func (s *Service) LastCommit(ctx context.Context, actor *authz.Actor, projectRef, rev, path string) (*git.Commit, error) {
+	p, repo, err := s.open(ctx, actor, projectRef)
+	if err != nil {
+		return nil, err
+	}
+	c, err := resolveCommit(ctx, repo, rev)
+	if err != nil {
+		return nil, err
+	}
+	id, err := s.repos.LastCommitForPath(ctx, p, repo, c.ID, path)
+	switch {
+	case errors.Is(err, git.ErrPathNotFound), errors.Is(err, git.ErrInvalidPath):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case id == c.ID:
+		return c, nil
+	}
+	return repo.ReadCommit(ctx, string(id))
 }

@@ -16,6 +16,8 @@ import (
 	"anvil/internal/service/projects"
 	"anvil/internal/service/repos"
 	"anvil/internal/service/wire"
+
+	lru "github.com/hashicorp/golang-lru/v2"
 )
 
 // BranchGuard decides branch updates on protected branches (implemented by the protected
@@ -41,14 +43,20 @@ type Service struct {
 	branches BranchGuard
 	// baseURL prefixes the web URLs changelogs link to.
 	baseURL string
+	// stats remembers the line counts of recently shown commits (immutable, keyed by id).
+	stats *lru.Cache[git.ObjectID, git.CommitStats]
 }
+
+// statsCacheSize is how many commits' line counts are kept (a few dozen bytes each).
+const statsCacheSize = 20_000
 
 // New returns the commit service; guard decides protected branches and baseURL is the
 // instance's external URL.
 func New(client *ent.Client, policy *authz.Policy, p *projects.Service, r *repos.Service, guard BranchGuard, baseURL string) *Service {
 	wire.Require("commits", wire.D("client", client), wire.D("policy", policy), wire.D("projects", p),
 		wire.D("repos", r), wire.D("branch guard", guard))
-	return &Service{client: client, policy: policy, projects: p, repos: r, branches: guard, baseURL: baseURL}
+	stats, _ := lru.New[git.ObjectID, git.CommitStats](statsCacheSize)
+	return &Service{client: client, policy: policy, projects: p, repos: r, branches: guard, baseURL: baseURL, stats: stats}
 }
 
 // open finds the project ref names and returns it with its repository when the actor may read
@@ -122,18 +130,6 @@ func resolveCommit(ctx context.Context, repo *git.Repository, rev string) (*git.
 	return c, nil
 }
 
-// refErr maps a failed branch update: the branch moved since it was read (a concurrent
-// writer won), or its name clashes with another ref.
-func refErr(err error, branch string) error {
-	switch {
-	case errors.Is(err, git.ErrStaleRef):
-		return apperr.Refused("Could not update refs/heads/" + branch + ". Please refresh and try again.")
-	case errors.Is(err, git.ErrReferenceExists), errors.Is(err, git.ErrInvalidRefName):
-		return badBranchName(branch)
-	}
-	return err
-}
-
 func badBranchName(name string) error {
 	return apperr.Refused("Something went wrong when we tried to create '" + name + "' for you: Branch name is invalid")
 }
@@ -162,12 +158,4 @@ func identities(actor *authz.Actor, authorName, authorEmail string) (git.Signatu
 		return author, committer, apperr.Refused("Invalid committer")
 	}
 	return author, committer, nil
-}
-
-// recordPush records a branch update as a push (GitLab runs its post-receive work for commits
-// made through the API too): push events, last activity, and for a repository that was empty
-// the default branch and its protection. It is best effort: the commit has landed and is
-// acknowledged, so a failure here must not turn into an error a client would retry.
-func (s *Service) recordPush(ctx context.Context, actor *authz.Actor, p *ent.Project, repo *git.Repository, wasEmpty bool, branch string, oldID, newID git.ObjectID) {
-	_ = s.repos.RecordPush(ctx, actor, p, repo, wasEmpty, []repos.RefUpdate{{Old: oldID, New: newID, Ref: git.BranchRef(branch)}})
 }

@@ -7,6 +7,7 @@ import (
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/git"
+	"anvil/internal/service/repos"
 )
 
 // SubmoduleInput is PUT /projects/:id/repository/submodules/:submodule.
@@ -98,16 +99,12 @@ func (s *Service) UpdateSubmodule(ctx context.Context, actor *authz.Actor, proje
 	if err != nil {
 		return nil, err
 	}
-	id, err := repo.CommitTree(ctx, git.CommitTreeOptions{
+	id, err := s.repos.CommitToBranch(ctx, actor, p, repo, repos.BranchCommit{Branch: branch, Old: head, Commit: git.CommitTreeOptions{
 		Tree: tree, Parents: []git.ObjectID{head}, Message: message, Author: committer, Committer: committer,
-	})
+	}})
 	if err != nil {
 		return nil, err
 	}
-	if err := repo.UpdateRef(ctx, git.BranchRef(branch), id, head); err != nil {
-		return nil, refErr(err, branch)
-	}
-	s.recordPush(ctx, actor, p, repo, false, branch, head, id)
 	c, err := repo.ReadCommit(ctx, string(id))
 	if err != nil {
 		return nil, err

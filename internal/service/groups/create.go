@@ -10,6 +10,7 @@ import (
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
+	"anvil/internal/service/routes"
 )
 
 // CreateInput holds the attributes of POST /groups; nil means not given.
@@ -89,6 +90,9 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 			}
 		}
 		applySettings(cr, &in.Settings)
+		if err := routes.Claim(ctx, c, full); err != nil {
+			return err
+		}
 		ns, err := cr.SetFullPath(full).Save(ctx)
 		if ent.IsConstraintError(err) {
 			return apperr.FieldError("path", msgTaken)

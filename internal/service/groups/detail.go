@@ -21,10 +21,14 @@ type Detail struct {
 	CanAdmin bool
 }
 
-// Get returns the group ref as the actor may see it; 404 Group Not Found when it cannot.
-func (s *Service) Get(ctx context.Context, actor *authz.Actor, ref string) (*Detail, error) {
+// Get returns the group ref as the actor may see it, with what load asks for; 404 Group Not
+// Found when it cannot.
+func (s *Service) Get(ctx context.Context, actor *authz.Actor, ref string, load Load) (*Detail, error) {
 	ns, err := s.Find(ctx, actor, ref, authz.ReadGroup)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.load(ctx, actor, load, ns); err != nil {
 		return nil, err
 	}
 	return s.Detail(ctx, actor, ns)

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"anvil/ent"
+	"anvil/ent/groupcustomattribute"
 	"anvil/ent/member"
 	"anvil/ent/namespace"
 	"anvil/ent/predicate"
@@ -44,6 +45,24 @@ type ListParams struct {
 	SkipGroups []int
 	// Visibility is visibility: private, internal or public.
 	Visibility string
+	// CustomAttributes (custom_attributes[key]=value) keeps groups carrying every pair;
+	// administrators only, ignored for other callers.
+	CustomAttributes map[string]string
+}
+
+// Load names what a presentation of groups reads beyond the rows; List, ListKeyset and Get load
+// it with the groups, one query per page.
+type Load struct {
+	// CustomAttributes loads custom attributes (with_custom_attributes), for administrators only.
+	CustomAttributes bool
+}
+
+// load fills what l asks for on the groups of a page.
+func (s *Service) load(ctx context.Context, actor *authz.Actor, l Load, nss ...*ent.Namespace) error {
+	if l.CustomAttributes {
+		return s.loadAttributes(ctx, actor, nss...)
+	}
+	return nil
 }
 
 // Order is how List sorts: order_by name (default), path, id or similarity (only with a
@@ -85,6 +104,11 @@ func (s *Service) Query(ctx context.Context, actor *authz.Actor, p ListParams) (
 	}
 	if pred := bySearch(p.Search, !parentGiven); pred != nil {
 		q = q.Where(pred)
+	}
+	if authz.CanUser(actor, nil, authz.ReadCustomAttribute) {
+		for k, v := range p.CustomAttributes {
+			q = q.Where(namespace.HasCustomAttributesWith(groupcustomattribute.Key(k), groupcustomattribute.Value(v)))
+		}
 	}
 	return q, nil
 }
@@ -130,6 +154,13 @@ func (s *Service) reach(ctx context.Context, a *authz.Actor, p ListParams) (pred
 
 var quotedTerm = regexp.MustCompile(`"[^"]+"`)
 
+// Search is GitLab's fuzzy namespace search (Namespace.search): over the full path and the name
+// with withParents, else the path and the name; nil for a blank search. The namespace listing
+// shares it.
+func Search(search string, withParents bool) predicate.Namespace {
+	return bySearch(search, withParents)
+}
+
 // bySearch is GitLab's fuzzy search over path and name (full path and name when withParents).
 func bySearch(search string, withParents bool) predicate.Namespace {
 	search = strings.Join(strings.Fields(search), " ")
@@ -165,8 +196,8 @@ func bySearch(search string, withParents bool) predicate.Namespace {
 }
 
 // List is Query with ordering and an offset page; the groups come with their ancestors loaded
-// (full_name). Total is -1 above pagination.CountLimit.
-func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, o Order, page pagination.Offset) (pagination.Result[*ent.Namespace], error) {
+// (full_name) and what load asks for. Total is -1 above pagination.CountLimit.
+func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, o Order, page pagination.Offset, load Load) (pagination.Result[*ent.Namespace], error) {
 	res := pagination.Result[*ent.Namespace]{Page: page}
 	q, err := s.Query(ctx, actor, p)
 	if err != nil {
@@ -184,20 +215,23 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, o 
 	if err := s.WithAncestors(ctx, rows...); err != nil {
 		return res, err
 	}
+	if err := s.load(ctx, actor, load, rows...); err != nil {
+		return res, err
+	}
 	res.Items, res.Total = rows, total
 	return res, nil
 }
 
 // Subgroups lists the direct subgroups of the group ref that actor may see.
-func (s *Service) Subgroups(ctx context.Context, actor *authz.Actor, ref string, p ListParams, o Order, page pagination.Offset) (pagination.Result[*ent.Namespace], error) {
+func (s *Service) Subgroups(ctx context.Context, actor *authz.Actor, ref string, p ListParams, o Order, page pagination.Offset, load Load) (pagination.Result[*ent.Namespace], error) {
 	p.Parent, p.Descendants = ref, false
-	return s.List(ctx, actor, p, o, page)
+	return s.List(ctx, actor, p, o, page, load)
 }
 
 // Descendants lists all descendant groups of the group ref that actor may see.
-func (s *Service) Descendants(ctx context.Context, actor *authz.Actor, ref string, p ListParams, o Order, page pagination.Offset) (pagination.Result[*ent.Namespace], error) {
+func (s *Service) Descendants(ctx context.Context, actor *authz.Actor, ref string, p ListParams, o Order, page pagination.Offset, load Load) (pagination.Result[*ent.Namespace], error) {
 	p.Parent, p.Descendants = ref, true
-	return s.List(ctx, actor, p, o, page)
+	return s.List(ctx, actor, p, o, page, load)
 }
 
 // order applies o. similarity ranks exact path, exact name, path prefix and name prefix

@@ -9,6 +9,7 @@ import (
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
+	"anvil/internal/service/routes"
 )
 
 // UpdateInput holds the attributes of PUT /groups/:id; nil means unchanged.
@@ -60,6 +61,9 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref string, in
 				newFull = parent.FullPath + "/" + *in.Path
 			}
 			up.SetPath(*in.Path).SetFullPath(newFull)
+			if err := routes.MoveNamespace(ctx, c, ns.ID, oldFull, newFull); err != nil {
+				return err
+			}
 		}
 		saved, err := up.Save(ctx)
 		if ent.IsConstraintError(err) {

@@ -12,6 +12,7 @@ import (
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
+	"anvil/internal/service/routes"
 )
 
 // Create makes a project as GitLab's create service does: a missing name or path is derived
@@ -93,6 +94,11 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 		cr := tx.Project.Create().SetNamespaceID(ns.ID).SetCreatorID(creator.User.ID).
 			SetCreatedAt(at).SetUpdatedAt(at).SetLastActivityAt(at)
 		a.apply(cr.Mutation())
+		if a.Path != nil {
+			if err := routes.Claim(ctx, tx, ns.FullPath+"/"+*a.Path); err != nil {
+				return err
+			}
+		}
 		p, err := cr.Save(ctx)
 		if err != nil {
 			if ent.IsConstraintError(err) {

@@ -10,6 +10,7 @@ import (
 	"anvil/ent/predicate"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/projectstar"
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
@@ -32,8 +33,11 @@ type ListParams struct {
 	Owned          bool
 	Membership     bool
 	MinAccessLevel int
-	// Starred keeps starred projects (starred); Anvil has no stars, so nothing matches.
+	// Starred keeps the projects the caller starred (starred); anonymous callers have none.
 	Starred bool
+	// StarredBy keeps the projects this user starred (GET /users/:user_id/starred_projects); a
+	// negative id matches nothing.
+	StarredBy int
 	// Imported keeps projects the caller imported (imported); none are imported.
 	Imported bool
 	// Visibility keeps one visibility level: private, internal or public (visibility).
@@ -190,10 +194,24 @@ func byMembership(actor *authz.Actor, scope *authz.Scope, p ListParams) []predic
 	if p.MinAccessLevel > 0 {
 		out = append(out, authz.ProjectsWithLevelIn(actor, scope, authz.Level(p.MinAccessLevel)))
 	}
-	if p.Starred || p.Imported || p.WithProgrammingLanguage != "" || p.TopicID != nil {
+	if p.Starred {
+		out = append(out, starredBy(actor.UserID()))
+	}
+	if p.StarredBy != 0 {
+		out = append(out, starredBy(p.StarredBy))
+	}
+	if p.Imported || p.WithProgrammingLanguage != "" || p.TopicID != nil {
 		out = append(out, none())
 	}
 	return out
+}
+
+// starredBy keeps the projects userID starred (none for 0, an anonymous caller, or below).
+func starredBy(userID int) predicate.Project {
+	if userID <= 0 {
+		return none()
+	}
+	return predicate.Project(db.In(project.FieldID, projectstar.Table, projectstar.FieldProjectID, projectstar.UserID(userID)))
 }
 
 // byAttributes applies the filters on the project's own columns.

@@ -8,6 +8,7 @@ import (
 
 	"anvil/ent"
 	"anvil/ent/project"
+	"anvil/ent/projectstatistics"
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
@@ -138,9 +139,10 @@ func (s *Service) order(q *ent.ProjectQuery, actor *authz.Actor, p ListParams) *
 	switch {
 	case by == "similarity" && p.Search != "" && !actor.IsAnonymous():
 		return q.Order(similarity(p.Search), ent.Desc(project.FieldID))
-	case by == "star_count", slices.Contains(StatisticsOrders, by) && actor.IsAdmin():
-		// Nothing is starred and statistics are zero, so only the tie-breaker orders.
-		return q.Order(dir(project.FieldID))
+	case by == "star_count":
+		return q.Order(dir(project.FieldStarCount), dir(project.FieldID))
+	case slices.Contains(StatisticsOrders, by) && actor.IsAdmin():
+		return q.Order(statisticsOrder(by, p.Sort != "asc"), dir(project.FieldID))
 	case by == "id":
 		return q.Order(dir(project.FieldID))
 	case by == "name", by == "path", by == "updated_at", by == "last_activity_at":
@@ -175,6 +177,22 @@ func similarity(search string) func(*sql.Selector) {
 				b.WriteString(" THEN " + strconv.Itoa(6-i))
 			}
 			b.WriteString(" ELSE 0 END DESC")
+		}))
+	}
+}
+
+// statisticsOrder orders by one of the projects' stored statistics (as last computed; 0 for
+// projects never measured), as GitLab orders by project_statistics for administrators.
+func statisticsOrder(column string, desc bool) func(*sql.Selector) {
+	dir := " ASC"
+	if desc {
+		dir = " DESC"
+	}
+	return func(s *sql.Selector) {
+		t := sql.Table(projectstatistics.Table).As("ps")
+		sub := sql.Select(t.C(column)).From(t).Where(sql.ColumnsEQ(t.C(projectstatistics.FieldProjectID), s.C(project.FieldID)))
+		s.OrderExpr(sql.ExprFunc(func(b *sql.Builder) {
+			b.WriteString("COALESCE(").Nested(func(b *sql.Builder) { b.Join(sub) }).WriteString(", 0)" + dir)
 		}))
 	}
 }

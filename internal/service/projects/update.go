@@ -8,6 +8,7 @@ import (
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
+	"anvil/internal/service/routes"
 )
 
 // Update changes the project ref names (admin_project, Maintainer). Renaming needs
@@ -55,6 +56,12 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref string, in
 		}
 	}
 	err = db.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+		if a.Path != nil && *a.Path != p.Path {
+			ns := p.Edges.Namespace.FullPath
+			if err := routes.MoveProject(ctx, tx, p.ID, ns+"/"+p.Path, ns+"/"+*a.Path); err != nil {
+				return err
+			}
+		}
 		up := tx.Project.UpdateOneID(p.ID)
 		a.apply(up.Mutation())
 		err := up.Exec(ctx)

@@ -77,15 +77,10 @@ func (s *Service) Compare(ctx context.Context, actor *authz.Actor, projectRef st
 	}
 	if fromRepo != repo {
 		// The comparison runs here: bring the other project's commit over when it is missing
-		// (a fork has its parent's history up to the fork, not what came after).
-		has, err := repo.HasObject(ctx, from)
-		if err != nil {
+		// (a fork has its parent's history up to the fork, not what came after), as GitLab
+		// fetches it.
+		if err := repo.FetchFrom(ctx, fromRepo, git.FetchOptions{Objects: []git.ObjectID{from}}); err != nil {
 			return nil, err
-		}
-		if !has {
-			if err := fetchCommit(ctx, fromRepo, repo, from); err != nil {
-				return nil, err
-			}
 		}
 	}
 	to, err := repo.ResolveCommit(ctx, p.To)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"path"
 
+	"anvil/ent"
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/git"
@@ -81,11 +82,11 @@ func (s *Service) GetFile(ctx context.Context, actor *authz.Actor, projectRef st
 	if err != nil {
 		return nil, err
 	}
-	_, repo, err := s.open(ctx, actor, projectRef, authz.DownloadCode)
+	proj, repo, err := s.open(ctx, actor, projectRef, authz.DownloadCode)
 	if err != nil {
 		return nil, err
 	}
-	f, err := s.findFile(ctx, repo, p.Ref, filePath)
+	f, err := s.findFile(ctx, proj, repo, p.Ref, filePath)
 	if err != nil {
 		return nil, err
 	}
@@ -110,8 +111,8 @@ func (s *Service) GetFile(ctx context.Context, actor *authz.Actor, projectRef st
 	return f, nil
 }
 
-// findFile resolves ref and path to a file with its last commit.
-func (s *Service) findFile(ctx context.Context, repo *git.Repository, ref, filePath string) (*File, error) {
+// findFile resolves ref and path to a file with its last commit (cached: repos.LastCommitForPath).
+func (s *Service) findFile(ctx context.Context, p *ent.Project, repo *git.Repository, ref, filePath string) (*File, error) {
 	if ref == "" {
 		head, err := repo.Head(ctx)
 		if err != nil {
@@ -138,11 +139,11 @@ func (s *Service) findFile(ctx context.Context, repo *git.Repository, ref, fileP
 	default:
 		return nil, apperr.NotFound("File")
 	}
-	last, err := repo.LastCommitForPath(ctx, string(commit), filePath)
+	last, err := s.repos.LastCommitForPath(ctx, p, repo, commit, filePath)
 	if err != nil {
 		return nil, notFound(err, "File")
 	}
-	f.LastCommitID = last.ID
+	f.LastCommitID = last
 	return f, nil
 }
 
@@ -202,11 +203,11 @@ func (s *Service) Blame(ctx context.Context, actor *authz.Actor, projectRef stri
 	if p.StartLine > p.EndLine {
 		return nil, nil, apperr.Refused("range[start] must be less than or equal to range[end]")
 	}
-	_, repo, err := s.open(ctx, actor, projectRef, authz.DownloadCode)
+	proj, repo, err := s.open(ctx, actor, projectRef, authz.DownloadCode)
 	if err != nil {
 		return nil, nil, err
 	}
-	f, err := s.findFile(ctx, repo, p.Ref, filePath)
+	f, err := s.findFile(ctx, proj, repo, p.Ref, filePath)
 	if err != nil {
 		return nil, nil, err
 	}

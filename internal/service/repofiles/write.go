@@ -80,7 +80,7 @@ func (s *Service) commitFile(ctx context.Context, actor *authz.Actor, projectRef
 	if err != nil {
 		return "", err
 	}
-	if err := checkLastCommit(ctx, repo, target.base, filePath, in, action); err != nil {
+	if err := s.checkLastCommit(ctx, p, repo, target.base, filePath, in, action); err != nil {
 		return "", err
 	}
 	actions := []git.TreeAction{{Action: action, Path: filePath, Content: content}}
@@ -99,18 +99,7 @@ func (s *Service) commitFile(ctx context.Context, actor *authz.Actor, projectRef
 	if !target.base.IsZero() {
 		opts.Parents = []git.ObjectID{target.base}
 	}
-	commit, err := repo.CommitTree(ctx, opts)
-	if err != nil {
-		return "", err
-	}
-	if err := repo.UpdateRef(ctx, git.BranchRef(in.Branch), commit, target.old); err != nil {
-		return "", refErr(err, in.Branch)
-	}
-	// The push record (events, last activity, the first branch of an empty repository becoming
-	// the default and protected) is best effort: the commit has landed and is acknowledged.
-	_ = s.repos.RecordPush(ctx, actor, p, repo, target.empty,
-		[]repos.RefUpdate{{Old: target.old, New: commit, Ref: git.BranchRef(in.Branch)}})
-	return commit, nil
+	return s.repos.CommitToBranch(ctx, actor, p, repo, repos.BranchCommit{Branch: in.Branch, Commit: opts, Old: target.old, WasEmpty: target.empty})
 }
 
 // branchTarget is where a file commit goes: base is the parent ("" in an empty repository),
@@ -181,18 +170,18 @@ func badBranchName(name string) error {
 // checkLastCommit refuses an update or deletion when last_commit_id is given and the file has
 // changed since: its last commit on the start branch differs. A file without history passes
 // (the tree action reports it missing).
-func checkLastCommit(ctx context.Context, repo *git.Repository, base git.ObjectID, filePath string, in WriteInput, action git.TreeActionType) error {
+func (s *Service) checkLastCommit(ctx context.Context, p *ent.Project, repo *git.Repository, base git.ObjectID, filePath string, in WriteInput, action git.TreeActionType) error {
 	if in.LastCommitID == "" || base.IsZero() || action == git.ActionCreate {
 		return nil
 	}
-	last, err := repo.LastCommitForPath(ctx, string(base), filePath)
+	last, err := s.repos.LastCommitForPath(ctx, p, repo, base, filePath)
 	if err != nil {
 		if errors.Is(err, git.ErrPathNotFound) {
 			return nil
 		}
 		return err
 	}
-	if string(last.ID) == in.LastCommitID {
+	if string(last) == in.LastCommitID {
 		return nil
 	}
 	if action == git.ActionDelete {
@@ -260,17 +249,6 @@ func actionErr(err error) error {
 		return apperr.Refused(msgDirectoryExists)
 	case errors.Is(err, git.ErrInvalidPath):
 		return errFilePath
-	}
-	return err
-}
-
-// refErr maps a failed branch update: the branch moved meanwhile, or its name clashes.
-func refErr(err error, branch string) error {
-	switch {
-	case errors.Is(err, git.ErrStaleRef):
-		return apperr.Refused("Could not update refs/heads/" + branch + ". Please refresh and try again.")
-	case errors.Is(err, git.ErrReferenceExists), errors.Is(err, git.ErrInvalidRefName):
-		return badBranchName(branch)
 	}
 	return err
 }

@@ -42,6 +42,9 @@ func (s *Service) DeleteProjects(ctx context.Context, ids []int) error {
 	if _, err := c.Project.Delete().Where(project.IDIn(ids...)).Exec(ctx); err != nil {
 		return err
 	}
+	if err := s.lastCommits.forget(ctx, c, ids...); err != nil {
+		return err
+	}
 	if !afterCommit(ctx, func() { s.removeRepositories(ctx, rows) }) {
 		s.removeRepositories(ctx, rows)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"anvil/ent"
+	"anvil/ent/projectstatistics"
 	"anvil/ent/pushevent"
 	"anvil/internal/authz"
 	"anvil/internal/db"
@@ -70,7 +71,10 @@ func (s *Service) RecordPush(ctx context.Context, actor *authz.Actor, p *ent.Pro
 		if newDefault != "" {
 			upd.SetDefaultBranch(newDefault)
 		}
-		return upd.Exec(ctx)
+		if err := upd.Exec(ctx); err != nil {
+			return err
+		}
+		return markStatisticsStale(ctx, tx, p.ID)
 	})
 	if err != nil {
 		return err
@@ -202,4 +206,14 @@ func truncateRunes(s string, n int) string {
 		return s
 	}
 	return string(r[:n])
+}
+
+// markStatisticsStale marks the project's storage statistics stale and counts up their version,
+// in the transaction that records a push: the statistics service computes them again when they
+// are next shown, and values measured before the push cannot overwrite the mark.
+func markStatisticsStale(ctx context.Context, c *ent.Client, projectID int) error {
+	return c.ProjectStatistics.Create().SetProjectID(projectID).SetStale(true).
+		OnConflictColumns(projectstatistics.FieldProjectID).
+		Update(func(u *ent.ProjectStatisticsUpsert) { u.SetStale(true).AddVersion(1) }).
+		Exec(ctx)
 }

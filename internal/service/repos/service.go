@@ -30,6 +30,8 @@ type Service struct {
 	Git      *git.Client
 	Storage  *storage.Storage
 	log      *slog.Logger
+	// lastCommits caches the last commit of a path (LastCommitForPath).
+	lastCommits *lastCommitCache
 	// protected protects a project's default branch when it is first created.
 	protected *protectedbranches.Service
 }
@@ -53,7 +55,8 @@ func New(d Deps) *Service {
 		wire.D("settings", d.Settings), wire.D("git client", d.Git), wire.D("storage", d.Storage),
 		wire.D("logger", d.Log), wire.D("protected branches", d.Protected))
 	return &Service{client: d.Client, policy: d.Policy, projects: d.Projects, settings: d.Settings,
-		Git: d.Git, Storage: d.Storage, log: d.Log, protected: d.Protected}
+		Git: d.Git, Storage: d.Storage, log: d.Log, protected: d.Protected,
+		lastCommits: newLastCommitCache(d.Client)}
 }
 
 // Open finds the project ref names, checks ability (authz.DownloadCode to read, authz.PushCode
@@ -114,13 +117,7 @@ func (s *Service) Create(ctx context.Context, p *ent.Project, initReadme bool, d
 	}
 	p.RepositoryStorage, p.DiskPath = name, rel
 	if initReadme {
-		if err := s.initReadme(ctx, p, repo, defaultBranch); err != nil {
-			return err
-		}
-		// The README creates the default branch, which GitLab protects at once.
-		if err := s.protected.ProtectDefaultBranch(ctx, p, defaultBranch); err != nil {
-			return err
-		}
+		return s.initReadme(ctx, p, repo, defaultBranch)
 	}
 	return nil
 }
@@ -129,6 +126,9 @@ func (s *Service) Create(ctx context.Context, p *ent.Project, initReadme bool, d
 // ctx carries a transaction (an enclosing deletion), that happens only once it commits, so a
 // deletion that rolls back never loses its repository.
 func (s *Service) Delete(ctx context.Context, p *ent.Project) error {
+	if err := s.lastCommits.forget(ctx, db.ClientFrom(ctx, s.client), p.ID); err != nil {
+		s.log.ErrorContext(ctx, "forget last commits of deleted project", "project_id", p.ID, "err", err)
+	}
 	if p.DiskPath == "" {
 		return nil
 	}
@@ -159,6 +159,27 @@ func (s *Service) SetDefaultBranch(ctx context.Context, p *ent.Project, branch s
 		}
 	}
 	return repo.SetHead(ctx, branch)
+}
+
+// Exists reports whether p's repository exists on disk (GraphQL's Repository.exists; callers
+// have authorized the reader).
+func (s *Service) Exists(p *ent.Project) bool {
+	repo, err := s.Repository(p)
+	return err == nil && repo.Exists()
+}
+
+// RootRef is p's default branch as its repository's HEAD names it; ok is false when the
+// repository does not exist (callers have authorized the reader).
+func (s *Service) RootRef(ctx context.Context, p *ent.Project) (branch string, ok bool, err error) {
+	repo, err := s.Repository(p)
+	if err != nil || !repo.Exists() {
+		return "", false, nil
+	}
+	head, err := repo.Head(ctx)
+	if err != nil {
+		return "", false, err
+	}
+	return head, true, nil
 }
 
 // Empty implements projects.Repositories.

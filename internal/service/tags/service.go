@@ -6,7 +6,6 @@ package tags
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"strings"
 
 	"anvil/ent"
@@ -74,12 +73,4 @@ func Message(t *git.Tag) *string {
 	}
 	m := strings.TrimSuffix(t.Message, "\n")
 	return &m
-}
-
-// record stores the push a tag change through the API makes. The ref has moved already, so a
-// failure is logged rather than answered: the change stands.
-func (s *Service) record(ctx context.Context, actor *authz.Actor, p *ent.Project, repo *git.Repository, u repos.RefUpdate) {
-	if err := s.repos.RecordPush(ctx, actor, p, repo, false, []repos.RefUpdate{u}); err != nil {
-		slog.ErrorContext(ctx, "record tag change", "project_id", p.ID, "err", err)
-	}
 }

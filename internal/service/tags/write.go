@@ -66,7 +66,7 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, projectRef str
 		}
 		return nil, nil, err
 	}
-	s.record(ctx, actor, p, repo, repos.RefUpdate{Old: git.ZeroOID, New: value, Ref: git.TagRef(in.TagName)})
+	s.repos.RecordRefUpdates(ctx, actor, p, repo, false, repos.RefUpdate{Old: git.ZeroOID, New: value, Ref: git.TagRef(in.TagName)})
 	t, err := find(ctx, repo, in.TagName)
 	if err != nil {
 		return nil, nil, err
@@ -96,12 +96,11 @@ func (s *Service) Delete(ctx context.Context, actor *authz.Actor, projectRef, na
 	if err := refs.CheckUnmodifiedSince(unmodifiedSince, t.Commit); err != nil {
 		return err
 	}
-	if err := repo.UpdateRef(ctx, git.TagRef(name), git.ZeroOID, t.ID); err != nil {
+	if err := s.repos.UpdateRefs(ctx, actor, p, repo, false, git.RefUpdate{Name: git.TagRef(name), NewOID: git.ZeroOID, OldOID: t.ID}); err != nil {
 		if errors.Is(err, git.ErrStaleRef) || errors.Is(err, git.ErrReferenceNotFound) {
 			return apperr.Refused("Failed to remove tag")
 		}
 		return err
 	}
-	s.record(ctx, actor, p, repo, repos.RefUpdate{Old: t.ID, New: git.ZeroOID, Ref: git.TagRef(name)})
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"anvil/ent/user"
 	"anvil/internal/authz"
 	"anvil/internal/db"
+	"anvil/internal/service/routes"
 )
 
 // CreateInput holds POST /users attributes; nil means not given.
@@ -150,6 +151,9 @@ func (s *Service) insert(ctx context.Context, c *ent.Client, actor *authz.Actor,
 		return nil, err
 	}
 	if !in.SkipNamespace {
+		if err := routes.Claim(ctx, c, in.Username); err != nil {
+			return nil, err
+		}
 		err := c.Namespace.Create().SetName(namespaceName(in.Name, in.Username)).
 			SetPath(in.Username).SetFullPath(in.Username).
 			SetKind(namespace.KindUser).SetVisibility(namespace.VisibilityPublic).SetOwnerID(u.ID).Exec(ctx)

@@ -12,10 +12,13 @@ import (
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/predicate"
 	"anvil/ent/project"
+	"anvil/ent/projectstar"
 	"anvil/ent/usercustomattribute"
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
+
+	"entgo.io/ent/dialect/sql"
 )
 
 // Delete removes a user (administrators only) in one transaction: the personal namespace and its
@@ -124,9 +127,12 @@ func (s *Service) deleteNamespaces(ctx context.Context, c *ent.Client, p *purger
 	return projs, p.purge(ctx, migrate.NamespacesTable.Name, nsIDs)
 }
 
-// deleteOwned deletes what belongs to the account alone: memberships, tokens, identities and
-// custom attributes.
+// deleteOwned deletes what belongs to the account alone: memberships, tokens, identities,
+// custom attributes and stars (the starred projects' counts go down with them).
 func deleteOwned(ctx context.Context, c *ent.Client, p *purger, userID int) error {
+	if err := unstarAll(ctx, p, userID); err != nil {
+		return err
+	}
 	steps := []struct {
 		table string
 		ids   func() ([]int, error)
@@ -174,4 +180,17 @@ func (s *Service) handOverAndDelete(ctx context.Context, c *ent.Client, p *purge
 		}
 	}
 	return p.purge(ctx, migrate.UsersTable.Name, []int{userID})
+}
+
+// unstarAll removes the user's stars and takes one from the star_count of each project they
+// starred, in one statement each, leaving the projects' updated_at alone as starring does.
+func unstarAll(ctx context.Context, p *purger, userID int) error {
+	b := sql.Dialect(p.dialect)
+	starred := b.Select(projectstar.FieldProjectID).From(sql.Table(projectstar.Table)).
+		Where(sql.EQ(projectstar.FieldUserID, userID))
+	if err := p.exec(ctx, b.Update(project.Table).Add(project.FieldStarCount, -1).
+		Where(sql.In(project.FieldID, starred))); err != nil {
+		return err
+	}
+	return p.exec(ctx, b.Delete(projectstar.Table).Where(sql.EQ(projectstar.FieldUserID, userID)))
 }

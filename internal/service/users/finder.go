@@ -163,6 +163,12 @@ func searchQuery(search string) string {
 	return strings.Join(strings.Fields(strings.TrimPrefix(strings.TrimSpace(search), "@")), " ")
 }
 
+// Search is GitLab's User.search as other domains use it (starrers, project users): name or
+// username, or the full public email, and the full private email too when withPrivateEmails.
+func Search(search string, withPrivateEmails bool) predicate.User {
+	return bySearch(search, withPrivateEmails)
+}
+
 // bySearch matches name or username (every long word as a substring of the same column, or
 // the whole query exactly), or the full public email; administrators also the private email.
 func bySearch(search string, admin bool) predicate.User {

@@ -10,6 +10,7 @@ import (
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
+	"anvil/internal/service/routes"
 )
 
 // UpdateInput holds PUT /users/:id attributes; nil means unchanged. Clients such as
@@ -124,6 +125,12 @@ func (s *Service) save(ctx context.Context, c *ent.Client, u *ent.User, in Updat
 		}
 		if in.Name != nil {
 			name = *in.Name
+		}
+		if username != ns.FullPath {
+			// GitLab keeps redirects from the old username's paths, as for any rename.
+			if err := routes.MoveNamespace(ctx, c, ns.ID, ns.FullPath, username); err != nil {
+				return err
+			}
 		}
 		err := c.Namespace.UpdateOneID(ns.ID).Where(namespace.KindEQ(namespace.KindUser)).
 			SetPath(username).SetFullPath(username).SetName(namespaceName(name, username)).Exec(ctx)

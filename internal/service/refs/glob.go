@@ -1,16 +1,16 @@
-package graph
+package refs
 
 import (
 	"regexp"
 	"strings"
 )
 
-// globRegexp compiles a branch name search pattern the way GitLab matches it (a Redis set scan
+// Glob compiles a branch name search pattern (GraphQL's branchNames searchPattern) the way GitLab matches it (a Redis set scan
 // with MATCH, glob-style and case-sensitive): "*" matches any run of characters, "/" included,
 // "?" one character, "[...]" a class ("[^...]" negated, "a-z" ranges), and "\" escapes the
 // next character. An unterminated class is taken literally; a pattern that still does not
 // compile (a reversed range such as "[z-a]") matches nothing.
-func globRegexp(pattern string) *regexp.Regexp {
+func Glob(pattern string) *regexp.Regexp {
 	var b strings.Builder
 	b.WriteString(`^`)
 	runes := []rune(pattern)
