@@ -25,11 +25,16 @@ func (s *Service) Run(ctx context.Context, job Job) error {
 // InlineJobs runs the domain's jobs in the process, right after the transaction that queued
 // them commits (at once outside one). It stands in for the durable job queue (internal/jobs)
 // until that is wired in: the jobs are idempotent and read their subject afresh, so moving them
-// to the queue changes when they run, not what they do.
+// to the queue changes when they run, not what they do. Garbage collection, which walks the
+// whole storage, is left to the queue's periodic run: inline it would hold up the request that
+// queued it.
 type InlineJobs struct{ Service *Service }
 
 // Enqueue runs job after the transaction in ctx commits.
 func (q *InlineJobs) Enqueue(ctx context.Context, job Job) error {
+	if _, gc := job.(GarbageCollectJob); gc {
+		return nil
+	}
 	run := func() {
 		if err := q.Service.Run(context.Background(), job); err != nil {
 			q.Service.Log.Error("container registry job", "kind", job.Kind(), "err", err)
