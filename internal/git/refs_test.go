@@ -1,6 +1,8 @@
 package git_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -259,4 +261,19 @@ func TestRepository_updateRefRace(t *testing.T) {
 		}
 	}
 	require.Equal(t, 1, wins)
+}
+
+func TestRepository_updateRefLocked(t *testing.T) {
+	t.Parallel()
+	// A writer holding the ref's lock makes an update that names the old value stale (the
+	// API answers "refresh and try again"), not a server error.
+	repo := history(t)
+	name := "refs/heads/locked"
+	require.NoError(t, repo.UpdateRef(ctx, name, repo.Commit("init"), git.ZeroOID))
+	lock := filepath.Join(repo.Path(), name+".lock")
+	require.NoError(t, os.WriteFile(lock, nil, 0o600))
+	err := repo.UpdateRef(ctx, name, repo.Commit("readme"), repo.Commit("init"))
+	require.ErrorIs(t, err, git.ErrStaleRef)
+	require.NoError(t, os.Remove(lock))
+	require.NoError(t, repo.UpdateRef(ctx, name, repo.Commit("readme"), repo.Commit("init")))
 }

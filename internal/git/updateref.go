@@ -76,6 +76,10 @@ func (r *Repository) UpdateRefs(ctx context.Context, updates ...RefUpdate) error
 		return fmt.Errorf("update refs: %w: %w: %w", ErrStaleRef, ErrReferenceExists, err)
 	case stderrHas(err, "unable to resolve reference"):
 		return fmt.Errorf("update refs: %w: %w: %w", ErrStaleRef, ErrReferenceNotFound, err)
+	case stderrHas(err, ".lock': File exists") && expectsOld(updates):
+		// Another writer holds the ref's lock (git waits core.filesRefLockTimeout for it): the
+		// ref is moving under us, so the expected old value is as good as stale.
+		return fmt.Errorf("update refs: %w: %w", ErrStaleRef, err)
 	case stderrHas(err, "exists; cannot create", "at the same time"):
 		return fmt.Errorf("update refs: %w: %w", ErrReferenceExists, err)
 	case stderrHas(err, "nonexistent object"):
@@ -84,4 +88,14 @@ func (r *Repository) UpdateRefs(ctx context.Context, updates ...RefUpdate) error
 		return fmt.Errorf("update refs: %w: %w", ErrInvalidArgument, err)
 	}
 	return fmt.Errorf("update refs: %w", err)
+}
+
+// expectsOld reports whether any update names the value it expects the ref to have.
+func expectsOld(updates []RefUpdate) bool {
+	for _, u := range updates {
+		if u.OldOID != "" {
+			return true
+		}
+	}
+	return false
 }
