@@ -17,7 +17,9 @@ build:
 ## test: vet and format checks, the whole suite with the race detector on SQLite, the whole suite
 ## again with the race detector on PostgreSQL when ANVIL_TEST_DATABASE_URL is set (reads run side
 ## by side only there, see internal/db/concurrently.go), then a bounded fuzz run of the parameter
-## parser
+## parser. The suite includes the OCI distribution-spec conformance run against the embedded
+## registry (internal/registryserver TestOCIConformance: the suite pinned as a go.mod tool, built
+## and run with a 5-minute bound; ANVIL_CONFORMANCE_RESULTS=dir keeps its report)
 test: vet test-sqlite test-postgres fuzz
 
 test-sqlite:
@@ -47,7 +49,9 @@ generate:
 
 ## bench: Go benchmarks through HTTP (SQLite, and PostgreSQL when ANVIL_TEST_DATABASE_URL is set),
 ## among them the repository endpoints against the git CLI on a generated repository of 20,000
-## commits and 50,000 files (docs/PERFORMANCE.md). Knobs: BENCH (-bench pattern), BENCHTIME,
+## commits and 50,000 files, and a 200 MB image pushed and pulled through Anvil's registry against
+## the bare registry (BenchmarkRegistry; ANVIL_BENCH_REGISTRY_SAMPLES, ANVIL_BENCH_REGISTRY_MB)
+## (docs/PERFORMANCE.md). Knobs: BENCH (-bench pattern), BENCHTIME,
 ## ANVIL_BENCH_SIZE (table size of BenchmarkAPI), ANVIL_BENCH_SAMPLES (least API/git pairs per
 ## repository operation), ANVIL_BENCH_REPO (keep the generated repository there between runs;
 ## by default it is generated once per run in a temporary directory, shared by both databases)

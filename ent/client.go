@@ -11,6 +11,7 @@ import (
 
 	"anvil/ent/migrate"
 
+	"anvil/ent/containerrepository"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
@@ -42,6 +43,8 @@ type Client struct {
 	config
 	// Schema is the client for creating, migrating and dropping schema.
 	Schema *migrate.Schema
+	// ContainerRepository is the client for interacting with the ContainerRepository builders.
+	ContainerRepository *ContainerRepositoryClient
 	// GroupCustomAttribute is the client for interacting with the GroupCustomAttribute builders.
 	GroupCustomAttribute *GroupCustomAttributeClient
 	// GroupGroupLink is the client for interacting with the GroupGroupLink builders.
@@ -89,6 +92,7 @@ func NewClient(opts ...Option) *Client {
 
 func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
+	c.ContainerRepository = NewContainerRepositoryClient(c.config)
 	c.GroupCustomAttribute = NewGroupCustomAttributeClient(c.config)
 	c.GroupGroupLink = NewGroupGroupLinkClient(c.config)
 	c.Identity = NewIdentityClient(c.config)
@@ -198,6 +202,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	return &Tx{
 		ctx:                  ctx,
 		config:               cfg,
+		ContainerRepository:  NewContainerRepositoryClient(cfg),
 		GroupCustomAttribute: NewGroupCustomAttributeClient(cfg),
 		GroupGroupLink:       NewGroupGroupLinkClient(cfg),
 		Identity:             NewIdentityClient(cfg),
@@ -234,6 +239,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	return &Tx{
 		ctx:                  ctx,
 		config:               cfg,
+		ContainerRepository:  NewContainerRepositoryClient(cfg),
 		GroupCustomAttribute: NewGroupCustomAttributeClient(cfg),
 		GroupGroupLink:       NewGroupGroupLinkClient(cfg),
 		Identity:             NewIdentityClient(cfg),
@@ -257,7 +263,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 // Debug returns a new debug-client. It's used to get verbose logging on specific operations.
 //
 //	client.Debug().
-//		GroupCustomAttribute.
+//		ContainerRepository.
 //		Query().
 //		Count(ctx)
 func (c *Client) Debug() *Client {
@@ -280,10 +286,10 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.GroupCustomAttribute, c.GroupGroupLink, c.Identity, c.LastCommit, c.Member,
-		c.Namespace, c.PersonalAccessToken, c.Project, c.ProjectGroupLink,
-		c.ProjectStar, c.ProjectStatistics, c.ProtectedBranch, c.PushEvent,
-		c.RedirectRoute, c.Setting, c.User, c.UserCustomAttribute,
+		c.ContainerRepository, c.GroupCustomAttribute, c.GroupGroupLink, c.Identity,
+		c.LastCommit, c.Member, c.Namespace, c.PersonalAccessToken, c.Project,
+		c.ProjectGroupLink, c.ProjectStar, c.ProjectStatistics, c.ProtectedBranch,
+		c.PushEvent, c.RedirectRoute, c.Setting, c.User, c.UserCustomAttribute,
 	} {
 		n.Use(hooks...)
 	}
@@ -293,10 +299,10 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.GroupCustomAttribute, c.GroupGroupLink, c.Identity, c.LastCommit, c.Member,
-		c.Namespace, c.PersonalAccessToken, c.Project, c.ProjectGroupLink,
-		c.ProjectStar, c.ProjectStatistics, c.ProtectedBranch, c.PushEvent,
-		c.RedirectRoute, c.Setting, c.User, c.UserCustomAttribute,
+		c.ContainerRepository, c.GroupCustomAttribute, c.GroupGroupLink, c.Identity,
+		c.LastCommit, c.Member, c.Namespace, c.PersonalAccessToken, c.Project,
+		c.ProjectGroupLink, c.ProjectStar, c.ProjectStatistics, c.ProtectedBranch,
+		c.PushEvent, c.RedirectRoute, c.Setting, c.User, c.UserCustomAttribute,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -305,6 +311,8 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 // Mutate implements the ent.Mutator interface.
 func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 	switch m := m.(type) {
+	case *ContainerRepositoryMutation:
+		return c.ContainerRepository.mutate(ctx, m)
 	case *GroupCustomAttributeMutation:
 		return c.GroupCustomAttribute.mutate(ctx, m)
 	case *GroupGroupLinkMutation:
@@ -341,6 +349,155 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.UserCustomAttribute.mutate(ctx, m)
 	default:
 		return nil, fmt.Errorf("ent: unknown mutation type %T", m)
+	}
+}
+
+// ContainerRepositoryClient is a client for the ContainerRepository schema.
+type ContainerRepositoryClient struct {
+	config
+}
+
+// NewContainerRepositoryClient returns a client for the ContainerRepository from the given config.
+func NewContainerRepositoryClient(c config) *ContainerRepositoryClient {
+	return &ContainerRepositoryClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `containerrepository.Hooks(f(g(h())))`.
+func (c *ContainerRepositoryClient) Use(hooks ...Hook) {
+	c.hooks.ContainerRepository = append(c.hooks.ContainerRepository, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `containerrepository.Intercept(f(g(h())))`.
+func (c *ContainerRepositoryClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ContainerRepository = append(c.inters.ContainerRepository, interceptors...)
+}
+
+// Create returns a builder for creating a ContainerRepository entity.
+func (c *ContainerRepositoryClient) Create() *ContainerRepositoryCreate {
+	mutation := newContainerRepositoryMutation(c.config, OpCreate)
+	return &ContainerRepositoryCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ContainerRepository entities.
+func (c *ContainerRepositoryClient) CreateBulk(builders ...*ContainerRepositoryCreate) *ContainerRepositoryCreateBulk {
+	return &ContainerRepositoryCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ContainerRepositoryClient) MapCreateBulk(slice any, setFunc func(*ContainerRepositoryCreate, int)) *ContainerRepositoryCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ContainerRepositoryCreateBulk{err: fmt.Errorf("calling to ContainerRepositoryClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ContainerRepositoryCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ContainerRepositoryCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ContainerRepository.
+func (c *ContainerRepositoryClient) Update() *ContainerRepositoryUpdate {
+	mutation := newContainerRepositoryMutation(c.config, OpUpdate)
+	return &ContainerRepositoryUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ContainerRepositoryClient) UpdateOne(_m *ContainerRepository) *ContainerRepositoryUpdateOne {
+	mutation := newContainerRepositoryMutation(c.config, OpUpdateOne, withContainerRepository(_m))
+	return &ContainerRepositoryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ContainerRepositoryClient) UpdateOneID(id int) *ContainerRepositoryUpdateOne {
+	mutation := newContainerRepositoryMutation(c.config, OpUpdateOne, withContainerRepositoryID(id))
+	return &ContainerRepositoryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ContainerRepository.
+func (c *ContainerRepositoryClient) Delete() *ContainerRepositoryDelete {
+	mutation := newContainerRepositoryMutation(c.config, OpDelete)
+	return &ContainerRepositoryDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ContainerRepositoryClient) DeleteOne(_m *ContainerRepository) *ContainerRepositoryDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ContainerRepositoryClient) DeleteOneID(id int) *ContainerRepositoryDeleteOne {
+	builder := c.Delete().Where(containerrepository.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ContainerRepositoryDeleteOne{builder}
+}
+
+// Query returns a query builder for ContainerRepository.
+func (c *ContainerRepositoryClient) Query() *ContainerRepositoryQuery {
+	return &ContainerRepositoryQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeContainerRepository},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ContainerRepository entity by its id.
+func (c *ContainerRepositoryClient) Get(ctx context.Context, id int) (*ContainerRepository, error) {
+	return c.Query().Where(containerrepository.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ContainerRepositoryClient) GetX(ctx context.Context, id int) *ContainerRepository {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryProject queries the project edge of a ContainerRepository.
+func (c *ContainerRepositoryClient) QueryProject(_m *ContainerRepository) *ProjectQuery {
+	query := (&ProjectClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(containerrepository.Table, containerrepository.FieldID, id),
+			sqlgraph.To(project.Table, project.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, containerrepository.ProjectTable, containerrepository.ProjectColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ContainerRepositoryClient) Hooks() []Hook {
+	return c.hooks.ContainerRepository
+}
+
+// Interceptors returns the client interceptors.
+func (c *ContainerRepositoryClient) Interceptors() []Interceptor {
+	return c.inters.ContainerRepository
+}
+
+func (c *ContainerRepositoryClient) mutate(ctx context.Context, m *ContainerRepositoryMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ContainerRepositoryCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ContainerRepositoryUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ContainerRepositoryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ContainerRepositoryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ContainerRepository mutation op: %q", m.Op())
 	}
 }
 
@@ -3248,15 +3405,15 @@ func (c *UserCustomAttributeClient) mutate(ctx context.Context, m *UserCustomAtt
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		GroupCustomAttribute, GroupGroupLink, Identity, LastCommit, Member, Namespace,
-		PersonalAccessToken, Project, ProjectGroupLink, ProjectStar, ProjectStatistics,
-		ProtectedBranch, PushEvent, RedirectRoute, Setting, User,
+		ContainerRepository, GroupCustomAttribute, GroupGroupLink, Identity, LastCommit,
+		Member, Namespace, PersonalAccessToken, Project, ProjectGroupLink, ProjectStar,
+		ProjectStatistics, ProtectedBranch, PushEvent, RedirectRoute, Setting, User,
 		UserCustomAttribute []ent.Hook
 	}
 	inters struct {
-		GroupCustomAttribute, GroupGroupLink, Identity, LastCommit, Member, Namespace,
-		PersonalAccessToken, Project, ProjectGroupLink, ProjectStar, ProjectStatistics,
-		ProtectedBranch, PushEvent, RedirectRoute, Setting, User,
+		ContainerRepository, GroupCustomAttribute, GroupGroupLink, Identity, LastCommit,
+		Member, Namespace, PersonalAccessToken, Project, ProjectGroupLink, ProjectStar,
+		ProjectStatistics, ProtectedBranch, PushEvent, RedirectRoute, Setting, User,
 		UserCustomAttribute []ent.Interceptor
 	}
 )

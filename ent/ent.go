@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/containerrepository"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
@@ -89,6 +90,7 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
+			containerrepository.Table:  containerrepository.ValidColumn,
 			groupcustomattribute.Table: groupcustomattribute.ValidColumn,
 			groupgrouplink.Table:       groupgrouplink.ValidColumn,
 			identity.Table:             identity.ValidColumn,

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/containerrepository"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
@@ -41,6 +42,7 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
+	TypeContainerRepository  = "ContainerRepository"
 	TypeGroupCustomAttribute = "GroupCustomAttribute"
 	TypeGroupGroupLink       = "GroupGroupLink"
 	TypeIdentity             = "Identity"
@@ -59,6 +61,827 @@ const (
 	TypeUser                 = "User"
 	TypeUserCustomAttribute  = "UserCustomAttribute"
 )
+
+// ContainerRepositoryMutation represents an operation that mutates the ContainerRepository nodes in the graph.
+type ContainerRepositoryMutation struct {
+	config
+	op                           Op
+	typ                          string
+	id                           *int
+	created_at                   *time.Time
+	updated_at                   *time.Time
+	name                         *string
+	_path                        *string
+	status                       *containerrepository.Status
+	expiration_policy_started_at *time.Time
+	bulk_delete_requested_at     *time.Time
+	clearedFields                map[string]struct{}
+	project                      *int
+	clearedproject               bool
+	done                         bool
+	oldValue                     func(context.Context) (*ContainerRepository, error)
+	predicates                   []predicate.ContainerRepository
+}
+
+var _ ent.Mutation = (*ContainerRepositoryMutation)(nil)
+
+// containerrepositoryOption allows management of the mutation configuration using functional options.
+type containerrepositoryOption func(*ContainerRepositoryMutation)
+
+// newContainerRepositoryMutation creates new mutation for the ContainerRepository entity.
+func newContainerRepositoryMutation(c config, op Op, opts ...containerrepositoryOption) *ContainerRepositoryMutation {
+	m := &ContainerRepositoryMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeContainerRepository,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withContainerRepositoryID sets the ID field of the mutation.
+func withContainerRepositoryID(id int) containerrepositoryOption {
+	return func(m *ContainerRepositoryMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ContainerRepository
+		)
+		m.oldValue = func(ctx context.Context) (*ContainerRepository, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ContainerRepository.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withContainerRepository sets the old ContainerRepository of the mutation.
+func withContainerRepository(node *ContainerRepository) containerrepositoryOption {
+	return func(m *ContainerRepositoryMutation) {
+		m.oldValue = func(context.Context) (*ContainerRepository, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ContainerRepositoryMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ContainerRepositoryMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ContainerRepositoryMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ContainerRepositoryMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ContainerRepository.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ContainerRepositoryMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ContainerRepositoryMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ContainerRepository entity.
+// If the ContainerRepository object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContainerRepositoryMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ContainerRepositoryMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ContainerRepositoryMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ContainerRepositoryMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ContainerRepository entity.
+// If the ContainerRepository object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContainerRepositoryMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ContainerRepositoryMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *ContainerRepositoryMutation) SetProjectID(i int) {
+	m.project = &i
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *ContainerRepositoryMutation) ProjectID() (r int, exists bool) {
+	v := m.project
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the ContainerRepository entity.
+// If the ContainerRepository object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContainerRepositoryMutation) OldProjectID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *ContainerRepositoryMutation) ResetProjectID() {
+	m.project = nil
+}
+
+// SetName sets the "name" field.
+func (m *ContainerRepositoryMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ContainerRepositoryMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the ContainerRepository entity.
+// If the ContainerRepository object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContainerRepositoryMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ContainerRepositoryMutation) ResetName() {
+	m.name = nil
+}
+
+// SetPath sets the "path" field.
+func (m *ContainerRepositoryMutation) SetPath(s string) {
+	m._path = &s
+}
+
+// Path returns the value of the "path" field in the mutation.
+func (m *ContainerRepositoryMutation) Path() (r string, exists bool) {
+	v := m._path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPath returns the old "path" field's value of the ContainerRepository entity.
+// If the ContainerRepository object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContainerRepositoryMutation) OldPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPath: %w", err)
+	}
+	return oldValue.Path, nil
+}
+
+// ResetPath resets all changes to the "path" field.
+func (m *ContainerRepositoryMutation) ResetPath() {
+	m._path = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *ContainerRepositoryMutation) SetStatus(c containerrepository.Status) {
+	m.status = &c
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *ContainerRepositoryMutation) Status() (r containerrepository.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the ContainerRepository entity.
+// If the ContainerRepository object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContainerRepositoryMutation) OldStatus(ctx context.Context) (v *containerrepository.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ClearStatus clears the value of the "status" field.
+func (m *ContainerRepositoryMutation) ClearStatus() {
+	m.status = nil
+	m.clearedFields[containerrepository.FieldStatus] = struct{}{}
+}
+
+// StatusCleared returns if the "status" field was cleared in this mutation.
+func (m *ContainerRepositoryMutation) StatusCleared() bool {
+	_, ok := m.clearedFields[containerrepository.FieldStatus]
+	return ok
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *ContainerRepositoryMutation) ResetStatus() {
+	m.status = nil
+	delete(m.clearedFields, containerrepository.FieldStatus)
+}
+
+// SetExpirationPolicyStartedAt sets the "expiration_policy_started_at" field.
+func (m *ContainerRepositoryMutation) SetExpirationPolicyStartedAt(t time.Time) {
+	m.expiration_policy_started_at = &t
+}
+
+// ExpirationPolicyStartedAt returns the value of the "expiration_policy_started_at" field in the mutation.
+func (m *ContainerRepositoryMutation) ExpirationPolicyStartedAt() (r time.Time, exists bool) {
+	v := m.expiration_policy_started_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpirationPolicyStartedAt returns the old "expiration_policy_started_at" field's value of the ContainerRepository entity.
+// If the ContainerRepository object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContainerRepositoryMutation) OldExpirationPolicyStartedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpirationPolicyStartedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpirationPolicyStartedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpirationPolicyStartedAt: %w", err)
+	}
+	return oldValue.ExpirationPolicyStartedAt, nil
+}
+
+// ClearExpirationPolicyStartedAt clears the value of the "expiration_policy_started_at" field.
+func (m *ContainerRepositoryMutation) ClearExpirationPolicyStartedAt() {
+	m.expiration_policy_started_at = nil
+	m.clearedFields[containerrepository.FieldExpirationPolicyStartedAt] = struct{}{}
+}
+
+// ExpirationPolicyStartedAtCleared returns if the "expiration_policy_started_at" field was cleared in this mutation.
+func (m *ContainerRepositoryMutation) ExpirationPolicyStartedAtCleared() bool {
+	_, ok := m.clearedFields[containerrepository.FieldExpirationPolicyStartedAt]
+	return ok
+}
+
+// ResetExpirationPolicyStartedAt resets all changes to the "expiration_policy_started_at" field.
+func (m *ContainerRepositoryMutation) ResetExpirationPolicyStartedAt() {
+	m.expiration_policy_started_at = nil
+	delete(m.clearedFields, containerrepository.FieldExpirationPolicyStartedAt)
+}
+
+// SetBulkDeleteRequestedAt sets the "bulk_delete_requested_at" field.
+func (m *ContainerRepositoryMutation) SetBulkDeleteRequestedAt(t time.Time) {
+	m.bulk_delete_requested_at = &t
+}
+
+// BulkDeleteRequestedAt returns the value of the "bulk_delete_requested_at" field in the mutation.
+func (m *ContainerRepositoryMutation) BulkDeleteRequestedAt() (r time.Time, exists bool) {
+	v := m.bulk_delete_requested_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBulkDeleteRequestedAt returns the old "bulk_delete_requested_at" field's value of the ContainerRepository entity.
+// If the ContainerRepository object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContainerRepositoryMutation) OldBulkDeleteRequestedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBulkDeleteRequestedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBulkDeleteRequestedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBulkDeleteRequestedAt: %w", err)
+	}
+	return oldValue.BulkDeleteRequestedAt, nil
+}
+
+// ClearBulkDeleteRequestedAt clears the value of the "bulk_delete_requested_at" field.
+func (m *ContainerRepositoryMutation) ClearBulkDeleteRequestedAt() {
+	m.bulk_delete_requested_at = nil
+	m.clearedFields[containerrepository.FieldBulkDeleteRequestedAt] = struct{}{}
+}
+
+// BulkDeleteRequestedAtCleared returns if the "bulk_delete_requested_at" field was cleared in this mutation.
+func (m *ContainerRepositoryMutation) BulkDeleteRequestedAtCleared() bool {
+	_, ok := m.clearedFields[containerrepository.FieldBulkDeleteRequestedAt]
+	return ok
+}
+
+// ResetBulkDeleteRequestedAt resets all changes to the "bulk_delete_requested_at" field.
+func (m *ContainerRepositoryMutation) ResetBulkDeleteRequestedAt() {
+	m.bulk_delete_requested_at = nil
+	delete(m.clearedFields, containerrepository.FieldBulkDeleteRequestedAt)
+}
+
+// ClearProject clears the "project" edge to the Project entity.
+func (m *ContainerRepositoryMutation) ClearProject() {
+	m.clearedproject = true
+	m.clearedFields[containerrepository.FieldProjectID] = struct{}{}
+}
+
+// ProjectCleared reports if the "project" edge to the Project entity was cleared.
+func (m *ContainerRepositoryMutation) ProjectCleared() bool {
+	return m.clearedproject
+}
+
+// ProjectIDs returns the "project" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProjectID instead. It exists only for internal usage by the builders.
+func (m *ContainerRepositoryMutation) ProjectIDs() (ids []int) {
+	if id := m.project; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProject resets all changes to the "project" edge.
+func (m *ContainerRepositoryMutation) ResetProject() {
+	m.project = nil
+	m.clearedproject = false
+}
+
+// Where appends a list predicates to the ContainerRepositoryMutation builder.
+func (m *ContainerRepositoryMutation) Where(ps ...predicate.ContainerRepository) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ContainerRepositoryMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ContainerRepositoryMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ContainerRepository, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ContainerRepositoryMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ContainerRepositoryMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ContainerRepository).
+func (m *ContainerRepositoryMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ContainerRepositoryMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, containerrepository.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, containerrepository.FieldUpdatedAt)
+	}
+	if m.project != nil {
+		fields = append(fields, containerrepository.FieldProjectID)
+	}
+	if m.name != nil {
+		fields = append(fields, containerrepository.FieldName)
+	}
+	if m._path != nil {
+		fields = append(fields, containerrepository.FieldPath)
+	}
+	if m.status != nil {
+		fields = append(fields, containerrepository.FieldStatus)
+	}
+	if m.expiration_policy_started_at != nil {
+		fields = append(fields, containerrepository.FieldExpirationPolicyStartedAt)
+	}
+	if m.bulk_delete_requested_at != nil {
+		fields = append(fields, containerrepository.FieldBulkDeleteRequestedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ContainerRepositoryMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case containerrepository.FieldCreatedAt:
+		return m.CreatedAt()
+	case containerrepository.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case containerrepository.FieldProjectID:
+		return m.ProjectID()
+	case containerrepository.FieldName:
+		return m.Name()
+	case containerrepository.FieldPath:
+		return m.Path()
+	case containerrepository.FieldStatus:
+		return m.Status()
+	case containerrepository.FieldExpirationPolicyStartedAt:
+		return m.ExpirationPolicyStartedAt()
+	case containerrepository.FieldBulkDeleteRequestedAt:
+		return m.BulkDeleteRequestedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ContainerRepositoryMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case containerrepository.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case containerrepository.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case containerrepository.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case containerrepository.FieldName:
+		return m.OldName(ctx)
+	case containerrepository.FieldPath:
+		return m.OldPath(ctx)
+	case containerrepository.FieldStatus:
+		return m.OldStatus(ctx)
+	case containerrepository.FieldExpirationPolicyStartedAt:
+		return m.OldExpirationPolicyStartedAt(ctx)
+	case containerrepository.FieldBulkDeleteRequestedAt:
+		return m.OldBulkDeleteRequestedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown ContainerRepository field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ContainerRepositoryMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case containerrepository.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case containerrepository.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case containerrepository.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case containerrepository.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case containerrepository.FieldPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPath(v)
+		return nil
+	case containerrepository.FieldStatus:
+		v, ok := value.(containerrepository.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case containerrepository.FieldExpirationPolicyStartedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpirationPolicyStartedAt(v)
+		return nil
+	case containerrepository.FieldBulkDeleteRequestedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBulkDeleteRequestedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ContainerRepository field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ContainerRepositoryMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ContainerRepositoryMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ContainerRepositoryMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ContainerRepository numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ContainerRepositoryMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(containerrepository.FieldStatus) {
+		fields = append(fields, containerrepository.FieldStatus)
+	}
+	if m.FieldCleared(containerrepository.FieldExpirationPolicyStartedAt) {
+		fields = append(fields, containerrepository.FieldExpirationPolicyStartedAt)
+	}
+	if m.FieldCleared(containerrepository.FieldBulkDeleteRequestedAt) {
+		fields = append(fields, containerrepository.FieldBulkDeleteRequestedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ContainerRepositoryMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ContainerRepositoryMutation) ClearField(name string) error {
+	switch name {
+	case containerrepository.FieldStatus:
+		m.ClearStatus()
+		return nil
+	case containerrepository.FieldExpirationPolicyStartedAt:
+		m.ClearExpirationPolicyStartedAt()
+		return nil
+	case containerrepository.FieldBulkDeleteRequestedAt:
+		m.ClearBulkDeleteRequestedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ContainerRepository nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ContainerRepositoryMutation) ResetField(name string) error {
+	switch name {
+	case containerrepository.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case containerrepository.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case containerrepository.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case containerrepository.FieldName:
+		m.ResetName()
+		return nil
+	case containerrepository.FieldPath:
+		m.ResetPath()
+		return nil
+	case containerrepository.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case containerrepository.FieldExpirationPolicyStartedAt:
+		m.ResetExpirationPolicyStartedAt()
+		return nil
+	case containerrepository.FieldBulkDeleteRequestedAt:
+		m.ResetBulkDeleteRequestedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ContainerRepository field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ContainerRepositoryMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.project != nil {
+		edges = append(edges, containerrepository.EdgeProject)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ContainerRepositoryMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case containerrepository.EdgeProject:
+		if id := m.project; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ContainerRepositoryMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ContainerRepositoryMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ContainerRepositoryMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedproject {
+		edges = append(edges, containerrepository.EdgeProject)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ContainerRepositoryMutation) EdgeCleared(name string) bool {
+	switch name {
+	case containerrepository.EdgeProject:
+		return m.clearedproject
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ContainerRepositoryMutation) ClearEdge(name string) error {
+	switch name {
+	case containerrepository.EdgeProject:
+		m.ClearProject()
+		return nil
+	}
+	return fmt.Errorf("unknown ContainerRepository unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ContainerRepositoryMutation) ResetEdge(name string) error {
+	switch name {
+	case containerrepository.EdgeProject:
+		m.ResetProject()
+		return nil
+	}
+	return fmt.Errorf("unknown ContainerRepository edge %s", name)
+}
 
 // GroupCustomAttributeMutation represents an operation that mutates the GroupCustomAttribute nodes in the graph.
 type GroupCustomAttributeMutation struct {

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/containerrepository"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
@@ -28,6 +29,45 @@ import (
 // (default values, validators, hooks and policies) and stitches it
 // to their package variables.
 func init() {
+	containerrepositoryMixin := schema.ContainerRepository{}.Mixin()
+	containerrepositoryMixinFields0 := containerrepositoryMixin[0].Fields()
+	_ = containerrepositoryMixinFields0
+	containerrepositoryFields := schema.ContainerRepository{}.Fields()
+	_ = containerrepositoryFields
+	// containerrepositoryDescCreatedAt is the schema descriptor for created_at field.
+	containerrepositoryDescCreatedAt := containerrepositoryMixinFields0[0].Descriptor()
+	// containerrepository.DefaultCreatedAt holds the default value on creation for the created_at field.
+	containerrepository.DefaultCreatedAt = containerrepositoryDescCreatedAt.Default.(func() time.Time)
+	// containerrepositoryDescUpdatedAt is the schema descriptor for updated_at field.
+	containerrepositoryDescUpdatedAt := containerrepositoryMixinFields0[1].Descriptor()
+	// containerrepository.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	containerrepository.DefaultUpdatedAt = containerrepositoryDescUpdatedAt.Default.(func() time.Time)
+	// containerrepository.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	containerrepository.UpdateDefaultUpdatedAt = containerrepositoryDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// containerrepositoryDescName is the schema descriptor for name field.
+	containerrepositoryDescName := containerrepositoryFields[1].Descriptor()
+	// containerrepository.DefaultName holds the default value on creation for the name field.
+	containerrepository.DefaultName = containerrepositoryDescName.Default.(string)
+	// containerrepository.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	containerrepository.NameValidator = containerrepositoryDescName.Validators[0].(func(string) error)
+	// containerrepositoryDescPath is the schema descriptor for path field.
+	containerrepositoryDescPath := containerrepositoryFields[2].Descriptor()
+	// containerrepository.PathValidator is a validator for the "path" field. It is called by the builders before save.
+	containerrepository.PathValidator = func() func(string) error {
+		validators := containerrepositoryDescPath.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(_path string) error {
+			for _, fn := range fns {
+				if err := fn(_path); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	groupcustomattributeMixin := schema.GroupCustomAttribute{}.Mixin()
 	groupcustomattributeMixinFields0 := groupcustomattributeMixin[0].Fields()
 	_ = groupcustomattributeMixinFields0

@@ -14,6 +14,8 @@ import (
 // Tx is a transactional client that is created by calling Client.Tx().
 type Tx struct {
 	config
+	// ContainerRepository is the client for interacting with the ContainerRepository builders.
+	ContainerRepository *ContainerRepositoryClient
 	// GroupCustomAttribute is the client for interacting with the GroupCustomAttribute builders.
 	GroupCustomAttribute *GroupCustomAttributeClient
 	// GroupGroupLink is the client for interacting with the GroupGroupLink builders.
@@ -179,6 +181,7 @@ func (tx *Tx) Client() *Client {
 }
 
 func (tx *Tx) init() {
+	tx.ContainerRepository = NewContainerRepositoryClient(tx.config)
 	tx.GroupCustomAttribute = NewGroupCustomAttributeClient(tx.config)
 	tx.GroupGroupLink = NewGroupGroupLinkClient(tx.config)
 	tx.Identity = NewIdentityClient(tx.config)
@@ -205,7 +208,7 @@ func (tx *Tx) init() {
 // of them in order to commit or rollback the transaction.
 //
 // If a closed transaction is embedded in one of the generated entities, and the entity
-// applies a query, for example: GroupCustomAttribute.QueryXXX(), the query will be executed
+// applies a query, for example: ContainerRepository.QueryXXX(), the query will be executed
 // through the driver which created this transaction.
 //
 // Note that txDriver is not goroutine safe.

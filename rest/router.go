@@ -14,6 +14,7 @@ import (
 	"anvil/rest/namespaceapi"
 	"anvil/rest/projectapi"
 	"anvil/rest/protectedbranchapi"
+	"anvil/rest/registryapi"
 	"anvil/rest/repositoryapi"
 	"anvil/rest/route"
 	"anvil/rest/tagapi"
@@ -39,5 +40,6 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	branchapi.Register(t)
 	tagapi.Register(t)
 	forkapi.Register(t)
+	registryapi.Register(t)
 	namespaceapi.Register(t)
 }

@@ -8,6 +8,18 @@ import (
 	"fmt"
 )
 
+// The ContainerRepositoryFunc type is an adapter to allow the use of ordinary
+// function as ContainerRepository mutator.
+type ContainerRepositoryFunc func(context.Context, *ent.ContainerRepositoryMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ContainerRepositoryFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ContainerRepositoryMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ContainerRepositoryMutation", m)
+}
+
 // The GroupCustomAttributeFunc type is an adapter to allow the use of ordinary
 // function as GroupCustomAttribute mutator.
 type GroupCustomAttributeFunc func(context.Context, *ent.GroupCustomAttributeMutation) (ent.Value, error)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"anvil/ent"
+	"anvil/ent/containerrepository"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
@@ -83,6 +84,33 @@ func (f TraverseFunc) Traverse(ctx context.Context, q ent.Query) error {
 		return err
 	}
 	return f(ctx, query)
+}
+
+// The ContainerRepositoryFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ContainerRepositoryFunc func(context.Context, *ent.ContainerRepositoryQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ContainerRepositoryFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ContainerRepositoryQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ContainerRepositoryQuery", q)
+}
+
+// The TraverseContainerRepository type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseContainerRepository func(context.Context, *ent.ContainerRepositoryQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseContainerRepository) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseContainerRepository) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ContainerRepositoryQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ContainerRepositoryQuery", q)
 }
 
 // The GroupCustomAttributeFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -547,6 +575,8 @@ func (f TraverseUserCustomAttribute) Traverse(ctx context.Context, q ent.Query) 
 // NewQuery returns the generic Query interface for the given typed query.
 func NewQuery(q ent.Query) (Query, error) {
 	switch q := q.(type) {
+	case *ent.ContainerRepositoryQuery:
+		return &query[*ent.ContainerRepositoryQuery, predicate.ContainerRepository, containerrepository.OrderOption]{typ: ent.TypeContainerRepository, tq: q}, nil
 	case *ent.GroupCustomAttributeQuery:
 		return &query[*ent.GroupCustomAttributeQuery, predicate.GroupCustomAttribute, groupcustomattribute.OrderOption]{typ: ent.TypeGroupCustomAttribute, tq: q}, nil
 	case *ent.GroupGroupLinkQuery:

@@ -8,6 +8,44 @@ import (
 )
 
 var (
+	// ContainerRepositoriesColumns holds the columns for the "container_repositories" table.
+	ContainerRepositoriesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "name", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "path", Type: field.TypeString, Size: 1024},
+		{Name: "status", Type: field.TypeEnum, Nullable: true, Enums: []string{"delete_scheduled", "delete_ongoing"}},
+		{Name: "expiration_policy_started_at", Type: field.TypeTime, Nullable: true},
+		{Name: "bulk_delete_requested_at", Type: field.TypeTime, Nullable: true},
+		{Name: "project_id", Type: field.TypeInt},
+	}
+	// ContainerRepositoriesTable holds the schema information for the "container_repositories" table.
+	ContainerRepositoriesTable = &schema.Table{
+		Name:       "container_repositories",
+		Columns:    ContainerRepositoriesColumns,
+		PrimaryKey: []*schema.Column{ContainerRepositoriesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "container_repositories_projects_project",
+				Columns:    []*schema.Column{ContainerRepositoriesColumns[8]},
+				RefColumns: []*schema.Column{ProjectsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "containerrepository_path",
+				Unique:  true,
+				Columns: []*schema.Column{ContainerRepositoriesColumns[4]},
+			},
+			{
+				Name:    "containerrepository_project_id_name",
+				Unique:  false,
+				Columns: []*schema.Column{ContainerRepositoriesColumns[8], ContainerRepositoriesColumns[3]},
+			},
+		},
+	}
 	// GroupCustomAttributesColumns holds the columns for the "group_custom_attributes" table.
 	GroupCustomAttributesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -731,6 +769,7 @@ var (
 	}
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
+		ContainerRepositoriesTable,
 		GroupCustomAttributesTable,
 		GroupGroupLinksTable,
 		IdentitiesTable,
@@ -752,6 +791,7 @@ var (
 )
 
 func init() {
+	ContainerRepositoriesTable.ForeignKeys[0].RefTable = ProjectsTable
 	GroupCustomAttributesTable.ForeignKeys[0].RefTable = NamespacesTable
 	GroupGroupLinksTable.ForeignKeys[0].RefTable = NamespacesTable
 	GroupGroupLinksTable.ForeignKeys[1].RefTable = NamespacesTable

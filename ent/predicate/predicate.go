@@ -6,6 +6,9 @@ import (
 	"entgo.io/ent/dialect/sql"
 )
 
+// ContainerRepository is the predicate function for containerrepository builders.
+type ContainerRepository func(*sql.Selector)
+
 // GroupCustomAttribute is the predicate function for groupcustomattribute builders.
 type GroupCustomAttribute func(*sql.Selector)
 

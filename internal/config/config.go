@@ -21,6 +21,12 @@ type Config struct {
 	// RepositoryStorages maps storage names to directories (ANVIL_REPOSITORY_STORAGES,
 	// "default=/srv/repos,fast=/ssd/repos"); default: {"default": <data dir>/repositories}.
 	RepositoryStorages map[string]string
+	// BlobStorageURL is the blob backend (ANVIL_BLOB_STORAGE_URL): file:///dir (default
+	// <data dir>/blobs) or s3://bucket/prefix?region=...&endpoint=...&use_path_style=true for
+	// S3-compatible object storage. The container registry keeps its data under registry/.
+	BlobStorageURL string
+	// Registry configures the embedded container registry.
+	Registry Registry
 }
 
 // FromEnv reads the configuration from environment variables, filling in defaults.
@@ -34,6 +40,7 @@ func FromEnv() (Config, error) {
 		InitialRootToken:    os.Getenv("ANVIL_INITIAL_ROOT_TOKEN"),
 		LogLevel:            getenv("ANVIL_LOG_LEVEL", "info"),
 	}
+	c.registryFromEnv()
 	if v := os.Getenv("ANVIL_REPOSITORY_STORAGES"); v != "" {
 		c.RepositoryStorages = map[string]string{}
 		for _, part := range strings.Split(v, ",") {
@@ -75,7 +82,7 @@ func (c *Config) Normalize() error {
 	if !strings.HasPrefix(c.ExternalURL, "http://") && !strings.HasPrefix(c.ExternalURL, "https://") {
 		return fmt.Errorf("ANVIL_EXTERNAL_URL %q: must start with http:// or https://", c.ExternalURL)
 	}
-	return nil
+	return c.normalizeRegistry()
 }
 
 func getenv(key, def string) string {

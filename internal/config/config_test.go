@@ -11,7 +11,8 @@ import (
 // clearEnv unsets every variable FromEnv reads.
 func clearEnv(t *testing.T) {
 	for _, k := range []string{"ANVIL_LISTEN", "ANVIL_DATA_DIR", "ANVIL_DATABASE_URL", "ANVIL_EXTERNAL_URL",
-		"ANVIL_INITIAL_ROOT_PASSWORD", "ANVIL_INITIAL_ROOT_TOKEN", "ANVIL_LOG_LEVEL", "ANVIL_REPOSITORY_STORAGES"} {
+		"ANVIL_INITIAL_ROOT_PASSWORD", "ANVIL_INITIAL_ROOT_TOKEN", "ANVIL_LOG_LEVEL", "ANVIL_REPOSITORY_STORAGES",
+		"ANVIL_REGISTRY_URL", "ANVIL_REGISTRY_LISTEN", "ANVIL_BLOB_STORAGE_URL"} {
 		t.Setenv(k, "")
 	}
 }
@@ -47,6 +48,7 @@ func TestFromEnv_overrides(t *testing.T) {
 		Listen: "0.0.0.0:9090", DataDir: dir, DatabaseURL: "postgres://u@db/anvil",
 		ExternalURL: "https://git.example.com", InitialRootPassword: "pw", InitialRootToken: "glpat-x",
 		LogLevel: "debug", RepositoryStorages: map[string]string{"default": "/srv/repos", "fast": "/ssd/repos"},
+		BlobStorageURL: "file://" + dir + "/blobs", Registry: Registry{URL: "https://git.example.com"},
 	}, c)
 }
 

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 
@@ -14,8 +15,10 @@ import (
 	"anvil/internal/db"
 	"anvil/internal/git"
 	"anvil/internal/git/storage"
+	"anvil/internal/registry"
 	"anvil/internal/service/branches"
 	"anvil/internal/service/commits"
+	"anvil/internal/service/containerregistry"
 	"anvil/internal/service/forks"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/members"
@@ -56,6 +59,9 @@ type Services struct {
 	Forks    *forks.Service
 	// Files reads trees, blobs, archives, comparisons and files, and commits file changes.
 	Files *repofiles.Service
+	// Registry is the embedded container registry; ContainerRegistry its operations.
+	Registry          *registry.Registry
+	ContainerRegistry *containerregistry.Service
 	// Namespaces lists and finds namespaces (groups and personal namespaces together).
 	Namespaces *namespaces.Service
 	// Stars stars and unstars projects and lists who starred one.
@@ -103,12 +109,27 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 		Client: d.Client, Policy: policy, Projects: p, Settings: st,
 		Git: gitClient, Storage: stor, Log: log, Protected: pb,
 	})
-	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete}})
 	// A group deletion removes its projects through the repository service, which deletes
 	// their repositories only after the deletion commits.
 	g := groups.New(d.Client, policy, st, r)
 	u := users.New(d.Client, st, p) // a deleted user's projects go through the project domain
 	mem := members.New(d.Client, policy, g, p)
+	reg, err := registry.New(ctx, registry.Config{
+		Dir: filepath.Join(cfg.DataDir, "registry"), BlobStorageURL: cfg.BlobStorageURL,
+		Realm: cfg.ExternalURL + "/jwt/auth", NotifyURL: loopbackURL(cfg.Listen) + registry.EventsPath,
+		Auth: true, Log: log,
+	})
+	if err != nil {
+		_ = gitClient.Close()
+		return nil, err
+	}
+	crJobs := &containerregistry.InlineJobs{}
+	cr := containerregistry.New(d.Client, containerregistry.Deps{
+		Policy: policy, Projects: p, Groups: g, Settings: st, Registry: reg, Jobs: crJobs, Log: log,
+		RegistryHost: cfg.RegistryHost(), ExternalURL: cfg.ExternalURL,
+	})
+	crJobs.Service = cr
+	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete}})
 	return &Services{
 		Config: cfg, DB: d, Log: log, Policy: policy, Settings: st,
 		Users: u,
@@ -127,11 +148,32 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 		Tags:              tags.New(policy, p, r),
 		Forks:             forks.New(d.Client, policy, p, r, pb),
 		Files:             repofiles.New(p, r, pb), // file commits honour branch protection
+		Registry:          reg,
+		ContainerRegistry: cr,
 		Namespaces:        namespaces.New(d.Client, policy, mem),
 		Stars:             stars.New(d.Client, p, u),
 		Statistics:        statistics.New(d.Client, r),
 	}, nil
 }
 
-// Close stops the git processes the services keep.
-func (s *Services) Close() error { return s.Git.Close() }
+// Close stops the git processes and the registry's background work.
+func (s *Services) Close() error {
+	_ = s.Registry.Close()
+	return s.Git.Close()
+}
+
+// loopbackURL is the base URL at which the server reaches itself: its listen address, with an
+// unspecified host (":8080", "0.0.0.0:8080") read as the loopback address.
+func loopbackURL(listen string) string {
+	host, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		return "http://" + listen
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+		if ip != nil && ip.To4() == nil {
+			host = "::1"
+		}
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}

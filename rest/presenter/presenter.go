@@ -10,6 +10,9 @@ import (
 // Presenter renders resources for one server; BaseURL prefixes every web_url.
 type Presenter struct {
 	BaseURL string
+	// RegistryHost is the container registry's host and port as image names spell it; empty
+	// means the host of BaseURL.
+	RegistryHost string
 }
 
 // New returns a presenter for the external base URL.

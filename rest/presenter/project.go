@@ -407,7 +407,7 @@ func (p *Presenter) Project(pr *ent.Project, v *projects.View, o ProjectOptions)
 	out := &Project{
 		ProjectBasic:                 *p.ProjectBasic(pr, v, o),
 		ForkedFromProject:            p.forkParent(pr, v),
-		ContainerRegistryImagePrefix: p.host() + "/" + strings.ToLower(full),
+		ContainerRegistryImagePrefix: p.registryHost() + "/" + strings.ToLower(full),
 		Links: ProjectLinks{
 			Self: api, RepoBranches: api + "/repository/branches", Labels: api + "/labels",
 			Events: api + "/events", Members: api + "/members", ClusterAgents: api + "/cluster_agents",

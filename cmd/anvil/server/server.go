@@ -33,8 +33,11 @@ type Server struct {
 	DB       *db.DB
 	Services *service.Services
 	Handler  http.Handler
-	Log      *slog.Logger
-	Registry *prometheus.Registry
+	// RegistryHandler serves the container registry on its own listener when
+	// ANVIL_REGISTRY_LISTEN is set (nil otherwise: Handler serves /v2/).
+	RegistryHandler http.Handler
+	Log             *slog.Logger
+	Registry        *prometheus.Registry
 }
 
 // Options adjust a server for tests and benchmarks.
@@ -67,7 +70,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	}
 	s := &Server{Config: cfg, DB: d, Services: svc, Log: log, Registry: prometheus.NewRegistry()}
 	s.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	s.Handler = s.withGit(s.routes())
+	router, v2 := s.routes()
+	s.Handler = s.withGit(s.withRegistry(v2, router))
 	return s, nil
 }
 
@@ -77,7 +81,9 @@ func (s *Server) Close() error {
 	return s.DB.Close()
 }
 
-func (s *Server) routes() http.Handler {
+// routes builds the router and returns it with the registry's /v2/ handler, which is served
+// ahead of it (withRegistry).
+func (s *Server) routes() (http.Handler, http.Handler) {
 	gin.SetMode(gin.ReleaseMode)
 	e := gin.New()
 	// Route on the escaped path so that %2F inside :id stays in one segment; handlers decode
@@ -100,6 +106,7 @@ func (s *Server) routes() http.Handler {
 	e.GET("/-/metrics", gin.WrapH(promhttp.HandlerFor(s.Registry, promhttp.HandlerOpts{})))
 
 	pres := presenter.New(s.Config.ExternalURL)
+	pres.RegistryHost = s.Config.RegistryHost()
 	auth := &middleware.Authenticator{Tokens: s.Services.Tokens, Users: s.Services.Users}
 	api := e.Group("/api/v4", middleware.SecurityHeaders, func(c *gin.Context) {
 		httpx.SetPresenter(c, pres)
@@ -107,6 +114,7 @@ func (s *Server) routes() http.Handler {
 	}, middleware.RejectMalformed, auth.Handler)
 	rest.Register(api, s.Services)
 	mountGraphQL(e, s, auth)
+	v2 := s.mountRegistry(e)
 
 	e.Any("/api/v3/*path", middleware.SecurityHeaders, func(c *gin.Context) {
 		httpx.JSON(c, http.StatusGone, gin.H{"error": "API V3 is no longer supported. Use API V4 instead."})
@@ -120,7 +128,7 @@ func (s *Server) routes() http.Handler {
 		}
 		c.Data(http.StatusNotFound, "text/plain; charset=utf-8", []byte("404 Not Found"))
 	})
-	return e
+	return e, v2
 }
 
 // readiness handles /-/readiness: ready when the database answers.
@@ -134,35 +142,61 @@ func (s *Server) readiness(c *gin.Context) {
 	httpx.JSON(c, http.StatusOK, gin.H{"status": "ok", "master_check": []gin.H{{"status": "ok"}}, "db_check": []gin.H{{"status": "ok"}}})
 }
 
-// Serve listens on cfg.Listen until ctx ends, then shuts down gracefully: in-flight requests
+// Serve listens on cfg.Listen (and on the registry's own address when
+// ANVIL_REGISTRY_LISTEN is set) until ctx ends, then shuts down gracefully: in-flight requests
 // finish (up to 30 s) before Serve returns.
 func (s *Server) Serve(ctx context.Context) error {
 	ln, err := net.Listen("tcp", s.Config.Listen)
 	if err != nil {
 		return err
 	}
-	return s.ServeListener(ctx, ln)
+	var regLn net.Listener
+	if s.RegistryHandler != nil {
+		if regLn, err = net.Listen("tcp", s.Config.Registry.Listen); err != nil {
+			_ = ln.Close()
+			return err
+		}
+	}
+	return s.ServeListeners(ctx, ln, regLn)
 }
 
 // ServeListener serves on ln until ctx ends.
 func (s *Server) ServeListener(ctx context.Context, ln net.Listener) error {
-	hs := &http.Server{Handler: s.Handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	return s.ServeListeners(ctx, ln, nil)
+}
+
+// ServeListeners serves the API on ln and, when regLn is not nil, the registry on regLn,
+// until ctx ends or one of them fails.
+func (s *Server) ServeListeners(ctx context.Context, ln, regLn net.Listener) error {
+	servers := []*http.Server{{Handler: s.Handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}}
+	listeners := []net.Listener{ln}
+	if regLn != nil && s.RegistryHandler != nil {
+		servers = append(servers, &http.Server{Handler: s.RegistryHandler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second})
+		listeners = append(listeners, regLn)
+	}
+	errc := make(chan error, len(servers))
+	for i, hs := range servers {
+		go func() { errc <- hs.Serve(listeners[i]) }()
+	}
 	s.Log.Info("listening", "addr", ln.Addr().String(), "external_url", s.Config.ExternalURL)
+	if len(servers) > 1 {
+		s.Log.Info("registry listening", "addr", regLn.Addr().String(), "registry_url", s.Config.Registry.URL)
+	}
+	var failed error
 	select {
-	case err := <-errc:
-		return err
+	case failed = <-errc:
 	case <-ctx.Done():
 	}
 	s.Log.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := hs.Shutdown(shutdownCtx); err != nil {
-		return err
+	for _, hs := range servers {
+		if err := hs.Shutdown(shutdownCtx); err != nil && failed == nil {
+			failed = err
+		}
 	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
+	if failed != nil && !errors.Is(failed, http.ErrServerClosed) {
+		return failed
 	}
 	return nil
 }
