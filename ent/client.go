@@ -12,6 +12,7 @@ import (
 	"anvil/ent/migrate"
 
 	"anvil/ent/containerrepository"
+	"anvil/ent/event"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
@@ -25,6 +26,7 @@ import (
 	"anvil/ent/projectstatistics"
 	"anvil/ent/protectedbranch"
 	"anvil/ent/pushevent"
+	"anvil/ent/pusheventpayload"
 	"anvil/ent/redirectroute"
 	"anvil/ent/setting"
 	"anvil/ent/user"
@@ -45,6 +47,8 @@ type Client struct {
 	Schema *migrate.Schema
 	// ContainerRepository is the client for interacting with the ContainerRepository builders.
 	ContainerRepository *ContainerRepositoryClient
+	// Event is the client for interacting with the Event builders.
+	Event *EventClient
 	// GroupCustomAttribute is the client for interacting with the GroupCustomAttribute builders.
 	GroupCustomAttribute *GroupCustomAttributeClient
 	// GroupGroupLink is the client for interacting with the GroupGroupLink builders.
@@ -71,6 +75,8 @@ type Client struct {
 	ProtectedBranch *ProtectedBranchClient
 	// PushEvent is the client for interacting with the PushEvent builders.
 	PushEvent *PushEventClient
+	// PushEventPayload is the client for interacting with the PushEventPayload builders.
+	PushEventPayload *PushEventPayloadClient
 	// RedirectRoute is the client for interacting with the RedirectRoute builders.
 	RedirectRoute *RedirectRouteClient
 	// Setting is the client for interacting with the Setting builders.
@@ -93,6 +99,7 @@ func NewClient(opts ...Option) *Client {
 func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.ContainerRepository = NewContainerRepositoryClient(c.config)
+	c.Event = NewEventClient(c.config)
 	c.GroupCustomAttribute = NewGroupCustomAttributeClient(c.config)
 	c.GroupGroupLink = NewGroupGroupLinkClient(c.config)
 	c.Identity = NewIdentityClient(c.config)
@@ -106,6 +113,7 @@ func (c *Client) init() {
 	c.ProjectStatistics = NewProjectStatisticsClient(c.config)
 	c.ProtectedBranch = NewProtectedBranchClient(c.config)
 	c.PushEvent = NewPushEventClient(c.config)
+	c.PushEventPayload = NewPushEventPayloadClient(c.config)
 	c.RedirectRoute = NewRedirectRouteClient(c.config)
 	c.Setting = NewSettingClient(c.config)
 	c.User = NewUserClient(c.config)
@@ -203,6 +211,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ctx:                  ctx,
 		config:               cfg,
 		ContainerRepository:  NewContainerRepositoryClient(cfg),
+		Event:                NewEventClient(cfg),
 		GroupCustomAttribute: NewGroupCustomAttributeClient(cfg),
 		GroupGroupLink:       NewGroupGroupLinkClient(cfg),
 		Identity:             NewIdentityClient(cfg),
@@ -216,6 +225,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ProjectStatistics:    NewProjectStatisticsClient(cfg),
 		ProtectedBranch:      NewProtectedBranchClient(cfg),
 		PushEvent:            NewPushEventClient(cfg),
+		PushEventPayload:     NewPushEventPayloadClient(cfg),
 		RedirectRoute:        NewRedirectRouteClient(cfg),
 		Setting:              NewSettingClient(cfg),
 		User:                 NewUserClient(cfg),
@@ -240,6 +250,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ctx:                  ctx,
 		config:               cfg,
 		ContainerRepository:  NewContainerRepositoryClient(cfg),
+		Event:                NewEventClient(cfg),
 		GroupCustomAttribute: NewGroupCustomAttributeClient(cfg),
 		GroupGroupLink:       NewGroupGroupLinkClient(cfg),
 		Identity:             NewIdentityClient(cfg),
@@ -253,6 +264,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ProjectStatistics:    NewProjectStatisticsClient(cfg),
 		ProtectedBranch:      NewProtectedBranchClient(cfg),
 		PushEvent:            NewPushEventClient(cfg),
+		PushEventPayload:     NewPushEventPayloadClient(cfg),
 		RedirectRoute:        NewRedirectRouteClient(cfg),
 		Setting:              NewSettingClient(cfg),
 		User:                 NewUserClient(cfg),
@@ -286,10 +298,11 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.ContainerRepository, c.GroupCustomAttribute, c.GroupGroupLink, c.Identity,
-		c.LastCommit, c.Member, c.Namespace, c.PersonalAccessToken, c.Project,
-		c.ProjectGroupLink, c.ProjectStar, c.ProjectStatistics, c.ProtectedBranch,
-		c.PushEvent, c.RedirectRoute, c.Setting, c.User, c.UserCustomAttribute,
+		c.ContainerRepository, c.Event, c.GroupCustomAttribute, c.GroupGroupLink,
+		c.Identity, c.LastCommit, c.Member, c.Namespace, c.PersonalAccessToken,
+		c.Project, c.ProjectGroupLink, c.ProjectStar, c.ProjectStatistics,
+		c.ProtectedBranch, c.PushEvent, c.PushEventPayload, c.RedirectRoute, c.Setting,
+		c.User, c.UserCustomAttribute,
 	} {
 		n.Use(hooks...)
 	}
@@ -299,10 +312,11 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.ContainerRepository, c.GroupCustomAttribute, c.GroupGroupLink, c.Identity,
-		c.LastCommit, c.Member, c.Namespace, c.PersonalAccessToken, c.Project,
-		c.ProjectGroupLink, c.ProjectStar, c.ProjectStatistics, c.ProtectedBranch,
-		c.PushEvent, c.RedirectRoute, c.Setting, c.User, c.UserCustomAttribute,
+		c.ContainerRepository, c.Event, c.GroupCustomAttribute, c.GroupGroupLink,
+		c.Identity, c.LastCommit, c.Member, c.Namespace, c.PersonalAccessToken,
+		c.Project, c.ProjectGroupLink, c.ProjectStar, c.ProjectStatistics,
+		c.ProtectedBranch, c.PushEvent, c.PushEventPayload, c.RedirectRoute, c.Setting,
+		c.User, c.UserCustomAttribute,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -313,6 +327,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 	switch m := m.(type) {
 	case *ContainerRepositoryMutation:
 		return c.ContainerRepository.mutate(ctx, m)
+	case *EventMutation:
+		return c.Event.mutate(ctx, m)
 	case *GroupCustomAttributeMutation:
 		return c.GroupCustomAttribute.mutate(ctx, m)
 	case *GroupGroupLinkMutation:
@@ -339,6 +355,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ProtectedBranch.mutate(ctx, m)
 	case *PushEventMutation:
 		return c.PushEvent.mutate(ctx, m)
+	case *PushEventPayloadMutation:
+		return c.PushEventPayload.mutate(ctx, m)
 	case *RedirectRouteMutation:
 		return c.RedirectRoute.mutate(ctx, m)
 	case *SettingMutation:
@@ -498,6 +516,203 @@ func (c *ContainerRepositoryClient) mutate(ctx context.Context, m *ContainerRepo
 		return (&ContainerRepositoryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown ContainerRepository mutation op: %q", m.Op())
+	}
+}
+
+// EventClient is a client for the Event schema.
+type EventClient struct {
+	config
+}
+
+// NewEventClient returns a client for the Event from the given config.
+func NewEventClient(c config) *EventClient {
+	return &EventClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `event.Hooks(f(g(h())))`.
+func (c *EventClient) Use(hooks ...Hook) {
+	c.hooks.Event = append(c.hooks.Event, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `event.Intercept(f(g(h())))`.
+func (c *EventClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Event = append(c.inters.Event, interceptors...)
+}
+
+// Create returns a builder for creating a Event entity.
+func (c *EventClient) Create() *EventCreate {
+	mutation := newEventMutation(c.config, OpCreate)
+	return &EventCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Event entities.
+func (c *EventClient) CreateBulk(builders ...*EventCreate) *EventCreateBulk {
+	return &EventCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *EventClient) MapCreateBulk(slice any, setFunc func(*EventCreate, int)) *EventCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &EventCreateBulk{err: fmt.Errorf("calling to EventClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*EventCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &EventCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Event.
+func (c *EventClient) Update() *EventUpdate {
+	mutation := newEventMutation(c.config, OpUpdate)
+	return &EventUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *EventClient) UpdateOne(_m *Event) *EventUpdateOne {
+	mutation := newEventMutation(c.config, OpUpdateOne, withEvent(_m))
+	return &EventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *EventClient) UpdateOneID(id int) *EventUpdateOne {
+	mutation := newEventMutation(c.config, OpUpdateOne, withEventID(id))
+	return &EventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Event.
+func (c *EventClient) Delete() *EventDelete {
+	mutation := newEventMutation(c.config, OpDelete)
+	return &EventDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *EventClient) DeleteOne(_m *Event) *EventDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *EventClient) DeleteOneID(id int) *EventDeleteOne {
+	builder := c.Delete().Where(event.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &EventDeleteOne{builder}
+}
+
+// Query returns a query builder for Event.
+func (c *EventClient) Query() *EventQuery {
+	return &EventQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeEvent},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Event entity by its id.
+func (c *EventClient) Get(ctx context.Context, id int) (*Event, error) {
+	return c.Query().Where(event.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *EventClient) GetX(ctx context.Context, id int) *Event {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryAuthor queries the author edge of a Event.
+func (c *EventClient) QueryAuthor(_m *Event) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(event.Table, event.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, event.AuthorTable, event.AuthorColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryProject queries the project edge of a Event.
+func (c *EventClient) QueryProject(_m *Event) *ProjectQuery {
+	query := (&ProjectClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(event.Table, event.FieldID, id),
+			sqlgraph.To(project.Table, project.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, event.ProjectTable, event.ProjectColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryGroup queries the group edge of a Event.
+func (c *EventClient) QueryGroup(_m *Event) *NamespaceQuery {
+	query := (&NamespaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(event.Table, event.FieldID, id),
+			sqlgraph.To(namespace.Table, namespace.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, event.GroupTable, event.GroupColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryPushData queries the push_data edge of a Event.
+func (c *EventClient) QueryPushData(_m *Event) *PushEventPayloadQuery {
+	query := (&PushEventPayloadClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(event.Table, event.FieldID, id),
+			sqlgraph.To(pusheventpayload.Table, pusheventpayload.FieldID),
+			sqlgraph.Edge(sqlgraph.O2O, false, event.PushDataTable, event.PushDataColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *EventClient) Hooks() []Hook {
+	return c.hooks.Event
+}
+
+// Interceptors returns the client interceptors.
+func (c *EventClient) Interceptors() []Interceptor {
+	return c.inters.Event
+}
+
+func (c *EventClient) mutate(ctx context.Context, m *EventMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&EventCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&EventUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&EventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&EventDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Event mutation op: %q", m.Op())
 	}
 }
 
@@ -1530,6 +1745,22 @@ func (c *NamespaceClient) QueryCustomAttributes(_m *Namespace) *GroupCustomAttri
 	return query
 }
 
+// QueryEvents queries the events edge of a Namespace.
+func (c *NamespaceClient) QueryEvents(_m *Namespace) *EventQuery {
+	query := (&EventClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(namespace.Table, namespace.FieldID, id),
+			sqlgraph.To(event.Table, event.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, namespace.EventsTable, namespace.EventsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *NamespaceClient) Hooks() []Hook {
 	return c.hooks.Namespace
@@ -1933,6 +2164,22 @@ func (c *ProjectClient) QueryStatistics(_m *Project) *ProjectStatisticsQuery {
 			sqlgraph.From(project.Table, project.FieldID, id),
 			sqlgraph.To(projectstatistics.Table, projectstatistics.FieldID),
 			sqlgraph.Edge(sqlgraph.O2O, false, project.StatisticsTable, project.StatisticsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryEvents queries the events edge of a Project.
+func (c *ProjectClient) QueryEvents(_m *Project) *EventQuery {
+	query := (&EventClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(project.Table, project.FieldID, id),
+			sqlgraph.To(event.Table, event.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, project.EventsTable, project.EventsColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -2710,6 +2957,155 @@ func (c *PushEventClient) mutate(ctx context.Context, m *PushEventMutation) (Val
 	}
 }
 
+// PushEventPayloadClient is a client for the PushEventPayload schema.
+type PushEventPayloadClient struct {
+	config
+}
+
+// NewPushEventPayloadClient returns a client for the PushEventPayload from the given config.
+func NewPushEventPayloadClient(c config) *PushEventPayloadClient {
+	return &PushEventPayloadClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `pusheventpayload.Hooks(f(g(h())))`.
+func (c *PushEventPayloadClient) Use(hooks ...Hook) {
+	c.hooks.PushEventPayload = append(c.hooks.PushEventPayload, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `pusheventpayload.Intercept(f(g(h())))`.
+func (c *PushEventPayloadClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PushEventPayload = append(c.inters.PushEventPayload, interceptors...)
+}
+
+// Create returns a builder for creating a PushEventPayload entity.
+func (c *PushEventPayloadClient) Create() *PushEventPayloadCreate {
+	mutation := newPushEventPayloadMutation(c.config, OpCreate)
+	return &PushEventPayloadCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PushEventPayload entities.
+func (c *PushEventPayloadClient) CreateBulk(builders ...*PushEventPayloadCreate) *PushEventPayloadCreateBulk {
+	return &PushEventPayloadCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PushEventPayloadClient) MapCreateBulk(slice any, setFunc func(*PushEventPayloadCreate, int)) *PushEventPayloadCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PushEventPayloadCreateBulk{err: fmt.Errorf("calling to PushEventPayloadClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PushEventPayloadCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PushEventPayloadCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PushEventPayload.
+func (c *PushEventPayloadClient) Update() *PushEventPayloadUpdate {
+	mutation := newPushEventPayloadMutation(c.config, OpUpdate)
+	return &PushEventPayloadUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PushEventPayloadClient) UpdateOne(_m *PushEventPayload) *PushEventPayloadUpdateOne {
+	mutation := newPushEventPayloadMutation(c.config, OpUpdateOne, withPushEventPayload(_m))
+	return &PushEventPayloadUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PushEventPayloadClient) UpdateOneID(id int) *PushEventPayloadUpdateOne {
+	mutation := newPushEventPayloadMutation(c.config, OpUpdateOne, withPushEventPayloadID(id))
+	return &PushEventPayloadUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PushEventPayload.
+func (c *PushEventPayloadClient) Delete() *PushEventPayloadDelete {
+	mutation := newPushEventPayloadMutation(c.config, OpDelete)
+	return &PushEventPayloadDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PushEventPayloadClient) DeleteOne(_m *PushEventPayload) *PushEventPayloadDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PushEventPayloadClient) DeleteOneID(id int) *PushEventPayloadDeleteOne {
+	builder := c.Delete().Where(pusheventpayload.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PushEventPayloadDeleteOne{builder}
+}
+
+// Query returns a query builder for PushEventPayload.
+func (c *PushEventPayloadClient) Query() *PushEventPayloadQuery {
+	return &PushEventPayloadQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePushEventPayload},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PushEventPayload entity by its id.
+func (c *PushEventPayloadClient) Get(ctx context.Context, id int) (*PushEventPayload, error) {
+	return c.Query().Where(pusheventpayload.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PushEventPayloadClient) GetX(ctx context.Context, id int) *PushEventPayload {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryEvent queries the event edge of a PushEventPayload.
+func (c *PushEventPayloadClient) QueryEvent(_m *PushEventPayload) *EventQuery {
+	query := (&EventClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(pusheventpayload.Table, pusheventpayload.FieldID, id),
+			sqlgraph.To(event.Table, event.FieldID),
+			sqlgraph.Edge(sqlgraph.O2O, true, pusheventpayload.EventTable, pusheventpayload.EventColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PushEventPayloadClient) Hooks() []Hook {
+	return c.hooks.PushEventPayload
+}
+
+// Interceptors returns the client interceptors.
+func (c *PushEventPayloadClient) Interceptors() []Interceptor {
+	return c.inters.PushEventPayload
+}
+
+func (c *PushEventPayloadClient) mutate(ctx context.Context, m *PushEventPayloadMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PushEventPayloadCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PushEventPayloadUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PushEventPayloadUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PushEventPayloadDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PushEventPayload mutation op: %q", m.Op())
+	}
+}
+
 // RedirectRouteClient is a client for the RedirectRoute schema.
 type RedirectRouteClient struct {
 	config
@@ -3196,6 +3592,22 @@ func (c *UserClient) QueryStars(_m *User) *ProjectStarQuery {
 	return query
 }
 
+// QueryEvents queries the events edge of a User.
+func (c *UserClient) QueryEvents(_m *User) *EventQuery {
+	query := (&EventClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, id),
+			sqlgraph.To(event.Table, event.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, user.EventsTable, user.EventsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // QueryCreatedBy queries the created_by edge of a User.
 func (c *UserClient) QueryCreatedBy(_m *User) *UserQuery {
 	query := (&UserClient{config: c.config}).Query()
@@ -3405,16 +3817,16 @@ func (c *UserCustomAttributeClient) mutate(ctx context.Context, m *UserCustomAtt
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		ContainerRepository, GroupCustomAttribute, GroupGroupLink, Identity, LastCommit,
-		Member, Namespace, PersonalAccessToken, Project, ProjectGroupLink, ProjectStar,
-		ProjectStatistics, ProtectedBranch, PushEvent, RedirectRoute, Setting, User,
-		UserCustomAttribute []ent.Hook
+		ContainerRepository, Event, GroupCustomAttribute, GroupGroupLink, Identity,
+		LastCommit, Member, Namespace, PersonalAccessToken, Project, ProjectGroupLink,
+		ProjectStar, ProjectStatistics, ProtectedBranch, PushEvent, PushEventPayload,
+		RedirectRoute, Setting, User, UserCustomAttribute []ent.Hook
 	}
 	inters struct {
-		ContainerRepository, GroupCustomAttribute, GroupGroupLink, Identity, LastCommit,
-		Member, Namespace, PersonalAccessToken, Project, ProjectGroupLink, ProjectStar,
-		ProjectStatistics, ProtectedBranch, PushEvent, RedirectRoute, Setting, User,
-		UserCustomAttribute []ent.Interceptor
+		ContainerRepository, Event, GroupCustomAttribute, GroupGroupLink, Identity,
+		LastCommit, Member, Namespace, PersonalAccessToken, Project, ProjectGroupLink,
+		ProjectStar, ProjectStatistics, ProtectedBranch, PushEvent, PushEventPayload,
+		RedirectRoute, Setting, User, UserCustomAttribute []ent.Interceptor
 	}
 )
 

@@ -4,6 +4,7 @@ package ent
 
 import (
 	"anvil/ent/containerrepository"
+	"anvil/ent/event"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
@@ -17,6 +18,7 @@ import (
 	"anvil/ent/projectstatistics"
 	"anvil/ent/protectedbranch"
 	"anvil/ent/pushevent"
+	"anvil/ent/pusheventpayload"
 	"anvil/ent/redirectroute"
 	"anvil/ent/setting"
 	"anvil/ent/user"
@@ -91,6 +93,7 @@ func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			containerrepository.Table:  containerrepository.ValidColumn,
+			event.Table:                event.ValidColumn,
 			groupcustomattribute.Table: groupcustomattribute.ValidColumn,
 			groupgrouplink.Table:       groupgrouplink.ValidColumn,
 			identity.Table:             identity.ValidColumn,
@@ -104,6 +107,7 @@ func checkColumn(t, c string) error {
 			projectstatistics.Table:    projectstatistics.ValidColumn,
 			protectedbranch.Table:      protectedbranch.ValidColumn,
 			pushevent.Table:            pushevent.ValidColumn,
+			pusheventpayload.Table:     pusheventpayload.ValidColumn,
 			redirectroute.Table:        redirectroute.ValidColumn,
 			setting.Table:              setting.ValidColumn,
 			user.Table:                 user.ValidColumn,

@@ -4,6 +4,7 @@ package ent
 
 import (
 	"anvil/ent/containerrepository"
+	"anvil/ent/event"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
@@ -18,6 +19,7 @@ import (
 	"anvil/ent/projectstatistics"
 	"anvil/ent/protectedbranch"
 	"anvil/ent/pushevent"
+	"anvil/ent/pusheventpayload"
 	"anvil/ent/redirectroute"
 	"anvil/ent/schema"
 	"anvil/ent/setting"
@@ -43,6 +45,7 @@ const (
 
 	// Node types.
 	TypeContainerRepository  = "ContainerRepository"
+	TypeEvent                = "Event"
 	TypeGroupCustomAttribute = "GroupCustomAttribute"
 	TypeGroupGroupLink       = "GroupGroupLink"
 	TypeIdentity             = "Identity"
@@ -56,6 +59,7 @@ const (
 	TypeProjectStatistics    = "ProjectStatistics"
 	TypeProtectedBranch      = "ProtectedBranch"
 	TypePushEvent            = "PushEvent"
+	TypePushEventPayload     = "PushEventPayload"
 	TypeRedirectRoute        = "RedirectRoute"
 	TypeSetting              = "Setting"
 	TypeUser                 = "User"
@@ -881,6 +885,1211 @@ func (m *ContainerRepositoryMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown ContainerRepository edge %s", name)
+}
+
+// EventMutation represents an operation that mutates the Event nodes in the graph.
+type EventMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *int
+	action           *event.Action
+	target_type      *string
+	target_id        *int
+	addtarget_id     *int
+	target_iid       *int
+	addtarget_iid    *int
+	target_title     *string
+	imported_from    *string
+	created_at       *time.Time
+	clearedFields    map[string]struct{}
+	author           *int
+	clearedauthor    bool
+	project          *int
+	clearedproject   bool
+	group            *int
+	clearedgroup     bool
+	push_data        *int
+	clearedpush_data bool
+	done             bool
+	oldValue         func(context.Context) (*Event, error)
+	predicates       []predicate.Event
+}
+
+var _ ent.Mutation = (*EventMutation)(nil)
+
+// eventOption allows management of the mutation configuration using functional options.
+type eventOption func(*EventMutation)
+
+// newEventMutation creates new mutation for the Event entity.
+func newEventMutation(c config, op Op, opts ...eventOption) *EventMutation {
+	m := &EventMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeEvent,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withEventID sets the ID field of the mutation.
+func withEventID(id int) eventOption {
+	return func(m *EventMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Event
+		)
+		m.oldValue = func(ctx context.Context) (*Event, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Event.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withEvent sets the old Event of the mutation.
+func withEvent(node *Event) eventOption {
+	return func(m *EventMutation) {
+		m.oldValue = func(context.Context) (*Event, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m EventMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m EventMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *EventMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *EventMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Event.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetAction sets the "action" field.
+func (m *EventMutation) SetAction(e event.Action) {
+	m.action = &e
+}
+
+// Action returns the value of the "action" field in the mutation.
+func (m *EventMutation) Action() (r event.Action, exists bool) {
+	v := m.action
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAction returns the old "action" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldAction(ctx context.Context) (v event.Action, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAction is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAction requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAction: %w", err)
+	}
+	return oldValue.Action, nil
+}
+
+// ResetAction resets all changes to the "action" field.
+func (m *EventMutation) ResetAction() {
+	m.action = nil
+}
+
+// SetAuthorID sets the "author_id" field.
+func (m *EventMutation) SetAuthorID(i int) {
+	m.author = &i
+}
+
+// AuthorID returns the value of the "author_id" field in the mutation.
+func (m *EventMutation) AuthorID() (r int, exists bool) {
+	v := m.author
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAuthorID returns the old "author_id" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldAuthorID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAuthorID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAuthorID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAuthorID: %w", err)
+	}
+	return oldValue.AuthorID, nil
+}
+
+// ResetAuthorID resets all changes to the "author_id" field.
+func (m *EventMutation) ResetAuthorID() {
+	m.author = nil
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *EventMutation) SetProjectID(i int) {
+	m.project = &i
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *EventMutation) ProjectID() (r int, exists bool) {
+	v := m.project
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldProjectID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// ClearProjectID clears the value of the "project_id" field.
+func (m *EventMutation) ClearProjectID() {
+	m.project = nil
+	m.clearedFields[event.FieldProjectID] = struct{}{}
+}
+
+// ProjectIDCleared returns if the "project_id" field was cleared in this mutation.
+func (m *EventMutation) ProjectIDCleared() bool {
+	_, ok := m.clearedFields[event.FieldProjectID]
+	return ok
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *EventMutation) ResetProjectID() {
+	m.project = nil
+	delete(m.clearedFields, event.FieldProjectID)
+}
+
+// SetGroupID sets the "group_id" field.
+func (m *EventMutation) SetGroupID(i int) {
+	m.group = &i
+}
+
+// GroupID returns the value of the "group_id" field in the mutation.
+func (m *EventMutation) GroupID() (r int, exists bool) {
+	v := m.group
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGroupID returns the old "group_id" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldGroupID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGroupID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGroupID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGroupID: %w", err)
+	}
+	return oldValue.GroupID, nil
+}
+
+// ClearGroupID clears the value of the "group_id" field.
+func (m *EventMutation) ClearGroupID() {
+	m.group = nil
+	m.clearedFields[event.FieldGroupID] = struct{}{}
+}
+
+// GroupIDCleared returns if the "group_id" field was cleared in this mutation.
+func (m *EventMutation) GroupIDCleared() bool {
+	_, ok := m.clearedFields[event.FieldGroupID]
+	return ok
+}
+
+// ResetGroupID resets all changes to the "group_id" field.
+func (m *EventMutation) ResetGroupID() {
+	m.group = nil
+	delete(m.clearedFields, event.FieldGroupID)
+}
+
+// SetTargetType sets the "target_type" field.
+func (m *EventMutation) SetTargetType(s string) {
+	m.target_type = &s
+}
+
+// TargetType returns the value of the "target_type" field in the mutation.
+func (m *EventMutation) TargetType() (r string, exists bool) {
+	v := m.target_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTargetType returns the old "target_type" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldTargetType(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTargetType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTargetType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTargetType: %w", err)
+	}
+	return oldValue.TargetType, nil
+}
+
+// ClearTargetType clears the value of the "target_type" field.
+func (m *EventMutation) ClearTargetType() {
+	m.target_type = nil
+	m.clearedFields[event.FieldTargetType] = struct{}{}
+}
+
+// TargetTypeCleared returns if the "target_type" field was cleared in this mutation.
+func (m *EventMutation) TargetTypeCleared() bool {
+	_, ok := m.clearedFields[event.FieldTargetType]
+	return ok
+}
+
+// ResetTargetType resets all changes to the "target_type" field.
+func (m *EventMutation) ResetTargetType() {
+	m.target_type = nil
+	delete(m.clearedFields, event.FieldTargetType)
+}
+
+// SetTargetID sets the "target_id" field.
+func (m *EventMutation) SetTargetID(i int) {
+	m.target_id = &i
+	m.addtarget_id = nil
+}
+
+// TargetID returns the value of the "target_id" field in the mutation.
+func (m *EventMutation) TargetID() (r int, exists bool) {
+	v := m.target_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTargetID returns the old "target_id" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldTargetID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTargetID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTargetID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTargetID: %w", err)
+	}
+	return oldValue.TargetID, nil
+}
+
+// AddTargetID adds i to the "target_id" field.
+func (m *EventMutation) AddTargetID(i int) {
+	if m.addtarget_id != nil {
+		*m.addtarget_id += i
+	} else {
+		m.addtarget_id = &i
+	}
+}
+
+// AddedTargetID returns the value that was added to the "target_id" field in this mutation.
+func (m *EventMutation) AddedTargetID() (r int, exists bool) {
+	v := m.addtarget_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTargetID clears the value of the "target_id" field.
+func (m *EventMutation) ClearTargetID() {
+	m.target_id = nil
+	m.addtarget_id = nil
+	m.clearedFields[event.FieldTargetID] = struct{}{}
+}
+
+// TargetIDCleared returns if the "target_id" field was cleared in this mutation.
+func (m *EventMutation) TargetIDCleared() bool {
+	_, ok := m.clearedFields[event.FieldTargetID]
+	return ok
+}
+
+// ResetTargetID resets all changes to the "target_id" field.
+func (m *EventMutation) ResetTargetID() {
+	m.target_id = nil
+	m.addtarget_id = nil
+	delete(m.clearedFields, event.FieldTargetID)
+}
+
+// SetTargetIid sets the "target_iid" field.
+func (m *EventMutation) SetTargetIid(i int) {
+	m.target_iid = &i
+	m.addtarget_iid = nil
+}
+
+// TargetIid returns the value of the "target_iid" field in the mutation.
+func (m *EventMutation) TargetIid() (r int, exists bool) {
+	v := m.target_iid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTargetIid returns the old "target_iid" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldTargetIid(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTargetIid is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTargetIid requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTargetIid: %w", err)
+	}
+	return oldValue.TargetIid, nil
+}
+
+// AddTargetIid adds i to the "target_iid" field.
+func (m *EventMutation) AddTargetIid(i int) {
+	if m.addtarget_iid != nil {
+		*m.addtarget_iid += i
+	} else {
+		m.addtarget_iid = &i
+	}
+}
+
+// AddedTargetIid returns the value that was added to the "target_iid" field in this mutation.
+func (m *EventMutation) AddedTargetIid() (r int, exists bool) {
+	v := m.addtarget_iid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTargetIid clears the value of the "target_iid" field.
+func (m *EventMutation) ClearTargetIid() {
+	m.target_iid = nil
+	m.addtarget_iid = nil
+	m.clearedFields[event.FieldTargetIid] = struct{}{}
+}
+
+// TargetIidCleared returns if the "target_iid" field was cleared in this mutation.
+func (m *EventMutation) TargetIidCleared() bool {
+	_, ok := m.clearedFields[event.FieldTargetIid]
+	return ok
+}
+
+// ResetTargetIid resets all changes to the "target_iid" field.
+func (m *EventMutation) ResetTargetIid() {
+	m.target_iid = nil
+	m.addtarget_iid = nil
+	delete(m.clearedFields, event.FieldTargetIid)
+}
+
+// SetTargetTitle sets the "target_title" field.
+func (m *EventMutation) SetTargetTitle(s string) {
+	m.target_title = &s
+}
+
+// TargetTitle returns the value of the "target_title" field in the mutation.
+func (m *EventMutation) TargetTitle() (r string, exists bool) {
+	v := m.target_title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTargetTitle returns the old "target_title" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldTargetTitle(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTargetTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTargetTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTargetTitle: %w", err)
+	}
+	return oldValue.TargetTitle, nil
+}
+
+// ClearTargetTitle clears the value of the "target_title" field.
+func (m *EventMutation) ClearTargetTitle() {
+	m.target_title = nil
+	m.clearedFields[event.FieldTargetTitle] = struct{}{}
+}
+
+// TargetTitleCleared returns if the "target_title" field was cleared in this mutation.
+func (m *EventMutation) TargetTitleCleared() bool {
+	_, ok := m.clearedFields[event.FieldTargetTitle]
+	return ok
+}
+
+// ResetTargetTitle resets all changes to the "target_title" field.
+func (m *EventMutation) ResetTargetTitle() {
+	m.target_title = nil
+	delete(m.clearedFields, event.FieldTargetTitle)
+}
+
+// SetImportedFrom sets the "imported_from" field.
+func (m *EventMutation) SetImportedFrom(s string) {
+	m.imported_from = &s
+}
+
+// ImportedFrom returns the value of the "imported_from" field in the mutation.
+func (m *EventMutation) ImportedFrom() (r string, exists bool) {
+	v := m.imported_from
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldImportedFrom returns the old "imported_from" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldImportedFrom(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldImportedFrom is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldImportedFrom requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldImportedFrom: %w", err)
+	}
+	return oldValue.ImportedFrom, nil
+}
+
+// ResetImportedFrom resets all changes to the "imported_from" field.
+func (m *EventMutation) ResetImportedFrom() {
+	m.imported_from = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *EventMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *EventMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *EventMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearAuthor clears the "author" edge to the User entity.
+func (m *EventMutation) ClearAuthor() {
+	m.clearedauthor = true
+	m.clearedFields[event.FieldAuthorID] = struct{}{}
+}
+
+// AuthorCleared reports if the "author" edge to the User entity was cleared.
+func (m *EventMutation) AuthorCleared() bool {
+	return m.clearedauthor
+}
+
+// AuthorIDs returns the "author" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// AuthorID instead. It exists only for internal usage by the builders.
+func (m *EventMutation) AuthorIDs() (ids []int) {
+	if id := m.author; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetAuthor resets all changes to the "author" edge.
+func (m *EventMutation) ResetAuthor() {
+	m.author = nil
+	m.clearedauthor = false
+}
+
+// ClearProject clears the "project" edge to the Project entity.
+func (m *EventMutation) ClearProject() {
+	m.clearedproject = true
+	m.clearedFields[event.FieldProjectID] = struct{}{}
+}
+
+// ProjectCleared reports if the "project" edge to the Project entity was cleared.
+func (m *EventMutation) ProjectCleared() bool {
+	return m.ProjectIDCleared() || m.clearedproject
+}
+
+// ProjectIDs returns the "project" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProjectID instead. It exists only for internal usage by the builders.
+func (m *EventMutation) ProjectIDs() (ids []int) {
+	if id := m.project; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProject resets all changes to the "project" edge.
+func (m *EventMutation) ResetProject() {
+	m.project = nil
+	m.clearedproject = false
+}
+
+// ClearGroup clears the "group" edge to the Namespace entity.
+func (m *EventMutation) ClearGroup() {
+	m.clearedgroup = true
+	m.clearedFields[event.FieldGroupID] = struct{}{}
+}
+
+// GroupCleared reports if the "group" edge to the Namespace entity was cleared.
+func (m *EventMutation) GroupCleared() bool {
+	return m.GroupIDCleared() || m.clearedgroup
+}
+
+// GroupIDs returns the "group" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// GroupID instead. It exists only for internal usage by the builders.
+func (m *EventMutation) GroupIDs() (ids []int) {
+	if id := m.group; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetGroup resets all changes to the "group" edge.
+func (m *EventMutation) ResetGroup() {
+	m.group = nil
+	m.clearedgroup = false
+}
+
+// SetPushDataID sets the "push_data" edge to the PushEventPayload entity by id.
+func (m *EventMutation) SetPushDataID(id int) {
+	m.push_data = &id
+}
+
+// ClearPushData clears the "push_data" edge to the PushEventPayload entity.
+func (m *EventMutation) ClearPushData() {
+	m.clearedpush_data = true
+}
+
+// PushDataCleared reports if the "push_data" edge to the PushEventPayload entity was cleared.
+func (m *EventMutation) PushDataCleared() bool {
+	return m.clearedpush_data
+}
+
+// PushDataID returns the "push_data" edge ID in the mutation.
+func (m *EventMutation) PushDataID() (id int, exists bool) {
+	if m.push_data != nil {
+		return *m.push_data, true
+	}
+	return
+}
+
+// PushDataIDs returns the "push_data" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PushDataID instead. It exists only for internal usage by the builders.
+func (m *EventMutation) PushDataIDs() (ids []int) {
+	if id := m.push_data; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPushData resets all changes to the "push_data" edge.
+func (m *EventMutation) ResetPushData() {
+	m.push_data = nil
+	m.clearedpush_data = false
+}
+
+// Where appends a list predicates to the EventMutation builder.
+func (m *EventMutation) Where(ps ...predicate.Event) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the EventMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *EventMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Event, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *EventMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *EventMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Event).
+func (m *EventMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *EventMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.action != nil {
+		fields = append(fields, event.FieldAction)
+	}
+	if m.author != nil {
+		fields = append(fields, event.FieldAuthorID)
+	}
+	if m.project != nil {
+		fields = append(fields, event.FieldProjectID)
+	}
+	if m.group != nil {
+		fields = append(fields, event.FieldGroupID)
+	}
+	if m.target_type != nil {
+		fields = append(fields, event.FieldTargetType)
+	}
+	if m.target_id != nil {
+		fields = append(fields, event.FieldTargetID)
+	}
+	if m.target_iid != nil {
+		fields = append(fields, event.FieldTargetIid)
+	}
+	if m.target_title != nil {
+		fields = append(fields, event.FieldTargetTitle)
+	}
+	if m.imported_from != nil {
+		fields = append(fields, event.FieldImportedFrom)
+	}
+	if m.created_at != nil {
+		fields = append(fields, event.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *EventMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case event.FieldAction:
+		return m.Action()
+	case event.FieldAuthorID:
+		return m.AuthorID()
+	case event.FieldProjectID:
+		return m.ProjectID()
+	case event.FieldGroupID:
+		return m.GroupID()
+	case event.FieldTargetType:
+		return m.TargetType()
+	case event.FieldTargetID:
+		return m.TargetID()
+	case event.FieldTargetIid:
+		return m.TargetIid()
+	case event.FieldTargetTitle:
+		return m.TargetTitle()
+	case event.FieldImportedFrom:
+		return m.ImportedFrom()
+	case event.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *EventMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case event.FieldAction:
+		return m.OldAction(ctx)
+	case event.FieldAuthorID:
+		return m.OldAuthorID(ctx)
+	case event.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case event.FieldGroupID:
+		return m.OldGroupID(ctx)
+	case event.FieldTargetType:
+		return m.OldTargetType(ctx)
+	case event.FieldTargetID:
+		return m.OldTargetID(ctx)
+	case event.FieldTargetIid:
+		return m.OldTargetIid(ctx)
+	case event.FieldTargetTitle:
+		return m.OldTargetTitle(ctx)
+	case event.FieldImportedFrom:
+		return m.OldImportedFrom(ctx)
+	case event.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Event field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *EventMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case event.FieldAction:
+		v, ok := value.(event.Action)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAction(v)
+		return nil
+	case event.FieldAuthorID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAuthorID(v)
+		return nil
+	case event.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case event.FieldGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupID(v)
+		return nil
+	case event.FieldTargetType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTargetType(v)
+		return nil
+	case event.FieldTargetID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTargetID(v)
+		return nil
+	case event.FieldTargetIid:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTargetIid(v)
+		return nil
+	case event.FieldTargetTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTargetTitle(v)
+		return nil
+	case event.FieldImportedFrom:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImportedFrom(v)
+		return nil
+	case event.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Event field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *EventMutation) AddedFields() []string {
+	var fields []string
+	if m.addtarget_id != nil {
+		fields = append(fields, event.FieldTargetID)
+	}
+	if m.addtarget_iid != nil {
+		fields = append(fields, event.FieldTargetIid)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *EventMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case event.FieldTargetID:
+		return m.AddedTargetID()
+	case event.FieldTargetIid:
+		return m.AddedTargetIid()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *EventMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case event.FieldTargetID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTargetID(v)
+		return nil
+	case event.FieldTargetIid:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTargetIid(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Event numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *EventMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(event.FieldProjectID) {
+		fields = append(fields, event.FieldProjectID)
+	}
+	if m.FieldCleared(event.FieldGroupID) {
+		fields = append(fields, event.FieldGroupID)
+	}
+	if m.FieldCleared(event.FieldTargetType) {
+		fields = append(fields, event.FieldTargetType)
+	}
+	if m.FieldCleared(event.FieldTargetID) {
+		fields = append(fields, event.FieldTargetID)
+	}
+	if m.FieldCleared(event.FieldTargetIid) {
+		fields = append(fields, event.FieldTargetIid)
+	}
+	if m.FieldCleared(event.FieldTargetTitle) {
+		fields = append(fields, event.FieldTargetTitle)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *EventMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *EventMutation) ClearField(name string) error {
+	switch name {
+	case event.FieldProjectID:
+		m.ClearProjectID()
+		return nil
+	case event.FieldGroupID:
+		m.ClearGroupID()
+		return nil
+	case event.FieldTargetType:
+		m.ClearTargetType()
+		return nil
+	case event.FieldTargetID:
+		m.ClearTargetID()
+		return nil
+	case event.FieldTargetIid:
+		m.ClearTargetIid()
+		return nil
+	case event.FieldTargetTitle:
+		m.ClearTargetTitle()
+		return nil
+	}
+	return fmt.Errorf("unknown Event nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *EventMutation) ResetField(name string) error {
+	switch name {
+	case event.FieldAction:
+		m.ResetAction()
+		return nil
+	case event.FieldAuthorID:
+		m.ResetAuthorID()
+		return nil
+	case event.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case event.FieldGroupID:
+		m.ResetGroupID()
+		return nil
+	case event.FieldTargetType:
+		m.ResetTargetType()
+		return nil
+	case event.FieldTargetID:
+		m.ResetTargetID()
+		return nil
+	case event.FieldTargetIid:
+		m.ResetTargetIid()
+		return nil
+	case event.FieldTargetTitle:
+		m.ResetTargetTitle()
+		return nil
+	case event.FieldImportedFrom:
+		m.ResetImportedFrom()
+		return nil
+	case event.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Event field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *EventMutation) AddedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.author != nil {
+		edges = append(edges, event.EdgeAuthor)
+	}
+	if m.project != nil {
+		edges = append(edges, event.EdgeProject)
+	}
+	if m.group != nil {
+		edges = append(edges, event.EdgeGroup)
+	}
+	if m.push_data != nil {
+		edges = append(edges, event.EdgePushData)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *EventMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case event.EdgeAuthor:
+		if id := m.author; id != nil {
+			return []ent.Value{*id}
+		}
+	case event.EdgeProject:
+		if id := m.project; id != nil {
+			return []ent.Value{*id}
+		}
+	case event.EdgeGroup:
+		if id := m.group; id != nil {
+			return []ent.Value{*id}
+		}
+	case event.EdgePushData:
+		if id := m.push_data; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *EventMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 4)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *EventMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *EventMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.clearedauthor {
+		edges = append(edges, event.EdgeAuthor)
+	}
+	if m.clearedproject {
+		edges = append(edges, event.EdgeProject)
+	}
+	if m.clearedgroup {
+		edges = append(edges, event.EdgeGroup)
+	}
+	if m.clearedpush_data {
+		edges = append(edges, event.EdgePushData)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *EventMutation) EdgeCleared(name string) bool {
+	switch name {
+	case event.EdgeAuthor:
+		return m.clearedauthor
+	case event.EdgeProject:
+		return m.clearedproject
+	case event.EdgeGroup:
+		return m.clearedgroup
+	case event.EdgePushData:
+		return m.clearedpush_data
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *EventMutation) ClearEdge(name string) error {
+	switch name {
+	case event.EdgeAuthor:
+		m.ClearAuthor()
+		return nil
+	case event.EdgeProject:
+		m.ClearProject()
+		return nil
+	case event.EdgeGroup:
+		m.ClearGroup()
+		return nil
+	case event.EdgePushData:
+		m.ClearPushData()
+		return nil
+	}
+	return fmt.Errorf("unknown Event unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *EventMutation) ResetEdge(name string) error {
+	switch name {
+	case event.EdgeAuthor:
+		m.ResetAuthor()
+		return nil
+	case event.EdgeProject:
+		m.ResetProject()
+		return nil
+	case event.EdgeGroup:
+		m.ResetGroup()
+		return nil
+	case event.EdgePushData:
+		m.ResetPushData()
+		return nil
+	}
+	return fmt.Errorf("unknown Event edge %s", name)
 }
 
 // GroupCustomAttributeMutation represents an operation that mutates the GroupCustomAttribute nodes in the graph.
@@ -4417,6 +5626,9 @@ type NamespaceMutation struct {
 	custom_attributes                 map[int]struct{}
 	removedcustom_attributes          map[int]struct{}
 	clearedcustom_attributes          bool
+	events                            map[int]struct{}
+	removedevents                     map[int]struct{}
+	clearedevents                     bool
 	done                              bool
 	oldValue                          func(context.Context) (*Namespace, error)
 	predicates                        []predicate.Namespace
@@ -5960,6 +7172,60 @@ func (m *NamespaceMutation) ResetCustomAttributes() {
 	m.removedcustom_attributes = nil
 }
 
+// AddEventIDs adds the "events" edge to the Event entity by ids.
+func (m *NamespaceMutation) AddEventIDs(ids ...int) {
+	if m.events == nil {
+		m.events = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.events[ids[i]] = struct{}{}
+	}
+}
+
+// ClearEvents clears the "events" edge to the Event entity.
+func (m *NamespaceMutation) ClearEvents() {
+	m.clearedevents = true
+}
+
+// EventsCleared reports if the "events" edge to the Event entity was cleared.
+func (m *NamespaceMutation) EventsCleared() bool {
+	return m.clearedevents
+}
+
+// RemoveEventIDs removes the "events" edge to the Event entity by IDs.
+func (m *NamespaceMutation) RemoveEventIDs(ids ...int) {
+	if m.removedevents == nil {
+		m.removedevents = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.events, ids[i])
+		m.removedevents[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedEvents returns the removed IDs of the "events" edge to the Event entity.
+func (m *NamespaceMutation) RemovedEventsIDs() (ids []int) {
+	for id := range m.removedevents {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// EventsIDs returns the "events" edge IDs in the mutation.
+func (m *NamespaceMutation) EventsIDs() (ids []int) {
+	for id := range m.events {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetEvents resets all changes to the "events" edge.
+func (m *NamespaceMutation) ResetEvents() {
+	m.events = nil
+	m.clearedevents = false
+	m.removedevents = nil
+}
+
 // Where appends a list predicates to the NamespaceMutation builder.
 func (m *NamespaceMutation) Where(ps ...predicate.Namespace) {
 	m.predicates = append(m.predicates, ps...)
@@ -6560,7 +7826,7 @@ func (m *NamespaceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *NamespaceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 9)
+	edges := make([]string, 0, 10)
 	if m.parent != nil {
 		edges = append(edges, namespace.EdgeParent)
 	}
@@ -6587,6 +7853,9 @@ func (m *NamespaceMutation) AddedEdges() []string {
 	}
 	if m.custom_attributes != nil {
 		edges = append(edges, namespace.EdgeCustomAttributes)
+	}
+	if m.events != nil {
+		edges = append(edges, namespace.EdgeEvents)
 	}
 	return edges
 }
@@ -6645,13 +7914,19 @@ func (m *NamespaceMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case namespace.EdgeEvents:
+		ids := make([]ent.Value, 0, len(m.events))
+		for id := range m.events {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *NamespaceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 9)
+	edges := make([]string, 0, 10)
 	if m.removedchildren != nil {
 		edges = append(edges, namespace.EdgeChildren)
 	}
@@ -6672,6 +7947,9 @@ func (m *NamespaceMutation) RemovedEdges() []string {
 	}
 	if m.removedcustom_attributes != nil {
 		edges = append(edges, namespace.EdgeCustomAttributes)
+	}
+	if m.removedevents != nil {
+		edges = append(edges, namespace.EdgeEvents)
 	}
 	return edges
 }
@@ -6722,13 +8000,19 @@ func (m *NamespaceMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case namespace.EdgeEvents:
+		ids := make([]ent.Value, 0, len(m.removedevents))
+		for id := range m.removedevents {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *NamespaceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 9)
+	edges := make([]string, 0, 10)
 	if m.clearedparent {
 		edges = append(edges, namespace.EdgeParent)
 	}
@@ -6756,6 +8040,9 @@ func (m *NamespaceMutation) ClearedEdges() []string {
 	if m.clearedcustom_attributes {
 		edges = append(edges, namespace.EdgeCustomAttributes)
 	}
+	if m.clearedevents {
+		edges = append(edges, namespace.EdgeEvents)
+	}
 	return edges
 }
 
@@ -6781,6 +8068,8 @@ func (m *NamespaceMutation) EdgeCleared(name string) bool {
 		return m.clearedproject_shares
 	case namespace.EdgeCustomAttributes:
 		return m.clearedcustom_attributes
+	case namespace.EdgeEvents:
+		return m.clearedevents
 	}
 	return false
 }
@@ -6829,6 +8118,9 @@ func (m *NamespaceMutation) ResetEdge(name string) error {
 		return nil
 	case namespace.EdgeCustomAttributes:
 		m.ResetCustomAttributes()
+		return nil
+	case namespace.EdgeEvents:
+		m.ResetEvents()
 		return nil
 	}
 	return fmt.Errorf("unknown Namespace edge %s", name)
@@ -7983,6 +9275,9 @@ type ProjectMutation struct {
 	clearedstars                                     bool
 	statistics                                       *int
 	clearedstatistics                                bool
+	events                                           map[int]struct{}
+	removedevents                                    map[int]struct{}
+	clearedevents                                    bool
 	done                                             bool
 	oldValue                                         func(context.Context) (*Project, error)
 	predicates                                       []predicate.Project
@@ -10389,6 +11684,60 @@ func (m *ProjectMutation) ResetStatistics() {
 	m.clearedstatistics = false
 }
 
+// AddEventIDs adds the "events" edge to the Event entity by ids.
+func (m *ProjectMutation) AddEventIDs(ids ...int) {
+	if m.events == nil {
+		m.events = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.events[ids[i]] = struct{}{}
+	}
+}
+
+// ClearEvents clears the "events" edge to the Event entity.
+func (m *ProjectMutation) ClearEvents() {
+	m.clearedevents = true
+}
+
+// EventsCleared reports if the "events" edge to the Event entity was cleared.
+func (m *ProjectMutation) EventsCleared() bool {
+	return m.clearedevents
+}
+
+// RemoveEventIDs removes the "events" edge to the Event entity by IDs.
+func (m *ProjectMutation) RemoveEventIDs(ids ...int) {
+	if m.removedevents == nil {
+		m.removedevents = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.events, ids[i])
+		m.removedevents[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedEvents returns the removed IDs of the "events" edge to the Event entity.
+func (m *ProjectMutation) RemovedEventsIDs() (ids []int) {
+	for id := range m.removedevents {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// EventsIDs returns the "events" edge IDs in the mutation.
+func (m *ProjectMutation) EventsIDs() (ids []int) {
+	for id := range m.events {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetEvents resets all changes to the "events" edge.
+func (m *ProjectMutation) ResetEvents() {
+	m.events = nil
+	m.clearedevents = false
+	m.removedevents = nil
+}
+
 // Where appends a list predicates to the ProjectMutation builder.
 func (m *ProjectMutation) Where(ps ...predicate.Project) {
 	m.predicates = append(m.predicates, ps...)
@@ -11437,7 +12786,7 @@ func (m *ProjectMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ProjectMutation) AddedEdges() []string {
-	edges := make([]string, 0, 8)
+	edges := make([]string, 0, 9)
 	if m.namespace != nil {
 		edges = append(edges, project.EdgeNamespace)
 	}
@@ -11461,6 +12810,9 @@ func (m *ProjectMutation) AddedEdges() []string {
 	}
 	if m.statistics != nil {
 		edges = append(edges, project.EdgeStatistics)
+	}
+	if m.events != nil {
+		edges = append(edges, project.EdgeEvents)
 	}
 	return edges
 }
@@ -11509,13 +12861,19 @@ func (m *ProjectMutation) AddedIDs(name string) []ent.Value {
 		if id := m.statistics; id != nil {
 			return []ent.Value{*id}
 		}
+	case project.EdgeEvents:
+		ids := make([]ent.Value, 0, len(m.events))
+		for id := range m.events {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ProjectMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 8)
+	edges := make([]string, 0, 9)
 	if m.removedmembers != nil {
 		edges = append(edges, project.EdgeMembers)
 	}
@@ -11527,6 +12885,9 @@ func (m *ProjectMutation) RemovedEdges() []string {
 	}
 	if m.removedstars != nil {
 		edges = append(edges, project.EdgeStars)
+	}
+	if m.removedevents != nil {
+		edges = append(edges, project.EdgeEvents)
 	}
 	return edges
 }
@@ -11559,13 +12920,19 @@ func (m *ProjectMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case project.EdgeEvents:
+		ids := make([]ent.Value, 0, len(m.removedevents))
+		for id := range m.removedevents {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ProjectMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 8)
+	edges := make([]string, 0, 9)
 	if m.clearednamespace {
 		edges = append(edges, project.EdgeNamespace)
 	}
@@ -11590,6 +12957,9 @@ func (m *ProjectMutation) ClearedEdges() []string {
 	if m.clearedstatistics {
 		edges = append(edges, project.EdgeStatistics)
 	}
+	if m.clearedevents {
+		edges = append(edges, project.EdgeEvents)
+	}
 	return edges
 }
 
@@ -11613,6 +12983,8 @@ func (m *ProjectMutation) EdgeCleared(name string) bool {
 		return m.clearedstars
 	case project.EdgeStatistics:
 		return m.clearedstatistics
+	case project.EdgeEvents:
+		return m.clearedevents
 	}
 	return false
 }
@@ -11664,6 +13036,9 @@ func (m *ProjectMutation) ResetEdge(name string) error {
 		return nil
 	case project.EdgeStatistics:
 		m.ResetStatistics()
+		return nil
+	case project.EdgeEvents:
+		m.ResetEvents()
 		return nil
 	}
 	return fmt.Errorf("unknown Project edge %s", name)
@@ -16440,6 +17815,986 @@ func (m *PushEventMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown PushEvent edge %s", name)
 }
 
+// PushEventPayloadMutation represents an operation that mutates the PushEventPayload nodes in the graph.
+type PushEventPayloadMutation struct {
+	config
+	op              Op
+	typ             string
+	id              *int
+	commit_count    *int
+	addcommit_count *int
+	action          *pusheventpayload.Action
+	ref_type        *pusheventpayload.RefType
+	commit_from     *string
+	commit_to       *string
+	ref             *string
+	commit_title    *string
+	ref_count       *int
+	addref_count    *int
+	clearedFields   map[string]struct{}
+	event           *int
+	clearedevent    bool
+	done            bool
+	oldValue        func(context.Context) (*PushEventPayload, error)
+	predicates      []predicate.PushEventPayload
+}
+
+var _ ent.Mutation = (*PushEventPayloadMutation)(nil)
+
+// pusheventpayloadOption allows management of the mutation configuration using functional options.
+type pusheventpayloadOption func(*PushEventPayloadMutation)
+
+// newPushEventPayloadMutation creates new mutation for the PushEventPayload entity.
+func newPushEventPayloadMutation(c config, op Op, opts ...pusheventpayloadOption) *PushEventPayloadMutation {
+	m := &PushEventPayloadMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePushEventPayload,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPushEventPayloadID sets the ID field of the mutation.
+func withPushEventPayloadID(id int) pusheventpayloadOption {
+	return func(m *PushEventPayloadMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PushEventPayload
+		)
+		m.oldValue = func(ctx context.Context) (*PushEventPayload, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PushEventPayload.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPushEventPayload sets the old PushEventPayload of the mutation.
+func withPushEventPayload(node *PushEventPayload) pusheventpayloadOption {
+	return func(m *PushEventPayloadMutation) {
+		m.oldValue = func(context.Context) (*PushEventPayload, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PushEventPayloadMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PushEventPayloadMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PushEventPayloadMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PushEventPayloadMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PushEventPayload.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetEventID sets the "event_id" field.
+func (m *PushEventPayloadMutation) SetEventID(i int) {
+	m.event = &i
+}
+
+// EventID returns the value of the "event_id" field in the mutation.
+func (m *PushEventPayloadMutation) EventID() (r int, exists bool) {
+	v := m.event
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEventID returns the old "event_id" field's value of the PushEventPayload entity.
+// If the PushEventPayload object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushEventPayloadMutation) OldEventID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEventID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEventID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEventID: %w", err)
+	}
+	return oldValue.EventID, nil
+}
+
+// ResetEventID resets all changes to the "event_id" field.
+func (m *PushEventPayloadMutation) ResetEventID() {
+	m.event = nil
+}
+
+// SetCommitCount sets the "commit_count" field.
+func (m *PushEventPayloadMutation) SetCommitCount(i int) {
+	m.commit_count = &i
+	m.addcommit_count = nil
+}
+
+// CommitCount returns the value of the "commit_count" field in the mutation.
+func (m *PushEventPayloadMutation) CommitCount() (r int, exists bool) {
+	v := m.commit_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommitCount returns the old "commit_count" field's value of the PushEventPayload entity.
+// If the PushEventPayload object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushEventPayloadMutation) OldCommitCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommitCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommitCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommitCount: %w", err)
+	}
+	return oldValue.CommitCount, nil
+}
+
+// AddCommitCount adds i to the "commit_count" field.
+func (m *PushEventPayloadMutation) AddCommitCount(i int) {
+	if m.addcommit_count != nil {
+		*m.addcommit_count += i
+	} else {
+		m.addcommit_count = &i
+	}
+}
+
+// AddedCommitCount returns the value that was added to the "commit_count" field in this mutation.
+func (m *PushEventPayloadMutation) AddedCommitCount() (r int, exists bool) {
+	v := m.addcommit_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCommitCount resets all changes to the "commit_count" field.
+func (m *PushEventPayloadMutation) ResetCommitCount() {
+	m.commit_count = nil
+	m.addcommit_count = nil
+}
+
+// SetAction sets the "action" field.
+func (m *PushEventPayloadMutation) SetAction(pu pusheventpayload.Action) {
+	m.action = &pu
+}
+
+// Action returns the value of the "action" field in the mutation.
+func (m *PushEventPayloadMutation) Action() (r pusheventpayload.Action, exists bool) {
+	v := m.action
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAction returns the old "action" field's value of the PushEventPayload entity.
+// If the PushEventPayload object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushEventPayloadMutation) OldAction(ctx context.Context) (v pusheventpayload.Action, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAction is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAction requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAction: %w", err)
+	}
+	return oldValue.Action, nil
+}
+
+// ResetAction resets all changes to the "action" field.
+func (m *PushEventPayloadMutation) ResetAction() {
+	m.action = nil
+}
+
+// SetRefType sets the "ref_type" field.
+func (m *PushEventPayloadMutation) SetRefType(pt pusheventpayload.RefType) {
+	m.ref_type = &pt
+}
+
+// RefType returns the value of the "ref_type" field in the mutation.
+func (m *PushEventPayloadMutation) RefType() (r pusheventpayload.RefType, exists bool) {
+	v := m.ref_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefType returns the old "ref_type" field's value of the PushEventPayload entity.
+// If the PushEventPayload object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushEventPayloadMutation) OldRefType(ctx context.Context) (v pusheventpayload.RefType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefType: %w", err)
+	}
+	return oldValue.RefType, nil
+}
+
+// ResetRefType resets all changes to the "ref_type" field.
+func (m *PushEventPayloadMutation) ResetRefType() {
+	m.ref_type = nil
+}
+
+// SetCommitFrom sets the "commit_from" field.
+func (m *PushEventPayloadMutation) SetCommitFrom(s string) {
+	m.commit_from = &s
+}
+
+// CommitFrom returns the value of the "commit_from" field in the mutation.
+func (m *PushEventPayloadMutation) CommitFrom() (r string, exists bool) {
+	v := m.commit_from
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommitFrom returns the old "commit_from" field's value of the PushEventPayload entity.
+// If the PushEventPayload object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushEventPayloadMutation) OldCommitFrom(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommitFrom is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommitFrom requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommitFrom: %w", err)
+	}
+	return oldValue.CommitFrom, nil
+}
+
+// ClearCommitFrom clears the value of the "commit_from" field.
+func (m *PushEventPayloadMutation) ClearCommitFrom() {
+	m.commit_from = nil
+	m.clearedFields[pusheventpayload.FieldCommitFrom] = struct{}{}
+}
+
+// CommitFromCleared returns if the "commit_from" field was cleared in this mutation.
+func (m *PushEventPayloadMutation) CommitFromCleared() bool {
+	_, ok := m.clearedFields[pusheventpayload.FieldCommitFrom]
+	return ok
+}
+
+// ResetCommitFrom resets all changes to the "commit_from" field.
+func (m *PushEventPayloadMutation) ResetCommitFrom() {
+	m.commit_from = nil
+	delete(m.clearedFields, pusheventpayload.FieldCommitFrom)
+}
+
+// SetCommitTo sets the "commit_to" field.
+func (m *PushEventPayloadMutation) SetCommitTo(s string) {
+	m.commit_to = &s
+}
+
+// CommitTo returns the value of the "commit_to" field in the mutation.
+func (m *PushEventPayloadMutation) CommitTo() (r string, exists bool) {
+	v := m.commit_to
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommitTo returns the old "commit_to" field's value of the PushEventPayload entity.
+// If the PushEventPayload object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushEventPayloadMutation) OldCommitTo(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommitTo is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommitTo requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommitTo: %w", err)
+	}
+	return oldValue.CommitTo, nil
+}
+
+// ClearCommitTo clears the value of the "commit_to" field.
+func (m *PushEventPayloadMutation) ClearCommitTo() {
+	m.commit_to = nil
+	m.clearedFields[pusheventpayload.FieldCommitTo] = struct{}{}
+}
+
+// CommitToCleared returns if the "commit_to" field was cleared in this mutation.
+func (m *PushEventPayloadMutation) CommitToCleared() bool {
+	_, ok := m.clearedFields[pusheventpayload.FieldCommitTo]
+	return ok
+}
+
+// ResetCommitTo resets all changes to the "commit_to" field.
+func (m *PushEventPayloadMutation) ResetCommitTo() {
+	m.commit_to = nil
+	delete(m.clearedFields, pusheventpayload.FieldCommitTo)
+}
+
+// SetRef sets the "ref" field.
+func (m *PushEventPayloadMutation) SetRef(s string) {
+	m.ref = &s
+}
+
+// Ref returns the value of the "ref" field in the mutation.
+func (m *PushEventPayloadMutation) Ref() (r string, exists bool) {
+	v := m.ref
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRef returns the old "ref" field's value of the PushEventPayload entity.
+// If the PushEventPayload object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushEventPayloadMutation) OldRef(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRef is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRef requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRef: %w", err)
+	}
+	return oldValue.Ref, nil
+}
+
+// ClearRef clears the value of the "ref" field.
+func (m *PushEventPayloadMutation) ClearRef() {
+	m.ref = nil
+	m.clearedFields[pusheventpayload.FieldRef] = struct{}{}
+}
+
+// RefCleared returns if the "ref" field was cleared in this mutation.
+func (m *PushEventPayloadMutation) RefCleared() bool {
+	_, ok := m.clearedFields[pusheventpayload.FieldRef]
+	return ok
+}
+
+// ResetRef resets all changes to the "ref" field.
+func (m *PushEventPayloadMutation) ResetRef() {
+	m.ref = nil
+	delete(m.clearedFields, pusheventpayload.FieldRef)
+}
+
+// SetCommitTitle sets the "commit_title" field.
+func (m *PushEventPayloadMutation) SetCommitTitle(s string) {
+	m.commit_title = &s
+}
+
+// CommitTitle returns the value of the "commit_title" field in the mutation.
+func (m *PushEventPayloadMutation) CommitTitle() (r string, exists bool) {
+	v := m.commit_title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommitTitle returns the old "commit_title" field's value of the PushEventPayload entity.
+// If the PushEventPayload object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushEventPayloadMutation) OldCommitTitle(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommitTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommitTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommitTitle: %w", err)
+	}
+	return oldValue.CommitTitle, nil
+}
+
+// ClearCommitTitle clears the value of the "commit_title" field.
+func (m *PushEventPayloadMutation) ClearCommitTitle() {
+	m.commit_title = nil
+	m.clearedFields[pusheventpayload.FieldCommitTitle] = struct{}{}
+}
+
+// CommitTitleCleared returns if the "commit_title" field was cleared in this mutation.
+func (m *PushEventPayloadMutation) CommitTitleCleared() bool {
+	_, ok := m.clearedFields[pusheventpayload.FieldCommitTitle]
+	return ok
+}
+
+// ResetCommitTitle resets all changes to the "commit_title" field.
+func (m *PushEventPayloadMutation) ResetCommitTitle() {
+	m.commit_title = nil
+	delete(m.clearedFields, pusheventpayload.FieldCommitTitle)
+}
+
+// SetRefCount sets the "ref_count" field.
+func (m *PushEventPayloadMutation) SetRefCount(i int) {
+	m.ref_count = &i
+	m.addref_count = nil
+}
+
+// RefCount returns the value of the "ref_count" field in the mutation.
+func (m *PushEventPayloadMutation) RefCount() (r int, exists bool) {
+	v := m.ref_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefCount returns the old "ref_count" field's value of the PushEventPayload entity.
+// If the PushEventPayload object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushEventPayloadMutation) OldRefCount(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefCount: %w", err)
+	}
+	return oldValue.RefCount, nil
+}
+
+// AddRefCount adds i to the "ref_count" field.
+func (m *PushEventPayloadMutation) AddRefCount(i int) {
+	if m.addref_count != nil {
+		*m.addref_count += i
+	} else {
+		m.addref_count = &i
+	}
+}
+
+// AddedRefCount returns the value that was added to the "ref_count" field in this mutation.
+func (m *PushEventPayloadMutation) AddedRefCount() (r int, exists bool) {
+	v := m.addref_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRefCount clears the value of the "ref_count" field.
+func (m *PushEventPayloadMutation) ClearRefCount() {
+	m.ref_count = nil
+	m.addref_count = nil
+	m.clearedFields[pusheventpayload.FieldRefCount] = struct{}{}
+}
+
+// RefCountCleared returns if the "ref_count" field was cleared in this mutation.
+func (m *PushEventPayloadMutation) RefCountCleared() bool {
+	_, ok := m.clearedFields[pusheventpayload.FieldRefCount]
+	return ok
+}
+
+// ResetRefCount resets all changes to the "ref_count" field.
+func (m *PushEventPayloadMutation) ResetRefCount() {
+	m.ref_count = nil
+	m.addref_count = nil
+	delete(m.clearedFields, pusheventpayload.FieldRefCount)
+}
+
+// ClearEvent clears the "event" edge to the Event entity.
+func (m *PushEventPayloadMutation) ClearEvent() {
+	m.clearedevent = true
+	m.clearedFields[pusheventpayload.FieldEventID] = struct{}{}
+}
+
+// EventCleared reports if the "event" edge to the Event entity was cleared.
+func (m *PushEventPayloadMutation) EventCleared() bool {
+	return m.clearedevent
+}
+
+// EventIDs returns the "event" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// EventID instead. It exists only for internal usage by the builders.
+func (m *PushEventPayloadMutation) EventIDs() (ids []int) {
+	if id := m.event; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetEvent resets all changes to the "event" edge.
+func (m *PushEventPayloadMutation) ResetEvent() {
+	m.event = nil
+	m.clearedevent = false
+}
+
+// Where appends a list predicates to the PushEventPayloadMutation builder.
+func (m *PushEventPayloadMutation) Where(ps ...predicate.PushEventPayload) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PushEventPayloadMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PushEventPayloadMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PushEventPayload, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PushEventPayloadMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PushEventPayloadMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PushEventPayload).
+func (m *PushEventPayloadMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PushEventPayloadMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.event != nil {
+		fields = append(fields, pusheventpayload.FieldEventID)
+	}
+	if m.commit_count != nil {
+		fields = append(fields, pusheventpayload.FieldCommitCount)
+	}
+	if m.action != nil {
+		fields = append(fields, pusheventpayload.FieldAction)
+	}
+	if m.ref_type != nil {
+		fields = append(fields, pusheventpayload.FieldRefType)
+	}
+	if m.commit_from != nil {
+		fields = append(fields, pusheventpayload.FieldCommitFrom)
+	}
+	if m.commit_to != nil {
+		fields = append(fields, pusheventpayload.FieldCommitTo)
+	}
+	if m.ref != nil {
+		fields = append(fields, pusheventpayload.FieldRef)
+	}
+	if m.commit_title != nil {
+		fields = append(fields, pusheventpayload.FieldCommitTitle)
+	}
+	if m.ref_count != nil {
+		fields = append(fields, pusheventpayload.FieldRefCount)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PushEventPayloadMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case pusheventpayload.FieldEventID:
+		return m.EventID()
+	case pusheventpayload.FieldCommitCount:
+		return m.CommitCount()
+	case pusheventpayload.FieldAction:
+		return m.Action()
+	case pusheventpayload.FieldRefType:
+		return m.RefType()
+	case pusheventpayload.FieldCommitFrom:
+		return m.CommitFrom()
+	case pusheventpayload.FieldCommitTo:
+		return m.CommitTo()
+	case pusheventpayload.FieldRef:
+		return m.Ref()
+	case pusheventpayload.FieldCommitTitle:
+		return m.CommitTitle()
+	case pusheventpayload.FieldRefCount:
+		return m.RefCount()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PushEventPayloadMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case pusheventpayload.FieldEventID:
+		return m.OldEventID(ctx)
+	case pusheventpayload.FieldCommitCount:
+		return m.OldCommitCount(ctx)
+	case pusheventpayload.FieldAction:
+		return m.OldAction(ctx)
+	case pusheventpayload.FieldRefType:
+		return m.OldRefType(ctx)
+	case pusheventpayload.FieldCommitFrom:
+		return m.OldCommitFrom(ctx)
+	case pusheventpayload.FieldCommitTo:
+		return m.OldCommitTo(ctx)
+	case pusheventpayload.FieldRef:
+		return m.OldRef(ctx)
+	case pusheventpayload.FieldCommitTitle:
+		return m.OldCommitTitle(ctx)
+	case pusheventpayload.FieldRefCount:
+		return m.OldRefCount(ctx)
+	}
+	return nil, fmt.Errorf("unknown PushEventPayload field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PushEventPayloadMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case pusheventpayload.FieldEventID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEventID(v)
+		return nil
+	case pusheventpayload.FieldCommitCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommitCount(v)
+		return nil
+	case pusheventpayload.FieldAction:
+		v, ok := value.(pusheventpayload.Action)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAction(v)
+		return nil
+	case pusheventpayload.FieldRefType:
+		v, ok := value.(pusheventpayload.RefType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefType(v)
+		return nil
+	case pusheventpayload.FieldCommitFrom:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommitFrom(v)
+		return nil
+	case pusheventpayload.FieldCommitTo:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommitTo(v)
+		return nil
+	case pusheventpayload.FieldRef:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRef(v)
+		return nil
+	case pusheventpayload.FieldCommitTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommitTitle(v)
+		return nil
+	case pusheventpayload.FieldRefCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PushEventPayload field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PushEventPayloadMutation) AddedFields() []string {
+	var fields []string
+	if m.addcommit_count != nil {
+		fields = append(fields, pusheventpayload.FieldCommitCount)
+	}
+	if m.addref_count != nil {
+		fields = append(fields, pusheventpayload.FieldRefCount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PushEventPayloadMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case pusheventpayload.FieldCommitCount:
+		return m.AddedCommitCount()
+	case pusheventpayload.FieldRefCount:
+		return m.AddedRefCount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PushEventPayloadMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case pusheventpayload.FieldCommitCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCommitCount(v)
+		return nil
+	case pusheventpayload.FieldRefCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRefCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PushEventPayload numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PushEventPayloadMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(pusheventpayload.FieldCommitFrom) {
+		fields = append(fields, pusheventpayload.FieldCommitFrom)
+	}
+	if m.FieldCleared(pusheventpayload.FieldCommitTo) {
+		fields = append(fields, pusheventpayload.FieldCommitTo)
+	}
+	if m.FieldCleared(pusheventpayload.FieldRef) {
+		fields = append(fields, pusheventpayload.FieldRef)
+	}
+	if m.FieldCleared(pusheventpayload.FieldCommitTitle) {
+		fields = append(fields, pusheventpayload.FieldCommitTitle)
+	}
+	if m.FieldCleared(pusheventpayload.FieldRefCount) {
+		fields = append(fields, pusheventpayload.FieldRefCount)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PushEventPayloadMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PushEventPayloadMutation) ClearField(name string) error {
+	switch name {
+	case pusheventpayload.FieldCommitFrom:
+		m.ClearCommitFrom()
+		return nil
+	case pusheventpayload.FieldCommitTo:
+		m.ClearCommitTo()
+		return nil
+	case pusheventpayload.FieldRef:
+		m.ClearRef()
+		return nil
+	case pusheventpayload.FieldCommitTitle:
+		m.ClearCommitTitle()
+		return nil
+	case pusheventpayload.FieldRefCount:
+		m.ClearRefCount()
+		return nil
+	}
+	return fmt.Errorf("unknown PushEventPayload nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PushEventPayloadMutation) ResetField(name string) error {
+	switch name {
+	case pusheventpayload.FieldEventID:
+		m.ResetEventID()
+		return nil
+	case pusheventpayload.FieldCommitCount:
+		m.ResetCommitCount()
+		return nil
+	case pusheventpayload.FieldAction:
+		m.ResetAction()
+		return nil
+	case pusheventpayload.FieldRefType:
+		m.ResetRefType()
+		return nil
+	case pusheventpayload.FieldCommitFrom:
+		m.ResetCommitFrom()
+		return nil
+	case pusheventpayload.FieldCommitTo:
+		m.ResetCommitTo()
+		return nil
+	case pusheventpayload.FieldRef:
+		m.ResetRef()
+		return nil
+	case pusheventpayload.FieldCommitTitle:
+		m.ResetCommitTitle()
+		return nil
+	case pusheventpayload.FieldRefCount:
+		m.ResetRefCount()
+		return nil
+	}
+	return fmt.Errorf("unknown PushEventPayload field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PushEventPayloadMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.event != nil {
+		edges = append(edges, pusheventpayload.EdgeEvent)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PushEventPayloadMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case pusheventpayload.EdgeEvent:
+		if id := m.event; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PushEventPayloadMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PushEventPayloadMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PushEventPayloadMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedevent {
+		edges = append(edges, pusheventpayload.EdgeEvent)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PushEventPayloadMutation) EdgeCleared(name string) bool {
+	switch name {
+	case pusheventpayload.EdgeEvent:
+		return m.clearedevent
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PushEventPayloadMutation) ClearEdge(name string) error {
+	switch name {
+	case pusheventpayload.EdgeEvent:
+		m.ClearEvent()
+		return nil
+	}
+	return fmt.Errorf("unknown PushEventPayload unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PushEventPayloadMutation) ResetEdge(name string) error {
+	switch name {
+	case pusheventpayload.EdgeEvent:
+		m.ResetEvent()
+		return nil
+	}
+	return fmt.Errorf("unknown PushEventPayload edge %s", name)
+}
+
 // RedirectRouteMutation represents an operation that mutates the RedirectRoute nodes in the graph.
 type RedirectRouteMutation struct {
 	config
@@ -17526,6 +19881,9 @@ type UserMutation struct {
 	stars                    map[int]struct{}
 	removedstars             map[int]struct{}
 	clearedstars             bool
+	events                   map[int]struct{}
+	removedevents            map[int]struct{}
+	clearedevents            bool
 	created_by               *int
 	clearedcreated_by        bool
 	created_users            map[int]struct{}
@@ -19748,6 +22106,60 @@ func (m *UserMutation) ResetStars() {
 	m.removedstars = nil
 }
 
+// AddEventIDs adds the "events" edge to the Event entity by ids.
+func (m *UserMutation) AddEventIDs(ids ...int) {
+	if m.events == nil {
+		m.events = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.events[ids[i]] = struct{}{}
+	}
+}
+
+// ClearEvents clears the "events" edge to the Event entity.
+func (m *UserMutation) ClearEvents() {
+	m.clearedevents = true
+}
+
+// EventsCleared reports if the "events" edge to the Event entity was cleared.
+func (m *UserMutation) EventsCleared() bool {
+	return m.clearedevents
+}
+
+// RemoveEventIDs removes the "events" edge to the Event entity by IDs.
+func (m *UserMutation) RemoveEventIDs(ids ...int) {
+	if m.removedevents == nil {
+		m.removedevents = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.events, ids[i])
+		m.removedevents[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedEvents returns the removed IDs of the "events" edge to the Event entity.
+func (m *UserMutation) RemovedEventsIDs() (ids []int) {
+	for id := range m.removedevents {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// EventsIDs returns the "events" edge IDs in the mutation.
+func (m *UserMutation) EventsIDs() (ids []int) {
+	for id := range m.events {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetEvents resets all changes to the "events" edge.
+func (m *UserMutation) ResetEvents() {
+	m.events = nil
+	m.clearedevents = false
+	m.removedevents = nil
+}
+
 // ClearCreatedBy clears the "created_by" edge to the User entity.
 func (m *UserMutation) ClearCreatedBy() {
 	m.clearedcreated_by = true
@@ -20791,7 +23203,7 @@ func (m *UserMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *UserMutation) AddedEdges() []string {
-	edges := make([]string, 0, 9)
+	edges := make([]string, 0, 10)
 	if m.memberships != nil {
 		edges = append(edges, user.EdgeMemberships)
 	}
@@ -20812,6 +23224,9 @@ func (m *UserMutation) AddedEdges() []string {
 	}
 	if m.stars != nil {
 		edges = append(edges, user.EdgeStars)
+	}
+	if m.events != nil {
+		edges = append(edges, user.EdgeEvents)
 	}
 	if m.created_by != nil {
 		edges = append(edges, user.EdgeCreatedBy)
@@ -20866,6 +23281,12 @@ func (m *UserMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case user.EdgeEvents:
+		ids := make([]ent.Value, 0, len(m.events))
+		for id := range m.events {
+			ids = append(ids, id)
+		}
+		return ids
 	case user.EdgeCreatedBy:
 		if id := m.created_by; id != nil {
 			return []ent.Value{*id}
@@ -20882,7 +23303,7 @@ func (m *UserMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *UserMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 9)
+	edges := make([]string, 0, 10)
 	if m.removedmemberships != nil {
 		edges = append(edges, user.EdgeMemberships)
 	}
@@ -20900,6 +23321,9 @@ func (m *UserMutation) RemovedEdges() []string {
 	}
 	if m.removedstars != nil {
 		edges = append(edges, user.EdgeStars)
+	}
+	if m.removedevents != nil {
+		edges = append(edges, user.EdgeEvents)
 	}
 	if m.removedcreated_users != nil {
 		edges = append(edges, user.EdgeCreatedUsers)
@@ -20947,6 +23371,12 @@ func (m *UserMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case user.EdgeEvents:
+		ids := make([]ent.Value, 0, len(m.removedevents))
+		for id := range m.removedevents {
+			ids = append(ids, id)
+		}
+		return ids
 	case user.EdgeCreatedUsers:
 		ids := make([]ent.Value, 0, len(m.removedcreated_users))
 		for id := range m.removedcreated_users {
@@ -20959,7 +23389,7 @@ func (m *UserMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *UserMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 9)
+	edges := make([]string, 0, 10)
 	if m.clearedmemberships {
 		edges = append(edges, user.EdgeMemberships)
 	}
@@ -20980,6 +23410,9 @@ func (m *UserMutation) ClearedEdges() []string {
 	}
 	if m.clearedstars {
 		edges = append(edges, user.EdgeStars)
+	}
+	if m.clearedevents {
+		edges = append(edges, user.EdgeEvents)
 	}
 	if m.clearedcreated_by {
 		edges = append(edges, user.EdgeCreatedBy)
@@ -21008,6 +23441,8 @@ func (m *UserMutation) EdgeCleared(name string) bool {
 		return m.clearednamespace
 	case user.EdgeStars:
 		return m.clearedstars
+	case user.EdgeEvents:
+		return m.clearedevents
 	case user.EdgeCreatedBy:
 		return m.clearedcreated_by
 	case user.EdgeCreatedUsers:
@@ -21054,6 +23489,9 @@ func (m *UserMutation) ResetEdge(name string) error {
 		return nil
 	case user.EdgeStars:
 		m.ResetStars()
+		return nil
+	case user.EdgeEvents:
+		m.ResetEvents()
 		return nil
 	case user.EdgeCreatedBy:
 		m.ResetCreatedBy()

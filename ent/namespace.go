@@ -96,9 +96,11 @@ type NamespaceEdges struct {
 	ProjectShares []*ProjectGroupLink `json:"project_shares,omitempty"`
 	// CustomAttributes holds the value of the custom_attributes edge.
 	CustomAttributes []*GroupCustomAttribute `json:"custom_attributes,omitempty"`
+	// Events holds the value of the events edge.
+	Events []*Event `json:"events,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [9]bool
+	loadedTypes [10]bool
 
 	namedChildren         map[string][]*Namespace
 	namedProjects         map[string][]*Project
@@ -107,6 +109,7 @@ type NamespaceEdges struct {
 	namedSharesReceived   map[string][]*GroupGroupLink
 	namedProjectShares    map[string][]*ProjectGroupLink
 	namedCustomAttributes map[string][]*GroupCustomAttribute
+	namedEvents           map[string][]*Event
 }
 
 // ParentOrErr returns the Parent value or an error if the edge
@@ -192,6 +195,15 @@ func (e NamespaceEdges) CustomAttributesOrErr() ([]*GroupCustomAttribute, error)
 		return e.CustomAttributes, nil
 	}
 	return nil, &NotLoadedError{edge: "custom_attributes"}
+}
+
+// EventsOrErr returns the Events value or an error if the edge
+// was not loaded in eager-loading.
+func (e NamespaceEdges) EventsOrErr() ([]*Event, error) {
+	if e.loadedTypes[9] {
+		return e.Events, nil
+	}
+	return nil, &NotLoadedError{edge: "events"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -443,6 +455,11 @@ func (_m *Namespace) QueryProjectShares() *ProjectGroupLinkQuery {
 // QueryCustomAttributes queries the "custom_attributes" edge of the Namespace entity.
 func (_m *Namespace) QueryCustomAttributes() *GroupCustomAttributeQuery {
 	return NewNamespaceClient(_m.config).QueryCustomAttributes(_m)
+}
+
+// QueryEvents queries the "events" edge of the Namespace entity.
+func (_m *Namespace) QueryEvents() *EventQuery {
+	return NewNamespaceClient(_m.config).QueryEvents(_m)
 }
 
 // Update returns a builder for updating this Namespace.
@@ -719,6 +736,30 @@ func (_m *Namespace) appendNamedCustomAttributes(name string, edges ...*GroupCus
 		_m.Edges.namedCustomAttributes[name] = []*GroupCustomAttribute{}
 	} else {
 		_m.Edges.namedCustomAttributes[name] = append(_m.Edges.namedCustomAttributes[name], edges...)
+	}
+}
+
+// NamedEvents returns the Events named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Namespace) NamedEvents(name string) ([]*Event, error) {
+	if _m.Edges.namedEvents == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedEvents[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Namespace) appendNamedEvents(name string, edges ...*Event) {
+	if _m.Edges.namedEvents == nil {
+		_m.Edges.namedEvents = make(map[string][]*Event)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedEvents[name] = []*Event{}
+	} else {
+		_m.Edges.namedEvents[name] = append(_m.Edges.namedEvents[name], edges...)
 	}
 }
 

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/event"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/member"
@@ -481,6 +482,21 @@ func (_c *NamespaceCreate) AddCustomAttributes(v ...*GroupCustomAttribute) *Name
 		ids[i] = v[i].ID
 	}
 	return _c.AddCustomAttributeIDs(ids...)
+}
+
+// AddEventIDs adds the "events" edge to the Event entity by IDs.
+func (_c *NamespaceCreate) AddEventIDs(ids ...int) *NamespaceCreate {
+	_c.mutation.AddEventIDs(ids...)
+	return _c
+}
+
+// AddEvents adds the "events" edges to the Event entity.
+func (_c *NamespaceCreate) AddEvents(v ...*Event) *NamespaceCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddEventIDs(ids...)
 }
 
 // Mutation returns the NamespaceMutation object of the builder.
@@ -965,6 +981,22 @@ func (_c *NamespaceCreate) createSpec() (*Namespace, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(groupcustomattribute.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.EventsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   namespace.EventsTable,
+			Columns: []string{namespace.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

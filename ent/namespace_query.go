@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/event"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/member"
@@ -39,6 +40,7 @@ type NamespaceQuery struct {
 	withSharesReceived        *GroupGroupLinkQuery
 	withProjectShares         *ProjectGroupLinkQuery
 	withCustomAttributes      *GroupCustomAttributeQuery
+	withEvents                *EventQuery
 	loadTotal                 []func(context.Context, []*Namespace) error
 	modifiers                 []func(*sql.Selector)
 	withNamedChildren         map[string]*NamespaceQuery
@@ -48,6 +50,7 @@ type NamespaceQuery struct {
 	withNamedSharesReceived   map[string]*GroupGroupLinkQuery
 	withNamedProjectShares    map[string]*ProjectGroupLinkQuery
 	withNamedCustomAttributes map[string]*GroupCustomAttributeQuery
+	withNamedEvents           map[string]*EventQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -282,6 +285,28 @@ func (_q *NamespaceQuery) QueryCustomAttributes() *GroupCustomAttributeQuery {
 	return query
 }
 
+// QueryEvents chains the current query on the "events" edge.
+func (_q *NamespaceQuery) QueryEvents() *EventQuery {
+	query := (&EventClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(namespace.Table, namespace.FieldID, selector),
+			sqlgraph.To(event.Table, event.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, namespace.EventsTable, namespace.EventsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // First returns the first Namespace entity from the query.
 // Returns a *NotFoundError when no Namespace was found.
 func (_q *NamespaceQuery) First(ctx context.Context) (*Namespace, error) {
@@ -483,6 +508,7 @@ func (_q *NamespaceQuery) Clone() *NamespaceQuery {
 		withSharesReceived:   _q.withSharesReceived.Clone(),
 		withProjectShares:    _q.withProjectShares.Clone(),
 		withCustomAttributes: _q.withCustomAttributes.Clone(),
+		withEvents:           _q.withEvents.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -589,6 +615,17 @@ func (_q *NamespaceQuery) WithCustomAttributes(opts ...func(*GroupCustomAttribut
 	return _q
 }
 
+// WithEvents tells the query-builder to eager-load the nodes that are connected to
+// the "events" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *NamespaceQuery) WithEvents(opts ...func(*EventQuery)) *NamespaceQuery {
+	query := (&EventClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withEvents = query
+	return _q
+}
+
 // GroupBy is used to group vertices by one or more fields/columns.
 // It is often used with aggregate functions, like: count, max, mean, min, sum.
 //
@@ -667,7 +704,7 @@ func (_q *NamespaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Na
 	var (
 		nodes       = []*Namespace{}
 		_spec       = _q.querySpec()
-		loadedTypes = [9]bool{
+		loadedTypes = [10]bool{
 			_q.withParent != nil,
 			_q.withChildren != nil,
 			_q.withOwner != nil,
@@ -677,6 +714,7 @@ func (_q *NamespaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Na
 			_q.withSharesReceived != nil,
 			_q.withProjectShares != nil,
 			_q.withCustomAttributes != nil,
+			_q.withEvents != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -763,6 +801,13 @@ func (_q *NamespaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Na
 			return nil, err
 		}
 	}
+	if query := _q.withEvents; query != nil {
+		if err := _q.loadEvents(ctx, query, nodes,
+			func(n *Namespace) { n.Edges.Events = []*Event{} },
+			func(n *Namespace, e *Event) { n.Edges.Events = append(n.Edges.Events, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedChildren {
 		if err := _q.loadChildren(ctx, query, nodes,
 			func(n *Namespace) { n.appendNamedChildren(name) },
@@ -809,6 +854,13 @@ func (_q *NamespaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Na
 		if err := _q.loadCustomAttributes(ctx, query, nodes,
 			func(n *Namespace) { n.appendNamedCustomAttributes(name) },
 			func(n *Namespace, e *GroupCustomAttribute) { n.appendNamedCustomAttributes(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedEvents {
+		if err := _q.loadEvents(ctx, query, nodes,
+			func(n *Namespace) { n.appendNamedEvents(name) },
+			func(n *Namespace, e *Event) { n.appendNamedEvents(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -1100,6 +1152,39 @@ func (_q *NamespaceQuery) loadCustomAttributes(ctx context.Context, query *Group
 	}
 	return nil
 }
+func (_q *NamespaceQuery) loadEvents(ctx context.Context, query *EventQuery, nodes []*Namespace, init func(*Namespace), assign func(*Namespace, *Event)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Namespace)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(event.FieldGroupID)
+	}
+	query.Where(predicate.Event(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(namespace.EventsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.GroupID
+		if fk == nil {
+			return fmt.Errorf(`foreign-key "group_id" is nil for node %v`, n.ID)
+		}
+		node, ok := nodeids[*fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "group_id" returned %v for node %v`, *fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 
 func (_q *NamespaceQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -1321,6 +1406,20 @@ func (_q *NamespaceQuery) WithNamedCustomAttributes(name string, opts ...func(*G
 		_q.withNamedCustomAttributes = make(map[string]*GroupCustomAttributeQuery)
 	}
 	_q.withNamedCustomAttributes[name] = query
+	return _q
+}
+
+// WithNamedEvents tells the query-builder to eager-load the nodes that are connected to the "events"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *NamespaceQuery) WithNamedEvents(name string, opts ...func(*EventQuery)) *NamespaceQuery {
+	query := (&EventClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedEvents == nil {
+		_q.withNamedEvents = make(map[string]*EventQuery)
+	}
+	_q.withNamedEvents[name] = query
 	return _q
 }
 

@@ -149,9 +149,11 @@ type ProjectEdges struct {
 	Stars []*ProjectStar `json:"stars,omitempty"`
 	// Statistics holds the value of the statistics edge.
 	Statistics *ProjectStatistics `json:"statistics,omitempty"`
+	// Events holds the value of the events edge.
+	Events []*Event `json:"events,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [8]bool
+	loadedTypes [9]bool
 	// totalCount holds the count of the edges above.
 	totalCount [1]map[string]int
 
@@ -159,6 +161,7 @@ type ProjectEdges struct {
 	namedGroupLinks map[string][]*ProjectGroupLink
 	namedForks      map[string][]*Project
 	namedStars      map[string][]*ProjectStar
+	namedEvents     map[string][]*Event
 }
 
 // NamespaceOrErr returns the Namespace value or an error if the edge
@@ -239,6 +242,15 @@ func (e ProjectEdges) StatisticsOrErr() (*ProjectStatistics, error) {
 		return nil, &NotFoundError{label: projectstatistics.Label}
 	}
 	return nil, &NotLoadedError{edge: "statistics"}
+}
+
+// EventsOrErr returns the Events value or an error if the edge
+// was not loaded in eager-loading.
+func (e ProjectEdges) EventsOrErr() ([]*Event, error) {
+	if e.loadedTypes[8] {
+		return e.Events, nil
+	}
+	return nil, &NotLoadedError{edge: "events"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -646,6 +658,11 @@ func (_m *Project) QueryStatistics() *ProjectStatisticsQuery {
 	return NewProjectClient(_m.config).QueryStatistics(_m)
 }
 
+// QueryEvents queries the "events" edge of the Project entity.
+func (_m *Project) QueryEvents() *EventQuery {
+	return NewProjectClient(_m.config).QueryEvents(_m)
+}
+
 // Update returns a builder for updating this Project.
 // Note that you need to call Project.Unwrap() before calling this method if this Project
 // was returned from a transaction, and the transaction was committed or rolled back.
@@ -925,6 +942,30 @@ func (_m *Project) appendNamedStars(name string, edges ...*ProjectStar) {
 		_m.Edges.namedStars[name] = []*ProjectStar{}
 	} else {
 		_m.Edges.namedStars[name] = append(_m.Edges.namedStars[name], edges...)
+	}
+}
+
+// NamedEvents returns the Events named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Project) NamedEvents(name string) ([]*Event, error) {
+	if _m.Edges.namedEvents == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedEvents[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Project) appendNamedEvents(name string, edges ...*Event) {
+	if _m.Edges.namedEvents == nil {
+		_m.Edges.namedEvents = make(map[string][]*Event)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedEvents[name] = []*Event{}
+	} else {
+		_m.Edges.namedEvents[name] = append(_m.Edges.namedEvents[name], edges...)
 	}
 }
 

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/event"
 	"anvil/ent/member"
 	"anvil/ent/namespace"
 	"anvil/ent/project"
@@ -818,6 +819,21 @@ func (_c *ProjectCreate) SetStatistics(v *ProjectStatistics) *ProjectCreate {
 	return _c.SetStatisticsID(v.ID)
 }
 
+// AddEventIDs adds the "events" edge to the Event entity by IDs.
+func (_c *ProjectCreate) AddEventIDs(ids ...int) *ProjectCreate {
+	_c.mutation.AddEventIDs(ids...)
+	return _c
+}
+
+// AddEvents adds the "events" edges to the Event entity.
+func (_c *ProjectCreate) AddEvents(v ...*Event) *ProjectCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddEventIDs(ids...)
+}
+
 // Mutation returns the ProjectMutation object of the builder.
 func (_c *ProjectCreate) Mutation() *ProjectMutation {
 	return _c.mutation
@@ -1563,6 +1579,22 @@ func (_c *ProjectCreate) createSpec() (*Project, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(projectstatistics.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.EventsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   project.EventsTable,
+			Columns: []string{project.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

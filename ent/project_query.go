@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/event"
 	"anvil/ent/member"
 	"anvil/ent/namespace"
 	"anvil/ent/predicate"
@@ -38,12 +39,14 @@ type ProjectQuery struct {
 	withForks           *ProjectQuery
 	withStars           *ProjectStarQuery
 	withStatistics      *ProjectStatisticsQuery
+	withEvents          *EventQuery
 	loadTotal           []func(context.Context, []*Project) error
 	modifiers           []func(*sql.Selector)
 	withNamedMembers    map[string]*MemberQuery
 	withNamedGroupLinks map[string]*ProjectGroupLinkQuery
 	withNamedForks      map[string]*ProjectQuery
 	withNamedStars      map[string]*ProjectStarQuery
+	withNamedEvents     map[string]*EventQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -256,6 +259,28 @@ func (_q *ProjectQuery) QueryStatistics() *ProjectStatisticsQuery {
 	return query
 }
 
+// QueryEvents chains the current query on the "events" edge.
+func (_q *ProjectQuery) QueryEvents() *EventQuery {
+	query := (&EventClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(project.Table, project.FieldID, selector),
+			sqlgraph.To(event.Table, event.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, project.EventsTable, project.EventsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // First returns the first Project entity from the query.
 // Returns a *NotFoundError when no Project was found.
 func (_q *ProjectQuery) First(ctx context.Context) (*Project, error) {
@@ -456,6 +481,7 @@ func (_q *ProjectQuery) Clone() *ProjectQuery {
 		withForks:      _q.withForks.Clone(),
 		withStars:      _q.withStars.Clone(),
 		withStatistics: _q.withStatistics.Clone(),
+		withEvents:     _q.withEvents.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -551,6 +577,17 @@ func (_q *ProjectQuery) WithStatistics(opts ...func(*ProjectStatisticsQuery)) *P
 	return _q
 }
 
+// WithEvents tells the query-builder to eager-load the nodes that are connected to
+// the "events" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ProjectQuery) WithEvents(opts ...func(*EventQuery)) *ProjectQuery {
+	query := (&EventClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withEvents = query
+	return _q
+}
+
 // GroupBy is used to group vertices by one or more fields/columns.
 // It is often used with aggregate functions, like: count, max, mean, min, sum.
 //
@@ -629,7 +666,7 @@ func (_q *ProjectQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Proj
 	var (
 		nodes       = []*Project{}
 		_spec       = _q.querySpec()
-		loadedTypes = [8]bool{
+		loadedTypes = [9]bool{
 			_q.withNamespace != nil,
 			_q.withCreator != nil,
 			_q.withMembers != nil,
@@ -638,6 +675,7 @@ func (_q *ProjectQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Proj
 			_q.withForks != nil,
 			_q.withStars != nil,
 			_q.withStatistics != nil,
+			_q.withEvents != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -713,6 +751,13 @@ func (_q *ProjectQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Proj
 			return nil, err
 		}
 	}
+	if query := _q.withEvents; query != nil {
+		if err := _q.loadEvents(ctx, query, nodes,
+			func(n *Project) { n.Edges.Events = []*Event{} },
+			func(n *Project, e *Event) { n.Edges.Events = append(n.Edges.Events, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedMembers {
 		if err := _q.loadMembers(ctx, query, nodes,
 			func(n *Project) { n.appendNamedMembers(name) },
@@ -738,6 +783,13 @@ func (_q *ProjectQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Proj
 		if err := _q.loadStars(ctx, query, nodes,
 			func(n *Project) { n.appendNamedStars(name) },
 			func(n *Project, e *ProjectStar) { n.appendNamedStars(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedEvents {
+		if err := _q.loadEvents(ctx, query, nodes,
+			func(n *Project) { n.appendNamedEvents(name) },
+			func(n *Project, e *Event) { n.appendNamedEvents(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -995,6 +1047,39 @@ func (_q *ProjectQuery) loadStatistics(ctx context.Context, query *ProjectStatis
 	}
 	return nil
 }
+func (_q *ProjectQuery) loadEvents(ctx context.Context, query *EventQuery, nodes []*Project, init func(*Project), assign func(*Project, *Event)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Project)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(event.FieldProjectID)
+	}
+	query.Where(predicate.Event(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(project.EventsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ProjectID
+		if fk == nil {
+			return fmt.Errorf(`foreign-key "project_id" is nil for node %v`, n.ID)
+		}
+		node, ok := nodeids[*fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "project_id" returned %v for node %v`, *fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 
 func (_q *ProjectQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -1177,6 +1262,20 @@ func (_q *ProjectQuery) WithNamedStars(name string, opts ...func(*ProjectStarQue
 		_q.withNamedStars = make(map[string]*ProjectStarQuery)
 	}
 	_q.withNamedStars[name] = query
+	return _q
+}
+
+// WithNamedEvents tells the query-builder to eager-load the nodes that are connected to the "events"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ProjectQuery) WithNamedEvents(name string, opts ...func(*EventQuery)) *ProjectQuery {
+	query := (&EventClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedEvents == nil {
+		_q.withNamedEvents = make(map[string]*EventQuery)
+	}
+	_q.withNamedEvents[name] = query
 	return _q
 }
 

@@ -4,6 +4,7 @@ package ent
 
 import (
 	"anvil/ent/containerrepository"
+	"anvil/ent/event"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
@@ -17,6 +18,7 @@ import (
 	"anvil/ent/projectstatistics"
 	"anvil/ent/protectedbranch"
 	"anvil/ent/pushevent"
+	"anvil/ent/pusheventpayload"
 	"anvil/ent/redirectroute"
 	"anvil/ent/schema"
 	"anvil/ent/setting"
@@ -68,6 +70,20 @@ func init() {
 			return nil
 		}
 	}()
+	eventFields := schema.Event{}.Fields()
+	_ = eventFields
+	// eventDescTargetType is the schema descriptor for target_type field.
+	eventDescTargetType := eventFields[4].Descriptor()
+	// event.TargetTypeValidator is a validator for the "target_type" field. It is called by the builders before save.
+	event.TargetTypeValidator = eventDescTargetType.Validators[0].(func(string) error)
+	// eventDescImportedFrom is the schema descriptor for imported_from field.
+	eventDescImportedFrom := eventFields[8].Descriptor()
+	// event.DefaultImportedFrom holds the default value on creation for the imported_from field.
+	event.DefaultImportedFrom = eventDescImportedFrom.Default.(string)
+	// eventDescCreatedAt is the schema descriptor for created_at field.
+	eventDescCreatedAt := eventFields[9].Descriptor()
+	// event.DefaultCreatedAt holds the default value on creation for the created_at field.
+	event.DefaultCreatedAt = eventDescCreatedAt.Default.(func() time.Time)
 	groupcustomattributeMixin := schema.GroupCustomAttribute{}.Mixin()
 	groupcustomattributeMixinFields0 := groupcustomattributeMixin[0].Fields()
 	_ = groupcustomattributeMixinFields0
@@ -704,6 +720,16 @@ func init() {
 	pusheventDescCreatedAt := pusheventFields[11].Descriptor()
 	// pushevent.DefaultCreatedAt holds the default value on creation for the created_at field.
 	pushevent.DefaultCreatedAt = pusheventDescCreatedAt.Default.(func() time.Time)
+	pusheventpayloadFields := schema.PushEventPayload{}.Fields()
+	_ = pusheventpayloadFields
+	// pusheventpayloadDescCommitCount is the schema descriptor for commit_count field.
+	pusheventpayloadDescCommitCount := pusheventpayloadFields[1].Descriptor()
+	// pusheventpayload.DefaultCommitCount holds the default value on creation for the commit_count field.
+	pusheventpayload.DefaultCommitCount = pusheventpayloadDescCommitCount.Default.(int)
+	// pusheventpayloadDescCommitTitle is the schema descriptor for commit_title field.
+	pusheventpayloadDescCommitTitle := pusheventpayloadFields[7].Descriptor()
+	// pusheventpayload.CommitTitleValidator is a validator for the "commit_title" field. It is called by the builders before save.
+	pusheventpayload.CommitTitleValidator = pusheventpayloadDescCommitTitle.Validators[0].(func(string) error)
 	redirectrouteMixin := schema.RedirectRoute{}.Mixin()
 	redirectrouteMixinFields0 := redirectrouteMixin[0].Fields()
 	_ = redirectrouteMixinFields0

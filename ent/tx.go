@@ -16,6 +16,8 @@ type Tx struct {
 	config
 	// ContainerRepository is the client for interacting with the ContainerRepository builders.
 	ContainerRepository *ContainerRepositoryClient
+	// Event is the client for interacting with the Event builders.
+	Event *EventClient
 	// GroupCustomAttribute is the client for interacting with the GroupCustomAttribute builders.
 	GroupCustomAttribute *GroupCustomAttributeClient
 	// GroupGroupLink is the client for interacting with the GroupGroupLink builders.
@@ -42,6 +44,8 @@ type Tx struct {
 	ProtectedBranch *ProtectedBranchClient
 	// PushEvent is the client for interacting with the PushEvent builders.
 	PushEvent *PushEventClient
+	// PushEventPayload is the client for interacting with the PushEventPayload builders.
+	PushEventPayload *PushEventPayloadClient
 	// RedirectRoute is the client for interacting with the RedirectRoute builders.
 	RedirectRoute *RedirectRouteClient
 	// Setting is the client for interacting with the Setting builders.
@@ -182,6 +186,7 @@ func (tx *Tx) Client() *Client {
 
 func (tx *Tx) init() {
 	tx.ContainerRepository = NewContainerRepositoryClient(tx.config)
+	tx.Event = NewEventClient(tx.config)
 	tx.GroupCustomAttribute = NewGroupCustomAttributeClient(tx.config)
 	tx.GroupGroupLink = NewGroupGroupLinkClient(tx.config)
 	tx.Identity = NewIdentityClient(tx.config)
@@ -195,6 +200,7 @@ func (tx *Tx) init() {
 	tx.ProjectStatistics = NewProjectStatisticsClient(tx.config)
 	tx.ProtectedBranch = NewProtectedBranchClient(tx.config)
 	tx.PushEvent = NewPushEventClient(tx.config)
+	tx.PushEventPayload = NewPushEventPayloadClient(tx.config)
 	tx.RedirectRoute = NewRedirectRouteClient(tx.config)
 	tx.Setting = NewSettingClient(tx.config)
 	tx.User = NewUserClient(tx.config)

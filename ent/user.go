@@ -124,13 +124,15 @@ type UserEdges struct {
 	Namespace *Namespace `json:"namespace,omitempty"`
 	// Stars holds the value of the stars edge.
 	Stars []*ProjectStar `json:"stars,omitempty"`
+	// Events holds the value of the events edge.
+	Events []*Event `json:"events,omitempty"`
 	// CreatedBy holds the value of the created_by edge.
 	CreatedBy *User `json:"created_by,omitempty"`
 	// CreatedUsers holds the value of the created_users edge.
 	CreatedUsers []*User `json:"created_users,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [9]bool
+	loadedTypes [10]bool
 
 	namedMemberships      map[string][]*Member
 	namedTokens           map[string][]*PersonalAccessToken
@@ -138,6 +140,7 @@ type UserEdges struct {
 	namedIdentities       map[string][]*Identity
 	namedCreatedProjects  map[string][]*Project
 	namedStars            map[string][]*ProjectStar
+	namedEvents           map[string][]*Event
 	namedCreatedUsers     map[string][]*User
 }
 
@@ -206,12 +209,21 @@ func (e UserEdges) StarsOrErr() ([]*ProjectStar, error) {
 	return nil, &NotLoadedError{edge: "stars"}
 }
 
+// EventsOrErr returns the Events value or an error if the edge
+// was not loaded in eager-loading.
+func (e UserEdges) EventsOrErr() ([]*Event, error) {
+	if e.loadedTypes[7] {
+		return e.Events, nil
+	}
+	return nil, &NotLoadedError{edge: "events"}
+}
+
 // CreatedByOrErr returns the CreatedBy value or an error if the edge
 // was not loaded in eager-loading, or loaded but was not found.
 func (e UserEdges) CreatedByOrErr() (*User, error) {
 	if e.CreatedBy != nil {
 		return e.CreatedBy, nil
-	} else if e.loadedTypes[7] {
+	} else if e.loadedTypes[8] {
 		return nil, &NotFoundError{label: user.Label}
 	}
 	return nil, &NotLoadedError{edge: "created_by"}
@@ -220,7 +232,7 @@ func (e UserEdges) CreatedByOrErr() (*User, error) {
 // CreatedUsersOrErr returns the CreatedUsers value or an error if the edge
 // was not loaded in eager-loading.
 func (e UserEdges) CreatedUsersOrErr() ([]*User, error) {
-	if e.loadedTypes[8] {
+	if e.loadedTypes[9] {
 		return e.CreatedUsers, nil
 	}
 	return nil, &NotLoadedError{edge: "created_users"}
@@ -569,6 +581,11 @@ func (_m *User) QueryStars() *ProjectStarQuery {
 	return NewUserClient(_m.config).QueryStars(_m)
 }
 
+// QueryEvents queries the "events" edge of the User entity.
+func (_m *User) QueryEvents() *EventQuery {
+	return NewUserClient(_m.config).QueryEvents(_m)
+}
+
 // QueryCreatedBy queries the "created_by" edge of the User entity.
 func (_m *User) QueryCreatedBy() *UserQuery {
 	return NewUserClient(_m.config).QueryCreatedBy(_m)
@@ -889,6 +906,30 @@ func (_m *User) appendNamedStars(name string, edges ...*ProjectStar) {
 		_m.Edges.namedStars[name] = []*ProjectStar{}
 	} else {
 		_m.Edges.namedStars[name] = append(_m.Edges.namedStars[name], edges...)
+	}
+}
+
+// NamedEvents returns the Events named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *User) NamedEvents(name string) ([]*Event, error) {
+	if _m.Edges.namedEvents == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedEvents[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *User) appendNamedEvents(name string, edges ...*Event) {
+	if _m.Edges.namedEvents == nil {
+		_m.Edges.namedEvents = make(map[string][]*Event)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedEvents[name] = []*Event{}
+	} else {
+		_m.Edges.namedEvents[name] = append(_m.Edges.namedEvents[name], edges...)
 	}
 }
 

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/event"
 	"anvil/ent/identity"
 	"anvil/ent/member"
 	"anvil/ent/namespace"
@@ -710,6 +711,21 @@ func (_c *UserCreate) AddStars(v ...*ProjectStar) *UserCreate {
 	return _c.AddStarIDs(ids...)
 }
 
+// AddEventIDs adds the "events" edge to the Event entity by IDs.
+func (_c *UserCreate) AddEventIDs(ids ...int) *UserCreate {
+	_c.mutation.AddEventIDs(ids...)
+	return _c
+}
+
+// AddEvents adds the "events" edges to the Event entity.
+func (_c *UserCreate) AddEvents(v ...*Event) *UserCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddEventIDs(ids...)
+}
+
 // SetCreatedBy sets the "created_by" edge to the User entity.
 func (_c *UserCreate) SetCreatedBy(v *User) *UserCreate {
 	return _c.SetCreatedByID(v.ID)
@@ -1378,6 +1394,22 @@ func (_c *UserCreate) createSpec() (*User, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(projectstar.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.EventsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.EventsTable,
+			Columns: []string{user.EventsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/event"
 	"anvil/ent/identity"
 	"anvil/ent/member"
 	"anvil/ent/namespace"
@@ -38,6 +39,7 @@ type UserQuery struct {
 	withCreatedProjects       *ProjectQuery
 	withNamespace             *NamespaceQuery
 	withStars                 *ProjectStarQuery
+	withEvents                *EventQuery
 	withCreatedBy             *UserQuery
 	withCreatedUsers          *UserQuery
 	loadTotal                 []func(context.Context, []*User) error
@@ -48,6 +50,7 @@ type UserQuery struct {
 	withNamedIdentities       map[string]*IdentityQuery
 	withNamedCreatedProjects  map[string]*ProjectQuery
 	withNamedStars            map[string]*ProjectStarQuery
+	withNamedEvents           map[string]*EventQuery
 	withNamedCreatedUsers     map[string]*UserQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -232,6 +235,28 @@ func (_q *UserQuery) QueryStars() *ProjectStarQuery {
 			sqlgraph.From(user.Table, user.FieldID, selector),
 			sqlgraph.To(projectstar.Table, projectstar.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, user.StarsTable, user.StarsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryEvents chains the current query on the "events" edge.
+func (_q *UserQuery) QueryEvents() *EventQuery {
+	query := (&EventClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, selector),
+			sqlgraph.To(event.Table, event.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, user.EventsTable, user.EventsColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -482,6 +507,7 @@ func (_q *UserQuery) Clone() *UserQuery {
 		withCreatedProjects:  _q.withCreatedProjects.Clone(),
 		withNamespace:        _q.withNamespace.Clone(),
 		withStars:            _q.withStars.Clone(),
+		withEvents:           _q.withEvents.Clone(),
 		withCreatedBy:        _q.withCreatedBy.Clone(),
 		withCreatedUsers:     _q.withCreatedUsers.Clone(),
 		// clone intermediate query.
@@ -565,6 +591,17 @@ func (_q *UserQuery) WithStars(opts ...func(*ProjectStarQuery)) *UserQuery {
 		opt(query)
 	}
 	_q.withStars = query
+	return _q
+}
+
+// WithEvents tells the query-builder to eager-load the nodes that are connected to
+// the "events" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *UserQuery) WithEvents(opts ...func(*EventQuery)) *UserQuery {
+	query := (&EventClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withEvents = query
 	return _q
 }
 
@@ -668,7 +705,7 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 	var (
 		nodes       = []*User{}
 		_spec       = _q.querySpec()
-		loadedTypes = [9]bool{
+		loadedTypes = [10]bool{
 			_q.withMemberships != nil,
 			_q.withTokens != nil,
 			_q.withCustomAttributes != nil,
@@ -676,6 +713,7 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 			_q.withCreatedProjects != nil,
 			_q.withNamespace != nil,
 			_q.withStars != nil,
+			_q.withEvents != nil,
 			_q.withCreatedBy != nil,
 			_q.withCreatedUsers != nil,
 		}
@@ -749,6 +787,13 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 			return nil, err
 		}
 	}
+	if query := _q.withEvents; query != nil {
+		if err := _q.loadEvents(ctx, query, nodes,
+			func(n *User) { n.Edges.Events = []*Event{} },
+			func(n *User, e *Event) { n.Edges.Events = append(n.Edges.Events, e) }); err != nil {
+			return nil, err
+		}
+	}
 	if query := _q.withCreatedBy; query != nil {
 		if err := _q.loadCreatedBy(ctx, query, nodes, nil,
 			func(n *User, e *User) { n.Edges.CreatedBy = e }); err != nil {
@@ -801,6 +846,13 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 		if err := _q.loadStars(ctx, query, nodes,
 			func(n *User) { n.appendNamedStars(name) },
 			func(n *User, e *ProjectStar) { n.appendNamedStars(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedEvents {
+		if err := _q.loadEvents(ctx, query, nodes,
+			func(n *User) { n.appendNamedEvents(name) },
+			func(n *User, e *Event) { n.appendNamedEvents(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -1027,6 +1079,36 @@ func (_q *UserQuery) loadStars(ctx context.Context, query *ProjectStarQuery, nod
 		node, ok := nodeids[fk]
 		if !ok {
 			return fmt.Errorf(`unexpected referenced foreign-key "user_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *UserQuery) loadEvents(ctx context.Context, query *EventQuery, nodes []*User, init func(*User), assign func(*User, *Event)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*User)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(event.FieldAuthorID)
+	}
+	query.Where(predicate.Event(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(user.EventsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.AuthorID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "author_id" returned %v for node %v`, fk, n.ID)
 		}
 		assign(node, n)
 	}
@@ -1301,6 +1383,20 @@ func (_q *UserQuery) WithNamedStars(name string, opts ...func(*ProjectStarQuery)
 		_q.withNamedStars = make(map[string]*ProjectStarQuery)
 	}
 	_q.withNamedStars[name] = query
+	return _q
+}
+
+// WithNamedEvents tells the query-builder to eager-load the nodes that are connected to the "events"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *UserQuery) WithNamedEvents(name string, opts ...func(*EventQuery)) *UserQuery {
+	query := (&EventClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedEvents == nil {
+		_q.withNamedEvents = make(map[string]*EventQuery)
+	}
+	_q.withNamedEvents[name] = query
 	return _q
 }
 

@@ -20,6 +20,18 @@ func (f ContainerRepositoryFunc) Mutate(ctx context.Context, m ent.Mutation) (en
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ContainerRepositoryMutation", m)
 }
 
+// The EventFunc type is an adapter to allow the use of ordinary
+// function as Event mutator.
+type EventFunc func(context.Context, *ent.EventMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f EventFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.EventMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.EventMutation", m)
+}
+
 // The GroupCustomAttributeFunc type is an adapter to allow the use of ordinary
 // function as GroupCustomAttribute mutator.
 type GroupCustomAttributeFunc func(context.Context, *ent.GroupCustomAttributeMutation) (ent.Value, error)
@@ -174,6 +186,18 @@ func (f PushEventFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PushEventMutation", m)
+}
+
+// The PushEventPayloadFunc type is an adapter to allow the use of ordinary
+// function as PushEventPayload mutator.
+type PushEventPayloadFunc func(context.Context, *ent.PushEventPayloadMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PushEventPayloadFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PushEventPayloadMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PushEventPayloadMutation", m)
 }
 
 // The RedirectRouteFunc type is an adapter to allow the use of ordinary

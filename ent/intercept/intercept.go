@@ -8,6 +8,7 @@ import (
 
 	"anvil/ent"
 	"anvil/ent/containerrepository"
+	"anvil/ent/event"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
@@ -22,6 +23,7 @@ import (
 	"anvil/ent/projectstatistics"
 	"anvil/ent/protectedbranch"
 	"anvil/ent/pushevent"
+	"anvil/ent/pusheventpayload"
 	"anvil/ent/redirectroute"
 	"anvil/ent/setting"
 	"anvil/ent/user"
@@ -111,6 +113,33 @@ func (f TraverseContainerRepository) Traverse(ctx context.Context, q ent.Query) 
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.ContainerRepositoryQuery", q)
+}
+
+// The EventFunc type is an adapter to allow the use of ordinary function as a Querier.
+type EventFunc func(context.Context, *ent.EventQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f EventFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.EventQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.EventQuery", q)
+}
+
+// The TraverseEvent type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseEvent func(context.Context, *ent.EventQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseEvent) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseEvent) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.EventQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.EventQuery", q)
 }
 
 // The GroupCustomAttributeFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -464,6 +493,33 @@ func (f TraversePushEvent) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.PushEventQuery", q)
 }
 
+// The PushEventPayloadFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PushEventPayloadFunc func(context.Context, *ent.PushEventPayloadQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PushEventPayloadFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PushEventPayloadQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PushEventPayloadQuery", q)
+}
+
+// The TraversePushEventPayload type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePushEventPayload func(context.Context, *ent.PushEventPayloadQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePushEventPayload) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePushEventPayload) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PushEventPayloadQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PushEventPayloadQuery", q)
+}
+
 // The RedirectRouteFunc type is an adapter to allow the use of ordinary function as a Querier.
 type RedirectRouteFunc func(context.Context, *ent.RedirectRouteQuery) (ent.Value, error)
 
@@ -577,6 +633,8 @@ func NewQuery(q ent.Query) (Query, error) {
 	switch q := q.(type) {
 	case *ent.ContainerRepositoryQuery:
 		return &query[*ent.ContainerRepositoryQuery, predicate.ContainerRepository, containerrepository.OrderOption]{typ: ent.TypeContainerRepository, tq: q}, nil
+	case *ent.EventQuery:
+		return &query[*ent.EventQuery, predicate.Event, event.OrderOption]{typ: ent.TypeEvent, tq: q}, nil
 	case *ent.GroupCustomAttributeQuery:
 		return &query[*ent.GroupCustomAttributeQuery, predicate.GroupCustomAttribute, groupcustomattribute.OrderOption]{typ: ent.TypeGroupCustomAttribute, tq: q}, nil
 	case *ent.GroupGroupLinkQuery:
@@ -603,6 +661,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ProtectedBranchQuery, predicate.ProtectedBranch, protectedbranch.OrderOption]{typ: ent.TypeProtectedBranch, tq: q}, nil
 	case *ent.PushEventQuery:
 		return &query[*ent.PushEventQuery, predicate.PushEvent, pushevent.OrderOption]{typ: ent.TypePushEvent, tq: q}, nil
+	case *ent.PushEventPayloadQuery:
+		return &query[*ent.PushEventPayloadQuery, predicate.PushEventPayload, pusheventpayload.OrderOption]{typ: ent.TypePushEventPayload, tq: q}, nil
 	case *ent.RedirectRouteQuery:
 		return &query[*ent.RedirectRouteQuery, predicate.RedirectRoute, redirectroute.OrderOption]{typ: ent.TypeRedirectRoute, tq: q}, nil
 	case *ent.SettingQuery:

@@ -46,6 +46,68 @@ var (
 			},
 		},
 	}
+	// EventsColumns holds the columns for the "events" table.
+	EventsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "action", Type: field.TypeEnum, Enums: []string{"created", "updated", "closed", "reopened", "pushed", "commented", "merged", "joined", "left", "destroyed", "expired", "approved"}},
+		{Name: "target_type", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "target_id", Type: field.TypeInt, Nullable: true},
+		{Name: "target_iid", Type: field.TypeInt, Nullable: true},
+		{Name: "target_title", Type: field.TypeString, Nullable: true},
+		{Name: "imported_from", Type: field.TypeString, Default: "none"},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "group_id", Type: field.TypeInt, Nullable: true},
+		{Name: "project_id", Type: field.TypeInt, Nullable: true},
+		{Name: "author_id", Type: field.TypeInt},
+	}
+	// EventsTable holds the schema information for the "events" table.
+	EventsTable = &schema.Table{
+		Name:       "events",
+		Columns:    EventsColumns,
+		PrimaryKey: []*schema.Column{EventsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "events_namespaces_events",
+				Columns:    []*schema.Column{EventsColumns[8]},
+				RefColumns: []*schema.Column{NamespacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "events_projects_events",
+				Columns:    []*schema.Column{EventsColumns[9]},
+				RefColumns: []*schema.Column{ProjectsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "events_users_events",
+				Columns:    []*schema.Column{EventsColumns[10]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "event_author_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[10], EventsColumns[0]},
+			},
+			{
+				Name:    "event_project_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[9], EventsColumns[0]},
+			},
+			{
+				Name:    "event_target_type_target_id",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[2], EventsColumns[3]},
+			},
+			{
+				Name:    "event_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[7]},
+			},
+		},
+	}
 	// GroupCustomAttributesColumns holds the columns for the "group_custom_attributes" table.
 	GroupCustomAttributesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -625,6 +687,33 @@ var (
 			},
 		},
 	}
+	// PushEventPayloadsColumns holds the columns for the "push_event_payloads" table.
+	PushEventPayloadsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "commit_count", Type: field.TypeInt, Default: 0},
+		{Name: "action", Type: field.TypeEnum, Enums: []string{"created", "removed", "pushed"}},
+		{Name: "ref_type", Type: field.TypeEnum, Enums: []string{"branch", "tag"}},
+		{Name: "commit_from", Type: field.TypeString, Nullable: true},
+		{Name: "commit_to", Type: field.TypeString, Nullable: true},
+		{Name: "ref", Type: field.TypeString, Nullable: true},
+		{Name: "commit_title", Type: field.TypeString, Nullable: true, Size: 70},
+		{Name: "ref_count", Type: field.TypeInt, Nullable: true},
+		{Name: "event_id", Type: field.TypeInt, Unique: true},
+	}
+	// PushEventPayloadsTable holds the schema information for the "push_event_payloads" table.
+	PushEventPayloadsTable = &schema.Table{
+		Name:       "push_event_payloads",
+		Columns:    PushEventPayloadsColumns,
+		PrimaryKey: []*schema.Column{PushEventPayloadsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "push_event_payloads_events_push_data",
+				Columns:    []*schema.Column{PushEventPayloadsColumns[9]},
+				RefColumns: []*schema.Column{EventsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
 	// RedirectRoutesColumns holds the columns for the "redirect_routes" table.
 	RedirectRoutesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -770,6 +859,7 @@ var (
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		ContainerRepositoriesTable,
+		EventsTable,
 		GroupCustomAttributesTable,
 		GroupGroupLinksTable,
 		IdentitiesTable,
@@ -783,6 +873,7 @@ var (
 		ProjectStatisticsTable,
 		ProtectedBranchesTable,
 		PushEventsTable,
+		PushEventPayloadsTable,
 		RedirectRoutesTable,
 		SettingsTable,
 		UsersTable,
@@ -792,6 +883,9 @@ var (
 
 func init() {
 	ContainerRepositoriesTable.ForeignKeys[0].RefTable = ProjectsTable
+	EventsTable.ForeignKeys[0].RefTable = NamespacesTable
+	EventsTable.ForeignKeys[1].RefTable = ProjectsTable
+	EventsTable.ForeignKeys[2].RefTable = UsersTable
 	GroupCustomAttributesTable.ForeignKeys[0].RefTable = NamespacesTable
 	GroupGroupLinksTable.ForeignKeys[0].RefTable = NamespacesTable
 	GroupGroupLinksTable.ForeignKeys[1].RefTable = NamespacesTable
@@ -810,6 +904,7 @@ func init() {
 	ProjectStarsTable.ForeignKeys[0].RefTable = ProjectsTable
 	ProjectStarsTable.ForeignKeys[1].RefTable = UsersTable
 	ProjectStatisticsTable.ForeignKeys[0].RefTable = ProjectsTable
+	PushEventPayloadsTable.ForeignKeys[0].RefTable = EventsTable
 	UsersTable.ForeignKeys[0].RefTable = UsersTable
 	UserCustomAttributesTable.ForeignKeys[0].RefTable = UsersTable
 }

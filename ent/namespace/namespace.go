@@ -87,6 +87,8 @@ const (
 	EdgeProjectShares = "project_shares"
 	// EdgeCustomAttributes holds the string denoting the custom_attributes edge name in mutations.
 	EdgeCustomAttributes = "custom_attributes"
+	// EdgeEvents holds the string denoting the events edge name in mutations.
+	EdgeEvents = "events"
 	// Table holds the table name of the namespace in the database.
 	Table = "namespaces"
 	// ParentTable is the table that holds the parent relation/edge.
@@ -146,6 +148,13 @@ const (
 	CustomAttributesInverseTable = "group_custom_attributes"
 	// CustomAttributesColumn is the table column denoting the custom_attributes relation/edge.
 	CustomAttributesColumn = "group_id"
+	// EventsTable is the table that holds the events relation/edge.
+	EventsTable = "events"
+	// EventsInverseTable is the table name for the Event entity.
+	// It exists in this package in order to avoid circular dependency with the "event" package.
+	EventsInverseTable = "events"
+	// EventsColumn is the table column denoting the events relation/edge.
+	EventsColumn = "group_id"
 )
 
 // Columns holds all SQL columns for namespace fields.
@@ -542,6 +551,20 @@ func ByCustomAttributes(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption 
 		sqlgraph.OrderByNeighborTerms(s, newCustomAttributesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByEventsCount orders the results by events count.
+func ByEventsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newEventsStep(), opts...)
+	}
+}
+
+// ByEvents orders the results by events terms.
+func ByEvents(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newEventsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newParentStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -603,6 +626,13 @@ func newCustomAttributesStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(CustomAttributesInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, CustomAttributesTable, CustomAttributesColumn),
+	)
+}
+func newEventsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(EventsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, EventsTable, EventsColumn),
 	)
 }
 

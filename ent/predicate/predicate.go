@@ -9,6 +9,9 @@ import (
 // ContainerRepository is the predicate function for containerrepository builders.
 type ContainerRepository func(*sql.Selector)
 
+// Event is the predicate function for event builders.
+type Event func(*sql.Selector)
+
 // GroupCustomAttribute is the predicate function for groupcustomattribute builders.
 type GroupCustomAttribute func(*sql.Selector)
 
@@ -47,6 +50,9 @@ type ProtectedBranch func(*sql.Selector)
 
 // PushEvent is the predicate function for pushevent builders.
 type PushEvent func(*sql.Selector)
+
+// PushEventPayload is the predicate function for pusheventpayload builders.
+type PushEventPayload func(*sql.Selector)
 
 // RedirectRoute is the predicate function for redirectroute builders.
 type RedirectRoute func(*sql.Selector)

@@ -137,6 +137,8 @@ const (
 	EdgeStars = "stars"
 	// EdgeStatistics holds the string denoting the statistics edge name in mutations.
 	EdgeStatistics = "statistics"
+	// EdgeEvents holds the string denoting the events edge name in mutations.
+	EdgeEvents = "events"
 	// Table holds the table name of the project in the database.
 	Table = "projects"
 	// NamespaceTable is the table that holds the namespace relation/edge.
@@ -189,6 +191,13 @@ const (
 	StatisticsInverseTable = "project_statistics"
 	// StatisticsColumn is the table column denoting the statistics relation/edge.
 	StatisticsColumn = "project_id"
+	// EventsTable is the table that holds the events relation/edge.
+	EventsTable = "events"
+	// EventsInverseTable is the table name for the Event entity.
+	// It exists in this package in order to avoid circular dependency with the "event" package.
+	EventsInverseTable = "events"
+	// EventsColumn is the table column denoting the events relation/edge.
+	EventsColumn = "project_id"
 )
 
 // Columns holds all SQL columns for project fields.
@@ -734,6 +743,20 @@ func ByStatisticsField(field string, opts ...sql.OrderTermOption) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newStatisticsStep(), sql.OrderByField(field, opts...))
 	}
 }
+
+// ByEventsCount orders the results by events count.
+func ByEventsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newEventsStep(), opts...)
+	}
+}
+
+// ByEvents orders the results by events terms.
+func ByEvents(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newEventsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newNamespaceStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -788,6 +811,13 @@ func newStatisticsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(StatisticsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2O, false, StatisticsTable, StatisticsColumn),
+	)
+}
+func newEventsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(EventsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, EventsTable, EventsColumn),
 	)
 }
 

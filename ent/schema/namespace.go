@@ -76,6 +76,7 @@ func (Namespace) Edges() []ent.Edge {
 		edge.To("shares_received", GroupGroupLink.Type).Annotations(entgql.Skip()),
 		edge.To("project_shares", ProjectGroupLink.Type).Annotations(entgql.Skip()),
 		edge.To("custom_attributes", GroupCustomAttribute.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("events", Event.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

@@ -92,6 +92,8 @@ func (Project) Edges() []ent.Edge {
 			From("forked_from").Field("forked_from_id").Unique().Annotations(entgql.Skip()),
 		edge.To("stars", ProjectStar.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("statistics", ProjectStatistics.Type).Unique().Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
+		// A project's activity goes with it, as in GitLab (events.project_id cascades).
+		edge.To("events", Event.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

@@ -76,6 +76,8 @@ func (User) Edges() []ent.Edge {
 		edge.To("created_projects", Project.Type).Annotations(entgql.Skip()),
 		edge.To("namespace", Namespace.Type).Unique().Annotations(entgql.Skip()),
 		edge.To("stars", ProjectStar.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
+		// A user's events go with the user, as in GitLab (events.author_id cascades).
+		edge.To("events", Event.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		// created_by is the administrator who created the account (null when self-registered).
 		edge.To("created_users", User.Type).Annotations(entgql.Skip()).
 			From("created_by").Field("created_by_id").Unique().Annotations(entgql.Skip()),

@@ -115,6 +115,8 @@ const (
 	EdgeNamespace = "namespace"
 	// EdgeStars holds the string denoting the stars edge name in mutations.
 	EdgeStars = "stars"
+	// EdgeEvents holds the string denoting the events edge name in mutations.
+	EdgeEvents = "events"
 	// EdgeCreatedBy holds the string denoting the created_by edge name in mutations.
 	EdgeCreatedBy = "created_by"
 	// EdgeCreatedUsers holds the string denoting the created_users edge name in mutations.
@@ -170,6 +172,13 @@ const (
 	StarsInverseTable = "project_stars"
 	// StarsColumn is the table column denoting the stars relation/edge.
 	StarsColumn = "user_id"
+	// EventsTable is the table that holds the events relation/edge.
+	EventsTable = "events"
+	// EventsInverseTable is the table name for the Event entity.
+	// It exists in this package in order to avoid circular dependency with the "event" package.
+	EventsInverseTable = "events"
+	// EventsColumn is the table column denoting the events relation/edge.
+	EventsColumn = "author_id"
 	// CreatedByTable is the table that holds the created_by relation/edge.
 	CreatedByTable = "users"
 	// CreatedByColumn is the table column denoting the created_by relation/edge.
@@ -675,6 +684,20 @@ func ByStars(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 	}
 }
 
+// ByEventsCount orders the results by events count.
+func ByEventsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newEventsStep(), opts...)
+	}
+}
+
+// ByEvents orders the results by events terms.
+func ByEvents(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newEventsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
 // ByCreatedByField orders the results by created_by field.
 func ByCreatedByField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -742,6 +765,13 @@ func newStarsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(StarsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, StarsTable, StarsColumn),
+	)
+}
+func newEventsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(EventsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, EventsTable, EventsColumn),
 	)
 }
 func newCreatedByStep() *sqlgraph.Step {
