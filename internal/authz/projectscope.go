@@ -144,3 +144,14 @@ func GroupsWithLevelIn(a *Actor, s *Scope, minLevel Level) predicate.Namespace {
 	}
 	return namespace.And(namespace.KindEQ(namespace.KindGroup), namespace.IDIn(ids...))
 }
+
+// CodeReadableProjectsIn selects the projects whose code the actor may read (download_code as
+// a predicate: Reporter, or the reach of the project's visibility, and the repository feature
+// available to the actor), for listings that show code, such as push events.
+func CodeReadableProjectsIn(a *Actor, s *Scope) predicate.Project {
+	repo := FeatureAvailableIn(a, s, FeatureRepository)
+	if a.IsAdmin() {
+		return repo
+	}
+	return project.And(project.Or(OpenProjects(a), ProjectsWithLevelIn(a, s, Reporter)), repo)
+}

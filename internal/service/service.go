@@ -19,6 +19,7 @@ import (
 	"anvil/internal/service/branches"
 	"anvil/internal/service/commits"
 	"anvil/internal/service/containerregistry"
+	"anvil/internal/service/events"
 	"anvil/internal/service/forks"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/members"
@@ -68,6 +69,9 @@ type Services struct {
 	Stars *stars.Service
 	// Statistics computes projects' and groups' storage statistics from their repositories.
 	Statistics *statistics.Service
+	// Events lists and prunes the activity feed (every domain records into it with
+	// events.Record inside its own transaction).
+	Events *events.Service
 }
 
 // New builds the services over an open database and the git client.
@@ -153,6 +157,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 		Namespaces:        namespaces.New(d.Client, policy, mem),
 		Stars:             stars.New(d.Client, p, u),
 		Statistics:        statistics.New(d.Client, r),
+		Events:            events.New(d.Client, policy, p, u),
 	}, nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
+	"anvil/internal/service/events"
 )
 
 // inviteLimit is GitLab's cap on users added in one request.
@@ -91,7 +92,21 @@ func (s *Service) create(ctx context.Context, c *ent.Client, src *Source, u *ent
 	} else {
 		cr.SetProjectID(src.Project.ID)
 	}
-	return cr.Save(ctx)
+	m, err := cr.Save(ctx)
+	if err != nil || !joinsProject(src, u) {
+		return m, err
+	}
+	return m, events.Record(ctx, c, events.Joined(src.Project.ID, u.ID))
+}
+
+// joinsProject reports whether adding u to src is a "joined" event: GitLab records one for
+// project memberships only, and none for the holder of a personal project's namespace.
+func joinsProject(src *Source, u *ent.User) bool {
+	if src.Kind != ProjectKind {
+		return false
+	}
+	ns := src.Project.Edges.Namespace
+	return ns == nil || ns.OwnerID == nil || *ns.OwnerID != u.ID
 }
 
 // AddMany adds or updates several users at once (comma-separated user_id or username), as
@@ -284,7 +299,10 @@ func (s *Service) Remove(ctx context.Context, actor *authz.Actor, ref Ref, userI
 		if err := c.Member.DeleteOneID(m.ID).Exec(ctx); err != nil {
 			return err
 		}
-		if src.Kind != GroupKind || opts.SkipSubresources {
+		if src.Kind == ProjectKind {
+			return events.Record(ctx, c, events.Left(src.Project.ID, m.UserID, stale(m)))
+		}
+		if opts.SkipSubresources {
 			return nil
 		}
 		return s.removeBelow(ctx, c, src.Group, userID, false)
@@ -304,9 +322,21 @@ func (s *Service) removeBelow(ctx context.Context, c *ent.Client, group *ent.Nam
 			groups = append(groups, id)
 		}
 	}
+	// The project memberships that end are "left" events (GitLab destroys each membership).
+	left, err := c.Member.Query().Where(member.UserID(userID), member.HasProjectWith(project.NamespaceIDIn(ids...))).All(ctx)
+	if err != nil {
+		return err
+	}
 	_, err = c.Member.Delete().Where(member.UserID(userID), member.Or(
 		member.NamespaceIDIn(groups...),
 		member.HasProjectWith(project.NamespaceIDIn(ids...)),
 	)).Exec(ctx)
-	return err
+	if err != nil {
+		return err
+	}
+	entries := make([]events.Entry, 0, len(left))
+	for _, m := range left {
+		entries = append(entries, events.Left(*m.ProjectID, m.UserID, stale(m)))
+	}
+	return events.Record(ctx, c, entries...)
 }

@@ -12,6 +12,7 @@ import (
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
+	"anvil/internal/service/events"
 	"anvil/internal/service/routes"
 )
 
@@ -114,7 +115,7 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 			}
 		}
 		created = p
-		return nil
+		return events.Record(ctx, tx, events.ProjectCreated(p.ID, creator.User.ID))
 	})
 	if err != nil {
 		return nil, nil, err

@@ -12,6 +12,7 @@ import (
 	"anvil/internal/authz"
 	"anvil/internal/db"
 	"anvil/internal/git"
+	"anvil/internal/service/events"
 )
 
 // RefUpdate is one ref a push moved, as git reports it to the post-receive hook: Old is the
@@ -29,7 +30,8 @@ const maxCommitTitle = 70
 
 // RecordPush records an accepted push by actor into p: one PushEvent per branch or tag it moved
 // (before and after ids, created/pushed/removed, the commit count and up to 20 commit ids
-// newest first, the newest commit's title), and the project's last activity. When the push
+// newest first, the newest commit's title), the activity feed's push events made from them
+// (events.Pushes), and the project's last activity. When the push
 // gave an empty repository its first branches, the default branch becomes HEAD's branch if it
 // was pushed, else the first branch pushed; HEAD and the project follow, and the branch gets
 // the instance's default protection, as in GitLab.
@@ -50,7 +52,7 @@ func (s *Service) RecordPush(ctx context.Context, actor *authz.Actor, p *ent.Pro
 			head = newDefault
 		}
 	}
-	var events []*ent.PushEventCreate
+	var pushes []*ent.PushEventCreate
 	c := db.ClientFrom(ctx, s.client)
 	for _, u := range updates {
 		ev, err := s.pushEvent(ctx, c, repo, u, head)
@@ -58,12 +60,21 @@ func (s *Service) RecordPush(ctx context.Context, actor *authz.Actor, p *ent.Pro
 			return err
 		}
 		if ev != nil {
-			events = append(events, ev.SetProjectID(p.ID).SetNillableUserID(userID(actor)))
+			pushes = append(pushes, ev.SetProjectID(p.ID).SetNillableUserID(userID(actor)))
 		}
 	}
+	limit := events.DefaultPushActivitiesLimit
+	if err := s.settings.Get(ctx, "push_event_activities_limit", &limit); err != nil {
+		return err
+	}
 	err = db.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		if len(events) > 0 {
-			if err := tx.PushEvent.CreateBulk(events...).Exec(ctx); err != nil {
+		if len(pushes) > 0 {
+			rows, err := tx.PushEvent.CreateBulk(pushes...).Save(ctx)
+			if err != nil {
+				return err
+			}
+			// The activity feed's push events, in the same transaction.
+			if err := events.Record(ctx, tx, events.Pushes(p.ID, rows, limit)...); err != nil {
 				return err
 			}
 		}

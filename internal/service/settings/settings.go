@@ -24,6 +24,8 @@ var Defaults = map[string]any{
 	"default_group_visibility":                "private",
 	"password_authentication_enabled_for_git": true,
 	"minimum_password_length":                 8,
+	// push_event_activities_limit: pushes of more refs of one kind than this are one bulk event.
+	"push_event_activities_limit": 3,
 }
 
 // cacheTTL bounds how stale a cached setting may be on another replica; GitLab caches 60 s.

@@ -11,6 +11,7 @@ import (
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
+	"anvil/internal/service/events"
 	"anvil/internal/service/users"
 )
 
@@ -54,6 +55,12 @@ func (s *Service) CreateResourceToken(ctx context.Context, actor *authz.Actor, r
 		}
 		if err := m.Exec(ctx); err != nil {
 			return err
+		}
+		if t.typ == ProjectResource {
+			// The bot joins the project as any member does.
+			if err := events.Record(ctx, c, events.Joined(t.id, bot.ID)); err != nil {
+				return err
+			}
 		}
 		tok, secret, err = s.insert(ctx, c, CreateInput{
 			UserID: bot.ID, Name: attrs.Name, Description: in.Description, Scopes: in.Scopes, ExpiresAt: attrs.ExpiresAt,

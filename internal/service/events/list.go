@@ -1,0 +1,151 @@
+package events
+
+import (
+	"context"
+
+	"anvil/ent"
+	"anvil/ent/event"
+	"anvil/ent/predicate"
+	"anvil/internal/apperr"
+	"anvil/internal/authz"
+	"anvil/internal/pagination"
+)
+
+// ListOwn lists the caller's own events (GET /events), or with scope=all every event of the
+// projects the caller is a member of; either way only what the caller may see. Anonymous
+// callers get 401.
+func (s *Service) ListOwn(ctx context.Context, actor *authz.Actor, p ListParams, page pagination.Offset) (pagination.Result[*ent.Event], error) {
+	if actor.IsAnonymous() {
+		return pagination.Result[*ent.Event]{}, apperr.Unauthorized()
+	}
+	visible, err := s.visibleTo(ctx, actor)
+	if err != nil {
+		return pagination.Result[*ent.Event]{}, err
+	}
+	own := event.AuthorID(actor.User.ID)
+	if p.Scope == "all" {
+		scope, err := s.policy.Scope(ctx, actor, authz.Guest)
+		if err != nil {
+			return pagination.Result[*ent.Event]{}, err
+		}
+		own = inProjects(authz.ProjectsWithLevelIn(actor, scope, authz.Guest))
+	}
+	return s.page(ctx, s.query(ctx, p, own, visible), p, page)
+}
+
+// ListUser lists the contribution events of the user ref names (id or username; GET
+// /users/:id/events) that the caller may see: 404 User Not Found for a user the caller cannot
+// see, and no events for a private profile unless the caller is the user or an administrator.
+func (s *Service) ListUser(ctx context.Context, actor *authz.Actor, ref string, p ListParams, page pagination.Offset) (pagination.Result[*ent.Event], error) {
+	u, err := s.users.FindRef(ctx, actor, ref)
+	if err != nil {
+		return pagination.Result[*ent.Event]{}, err
+	}
+	if !authz.CanUser(actor, u, authz.ReadUserProfile) {
+		return pagination.Result[*ent.Event]{Items: []*ent.Event{}, Page: page}, nil
+	}
+	visible, err := s.visibleTo(ctx, actor)
+	if err != nil {
+		return pagination.Result[*ent.Event]{}, err
+	}
+	return s.page(ctx, s.query(ctx, p, event.AuthorID(u.ID), visible), p, page)
+}
+
+// ListProject lists the events of the project ref names (GET /projects/:id/events): 404
+// Project Not Found for a project the caller cannot read; pushes only for callers who may read
+// its code.
+func (s *Service) ListProject(ctx context.Context, actor *authz.Actor, ref string, p ListParams, page pagination.Offset) (pagination.Result[*ent.Event], error) {
+	proj, level, readable, err := s.projects.LookupLevel(ctx, actor, ref)
+	if err != nil {
+		return pagination.Result[*ent.Event]{}, err
+	}
+	if err := authz.Check(actor, proj, level, readable, authz.ReadProject); err != nil {
+		return pagination.Result[*ent.Event]{}, err
+	}
+	where := []predicate.Event{event.ProjectID(proj.ID)}
+	if !authz.CanProject(actor, proj, level, authz.DownloadCode) {
+		where = append(where, event.ActionNEQ(event.ActionPushed))
+	}
+	return s.page(ctx, s.query(ctx, p, where...), p, page)
+}
+
+// page counts (up to GitLab's bound), orders by creation (the id, which grows with it) and
+// reads one page with the authors and push payloads the presentation needs.
+func (s *Service) page(ctx context.Context, q *ent.EventQuery, p ListParams, page pagination.Offset) (pagination.Result[*ent.Event], error) {
+	var r pagination.Result[*ent.Event]
+	if p.Sort != "" && p.Sort != "asc" && p.Sort != "desc" {
+		return r, apperr.NotAllowedValue("sort")
+	}
+	n, err := q.Clone().Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(ctx)
+	if err != nil {
+		return r, err
+	}
+	if p.Sort == "asc" {
+		q.Order(ent.Asc(event.FieldID))
+	} else {
+		q.Order(ent.Desc(event.FieldID))
+	}
+	rows, err := q.WithAuthor().WithPushData().Offset(page.Skip()).Limit(page.Limit()).All(ctx)
+	if err != nil {
+		return r, err
+	}
+	return pagination.Result[*ent.Event]{Items: rows, Total: pagination.BoundedTotal(n), Page: page}, nil
+}
+
+// ActionName is GitLab's action_name of e: a push's ("pushed new", "deleted", "pushed to"),
+// "accepted" for a merge, "commented on", "removed due to membership expiration from", and
+// "opened" for created targets other than a project.
+func ActionName(e *ent.Event) string {
+	if e.TargetType != nil && *e.TargetType == TargetDesign {
+		switch e.Action {
+		case event.ActionCreated:
+			return "uploaded"
+		case event.ActionUpdated:
+			return "revised"
+		case event.ActionDestroyed:
+			return "deleted"
+		}
+	}
+	switch e.Action {
+	case event.ActionPushed:
+		if pd := e.Edges.PushData; pd != nil {
+			switch pd.Action {
+			case "created":
+				return "pushed new"
+			case "removed":
+				return "deleted"
+			}
+		}
+		return "pushed to"
+	case event.ActionMerged:
+		return "accepted"
+	case event.ActionExpired:
+		return "removed due to membership expiration from"
+	case event.ActionCommented:
+		return "commented on"
+	case event.ActionCreated:
+		switch {
+		case e.TargetType == nil:
+			return "created" // a project's creation; "imported" once imports exist
+		case *e.TargetType == TargetWikiPage:
+			return "created"
+		}
+		return "opened"
+	case event.ActionUpdated:
+		if e.TargetType != nil && *e.TargetType == TargetWikiPage {
+			return "updated"
+		}
+		return "opened"
+	case event.ActionReopened:
+		return "opened"
+	}
+	return string(e.Action)
+}
+
+// TargetIID is the target's iid, or its id for kinds without one (GitLab's target_iid).
+func TargetIID(e *ent.Event) *int {
+	if e.TargetIid != nil {
+		return e.TargetIid
+	}
+	return e.TargetID
+}
