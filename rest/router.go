@@ -6,6 +6,7 @@ import (
 	"anvil/internal/service"
 	"anvil/rest/branchapi"
 	"anvil/rest/commitapi"
+	"anvil/rest/eventapi"
 	"anvil/rest/forkapi"
 	"anvil/rest/groupapi"
 	"anvil/rest/httpx"
@@ -42,4 +43,5 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	forkapi.Register(t)
 	registryapi.Register(t)
 	namespaceapi.Register(t)
+	eventapi.Register(t)
 }
