@@ -44,17 +44,13 @@ func startOfDay(t time.Time) time.Time {
 // a push also needs the project's code (download_code: the repository feature, Reporter in a
 // private project). The kinds to come (issues, merge requests, notes, milestones, snippets)
 // add their term here: the feature's access level, confidentiality.
-func (s *Service) visibleTo(ctx context.Context, actor *authz.Actor) (predicate.Event, error) {
-	scope, err := s.policy.Scope(ctx, actor, authz.Guest)
-	if err != nil {
-		return nil, err
-	}
+func visibleTo(actor *authz.Actor, scope *authz.Scope) predicate.Event {
 	readable := event.ProjectIDNotNil()
 	if !actor.IsAdmin() {
 		readable = inProjects(authz.VisibleProjectsIn(actor, scope))
 	}
 	code := inProjects(authz.CodeReadableProjectsIn(actor, scope))
-	return event.And(readable, event.Or(event.ActionNEQ(event.ActionPushed), code)), nil
+	return event.And(readable, event.Or(event.ActionNEQ(event.ActionPushed), code))
 }
 
 // inProjects keeps events whose project matches where, through an uncorrelated subquery

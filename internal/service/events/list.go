@@ -18,19 +18,15 @@ func (s *Service) ListOwn(ctx context.Context, actor *authz.Actor, p ListParams,
 	if actor.IsAnonymous() {
 		return pagination.Result[*ent.Event]{}, apperr.Unauthorized()
 	}
-	visible, err := s.visibleTo(ctx, actor)
+	scope, err := s.policy.Scope(ctx, actor, authz.Guest)
 	if err != nil {
 		return pagination.Result[*ent.Event]{}, err
 	}
 	own := event.AuthorID(actor.User.ID)
 	if p.Scope == "all" {
-		scope, err := s.policy.Scope(ctx, actor, authz.Guest)
-		if err != nil {
-			return pagination.Result[*ent.Event]{}, err
-		}
 		own = inProjects(authz.ProjectsWithLevelIn(actor, scope, authz.Guest))
 	}
-	return s.page(ctx, s.query(ctx, p, own, visible), p, page)
+	return s.page(ctx, s.query(ctx, p, own, visibleTo(actor, scope)), p, page)
 }
 
 // ListUser lists the contribution events of the user ref names (id or username; GET
@@ -44,11 +40,11 @@ func (s *Service) ListUser(ctx context.Context, actor *authz.Actor, ref string, 
 	if !authz.CanUser(actor, u, authz.ReadUserProfile) {
 		return pagination.Result[*ent.Event]{Items: []*ent.Event{}, Page: page}, nil
 	}
-	visible, err := s.visibleTo(ctx, actor)
+	scope, err := s.policy.Scope(ctx, actor, authz.Guest)
 	if err != nil {
 		return pagination.Result[*ent.Event]{}, err
 	}
-	return s.page(ctx, s.query(ctx, p, event.AuthorID(u.ID), visible), p, page)
+	return s.page(ctx, s.query(ctx, p, event.AuthorID(u.ID), visibleTo(actor, scope)), p, page)
 }
 
 // ListProject lists the events of the project ref names (GET /projects/:id/events): 404
