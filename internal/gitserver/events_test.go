@@ -38,7 +38,8 @@ func TestGit_PushRecordsEvents(t *testing.T) {
 	g.must(dir, "push", "-q", "origin", "one", "two", "three", "four", "t1", "t2")
 
 	list := feed()
-	require.Len(t, list, 3, "one bulk branch event and two tag events")
+	require.Len(t, list, 4, "one bulk branch event and two tag events, after the README's")
+	assert.Equal(t, "root", list[3]["author_username"]) // the project's first commit
 	// Newest first: the tags, then the bulk event for four new branches.
 	bulk := list[2]
 	assert.Equal(t, "pushed new", bulk["action_name"])
@@ -58,7 +59,7 @@ func TestGit_PushRecordsEvents(t *testing.T) {
 	sha2 := g.commit(dir, "b.txt", "b\n", "Add b")
 	g.must(dir, "push", "-q", "origin", "one", ":two")
 	list = feed()
-	require.Len(t, list, 5)
+	require.Len(t, list, 6)
 	byRef := map[string]map[string]any{}
 	for _, e := range list[:2] {
 		byRef[e["push_data"].(map[string]any)["ref"].(string)] = e
