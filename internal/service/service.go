@@ -49,11 +49,11 @@ type Services struct {
 	// ClientAuth authenticates git and container registry clients (tokens, passwords and the
 	// failed-authentication ban).
 	ClientAuth *clientauth.Service
-	Groups   *groups.Service
-	Projects *projects.Service
-	Members  *members.Service
-	Repos    *repos.Service
-	Git      *git.Client
+	Groups     *groups.Service
+	Projects   *projects.Service
+	Members    *members.Service
+	Repos      *repos.Service
+	Git        *git.Client
 	// ProtectedBranches holds branch protection and the ref update checks.
 	ProtectedBranches *protectedbranches.Service
 	// Commits lists, reads and writes commits (REST and GraphQL share it).
@@ -144,11 +144,11 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Users:      u,
 		Tokens:     tok,
 		ClientAuth: clientauth.New(u, tok, authban.New(cfg.GitAuthBan, nil), cfg.ExternalURL),
-		Groups:   g,
-		Projects: p,
-		Members:  mem,
-		Repos:    r,
-		Git:      gitClient,
+		Groups:     g,
+		Projects:   p,
+		Members:    mem,
+		Repos:      r,
+		Git:        gitClient,
 
 		ProtectedBranches: pb,
 		Commits:           commits.New(d.Client, policy, p, r, pb, cfg.ExternalURL), // commits honour branch protection
