@@ -4,7 +4,11 @@ import (
 	"context"
 	"time"
 
+	"anvil/ent"
+	"anvil/ent/user"
+	"anvil/internal/apperr"
 	"anvil/internal/authz"
+	"anvil/internal/db"
 )
 
 // Unlock lifts the lock of the account ref (id or username) for an administrator and clears
@@ -24,4 +28,15 @@ func (s *Service) Unlock(ctx context.Context, actor *authz.Actor, ref string) (c
 		return false, nil
 	}
 	return changed, s.clearLock(ctx, u.ID)
+}
+
+// FirstAdmin returns the administrator with the lowest id (root on a new instance), the actor
+// of administrative commands run on the server's host.
+func (s *Service) FirstAdmin(ctx context.Context) (*ent.User, error) {
+	u, err := db.ClientFrom(ctx, s.client).User.Query().
+		Where(user.Admin(true), user.StateEQ(user.StateActive)).Order(ent.Asc(user.FieldID)).First(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFound("Administrator")
+	}
+	return u, err
 }
