@@ -27,7 +27,7 @@ func TestDataDirectory_private(t *testing.T) {
 	require.NoError(t, os.Chmod(dir, 0o755))
 	in := servertest.Start(t, func(c *config.Config) { c.DataDir = dir })
 	alice, tok := in.NewUser(t, "alice")
-	r := in.Do(t, "POST", "/projects", tok, `{"name":"files","initialize_with_readme":true}`)
+	r := in.Do(t, "POST", "/projects", tok, `{"name":"sources","initialize_with_readme":true}`)
 	require.Equal(t, 201, r.Status, r.String())
 	in.NewProject(t, in.PersonalNamespace(t, alice), "images", "private")
 	push(t, in, image(t, time.Now()), "alice/images:v1", creds("alice", tok)...)
