@@ -87,14 +87,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "event_author_id_id",
+				Name:    "event_author_id_id_project_id_action",
 				Unique:  false,
-				Columns: []*schema.Column{EventsColumns[10], EventsColumns[0]},
+				Columns: []*schema.Column{EventsColumns[10], EventsColumns[0], EventsColumns[9], EventsColumns[1]},
 			},
 			{
-				Name:    "event_project_id_id",
+				Name:    "event_project_id_id_action",
 				Unique:  false,
-				Columns: []*schema.Column{EventsColumns[9], EventsColumns[0]},
+				Columns: []*schema.Column{EventsColumns[9], EventsColumns[0], EventsColumns[1]},
 			},
 			{
 				Name:    "event_target_type_target_id",

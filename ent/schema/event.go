@@ -48,11 +48,13 @@ func (Event) Edges() []ent.Edge {
 }
 
 // Indexes serve the feeds: a user's events newest first, a project's, the target filter, and
-// the pruning of old events.
+// the pruning of old events. The feeds' indexes also hold the columns the visibility rules
+// read (project, action), so that a page and its bounded count are answered from the index
+// alone, without reading 10,000 rows of the table.
 func (Event) Indexes() []ent.Index {
 	return []ent.Index{
-		index.Fields("author_id", "id"),
-		index.Fields("project_id", "id"),
+		index.Fields("author_id", "id", "project_id", "action"),
+		index.Fields("project_id", "id", "action"),
 		index.Fields("target_type", "target_id"),
 		index.Fields("created_at"),
 	}
