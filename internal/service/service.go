@@ -30,6 +30,7 @@ import (
 	"anvil/internal/service/settings"
 	"anvil/internal/service/stars"
 	"anvil/internal/service/statistics"
+	"anvil/internal/service/storagemoves"
 	"anvil/internal/service/tags"
 	"anvil/internal/service/tokens"
 	"anvil/internal/service/users"
@@ -68,6 +69,8 @@ type Services struct {
 	Stars *stars.Service
 	// Statistics computes projects' and groups' storage statistics from their repositories.
 	Statistics *statistics.Service
+	// StorageMoves moves projects' repositories between storages (repository_storage).
+	StorageMoves *storagemoves.Service
 }
 
 // New builds the services over an open database and the git client.
@@ -129,7 +132,15 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 		RegistryHost: cfg.RegistryHost(), ExternalURL: cfg.ExternalURL,
 	})
 	crJobs.Service = cr
-	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete}})
+	// Storage moves run inline after their transaction until the job queue is on main; the
+	// queue's job for a move calls moves.Run(ctx, moveID) instead (see storagemoves.Scheduler).
+	moveJobs := &storagemoves.InlineScheduler{}
+	moves := storagemoves.New(storagemoves.Deps{
+		Client: d.Client, Projects: p, Storage: stor, Scheduler: moveJobs, Log: log,
+	})
+	moveJobs.Service = moves
+	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete},
+		StorageMoves: moves})
 	return &Services{
 		Config: cfg, DB: d, Log: log, Policy: policy, Settings: st,
 		Users: u,
@@ -153,6 +164,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 		Namespaces:        namespaces.New(d.Client, policy, mem),
 		Stars:             stars.New(d.Client, p, u),
 		Statistics:        statistics.New(d.Client, r),
+		StorageMoves:      moves,
 	}, nil
 }
 
