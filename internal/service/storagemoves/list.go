@@ -9,50 +9,64 @@ import (
 	"anvil/internal/authz"
 	"anvil/internal/db"
 	"anvil/internal/pagination"
+	"anvil/internal/service/projects"
 )
 
 // List is GET /project_repository_storage_moves, or GET /projects/:id/repository_storage_moves
 // when projectRef is not empty (administrators): one page, newest first, with each move's
 // project and its namespace.
-func (s *Service) List(ctx context.Context, actor *authz.Actor, projectRef string, page pagination.Offset) (pagination.Result[*ent.ProjectRepositoryStorageMove], error) {
+func (s *Service) List(ctx context.Context, actor *authz.Actor, projectRef string, page pagination.Offset) (pagination.Result[*ent.ProjectRepositoryStorageMove], *projects.View, error) {
 	var r pagination.Result[*ent.ProjectRepositoryStorageMove]
 	q, err := s.query(ctx, actor, projectRef)
 	if err != nil {
-		return r, err
+		return r, nil, err
 	}
 	n, err := q.Clone().Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(ctx)
 	if err != nil {
-		return r, err
+		return r, nil, err
 	}
 	rows, err := q.Order(ent.Desc(projectrepositorystoragemove.FieldCreatedAt), ent.Desc(projectrepositorystoragemove.FieldID)).
 		WithProject(func(pq *ent.ProjectQuery) { pq.WithNamespace() }).
 		Offset(page.Skip()).Limit(page.Limit()).All(ctx)
 	if err != nil {
-		return r, err
+		return r, nil, err
 	}
-	return pagination.Result[*ent.ProjectRepositoryStorageMove]{Items: rows, Total: pagination.BoundedTotal(n), Page: page}, nil
+	v, err := s.view(ctx, actor, rows...)
+	if err != nil {
+		return r, nil, err
+	}
+	return pagination.Result[*ent.ProjectRepositoryStorageMove]{Items: rows, Total: pagination.BoundedTotal(n), Page: page}, v, nil
 }
 
 // Get is GET /project_repository_storage_moves/:id, or the per-project form when projectRef is
 // not empty (administrators); 404 Not found for a move that does not exist (or is another
 // project's).
-func (s *Service) Get(ctx context.Context, actor *authz.Actor, projectRef string, id int) (*ent.ProjectRepositoryStorageMove, error) {
+func (s *Service) Get(ctx context.Context, actor *authz.Actor, projectRef string, id int) (*ent.ProjectRepositoryStorageMove, *projects.View, error) {
 	q, err := s.query(ctx, actor, projectRef)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	m, err := q.Where(projectrepositorystoragemove.ID(id)).
 		WithProject(func(pq *ent.ProjectQuery) { pq.WithNamespace() }).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, apperr.RecordNotFound()
+		return nil, nil, apperr.RecordNotFound()
 	}
-	return m, err
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := s.view(ctx, actor, m)
+	return m, v, err
 }
 
-// Reload reads a move with its project and namespace for presentation.
-func (s *Service) Reload(ctx context.Context, id int) (*ent.ProjectRepositoryStorageMove, error) {
-	return s.client.ProjectRepositoryStorageMove.Query().Where(projectrepositorystoragemove.ID(id)).
-		WithProject(func(pq *ent.ProjectQuery) { pq.WithNamespace() }).Only(ctx)
+// view is the View of the moves' projects (their edges loaded) for presentation.
+func (s *Service) view(ctx context.Context, actor *authz.Actor, moves ...*ent.ProjectRepositoryStorageMove) (*projects.View, error) {
+	rows := make([]*ent.Project, 0, len(moves))
+	for _, m := range moves {
+		if m.Edges.Project != nil {
+			rows = append(rows, m.Edges.Project)
+		}
+	}
+	return s.projects.IdentityView(ctx, actor, rows)
 }
 
 // query starts the moves an administrator asked for: all, or one project's (404 Project Not

@@ -11,6 +11,7 @@ import (
 	"anvil/internal/authz"
 	"anvil/internal/db"
 	"anvil/internal/git/storage"
+	"anvil/internal/service/projects"
 
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
@@ -23,13 +24,13 @@ const msgNotIncluded = "is not included in the list"
 // move of the project's repository to destination (nil: a storage picked by weight, as
 // GitLab's pick_repository_storage). Unknown storages and a project already read-only are
 // GitLab's validation errors.
-func (s *Service) Schedule(ctx context.Context, actor *authz.Actor, ref string, destination *string) (*ent.ProjectRepositoryStorageMove, error) {
+func (s *Service) Schedule(ctx context.Context, actor *authz.Actor, ref string, destination *string) (*ent.ProjectRepositoryStorageMove, *projects.View, error) {
 	if err := authz.CheckAdmin(actor); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	p, err := s.projects.Lookup(ctx, ref)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	dest := ""
 	if destination != nil {
@@ -40,7 +41,12 @@ func (s *Service) Schedule(ctx context.Context, actor *authz.Actor, ref string, 
 		move, err = s.schedule(ctx, p, dest)
 		return err
 	})
-	return move, err
+	if err != nil {
+		return nil, nil, err
+	}
+	// The move as scheduled, as GitLab answers (the run may already have gone further).
+	v, err := s.view(ctx, actor, move)
+	return move, v, err
 }
 
 // ScheduleMove implements projects.StorageMover: PUT /projects/:id with a new

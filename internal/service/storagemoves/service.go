@@ -56,3 +56,6 @@ func (s *Service) KnownStorage(name string) bool {
 	}
 	return false
 }
+
+// Storages lists the configured storage names, sorted.
+func (s *Service) Storages() []string { return s.storage.Names() }
