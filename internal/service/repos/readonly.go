@@ -21,7 +21,7 @@ func (s *Service) CheckWritable(ctx context.Context, p *ent.Project) error {
 	now, err := db.ClientFrom(ctx, s.client).Project.Query().Where(project.ID(p.ID)).
 		Select(project.FieldRepositoryReadOnly, project.FieldRepositoryStorage).Only(ctx)
 	if ent.IsNotFound(err) {
-		return apperr.NotFound("Project")
+		return nil // no move is under way: a deletion owns the repository now
 	}
 	if err != nil {
 		return err
