@@ -39,8 +39,13 @@ const (
 //
 // A move of a project to the storage it is on switches nothing and removes nothing. Run
 // returns an error only when the move should be retried (the database or the context failed);
-// a move that failed for good is recorded as such and returns nil.
+// a move that failed for good is recorded as such and returns nil, as does a Run of a move
+// this process is already running.
 func (s *Service) Run(ctx context.Context, moveID int) error {
+	if _, busy := s.running.LoadOrStore(moveID, struct{}{}); busy {
+		return nil
+	}
+	defer s.running.Delete(moveID)
 	for {
 		m, err := s.client.ProjectRepositoryStorageMove.Get(ctx, moveID)
 		if ent.IsNotFound(err) {
@@ -97,6 +102,11 @@ func (s *Service) replicate(ctx context.Context, m *ent.ProjectRepositoryStorage
 	return s.switchOver(ctx, m, p, sum)
 }
 
+// copyAttempts bounds the copies of one run: a write that was already past the read-only
+// guard when the move was scheduled may land on the source during a copy, which then no longer
+// matches; the copy is made again (that write is in the next one).
+const copyAttempts = 3
+
 // copy makes a fresh copy of the repository at relPath on src at the same path on dst and
 // returns the refs' checksum both ends agree on.
 func (s *Service) copy(ctx context.Context, relPath, src, dst string) (string, error) {
@@ -107,6 +117,20 @@ func (s *Service) copy(ctx context.Context, relPath, src, dst string) (string, e
 	if !from.Exists() {
 		return "", fmt.Errorf("no repository at %s on %q", relPath, src)
 	}
+	for attempt := 1; ; attempt++ {
+		sum, err := s.copyOnce(ctx, from, relPath, dst)
+		if !errors.Is(err, errMismatch) || attempt == copyAttempts {
+			return sum, err
+		}
+		s.log.WarnContext(ctx, "repository changed during its copy; copying again", "disk_path", relPath, "attempt", attempt)
+	}
+}
+
+// errMismatch: the copy's refs differ from the source's.
+var errMismatch = errors.New("checksum mismatch")
+
+// copyOnce copies from to relPath on dst, replacing whatever is there, and verifies the copy.
+func (s *Service) copyOnce(ctx context.Context, from *git.Repository, relPath, dst string) (string, error) {
 	// A copy left by an interrupted attempt is not trusted: the copy starts again.
 	if ok, err := s.storage.Exists(dst, relPath); err != nil {
 		return "", err
@@ -140,7 +164,7 @@ func sameChecksum(ctx context.Context, a, b *git.Repository) (string, error) {
 		return "", err
 	}
 	if got != want {
-		return "", fmt.Errorf("checksum mismatch: source %s, destination %s", want, got)
+		return "", fmt.Errorf("%w: source %s, destination %s", errMismatch, want, got)
 	}
 	return want, nil
 }

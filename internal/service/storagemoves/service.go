@@ -7,6 +7,7 @@ package storagemoves
 import (
 	"context"
 	"log/slog"
+	"sync"
 
 	"anvil/ent"
 	"anvil/internal/git/storage"
@@ -28,6 +29,10 @@ type Service struct {
 	storage   *storage.Storage
 	scheduler Scheduler
 	log       *slog.Logger
+	// running holds the ids of the moves this process is running: a second Run of one of them
+	// returns at once (the first finishes it), so that an inline run and a resumed one never
+	// copy over each other. Across processes the job queue runs one job of a move at a time.
+	running sync.Map
 }
 
 // Deps are the service's collaborators; every one is required.
