@@ -42,7 +42,9 @@ func TestMirrorFrom(t *testing.T) {
 			"moved": func(r *git.Repository) {
 				require.NoError(t, r.UpdateRef(ctx, "refs/heads/main", src.Commit("init"), src.Commit("rename")))
 			},
-			"new":  func(r *git.Repository) { require.NoError(t, r.UpdateRef(ctx, "refs/heads/extra", src.Commit("init"), "")) },
+			"new": func(r *git.Repository) {
+				require.NoError(t, r.UpdateRef(ctx, "refs/heads/extra", src.Commit("init"), ""))
+			},
 			"head": func(r *git.Repository) { require.NoError(t, r.SetHead(ctx, "main")) },
 		} {
 			copyRepo := emptyRepo(t, src)
