@@ -35,7 +35,8 @@ const (
 //     replicated with the checksum. A failed copy or a checksum mismatch removes the copy and
 //     records failed (the project stays where it was, writable again);
 //   - replicated: the source is removed if it still has the checksum copied (a write that
-//     slipped in after the copy leaves it in place, cleanup_failed, nothing lost); finished.
+//     slipped in after the copy leaves it in place, cleanup_failed, nothing lost) and the
+//     destination is there; finished.
 //
 // A move of a project to the storage it is on switches nothing and removes nothing. Run
 // returns an error only when the move should be retried (the database or the context failed);
@@ -220,6 +221,13 @@ func (s *Service) cleanup(ctx context.Context, m *ent.ProjectRepositoryStorageMo
 	}
 	from, err := s.storage.Repository(m.SourceStorageName, p.DiskPath)
 	if err != nil {
+		return s.cleanupFailed(ctx, m, err)
+	}
+	// The source is the last copy if the destination went missing since the switch.
+	if ok, err := s.storage.Exists(m.DestinationStorageName, p.DiskPath); err != nil || !ok {
+		if err == nil {
+			err = errors.New("the destination repository is missing: the source is kept")
+		}
 		return s.cleanupFailed(ctx, m, err)
 	}
 	if from.Exists() {

@@ -13,6 +13,7 @@ import (
 	"anvil/internal/config"
 	"anvil/internal/git"
 	"anvil/internal/service/projects"
+	"anvil/internal/service/storagemoves"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -166,6 +167,15 @@ func TestRun_neverLoses(t *testing.T) {
 		assert.Equal(t, "second", where)
 		assert.True(t, src.Exists(), "kept for an administrator")
 	})
+	t.Run("a destination gone after the switch keeps the source", func(t *testing.T) {
+		w := newWorld(t)
+		m := w.switched(t)
+		require.NoError(t, os.RemoveAll(w.repo(t, "second").Path()))
+		require.NoError(t, w.in.Services.StorageMoves.Run(w.ctx, m.ID))
+		state, _, _ := w.state(t, m.ID)
+		assert.Equal(t, projectrepositorystoragemove.StateCleanupFailed, state)
+		assert.True(t, w.repo(t, "default").Exists(), "the last copy stays")
+	})
 	t.Run("a missing source fails the move", func(t *testing.T) {
 		w := newWorld(t)
 		m := w.move(t, projectrepositorystoragemove.StateStarted, "")
@@ -203,4 +213,32 @@ func TestRun_neverLoses(t *testing.T) {
 		require.NoError(t, err)
 		assert.Zero(t, n)
 	})
+}
+
+// TestRepositoryInUse: the copy being made and the source not yet removed are claimed by their
+// move; nothing else is.
+func TestRepositoryInUse(t *testing.T) {
+	w := newWorld(t)
+	c, rel := w.in.DB.Client, w.project.DiskPath
+	inUse := func(storageName string) bool {
+		ok, err := storagemoves.RepositoryInUse(w.ctx, c, storageName, rel)
+		require.NoError(t, err)
+		return ok
+	}
+	assert.False(t, inUse("second"))
+	m := w.move(t, projectrepositorystoragemove.StateStarted, "")
+	assert.True(t, inUse("second"), "the copy on the destination")
+	assert.False(t, inUse("default"), "the project names its source itself")
+	for state, want := range map[projectrepositorystoragemove.State][2]bool{
+		projectrepositorystoragemove.StateReplicated:    {true, false},
+		projectrepositorystoragemove.StateCleanupFailed: {true, false},
+		projectrepositorystoragemove.StateFinished:      {false, false},
+		projectrepositorystoragemove.StateFailed:        {false, false},
+	} {
+		require.NoError(t, c.ProjectRepositoryStorageMove.UpdateOneID(m.ID).SetState(state).Exec(w.ctx))
+		assert.Equal(t, want, [2]bool{inUse("default"), inUse("second")}, string(state))
+	}
+	ok, err := storagemoves.RepositoryInUse(w.ctx, c, "second", "@hashed/00/00/other.git")
+	require.NoError(t, err)
+	assert.False(t, ok)
 }
