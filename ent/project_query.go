@@ -9,6 +9,7 @@ import (
 	"anvil/ent/predicate"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/projectrepositorystoragemove"
 	"anvil/ent/projectstar"
 	"anvil/ent/projectstatistics"
 	"anvil/ent/user"
@@ -27,26 +28,28 @@ import (
 // ProjectQuery is the builder for querying Project entities.
 type ProjectQuery struct {
 	config
-	ctx                 *QueryContext
-	order               []project.OrderOption
-	inters              []Interceptor
-	predicates          []predicate.Project
-	withNamespace       *NamespaceQuery
-	withCreator         *UserQuery
-	withMembers         *MemberQuery
-	withGroupLinks      *ProjectGroupLinkQuery
-	withForkedFrom      *ProjectQuery
-	withForks           *ProjectQuery
-	withStars           *ProjectStarQuery
-	withStatistics      *ProjectStatisticsQuery
-	withEvents          *EventQuery
-	loadTotal           []func(context.Context, []*Project) error
-	modifiers           []func(*sql.Selector)
-	withNamedMembers    map[string]*MemberQuery
-	withNamedGroupLinks map[string]*ProjectGroupLinkQuery
-	withNamedForks      map[string]*ProjectQuery
-	withNamedStars      map[string]*ProjectStarQuery
-	withNamedEvents     map[string]*EventQuery
+	ctx                             *QueryContext
+	order                           []project.OrderOption
+	inters                          []Interceptor
+	predicates                      []predicate.Project
+	withNamespace                   *NamespaceQuery
+	withCreator                     *UserQuery
+	withMembers                     *MemberQuery
+	withGroupLinks                  *ProjectGroupLinkQuery
+	withForkedFrom                  *ProjectQuery
+	withForks                       *ProjectQuery
+	withStars                       *ProjectStarQuery
+	withStatistics                  *ProjectStatisticsQuery
+	withEvents                      *EventQuery
+	withRepositoryStorageMoves      *ProjectRepositoryStorageMoveQuery
+	loadTotal                       []func(context.Context, []*Project) error
+	modifiers                       []func(*sql.Selector)
+	withNamedMembers                map[string]*MemberQuery
+	withNamedGroupLinks             map[string]*ProjectGroupLinkQuery
+	withNamedForks                  map[string]*ProjectQuery
+	withNamedStars                  map[string]*ProjectStarQuery
+	withNamedEvents                 map[string]*EventQuery
+	withNamedRepositoryStorageMoves map[string]*ProjectRepositoryStorageMoveQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -281,6 +284,28 @@ func (_q *ProjectQuery) QueryEvents() *EventQuery {
 	return query
 }
 
+// QueryRepositoryStorageMoves chains the current query on the "repository_storage_moves" edge.
+func (_q *ProjectQuery) QueryRepositoryStorageMoves() *ProjectRepositoryStorageMoveQuery {
+	query := (&ProjectRepositoryStorageMoveClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(project.Table, project.FieldID, selector),
+			sqlgraph.To(projectrepositorystoragemove.Table, projectrepositorystoragemove.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, project.RepositoryStorageMovesTable, project.RepositoryStorageMovesColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // First returns the first Project entity from the query.
 // Returns a *NotFoundError when no Project was found.
 func (_q *ProjectQuery) First(ctx context.Context) (*Project, error) {
@@ -468,20 +493,21 @@ func (_q *ProjectQuery) Clone() *ProjectQuery {
 		return nil
 	}
 	return &ProjectQuery{
-		config:         _q.config,
-		ctx:            _q.ctx.Clone(),
-		order:          append([]project.OrderOption{}, _q.order...),
-		inters:         append([]Interceptor{}, _q.inters...),
-		predicates:     append([]predicate.Project{}, _q.predicates...),
-		withNamespace:  _q.withNamespace.Clone(),
-		withCreator:    _q.withCreator.Clone(),
-		withMembers:    _q.withMembers.Clone(),
-		withGroupLinks: _q.withGroupLinks.Clone(),
-		withForkedFrom: _q.withForkedFrom.Clone(),
-		withForks:      _q.withForks.Clone(),
-		withStars:      _q.withStars.Clone(),
-		withStatistics: _q.withStatistics.Clone(),
-		withEvents:     _q.withEvents.Clone(),
+		config:                     _q.config,
+		ctx:                        _q.ctx.Clone(),
+		order:                      append([]project.OrderOption{}, _q.order...),
+		inters:                     append([]Interceptor{}, _q.inters...),
+		predicates:                 append([]predicate.Project{}, _q.predicates...),
+		withNamespace:              _q.withNamespace.Clone(),
+		withCreator:                _q.withCreator.Clone(),
+		withMembers:                _q.withMembers.Clone(),
+		withGroupLinks:             _q.withGroupLinks.Clone(),
+		withForkedFrom:             _q.withForkedFrom.Clone(),
+		withForks:                  _q.withForks.Clone(),
+		withStars:                  _q.withStars.Clone(),
+		withStatistics:             _q.withStatistics.Clone(),
+		withEvents:                 _q.withEvents.Clone(),
+		withRepositoryStorageMoves: _q.withRepositoryStorageMoves.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -588,6 +614,17 @@ func (_q *ProjectQuery) WithEvents(opts ...func(*EventQuery)) *ProjectQuery {
 	return _q
 }
 
+// WithRepositoryStorageMoves tells the query-builder to eager-load the nodes that are connected to
+// the "repository_storage_moves" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ProjectQuery) WithRepositoryStorageMoves(opts ...func(*ProjectRepositoryStorageMoveQuery)) *ProjectQuery {
+	query := (&ProjectRepositoryStorageMoveClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withRepositoryStorageMoves = query
+	return _q
+}
+
 // GroupBy is used to group vertices by one or more fields/columns.
 // It is often used with aggregate functions, like: count, max, mean, min, sum.
 //
@@ -666,7 +703,7 @@ func (_q *ProjectQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Proj
 	var (
 		nodes       = []*Project{}
 		_spec       = _q.querySpec()
-		loadedTypes = [9]bool{
+		loadedTypes = [10]bool{
 			_q.withNamespace != nil,
 			_q.withCreator != nil,
 			_q.withMembers != nil,
@@ -676,6 +713,7 @@ func (_q *ProjectQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Proj
 			_q.withStars != nil,
 			_q.withStatistics != nil,
 			_q.withEvents != nil,
+			_q.withRepositoryStorageMoves != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -758,6 +796,15 @@ func (_q *ProjectQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Proj
 			return nil, err
 		}
 	}
+	if query := _q.withRepositoryStorageMoves; query != nil {
+		if err := _q.loadRepositoryStorageMoves(ctx, query, nodes,
+			func(n *Project) { n.Edges.RepositoryStorageMoves = []*ProjectRepositoryStorageMove{} },
+			func(n *Project, e *ProjectRepositoryStorageMove) {
+				n.Edges.RepositoryStorageMoves = append(n.Edges.RepositoryStorageMoves, e)
+			}); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedMembers {
 		if err := _q.loadMembers(ctx, query, nodes,
 			func(n *Project) { n.appendNamedMembers(name) },
@@ -790,6 +837,13 @@ func (_q *ProjectQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Proj
 		if err := _q.loadEvents(ctx, query, nodes,
 			func(n *Project) { n.appendNamedEvents(name) },
 			func(n *Project, e *Event) { n.appendNamedEvents(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedRepositoryStorageMoves {
+		if err := _q.loadRepositoryStorageMoves(ctx, query, nodes,
+			func(n *Project) { n.appendNamedRepositoryStorageMoves(name) },
+			func(n *Project, e *ProjectRepositoryStorageMove) { n.appendNamedRepositoryStorageMoves(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -1080,6 +1134,36 @@ func (_q *ProjectQuery) loadEvents(ctx context.Context, query *EventQuery, nodes
 	}
 	return nil
 }
+func (_q *ProjectQuery) loadRepositoryStorageMoves(ctx context.Context, query *ProjectRepositoryStorageMoveQuery, nodes []*Project, init func(*Project), assign func(*Project, *ProjectRepositoryStorageMove)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Project)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(projectrepositorystoragemove.FieldProjectID)
+	}
+	query.Where(predicate.ProjectRepositoryStorageMove(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(project.RepositoryStorageMovesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ProjectID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "project_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 
 func (_q *ProjectQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -1276,6 +1360,20 @@ func (_q *ProjectQuery) WithNamedEvents(name string, opts ...func(*EventQuery)) 
 		_q.withNamedEvents = make(map[string]*EventQuery)
 	}
 	_q.withNamedEvents[name] = query
+	return _q
+}
+
+// WithNamedRepositoryStorageMoves tells the query-builder to eager-load the nodes that are connected to the "repository_storage_moves"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ProjectQuery) WithNamedRepositoryStorageMoves(name string, opts ...func(*ProjectRepositoryStorageMoveQuery)) *ProjectQuery {
+	query := (&ProjectRepositoryStorageMoveClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedRepositoryStorageMoves == nil {
+		_q.withNamedRepositoryStorageMoves = make(map[string]*ProjectRepositoryStorageMoveQuery)
+	}
+	_q.withNamedRepositoryStorageMoves[name] = query
 	return _q
 }
 

@@ -18,6 +18,7 @@ import (
 	"anvil/rest/registryapi"
 	"anvil/rest/repositoryapi"
 	"anvil/rest/route"
+	"anvil/rest/storagemoveapi"
 	"anvil/rest/tagapi"
 	"anvil/rest/tokenapi"
 	"anvil/rest/userapi"
@@ -44,4 +45,5 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	registryapi.Register(t)
 	namespaceapi.Register(t)
 	eventapi.Register(t)
+	storagemoveapi.Register(t)
 }

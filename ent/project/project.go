@@ -121,6 +121,8 @@ const (
 	FieldForkedFromID = "forked_from_id"
 	// FieldPendingDelete holds the string denoting the pending_delete field in the database.
 	FieldPendingDelete = "pending_delete"
+	// FieldRepositoryReadOnly holds the string denoting the repository_read_only field in the database.
+	FieldRepositoryReadOnly = "repository_read_only"
 	// EdgeNamespace holds the string denoting the namespace edge name in mutations.
 	EdgeNamespace = "namespace"
 	// EdgeCreator holds the string denoting the creator edge name in mutations.
@@ -139,6 +141,8 @@ const (
 	EdgeStatistics = "statistics"
 	// EdgeEvents holds the string denoting the events edge name in mutations.
 	EdgeEvents = "events"
+	// EdgeRepositoryStorageMoves holds the string denoting the repository_storage_moves edge name in mutations.
+	EdgeRepositoryStorageMoves = "repository_storage_moves"
 	// Table holds the table name of the project in the database.
 	Table = "projects"
 	// NamespaceTable is the table that holds the namespace relation/edge.
@@ -198,6 +202,13 @@ const (
 	EventsInverseTable = "events"
 	// EventsColumn is the table column denoting the events relation/edge.
 	EventsColumn = "project_id"
+	// RepositoryStorageMovesTable is the table that holds the repository_storage_moves relation/edge.
+	RepositoryStorageMovesTable = "project_repository_storage_moves"
+	// RepositoryStorageMovesInverseTable is the table name for the ProjectRepositoryStorageMove entity.
+	// It exists in this package in order to avoid circular dependency with the "projectrepositorystoragemove" package.
+	RepositoryStorageMovesInverseTable = "project_repository_storage_moves"
+	// RepositoryStorageMovesColumn is the table column denoting the repository_storage_moves relation/edge.
+	RepositoryStorageMovesColumn = "project_id"
 )
 
 // Columns holds all SQL columns for project fields.
@@ -255,6 +266,7 @@ var Columns = []string{
 	FieldDiskPath,
 	FieldForkedFromID,
 	FieldPendingDelete,
+	FieldRepositoryReadOnly,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -368,6 +380,8 @@ var (
 	DefaultDiskPath string
 	// DefaultPendingDelete holds the default value on creation for the "pending_delete" field.
 	DefaultPendingDelete bool
+	// DefaultRepositoryReadOnly holds the default value on creation for the "repository_read_only" field.
+	DefaultRepositoryReadOnly bool
 )
 
 // Visibility defines the type for the "visibility" enum field.
@@ -660,6 +674,11 @@ func ByPendingDelete(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPendingDelete, opts...).ToFunc()
 }
 
+// ByRepositoryReadOnly orders the results by the repository_read_only field.
+func ByRepositoryReadOnly(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRepositoryReadOnly, opts...).ToFunc()
+}
+
 // ByNamespaceField orders the results by namespace field.
 func ByNamespaceField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -757,6 +776,20 @@ func ByEvents(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newEventsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByRepositoryStorageMovesCount orders the results by repository_storage_moves count.
+func ByRepositoryStorageMovesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newRepositoryStorageMovesStep(), opts...)
+	}
+}
+
+// ByRepositoryStorageMoves orders the results by repository_storage_moves terms.
+func ByRepositoryStorageMoves(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newRepositoryStorageMovesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newNamespaceStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -818,6 +851,13 @@ func newEventsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(EventsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, EventsTable, EventsColumn),
+	)
+}
+func newRepositoryStorageMovesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(RepositoryStorageMovesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, RepositoryStorageMovesTable, RepositoryStorageMovesColumn),
 	)
 }
 

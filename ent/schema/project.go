@@ -78,6 +78,9 @@ func (Project) Fields() []ent.Field {
 		field.Int("forked_from_id").Optional().Nillable().Annotations(entgql.Skip()),
 		// pending_delete marks a project whose rows are gone from listings while its repository is removed.
 		field.Bool("pending_delete").Default(false).Annotations(entgql.Skip()),
+		// repository_read_only refuses pushes and API writes while the repository moves between
+		// storages (GitLab's repository_read_only).
+		field.Bool("repository_read_only").Default(false).Annotations(entgql.Skip()),
 	}
 }
 
@@ -94,6 +97,8 @@ func (Project) Edges() []ent.Edge {
 		edge.To("statistics", ProjectStatistics.Type).Unique().Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		// A project's activity goes with it, as in GitLab (events.project_id cascades).
 		edge.To("events", Event.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("repository_storage_moves", ProjectRepositoryStorageMove.Type).
+			Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 	}
 }
 
