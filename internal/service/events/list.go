@@ -5,7 +5,6 @@ import (
 
 	"anvil/ent"
 	"anvil/ent/event"
-	"anvil/ent/predicate"
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/pagination"
@@ -47,9 +46,8 @@ func (s *Service) ListUser(ctx context.Context, actor *authz.Actor, ref string, 
 	return s.page(ctx, s.query(ctx, p, event.AuthorID(u.ID), visibleTo(actor, scope)), p, page)
 }
 
-// ListProject lists the events of the project ref names (GET /projects/:id/events): 404
-// Project Not Found for a project the caller cannot read; pushes only for callers who may read
-// its code.
+// ListProject lists the events of the project ref names (GET /projects/:id/events) that the
+// caller may see: 404 Project Not Found for a project the caller cannot read.
 func (s *Service) ListProject(ctx context.Context, actor *authz.Actor, ref string, p ListParams, page pagination.Offset) (pagination.Result[*ent.Event], error) {
 	proj, level, readable, err := s.projects.LookupLevel(ctx, actor, ref)
 	if err != nil {
@@ -58,11 +56,13 @@ func (s *Service) ListProject(ctx context.Context, actor *authz.Actor, ref strin
 	if err := authz.Check(actor, proj, level, readable, authz.ReadProject); err != nil {
 		return pagination.Result[*ent.Event]{}, err
 	}
-	where := []predicate.Event{event.ProjectID(proj.ID)}
-	if !authz.CanProject(actor, proj, level, authz.DownloadCode) {
-		where = append(where, event.ActionNEQ(event.ActionPushed))
+	// The same rule as every feed (visibleTo), here for one project: pushes only for callers
+	// who may read its code.
+	scope, err := s.policy.Scope(ctx, actor, authz.Guest)
+	if err != nil {
+		return pagination.Result[*ent.Event]{}, err
 	}
-	return s.page(ctx, s.query(ctx, p, where...), p, page)
+	return s.page(ctx, s.query(ctx, p, event.ProjectID(proj.ID), visibleTo(actor, scope)), p, page)
 }
 
 // page counts (up to GitLab's bound), orders by creation (the id, which grows with it) and
