@@ -33,6 +33,35 @@ func Offset(b *params.Binder) pagination.Offset {
 	return pagination.NewOffset(page, perPage)
 }
 
+// BindPage reads the page request of a list: pagination=keyset continued by the parameter
+// param, or an offset page (page, per_page). param "cursor" is decoded; one that does not
+// decode is kept as an empty position, which the list refuses (400 "cursor is invalid") once it
+// has checked the order. Another name (page_token, last) is kept as sent, under its name; ""
+// means the continuation is one of the list's filters (id_after, id_before).
+func BindPage(b *params.Binder, param string) pagination.Page {
+	off := Offset(b)
+	if b.StringDefault("pagination", "") != "keyset" {
+		return pagination.Page{Offset: off}
+	}
+	page := pagination.KeysetAt(nil, off.PerPage)
+	v := ""
+	if param != "" {
+		v = b.StringDefault(param, "")
+	}
+	switch {
+	case v == "":
+	case param == "cursor":
+		m, ok := pagination.DecodeCursor(v)
+		if !ok || m == nil {
+			m = map[string]string{}
+		}
+		page.Cursor = m
+	default:
+		page.Cursor = map[string]string{param: v}
+	}
+	return page
+}
+
 // MaxOffset is GitLab's default plan limit offset_pagination_limit: offset pages of the types
 // it caps stop there, and the rest is reached through keyset pagination.
 const MaxOffset = 50000
@@ -100,10 +129,20 @@ func SetPageHeaders(c *gin.Context, base string, page pagination.Offset, total i
 	h.Set("Link", strings.Join(links, ", "))
 }
 
-// Page writes the headers of a page result and renders items.
+// Page writes the headers of a page result and renders items: the one way a list answers.
 func Page[T any](c *gin.Context, base string, r pagination.Result[T], items any) error {
-	SetPageHeaders(c, base, r.Page, r.Total, len(r.Items))
+	SetPage(c, base, r)
 	return OK(c, items)
+}
+
+// SetPage writes the headers of a page result: Link rel="next" for a keyset page, the offset
+// headers otherwise.
+func SetPage[T any](c *gin.Context, base string, r pagination.Result[T]) {
+	if r.Keyset {
+		SetKeysetLink(c, base, r.Next)
+		return
+	}
+	SetPageHeaders(c, base, r.Page, r.Total, len(r.Items))
 }
 
 func link(c *gin.Context, base string, page, perPage int, rel string) string {

@@ -109,8 +109,8 @@ func bindAttributes(b *params.Binder) projects.Attributes {
 	return a
 }
 
-// bindList reads the filters and ordering shared by the project listings.
-func bindList(b *params.Binder) projects.ListParams {
+// bindFilters reads the filters shared by the project listings.
+func bindFilters(b *params.Binder) projects.ListParams {
 	p := projects.ListParams{
 		Search: b.StringDefault("search", ""), SearchNamespaces: b.BoolDefault("search_namespaces", false),
 		Owned: b.BoolDefault("owned", false), Membership: b.BoolDefault("membership", false),
@@ -124,10 +124,7 @@ func bindList(b *params.Binder) projects.ListParams {
 		WithMergeRequestsEnabled: b.BoolDefault("with_merge_requests_enabled", false),
 		WithProgrammingLanguage:  b.StringDefault("with_programming_language", ""),
 		RepositoryStorage:        b.StringDefault("repository_storage", ""),
-		OrderBy:                  stringOf(b.Enum("order_by", projects.Orders...)),
-		Sort:                     b.StringDefault("sort", "desc"),
 	}
-	b.Enum("sort", "asc", "desc")
 	if l := b.Int("min_access_level"); l != nil {
 		if authz.ValidMemberLevel(*l) {
 			p.MinAccessLevel = *l
@@ -139,8 +136,8 @@ func bindList(b *params.Binder) projects.ListParams {
 	return p
 }
 
-// bindOptions reads the options that change the project shapes.
-func bindOptions(b *params.Binder) presenter.ProjectOptions {
+// BindOptions reads the options that change the project shapes.
+func BindOptions(b *params.Binder) presenter.ProjectOptions {
 	return presenter.ProjectOptions{
 		License:          b.BoolDefault("license", false),
 		Statistics:       b.BoolDefault("statistics", false),
