@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"anvil/internal/nullable"
 	"context"
 	"fmt"
 	"testing"
@@ -94,7 +95,7 @@ func TestSort(t *testing.T) {
 	require.NoError(t, err)
 	bio := "changed"
 	time.Sleep(2 * time.Millisecond) // timestamps keep milliseconds: u1's update must not tie u3's creation
-	_, err = in.Services.Users.Update(context.Background(), authz.System(root), ids[0], users.UpdateInput{Profile: users.Profile{Bio: &bio}})
+	_, err = in.Services.Users.Update(context.Background(), authz.System(root), ids[0], users.UpdateInput{Profile: users.Profile{Bio: nullable.Of(bio)}})
 	require.NoError(t, err)
 	for _, tc := range []struct {
 		sort string

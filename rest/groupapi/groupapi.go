@@ -200,7 +200,7 @@ func (h *handlers) update(c *gin.Context) error {
 		return err
 	}
 	in := groups.UpdateInput{
-		Name: b.String("name"), Path: b.String("path"), Description: b.ClearableString("description"),
+		Name: b.String("name"), Path: b.String("path"), Description: b.NullableString("description"),
 		Visibility: b.Enum("visibility", groups.Visibilities...), Settings: bindSettings(b),
 	}
 	if err := b.Err(); err != nil {

@@ -53,7 +53,7 @@ var updateParams = []string{
 // tag_list (topics wins), emails_disabled and public_builds (public_jobs wins).
 func bindAttributes(b *params.Binder) projects.Attributes {
 	a := projects.Attributes{
-		Name: b.String("name"), Path: b.String("path"), Description: b.ClearableString("description"),
+		Name: b.String("name"), Path: b.String("path"), Description: b.NullableString("description"),
 		DefaultBranch: b.String("default_branch"), Visibility: b.Enum("visibility", visibilities...),
 		RequestAccessEnabled: b.Bool("request_access_enabled"), LFSEnabled: b.Bool("lfs_enabled"),
 		SharedRunnersEnabled: b.Bool("shared_runners_enabled"), EmailsEnabled: b.Bool("emails_enabled"),

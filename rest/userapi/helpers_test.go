@@ -1,6 +1,7 @@
 package userapi_test
 
 import (
+	"anvil/internal/nullable"
 	"context"
 	"crypto/md5" //nolint:gosec // the expected avatar URL is the MD5 of the email
 	"encoding/hex"
@@ -75,7 +76,7 @@ func avatar(email string) string {
 func str(s string) *string { return &s }
 
 // withPublicEmail makes the user's public email its primary email.
-func withPublicEmail(in *users.CreateInput) { in.Profile.PublicEmail = str(in.Email) }
+func withPublicEmail(in *users.CreateInput) { in.Profile.PublicEmail = nullable.Of(in.Email) }
 
 // withType sets the user type (bots and internal users have no namespace).
 func withType(typ string) servertest.UserOption {

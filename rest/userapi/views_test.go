@@ -1,6 +1,7 @@
 package userapi_test
 
 import (
+	"anvil/internal/nullable"
 	"context"
 	"fmt"
 	"net/http"
@@ -38,8 +39,8 @@ func singleFields(u *ent.User, profile bool) string {
 }
 
 func withProfile(in *users.CreateInput) {
-	in.Profile.Location, in.Profile.Organization, in.Profile.JobTitle = str("Berlin"), str("Acme"), str("Engineer")
-	in.Profile.PublicEmail = str(in.Email)
+	in.Profile.Location, in.Profile.Organization, in.Profile.JobTitle = nullable.Of("Berlin"), nullable.Of("Acme"), nullable.Of("Engineer")
+	in.Profile.PublicEmail = nullable.Of(in.Email)
 }
 
 func TestUsers_views(t *testing.T) {

@@ -1,6 +1,7 @@
 package forks
 
 import (
+	"anvil/internal/nullable"
 	"context"
 	"errors"
 	"fmt"
@@ -158,7 +159,7 @@ func (s *Service) createInput(ctx context.Context, src *ent.Project, srcRepo *gi
 		visibility = *in.Visibility
 	}
 	a := projects.Attributes{
-		Name: pick(in.Name, src.Name), Path: pick(in.Path, src.Path), Description: pick(in.Description, src.Description),
+		Name: pick(in.Name, src.Name), Path: pick(in.Path, src.Path), Description: nullable.FromPtr(pick(in.Description, src.Description)),
 		Visibility:           &visibility,
 		SharedRunnersEnabled: &src.SharedRunnersEnabled,
 		CIConfigPath:         &src.CiConfigPath,

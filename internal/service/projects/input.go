@@ -1,6 +1,7 @@
 package projects
 
 import (
+	"anvil/internal/nullable"
 	"strings"
 
 	"anvil/ent"
@@ -26,9 +27,10 @@ func FeatureLevels(feature string) []string {
 // Attributes are the project settings shared by create and update, in GitLab's names. A nil
 // field was not given and keeps its default (create) or current value (update).
 type Attributes struct {
-	Name          *string
-	Path          *string
-	Description   *string
+	Name *string
+	Path *string
+	// Description (description): null clears it (stored as "", which the API shows).
+	Description   nullable.Value[string]
 	DefaultBranch *string
 	Visibility    *string // private | internal | public
 	// Topics replaces the topic list (GitLab's topics, or the deprecated tag_list).
@@ -86,7 +88,7 @@ func (a *Attributes) apply(m *ent.ProjectMutation) {
 	}
 	setStr(a.Name, m.SetName)
 	setStr(a.Path, m.SetPath)
-	setStr(a.Description, m.SetDescription)
+	a.Description.Apply(m.SetDescription, func() { m.SetDescription("") })
 	setStr(a.DefaultBranch, m.SetDefaultBranch)
 	if a.Visibility != nil {
 		m.SetVisibility(visibilityOf(*a.Visibility))

@@ -122,7 +122,7 @@ func validate(a *Attributes, e errs) {
 			e.add("path", p+" is a reserved name")
 		}
 	}
-	if a.Description != nil && utf8.RuneCountInString(*a.Description) > 2000 {
+	if d := a.Description.Ptr(); d != nil && utf8.RuneCountInString(*d) > 2000 {
 		e.add("description", tooLong(2000))
 	}
 	if a.BuildTimeout != nil && (*a.BuildTimeout < 600 || *a.BuildTimeout >= maxBuildTimeout) {
