@@ -1,17 +1,17 @@
 package graph
 
 import (
-	"anvil/internal/nullable"
 	"strconv"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql"
-
 	"anvil/graph/model"
+	"anvil/internal/nullable"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/members"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/users"
+
+	"github.com/99designs/gqlgen/graphql"
 )
 
 // The functions below map mutation inputs onto the services' inputs, GitLab's names on both

@@ -1,7 +1,6 @@
 package graph_test
 
 import (
-	"anvil/internal/nullable"
 	"context"
 	"fmt"
 	"testing"
@@ -9,6 +8,7 @@ import (
 
 	"anvil/cmd/anvil/server/servertest"
 	"anvil/internal/authz"
+	"anvil/internal/nullable"
 	"anvil/internal/service/users"
 
 	"github.com/stretchr/testify/assert"

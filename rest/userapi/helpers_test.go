@@ -1,7 +1,6 @@
 package userapi_test
 
 import (
-	"anvil/internal/nullable"
 	"context"
 	"crypto/md5" //nolint:gosec // the expected avatar URL is the MD5 of the email
 	"encoding/hex"
@@ -15,6 +14,7 @@ import (
 	"anvil/cmd/anvil/server/servertest"
 	"anvil/ent"
 	"anvil/ent/user"
+	"anvil/internal/nullable"
 	"anvil/internal/service/users"
 
 	entsql "entgo.io/ent/dialect/sql"

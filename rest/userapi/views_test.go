@@ -1,7 +1,6 @@
 package userapi_test
 
 import (
-	"anvil/internal/nullable"
 	"context"
 	"fmt"
 	"net/http"
@@ -12,6 +11,7 @@ import (
 	"anvil/cmd/anvil/server/servertest"
 	"anvil/ent"
 	"anvil/ent/user"
+	"anvil/internal/nullable"
 	"anvil/internal/service/users"
 
 	"github.com/stretchr/testify/assert"

@@ -1,7 +1,6 @@
 package forks
 
 import (
-	"anvil/internal/nullable"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"anvil/internal/authz"
 	"anvil/internal/db"
 	"anvil/internal/git"
+	"anvil/internal/nullable"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/refs"
 )

@@ -1,7 +1,6 @@
 package groups
 
 import (
-	"anvil/internal/nullable"
 	"context"
 
 	"anvil/ent"
@@ -10,6 +9,7 @@ import (
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
+	"anvil/internal/nullable"
 	"anvil/internal/service/routes"
 )
 

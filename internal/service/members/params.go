@@ -1,10 +1,10 @@
 package members
 
 import (
-	"anvil/internal/nullable"
 	"time"
 
 	"anvil/ent"
+	"anvil/internal/nullable"
 )
 
 // ListParams are the filters of GET /groups/:id/members, /projects/:id/members and their /all

@@ -1,10 +1,10 @@
 package projects
 
 import (
-	"anvil/internal/nullable"
 	"strings"
 
 	"anvil/ent"
+	"anvil/internal/nullable"
 )
 
 // Features are the project features that carry an access level, by GitLab's name (the

@@ -1,7 +1,6 @@
 package users
 
 import (
-	"anvil/internal/nullable"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -13,6 +12,7 @@ import (
 	"anvil/ent/user"
 	"anvil/internal/authz"
 	"anvil/internal/db"
+	"anvil/internal/nullable"
 	"anvil/internal/service/routes"
 )
 

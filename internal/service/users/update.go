@@ -1,7 +1,6 @@
 package users
 
 import (
-	"anvil/internal/nullable"
 	"context"
 
 	"anvil/ent"
@@ -11,6 +10,7 @@ import (
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
+	"anvil/internal/nullable"
 	"anvil/internal/service/routes"
 )
 
