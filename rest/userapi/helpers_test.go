@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/md5" //nolint:gosec // the expected avatar URL is the MD5 of the email
 	"encoding/hex"
-	"encoding/json"
 	"net/url"
 	"sort"
 	"strings"
@@ -21,32 +20,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// object decodes a JSON object response.
-func object(t *testing.T, r *servertest.Response) map[string]any {
-	t.Helper()
-	var m map[string]any
-	require.NoError(t, json.Unmarshal(r.Body, &m), r.String())
-	return m
-}
-
-// list decodes a JSON array of objects.
-func list(t *testing.T, r *servertest.Response) []map[string]any {
-	t.Helper()
-	var m []map[string]any
-	require.NoError(t, json.Unmarshal(r.Body, &m), r.String())
-	return m
-}
-
-// keys returns the sorted keys of m.
-func keys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // sorted returns names sorted.
 func sorted(names ...string) []string {
 	out := append([]string(nil), names...)
@@ -60,7 +33,7 @@ func usernames(t *testing.T, in *servertest.Instance, path, token string) []stri
 	r := in.Do(t, "GET", path, token, nil)
 	require.Equal(t, 200, r.Status, r.String())
 	out := []string{}
-	for _, u := range list(t, r) {
+	for _, u := range servertest.List(t, r) {
 		out = append(out, u["username"].(string))
 	}
 	return out
