@@ -35,6 +35,7 @@ func TestConventions_updateBodiesKeepNull(t *testing.T) {
 		cleared any // what the attribute reads after null
 	}{
 		{name: "project description", path: fmt.Sprintf("/projects/%d", p.ID), extra: `"name":"proj"`, key: "description", value: "a project", cleared: nil},
+		{name: "project ci_config_path", path: fmt.Sprintf("/projects/%d", p.ID), extra: `"name":"proj"`, key: "ci_config_path", value: "ci/pipeline.yml", cleared: ""},
 		{name: "group description", path: fmt.Sprintf("/groups/%d", g.ID), key: "description", value: "a group", cleared: ""},
 		{name: "user bio", path: fmt.Sprintf("/users/%d", member.ID), key: "bio", value: "hello", cleared: ""},
 		{name: "user website_url", path: fmt.Sprintf("/users/%d", member.ID), key: "website_url", value: "https://example.com", cleared: ""},

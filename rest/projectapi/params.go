@@ -65,7 +65,7 @@ func bindAttributes(b *params.Binder) projects.Attributes {
 		PrintingMergeRequestLinkEnabled:           b.Bool("printing_merge_request_link_enabled"),
 		ResolveOutdatedDiffDiscussions:            b.Bool("resolve_outdated_diff_discussions"),
 		PublicJobs:                                b.Bool("public_builds"),
-		CIConfigPath:                              b.String("ci_config_path"),
+		CIConfigPath:                              b.NullableString("ci_config_path"),
 		BuildTimeout:                              b.Int("build_timeout"),
 		RepositoryStorage:                         b.String("repository_storage"),
 		AccessLevels:                              map[string]string{},

@@ -162,7 +162,7 @@ func (s *Service) createInput(ctx context.Context, src *ent.Project, srcRepo *gi
 		Name: pick(in.Name, src.Name), Path: pick(in.Path, src.Path), Description: nullable.FromPtr(pick(in.Description, src.Description)),
 		Visibility:           &visibility,
 		SharedRunnersEnabled: &src.SharedRunnersEnabled,
-		CIConfigPath:         &src.CiConfigPath,
+		CIConfigPath:         nullable.Of(src.CiConfigPath),
 		AccessLevels:         map[string]string{},
 	}
 	for _, f := range projects.Features {

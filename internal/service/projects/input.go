@@ -50,8 +50,9 @@ type Attributes struct {
 	PrintingMergeRequestLinkEnabled           *bool
 	ResolveOutdatedDiffDiscussions            *bool
 	PublicJobs                                *bool // public_jobs (public_builds)
-	CIConfigPath                              *string
-	BuildTimeout                              *int // seconds
+	// CIConfigPath (ci_config_path): null clears it (the default .gitlab-ci.yml again).
+	CIConfigPath nullable.Value[string]
+	BuildTimeout *int // seconds
 	// RepositoryStorage moves the project to another storage; administrators only.
 	RepositoryStorage *string
 }
@@ -111,7 +112,7 @@ func (a *Attributes) apply(m *ent.ProjectMutation) {
 	setBool(a.PrintingMergeRequestLinkEnabled, m.SetPrintingMergeRequestLinkEnabled)
 	setBool(a.ResolveOutdatedDiffDiscussions, m.SetResolveOutdatedDiffDiscussions)
 	setBool(a.PublicJobs, m.SetPublicJobs)
-	setStr(a.CIConfigPath, m.SetCiConfigPath)
+	a.CIConfigPath.Apply(m.SetCiConfigPath, func() { m.SetCiConfigPath("") })
 	if a.BuildTimeout != nil {
 		m.SetBuildTimeout(*a.BuildTimeout)
 	}
