@@ -87,8 +87,9 @@ func CapOffset(b *params.Binder, kind string) error {
 // NotAllowed is GitLab's 405 {"error": msg} for a pagination request it does not serve.
 func NotAllowed(msg string) error { return GrapeError(http.StatusMethodNotAllowed, msg) }
 
-// SetPageHeaders writes X-Total, X-Total-Pages, X-Per-Page, X-Page, X-Next-Page, X-Prev-Page
-// and Link for an offset page. total < 0 means not counted: totals and rel="last" are left out.
+// SetPageHeaders is the offset writer under SetPage, for the one list whose service knows
+// whether a next page exists without returning a full page (commit refs). It writes X-Total,
+// X-Total-Pages, X-Per-Page, X-Page, X-Next-Page, X-Prev-Page and Link for an offset page. total < 0 means not counted: totals and rel="last" are left out.
 // A counted page past the last one has neither a previous nor a next page (Kaminari's
 // out_of_range?), so clients walking backwards from it stop instead of looping.
 func SetPageHeaders(c *gin.Context, base string, page pagination.Offset, total int, returned int) {
@@ -139,7 +140,7 @@ func Page[T any](c *gin.Context, base string, r pagination.Result[T], items any)
 // headers otherwise.
 func SetPage[T any](c *gin.Context, base string, r pagination.Result[T]) {
 	if r.Keyset {
-		SetKeysetLink(c, base, r.Next)
+		setKeysetLink(c, base, r.Next)
 		return
 	}
 	SetPageHeaders(c, base, r.Page, r.Total, len(r.Items))
@@ -164,8 +165,8 @@ func PageURL(c *gin.Context, base string, set map[string]string) string {
 	return base + path + "?" + url.Values(q).Encode()
 }
 
-// SetKeysetLink writes the keyset continuation: Link rel="next" only, absent on the last page.
-func SetKeysetLink(c *gin.Context, base string, next map[string]string) {
+// setKeysetLink writes the keyset continuation: Link rel="next" only, absent on the last page.
+func setKeysetLink(c *gin.Context, base string, next map[string]string) {
 	if len(next) == 0 {
 		return
 	}
