@@ -277,6 +277,12 @@ func TestEvents_Filters(t *testing.T) {
 		assert.Equal(t, "1", r.Header.Get("X-Prev-Page"))
 		assert.Contains(t, r.Header.Get("Link"), `rel="next"`)
 	})
+	t.Run("keyset pages are refused, as GitLab's events API pages by offset only", func(t *testing.T) {
+		for _, path := range []string{project, "/events", "/users/maintainer/events"} {
+			servertest.RequireError(t, f.Do(t, "GET", path+"?pagination=keyset", "reporter", nil), http.StatusMethodNotAllowed,
+				"error", "Keyset pagination is not yet available for this type of request")
+		}
+	})
 	t.Run("bad values name the parameter", func(t *testing.T) {
 		for query, msg := range map[string]string{
 			"sort=up":           "sort does not have a valid value",

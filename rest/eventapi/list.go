@@ -1,10 +1,6 @@
 package eventapi
 
 import (
-	"context"
-
-	"anvil/ent"
-	"anvil/internal/authz"
 	"anvil/internal/pagination"
 	"anvil/internal/service/events"
 	"anvil/rest/httpx"
@@ -12,60 +8,71 @@ import (
 	"github.com/gin-gonic/gin"
 )
 
-// bindList reads the parameters every event listing takes (action, target_type, before,
-// after, sort, the page); scope only for GET /events.
-func bindList(c *gin.Context, withScope bool) (events.ListParams, pagination.Offset, error) {
-	b, err := httpx.Bind(c)
-	if err != nil {
-		return events.ListParams{}, pagination.Offset{}, err
-	}
-	var p events.ListParams
-	if v := b.Enum("action", events.Actions...); v != nil {
-		p.Action = *v
-	}
-	if v := b.Enum("target_type", events.TargetTypes...); v != nil {
-		p.TargetType = *v
-	}
-	p.Before, p.After = b.Date("before"), b.Date("after")
-	if v := b.Enum("sort", events.SortValues...); v != nil {
-		p.Sort = *v
-	}
-	if withScope {
-		p.Scope = b.StringDefault("scope", "")
-	}
-	return p, httpx.Offset(b), b.Err()
+// listRequest is a bound event listing.
+type listRequest struct {
+	params events.ListParams
+	order  events.Order
+	page   pagination.Page
 }
 
-// list binds, calls one listing and presents the page.
-func list(c *gin.Context, withScope bool, call func(context.Context, *authz.Actor, events.ListParams, pagination.Offset) (pagination.Result[*ent.Event], error)) error {
-	p, page, err := bindList(c, withScope)
+// bindList reads the parameters every event listing takes (action, target_type, before,
+// after, sort, the page); scope only for GET /events. Bad values are 400s naming them.
+func bindList(c *gin.Context, withScope bool) (listRequest, error) {
+	b, err := httpx.Bind(c)
+	if err != nil {
+		return listRequest{}, err
+	}
+	var r listRequest
+	if v := b.Enum("action", events.Actions...); v != nil {
+		r.params.Action = *v
+	}
+	if v := b.Enum("target_type", events.TargetTypes...); v != nil {
+		r.params.TargetType = *v
+	}
+	r.params.Before, r.params.After = b.Date("before"), b.Date("after")
+	if v := b.Enum("sort", events.SortValues...); v != nil {
+		r.order.Sort = *v
+	}
+	if withScope {
+		r.params.Scope = b.StringDefault("scope", "")
+	}
+	r.page = httpx.BindPage(b, "")
+	if err := b.Err(); err != nil {
+		return r, err
+	}
+	if r.page.Keyset {
+		// Grape's error!(msg, 405), as GitLab's pagination answers a keyset request it does
+		// not serve.
+		return r, httpx.NotAllowed(events.KeysetUnavailableMessage)
+	}
+	return r, nil
+}
+
+// list binds, sets the parent, calls the one listing and presents the page.
+func (h *handlers) list(c *gin.Context, withScope bool, parent func(*events.ListParams)) error {
+	r, err := bindList(c, withScope)
 	if err != nil {
 		return err
 	}
-	r, err := call(c.Request.Context(), httpx.Actor(c), p, page)
+	parent(&r.params)
+	res, err := h.events.List(c.Request.Context(), httpx.Actor(c), r.params, r.order, r.page)
 	if err != nil {
 		return err
 	}
-	return httpx.Page(c, httpx.P(c).BaseURL, r, httpx.P(c).Events(r.Items))
+	return httpx.Page(c, httpx.P(c).BaseURL, res, httpx.P(c).Events(res.Items))
 }
 
 // own handles GET /events: the caller's events (scope=all: those of the caller's projects).
 func (h *handlers) own(c *gin.Context) error {
-	return list(c, true, h.events.ListOwn)
+	return h.list(c, true, func(*events.ListParams) {})
 }
 
 // user handles GET /users/:id/events (id or username).
 func (h *handlers) user(c *gin.Context) error {
-	ref := httpx.PathParam(c, "id")
-	return list(c, false, func(ctx context.Context, a *authz.Actor, p events.ListParams, page pagination.Offset) (pagination.Result[*ent.Event], error) {
-		return h.events.ListUser(ctx, a, ref, p, page)
-	})
+	return h.list(c, false, func(p *events.ListParams) { p.User = httpx.PathParam(c, "id") })
 }
 
 // project handles GET /projects/:id/events.
 func (h *handlers) project(c *gin.Context) error {
-	ref := httpx.PathParam(c, "id")
-	return list(c, false, func(ctx context.Context, a *authz.Actor, p events.ListParams, page pagination.Offset) (pagination.Result[*ent.Event], error) {
-		return h.events.ListProject(ctx, a, ref, p, page)
-	})
+	return h.list(c, false, func(p *events.ListParams) { p.Project = httpx.PathParam(c, "id") })
 }

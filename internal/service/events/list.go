@@ -10,10 +10,30 @@ import (
 	"anvil/internal/pagination"
 )
 
-// ListOwn lists the caller's own events (GET /events), or with scope=all every event of the
+// KeysetUnavailableMessage is GitLab's refusal of a keyset page of events (its events API
+// pages by offset only).
+const KeysetUnavailableMessage = "Keyset pagination is not yet available for this type of request"
+
+// List lists the events under p's parent that the caller may see, in o's order, one offset
+// page: a user's (p.User), a project's (p.Project), else the caller's own (or with scope=all
+// those of the caller's projects).
+func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, o Order, page pagination.Page) (pagination.Result[*ent.Event], error) {
+	if page.Keyset {
+		return pagination.Result[*ent.Event]{}, apperr.NotAllowed(KeysetUnavailableMessage)
+	}
+	switch {
+	case p.User != "":
+		return s.listUser(ctx, actor, p, o, page.Offset)
+	case p.Project != "":
+		return s.listProject(ctx, actor, p, o, page.Offset)
+	}
+	return s.listOwn(ctx, actor, p, o, page.Offset)
+}
+
+// listOwn lists the caller's own events (GET /events), or with scope=all every event of the
 // projects the caller is a member of; either way only what the caller may see. Anonymous
 // callers get 401.
-func (s *Service) ListOwn(ctx context.Context, actor *authz.Actor, p ListParams, page pagination.Offset) (pagination.Result[*ent.Event], error) {
+func (s *Service) listOwn(ctx context.Context, actor *authz.Actor, p ListParams, o Order, page pagination.Offset) (pagination.Result[*ent.Event], error) {
 	if actor.IsAnonymous() {
 		return pagination.Result[*ent.Event]{}, apperr.Unauthorized()
 	}
@@ -25,14 +45,14 @@ func (s *Service) ListOwn(ctx context.Context, actor *authz.Actor, p ListParams,
 	if p.Scope == "all" {
 		own = inProjects(authz.ProjectsWithLevelIn(actor, scope, authz.Guest))
 	}
-	return s.page(ctx, s.query(ctx, p, own, visibleTo(actor, scope)), p, page)
+	return s.page(ctx, s.query(ctx, p, own, visibleTo(actor, scope)), o, page)
 }
 
-// ListUser lists the contribution events of the user ref names (id or username; GET
+// listUser lists the contribution events of the user p.User (id or username; GET
 // /users/:id/events) that the caller may see: 404 User Not Found for a user the caller cannot
 // see, and no events for a private profile unless the caller is the user or an administrator.
-func (s *Service) ListUser(ctx context.Context, actor *authz.Actor, ref string, p ListParams, page pagination.Offset) (pagination.Result[*ent.Event], error) {
-	u, err := s.users.FindRef(ctx, actor, ref)
+func (s *Service) listUser(ctx context.Context, actor *authz.Actor, p ListParams, o Order, page pagination.Offset) (pagination.Result[*ent.Event], error) {
+	u, err := s.users.FindRef(ctx, actor, p.User)
 	if err != nil {
 		return pagination.Result[*ent.Event]{}, err
 	}
@@ -43,13 +63,13 @@ func (s *Service) ListUser(ctx context.Context, actor *authz.Actor, ref string, 
 	if err != nil {
 		return pagination.Result[*ent.Event]{}, err
 	}
-	return s.page(ctx, s.query(ctx, p, event.AuthorID(u.ID), visibleTo(actor, scope)), p, page)
+	return s.page(ctx, s.query(ctx, p, event.AuthorID(u.ID), visibleTo(actor, scope)), o, page)
 }
 
-// ListProject lists the events of the project ref names (GET /projects/:id/events) that the
+// listProject lists the events of the project p.Project (GET /projects/:id/events) that the
 // caller may see: 404 Project Not Found for a project the caller cannot read.
-func (s *Service) ListProject(ctx context.Context, actor *authz.Actor, ref string, p ListParams, page pagination.Offset) (pagination.Result[*ent.Event], error) {
-	proj, level, readable, err := s.projects.LookupLevel(ctx, actor, ref)
+func (s *Service) listProject(ctx context.Context, actor *authz.Actor, p ListParams, o Order, page pagination.Offset) (pagination.Result[*ent.Event], error) {
+	proj, level, readable, err := s.projects.LookupLevel(ctx, actor, p.Project)
 	if err != nil {
 		return pagination.Result[*ent.Event]{}, err
 	}
@@ -62,21 +82,21 @@ func (s *Service) ListProject(ctx context.Context, actor *authz.Actor, ref strin
 	if err != nil {
 		return pagination.Result[*ent.Event]{}, err
 	}
-	return s.page(ctx, s.query(ctx, p, event.ProjectID(proj.ID), visibleTo(actor, scope)), p, page)
+	return s.page(ctx, s.query(ctx, p, event.ProjectID(proj.ID), visibleTo(actor, scope)), o, page)
 }
 
 // page counts (up to GitLab's bound), orders by creation (the id, which grows with it) and
 // reads one page with the authors and push payloads the presentation needs.
-func (s *Service) page(ctx context.Context, q *ent.EventQuery, p ListParams, page pagination.Offset) (pagination.Result[*ent.Event], error) {
+func (s *Service) page(ctx context.Context, q *ent.EventQuery, o Order, page pagination.Offset) (pagination.Result[*ent.Event], error) {
 	var r pagination.Result[*ent.Event]
-	if p.Sort != "" && p.Sort != "asc" && p.Sort != "desc" {
+	if o.Sort != "" && o.Sort != "asc" && o.Sort != "desc" {
 		return r, apperr.NotAllowedValue("sort")
 	}
 	n, err := q.Clone().Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(ctx)
 	if err != nil {
 		return r, err
 	}
-	if p.Sort == "asc" {
+	if o.Sort == "asc" {
 		q.Order(ent.Asc(event.FieldID))
 	} else {
 		q.Order(ent.Desc(event.FieldID))

@@ -2,9 +2,14 @@ package events
 
 import "time"
 
-// ListParams are the filters every event listing takes, in GitLab's spelling. The zero value
-// filters nothing and sorts newest first.
+// ListParams are the filters every event listing takes, in GitLab's spelling, and the parent
+// the list is under: a user (GET /users/:id/events), a project (GET /projects/:id/events), or
+// neither, the caller's own events (GET /events). The zero value filters nothing.
 type ListParams struct {
+	// User is the id or username of the user whose events are listed.
+	User string
+	// Project is the id or full path of the project whose events are listed.
+	Project string
 	// Action keeps one action (action): one of Actions.
 	Action string
 	// TargetType keeps one target kind (target_type): one of TargetTypes (lowercase).
@@ -12,8 +17,6 @@ type ListParams struct {
 	// Before keeps events created before this day began; After those created after this day
 	// ended (before, after: dates, UTC).
 	Before, After *time.Time
-	// Sort is asc or desc (sort, default desc), by creation.
-	Sort string
 	// Scope "all" widens GET /events from the caller's own events to every event of the
 	// projects the caller is a member of (scope).
 	Scope string
@@ -38,6 +41,9 @@ var targetTypes = map[string]string{
 
 // TargetTypes are the values of the target_type filter (GitLab's Event.target_types).
 var TargetTypes = []string{"issue", "milestone", "merge_request", "note", "project", "snippet", "user", "wiki", "design"}
+
+// Order is the list's order: Sort asc or desc (sort, default desc), by creation.
+type Order struct{ Sort string }
 
 // SortValues are the values of sort.
 var SortValues = []string{"asc", "desc"}
