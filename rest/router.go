@@ -9,6 +9,7 @@ import (
 	"anvil/rest/forkapi"
 	"anvil/rest/groupapi"
 	"anvil/rest/httpx"
+	"anvil/rest/issueapi"
 	"anvil/rest/memberapi"
 	"anvil/rest/metaapi"
 	"anvil/rest/namespaceapi"
@@ -42,4 +43,5 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	forkapi.Register(t)
 	registryapi.Register(t)
 	namespaceapi.Register(t)
+	issueapi.Register(t)
 }

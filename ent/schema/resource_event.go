@@ -91,7 +91,9 @@ func (ResourceMilestoneEvent) Edges() []ent.Edge {
 }
 
 // Indexes returns the events of an issue in order.
-func (ResourceMilestoneEvent) Indexes() []ent.Index { return []ent.Index{index.Fields("issue_id", "id")} }
+func (ResourceMilestoneEvent) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("issue_id", "id")}
+}
 
 // Annotations keeps the events out of GraphQL.
 func (ResourceMilestoneEvent) Annotations() []schema.Annotation { return skipGraphQL() }

@@ -21,6 +21,7 @@ import (
 	"anvil/internal/service/containerregistry"
 	"anvil/internal/service/forks"
 	"anvil/internal/service/groups"
+	"anvil/internal/service/issues"
 	"anvil/internal/service/members"
 	"anvil/internal/service/namespaces"
 	"anvil/internal/service/projects"
@@ -68,6 +69,8 @@ type Services struct {
 	Stars *stars.Service
 	// Statistics computes projects' and groups' storage statistics from their repositories.
 	Statistics *statistics.Service
+	// Issues lists, reads and changes issues.
+	Issues *issues.Service
 }
 
 // New builds the services over an open database and the git client.
@@ -153,6 +156,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 		Namespaces:        namespaces.New(d.Client, policy, mem),
 		Stars:             stars.New(d.Client, p, u),
 		Statistics:        statistics.New(d.Client, r),
+		// The events service will record issue activity; until it exists nothing is recorded.
+		Issues: issues.New(d.Client, policy, p, g, issues.NoActivity{}),
 	}, nil
 }
 
