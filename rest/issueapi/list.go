@@ -145,4 +145,3 @@ func (h *handlers) statistics(k kind) func(c *gin.Context) error {
 		return httpx.OK(c, gin.H{"statistics": gin.H{"counts": gin.H{"all": n.All, "closed": n.Closed, "opened": n.Opened}}})
 	}
 }
-

@@ -52,6 +52,8 @@ func (s *Service) MilestoneEvents(ctx context.Context, actor *authz.Actor, ref, 
 	if res.Total, err = q.Clone().Count(ctx); err != nil {
 		return res, err
 	}
-	res.Items, err = q.WithUser().WithMilestone(func(mq *ent.MilestoneQuery) { mq.WithGroup().WithProject(func(pq *ent.ProjectQuery) { pq.WithNamespace() }) }).Order(resourcemilestoneevent.ByID()).Offset(page.Skip()).Limit(page.Limit()).All(ctx)
+	res.Items, err = q.WithUser().WithMilestone(func(mq *ent.MilestoneQuery) {
+		mq.WithGroup().WithProject(func(pq *ent.ProjectQuery) { pq.WithNamespace() })
+	}).Order(resourcemilestoneevent.ByID()).Offset(page.Skip()).Limit(page.Limit()).All(ctx)
 	return res, err
 }

@@ -362,4 +362,3 @@ func (s *Service) Delete(ctx context.Context, actor *authz.Actor, ref, iidText s
 		return c.Issue.DeleteOneID(is.ID).Exec(ctx)
 	})
 }
-
