@@ -2,6 +2,7 @@ package issues
 
 import (
 	"context"
+	"sort"
 	"strings"
 	"time"
 
@@ -334,6 +335,10 @@ func (s *Service) updateLabels(ctx context.Context, c *ent.Client, rec *recorder
 			removed = append(removed, l)
 		}
 	}
+	// Maps hold the sets; the events are written in label order so that they list predictably.
+	byID := func(ls []*ent.Label) { sort.Slice(ls, func(i, j int) bool { return ls[i].ID < ls[j].ID }) }
+	byID(added)
+	byID(removed)
 	if len(removed) > 0 {
 		ids := make([]int, len(removed))
 		for i, l := range removed {
