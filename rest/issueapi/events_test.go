@@ -64,4 +64,3 @@ func TestIssueResourceEvents(t *testing.T) {
 		assert.Equal(t, 404, r.Status, kind)
 	}
 }
-
