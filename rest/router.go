@@ -12,6 +12,7 @@ import (
 	"anvil/rest/issueapi"
 	"anvil/rest/memberapi"
 	"anvil/rest/metaapi"
+	"anvil/rest/milestoneapi"
 	"anvil/rest/namespaceapi"
 	"anvil/rest/projectapi"
 	"anvil/rest/protectedbranchapi"
@@ -44,4 +45,5 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	registryapi.Register(t)
 	namespaceapi.Register(t)
 	issueapi.Register(t)
+	milestoneapi.Register(t)
 }

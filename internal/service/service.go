@@ -23,6 +23,7 @@ import (
 	"anvil/internal/service/groups"
 	"anvil/internal/service/issues"
 	"anvil/internal/service/members"
+	"anvil/internal/service/milestones"
 	"anvil/internal/service/namespaces"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/protectedbranches"
@@ -71,6 +72,8 @@ type Services struct {
 	Statistics *statistics.Service
 	// Issues lists, reads and changes issues.
 	Issues *issues.Service
+	// Milestones manages project and group milestones.
+	Milestones *milestones.Service
 }
 
 // New builds the services over an open database and the git client.
@@ -133,6 +136,9 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 	})
 	crJobs.Service = cr
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete}})
+	// The events service will record issue activity (issues.Activity); until it exists on
+	// main nothing is recorded.
+	iss := issues.New(d.Client, policy, p, g, issues.NoActivity{})
 	return &Services{
 		Config: cfg, DB: d, Log: log, Policy: policy, Settings: st,
 		Users: u,
@@ -156,8 +162,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 		Namespaces:        namespaces.New(d.Client, policy, mem),
 		Stars:             stars.New(d.Client, p, u),
 		Statistics:        statistics.New(d.Client, r),
-		// The events service will record issue activity; until it exists nothing is recorded.
-		Issues: issues.New(d.Client, policy, p, g, issues.NoActivity{}),
+		Issues:            iss,
+		Milestones:        milestones.New(d.Client, policy, p, g, iss),
 	}, nil
 }
 

@@ -23,6 +23,8 @@ import (
 type Parent struct {
 	ProjectRef string
 	GroupRef   string
+	// WithoutSubgroups keeps a group's list to the projects directly in it.
+	WithoutSubgroups bool
 }
 
 // Query returns the issues of parent the actor may read that match p (REST pages it; GraphQL
@@ -42,6 +44,9 @@ func (s *Service) Query(ctx context.Context, actor *authz.Actor, parent Parent, 
 			return nil, err
 		}
 		in = project.HasNamespaceWith(namespace.Or(namespace.ID(g.ID), authz.Descendants(g.FullPath)))
+		if parent.WithoutSubgroups {
+			in = project.NamespaceID(g.ID)
+		}
 	default:
 		if actor.IsAnonymous() && p.Scope != "all" {
 			// GET /issues defaults to created_by_me, which needs a signed-in user.

@@ -20,6 +20,8 @@ type ListParams struct {
 	// (assignee_username[], not[assignee_username]).
 	AssigneeID       filter.Field[int]
 	AssigneeUsername filter.Field[string]
+	// MilestoneID (milestone_id): milestone ids (a milestone's issues).
+	MilestoneID filter.Field[int]
 	// IIDs (iids[], not[iids]): issue iids.
 	IIDs filter.Field[int]
 	// IssueType (issue_type, not[issue_type]): issue, incident, test_case, task.
