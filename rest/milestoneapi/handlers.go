@@ -151,4 +151,3 @@ func (h *handlers) listMergeRequests(c *gin.Context) error {
 	httpx.SetPageHeaders(c, httpx.P(c).BaseURL, page, 0, 0)
 	return httpx.OK(c, []any{})
 }
-

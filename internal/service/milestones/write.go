@@ -189,4 +189,3 @@ func failed(op string, errs map[string][]string) error {
 	}
 	return apperr.Refused("Failed to " + op + " milestone {" + strings.Join(parts, ", ") + "}")
 }
-
