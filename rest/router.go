@@ -10,6 +10,7 @@ import (
 	"anvil/rest/groupapi"
 	"anvil/rest/httpx"
 	"anvil/rest/issueapi"
+	"anvil/rest/labelapi"
 	"anvil/rest/memberapi"
 	"anvil/rest/metaapi"
 	"anvil/rest/milestoneapi"
@@ -46,4 +47,5 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	namespaceapi.Register(t)
 	issueapi.Register(t)
 	milestoneapi.Register(t)
+	labelapi.Register(t)
 }

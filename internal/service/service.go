@@ -22,6 +22,7 @@ import (
 	"anvil/internal/service/forks"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/issues"
+	"anvil/internal/service/labels"
 	"anvil/internal/service/members"
 	"anvil/internal/service/milestones"
 	"anvil/internal/service/namespaces"
@@ -72,6 +73,8 @@ type Services struct {
 	Statistics *statistics.Service
 	// Issues lists, reads and changes issues.
 	Issues *issues.Service
+	// Labels manages project and group labels.
+	Labels *labels.Service
 	// Milestones manages project and group milestones.
 	Milestones *milestones.Service
 }

@@ -1,6 +1,9 @@
 package issues
 
 import (
+	"strconv"
+
+	"anvil/internal/filter"
 	"context"
 
 	"anvil/ent"
@@ -39,4 +42,16 @@ func (s *Service) Statistics(ctx context.Context, actor *authz.Actor, parent Par
 	}
 	c.All = c.Opened + c.Closed
 	return c, nil
+}
+
+// LabelCounts counts the opened and closed issues carrying the label titled title in the
+// project (projectID) or the group with its subgroups (groupID), as the actor sees them: the
+// counts of the labels API.
+func (s *Service) LabelCounts(ctx context.Context, actor *authz.Actor, projectID, groupID int, title string) (opened, closed int, err error) {
+	parent := Parent{ProjectRef: strconv.Itoa(projectID)}
+	if groupID != 0 {
+		parent = Parent{GroupRef: strconv.Itoa(groupID)}
+	}
+	c, err := s.Statistics(ctx, actor, parent, ListParams{Labels: filter.Field[string]{Is: filter.Of(title)}})
+	return c.Opened, c.Closed, err
 }
