@@ -166,6 +166,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 		Stars:             stars.New(d.Client, p, u),
 		Statistics:        statistics.New(d.Client, r),
 		Issues:            iss,
+		Labels:            labels.New(d.Client, policy, p, g, iss),
 		Milestones:        milestones.New(d.Client, policy, p, g, iss),
 	}, nil
 }
