@@ -14,6 +14,7 @@ type handlers struct{ issues *issues.Service }
 func Register(t *route.Table) {
 	h := &handlers{issues: t.S.Issues}
 	t.GET("/issues", h.list(kindGlobal))
+	t.GET("/issues/:id", h.getByID, route.SignedIn)
 	t.GET("/groups/:id/issues", h.list(kindGroup))
 	t.GET("/projects/:id/issues", h.list(kindProject))
 	t.GET("/issues_statistics", h.statistics(kindGlobal))

@@ -85,4 +85,15 @@ func TestIssueShape(t *testing.T) {
 	assert.JSONEq(t, `{"error":"not is invalid"}`, string(r.Body))
 	r = in.Do(t, "GET", base+"/abc", tok, nil)
 	assert.Equal(t, 404, r.Status)
+
+	// GET /issues/:id is for administrators.
+	id := strconv.Itoa(int(is["id"].(float64)))
+	r = in.Do(t, "GET", "/issues/"+id, servertest.RootToken, nil)
+	require.Equal(t, 200, r.Status, r.String())
+	assert.Equal(t, float64(1), decode[map[string]any](t, r)["iid"])
+	assert.Equal(t, 403, in.Do(t, "GET", "/issues/"+id, tok, nil).Status)
+	assert.Equal(t, 401, in.Do(t, "GET", "/issues/"+id, "", nil).Status)
+	r = in.Do(t, "GET", "/issues/9999", servertest.RootToken, nil)
+	assert.Equal(t, 404, r.Status)
+	assert.JSONEq(t, `{"message":"404 Not found"}`, string(r.Body))
 }

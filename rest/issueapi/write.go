@@ -50,6 +50,15 @@ func (h *handlers) get(c *gin.Context) error {
 	return httpx.OK(c, httpx.P(c).Issue(is, b.BoolDefault("with_labels_details", false)))
 }
 
+// getByID handles GET /issues/:id (administrators).
+func (h *handlers) getByID(c *gin.Context) error {
+	is, err := h.issues.FindByID(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"))
+	if err != nil {
+		return err
+	}
+	return httpx.OK(c, httpx.P(c).Issue(is, false))
+}
+
 // create handles POST /projects/:id/issues.
 func (h *handlers) create(c *gin.Context) error {
 	b, err := httpx.Bind(c)

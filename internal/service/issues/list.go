@@ -175,3 +175,20 @@ func CanRead(actor *authz.Actor, proj *ent.Project, level authz.Level, is *ent.I
 
 // FullPath is the issue's project path; the project and its namespace must be loaded.
 func FullPath(is *ent.Issue) string { return projects.FullPath(is.Edges.Project) }
+
+// FindByID returns any issue by its global id: GET /issues/:id, administrators only (403 for
+// others, as GitLab's authenticated_as_admin!); 404 Not found for an unknown id.
+func (s *Service) FindByID(ctx context.Context, actor *authz.Actor, idText string) (*ent.Issue, error) {
+	if !actor.IsAdmin() {
+		return nil, apperr.Forbidden("")
+	}
+	id, err := strconv.Atoi(idText)
+	if err != nil {
+		return nil, apperr.Invalid("id")
+	}
+	is, err := Load(db.ClientFrom(ctx, s.client).Issue.Query().Where(issue.ID(id))).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.RecordNotFound()
+	}
+	return is, err
+}
