@@ -1,6 +1,8 @@
 package milestoneapi
 
 import (
+	"net/http"
+
 	"anvil/internal/filter"
 	"anvil/internal/service/milestones"
 	"anvil/rest/httpx"
@@ -150,4 +152,15 @@ func (h *handlers) listMergeRequests(c *gin.Context) error {
 	}
 	httpx.SetPageHeaders(c, httpx.P(c).BaseURL, page, 0, 0)
 	return httpx.OK(c, []any{})
+}
+
+// promote handles POST /projects/:id/milestones/:milestone_id/promote: 200 without a body, as
+// GitLab answers.
+func (h *handlers) promote(c *gin.Context) error {
+	if _, err := h.milestones.Promote(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), httpx.PathParam(c, "milestone_id")); err != nil {
+		return err
+	}
+	c.Status(http.StatusOK)
+	c.Writer.WriteHeaderNow()
+	return nil
 }

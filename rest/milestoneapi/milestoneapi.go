@@ -29,4 +29,6 @@ func Register(t *route.Table) {
 		t.GET(r.prefix+"/:id/milestones/:milestone_id/issues", h.listIssues)
 		t.GET(r.prefix+"/:id/milestones/:milestone_id/merge_requests", h.listMergeRequests)
 	}
+	h := &handlers{milestones: t.S.Milestones, issues: t.S.Issues}
+	t.POST("/projects/:id/milestones/:milestone_id/promote", h.promote, route.SignedIn)
 }
