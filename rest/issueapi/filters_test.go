@@ -33,7 +33,7 @@ func TestIssueListFilters(t *testing.T) {
 		"assignee_ids[]": {id(bob.ID)}, "milestone_id": {id(v1.ID)}})
 	newIssue(t, in, p.ID, btok, url.Values{"title": {"Crash"}, "labels": {"bug"}, "description": {"stack trace"}})
 	newIssue(t, in, p.ID, atok, url.Values{"title": {"Docs typo"}, "description": {"a crash course"},
-		"assignee_id": {id(alice.ID)}, "milestone_id": {id(v0.ID)}})
+		"assignee_id": {id(alice.ID)}, "milestone_id": {id(v0.ID)}, "due_date": {past.Format("2006-01-02")}})
 	newIssue(t, in, p.ID, servertest.RootToken, url.Values{"title": {"Outage"}, "issue_type": {"incident"}, "confidential": {"true"}})
 	r := in.Do(t, "PUT", "/projects/"+id(p.ID)+"/issues/2", btok, url.Values{"state_event": {"close"}})
 	require.Equal(t, 200, r.Status, r.String())
@@ -86,6 +86,11 @@ func TestIssueListFilters(t *testing.T) {
 		{"created_before=" + future.Format(time.RFC3339), []int{1, 2, 3, 4}},
 		{"updated_after=" + past.Format(time.RFC3339), []int{1, 2, 3, 4}},
 		{"updated_before=" + past.Format(time.RFC3339), []int{}},
+		{"due_date=0", []int{1, 2, 4}},
+		{"due_date=any", []int{3}},
+		{"due_date=overdue", []int{3}},
+		{"due_date=today", []int{}},
+		{"due_date=next_month_and_previous_two_weeks", []int{3}},
 		{"scope=created_by_me", []int{4}},
 		{"scope=assigned_to_me", []int{}},
 		{"labels=bug&state=opened&milestone=v1", []int{1}},
@@ -119,6 +124,7 @@ func TestIssueListFilters(t *testing.T) {
 		"assignee_id=x":      `{"error":"assignee_id is invalid"}`,
 		"iids[]=a":           `{"error":"iids is invalid"}`,
 		"scope=mine":         `{"error":"scope does not have a valid value"}`,
+		"due_date=soon":      `{"error":"due_date does not have a valid value"}`,
 		"created_after=soon": `{"error":"created_after is invalid"}`,
 	} {
 		r := in.Do(t, "GET", "/projects/"+id(p.ID)+"/issues?"+q, servertest.RootToken, nil)

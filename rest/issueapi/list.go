@@ -45,6 +45,9 @@ func bindFilters(b *params.Binder) issues.ListParams {
 	if s := b.Enum("scope", issues.Scopes...); s != nil {
 		p.Scope = *s
 	}
+	if s := b.Enum("due_date", issues.DueDates...); s != nil {
+		p.DueDate = *s
+	}
 	p.Labels.Is = parse(b, "labels", b.Strings("labels"), filter.Text, filter.None, filter.Any)
 	p.Milestone.Is = parse(b, "milestone", one(b.String("milestone")), filter.Text, filter.None, filter.Any, filter.Upcoming, filter.Started)
 	p.AuthorID.Is = parse(b, "author_id", one(b.String("author_id")), strconv.Atoi)

@@ -83,6 +83,9 @@ func filters(actor *authz.Actor, p ListParams) ([]predicate.Issue, error) {
 	if p.Search != "" {
 		out = append(out, search(p.Search, p.In))
 	}
+	if p.DueDate != "" {
+		out = append(out, dueDate(p.DueDate, time.Now().UTC()))
+	}
 	switch p.Scope {
 	case "created_by_me":
 		if actor.IsAnonymous() {
@@ -178,4 +181,36 @@ func search(q string, in []string) predicate.Issue {
 		return issue.IDLT(0)
 	}
 	return issue.Or(any...)
+}
+
+// dueDate is the due_date filter (GitLab's Issue::NoDueDate, AnyDueDate, DueToday, ...): weeks
+// start on Monday, as in Rails.
+func dueDate(v string, now time.Time) predicate.Issue {
+	today := now.Truncate(24 * time.Hour)
+	day := func(t time.Time) time.Time { return t.Truncate(24 * time.Hour) }
+	between := func(from, to time.Time) predicate.Issue {
+		return issue.And(issue.DueDateGTE(from), issue.DueDateLTE(to))
+	}
+	switch v {
+	case "0":
+		return issue.DueDateIsNil()
+	case "any":
+		return issue.DueDateNotNil()
+	case "today":
+		return issue.DueDateEQ(today)
+	case "tomorrow":
+		return issue.DueDateEQ(today.AddDate(0, 0, 1))
+	case "overdue":
+		return issue.DueDateLT(today)
+	case "week":
+		monday := day(today.AddDate(0, 0, -((int(today.Weekday()) + 6) % 7)))
+		return between(monday, monday.AddDate(0, 0, 6))
+	case "month":
+		first := time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, time.UTC)
+		return between(first, first.AddDate(0, 1, -1))
+	case "next_month_and_previous_two_weeks":
+		first := time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, time.UTC)
+		return between(today.AddDate(0, 0, -14), first.AddDate(0, 2, -1))
+	}
+	return issue.IDLT(0)
 }

@@ -26,6 +26,9 @@ type ListParams struct {
 	IIDs filter.Field[int]
 	// IssueType (issue_type, not[issue_type]): issue, incident, test_case, task.
 	IssueType filter.Field[string]
+	// DueDate (due_date): 0 (none), any, today, tomorrow, overdue, week, month,
+	// next_month_and_previous_two_weeks.
+	DueDate string
 	// Search (search) matches in the fields In names (in: title, description; both by default).
 	Search string
 	In     []string
@@ -38,6 +41,9 @@ type ListParams struct {
 	// and group lists, created_by_me for GET /issues).
 	Scope string
 }
+
+// DueDates are the due_date filter's values.
+var DueDates = []string{"0", "any", "today", "tomorrow", "overdue", "week", "month", "next_month_and_previous_two_weeks"}
 
 // Order is a list's order: order_by and sort.
 type Order struct {
