@@ -136,6 +136,13 @@ func TestIssueListFilters(t *testing.T) {
 	assert.Equal(t, 401, r.Status)
 	assert.Equal(t, []int{1, 2, 3}, iids(t, in.Do(t, "GET", "/issues?scope=all", "", nil)))
 
+	// A group's list leaves archived projects out unless non_archived=false.
+	in.DB.Client.Project.UpdateOneID(p.ID).SetArchived(true).ExecX(ctx)
+	assert.Equal(t, []int{}, iids(t, in.Do(t, "GET", "/groups/"+id(g.ID)+"/issues", servertest.RootToken, nil)))
+	assert.Equal(t, []int{1, 2, 3, 4}, iids(t, in.Do(t, "GET", "/groups/"+id(g.ID)+"/issues?non_archived=false", servertest.RootToken, nil)))
+	assert.Equal(t, []int{1, 2, 3, 4}, iids(t, in.Do(t, "GET", "/projects/"+id(p.ID)+"/issues", servertest.RootToken, nil)))
+	in.DB.Client.Project.UpdateOneID(p.ID).SetArchived(false).ExecX(ctx)
+
 	// Statistics follow the same filters.
 	r = in.Do(t, "GET", "/projects/"+id(p.ID)+"/issues_statistics?labels=bug", servertest.RootToken, nil)
 	require.Equal(t, 200, r.Status, r.String())

@@ -110,6 +110,9 @@ func (h *handlers) list(k kind) func(c *gin.Context) error {
 			return err
 		}
 		p := bindFilters(b)
+		if k == kindGroup {
+			p.IncludeArchived = !b.BoolDefault("non_archived", true)
+		}
 		var o issues.Order
 		if by := b.Enum("order_by", issues.OrderColumns...); by != nil {
 			o.By = *by
@@ -138,6 +141,9 @@ func (h *handlers) statistics(k kind) func(c *gin.Context) error {
 			return err
 		}
 		p := bindFilters(b)
+		if k == kindGroup {
+			p.IncludeArchived = !b.BoolDefault("non_archived", true)
+		}
 		if err := b.Err(); err != nil {
 			return err
 		}

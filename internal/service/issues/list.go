@@ -47,6 +47,9 @@ func (s *Service) Query(ctx context.Context, actor *authz.Actor, parent Parent, 
 		if parent.WithoutSubgroups {
 			in = project.NamespaceID(g.ID)
 		}
+		if !p.IncludeArchived {
+			in = project.And(in, project.Archived(false))
+		}
 	default:
 		if actor.IsAnonymous() && p.Scope != "all" {
 			// GET /issues defaults to created_by_me, which needs a signed-in user.

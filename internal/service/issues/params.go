@@ -37,6 +37,9 @@ type ListParams struct {
 	// Created, Updated and Due are created_after/before, updated_after/before and
 	// due_date's range.
 	Created, Updated filter.Range
+	// IncludeArchived keeps the issues of archived projects in a group's list (GitLab's
+	// non_archived=false; group lists leave them out by default).
+	IncludeArchived bool
 	// Scope (scope): created_by_me, assigned_to_me or all (GitLab's default: all for project
 	// and group lists, created_by_me for GET /issues).
 	Scope string
