@@ -20,6 +20,7 @@ import (
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/projectrepositorystoragemove"
 	"anvil/ent/projectstar"
 	"anvil/ent/projectstatistics"
 	"anvil/ent/protectedbranch"
@@ -100,34 +101,35 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
-			containerrepository.Table:    containerrepository.ValidColumn,
-			groupcustomattribute.Table:   groupcustomattribute.ValidColumn,
-			groupgrouplink.Table:         groupgrouplink.ValidColumn,
-			identity.Table:               identity.ValidColumn,
-			internalid.Table:             internalid.ValidColumn,
-			issue.Table:                  issue.ValidColumn,
-			issueassignee.Table:          issueassignee.ValidColumn,
-			issuelabel.Table:             issuelabel.ValidColumn,
-			label.Table:                  label.ValidColumn,
-			labelsubscription.Table:      labelsubscription.ValidColumn,
-			lastcommit.Table:             lastcommit.ValidColumn,
-			member.Table:                 member.ValidColumn,
-			milestone.Table:              milestone.ValidColumn,
-			namespace.Table:              namespace.ValidColumn,
-			personalaccesstoken.Table:    personalaccesstoken.ValidColumn,
-			project.Table:                project.ValidColumn,
-			projectgrouplink.Table:       projectgrouplink.ValidColumn,
-			projectstar.Table:            projectstar.ValidColumn,
-			projectstatistics.Table:      projectstatistics.ValidColumn,
-			protectedbranch.Table:        protectedbranch.ValidColumn,
-			pushevent.Table:              pushevent.ValidColumn,
-			redirectroute.Table:          redirectroute.ValidColumn,
-			resourcelabelevent.Table:     resourcelabelevent.ValidColumn,
-			resourcemilestoneevent.Table: resourcemilestoneevent.ValidColumn,
-			resourcestateevent.Table:     resourcestateevent.ValidColumn,
-			setting.Table:                setting.ValidColumn,
-			user.Table:                   user.ValidColumn,
-			usercustomattribute.Table:    usercustomattribute.ValidColumn,
+			containerrepository.Table:          containerrepository.ValidColumn,
+			groupcustomattribute.Table:         groupcustomattribute.ValidColumn,
+			groupgrouplink.Table:               groupgrouplink.ValidColumn,
+			identity.Table:                     identity.ValidColumn,
+			internalid.Table:                   internalid.ValidColumn,
+			issue.Table:                        issue.ValidColumn,
+			issueassignee.Table:                issueassignee.ValidColumn,
+			issuelabel.Table:                   issuelabel.ValidColumn,
+			label.Table:                        label.ValidColumn,
+			labelsubscription.Table:            labelsubscription.ValidColumn,
+			lastcommit.Table:                   lastcommit.ValidColumn,
+			member.Table:                       member.ValidColumn,
+			milestone.Table:                    milestone.ValidColumn,
+			namespace.Table:                    namespace.ValidColumn,
+			personalaccesstoken.Table:          personalaccesstoken.ValidColumn,
+			project.Table:                      project.ValidColumn,
+			projectgrouplink.Table:             projectgrouplink.ValidColumn,
+			projectrepositorystoragemove.Table: projectrepositorystoragemove.ValidColumn,
+			projectstar.Table:                  projectstar.ValidColumn,
+			projectstatistics.Table:            projectstatistics.ValidColumn,
+			protectedbranch.Table:              protectedbranch.ValidColumn,
+			pushevent.Table:                    pushevent.ValidColumn,
+			redirectroute.Table:                redirectroute.ValidColumn,
+			resourcelabelevent.Table:           resourcelabelevent.ValidColumn,
+			resourcemilestoneevent.Table:       resourcemilestoneevent.ValidColumn,
+			resourcestateevent.Table:           resourcestateevent.ValidColumn,
+			setting.Table:                      setting.ValidColumn,
+			user.Table:                         user.ValidColumn,
+			usercustomattribute.Table:          usercustomattribute.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

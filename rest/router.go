@@ -20,6 +20,7 @@ import (
 	"anvil/rest/registryapi"
 	"anvil/rest/repositoryapi"
 	"anvil/rest/route"
+	"anvil/rest/storagemoveapi"
 	"anvil/rest/tagapi"
 	"anvil/rest/tokenapi"
 	"anvil/rest/userapi"
@@ -48,4 +49,5 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	issueapi.Register(t)
 	milestoneapi.Register(t)
 	labelapi.Register(t)
+	storagemoveapi.Register(t)
 }

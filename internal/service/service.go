@@ -35,6 +35,7 @@ import (
 	"anvil/internal/service/settings"
 	"anvil/internal/service/stars"
 	"anvil/internal/service/statistics"
+	"anvil/internal/service/storagemoves"
 	"anvil/internal/service/tags"
 	"anvil/internal/service/tokens"
 	"anvil/internal/service/users"
@@ -82,6 +83,8 @@ type Services struct {
 	Labels *labels.Service
 	// Milestones manages project and group milestones.
 	Milestones *milestones.Service
+	// StorageMoves moves projects' repositories between storages (repository_storage).
+	StorageMoves *storagemoves.Service
 }
 
 // New builds the services over an open database and the git client; hasher hashes and checks
@@ -144,7 +147,15 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		RegistryHost: cfg.RegistryHost(), ExternalURL: cfg.ExternalURL,
 	})
 	crJobs.Service = cr
-	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete}})
+	// Storage moves run inline after their transaction until the job queue is on main; the
+	// queue's job for a move calls moves.Run(ctx, moveID) instead (see storagemoves.Scheduler).
+	moveJobs := &storagemoves.InlineScheduler{}
+	moves := storagemoves.New(storagemoves.Deps{
+		Client: d.Client, Projects: p, Storage: stor, Scheduler: moveJobs, Log: log,
+	})
+	moveJobs.Service = moves
+	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete},
+		StorageMoves: moves})
 	// The events service will record issue activity (issues.Activity); until it exists on
 	// main nothing is recorded.
 	iss := issues.New(d.Client, policy, p, g, issues.NoActivity{})
@@ -176,6 +187,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Issues:            iss,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
 		Milestones:        milestones.New(d.Client, policy, p, g, iss),
+		StorageMoves:      moves,
 	}, nil
 }
 

@@ -83,6 +83,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		_ = d.Close()
 		return nil, fmt.Errorf("bootstrap: %w", err)
 	}
+	// Moves a crash interrupted go on (while they run inline; the job queue retries its own).
+	if err := svc.StorageMoves.Resume(ctx); err != nil {
+		log.ErrorContext(ctx, "resume repository storage moves", "err", err)
+	}
 	s := &Server{Config: cfg, DB: d, Services: svc, Log: log, Registry: prometheus.NewRegistry()}
 	s.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	router, v2 := s.routes()
