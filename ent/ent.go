@@ -8,8 +8,15 @@ import (
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
+	"anvil/ent/internalid"
+	"anvil/ent/issue"
+	"anvil/ent/issueassignee"
+	"anvil/ent/issuelabel"
+	"anvil/ent/label"
+	"anvil/ent/labelsubscription"
 	"anvil/ent/lastcommit"
 	"anvil/ent/member"
+	"anvil/ent/milestone"
 	"anvil/ent/namespace"
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/project"
@@ -21,6 +28,9 @@ import (
 	"anvil/ent/pushevent"
 	"anvil/ent/pusheventpayload"
 	"anvil/ent/redirectroute"
+	"anvil/ent/resourcelabelevent"
+	"anvil/ent/resourcemilestoneevent"
+	"anvil/ent/resourcestateevent"
 	"anvil/ent/setting"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
@@ -98,8 +108,15 @@ func checkColumn(t, c string) error {
 			groupcustomattribute.Table:         groupcustomattribute.ValidColumn,
 			groupgrouplink.Table:               groupgrouplink.ValidColumn,
 			identity.Table:                     identity.ValidColumn,
+			internalid.Table:                   internalid.ValidColumn,
+			issue.Table:                        issue.ValidColumn,
+			issueassignee.Table:                issueassignee.ValidColumn,
+			issuelabel.Table:                   issuelabel.ValidColumn,
+			label.Table:                        label.ValidColumn,
+			labelsubscription.Table:            labelsubscription.ValidColumn,
 			lastcommit.Table:                   lastcommit.ValidColumn,
 			member.Table:                       member.ValidColumn,
+			milestone.Table:                    milestone.ValidColumn,
 			namespace.Table:                    namespace.ValidColumn,
 			personalaccesstoken.Table:          personalaccesstoken.ValidColumn,
 			project.Table:                      project.ValidColumn,
@@ -111,6 +128,9 @@ func checkColumn(t, c string) error {
 			pushevent.Table:                    pushevent.ValidColumn,
 			pusheventpayload.Table:             pusheventpayload.ValidColumn,
 			redirectroute.Table:                redirectroute.ValidColumn,
+			resourcelabelevent.Table:           resourcelabelevent.ValidColumn,
+			resourcemilestoneevent.Table:       resourcemilestoneevent.ValidColumn,
+			resourcestateevent.Table:           resourcestateevent.ValidColumn,
 			setting.Table:                      setting.ValidColumn,
 			user.Table:                         user.ValidColumn,
 			usercustomattribute.Table:          usercustomattribute.ValidColumn,

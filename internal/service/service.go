@@ -24,7 +24,10 @@ import (
 	"anvil/internal/service/events"
 	"anvil/internal/service/forks"
 	"anvil/internal/service/groups"
+	"anvil/internal/service/issues"
+	"anvil/internal/service/labels"
 	"anvil/internal/service/members"
+	"anvil/internal/service/milestones"
 	"anvil/internal/service/namespaces"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/protectedbranches"
@@ -78,6 +81,12 @@ type Services struct {
 	// Events lists and prunes the activity feed (every domain records into it with
 	// events.Record inside its own transaction).
 	Events *events.Service
+	// Issues lists, reads and changes issues.
+	Issues *issues.Service
+	// Labels manages project and group labels.
+	Labels *labels.Service
+	// Milestones manages project and group milestones.
+	Milestones *milestones.Service
 	// StorageMoves moves projects' repositories between storages (repository_storage).
 	StorageMoves *storagemoves.Service
 }
@@ -151,6 +160,9 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	moveJobs.Service = moves
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete},
 		StorageMoves: moves})
+	// The events service will record issue activity (issues.Activity); until it exists on
+	// main nothing is recorded.
+	iss := issues.New(d.Client, policy, p, g, issues.NoActivity{})
 	tok := tokens.New(d.Client, st, tokens.Deps{
 		Users: u, Policy: policy, Projects: p, Groups: g, ExternalURL: cfg.ExternalURL,
 	})
@@ -177,6 +189,9 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Stars:             stars.New(d.Client, p, u),
 		Statistics:        statistics.New(d.Client, r),
 		Events:            events.New(d.Client, policy, p, u),
+		Issues:            iss,
+		Labels:            labels.New(d.Client, policy, p, g, iss),
+		Milestones:        milestones.New(d.Client, policy, p, g, iss),
 		StorageMoves:      moves,
 	}, nil
 }
