@@ -51,10 +51,29 @@ func (s *Server) fail(ctx context.Context, rw *responseWriter, what string, err 
 	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
 		return
 	}
+	if msg, ok := clientFault(err); ok {
+		s.Log.WarnContext(ctx, "git "+what+" refused the request", "err", err)
+		if !rw.written {
+			plain(rw.w, http.StatusBadRequest, msg)
+		}
+		return
+	}
 	s.Log.ErrorContext(ctx, "git "+what+" failed", "err", err)
 	if !rw.written {
 		plain(rw.w, http.StatusInternalServerError, "Internal server error")
 	}
+}
+
+// refuse answers a request that is the client's error: 400 with a short message, logged as a
+// warning, not an error.
+func (s *Server) refuse(ctx context.Context, w http.ResponseWriter, what string, err error) {
+	s.Log.WarnContext(ctx, "git "+what+": bad request", "err", err)
+	var bad *badRequest
+	if errors.As(err, &bad) {
+		plain(w, http.StatusBadRequest, bad.Msg)
+		return
+	}
+	plain(w, http.StatusBadRequest, "Bad request")
 }
 
 // gitProtocol is the client's Git-Protocol header ("version=2").
@@ -120,12 +139,17 @@ func (s *Server) uploadPack(w http.ResponseWriter, r *http.Request, repo *git.Re
 	ctx := r.Context()
 	body, err := requestBody(r)
 	if err != nil {
-		plain(w, http.StatusBadRequest, "Bad request")
+		s.refuse(ctx, w, "upload-pack", err)
+		return
+	}
+	req, err := readUploadRequest(body, strings.Contains(gitProtocol(r), "version=2"))
+	if err != nil {
+		s.refuse(ctx, w, "upload-pack", err)
 		return
 	}
 	setHeaders(w, "application/x-git-upload-pack-result")
 	rw := newResponseWriter(w)
-	if err := repo.UploadPack(ctx, git.PackOptions{Stdin: body, Stdout: rw, GitProtocol: gitProtocol(r)}); err != nil {
+	if err := repo.UploadPack(ctx, git.PackOptions{Stdin: bytes.NewReader(req), Stdout: rw, GitProtocol: gitProtocol(r)}); err != nil {
 		s.fail(ctx, rw, "upload-pack", err)
 	}
 }
@@ -141,13 +165,16 @@ func (s *Server) receivePack(w http.ResponseWriter, r *http.Request, actor *auth
 	ctx := r.Context()
 	body, err := requestBody(r)
 	if err != nil {
-		plain(w, http.StatusBadRequest, "Bad request")
+		s.refuse(ctx, w, "receive-pack", err)
 		return
 	}
 	br := bufio.NewReaderSize(body, 64<<10)
 	cmds, raw, err := readCommands(br)
+	if err == nil && len(raw) == 0 {
+		err = badf("Bad request: empty body")
+	}
 	if err != nil {
-		plain(w, http.StatusBadRequest, err.Error())
+		s.refuse(ctx, w, "receive-pack", err)
 		return
 	}
 	hasBranches, err := repo.HasBranches(ctx)
