@@ -131,12 +131,20 @@ func (s *Server) routes() (http.Handler, http.Handler) {
 	return e, v2
 }
 
-// readiness handles /-/readiness: ready when the database answers.
+// readiness handles /-/readiness: ready when the database answers. A failure is logged; the
+// body says only that the check failed, in GitLab's words (its checks answer "unexpected Db
+// check result" or "Db check timed out", never the driver's error, which can name hosts, users
+// and paths).
 func (s *Server) readiness(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), 2*time.Second)
 	defer cancel()
 	if err := s.DB.Ping(ctx); err != nil {
-		httpx.JSON(c, http.StatusServiceUnavailable, gin.H{"status": "failed", "db_check": []gin.H{{"status": "failed", "message": err.Error()}}})
+		s.Log.ErrorContext(ctx, "readiness: database check failed", "err", err)
+		msg := "unexpected Db check result"
+		if errors.Is(err, context.DeadlineExceeded) {
+			msg = "Db check timed out"
+		}
+		httpx.JSON(c, http.StatusServiceUnavailable, gin.H{"status": "failed", "db_check": []gin.H{{"status": "failed", "message": msg}}})
 		return
 	}
 	httpx.JSON(c, http.StatusOK, gin.H{"status": "ok", "master_check": []gin.H{{"status": "ok"}}, "db_check": []gin.H{{"status": "ok"}}})
