@@ -38,7 +38,12 @@ type Server struct {
 	RegistryHandler http.Handler
 	Log             *slog.Logger
 	Registry        *prometheus.Registry
+	// Routes lists the router's routes (method and path template), for route-driven tests.
+	Routes []Route
 }
+
+// Route is one route of the router: its method and path template (":id", "*path").
+type Route struct{ Method, Path string }
 
 // Options adjust a server for tests and benchmarks.
 type Options struct {
@@ -121,6 +126,9 @@ func (s *Server) routes() (http.Handler, http.Handler) {
 	})
 	// GitLab's catch-all route lives inside the API, so it carries the API's headers (and Rails
 	// sends the same two on its own 404 pages).
+	for _, r := range e.Routes() {
+		s.Routes = append(s.Routes, Route{Method: r.Method, Path: r.Path})
+	}
 	e.NoRoute(middleware.SecurityHeaders, func(c *gin.Context) {
 		if strings.HasPrefix(c.Request.URL.Path, "/api/") {
 			httpx.JSON(c, http.StatusNotFound, gin.H{"error": "404 Not Found"})
