@@ -359,7 +359,7 @@ func (g *campaignGen) gitRequest() *http.Request {
 		req.Header.Set("Content-Type", "application/x-"+g.pick([]string{svc, svc, "git-nope"})+"-request")
 	}
 	if g.r.IntN(2) == 0 {
-		req.Header.Set("Git-Protocol", g.pick([]string{"version=2", "version=1", "version=2:x", "\x01"}))
+		req.Header.Set("Git-Protocol", g.pick([]string{"version=2", "version=1", "version=2:x", "version=2 x"}))
 	}
 	switch g.r.IntN(4) {
 	case 0:
@@ -550,8 +550,8 @@ func TestFuzzCampaign_no5xxAndJSONErrors(t *testing.T) {
 		codes = append(codes, fmt.Sprintf("%d:%d", c, n))
 	}
 	sort.Strings(codes)
-	t.Logf("campaign: %d requests (%d git smart HTTP) over %d routes + git, seed %d, %s on %s/%s, %d CPUs, %s; statuses %s; findings %d; fixture rebuilt %d times, root token renewed %d times",
-		total, gitRequests, apiRoutes, seed, elapsed.Round(time.Second), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), dbKind(), strings.Join(codes, " "), len(findings), f.generation, f.renewed)
+	t.Logf("campaign: %d requests (%d git smart HTTP) over %d routes + git, seed %d, %s on %s/%s, %d CPUs, %s; statuses %s; findings %d; %d lines logged at ERROR; fixture rebuilt %d times, root token renewed %d times",
+		total, gitRequests, apiRoutes, seed, elapsed.Round(time.Second), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), dbKind(), strings.Join(codes, " "), len(findings), len(in.Logs.Errors()), f.generation, f.renewed)
 	for _, fd := range findings {
 		t.Errorf("%s: %s -> %s", fd.rule, fd.request, fd.answer)
 	}

@@ -130,6 +130,34 @@ func TestGit_malformedRequestsAre400(t *testing.T) {
 		assert.Empty(t, in.Logs.Errors())
 	})
 
+	t.Run("bodies git cannot finish reading are the client's error", func(t *testing.T) {
+		in.Logs.Reset()
+		push := pkt(zero+" "+string(tip)+" refs/heads/cut\x00report-status\n") + "0000" + "PACK\x00\x00\x00\x02\x00\x00\x00\x01" + strings.Repeat("x", 4096)
+		cut := gzipped(t, push)
+		resp, body := postGit(t, in, "g/pub.git", "git-receive-pack", cut[:len(cut)/2], map[string]string{"Content-Encoding": "gzip"}, "root", servertest.RootToken)
+		assert.Less(t, resp.StatusCode, 500, body)
+		resp, body = postGit(t, in, "g/pub.git", "git-upload-pack", []byte(pkt(want, "filter blob:none\n")+"0000"+pkt("done\n")), nil, "", "")
+		assert.Less(t, resp.StatusCode, 500, body)
+		assert.Empty(t, in.Logs.Errors())
+	})
+
+	t.Run("a Git-Protocol header git never sends is ignored", func(t *testing.T) {
+		in.Logs.Reset()
+		for _, svc := range []string{"git-upload-pack", "git-receive-pack"} {
+			req, err := http.NewRequest(http.MethodGet, in.URL+"/g/pub.git/info/refs?service="+svc, nil)
+			require.NoError(t, err)
+			req.Header.Set("Git-Protocol", "version=2; x/y")
+			req.SetBasicAuth("root", servertest.RootToken)
+			resp, err := http.DefaultClient.Do(req)
+			require.NoError(t, err)
+			_ = resp.Body.Close()
+			assert.Equal(t, 200, resp.StatusCode, svc)
+		}
+		resp, body := postGit(t, in, "g/pub.git", "git-upload-pack", []byte(pkt(want)+"0000"+pkt("done\n")), map[string]string{"Git-Protocol": "version=2 x"}, "", "")
+		require.Equal(t, 200, resp.StatusCode, body)
+		assert.Empty(t, in.Logs.Errors())
+	})
+
 	t.Run("well-formed requests are still served", func(t *testing.T) {
 		resp, body := postGit(t, in, "g/pub.git", "git-upload-pack", []byte(pkt(want)+"0000"+pkt("done\n")), nil, "", "")
 		require.Equal(t, 200, resp.StatusCode, body)

@@ -47,11 +47,11 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 
 // fail answers err: 500 when nothing was sent yet, otherwise only a log line (the client sees a
 // truncated response).
-func (s *Server) fail(ctx context.Context, rw *responseWriter, what string, err error) {
+func (s *Server) fail(ctx context.Context, rw *responseWriter, what string, err error, body *bodyReader) {
 	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
 		return
 	}
-	if msg, ok := clientFault(err); ok {
+	if msg, ok := clientFault(err, body); ok {
 		s.Log.WarnContext(ctx, "git "+what+" refused the request", "err", err)
 		if !rw.written {
 			plain(rw.w, http.StatusBadRequest, msg)
@@ -76,8 +76,18 @@ func (s *Server) refuse(ctx context.Context, w http.ResponseWriter, what string,
 	plain(w, http.StatusBadRequest, "Bad request")
 }
 
-// gitProtocol is the client's Git-Protocol header ("version=2").
-func gitProtocol(r *http.Request) string { return r.Header.Get("Git-Protocol") }
+// gitProtocol is the client's Git-Protocol header ("version=2"). A header with characters git
+// never sends there is ignored (protocol v0), as git ignores parameters it does not know,
+// rather than failing the request.
+func gitProtocol(r *http.Request) string {
+	h := r.Header.Get("Git-Protocol")
+	for _, c := range h {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("=:.-_", c)) {
+			return ""
+		}
+	}
+	return h
+}
 
 // setHeaders writes the headers of a git response.
 func setHeaders(w http.ResponseWriter, contentType string) {
@@ -109,7 +119,7 @@ func (s *Server) advertise(w http.ResponseWriter, r *http.Request, svc service, 
 		err = repo.ReceivePack(ctx, opts)
 	}
 	if err != nil {
-		s.fail(ctx, rw, "advertisement", err)
+		s.fail(ctx, rw, "advertisement", err, nil)
 	}
 }
 
@@ -150,7 +160,7 @@ func (s *Server) uploadPack(w http.ResponseWriter, r *http.Request, repo *git.Re
 	setHeaders(w, "application/x-git-upload-pack-result")
 	rw := newResponseWriter(w)
 	if err := repo.UploadPack(ctx, git.PackOptions{Stdin: bytes.NewReader(req), Stdout: rw, GitProtocol: gitProtocol(r)}); err != nil {
-		s.fail(ctx, rw, "upload-pack", err)
+		s.fail(ctx, rw, "upload-pack", err, nil)
 	}
 }
 
@@ -208,10 +218,11 @@ func (s *Server) receivePack(w http.ResponseWriter, r *http.Request, actor *auth
 	}
 	setHeaders(w, "application/x-git-receive-pack-result")
 	rw := newResponseWriter(w)
-	err = repo.ReceivePackWithHooks(ctx, git.PackOptions{Stdin: io.MultiReader(bytes.NewReader(raw), br), Stdout: rw},
+	in := &bodyReader{r: io.MultiReader(bytes.NewReader(raw), br)}
+	err = repo.ReceivePackWithHooks(ctx, git.PackOptions{Stdin: in, Stdout: rw},
 		git.ReceivePackHooks{Dir: s.hooksDir, Env: env})
 	if err != nil {
-		s.fail(ctx, rw, "receive-pack", err)
+		s.fail(ctx, rw, "receive-pack", err, in)
 	}
 	// Whatever git accepted is in the repository now, even if the client went away: record it.
 	updates, rerr := readUpdates(result.Name())

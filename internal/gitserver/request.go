@@ -170,16 +170,35 @@ func checkArgument(line string, v0 bool) error {
 	return nil
 }
 
+// bodyReader reads a request body for git and remembers whether reading it failed (a body cut
+// short, broken gzip): git then fails because of the client.
+type bodyReader struct {
+	r   io.Reader
+	err error
+}
+
+func (b *bodyReader) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) && b.err == nil {
+		b.err = err
+	}
+	return n, err
+}
+
 // clientFault reports whether err is git refusing the request it was given (a protocol error,
-// an object the client may not fetch) rather than a failure of the server, with a short message.
-func clientFault(err error) (string, bool) {
+// an object the client may not fetch, a body that could not be read) rather than a failure of
+// the server, with a short message.
+func clientFault(err error, body *bodyReader) (string, bool) {
+	if body != nil && body.err != nil {
+		return "Bad request: unreadable body", true
+	}
 	var ge *gitcmd.Error
 	if !errors.As(err, &ge) || ge.ExitCode != 128 {
 		return "", false
 	}
 	for _, sign := range []string{"protocol error", "not our ref", "invalid deepen", "invalid command",
 		"unknown capability", "hung up unexpectedly", "expected flush", "expected to get", "bad line length",
-		"invalid shallow", "unexpected line"} {
+		"invalid shallow", "unexpected line", "not negotiated", "invalid filter", "unknown filter"} {
 		if strings.Contains(strings.ToLower(ge.Stderr), sign) {
 			return "Bad request", true
 		}
