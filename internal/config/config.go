@@ -27,6 +27,10 @@ type Config struct {
 	BlobStorageURL string
 	// Registry configures the embedded container registry.
 	Registry Registry
+	// GitAuthBan bans addresses that fail git or registry authentication too often.
+	GitAuthBan GitAuthBan
+	// Monitoring restricts the monitoring endpoints to an IP allowlist.
+	Monitoring Monitoring
 }
 
 // FromEnv reads the configuration from environment variables, filling in defaults.
@@ -41,6 +45,9 @@ func FromEnv() (Config, error) {
 		LogLevel:            getenv("ANVIL_LOG_LEVEL", "info"),
 	}
 	c.registryFromEnv()
+	if err := c.securityFromEnv(); err != nil {
+		return c, err
+	}
 	if v := os.Getenv("ANVIL_REPOSITORY_STORAGES"); v != "" {
 		c.RepositoryStorages = map[string]string{}
 		for _, part := range strings.Split(v, ",") {
@@ -79,6 +86,7 @@ func (c *Config) Normalize() error {
 		c.ExternalURL = "http://" + c.Listen
 	}
 	c.ExternalURL = strings.TrimRight(c.ExternalURL, "/")
+	c.normalizeSecurity()
 	if !strings.HasPrefix(c.ExternalURL, "http://") && !strings.HasPrefix(c.ExternalURL, "https://") {
 		return fmt.Errorf("ANVIL_EXTERNAL_URL %q: must start with http:// or https://", c.ExternalURL)
 	}
