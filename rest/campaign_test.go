@@ -369,9 +369,22 @@ func (g *campaignGen) gitRequest() *http.Request {
 	case 1:
 		req.SetBasicAuth(f.alice.Username, f.aliceToken)
 	case 2:
-		req.SetBasicAuth(g.pick([]string{"root", "nobody", ""}), g.pick([]string{"wrong", "", "glpat-x"}))
+		// Wrong passwords for an account lock it: only for names the campaign does not use.
+		req.SetBasicAuth(g.pick([]string{"nobody", "", "x@example.com"}), g.pick([]string{"wrong", "", "glpat-x"}))
 	}
+	g.fromAddress(req)
 	return req
+}
+
+// fromAddress sets the client's address: mostly loopback (never banned after failed
+// authentications), else one of many documentation addresses, so that the failed-authentication
+// ban is exercised without shutting the campaign out of git.
+func (g *campaignGen) fromAddress(req *http.Request) {
+	if g.r.IntN(10) < 7 {
+		req.RemoteAddr = "127.0.0.1:40000"
+		return
+	}
+	req.RemoteAddr = fmt.Sprintf("203.0.%d.%d:40000", 113+g.r.IntN(2), g.r.IntN(256))
 }
 
 // apiRequest is a request to one route of the router with mutated parameters.
@@ -423,6 +436,7 @@ func (g *campaignGen) apiRequest() *http.Request {
 	if g.r.IntN(20) == 0 {
 		req.Header.Set("Sudo", g.pick([]string{g.f.alice.Username, "root", "nobody", "-1", "\xff"}))
 	}
+	g.fromAddress(req)
 	return req
 }
 
