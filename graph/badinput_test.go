@@ -95,3 +95,26 @@ func TestGraphQL_batchesAreBounded(t *testing.T) {
 	require.Equal(t, 200, r.Status, r.String())
 	assert.JSONEq(t, "["+strings.TrimSuffix(strings.Repeat(`{"data":{"currentUser":{"username":"root"}}},`, 10), ",")+"]", string(r.Body))
 }
+
+// TestGraphQL_unusableTextIsBadInput sends NUL bytes and invalid UTF-8 in literal arguments and
+// in variables: each is a BAD_USER_INPUT error naming the argument, before any resolver runs
+// (PostgreSQL cannot compare such text).
+func TestGraphQL_unusableTextIsBadInput(t *testing.T) {
+	in := servertest.Start(t)
+	for _, tc := range []struct {
+		query string
+		vars  map[string]any
+		name  string
+	}{
+		{`{groups(search:"a\u0000b"){nodes{id}}}`, nil, "search"},
+		{`{namespace(fullPath:"\u0000"){id}}`, nil, "fullPath"},
+		{`{project(fullPath:"g/p"){id} users(usernames:["ok","x\u0000"]){nodes{id}}}`, nil, "usernames"},
+		{`query($s:String){groups(search:$s){nodes{id}}}`, map[string]any{"s": "a\x00"}, "$s"},
+		{`query($u:[String!]){users(usernames:$u){nodes{id}}}`, map[string]any{"u": []any{"a", "b\x00"}}, "$u"},
+	} {
+		r := gql(t, in, servertest.RootToken, tc.query, tc.vars)
+		require.Equal(t, 200, r.Status, r.String())
+		assert.JSONEq(t, `{"errors":[{"message":"`+tc.name+` is invalid: text must be valid UTF-8 without NUL bytes","extensions":{"code":"BAD_USER_INPUT"}}]}`, string(r.Body), tc.query)
+	}
+	assert.Empty(t, in.Logs.Errors())
+}
