@@ -32,6 +32,7 @@ import (
 	"anvil/internal/service/settings"
 	"anvil/internal/service/stars"
 	"anvil/internal/service/statistics"
+	"anvil/internal/service/storagemoves"
 	"anvil/internal/service/tags"
 	"anvil/internal/service/tokens"
 	"anvil/internal/service/users"
@@ -73,6 +74,8 @@ type Services struct {
 	Stars *stars.Service
 	// Statistics computes projects' and groups' storage statistics from their repositories.
 	Statistics *statistics.Service
+	// StorageMoves moves projects' repositories between storages (repository_storage).
+	StorageMoves *storagemoves.Service
 }
 
 // New builds the services over an open database and the git client; hasher hashes and checks
@@ -135,7 +138,15 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		RegistryHost: cfg.RegistryHost(), ExternalURL: cfg.ExternalURL,
 	})
 	crJobs.Service = cr
-	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete}})
+	// Storage moves run inline after their transaction until the job queue is on main; the
+	// queue's job for a move calls moves.Run(ctx, moveID) instead (see storagemoves.Scheduler).
+	moveJobs := &storagemoves.InlineScheduler{}
+	moves := storagemoves.New(storagemoves.Deps{
+		Client: d.Client, Projects: p, Storage: stor, Scheduler: moveJobs, Log: log,
+	})
+	moveJobs.Service = moves
+	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete},
+		StorageMoves: moves})
 	tok := tokens.New(d.Client, st, tokens.Deps{
 		Users: u, Policy: policy, Projects: p, Groups: g, ExternalURL: cfg.ExternalURL,
 	})
@@ -161,6 +172,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Namespaces:        namespaces.New(d.Client, policy, mem),
 		Stars:             stars.New(d.Client, p, u),
 		Statistics:        statistics.New(d.Client, r),
+		StorageMoves:      moves,
 	}, nil
 }
 

@@ -28,7 +28,7 @@ type fakeRepos struct {
 	deleted []string
 }
 
-func (f *fakeRepos) Create(_ context.Context, p *ent.Project, readme bool, branch string) error {
+func (f *fakeRepos) Create(_ context.Context, p *ent.Project, readme bool, branch, _ string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if p.Path == "broken" {
@@ -65,7 +65,7 @@ func TestProjects_repositoryHooks(t *testing.T) {
 	in := servertest.Start(t)
 	repos := &fakeRepos{}
 	svc := projects.New(in.DB.Client, authz.New(in.DB.Client), settings.New(in.DB.Client))
-	svc.Complete(projects.Later{Repos: repos})
+	svc.Complete(projects.Later{Repos: repos, StorageMoves: in.Services.StorageMoves})
 	u, _ := in.NewUser(t, "hooked")
 	actor, ctx := &authz.Actor{User: u}, t.Context()
 	create := func(path string, readme bool, branch *string) (*ent.Project, *projects.View, error) {

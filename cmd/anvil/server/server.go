@@ -88,6 +88,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		_ = d.Close()
 		return nil, fmt.Errorf("bootstrap: %w", err)
 	}
+	// Moves a crash interrupted go on (while they run inline; the job queue retries its own).
+	if err := svc.StorageMoves.Resume(ctx); err != nil {
+		log.ErrorContext(ctx, "resume repository storage moves", "err", err)
+	}
 	s := &Server{Config: cfg, DB: d, Services: svc, Log: log, Registry: prometheus.NewRegistry()}
 	s.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	router, v2 := s.routes()
@@ -114,6 +118,11 @@ func (s *Server) routes() (http.Handler, http.Handler) {
 	e.RedirectFixedPath = false
 	e.HandleMethodNotAllowed = false
 	e.ContextWithFallback = true
+	// The client's address is the connection's: no proxy is trusted to name it in
+	// X-Forwarded-For (GitLab trusts only the proxies it is configured with).
+	if err := e.SetTrustedProxies(nil); err != nil {
+		panic(err)
+	}
 	metrics := middleware.NewMetrics(s.Registry)
 	e.Use(middleware.Recover(s.Log), metrics.Handler, middleware.Log(s.Log))
 

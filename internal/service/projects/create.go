@@ -79,6 +79,7 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 	}
 	e := errs{}
 	validate(&a, e)
+	s.validateStorage(&a, e)
 	if err := checkUnique(ctx, c, ns.ID, &a, 0, e); err != nil {
 		return nil, nil, err
 	}
@@ -123,7 +124,11 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 	if a.DefaultBranch != nil {
 		branch = *a.DefaultBranch
 	}
-	if err := s.repos.Create(ctx, created, in.InitializeWithReadme, branch); err != nil {
+	storage := ""
+	if a.RepositoryStorage != nil {
+		storage = *a.RepositoryStorage
+	}
+	if err := s.repos.Create(ctx, created, in.InitializeWithReadme, branch, storage); err != nil {
 		slog.ErrorContext(ctx, "create repository", "project_id", created.ID, "err", err)
 		// Undo the row and whatever part of the repository was made.
 		if derr := s.deleteRows(ctx, created); derr != nil {
