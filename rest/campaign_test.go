@@ -122,9 +122,7 @@ var campaignNasty = []string{
 	"internal", "api", "read_api", "sudo", "10", "20", "30", "40", "50", "60", "100", "101", "\n", "a\nb", "\r\n",
 }
 
-// campaignParams are parameter names of the API (query strings and bodies). Left out:
-// repository_storage, whose unknown values still break a project until storage moves exist
-// (issue 13, section 2).
+// campaignParams are parameter names of the API (query strings and bodies).
 var campaignParams = strings.Fields(`access_level actions active admin all_available archived author author_email
 author_name branch branches can_create_group commit_message config_file config_file_ref content created_after
 created_before cursor custom_attributes default_branch description dry_run email encoding expires_at
@@ -132,7 +130,7 @@ external file_path first_parent force format from from_project_id full_path_sear
 id_after id_before include_subgroups initialize_with_readme key keep_n last_commit_id membership
 min_access_level name name_regex namespace_id note order_by owned page page_token pagination parent_id password
 path per_page projects_limit public_email query recursive ref ref_name refs regex relation
-revoked scope scopes search search_namespaces sha simple since skip_users sort
+repository_storage revoked scope scopes search search_namespaces sha simple since skip_users sort
 start_branch starred state statistics tag_name to topic topics trailer until user_id username value
 version visibility with_custom_attributes with_stats older_than title file_path submodule commit_sha
 merge_access_level push_access_level allow_force_push code_owner_approval_required expires_in`)
@@ -169,6 +167,8 @@ func (g *campaignGen) value(name string) string {
 		return g.pick([]string{"0", "10", "20", "30", "40", "50"})
 	case "visibility":
 		return g.pick([]string{"public", "internal", "private"})
+	case "repository_storage":
+		return g.pick([]string{"default", "nonexistent"})
 	case "scopes":
 		return g.pick([]string{"api", "read_api", "read_user", "read_repository"})
 	case "expires_at", "created_after", "created_before", "since", "until", "older_than":
