@@ -45,8 +45,9 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// fail answers err: 500 when nothing was sent yet, otherwise only a log line (the client sees a
-// truncated response).
+// fail answers err from git: when git refused the client's request (clientFault), 400 and a
+// warning; otherwise 500 and an error. Once something was sent only the log line is left (the
+// client sees a truncated response).
 func (s *Server) fail(ctx context.Context, rw *responseWriter, what string, err error, body *bodyReader) {
 	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
 		return
