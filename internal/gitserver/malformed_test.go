@@ -138,6 +138,12 @@ func TestGit_malformedRequestsAre400(t *testing.T) {
 		assert.Less(t, resp.StatusCode, 500, body)
 		resp, body = postGit(t, in, "g/pub.git", "git-upload-pack", []byte(pkt(want, "filter blob:none\n")+"0000"+pkt("done\n")), nil, "", "")
 		assert.Less(t, resp.StatusCode, 500, body)
+		for _, shallow := range []string{"deepen-not main\n", "deepen-not HEAD\n"} {
+			resp, body = postGit(t, in, "g/pub.git", "git-upload-pack", []byte(pkt(want, shallow)+"0000"+pkt("done\n")), nil, "", "")
+			assert.Equal(t, 400, resp.StatusCode, "no commits selected for shallow requests: %s", body)
+		}
+		resp, body = postGit(t, in, "g/pub.git", "git-upload-pack", []byte(pkt(want, "deepen 1\n", "deepen-since 1\n")+"0000"+pkt("done\n")), nil, "", "")
+		assert.Equal(t, 400, resp.StatusCode, body)
 		assert.Empty(t, in.Logs.Errors())
 	})
 

@@ -198,7 +198,8 @@ func clientFault(err error, body *bodyReader) (string, bool) {
 	}
 	for _, sign := range []string{"protocol error", "not our ref", "invalid deepen", "invalid command",
 		"unknown capability", "hung up unexpectedly", "expected flush", "expected to get", "bad line length",
-		"invalid shallow", "unexpected line", "not negotiated", "invalid filter", "unknown filter"} {
+		"invalid shallow", "unexpected line", "not negotiated", "invalid filter", "unknown filter",
+		"no commits selected for shallow", "cannot be used together"} {
 		if strings.Contains(strings.ToLower(ge.Stderr), sign) {
 			return "Bad request", true
 		}
