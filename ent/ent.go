@@ -7,8 +7,15 @@ import (
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
+	"anvil/ent/internalid"
+	"anvil/ent/issue"
+	"anvil/ent/issueassignee"
+	"anvil/ent/issuelabel"
+	"anvil/ent/label"
+	"anvil/ent/labelsubscription"
 	"anvil/ent/lastcommit"
 	"anvil/ent/member"
+	"anvil/ent/milestone"
 	"anvil/ent/namespace"
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/project"
@@ -19,6 +26,9 @@ import (
 	"anvil/ent/protectedbranch"
 	"anvil/ent/pushevent"
 	"anvil/ent/redirectroute"
+	"anvil/ent/resourcelabelevent"
+	"anvil/ent/resourcemilestoneevent"
+	"anvil/ent/resourcestateevent"
 	"anvil/ent/setting"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
@@ -95,8 +105,15 @@ func checkColumn(t, c string) error {
 			groupcustomattribute.Table:         groupcustomattribute.ValidColumn,
 			groupgrouplink.Table:               groupgrouplink.ValidColumn,
 			identity.Table:                     identity.ValidColumn,
+			internalid.Table:                   internalid.ValidColumn,
+			issue.Table:                        issue.ValidColumn,
+			issueassignee.Table:                issueassignee.ValidColumn,
+			issuelabel.Table:                   issuelabel.ValidColumn,
+			label.Table:                        label.ValidColumn,
+			labelsubscription.Table:            labelsubscription.ValidColumn,
 			lastcommit.Table:                   lastcommit.ValidColumn,
 			member.Table:                       member.ValidColumn,
+			milestone.Table:                    milestone.ValidColumn,
 			namespace.Table:                    namespace.ValidColumn,
 			personalaccesstoken.Table:          personalaccesstoken.ValidColumn,
 			project.Table:                      project.ValidColumn,
@@ -107,6 +124,9 @@ func checkColumn(t, c string) error {
 			protectedbranch.Table:              protectedbranch.ValidColumn,
 			pushevent.Table:                    pushevent.ValidColumn,
 			redirectroute.Table:                redirectroute.ValidColumn,
+			resourcelabelevent.Table:           resourcelabelevent.ValidColumn,
+			resourcemilestoneevent.Table:       resourcemilestoneevent.ValidColumn,
+			resourcestateevent.Table:           resourcestateevent.ValidColumn,
 			setting.Table:                      setting.ValidColumn,
 			user.Table:                         user.ValidColumn,
 			usercustomattribute.Table:          usercustomattribute.ValidColumn,
