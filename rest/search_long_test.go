@@ -28,6 +28,13 @@ func TestSearch_overlongTermsAreSafeQueries(t *testing.T) {
 	in.Do(t, "POST", "/projects/"+pid+"/protected_branches", servertest.RootToken, `{"name":"main"}`)
 	in.Do(t, "POST", "/projects/"+pid+"/star", f.Tokens["developer"], nil)
 	uid := fmt.Sprint(f.Users["developer"].ID)
+	// Rows to match against: SQLite checks a LIKE pattern only when it compares a row.
+	for path, body := range map[string]string{
+		"/labels": `{"name":"bug","color":"#ff0000"}`, "/milestones": `{"title":"m1"}`, "/issues": `{"title":"i1"}`,
+	} {
+		r := in.Do(t, "POST", "/projects/"+pid+path, servertest.RootToken, body)
+		require.Equal(t, 201, r.Status, r.String())
+	}
 
 	routes := []string{
 		"/projects", "/groups", "/users", "/namespaces",
@@ -39,6 +46,8 @@ func TestSearch_overlongTermsAreSafeQueries(t *testing.T) {
 		"/projects/" + pid + "/forks", "/projects/" + pid + "/protected_branches",
 		"/projects/" + pid + "/repository/branches", "/projects/" + pid + "/repository/tags",
 		"/personal_access_tokens",
+		"/issues", "/projects/" + pid + "/issues", "/groups/g/issues",
+		"/projects/" + pid + "/labels", "/groups/g/labels", "/projects/" + pid + "/milestones", "/groups/g/milestones",
 	}
 	terms := map[string]string{
 		"60,000 letters":            strings.Repeat("A", 60000),
