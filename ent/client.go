@@ -15,6 +15,7 @@ import (
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
+	"anvil/ent/joboutbox"
 	"anvil/ent/lastcommit"
 	"anvil/ent/member"
 	"anvil/ent/namespace"
@@ -51,6 +52,8 @@ type Client struct {
 	GroupGroupLink *GroupGroupLinkClient
 	// Identity is the client for interacting with the Identity builders.
 	Identity *IdentityClient
+	// JobOutbox is the client for interacting with the JobOutbox builders.
+	JobOutbox *JobOutboxClient
 	// LastCommit is the client for interacting with the LastCommit builders.
 	LastCommit *LastCommitClient
 	// Member is the client for interacting with the Member builders.
@@ -96,6 +99,7 @@ func (c *Client) init() {
 	c.GroupCustomAttribute = NewGroupCustomAttributeClient(c.config)
 	c.GroupGroupLink = NewGroupGroupLinkClient(c.config)
 	c.Identity = NewIdentityClient(c.config)
+	c.JobOutbox = NewJobOutboxClient(c.config)
 	c.LastCommit = NewLastCommitClient(c.config)
 	c.Member = NewMemberClient(c.config)
 	c.Namespace = NewNamespaceClient(c.config)
@@ -206,6 +210,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		GroupCustomAttribute: NewGroupCustomAttributeClient(cfg),
 		GroupGroupLink:       NewGroupGroupLinkClient(cfg),
 		Identity:             NewIdentityClient(cfg),
+		JobOutbox:            NewJobOutboxClient(cfg),
 		LastCommit:           NewLastCommitClient(cfg),
 		Member:               NewMemberClient(cfg),
 		Namespace:            NewNamespaceClient(cfg),
@@ -243,6 +248,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		GroupCustomAttribute: NewGroupCustomAttributeClient(cfg),
 		GroupGroupLink:       NewGroupGroupLinkClient(cfg),
 		Identity:             NewIdentityClient(cfg),
+		JobOutbox:            NewJobOutboxClient(cfg),
 		LastCommit:           NewLastCommitClient(cfg),
 		Member:               NewMemberClient(cfg),
 		Namespace:            NewNamespaceClient(cfg),
@@ -287,9 +293,10 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.ContainerRepository, c.GroupCustomAttribute, c.GroupGroupLink, c.Identity,
-		c.LastCommit, c.Member, c.Namespace, c.PersonalAccessToken, c.Project,
-		c.ProjectGroupLink, c.ProjectStar, c.ProjectStatistics, c.ProtectedBranch,
-		c.PushEvent, c.RedirectRoute, c.Setting, c.User, c.UserCustomAttribute,
+		c.JobOutbox, c.LastCommit, c.Member, c.Namespace, c.PersonalAccessToken,
+		c.Project, c.ProjectGroupLink, c.ProjectStar, c.ProjectStatistics,
+		c.ProtectedBranch, c.PushEvent, c.RedirectRoute, c.Setting, c.User,
+		c.UserCustomAttribute,
 	} {
 		n.Use(hooks...)
 	}
@@ -300,9 +307,10 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.ContainerRepository, c.GroupCustomAttribute, c.GroupGroupLink, c.Identity,
-		c.LastCommit, c.Member, c.Namespace, c.PersonalAccessToken, c.Project,
-		c.ProjectGroupLink, c.ProjectStar, c.ProjectStatistics, c.ProtectedBranch,
-		c.PushEvent, c.RedirectRoute, c.Setting, c.User, c.UserCustomAttribute,
+		c.JobOutbox, c.LastCommit, c.Member, c.Namespace, c.PersonalAccessToken,
+		c.Project, c.ProjectGroupLink, c.ProjectStar, c.ProjectStatistics,
+		c.ProtectedBranch, c.PushEvent, c.RedirectRoute, c.Setting, c.User,
+		c.UserCustomAttribute,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -319,6 +327,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.GroupGroupLink.mutate(ctx, m)
 	case *IdentityMutation:
 		return c.Identity.mutate(ctx, m)
+	case *JobOutboxMutation:
+		return c.JobOutbox.mutate(ctx, m)
 	case *LastCommitMutation:
 		return c.LastCommit.mutate(ctx, m)
 	case *MemberMutation:
@@ -961,6 +971,139 @@ func (c *IdentityClient) mutate(ctx context.Context, m *IdentityMutation) (Value
 		return (&IdentityDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Identity mutation op: %q", m.Op())
+	}
+}
+
+// JobOutboxClient is a client for the JobOutbox schema.
+type JobOutboxClient struct {
+	config
+}
+
+// NewJobOutboxClient returns a client for the JobOutbox from the given config.
+func NewJobOutboxClient(c config) *JobOutboxClient {
+	return &JobOutboxClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `joboutbox.Hooks(f(g(h())))`.
+func (c *JobOutboxClient) Use(hooks ...Hook) {
+	c.hooks.JobOutbox = append(c.hooks.JobOutbox, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `joboutbox.Intercept(f(g(h())))`.
+func (c *JobOutboxClient) Intercept(interceptors ...Interceptor) {
+	c.inters.JobOutbox = append(c.inters.JobOutbox, interceptors...)
+}
+
+// Create returns a builder for creating a JobOutbox entity.
+func (c *JobOutboxClient) Create() *JobOutboxCreate {
+	mutation := newJobOutboxMutation(c.config, OpCreate)
+	return &JobOutboxCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of JobOutbox entities.
+func (c *JobOutboxClient) CreateBulk(builders ...*JobOutboxCreate) *JobOutboxCreateBulk {
+	return &JobOutboxCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *JobOutboxClient) MapCreateBulk(slice any, setFunc func(*JobOutboxCreate, int)) *JobOutboxCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &JobOutboxCreateBulk{err: fmt.Errorf("calling to JobOutboxClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*JobOutboxCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &JobOutboxCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for JobOutbox.
+func (c *JobOutboxClient) Update() *JobOutboxUpdate {
+	mutation := newJobOutboxMutation(c.config, OpUpdate)
+	return &JobOutboxUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *JobOutboxClient) UpdateOne(_m *JobOutbox) *JobOutboxUpdateOne {
+	mutation := newJobOutboxMutation(c.config, OpUpdateOne, withJobOutbox(_m))
+	return &JobOutboxUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *JobOutboxClient) UpdateOneID(id int) *JobOutboxUpdateOne {
+	mutation := newJobOutboxMutation(c.config, OpUpdateOne, withJobOutboxID(id))
+	return &JobOutboxUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for JobOutbox.
+func (c *JobOutboxClient) Delete() *JobOutboxDelete {
+	mutation := newJobOutboxMutation(c.config, OpDelete)
+	return &JobOutboxDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *JobOutboxClient) DeleteOne(_m *JobOutbox) *JobOutboxDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *JobOutboxClient) DeleteOneID(id int) *JobOutboxDeleteOne {
+	builder := c.Delete().Where(joboutbox.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &JobOutboxDeleteOne{builder}
+}
+
+// Query returns a query builder for JobOutbox.
+func (c *JobOutboxClient) Query() *JobOutboxQuery {
+	return &JobOutboxQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeJobOutbox},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a JobOutbox entity by its id.
+func (c *JobOutboxClient) Get(ctx context.Context, id int) (*JobOutbox, error) {
+	return c.Query().Where(joboutbox.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *JobOutboxClient) GetX(ctx context.Context, id int) *JobOutbox {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *JobOutboxClient) Hooks() []Hook {
+	return c.hooks.JobOutbox
+}
+
+// Interceptors returns the client interceptors.
+func (c *JobOutboxClient) Interceptors() []Interceptor {
+	return c.inters.JobOutbox
+}
+
+func (c *JobOutboxClient) mutate(ctx context.Context, m *JobOutboxMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&JobOutboxCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&JobOutboxUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&JobOutboxUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&JobOutboxDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown JobOutbox mutation op: %q", m.Op())
 	}
 }
 
@@ -3405,16 +3548,16 @@ func (c *UserCustomAttributeClient) mutate(ctx context.Context, m *UserCustomAtt
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		ContainerRepository, GroupCustomAttribute, GroupGroupLink, Identity, LastCommit,
-		Member, Namespace, PersonalAccessToken, Project, ProjectGroupLink, ProjectStar,
-		ProjectStatistics, ProtectedBranch, PushEvent, RedirectRoute, Setting, User,
-		UserCustomAttribute []ent.Hook
+		ContainerRepository, GroupCustomAttribute, GroupGroupLink, Identity, JobOutbox,
+		LastCommit, Member, Namespace, PersonalAccessToken, Project, ProjectGroupLink,
+		ProjectStar, ProjectStatistics, ProtectedBranch, PushEvent, RedirectRoute,
+		Setting, User, UserCustomAttribute []ent.Hook
 	}
 	inters struct {
-		ContainerRepository, GroupCustomAttribute, GroupGroupLink, Identity, LastCommit,
-		Member, Namespace, PersonalAccessToken, Project, ProjectGroupLink, ProjectStar,
-		ProjectStatistics, ProtectedBranch, PushEvent, RedirectRoute, Setting, User,
-		UserCustomAttribute []ent.Interceptor
+		ContainerRepository, GroupCustomAttribute, GroupGroupLink, Identity, JobOutbox,
+		LastCommit, Member, Namespace, PersonalAccessToken, Project, ProjectGroupLink,
+		ProjectStar, ProjectStatistics, ProtectedBranch, PushEvent, RedirectRoute,
+		Setting, User, UserCustomAttribute []ent.Interceptor
 	}
 )
 

@@ -7,6 +7,7 @@ import (
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
+	"anvil/ent/joboutbox"
 	"anvil/ent/lastcommit"
 	"anvil/ent/member"
 	"anvil/ent/namespace"
@@ -94,6 +95,7 @@ func checkColumn(t, c string) error {
 			groupcustomattribute.Table: groupcustomattribute.ValidColumn,
 			groupgrouplink.Table:       groupgrouplink.ValidColumn,
 			identity.Table:             identity.ValidColumn,
+			joboutbox.Table:            joboutbox.ValidColumn,
 			lastcommit.Table:           lastcommit.ValidColumn,
 			member.Table:               member.ValidColumn,
 			namespace.Table:            namespace.ValidColumn,

@@ -7,6 +7,7 @@ import (
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
+	"anvil/ent/joboutbox"
 	"anvil/ent/lastcommit"
 	"anvil/ent/member"
 	"anvil/ent/namespace"
@@ -130,6 +131,16 @@ func init() {
 	identityDescExternUID := identityFields[2].Descriptor()
 	// identity.ExternUIDValidator is a validator for the "extern_uid" field. It is called by the builders before save.
 	identity.ExternUIDValidator = identityDescExternUID.Validators[0].(func(string) error)
+	joboutboxFields := schema.JobOutbox{}.Fields()
+	_ = joboutboxFields
+	// joboutboxDescKind is the schema descriptor for kind field.
+	joboutboxDescKind := joboutboxFields[0].Descriptor()
+	// joboutbox.KindValidator is a validator for the "kind" field. It is called by the builders before save.
+	joboutbox.KindValidator = joboutboxDescKind.Validators[0].(func(string) error)
+	// joboutboxDescCreatedAt is the schema descriptor for created_at field.
+	joboutboxDescCreatedAt := joboutboxFields[2].Descriptor()
+	// joboutbox.DefaultCreatedAt holds the default value on creation for the created_at field.
+	joboutbox.DefaultCreatedAt = joboutboxDescCreatedAt.Default.(func() time.Time)
 	lastcommitFields := schema.LastCommit{}.Fields()
 	_ = lastcommitFields
 	// lastcommitDescKey is the schema descriptor for key field.
@@ -645,6 +656,10 @@ func init() {
 	projectstatisticsDescVersion := projectstatisticsFields[13].Descriptor()
 	// projectstatistics.DefaultVersion holds the default value on creation for the version field.
 	projectstatistics.DefaultVersion = projectstatisticsDescVersion.Default.(int)
+	// projectstatisticsDescPushesSinceGc is the schema descriptor for pushes_since_gc field.
+	projectstatisticsDescPushesSinceGc := projectstatisticsFields[15].Descriptor()
+	// projectstatistics.DefaultPushesSinceGc holds the default value on creation for the pushes_since_gc field.
+	projectstatistics.DefaultPushesSinceGc = projectstatisticsDescPushesSinceGc.Default.(int)
 	protectedbranchMixin := schema.ProtectedBranch{}.Mixin()
 	protectedbranchMixinFields0 := protectedbranchMixin[0].Fields()
 	_ = protectedbranchMixinFields0

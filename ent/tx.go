@@ -22,6 +22,8 @@ type Tx struct {
 	GroupGroupLink *GroupGroupLinkClient
 	// Identity is the client for interacting with the Identity builders.
 	Identity *IdentityClient
+	// JobOutbox is the client for interacting with the JobOutbox builders.
+	JobOutbox *JobOutboxClient
 	// LastCommit is the client for interacting with the LastCommit builders.
 	LastCommit *LastCommitClient
 	// Member is the client for interacting with the Member builders.
@@ -185,6 +187,7 @@ func (tx *Tx) init() {
 	tx.GroupCustomAttribute = NewGroupCustomAttributeClient(tx.config)
 	tx.GroupGroupLink = NewGroupGroupLinkClient(tx.config)
 	tx.Identity = NewIdentityClient(tx.config)
+	tx.JobOutbox = NewJobOutboxClient(tx.config)
 	tx.LastCommit = NewLastCommitClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
 	tx.Namespace = NewNamespaceClient(tx.config)

@@ -56,6 +56,18 @@ func (f IdentityFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IdentityMutation", m)
 }
 
+// The JobOutboxFunc type is an adapter to allow the use of ordinary
+// function as JobOutbox mutator.
+type JobOutboxFunc func(context.Context, *ent.JobOutboxMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f JobOutboxFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.JobOutboxMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.JobOutboxMutation", m)
+}
+
 // The LastCommitFunc type is an adapter to allow the use of ordinary
 // function as LastCommit mutator.
 type LastCommitFunc func(context.Context, *ent.LastCommitMutation) (ent.Value, error)

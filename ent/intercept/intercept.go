@@ -11,6 +11,7 @@ import (
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
+	"anvil/ent/joboutbox"
 	"anvil/ent/lastcommit"
 	"anvil/ent/member"
 	"anvil/ent/namespace"
@@ -192,6 +193,33 @@ func (f TraverseIdentity) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.IdentityQuery", q)
+}
+
+// The JobOutboxFunc type is an adapter to allow the use of ordinary function as a Querier.
+type JobOutboxFunc func(context.Context, *ent.JobOutboxQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f JobOutboxFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.JobOutboxQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.JobOutboxQuery", q)
+}
+
+// The TraverseJobOutbox type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseJobOutbox func(context.Context, *ent.JobOutboxQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseJobOutbox) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseJobOutbox) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.JobOutboxQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.JobOutboxQuery", q)
 }
 
 // The LastCommitFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -583,6 +611,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.GroupGroupLinkQuery, predicate.GroupGroupLink, groupgrouplink.OrderOption]{typ: ent.TypeGroupGroupLink, tq: q}, nil
 	case *ent.IdentityQuery:
 		return &query[*ent.IdentityQuery, predicate.Identity, identity.OrderOption]{typ: ent.TypeIdentity, tq: q}, nil
+	case *ent.JobOutboxQuery:
+		return &query[*ent.JobOutboxQuery, predicate.JobOutbox, joboutbox.OrderOption]{typ: ent.TypeJobOutbox, tq: q}, nil
 	case *ent.LastCommitQuery:
 		return &query[*ent.LastCommitQuery, predicate.LastCommit, lastcommit.OrderOption]{typ: ent.TypeLastCommit, tq: q}, nil
 	case *ent.MemberQuery:

@@ -3,6 +3,7 @@
 package migrate
 
 import (
+	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/dialect/sql/schema"
 	"entgo.io/ent/schema/field"
 )
@@ -151,6 +152,19 @@ var (
 				Columns: []*schema.Column{IdentitiesColumns[1], IdentitiesColumns[2]},
 			},
 		},
+	}
+	// JobOutboxColumns holds the columns for the "job_outbox" table.
+	JobOutboxColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "kind", Type: field.TypeString},
+		{Name: "args", Type: field.TypeString, Size: 2147483647},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// JobOutboxTable holds the schema information for the "job_outbox" table.
+	JobOutboxTable = &schema.Table{
+		Name:       "job_outbox",
+		Columns:    JobOutboxColumns,
+		PrimaryKey: []*schema.Column{JobOutboxColumns[0]},
 	}
 	// LastCommitsColumns holds the columns for the "last_commits" table.
 	LastCommitsColumns = []*schema.Column{
@@ -549,6 +563,7 @@ var (
 		{Name: "stale", Type: field.TypeBool, Default: true},
 		{Name: "version", Type: field.TypeInt, Default: 0},
 		{Name: "refreshed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "pushes_since_gc", Type: field.TypeInt, Default: 0},
 		{Name: "project_id", Type: field.TypeInt, Unique: true},
 	}
 	// ProjectStatisticsTable holds the schema information for the "project_statistics" table.
@@ -559,7 +574,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "project_statistics_projects_statistics",
-				Columns:    []*schema.Column{ProjectStatisticsColumns[15]},
+				Columns:    []*schema.Column{ProjectStatisticsColumns[16]},
 				RefColumns: []*schema.Column{ProjectsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -773,6 +788,7 @@ var (
 		GroupCustomAttributesTable,
 		GroupGroupLinksTable,
 		IdentitiesTable,
+		JobOutboxTable,
 		LastCommitsTable,
 		MembersTable,
 		NamespacesTable,
@@ -796,6 +812,9 @@ func init() {
 	GroupGroupLinksTable.ForeignKeys[0].RefTable = NamespacesTable
 	GroupGroupLinksTable.ForeignKeys[1].RefTable = NamespacesTable
 	IdentitiesTable.ForeignKeys[0].RefTable = UsersTable
+	JobOutboxTable.Annotation = &entsql.Annotation{
+		Table: "job_outbox",
+	}
 	MembersTable.ForeignKeys[0].RefTable = NamespacesTable
 	MembersTable.ForeignKeys[1].RefTable = ProjectsTable
 	MembersTable.ForeignKeys[2].RefTable = UsersTable

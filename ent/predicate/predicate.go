@@ -18,6 +18,9 @@ type GroupGroupLink func(*sql.Selector)
 // Identity is the predicate function for identity builders.
 type Identity func(*sql.Selector)
 
+// JobOutbox is the predicate function for joboutbox builders.
+type JobOutbox func(*sql.Selector)
+
 // LastCommit is the predicate function for lastcommit builders.
 type LastCommit func(*sql.Selector)
 

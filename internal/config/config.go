@@ -27,6 +27,8 @@ type Config struct {
 	BlobStorageURL string
 	// Registry configures the embedded container registry.
 	Registry Registry
+	// Jobs tunes the background job queue.
+	Jobs Jobs
 }
 
 // FromEnv reads the configuration from environment variables, filling in defaults.
@@ -41,6 +43,9 @@ func FromEnv() (Config, error) {
 		LogLevel:            getenv("ANVIL_LOG_LEVEL", "info"),
 	}
 	c.registryFromEnv()
+	if err := c.jobsFromEnv(); err != nil {
+		return c, err
+	}
 	if v := os.Getenv("ANVIL_REPOSITORY_STORAGES"); v != "" {
 		c.RepositoryStorages = map[string]string{}
 		for _, part := range strings.Split(v, ",") {

@@ -9,12 +9,14 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"time"
 
 	"anvil/internal/authz"
 	"anvil/internal/config"
 	"anvil/internal/db"
 	"anvil/internal/git"
 	"anvil/internal/git/storage"
+	"anvil/internal/jobs"
 	"anvil/internal/registry"
 	"anvil/internal/service/branches"
 	"anvil/internal/service/commits"
@@ -68,6 +70,8 @@ type Services struct {
 	Stars *stars.Service
 	// Statistics computes projects' and groups' storage statistics from their repositories.
 	Statistics *statistics.Service
+	// Jobs is the durable background job queue (started by the server, see jobs.go).
+	Jobs *jobs.Queue
 }
 
 // New builds the services over an open database and the git client.
@@ -103,11 +107,13 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 	// missing one). The one cycle: projects are found through the project service by the
 	// domains its lifecycle calls back (repositories, branch protection), so the project
 	// service is built first and completed once those exist.
+	q := jobs.New(d, cfg.DatabaseURL, jobs.Config{Workers: cfg.Jobs.Workers, PollInterval: cfg.Jobs.PollInterval,
+		JobTimeout: cfg.Jobs.Timeout, RescueAfter: cfg.Jobs.RescueAfter}, log)
 	p := projects.New(d.Client, policy, st)
 	pb := protectedbranches.New(d.Client, policy, p, st, cfg.ExternalURL)
 	r := repos.New(repos.Deps{
 		Client: d.Client, Policy: policy, Projects: p, Settings: st,
-		Git: gitClient, Storage: stor, Log: log, Protected: pb,
+		Git: gitClient, Storage: stor, Log: log, Protected: pb, Jobs: q,
 	})
 	// A group deletion removes its projects through the repository service, which deletes
 	// their repositories only after the deletion commits.
@@ -123,12 +129,11 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 		_ = gitClient.Close()
 		return nil, err
 	}
-	crJobs := &containerregistry.InlineJobs{}
 	cr := containerregistry.New(d.Client, containerregistry.Deps{
-		Policy: policy, Projects: p, Groups: g, Settings: st, Registry: reg, Jobs: crJobs, Log: log,
+		Policy: policy, Projects: p, Groups: g, Settings: st, Registry: reg, Jobs: q, Log: log,
 		RegistryHost: cfg.RegistryHost(), ExternalURL: cfg.ExternalURL,
 	})
-	crJobs.Service = cr
+	registerJobs(q, r, cr)
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete}})
 	return &Services{
 		Config: cfg, DB: d, Log: log, Policy: policy, Settings: st,
@@ -153,11 +158,18 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 		Namespaces:        namespaces.New(d.Client, policy, mem),
 		Stars:             stars.New(d.Client, p, u),
 		Statistics:        statistics.New(d.Client, r),
+		Jobs:              q,
 	}, nil
 }
 
-// Close stops the git processes and the registry's background work.
+// Close stops the job queue (running jobs get up to 30 seconds), the git processes and the
+// registry's background work.
 func (s *Services) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := s.Jobs.Stop(ctx); err != nil {
+		s.Log.Warn("stop job queue", "err", err)
+	}
 	_ = s.Registry.Close()
 	return s.Git.Close()
 }

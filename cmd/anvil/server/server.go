@@ -15,6 +15,7 @@ import (
 
 	"anvil/internal/config"
 	"anvil/internal/db"
+	"anvil/internal/jobs"
 	"anvil/internal/service"
 	"anvil/rest"
 	"anvil/rest/httpx"
@@ -44,6 +45,8 @@ type Server struct {
 type Options struct {
 	// BcryptCost overrides the password hashing cost (tests use the minimum).
 	BcryptCost int
+	// Jobs registers extra job kinds before the queue starts (tests' probes).
+	Jobs func(q *jobs.Queue)
 }
 
 // New opens and migrates the database, bootstraps the administrator and builds the handler.
@@ -61,6 +64,15 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		_ = d.Close()
 		return nil, err
 	}
+	// River's tables beside ent's.
+	if err := svc.Jobs.Migrate(ctx); err != nil {
+		_ = svc.Close()
+		_ = d.Close()
+		return nil, err
+	}
+	if opts.Jobs != nil {
+		opts.Jobs(svc.Jobs)
+	}
 	if opts.BcryptCost > 0 {
 		svc.Users.BcryptCost = opts.BcryptCost
 	}
@@ -75,7 +87,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	return s, nil
 }
 
-// Close stops the git processes and releases the database.
+// StartJobs starts working background jobs in this process (Serve does it; so does the test
+// server). Close stops them.
+func (s *Server) StartJobs(ctx context.Context) error { return s.Services.Jobs.Start(ctx) }
+
+// Close stops the job queue and the git processes and releases the database.
 func (s *Server) Close() error {
 	_ = s.Services.Close()
 	return s.DB.Close()
@@ -168,6 +184,9 @@ func (s *Server) ServeListener(ctx context.Context, ln net.Listener) error {
 // ServeListeners serves the API on ln and, when regLn is not nil, the registry on regLn,
 // until ctx ends or one of them fails.
 func (s *Server) ServeListeners(ctx context.Context, ln, regLn net.Listener) error {
+	if err := s.StartJobs(ctx); err != nil {
+		return err
+	}
 	servers := []*http.Server{{Handler: s.Handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}}
 	listeners := []net.Listener{ln}
 	if regLn != nil && s.RegistryHandler != nil {

@@ -125,12 +125,9 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 	}
 	if err := s.repos.Create(ctx, created, in.InitializeWithReadme, branch); err != nil {
 		slog.ErrorContext(ctx, "create repository", "project_id", created.ID, "err", err)
-		// Undo the row and whatever part of the repository was made.
+		// Undo the row, and queue the removal of whatever part of the repository was made.
 		if derr := s.deleteRows(ctx, created); derr != nil {
 			slog.ErrorContext(ctx, "remove project after failed repository creation", "project_id", created.ID, "err", derr)
-		}
-		if derr := s.repos.Delete(ctx, created); derr != nil {
-			slog.ErrorContext(ctx, "remove partial repository", "project_id", created.ID, "err", derr)
 		}
 		return nil, nil, apperr.FieldError("base", "Failed to create repository")
 	}
