@@ -17,6 +17,7 @@ import (
 	"anvil/rest/registryapi"
 	"anvil/rest/repositoryapi"
 	"anvil/rest/route"
+	"anvil/rest/sidekiqapi"
 	"anvil/rest/tagapi"
 	"anvil/rest/tokenapi"
 	"anvil/rest/userapi"
@@ -42,4 +43,5 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	forkapi.Register(t)
 	registryapi.Register(t)
 	namespaceapi.Register(t)
+	sidekiqapi.Register(t)
 }

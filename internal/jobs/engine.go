@@ -79,6 +79,7 @@ func (q *Queue) riverConfig() *river.Config {
 		Workers:              q.workers,
 		PeriodicJobs:         q.period,
 		FetchPollInterval:    q.cfg.PollInterval,
+		FetchCooldown:        min(q.cfg.PollInterval, river.FetchCooldownDefault),
 		JobTimeout:           q.cfg.JobTimeout,
 		RescueStuckJobsAfter: q.cfg.RescueAfter,
 		ErrorHandler:         errorLogger{q.log},

@@ -97,9 +97,10 @@ func TestProjectDeletionAndGarbageCollection(t *testing.T) {
 	pendingDigest, err := pending.Digest()
 	require.NoError(t, err)
 
+	in.WaitJobs(t) // the collection queued by the deletion has run (with the 24-hour grace)
 	svc := in.Services.ContainerRegistry
 	svc.GCGrace = time.Hour
-	require.NoError(t, svc.Run(t.Context(), containerregistry.GarbageCollectJob{}))
+	require.NoError(t, svc.GarbageCollect(t.Context(), containerregistry.GarbageCollectJob{}))
 
 	assert.False(t, exists(blobFile(in, layerOf(t, imgA))), "the deleted project's blobs are reclaimed")
 	assert.False(t, exists(blobFile(in, layerOf(t, imgD))), "the untagged image's blobs are reclaimed")
