@@ -37,7 +37,7 @@ func (e *riverEngine[TTx]) move(ctx context.Context, kinds []string, limit int) 
 	}
 	var (
 		ids    []int64
-		params []river.InsertManyParams
+		params []river.InsertManyParams // the decoded rows, in order
 	)
 	for rows.Next() {
 		var (
@@ -65,9 +65,12 @@ func (e *riverEngine[TTx]) move(ctx context.Context, kinds []string, limit int) 
 	if len(ids) == 0 {
 		return 0, nil
 	}
-	if len(params) > 0 {
-		if _, err := e.client.InsertManyTx(ctx, tx, params); err != nil {
-			return 0, fmt.Errorf("queue outbox jobs: %w", err)
+	// One insert per job: a batch holding two copies of a unique job would make PostgreSQL's
+	// upsert touch one row twice, which it refuses; one after the other, the second is
+	// skipped as the duplicate it is.
+	for _, p := range params {
+		if _, err := e.client.InsertTx(ctx, tx, p.Args, nil); err != nil {
+			return 0, fmt.Errorf("queue outbox job %s: %w", p.Args.Kind(), err)
 		}
 	}
 	del, dargs := e.deleteOutbox(ids)
