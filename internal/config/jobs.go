@@ -13,6 +13,9 @@ type Jobs struct {
 	PollInterval time.Duration // ANVIL_JOBS_POLL_INTERVAL: how often to look for jobs (1s)
 	Timeout      time.Duration // ANVIL_JOBS_TIMEOUT: the longest one run of a job may take (10m)
 	RescueAfter  time.Duration // ANVIL_JOBS_RESCUE_AFTER: when a job whose process died runs again (timeout + 5m)
+	// SweepGrace (ANVIL_REPOSITORY_SWEEP_GRACE) is how old a half-created project or an
+	// unnamed repository must be before the repository sweep removes it (1h).
+	SweepGrace time.Duration
 }
 
 // jobsFromEnv reads the job queue's settings.
@@ -31,6 +34,7 @@ func (c *Config) jobsFromEnv() error {
 		{"ANVIL_JOBS_POLL_INTERVAL", &c.Jobs.PollInterval},
 		{"ANVIL_JOBS_TIMEOUT", &c.Jobs.Timeout},
 		{"ANVIL_JOBS_RESCUE_AFTER", &c.Jobs.RescueAfter},
+		{"ANVIL_REPOSITORY_SWEEP_GRACE", &c.Jobs.SweepGrace},
 	} {
 		if v := os.Getenv(d.env); v != "" {
 			t, err := time.ParseDuration(v)

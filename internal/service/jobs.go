@@ -13,6 +13,8 @@ import (
 func registerJobs(q *jobs.Queue, r *repos.Service, cr *containerregistry.Service) {
 	jobs.Register(q, r.RunHousekeep)
 	jobs.Register(q, r.RunRemoveRepository)
+	jobs.Register(q, r.RunSweep)
+	jobs.Periodic(q, time.Hour, repos.SweepJob{})
 
 	jobs.Register(q, cr.DeleteRepository)
 	jobs.Register(q, cr.CleanupTags)

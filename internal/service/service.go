@@ -133,6 +133,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 		Policy: policy, Projects: p, Groups: g, Settings: st, Registry: reg, Jobs: q, Log: log,
 		RegistryHost: cfg.RegistryHost(), ExternalURL: cfg.ExternalURL,
 	})
+	r.SetSweepGrace(cfg.Jobs.SweepGrace)
 	registerJobs(q, r, cr)
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete}})
 	return &Services{

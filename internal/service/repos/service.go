@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"anvil/ent"
 	"anvil/internal/apperr"
@@ -37,6 +38,8 @@ type Service struct {
 	protected *protectedbranches.Service
 	// jobs queues repository removal and housekeeping (jobs.go).
 	jobs jobs.Enqueuer
+	// sweepGrace is how old a leftover must be for the sweep to repair it (SweepJob).
+	sweepGrace time.Duration
 }
 
 // Deps are the repository service's collaborators; every one is required.
