@@ -5,6 +5,7 @@ import (
 
 	"anvil/ent"
 	"anvil/ent/projectstatistics"
+	"anvil/internal/db"
 	"anvil/internal/jobs"
 )
 
@@ -30,9 +31,17 @@ func (HousekeepJob) InsertOpts() jobs.InsertOpts {
 	return jobs.InsertOpts{UniqueOpts: jobs.UniqueWhileQueued(), MaxAttempts: 5}
 }
 
-// RunHousekeep works a HousekeepJob.
+// RunHousekeep works a HousekeepJob. A project deleted while its housekeeping ran needs no
+// retry.
 func (s *Service) RunHousekeep(ctx context.Context, j HousekeepJob) error {
-	return s.Housekeep(ctx, j.ProjectID)
+	err := s.Housekeep(ctx, j.ProjectID)
+	if err != nil {
+		p, gerr := db.ClientFrom(ctx, s.client).Project.Get(ctx, j.ProjectID)
+		if ent.IsNotFound(gerr) || (gerr == nil && (p.PendingDelete || !s.Exists(p))) {
+			return nil
+		}
+	}
+	return err
 }
 
 // housekeepingPeriod is how many pushes apart housekeeping runs: GitLab's default
