@@ -37,7 +37,7 @@ func (s *Service) SetSweepGrace(d time.Duration) { s.sweepGrace = d }
 //     its hashed path again);
 //   - a repository that no project names, older than the grace period, is removed.
 func (s *Service) RunSweep(ctx context.Context, _ SweepJob) error {
-	if _, err := s.Storage.SweepDeleted(ctx); err != nil {
+	if _, err := s.Storage.SweepDeleted(ctx, s.grace()); err != nil {
 		return err
 	}
 	cutoff := time.Now().Add(-s.grace())
