@@ -492,11 +492,6 @@ func (_q *UserQuery) collectField(ctx context.Context, oneNode bool, opCtx *grap
 				selectedFields = append(selectedFields, user.FieldState)
 				fieldSeen[user.FieldState] = struct{}{}
 			}
-		case "locked":
-			if _, ok := fieldSeen[user.FieldLocked]; !ok {
-				selectedFields = append(selectedFields, user.FieldLocked)
-				fieldSeen[user.FieldLocked] = struct{}{}
-			}
 		case "bio":
 			if _, ok := fieldSeen[user.FieldBio]; !ok {
 				selectedFields = append(selectedFields, user.FieldBio)

@@ -17992,7 +17992,9 @@ type UserMutation struct {
 	user_type                *string
 	external                 *bool
 	private_profile          *bool
-	locked                   *bool
+	failed_attempts          *int
+	addfailed_attempts       *int
+	locked_until             *time.Time
 	bio                      *string
 	location                 *string
 	public_email             *string
@@ -18553,40 +18555,109 @@ func (m *UserMutation) ResetPrivateProfile() {
 	m.private_profile = nil
 }
 
-// SetLocked sets the "locked" field.
-func (m *UserMutation) SetLocked(b bool) {
-	m.locked = &b
+// SetFailedAttempts sets the "failed_attempts" field.
+func (m *UserMutation) SetFailedAttempts(i int) {
+	m.failed_attempts = &i
+	m.addfailed_attempts = nil
 }
 
-// Locked returns the value of the "locked" field in the mutation.
-func (m *UserMutation) Locked() (r bool, exists bool) {
-	v := m.locked
+// FailedAttempts returns the value of the "failed_attempts" field in the mutation.
+func (m *UserMutation) FailedAttempts() (r int, exists bool) {
+	v := m.failed_attempts
 	if v == nil {
 		return
 	}
 	return *v, true
 }
 
-// OldLocked returns the old "locked" field's value of the User entity.
+// OldFailedAttempts returns the old "failed_attempts" field's value of the User entity.
 // If the User object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *UserMutation) OldLocked(ctx context.Context) (v bool, err error) {
+func (m *UserMutation) OldFailedAttempts(ctx context.Context) (v int, err error) {
 	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLocked is only allowed on UpdateOne operations")
+		return v, errors.New("OldFailedAttempts is only allowed on UpdateOne operations")
 	}
 	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLocked requires an ID field in the mutation")
+		return v, errors.New("OldFailedAttempts requires an ID field in the mutation")
 	}
 	oldValue, err := m.oldValue(ctx)
 	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLocked: %w", err)
+		return v, fmt.Errorf("querying old value for OldFailedAttempts: %w", err)
 	}
-	return oldValue.Locked, nil
+	return oldValue.FailedAttempts, nil
 }
 
-// ResetLocked resets all changes to the "locked" field.
-func (m *UserMutation) ResetLocked() {
-	m.locked = nil
+// AddFailedAttempts adds i to the "failed_attempts" field.
+func (m *UserMutation) AddFailedAttempts(i int) {
+	if m.addfailed_attempts != nil {
+		*m.addfailed_attempts += i
+	} else {
+		m.addfailed_attempts = &i
+	}
+}
+
+// AddedFailedAttempts returns the value that was added to the "failed_attempts" field in this mutation.
+func (m *UserMutation) AddedFailedAttempts() (r int, exists bool) {
+	v := m.addfailed_attempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFailedAttempts resets all changes to the "failed_attempts" field.
+func (m *UserMutation) ResetFailedAttempts() {
+	m.failed_attempts = nil
+	m.addfailed_attempts = nil
+}
+
+// SetLockedUntil sets the "locked_until" field.
+func (m *UserMutation) SetLockedUntil(t time.Time) {
+	m.locked_until = &t
+}
+
+// LockedUntil returns the value of the "locked_until" field in the mutation.
+func (m *UserMutation) LockedUntil() (r time.Time, exists bool) {
+	v := m.locked_until
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLockedUntil returns the old "locked_until" field's value of the User entity.
+// If the User object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UserMutation) OldLockedUntil(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLockedUntil is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLockedUntil requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLockedUntil: %w", err)
+	}
+	return oldValue.LockedUntil, nil
+}
+
+// ClearLockedUntil clears the value of the "locked_until" field.
+func (m *UserMutation) ClearLockedUntil() {
+	m.locked_until = nil
+	m.clearedFields[user.FieldLockedUntil] = struct{}{}
+}
+
+// LockedUntilCleared returns if the "locked_until" field was cleared in this mutation.
+func (m *UserMutation) LockedUntilCleared() bool {
+	_, ok := m.clearedFields[user.FieldLockedUntil]
+	return ok
+}
+
+// ResetLockedUntil resets all changes to the "locked_until" field.
+func (m *UserMutation) ResetLockedUntil() {
+	m.locked_until = nil
+	delete(m.clearedFields, user.FieldLockedUntil)
 }
 
 // SetBio sets the "bio" field.
@@ -20386,7 +20457,7 @@ func (m *UserMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *UserMutation) Fields() []string {
-	fields := make([]string, 0, 42)
+	fields := make([]string, 0, 43)
 	if m.created_at != nil {
 		fields = append(fields, user.FieldCreatedAt)
 	}
@@ -20420,8 +20491,11 @@ func (m *UserMutation) Fields() []string {
 	if m.private_profile != nil {
 		fields = append(fields, user.FieldPrivateProfile)
 	}
-	if m.locked != nil {
-		fields = append(fields, user.FieldLocked)
+	if m.failed_attempts != nil {
+		fields = append(fields, user.FieldFailedAttempts)
+	}
+	if m.locked_until != nil {
+		fields = append(fields, user.FieldLockedUntil)
 	}
 	if m.bio != nil {
 		fields = append(fields, user.FieldBio)
@@ -20543,8 +20617,10 @@ func (m *UserMutation) Field(name string) (ent.Value, bool) {
 		return m.External()
 	case user.FieldPrivateProfile:
 		return m.PrivateProfile()
-	case user.FieldLocked:
-		return m.Locked()
+	case user.FieldFailedAttempts:
+		return m.FailedAttempts()
+	case user.FieldLockedUntil:
+		return m.LockedUntil()
 	case user.FieldBio:
 		return m.Bio()
 	case user.FieldLocation:
@@ -20636,8 +20712,10 @@ func (m *UserMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return m.OldExternal(ctx)
 	case user.FieldPrivateProfile:
 		return m.OldPrivateProfile(ctx)
-	case user.FieldLocked:
-		return m.OldLocked(ctx)
+	case user.FieldFailedAttempts:
+		return m.OldFailedAttempts(ctx)
+	case user.FieldLockedUntil:
+		return m.OldLockedUntil(ctx)
 	case user.FieldBio:
 		return m.OldBio(ctx)
 	case user.FieldLocation:
@@ -20784,12 +20862,19 @@ func (m *UserMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetPrivateProfile(v)
 		return nil
-	case user.FieldLocked:
-		v, ok := value.(bool)
+	case user.FieldFailedAttempts:
+		v, ok := value.(int)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
-		m.SetLocked(v)
+		m.SetFailedAttempts(v)
+		return nil
+	case user.FieldLockedUntil:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLockedUntil(v)
 		return nil
 	case user.FieldBio:
 		v, ok := value.(string)
@@ -21009,6 +21094,9 @@ func (m *UserMutation) SetField(name string, value ent.Value) error {
 // this mutation.
 func (m *UserMutation) AddedFields() []string {
 	var fields []string
+	if m.addfailed_attempts != nil {
+		fields = append(fields, user.FieldFailedAttempts)
+	}
 	if m.addprojects_limit != nil {
 		fields = append(fields, user.FieldProjectsLimit)
 	}
@@ -21035,6 +21123,8 @@ func (m *UserMutation) AddedFields() []string {
 // was not set, or was not defined in the schema.
 func (m *UserMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
+	case user.FieldFailedAttempts:
+		return m.AddedFailedAttempts()
 	case user.FieldProjectsLimit:
 		return m.AddedProjectsLimit()
 	case user.FieldThemeID:
@@ -21056,6 +21146,13 @@ func (m *UserMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *UserMutation) AddField(name string, value ent.Value) error {
 	switch name {
+	case user.FieldFailedAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFailedAttempts(v)
+		return nil
 	case user.FieldProjectsLimit:
 		v, ok := value.(int)
 		if !ok {
@@ -21106,6 +21203,9 @@ func (m *UserMutation) AddField(name string, value ent.Value) error {
 // mutation.
 func (m *UserMutation) ClearedFields() []string {
 	var fields []string
+	if m.FieldCleared(user.FieldLockedUntil) {
+		fields = append(fields, user.FieldLockedUntil)
+	}
 	if m.FieldCleared(user.FieldLastSignInAt) {
 		fields = append(fields, user.FieldLastSignInAt)
 	}
@@ -21147,6 +21247,9 @@ func (m *UserMutation) FieldCleared(name string) bool {
 // error if the field is not defined in the schema.
 func (m *UserMutation) ClearField(name string) error {
 	switch name {
+	case user.FieldLockedUntil:
+		m.ClearLockedUntil()
+		return nil
 	case user.FieldLastSignInAt:
 		m.ClearLastSignInAt()
 		return nil
@@ -21215,8 +21318,11 @@ func (m *UserMutation) ResetField(name string) error {
 	case user.FieldPrivateProfile:
 		m.ResetPrivateProfile()
 		return nil
-	case user.FieldLocked:
-		m.ResetLocked()
+	case user.FieldFailedAttempts:
+		m.ResetFailedAttempts()
+		return nil
+	case user.FieldLockedUntil:
+		m.ResetLockedUntil()
 		return nil
 	case user.FieldBio:
 		m.ResetBio()

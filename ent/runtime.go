@@ -839,120 +839,122 @@ func init() {
 	userDescPrivateProfile := userFields[8].Descriptor()
 	// user.DefaultPrivateProfile holds the default value on creation for the private_profile field.
 	user.DefaultPrivateProfile = userDescPrivateProfile.Default.(bool)
-	// userDescLocked is the schema descriptor for locked field.
-	userDescLocked := userFields[9].Descriptor()
-	// user.DefaultLocked holds the default value on creation for the locked field.
-	user.DefaultLocked = userDescLocked.Default.(bool)
+	// userDescFailedAttempts is the schema descriptor for failed_attempts field.
+	userDescFailedAttempts := userFields[9].Descriptor()
+	// user.DefaultFailedAttempts holds the default value on creation for the failed_attempts field.
+	user.DefaultFailedAttempts = userDescFailedAttempts.Default.(int)
+	// user.FailedAttemptsValidator is a validator for the "failed_attempts" field. It is called by the builders before save.
+	user.FailedAttemptsValidator = userDescFailedAttempts.Validators[0].(func(int) error)
 	// userDescBio is the schema descriptor for bio field.
-	userDescBio := userFields[10].Descriptor()
+	userDescBio := userFields[11].Descriptor()
 	// user.DefaultBio holds the default value on creation for the bio field.
 	user.DefaultBio = userDescBio.Default.(string)
 	// user.BioValidator is a validator for the "bio" field. It is called by the builders before save.
 	user.BioValidator = userDescBio.Validators[0].(func(string) error)
 	// userDescLocation is the schema descriptor for location field.
-	userDescLocation := userFields[11].Descriptor()
+	userDescLocation := userFields[12].Descriptor()
 	// user.DefaultLocation holds the default value on creation for the location field.
 	user.DefaultLocation = userDescLocation.Default.(string)
 	// user.LocationValidator is a validator for the "location" field. It is called by the builders before save.
 	user.LocationValidator = userDescLocation.Validators[0].(func(string) error)
 	// userDescPublicEmail is the schema descriptor for public_email field.
-	userDescPublicEmail := userFields[12].Descriptor()
+	userDescPublicEmail := userFields[13].Descriptor()
 	// user.DefaultPublicEmail holds the default value on creation for the public_email field.
 	user.DefaultPublicEmail = userDescPublicEmail.Default.(string)
 	// user.PublicEmailValidator is a validator for the "public_email" field. It is called by the builders before save.
 	user.PublicEmailValidator = userDescPublicEmail.Validators[0].(func(string) error)
 	// userDescSkype is the schema descriptor for skype field.
-	userDescSkype := userFields[13].Descriptor()
+	userDescSkype := userFields[14].Descriptor()
 	// user.DefaultSkype holds the default value on creation for the skype field.
 	user.DefaultSkype = userDescSkype.Default.(string)
 	// user.SkypeValidator is a validator for the "skype" field. It is called by the builders before save.
 	user.SkypeValidator = userDescSkype.Validators[0].(func(string) error)
 	// userDescLinkedin is the schema descriptor for linkedin field.
-	userDescLinkedin := userFields[14].Descriptor()
+	userDescLinkedin := userFields[15].Descriptor()
 	// user.DefaultLinkedin holds the default value on creation for the linkedin field.
 	user.DefaultLinkedin = userDescLinkedin.Default.(string)
 	// user.LinkedinValidator is a validator for the "linkedin" field. It is called by the builders before save.
 	user.LinkedinValidator = userDescLinkedin.Validators[0].(func(string) error)
 	// userDescTwitter is the schema descriptor for twitter field.
-	userDescTwitter := userFields[15].Descriptor()
+	userDescTwitter := userFields[16].Descriptor()
 	// user.DefaultTwitter holds the default value on creation for the twitter field.
 	user.DefaultTwitter = userDescTwitter.Default.(string)
 	// user.TwitterValidator is a validator for the "twitter" field. It is called by the builders before save.
 	user.TwitterValidator = userDescTwitter.Validators[0].(func(string) error)
 	// userDescDiscord is the schema descriptor for discord field.
-	userDescDiscord := userFields[16].Descriptor()
+	userDescDiscord := userFields[17].Descriptor()
 	// user.DefaultDiscord holds the default value on creation for the discord field.
 	user.DefaultDiscord = userDescDiscord.Default.(string)
 	// user.DiscordValidator is a validator for the "discord" field. It is called by the builders before save.
 	user.DiscordValidator = userDescDiscord.Validators[0].(func(string) error)
 	// userDescWebsiteURL is the schema descriptor for website_url field.
-	userDescWebsiteURL := userFields[17].Descriptor()
+	userDescWebsiteURL := userFields[18].Descriptor()
 	// user.DefaultWebsiteURL holds the default value on creation for the website_url field.
 	user.DefaultWebsiteURL = userDescWebsiteURL.Default.(string)
 	// user.WebsiteURLValidator is a validator for the "website_url" field. It is called by the builders before save.
 	user.WebsiteURLValidator = userDescWebsiteURL.Validators[0].(func(string) error)
 	// userDescOrganization is the schema descriptor for organization field.
-	userDescOrganization := userFields[18].Descriptor()
+	userDescOrganization := userFields[19].Descriptor()
 	// user.DefaultOrganization holds the default value on creation for the organization field.
 	user.DefaultOrganization = userDescOrganization.Default.(string)
 	// user.OrganizationValidator is a validator for the "organization" field. It is called by the builders before save.
 	user.OrganizationValidator = userDescOrganization.Validators[0].(func(string) error)
 	// userDescJobTitle is the schema descriptor for job_title field.
-	userDescJobTitle := userFields[19].Descriptor()
+	userDescJobTitle := userFields[20].Descriptor()
 	// user.DefaultJobTitle holds the default value on creation for the job_title field.
 	user.DefaultJobTitle = userDescJobTitle.Default.(string)
 	// user.JobTitleValidator is a validator for the "job_title" field. It is called by the builders before save.
 	user.JobTitleValidator = userDescJobTitle.Validators[0].(func(string) error)
 	// userDescPronouns is the schema descriptor for pronouns field.
-	userDescPronouns := userFields[20].Descriptor()
+	userDescPronouns := userFields[21].Descriptor()
 	// user.DefaultPronouns holds the default value on creation for the pronouns field.
 	user.DefaultPronouns = userDescPronouns.Default.(string)
 	// user.PronounsValidator is a validator for the "pronouns" field. It is called by the builders before save.
 	user.PronounsValidator = userDescPronouns.Validators[0].(func(string) error)
 	// userDescNote is the schema descriptor for note field.
-	userDescNote := userFields[21].Descriptor()
+	userDescNote := userFields[22].Descriptor()
 	// user.DefaultNote holds the default value on creation for the note field.
 	user.DefaultNote = userDescNote.Default.(string)
 	// user.NoteValidator is a validator for the "note" field. It is called by the builders before save.
 	user.NoteValidator = userDescNote.Validators[0].(func(string) error)
 	// userDescCommitEmail is the schema descriptor for commit_email field.
-	userDescCommitEmail := userFields[22].Descriptor()
+	userDescCommitEmail := userFields[23].Descriptor()
 	// user.DefaultCommitEmail holds the default value on creation for the commit_email field.
 	user.DefaultCommitEmail = userDescCommitEmail.Default.(string)
 	// user.CommitEmailValidator is a validator for the "commit_email" field. It is called by the builders before save.
 	user.CommitEmailValidator = userDescCommitEmail.Validators[0].(func(string) error)
 	// userDescAvatarURL is the schema descriptor for avatar_url field.
-	userDescAvatarURL := userFields[23].Descriptor()
+	userDescAvatarURL := userFields[24].Descriptor()
 	// user.DefaultAvatarURL holds the default value on creation for the avatar_url field.
 	user.DefaultAvatarURL = userDescAvatarURL.Default.(string)
 	// user.AvatarURLValidator is a validator for the "avatar_url" field. It is called by the builders before save.
 	user.AvatarURLValidator = userDescAvatarURL.Validators[0].(func(string) error)
 	// userDescProjectsLimit is the schema descriptor for projects_limit field.
-	userDescProjectsLimit := userFields[24].Descriptor()
+	userDescProjectsLimit := userFields[25].Descriptor()
 	// user.DefaultProjectsLimit holds the default value on creation for the projects_limit field.
 	user.DefaultProjectsLimit = userDescProjectsLimit.Default.(int)
 	// userDescCanCreateGroup is the schema descriptor for can_create_group field.
-	userDescCanCreateGroup := userFields[25].Descriptor()
+	userDescCanCreateGroup := userFields[26].Descriptor()
 	// user.DefaultCanCreateGroup holds the default value on creation for the can_create_group field.
 	user.DefaultCanCreateGroup = userDescCanCreateGroup.Default.(bool)
 	// userDescThemeID is the schema descriptor for theme_id field.
-	userDescThemeID := userFields[26].Descriptor()
+	userDescThemeID := userFields[27].Descriptor()
 	// user.DefaultThemeID holds the default value on creation for the theme_id field.
 	user.DefaultThemeID = userDescThemeID.Default.(int)
 	// userDescColorSchemeID is the schema descriptor for color_scheme_id field.
-	userDescColorSchemeID := userFields[27].Descriptor()
+	userDescColorSchemeID := userFields[28].Descriptor()
 	// user.DefaultColorSchemeID holds the default value on creation for the color_scheme_id field.
 	user.DefaultColorSchemeID = userDescColorSchemeID.Default.(int)
 	// userDescTwoFactorEnabled is the schema descriptor for two_factor_enabled field.
-	userDescTwoFactorEnabled := userFields[28].Descriptor()
+	userDescTwoFactorEnabled := userFields[29].Descriptor()
 	// user.DefaultTwoFactorEnabled holds the default value on creation for the two_factor_enabled field.
 	user.DefaultTwoFactorEnabled = userDescTwoFactorEnabled.Default.(bool)
 	// userDescAuditor is the schema descriptor for auditor field.
-	userDescAuditor := userFields[29].Descriptor()
+	userDescAuditor := userFields[30].Descriptor()
 	// user.DefaultAuditor holds the default value on creation for the auditor field.
 	user.DefaultAuditor = userDescAuditor.Default.(bool)
 	// userDescSignInCount is the schema descriptor for sign_in_count field.
-	userDescSignInCount := userFields[30].Descriptor()
+	userDescSignInCount := userFields[31].Descriptor()
 	// user.DefaultSignInCount holds the default value on creation for the sign_in_count field.
 	user.DefaultSignInCount = userDescSignInCount.Default.(int)
 	usercustomattributeMixin := schema.UserCustomAttribute{}.Mixin()

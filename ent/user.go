@@ -40,8 +40,10 @@ type User struct {
 	External bool `json:"external,omitempty"`
 	// PrivateProfile holds the value of the "private_profile" field.
 	PrivateProfile bool `json:"private_profile,omitempty"`
-	// Locked holds the value of the "locked" field.
-	Locked bool `json:"locked,omitempty"`
+	// FailedAttempts holds the value of the "failed_attempts" field.
+	FailedAttempts int `json:"failed_attempts,omitempty"`
+	// LockedUntil holds the value of the "locked_until" field.
+	LockedUntil *time.Time `json:"locked_until,omitempty"`
 	// Bio holds the value of the "bio" field.
 	Bio string `json:"bio,omitempty"`
 	// Location holds the value of the "location" field.
@@ -231,13 +233,13 @@ func (*User) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case user.FieldAdmin, user.FieldExternal, user.FieldPrivateProfile, user.FieldLocked, user.FieldCanCreateGroup, user.FieldTwoFactorEnabled, user.FieldAuditor:
+		case user.FieldAdmin, user.FieldExternal, user.FieldPrivateProfile, user.FieldCanCreateGroup, user.FieldTwoFactorEnabled, user.FieldAuditor:
 			values[i] = new(sql.NullBool)
-		case user.FieldID, user.FieldProjectsLimit, user.FieldThemeID, user.FieldColorSchemeID, user.FieldSignInCount, user.FieldCreatedByID, user.FieldBotProjectID, user.FieldBotNamespaceID:
+		case user.FieldID, user.FieldFailedAttempts, user.FieldProjectsLimit, user.FieldThemeID, user.FieldColorSchemeID, user.FieldSignInCount, user.FieldCreatedByID, user.FieldBotProjectID, user.FieldBotNamespaceID:
 			values[i] = new(sql.NullInt64)
 		case user.FieldUsername, user.FieldName, user.FieldEmail, user.FieldPasswordHash, user.FieldState, user.FieldUserType, user.FieldBio, user.FieldLocation, user.FieldPublicEmail, user.FieldSkype, user.FieldLinkedin, user.FieldTwitter, user.FieldDiscord, user.FieldWebsiteURL, user.FieldOrganization, user.FieldJobTitle, user.FieldPronouns, user.FieldNote, user.FieldCommitEmail, user.FieldAvatarURL, user.FieldLastSignInIP, user.FieldCurrentSignInIP:
 			values[i] = new(sql.NullString)
-		case user.FieldCreatedAt, user.FieldUpdatedAt, user.FieldLastSignInAt, user.FieldCurrentSignInAt, user.FieldLastActivityOn, user.FieldConfirmedAt:
+		case user.FieldCreatedAt, user.FieldUpdatedAt, user.FieldLockedUntil, user.FieldLastSignInAt, user.FieldCurrentSignInAt, user.FieldLastActivityOn, user.FieldConfirmedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -326,11 +328,18 @@ func (_m *User) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.PrivateProfile = value.Bool
 			}
-		case user.FieldLocked:
-			if value, ok := values[i].(*sql.NullBool); !ok {
-				return fmt.Errorf("unexpected type %T for field locked", values[i])
+		case user.FieldFailedAttempts:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field failed_attempts", values[i])
 			} else if value.Valid {
-				_m.Locked = value.Bool
+				_m.FailedAttempts = int(value.Int64)
+			}
+		case user.FieldLockedUntil:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field locked_until", values[i])
+			} else if value.Valid {
+				_m.LockedUntil = new(time.Time)
+				*_m.LockedUntil = value.Time
 			}
 		case user.FieldBio:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -634,8 +643,13 @@ func (_m *User) String() string {
 	builder.WriteString("private_profile=")
 	builder.WriteString(fmt.Sprintf("%v", _m.PrivateProfile))
 	builder.WriteString(", ")
-	builder.WriteString("locked=")
-	builder.WriteString(fmt.Sprintf("%v", _m.Locked))
+	builder.WriteString("failed_attempts=")
+	builder.WriteString(fmt.Sprintf("%v", _m.FailedAttempts))
+	builder.WriteString(", ")
+	if v := _m.LockedUntil; v != nil {
+		builder.WriteString("locked_until=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("bio=")
 	builder.WriteString(_m.Bio)

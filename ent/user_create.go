@@ -167,16 +167,30 @@ func (_c *UserCreate) SetNillablePrivateProfile(v *bool) *UserCreate {
 	return _c
 }
 
-// SetLocked sets the "locked" field.
-func (_c *UserCreate) SetLocked(v bool) *UserCreate {
-	_c.mutation.SetLocked(v)
+// SetFailedAttempts sets the "failed_attempts" field.
+func (_c *UserCreate) SetFailedAttempts(v int) *UserCreate {
+	_c.mutation.SetFailedAttempts(v)
 	return _c
 }
 
-// SetNillableLocked sets the "locked" field if the given value is not nil.
-func (_c *UserCreate) SetNillableLocked(v *bool) *UserCreate {
+// SetNillableFailedAttempts sets the "failed_attempts" field if the given value is not nil.
+func (_c *UserCreate) SetNillableFailedAttempts(v *int) *UserCreate {
 	if v != nil {
-		_c.SetLocked(*v)
+		_c.SetFailedAttempts(*v)
+	}
+	return _c
+}
+
+// SetLockedUntil sets the "locked_until" field.
+func (_c *UserCreate) SetLockedUntil(v time.Time) *UserCreate {
+	_c.mutation.SetLockedUntil(v)
+	return _c
+}
+
+// SetNillableLockedUntil sets the "locked_until" field if the given value is not nil.
+func (_c *UserCreate) SetNillableLockedUntil(v *time.Time) *UserCreate {
+	if v != nil {
+		_c.SetLockedUntil(*v)
 	}
 	return _c
 }
@@ -801,9 +815,9 @@ func (_c *UserCreate) defaults() {
 		v := user.DefaultPrivateProfile
 		_c.mutation.SetPrivateProfile(v)
 	}
-	if _, ok := _c.mutation.Locked(); !ok {
-		v := user.DefaultLocked
-		_c.mutation.SetLocked(v)
+	if _, ok := _c.mutation.FailedAttempts(); !ok {
+		v := user.DefaultFailedAttempts
+		_c.mutation.SetFailedAttempts(v)
 	}
 	if _, ok := _c.mutation.Bio(); !ok {
 		v := user.DefaultBio
@@ -946,8 +960,13 @@ func (_c *UserCreate) check() error {
 	if _, ok := _c.mutation.PrivateProfile(); !ok {
 		return &ValidationError{Name: "private_profile", err: errors.New(`ent: missing required field "User.private_profile"`)}
 	}
-	if _, ok := _c.mutation.Locked(); !ok {
-		return &ValidationError{Name: "locked", err: errors.New(`ent: missing required field "User.locked"`)}
+	if _, ok := _c.mutation.FailedAttempts(); !ok {
+		return &ValidationError{Name: "failed_attempts", err: errors.New(`ent: missing required field "User.failed_attempts"`)}
+	}
+	if v, ok := _c.mutation.FailedAttempts(); ok {
+		if err := user.FailedAttemptsValidator(v); err != nil {
+			return &ValidationError{Name: "failed_attempts", err: fmt.Errorf(`ent: validator failed for field "User.failed_attempts": %w`, err)}
+		}
 	}
 	if _, ok := _c.mutation.Bio(); !ok {
 		return &ValidationError{Name: "bio", err: errors.New(`ent: missing required field "User.bio"`)}
@@ -1153,9 +1172,13 @@ func (_c *UserCreate) createSpec() (*User, *sqlgraph.CreateSpec) {
 		_spec.SetField(user.FieldPrivateProfile, field.TypeBool, value)
 		_node.PrivateProfile = value
 	}
-	if value, ok := _c.mutation.Locked(); ok {
-		_spec.SetField(user.FieldLocked, field.TypeBool, value)
-		_node.Locked = value
+	if value, ok := _c.mutation.FailedAttempts(); ok {
+		_spec.SetField(user.FieldFailedAttempts, field.TypeInt, value)
+		_node.FailedAttempts = value
+	}
+	if value, ok := _c.mutation.LockedUntil(); ok {
+		_spec.SetField(user.FieldLockedUntil, field.TypeTime, value)
+		_node.LockedUntil = &value
 	}
 	if value, ok := _c.mutation.Bio(); ok {
 		_spec.SetField(user.FieldBio, field.TypeString, value)
@@ -1590,15 +1613,39 @@ func (u *UserUpsert) UpdatePrivateProfile() *UserUpsert {
 	return u
 }
 
-// SetLocked sets the "locked" field.
-func (u *UserUpsert) SetLocked(v bool) *UserUpsert {
-	u.Set(user.FieldLocked, v)
+// SetFailedAttempts sets the "failed_attempts" field.
+func (u *UserUpsert) SetFailedAttempts(v int) *UserUpsert {
+	u.Set(user.FieldFailedAttempts, v)
 	return u
 }
 
-// UpdateLocked sets the "locked" field to the value that was provided on create.
-func (u *UserUpsert) UpdateLocked() *UserUpsert {
-	u.SetExcluded(user.FieldLocked)
+// UpdateFailedAttempts sets the "failed_attempts" field to the value that was provided on create.
+func (u *UserUpsert) UpdateFailedAttempts() *UserUpsert {
+	u.SetExcluded(user.FieldFailedAttempts)
+	return u
+}
+
+// AddFailedAttempts adds v to the "failed_attempts" field.
+func (u *UserUpsert) AddFailedAttempts(v int) *UserUpsert {
+	u.Add(user.FieldFailedAttempts, v)
+	return u
+}
+
+// SetLockedUntil sets the "locked_until" field.
+func (u *UserUpsert) SetLockedUntil(v time.Time) *UserUpsert {
+	u.Set(user.FieldLockedUntil, v)
+	return u
+}
+
+// UpdateLockedUntil sets the "locked_until" field to the value that was provided on create.
+func (u *UserUpsert) UpdateLockedUntil() *UserUpsert {
+	u.SetExcluded(user.FieldLockedUntil)
+	return u
+}
+
+// ClearLockedUntil clears the value of the "locked_until" field.
+func (u *UserUpsert) ClearLockedUntil() *UserUpsert {
+	u.SetNull(user.FieldLockedUntil)
 	return u
 }
 
@@ -2237,17 +2284,45 @@ func (u *UserUpsertOne) UpdatePrivateProfile() *UserUpsertOne {
 	})
 }
 
-// SetLocked sets the "locked" field.
-func (u *UserUpsertOne) SetLocked(v bool) *UserUpsertOne {
+// SetFailedAttempts sets the "failed_attempts" field.
+func (u *UserUpsertOne) SetFailedAttempts(v int) *UserUpsertOne {
 	return u.Update(func(s *UserUpsert) {
-		s.SetLocked(v)
+		s.SetFailedAttempts(v)
 	})
 }
 
-// UpdateLocked sets the "locked" field to the value that was provided on create.
-func (u *UserUpsertOne) UpdateLocked() *UserUpsertOne {
+// AddFailedAttempts adds v to the "failed_attempts" field.
+func (u *UserUpsertOne) AddFailedAttempts(v int) *UserUpsertOne {
 	return u.Update(func(s *UserUpsert) {
-		s.UpdateLocked()
+		s.AddFailedAttempts(v)
+	})
+}
+
+// UpdateFailedAttempts sets the "failed_attempts" field to the value that was provided on create.
+func (u *UserUpsertOne) UpdateFailedAttempts() *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdateFailedAttempts()
+	})
+}
+
+// SetLockedUntil sets the "locked_until" field.
+func (u *UserUpsertOne) SetLockedUntil(v time.Time) *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.SetLockedUntil(v)
+	})
+}
+
+// UpdateLockedUntil sets the "locked_until" field to the value that was provided on create.
+func (u *UserUpsertOne) UpdateLockedUntil() *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdateLockedUntil()
+	})
+}
+
+// ClearLockedUntil clears the value of the "locked_until" field.
+func (u *UserUpsertOne) ClearLockedUntil() *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.ClearLockedUntil()
 	})
 }
 
@@ -3127,17 +3202,45 @@ func (u *UserUpsertBulk) UpdatePrivateProfile() *UserUpsertBulk {
 	})
 }
 
-// SetLocked sets the "locked" field.
-func (u *UserUpsertBulk) SetLocked(v bool) *UserUpsertBulk {
+// SetFailedAttempts sets the "failed_attempts" field.
+func (u *UserUpsertBulk) SetFailedAttempts(v int) *UserUpsertBulk {
 	return u.Update(func(s *UserUpsert) {
-		s.SetLocked(v)
+		s.SetFailedAttempts(v)
 	})
 }
 
-// UpdateLocked sets the "locked" field to the value that was provided on create.
-func (u *UserUpsertBulk) UpdateLocked() *UserUpsertBulk {
+// AddFailedAttempts adds v to the "failed_attempts" field.
+func (u *UserUpsertBulk) AddFailedAttempts(v int) *UserUpsertBulk {
 	return u.Update(func(s *UserUpsert) {
-		s.UpdateLocked()
+		s.AddFailedAttempts(v)
+	})
+}
+
+// UpdateFailedAttempts sets the "failed_attempts" field to the value that was provided on create.
+func (u *UserUpsertBulk) UpdateFailedAttempts() *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdateFailedAttempts()
+	})
+}
+
+// SetLockedUntil sets the "locked_until" field.
+func (u *UserUpsertBulk) SetLockedUntil(v time.Time) *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.SetLockedUntil(v)
+	})
+}
+
+// UpdateLockedUntil sets the "locked_until" field to the value that was provided on create.
+func (u *UserUpsertBulk) UpdateLockedUntil() *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdateLockedUntil()
+	})
+}
+
+// ClearLockedUntil clears the value of the "locked_until" field.
+func (u *UserUpsertBulk) ClearLockedUntil() *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.ClearLockedUntil()
 	})
 }
 

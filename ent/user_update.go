@@ -168,17 +168,44 @@ func (_u *UserUpdate) SetNillablePrivateProfile(v *bool) *UserUpdate {
 	return _u
 }
 
-// SetLocked sets the "locked" field.
-func (_u *UserUpdate) SetLocked(v bool) *UserUpdate {
-	_u.mutation.SetLocked(v)
+// SetFailedAttempts sets the "failed_attempts" field.
+func (_u *UserUpdate) SetFailedAttempts(v int) *UserUpdate {
+	_u.mutation.ResetFailedAttempts()
+	_u.mutation.SetFailedAttempts(v)
 	return _u
 }
 
-// SetNillableLocked sets the "locked" field if the given value is not nil.
-func (_u *UserUpdate) SetNillableLocked(v *bool) *UserUpdate {
+// SetNillableFailedAttempts sets the "failed_attempts" field if the given value is not nil.
+func (_u *UserUpdate) SetNillableFailedAttempts(v *int) *UserUpdate {
 	if v != nil {
-		_u.SetLocked(*v)
+		_u.SetFailedAttempts(*v)
 	}
+	return _u
+}
+
+// AddFailedAttempts adds value to the "failed_attempts" field.
+func (_u *UserUpdate) AddFailedAttempts(v int) *UserUpdate {
+	_u.mutation.AddFailedAttempts(v)
+	return _u
+}
+
+// SetLockedUntil sets the "locked_until" field.
+func (_u *UserUpdate) SetLockedUntil(v time.Time) *UserUpdate {
+	_u.mutation.SetLockedUntil(v)
+	return _u
+}
+
+// SetNillableLockedUntil sets the "locked_until" field if the given value is not nil.
+func (_u *UserUpdate) SetNillableLockedUntil(v *time.Time) *UserUpdate {
+	if v != nil {
+		_u.SetLockedUntil(*v)
+	}
+	return _u
+}
+
+// ClearLockedUntil clears the value of the "locked_until" field.
+func (_u *UserUpdate) ClearLockedUntil() *UserUpdate {
+	_u.mutation.ClearLockedUntil()
 	return _u
 }
 
@@ -1049,6 +1076,11 @@ func (_u *UserUpdate) check() error {
 			return &ValidationError{Name: "state", err: fmt.Errorf(`ent: validator failed for field "User.state": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.FailedAttempts(); ok {
+		if err := user.FailedAttemptsValidator(v); err != nil {
+			return &ValidationError{Name: "failed_attempts", err: fmt.Errorf(`ent: validator failed for field "User.failed_attempts": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Bio(); ok {
 		if err := user.BioValidator(v); err != nil {
 			return &ValidationError{Name: "bio", err: fmt.Errorf(`ent: validator failed for field "User.bio": %w`, err)}
@@ -1170,8 +1202,17 @@ func (_u *UserUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.PrivateProfile(); ok {
 		_spec.SetField(user.FieldPrivateProfile, field.TypeBool, value)
 	}
-	if value, ok := _u.mutation.Locked(); ok {
-		_spec.SetField(user.FieldLocked, field.TypeBool, value)
+	if value, ok := _u.mutation.FailedAttempts(); ok {
+		_spec.SetField(user.FieldFailedAttempts, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedFailedAttempts(); ok {
+		_spec.AddField(user.FieldFailedAttempts, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.LockedUntil(); ok {
+		_spec.SetField(user.FieldLockedUntil, field.TypeTime, value)
+	}
+	if _u.mutation.LockedUntilCleared() {
+		_spec.ClearField(user.FieldLockedUntil, field.TypeTime)
 	}
 	if value, ok := _u.mutation.Bio(); ok {
 		_spec.SetField(user.FieldBio, field.TypeString, value)
@@ -1829,17 +1870,44 @@ func (_u *UserUpdateOne) SetNillablePrivateProfile(v *bool) *UserUpdateOne {
 	return _u
 }
 
-// SetLocked sets the "locked" field.
-func (_u *UserUpdateOne) SetLocked(v bool) *UserUpdateOne {
-	_u.mutation.SetLocked(v)
+// SetFailedAttempts sets the "failed_attempts" field.
+func (_u *UserUpdateOne) SetFailedAttempts(v int) *UserUpdateOne {
+	_u.mutation.ResetFailedAttempts()
+	_u.mutation.SetFailedAttempts(v)
 	return _u
 }
 
-// SetNillableLocked sets the "locked" field if the given value is not nil.
-func (_u *UserUpdateOne) SetNillableLocked(v *bool) *UserUpdateOne {
+// SetNillableFailedAttempts sets the "failed_attempts" field if the given value is not nil.
+func (_u *UserUpdateOne) SetNillableFailedAttempts(v *int) *UserUpdateOne {
 	if v != nil {
-		_u.SetLocked(*v)
+		_u.SetFailedAttempts(*v)
 	}
+	return _u
+}
+
+// AddFailedAttempts adds value to the "failed_attempts" field.
+func (_u *UserUpdateOne) AddFailedAttempts(v int) *UserUpdateOne {
+	_u.mutation.AddFailedAttempts(v)
+	return _u
+}
+
+// SetLockedUntil sets the "locked_until" field.
+func (_u *UserUpdateOne) SetLockedUntil(v time.Time) *UserUpdateOne {
+	_u.mutation.SetLockedUntil(v)
+	return _u
+}
+
+// SetNillableLockedUntil sets the "locked_until" field if the given value is not nil.
+func (_u *UserUpdateOne) SetNillableLockedUntil(v *time.Time) *UserUpdateOne {
+	if v != nil {
+		_u.SetLockedUntil(*v)
+	}
+	return _u
+}
+
+// ClearLockedUntil clears the value of the "locked_until" field.
+func (_u *UserUpdateOne) ClearLockedUntil() *UserUpdateOne {
+	_u.mutation.ClearLockedUntil()
 	return _u
 }
 
@@ -2723,6 +2791,11 @@ func (_u *UserUpdateOne) check() error {
 			return &ValidationError{Name: "state", err: fmt.Errorf(`ent: validator failed for field "User.state": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.FailedAttempts(); ok {
+		if err := user.FailedAttemptsValidator(v); err != nil {
+			return &ValidationError{Name: "failed_attempts", err: fmt.Errorf(`ent: validator failed for field "User.failed_attempts": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Bio(); ok {
 		if err := user.BioValidator(v); err != nil {
 			return &ValidationError{Name: "bio", err: fmt.Errorf(`ent: validator failed for field "User.bio": %w`, err)}
@@ -2861,8 +2934,17 @@ func (_u *UserUpdateOne) sqlSave(ctx context.Context) (_node *User, err error) {
 	if value, ok := _u.mutation.PrivateProfile(); ok {
 		_spec.SetField(user.FieldPrivateProfile, field.TypeBool, value)
 	}
-	if value, ok := _u.mutation.Locked(); ok {
-		_spec.SetField(user.FieldLocked, field.TypeBool, value)
+	if value, ok := _u.mutation.FailedAttempts(); ok {
+		_spec.SetField(user.FieldFailedAttempts, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedFailedAttempts(); ok {
+		_spec.AddField(user.FieldFailedAttempts, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.LockedUntil(); ok {
+		_spec.SetField(user.FieldLockedUntil, field.TypeTime, value)
+	}
+	if _u.mutation.LockedUntilCleared() {
+		_spec.ClearField(user.FieldLockedUntil, field.TypeTime)
 	}
 	if value, ok := _u.mutation.Bio(); ok {
 		_spec.SetField(user.FieldBio, field.TypeString, value)

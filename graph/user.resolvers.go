@@ -8,7 +8,9 @@ package graph
 import (
 	"anvil/ent"
 	"anvil/graph/model"
+	"anvil/internal/service/users"
 	"context"
+	"time"
 
 	"entgo.io/contrib/entgql"
 )
@@ -60,6 +62,11 @@ func (r *queryResolver) Users(ctx context.Context, ids []string, usernames []str
 	}
 	first, last = page(first, last)
 	return q.Paginate(connection(ctx), after, first, before, last, ent.WithUserOrder(userOrder(sort)))
+}
+
+// Locked is the resolver for the locked field.
+func (r *userResolver) Locked(ctx context.Context, obj *ent.User) (bool, error) {
+	return users.AccessLocked(obj, time.Now()), nil
 }
 
 // WebURL is the resolver for the webUrl field.

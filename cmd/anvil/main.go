@@ -7,10 +7,12 @@
 //	anvil version                    print the version
 //	anvil token create -user root -name ci -scopes api,sudo [-expires-at 2027-01-01]
 //	                                 create a personal access token and print it
+//	anvil user unlock -user NAME     lift a user's sign-in lock (too many failed passwords)
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -21,6 +23,7 @@ import (
 	"time"
 
 	"anvil/cmd/anvil/server"
+	"anvil/internal/authz"
 	"anvil/internal/config"
 	"anvil/internal/db"
 	"anvil/internal/gitserver"
@@ -60,11 +63,13 @@ func run(args []string) error {
 		return nil
 	case "token":
 		return token(cfg, log, args)
+	case "user":
+		return userCommand(cfg, log, args)
 	case "help", "-h", "--help":
-		fmt.Println("usage: anvil [serve|migrate|version|token create -user NAME -name NAME -scopes a,b [-expires-at YYYY-MM-DD]]")
+		fmt.Println("usage: anvil [serve|migrate|version|token create -user NAME -name NAME -scopes a,b [-expires-at YYYY-MM-DD]|user unlock -user NAME]")
 		return nil
 	}
-	return fmt.Errorf("unknown command %q (try: serve, migrate, version, token)", cmd)
+	return fmt.Errorf("unknown command %q (try: serve, migrate, version, token, user)", cmd)
 }
 
 func newLogger(level string) *slog.Logger {
@@ -149,5 +154,42 @@ func createToken(ctx context.Context, s *service.Services, username, name, scope
 		return err
 	}
 	fmt.Println(secret)
+	return nil
+}
+
+// userCommand runs `anvil user unlock -user NAME`: GitLab's command-line unlock of an account
+// locked by failed sign-ins (its REST API has none), done as the first administrator.
+func userCommand(cfg config.Config, log *slog.Logger, args []string) error {
+	const usage = "usage: anvil user unlock -user NAME"
+	if len(args) == 0 || args[0] != "unlock" {
+		return errors.New(usage)
+	}
+	fs := flag.NewFlagSet("user unlock", flag.ContinueOnError)
+	username := fs.String("user", "", "username or id of the locked user")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if *username == "" {
+		return errors.New(usage)
+	}
+	ctx := context.Background()
+	srv, err := server.New(ctx, cfg, log, server.Options{})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	admin, err := srv.Services.Users.FirstAdmin(ctx)
+	if err != nil {
+		return err
+	}
+	changed, err := srv.Services.Users.Unlock(ctx, authz.System(admin), *username)
+	if err != nil {
+		return fmt.Errorf("user %q: %w", *username, err)
+	}
+	if changed {
+		fmt.Printf("unlocked %s\n", *username)
+	} else {
+		fmt.Printf("%s was not locked\n", *username)
+	}
 	return nil
 }

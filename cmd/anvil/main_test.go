@@ -197,3 +197,39 @@ func TestRun_serveStopsOnSIGTERM(t *testing.T) {
 	_, err = net.DialTimeout("tcp", addr, time.Second)
 	assert.Error(t, err, "the port is released")
 }
+
+// TestRun_userUnlock checks that `anvil user unlock` lifts a lock left by failed sign-ins and
+// clears the count, and says so when there was none.
+func TestRun_userUnlock(t *testing.T) {
+	setEnv(t)
+	cfg, err := config.FromEnv()
+	require.NoError(t, err)
+	ctx := context.Background()
+	srv, err := server.New(ctx, cfg, newLogger("error"), server.Options{BcryptCost: 4})
+	require.NoError(t, err)
+	u, err := srv.DB.Client.User.Create().SetUsername("locked-out").SetName("L").SetEmail("l@example.com").
+		SetFailedAttempts(10).SetLockedUntil(time.Now().Add(10 * time.Minute)).Save(ctx)
+	require.NoError(t, err)
+	require.NoError(t, srv.Close())
+
+	out, err := capture(t, "user", "unlock", "-user", "locked-out")
+	require.NoError(t, err)
+	assert.Equal(t, "unlocked locked-out\n", out)
+	d, err := db.Open(os.Getenv("ANVIL_DATABASE_URL"), cfg.DataDir)
+	require.NoError(t, err)
+	got, err := d.Client.User.Get(ctx, u.ID)
+	require.NoError(t, err)
+	require.NoError(t, d.Close())
+	assert.Equal(t, 0, got.FailedAttempts)
+	assert.Nil(t, got.LockedUntil)
+
+	out, err = capture(t, "user", "unlock", "-user", "locked-out")
+	require.NoError(t, err)
+	assert.Equal(t, "locked-out was not locked\n", out)
+	_, err = capture(t, "user", "unlock", "-user", "nobody")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `user "nobody"`)
+	_, err = capture(t, "user", "lock")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "usage: anvil user unlock -user NAME")
+}

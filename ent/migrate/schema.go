@@ -689,7 +689,8 @@ var (
 		{Name: "user_type", Type: field.TypeString, Default: "human"},
 		{Name: "external", Type: field.TypeBool, Default: false},
 		{Name: "private_profile", Type: field.TypeBool, Default: false},
-		{Name: "locked", Type: field.TypeBool, Default: false},
+		{Name: "failed_attempts", Type: field.TypeInt, Default: 0},
+		{Name: "locked_until", Type: field.TypeTime, Nullable: true},
 		{Name: "bio", Type: field.TypeString, Size: 255, Default: ""},
 		{Name: "location", Type: field.TypeString, Size: 255, Default: ""},
 		{Name: "public_email", Type: field.TypeString, Size: 255, Default: ""},
@@ -729,7 +730,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "users_users_created_users",
-				Columns:    []*schema.Column{UsersColumns[42]},
+				Columns:    []*schema.Column{UsersColumns[43]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},

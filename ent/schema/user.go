@@ -31,7 +31,10 @@ func (User) Fields() []ent.Field {
 		field.String("user_type").Default("human").Annotations(entgql.Skip()),
 		field.Bool("external").Default(false).Annotations(entgql.Skip()),
 		field.Bool("private_profile").Default(false).Annotations(entgql.Skip()),
-		field.Bool("locked").Default(false),
+		// failed_attempts counts wrong passwords since the last successful sign-in (Devise's
+		// lockable column, as GitLab keeps it); locked_until is when the lock they caused ends.
+		field.Int("failed_attempts").Default(0).NonNegative().Annotations(entgql.Skip()),
+		field.Time("locked_until").Optional().Nillable().Annotations(entgql.Skip()),
 		field.String("bio").MaxLen(255).Default(""),
 		field.String("location").MaxLen(255).Default(""),
 		field.String("public_email").MaxLen(255).Default(""),

@@ -39,8 +39,10 @@ const (
 	FieldExternal = "external"
 	// FieldPrivateProfile holds the string denoting the private_profile field in the database.
 	FieldPrivateProfile = "private_profile"
-	// FieldLocked holds the string denoting the locked field in the database.
-	FieldLocked = "locked"
+	// FieldFailedAttempts holds the string denoting the failed_attempts field in the database.
+	FieldFailedAttempts = "failed_attempts"
+	// FieldLockedUntil holds the string denoting the locked_until field in the database.
+	FieldLockedUntil = "locked_until"
 	// FieldBio holds the string denoting the bio field in the database.
 	FieldBio = "bio"
 	// FieldLocation holds the string denoting the location field in the database.
@@ -194,7 +196,8 @@ var Columns = []string{
 	FieldUserType,
 	FieldExternal,
 	FieldPrivateProfile,
-	FieldLocked,
+	FieldFailedAttempts,
+	FieldLockedUntil,
 	FieldBio,
 	FieldLocation,
 	FieldPublicEmail,
@@ -262,8 +265,10 @@ var (
 	DefaultExternal bool
 	// DefaultPrivateProfile holds the default value on creation for the "private_profile" field.
 	DefaultPrivateProfile bool
-	// DefaultLocked holds the default value on creation for the "locked" field.
-	DefaultLocked bool
+	// DefaultFailedAttempts holds the default value on creation for the "failed_attempts" field.
+	DefaultFailedAttempts int
+	// FailedAttemptsValidator is a validator for the "failed_attempts" field. It is called by the builders before save.
+	FailedAttemptsValidator func(int) error
 	// DefaultBio holds the default value on creation for the "bio" field.
 	DefaultBio string
 	// BioValidator is a validator for the "bio" field. It is called by the builders before save.
@@ -429,9 +434,14 @@ func ByPrivateProfile(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPrivateProfile, opts...).ToFunc()
 }
 
-// ByLocked orders the results by the locked field.
-func ByLocked(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldLocked, opts...).ToFunc()
+// ByFailedAttempts orders the results by the failed_attempts field.
+func ByFailedAttempts(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldFailedAttempts, opts...).ToFunc()
+}
+
+// ByLockedUntil orders the results by the locked_until field.
+func ByLockedUntil(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLockedUntil, opts...).ToFunc()
 }
 
 // ByBio orders the results by the bio field.

@@ -105,9 +105,14 @@ func PrivateProfile(v bool) predicate.User {
 	return predicate.User(sql.FieldEQ(FieldPrivateProfile, v))
 }
 
-// Locked applies equality check predicate on the "locked" field. It's identical to LockedEQ.
-func Locked(v bool) predicate.User {
-	return predicate.User(sql.FieldEQ(FieldLocked, v))
+// FailedAttempts applies equality check predicate on the "failed_attempts" field. It's identical to FailedAttemptsEQ.
+func FailedAttempts(v int) predicate.User {
+	return predicate.User(sql.FieldEQ(FieldFailedAttempts, v))
+}
+
+// LockedUntil applies equality check predicate on the "locked_until" field. It's identical to LockedUntilEQ.
+func LockedUntil(v time.Time) predicate.User {
+	return predicate.User(sql.FieldEQ(FieldLockedUntil, v))
 }
 
 // Bio applies equality check predicate on the "bio" field. It's identical to BioEQ.
@@ -715,14 +720,94 @@ func PrivateProfileNEQ(v bool) predicate.User {
 	return predicate.User(sql.FieldNEQ(FieldPrivateProfile, v))
 }
 
-// LockedEQ applies the EQ predicate on the "locked" field.
-func LockedEQ(v bool) predicate.User {
-	return predicate.User(sql.FieldEQ(FieldLocked, v))
+// FailedAttemptsEQ applies the EQ predicate on the "failed_attempts" field.
+func FailedAttemptsEQ(v int) predicate.User {
+	return predicate.User(sql.FieldEQ(FieldFailedAttempts, v))
 }
 
-// LockedNEQ applies the NEQ predicate on the "locked" field.
-func LockedNEQ(v bool) predicate.User {
-	return predicate.User(sql.FieldNEQ(FieldLocked, v))
+// FailedAttemptsNEQ applies the NEQ predicate on the "failed_attempts" field.
+func FailedAttemptsNEQ(v int) predicate.User {
+	return predicate.User(sql.FieldNEQ(FieldFailedAttempts, v))
+}
+
+// FailedAttemptsIn applies the In predicate on the "failed_attempts" field.
+func FailedAttemptsIn(vs ...int) predicate.User {
+	return predicate.User(sql.FieldIn(FieldFailedAttempts, vs...))
+}
+
+// FailedAttemptsNotIn applies the NotIn predicate on the "failed_attempts" field.
+func FailedAttemptsNotIn(vs ...int) predicate.User {
+	return predicate.User(sql.FieldNotIn(FieldFailedAttempts, vs...))
+}
+
+// FailedAttemptsGT applies the GT predicate on the "failed_attempts" field.
+func FailedAttemptsGT(v int) predicate.User {
+	return predicate.User(sql.FieldGT(FieldFailedAttempts, v))
+}
+
+// FailedAttemptsGTE applies the GTE predicate on the "failed_attempts" field.
+func FailedAttemptsGTE(v int) predicate.User {
+	return predicate.User(sql.FieldGTE(FieldFailedAttempts, v))
+}
+
+// FailedAttemptsLT applies the LT predicate on the "failed_attempts" field.
+func FailedAttemptsLT(v int) predicate.User {
+	return predicate.User(sql.FieldLT(FieldFailedAttempts, v))
+}
+
+// FailedAttemptsLTE applies the LTE predicate on the "failed_attempts" field.
+func FailedAttemptsLTE(v int) predicate.User {
+	return predicate.User(sql.FieldLTE(FieldFailedAttempts, v))
+}
+
+// LockedUntilEQ applies the EQ predicate on the "locked_until" field.
+func LockedUntilEQ(v time.Time) predicate.User {
+	return predicate.User(sql.FieldEQ(FieldLockedUntil, v))
+}
+
+// LockedUntilNEQ applies the NEQ predicate on the "locked_until" field.
+func LockedUntilNEQ(v time.Time) predicate.User {
+	return predicate.User(sql.FieldNEQ(FieldLockedUntil, v))
+}
+
+// LockedUntilIn applies the In predicate on the "locked_until" field.
+func LockedUntilIn(vs ...time.Time) predicate.User {
+	return predicate.User(sql.FieldIn(FieldLockedUntil, vs...))
+}
+
+// LockedUntilNotIn applies the NotIn predicate on the "locked_until" field.
+func LockedUntilNotIn(vs ...time.Time) predicate.User {
+	return predicate.User(sql.FieldNotIn(FieldLockedUntil, vs...))
+}
+
+// LockedUntilGT applies the GT predicate on the "locked_until" field.
+func LockedUntilGT(v time.Time) predicate.User {
+	return predicate.User(sql.FieldGT(FieldLockedUntil, v))
+}
+
+// LockedUntilGTE applies the GTE predicate on the "locked_until" field.
+func LockedUntilGTE(v time.Time) predicate.User {
+	return predicate.User(sql.FieldGTE(FieldLockedUntil, v))
+}
+
+// LockedUntilLT applies the LT predicate on the "locked_until" field.
+func LockedUntilLT(v time.Time) predicate.User {
+	return predicate.User(sql.FieldLT(FieldLockedUntil, v))
+}
+
+// LockedUntilLTE applies the LTE predicate on the "locked_until" field.
+func LockedUntilLTE(v time.Time) predicate.User {
+	return predicate.User(sql.FieldLTE(FieldLockedUntil, v))
+}
+
+// LockedUntilIsNil applies the IsNil predicate on the "locked_until" field.
+func LockedUntilIsNil() predicate.User {
+	return predicate.User(sql.FieldIsNull(FieldLockedUntil))
+}
+
+// LockedUntilNotNil applies the NotNil predicate on the "locked_until" field.
+func LockedUntilNotNil() predicate.User {
+	return predicate.User(sql.FieldNotNull(FieldLockedUntil))
 }
 
 // BioEQ applies the EQ predicate on the "bio" field.

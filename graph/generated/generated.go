@@ -555,6 +555,7 @@ type UserResolver interface {
 	ID(ctx context.Context, obj *ent.User) (string, error)
 
 	StarredProjects(ctx context.Context, obj *ent.User, search *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.ProjectConnection, error)
+	Locked(ctx context.Context, obj *ent.User) (bool, error)
 	WebURL(ctx context.Context, obj *ent.User) (string, error)
 	WebPath(ctx context.Context, obj *ent.User) (string, error)
 	AvatarURL(ctx context.Context, obj *ent.User) (*string, error)
@@ -2770,7 +2771,6 @@ type User implements Node {
   username: String!
   name: String!
   state: UserState!
-  locked: Boolean!
   bio: String!
   location: String!
   publicEmail: String!
@@ -4012,6 +4012,10 @@ extend type Query {
 
 extend type User {
   """
+  Whether the account is locked after too many failed sign-in attempts.
+  """
+  locked: Boolean!
+  """
   Web URL of the user's profile.
   """
   webUrl: String!
@@ -4835,8 +4839,6 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_name(ctx, field)
 	case "state":
 		return ec.fieldContext_User_state(ctx, field)
-	case "locked":
-		return ec.fieldContext_User_locked(ctx, field)
 	case "bio":
 		return ec.fieldContext_User_bio(ctx, field)
 	case "location":
@@ -4845,6 +4847,8 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_publicEmail(ctx, field)
 	case "starredProjects":
 		return ec.fieldContext_User_starredProjects(ctx, field)
+	case "locked":
+		return ec.fieldContext_User_locked(ctx, field)
 	case "webUrl":
 		return ec.fieldContext_User_webUrl(ctx, field)
 	case "webPath":
@@ -13053,29 +13057,6 @@ func (ec *executionContext) fieldContext_User_state(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type UserState does not have child fields"))
 }
 
-func (ec *executionContext) _User_locked(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_User_locked(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Locked, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_User_locked(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type Boolean does not have child fields"))
-}
-
 func (ec *executionContext) _User_bio(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13187,6 +13168,29 @@ func (ec *executionContext) fieldContext_User_starredProjects(ctx context.Contex
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _User_locked(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_User_locked(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.User().Locked(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_User_locked(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("User", field, true, true, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _User_webUrl(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
@@ -19926,11 +19930,6 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
-		case "locked":
-			out.Values[i] = ec._User_locked(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
 		case "bio":
 			out.Values[i] = ec._User_bio(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -19957,6 +19956,44 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 				}()
 				res = ec._User_starredProjects(ctx, field, obj)
 				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "locked":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._User_locked(ctx, field, obj)
+				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res

@@ -27,6 +27,10 @@ type Config struct {
 	BlobStorageURL string
 	// Registry configures the embedded container registry.
 	Registry Registry
+	// GitAuthBan bans addresses that fail git or registry authentication too often.
+	GitAuthBan GitAuthBan
+	// Monitoring restricts the monitoring endpoints to an IP allowlist.
+	Monitoring Monitoring
 	// Jobs tunes the background job queue.
 	Jobs Jobs
 }
@@ -43,6 +47,9 @@ func FromEnv() (Config, error) {
 		LogLevel:            getenv("ANVIL_LOG_LEVEL", "info"),
 	}
 	c.registryFromEnv()
+	if err := c.securityFromEnv(); err != nil {
+		return c, err
+	}
 	if err := c.jobsFromEnv(); err != nil {
 		return c, err
 	}
@@ -84,6 +91,7 @@ func (c *Config) Normalize() error {
 		c.ExternalURL = "http://" + c.Listen
 	}
 	c.ExternalURL = strings.TrimRight(c.ExternalURL, "/")
+	c.normalizeSecurity()
 	if !strings.HasPrefix(c.ExternalURL, "http://") && !strings.HasPrefix(c.ExternalURL, "https://") {
 		return fmt.Errorf("ANVIL_EXTERNAL_URL %q: must start with http:// or https://", c.ExternalURL)
 	}

@@ -3,6 +3,7 @@ package config
 import (
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -12,7 +13,9 @@ import (
 func clearEnv(t *testing.T) {
 	for _, k := range []string{"ANVIL_LISTEN", "ANVIL_DATA_DIR", "ANVIL_DATABASE_URL", "ANVIL_EXTERNAL_URL",
 		"ANVIL_INITIAL_ROOT_PASSWORD", "ANVIL_INITIAL_ROOT_TOKEN", "ANVIL_LOG_LEVEL", "ANVIL_REPOSITORY_STORAGES",
-		"ANVIL_REGISTRY_URL", "ANVIL_REGISTRY_LISTEN", "ANVIL_BLOB_STORAGE_URL"} {
+		"ANVIL_REGISTRY_URL", "ANVIL_REGISTRY_LISTEN", "ANVIL_BLOB_STORAGE_URL",
+		"ANVIL_GIT_AUTH_BAN_ENABLED", "ANVIL_GIT_AUTH_BAN_MAX_RETRY", "ANVIL_GIT_AUTH_BAN_FIND_TIME",
+		"ANVIL_GIT_AUTH_BAN_TIME", "ANVIL_GIT_AUTH_BAN_IP_ALLOWLIST", "ANVIL_MONITORING_IP_ALLOWLIST"} {
 		t.Setenv(k, "")
 	}
 }
@@ -49,6 +52,9 @@ func TestFromEnv_overrides(t *testing.T) {
 		ExternalURL: "https://git.example.com", InitialRootPassword: "pw", InitialRootToken: "glpat-x",
 		LogLevel: "debug", RepositoryStorages: map[string]string{"default": "/srv/repos", "fast": "/ssd/repos"},
 		BlobStorageURL: "file://" + dir + "/blobs", Registry: Registry{URL: "https://git.example.com"},
+		GitAuthBan: GitAuthBan{MaxRetry: 30, FindTime: 3 * time.Minute, BanTime: time.Hour,
+			Allowlist: prefixes("127.0.0.1/32", "::1/128")},
+		Monitoring: Monitoring{IPAllowlist: prefixes("127.0.0.0/8", "::1/128")},
 	}, c)
 }
 

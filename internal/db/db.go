@@ -34,7 +34,7 @@ type DB struct {
 func Open(url, dataDir string) (*DB, error) {
 	drvName, dsn, dia := "postgres", url, dialect.Postgres
 	if url == "" || strings.HasPrefix(url, "sqlite:") || strings.HasPrefix(url, "file:") {
-		if err := os.MkdirAll(dataDir, 0o750); err != nil {
+		if err := os.MkdirAll(dataDir, 0o700); err != nil {
 			return nil, fmt.Errorf("create data dir: %w", err)
 		}
 		path := filepath.Join(dataDir, "anvil.db")

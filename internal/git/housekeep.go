@@ -75,6 +75,8 @@ type HousekeepResult struct {
 	CommitGraph, ReplacedCommitGraph bool
 	// CleanedTemp counts abandoned temporary files and quarantine directories removed.
 	CleanedTemp int
+	// CleanedFetchRefs counts temporary refs of object copies (FetchFrom) that a crash left.
+	CleanedFetchRefs int
 }
 
 // Housekeep optimizes the repository for reads as Gitaly's OptimizeRepository does, deciding
@@ -113,6 +115,9 @@ func (r *Repository) Housekeep(ctx context.Context, opts HousekeepOptions) (Hous
 
 	now := time.Now()
 	res.CleanedTemp = cleanStaleData(r.path, now)
+	if res.CleanedFetchRefs, err = r.dropAbandonedFetchRefs(ctx, now); err != nil {
+		return res, fmt.Errorf("housekeeping: %w", err)
+	}
 	st, err := gatherStats(r.path, now)
 	if err != nil {
 		return res, fmt.Errorf("housekeeping: %w", err)
@@ -291,6 +296,29 @@ func cleanStaleData(repo string, now time.Time) int {
 		return nil
 	})
 	return n
+}
+
+// dropAbandonedFetchRefs deletes the temporary refs FetchFrom holds received objects by when
+// a crash kept it from deleting them. A copy holds them only for the instant between
+// receive-pack creating them and its own ref transaction, so a loose one older than an hour,
+// or one already folded into packed-refs by an earlier housekeeping, is abandoned. Each is
+// deleted with its expected value, so a copy finishing at the same moment is harmless.
+func (r *Repository) dropAbandonedFetchRefs(ctx context.Context, now time.Time) (int, error) {
+	refs, err := r.ListRefs(ctx, ListRefsOptions{Patterns: []string{tmpFetchPrefix}})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, ref := range refs {
+		loose := filepath.Join(r.path, filepath.FromSlash(ref.Name))
+		if st, err := os.Lstat(loose); err == nil && now.Sub(st.ModTime()) < staleLockAge {
+			continue
+		}
+		if r.UpdateRef(ctx, ref.Name, ZeroOID, ref.Target) == nil {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // touch creates path or sets its modification time to now.

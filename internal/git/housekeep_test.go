@@ -176,6 +176,27 @@ func TestHousekeep_lockAndLeftovers(t *testing.T) {
 	assert.Equal(t, git.RepackGeometric, res.Repack)
 }
 
+func TestHousekeep_abandonedFetchRefs(t *testing.T) {
+	repo := pushedRepo(t)
+	dir := repo.Path()
+	git1 := func(args ...string) string { return gittest.Git(t, dir, nil, args...) }
+	head := strings.TrimSpace(git1("rev-parse", "HEAD"))
+	// What a copy killed between receive-pack and its ref transaction leaves: an old loose
+	// ref, one already packed, and one of a copy still running.
+	git1("update-ref", "refs/tmp/fetch/aaaa/0", head)
+	git1("pack-refs", "--all")
+	git1("update-ref", "refs/tmp/fetch/bbbb/0", head)
+	old := time.Now().Add(-2 * time.Hour)
+	require.NoError(t, os.Chtimes(filepath.Join(dir, "refs", "tmp", "fetch", "bbbb", "0"), old, old))
+	git1("update-ref", "refs/tmp/fetch/cccc/0", head)
+
+	res, err := repo.Housekeep(ctx, git.HousekeepOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, 2, res.CleanedFetchRefs)
+	left := strings.Fields(git1("for-each-ref", "--format=%(refname)", "refs/tmp/"))
+	assert.Equal(t, []string{"refs/tmp/fetch/cccc/0"}, left, "a copy in progress keeps its ref")
+}
+
 func TestHousekeep_emptyAndMissing(t *testing.T) {
 	c := gittest.NewClient(t)
 	path := filepath.Join(t.TempDir(), "empty.git")

@@ -7,10 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"anvil/ent"
-	"anvil/ent/user"
+	"anvil/internal/apperr"
 	"anvil/internal/authz"
-	"anvil/internal/service/users"
 )
 
 // authResult is who makes a git request and what its credentials allow (GitLab's
@@ -59,80 +57,55 @@ func (s *Server) accessDenied() *failure {
 		strings.TrimRight(s.ExternalURL, "/") + "/help/topics/git/troubleshooting_git.md#error-on-git-fetch-http-basic-access-denied"}
 }
 
-// authenticate finds the request's user from HTTP Basic credentials, as GitLab's git client
-// authentication does: the password is first tried as an access token (any username works,
-// "oauth2" included), then as the account password of the username (or email) when the
-// instance allows passwords for git. Wrong credentials are a 401 with the Basic challenge.
-// Without credentials the request is anonymous; check decides whether that is enough.
-func (s *Server) authenticate(ctx context.Context, r *http.Request, rt route) (*authResult, *failure) {
+// authenticate finds the request's user from HTTP Basic credentials through the client
+// authentication GitLab's git clients get (clientauth: an access token as the password, any
+// username, then the account password of the username or email, with the failed-sign-in lock
+// and the failed-authentication ban of the client's address). Wrong credentials are a 401 with
+// the Basic challenge; a banned address a 403. Without credentials the request is anonymous;
+// check decides whether that is enough.
+func (s *Server) authenticate(ctx context.Context, r *http.Request) (*authResult, *failure) {
 	login, password, ok := r.BasicAuth()
 	if !ok {
 		return &authResult{actor: authz.Anonymous, download: true}, nil
 	}
-	if password == "" {
-		return nil, s.accessDenied()
-	}
-	if res, fail := s.tokenAuth(ctx, r, password); res != nil || fail != nil {
-		return res, fail
-	}
-	if res, fail := s.passwordAuth(ctx, login, password); res != nil || fail != nil {
-		return res, fail
-	}
-	return nil, s.accessDenied()
-}
-
-// tokenAuth accepts a personal, project or group access token as the password.
-func (s *Server) tokenAuth(ctx context.Context, r *http.Request, secret string) (*authResult, *failure) {
-	ip := r.RemoteAddr
-	if host, _, err := net.SplitHostPort(ip); err == nil {
-		ip = host
-	}
-	tok, err := s.Tokens.Authenticate(ctx, secret, ip)
+	res, err := s.ClientAuth.Authenticate(ctx, login, password, remoteIP(r))
 	if err != nil {
-		return nil, nil
+		return nil, s.authFailure(ctx, err)
 	}
-	u := tok.Edges.User
-	if fail := s.checkActive(u); fail != nil {
-		return nil, fail
+	if res.Token == nil {
+		return &authResult{actor: &authz.Actor{User: res.User}, download: true, push: true}, nil
 	}
+	tok := res.Token
 	has := func(scopes []string) bool {
 		return slices.ContainsFunc(tok.Scopes, func(sc string) bool { return slices.Contains(scopes, sc) })
 	}
 	return &authResult{
-		actor:    &authz.Actor{User: u, Token: tok, Scopes: tok.Scopes},
+		actor:    &authz.Actor{User: res.User, Token: tok, Scopes: tok.Scopes},
 		download: has(downloadScopes),
 		push:     has(pushScopes),
 	}, nil
 }
 
-// passwordAuth accepts the account password of login (a username or an email) when the
-// instance setting password_authentication_enabled_for_git allows it. Users with two-factor
-// authentication must use a token.
-func (s *Server) passwordAuth(ctx context.Context, login, password string) (*authResult, *failure) {
-	enabled := true
-	if err := s.Settings.Get(ctx, "password_authentication_enabled_for_git", &enabled); err != nil || !enabled {
-		return nil, nil
+// authFailure answers a refused authentication: a banned address and a deactivated account
+// with 403 and GitLab's message, wrong credentials with the 401 challenge.
+func (s *Server) authFailure(ctx context.Context, err error) *failure {
+	if e, ok := apperr.As(err); ok {
+		switch e.Kind {
+		case apperr.KindForbidden:
+			return &failure{status: http.StatusForbidden, msg: e.Text()}
+		case apperr.KindUnauthorized:
+			return s.accessDenied()
+		}
 	}
-	u, err := s.Client.User.Query().Where(user.Or(user.UsernameEqualFold(login), user.EmailEqualFold(login))).First(ctx)
-	if err != nil || !users.CheckPassword(u, password) || u.TwoFactorEnabled {
-		return nil, nil
-	}
-	if fail := s.checkActive(u); fail != nil {
-		return nil, fail
-	}
-	return &authResult{actor: &authz.Actor{User: u}, download: true, push: true}, nil
+	s.Log.ErrorContext(ctx, "git authentication", "err", err)
+	return &failure{status: http.StatusInternalServerError, msg: "Internal server error"}
 }
 
-// checkActive refuses accounts that may not use git. Blocked, banned and pending accounts
-// cannot log in, so their credentials are simply wrong (401); a deactivated account is told
-// how to come back (403), as GitLab does.
-func (s *Server) checkActive(u *ent.User) *failure {
-	switch u.State {
-	case user.StateActive:
-		return nil
-	case user.StateDeactivated:
-		return &failure{status: http.StatusForbidden, msg: "Your account has been deactivated by your administrator. " +
-			"Please log back in from a web browser to reactivate your account at " + strings.TrimRight(s.ExternalURL, "/")}
+// remoteIP is the address of the connection's peer: the ban counts connections, not
+// X-Forwarded-For, which any client can write.
+func remoteIP(r *http.Request) string {
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return host
 	}
-	return s.accessDenied()
+	return r.RemoteAddr
 }

@@ -13,23 +13,20 @@ import (
 	"path/filepath"
 	"strings"
 
-	"anvil/ent"
+	"anvil/internal/service/clientauth"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/protectedbranches"
 	"anvil/internal/service/repos"
-	"anvil/internal/service/settings"
-	"anvil/internal/service/tokens"
 )
 
 // Deps are what the git server needs from the rest of Anvil.
 type Deps struct {
-	Client    *ent.Client
 	Projects  *projects.Service
 	Repos     *repos.Service
 	Protected *protectedbranches.Service
-	Tokens    *tokens.Service
-	Settings  *settings.Service
-	Log       *slog.Logger
+	// ClientAuth checks git clients' credentials (tokens, passwords, the address ban).
+	ClientAuth *clientauth.Service
+	Log        *slog.Logger
 	// DataDir holds the hooks directory and the push result files.
 	DataDir string
 	// GitHome is the private HOME of the git commands hooks run.
@@ -136,7 +133,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route) {
 		w.WriteHeader(http.StatusForbidden)
 		return
 	}
-	auth, fail := s.authenticate(ctx, r, rt)
+	auth, fail := s.authenticate(ctx, r)
 	if fail != nil {
 		fail.write(w)
 		return

@@ -4,47 +4,46 @@ import (
 	"net"
 	"net/http"
 
-	"anvil/ent"
-	"anvil/ent/user"
+	"anvil/internal/apperr"
 	"anvil/internal/authz"
+	"anvil/internal/service/clientauth"
 	"anvil/internal/service/containerregistry"
-	"anvil/internal/service/users"
 )
 
-// authenticate reads the request's HTTP Basic credentials as git over HTTP does (GitLab's
-// find_for_git_client): the password is tried as an access token first (any username), then
-// as the account password of the username or email when the instance allows passwords for
-// git. No credentials is an anonymous request; wrong ones are refused (ok false).
-func (s *Server) authenticate(r *http.Request) (containerregistry.Credentials, bool) {
+// authenticate reads the request's HTTP Basic credentials through the client authentication
+// git over HTTP uses (clientauth, GitLab's find_for_git_client): an access token as the
+// password (any username), then the account password of the username or email, with the
+// failed-sign-in lock and the ban of addresses that fail too often. No credentials is an
+// anonymous request. Errors: clientauth.ErrBanned, KindUnauthorized for wrong credentials and
+// for every account that may not use the registry (a deactivated one included, as before),
+// or an internal error.
+func (s *Server) authenticate(r *http.Request) (containerregistry.Credentials, error) {
 	login, password, ok := r.BasicAuth()
 	if !ok {
-		return containerregistry.AnonymousCredentials(), true
+		return containerregistry.AnonymousCredentials(), nil
 	}
-	if password == "" {
-		return containerregistry.Credentials{}, false
+	res, err := s.ClientAuth.Authenticate(r.Context(), login, password, remoteIP(r))
+	switch {
+	case clientauth.IsBanned(err):
+		return containerregistry.Credentials{}, err
+	case apperr.Is(err, apperr.KindUnauthorized, apperr.KindForbidden):
+		return containerregistry.Credentials{}, apperr.Unauthorized()
+	case err != nil:
+		return containerregistry.Credentials{}, err
 	}
-	ctx := r.Context()
-	ip := r.RemoteAddr
-	if host, _, err := net.SplitHostPort(ip); err == nil {
-		ip = host
+	actor := &authz.Actor{User: res.User}
+	if res.Token == nil {
+		return containerregistry.PasswordCredentials(actor), nil
 	}
-	if tok, err := s.Tokens.Authenticate(ctx, password, ip); err == nil {
-		u := tok.Edges.User
-		if !active(u) {
-			return containerregistry.Credentials{}, false
-		}
-		return containerregistry.TokenCredentials(&authz.Actor{User: u, Token: tok, Scopes: tok.Scopes}, tok.Scopes), true
-	}
-	enabled := true
-	if err := s.Settings.Get(ctx, "password_authentication_enabled_for_git", &enabled); err != nil || !enabled {
-		return containerregistry.Credentials{}, false
-	}
-	u, err := s.Client.User.Query().Where(user.Or(user.UsernameEqualFold(login), user.EmailEqualFold(login))).First(ctx)
-	if err != nil || !users.CheckPassword(u, password) || u.TwoFactorEnabled || !active(u) {
-		return containerregistry.Credentials{}, false
-	}
-	return containerregistry.PasswordCredentials(&authz.Actor{User: u}), true
+	actor.Token, actor.Scopes = res.Token, res.Token.Scopes
+	return containerregistry.TokenCredentials(actor, res.Token.Scopes), nil
 }
 
-// active reports an account that may sign in.
-func active(u *ent.User) bool { return u != nil && u.State == user.StateActive }
+// remoteIP is the address of the connection's peer (the ban counts connections, not
+// X-Forwarded-For, which any client can write).
+func remoteIP(r *http.Request) string {
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return host
+	}
+	return r.RemoteAddr
+}

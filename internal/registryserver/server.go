@@ -13,25 +13,21 @@ import (
 	"regexp"
 	"strings"
 
-	"anvil/ent"
+	"anvil/internal/apperr"
 	"anvil/internal/registry"
+	"anvil/internal/service/clientauth"
 	"anvil/internal/service/containerregistry"
-	"anvil/internal/service/settings"
-	"anvil/internal/service/tokens"
-	"anvil/internal/service/users"
 
 	"github.com/distribution/distribution/v3/notifications"
 )
 
 // Deps are what the registry's HTTP side needs.
 type Deps struct {
-	Client   *ent.Client
 	Registry *registry.Registry
 	Service  *containerregistry.Service
-	Tokens   *tokens.Service
-	Users    *users.Service
-	Settings *settings.Service
-	Log      *slog.Logger
+	// ClientAuth checks clients' credentials (tokens, passwords, the address ban).
+	ClientAuth *clientauth.Service
+	Log        *slog.Logger
 	// ExternalURL is the instance's base URL (named in refusal messages).
 	ExternalURL string
 }
@@ -112,11 +108,22 @@ func (s *Server) Auth(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNotFound)
 		return
 	}
-	creds, ok := s.authenticate(r)
-	if !ok {
+	creds, err := s.authenticate(r)
+	switch {
+	case clientauth.IsBanned(err):
+		// GitLab's ApplicationController answers a banned address in plain text.
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusForbidden)
+		_, _ = w.Write([]byte(clientauth.ErrBanned.Message))
+		return
+	case apperr.Is(err, apperr.KindUnauthorized):
 		writeJSON(w, http.StatusUnauthorized, map[string]any{"errors": []map[string]string{{
 			"code": "UNAUTHORIZED", "message": s.accessDeniedMessage(),
 		}}})
+		return
+	case err != nil:
+		s.Log.ErrorContext(r.Context(), "registry authentication", "err", err)
+		writeJSON(w, http.StatusInternalServerError, map[string]string{"message": "500 Internal Server Error"})
 		return
 	}
 	var scopes []string

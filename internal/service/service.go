@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"anvil/internal/authban"
 	"anvil/internal/authz"
 	"anvil/internal/config"
 	"anvil/internal/db"
@@ -19,6 +20,7 @@ import (
 	"anvil/internal/jobs"
 	"anvil/internal/registry"
 	"anvil/internal/service/branches"
+	"anvil/internal/service/clientauth"
 	"anvil/internal/service/commits"
 	"anvil/internal/service/containerregistry"
 	"anvil/internal/service/forks"
@@ -46,11 +48,14 @@ type Services struct {
 	Settings *settings.Service
 	Users    *users.Service
 	Tokens   *tokens.Service
-	Groups   *groups.Service
-	Projects *projects.Service
-	Members  *members.Service
-	Repos    *repos.Service
-	Git      *git.Client
+	// ClientAuth authenticates git and container registry clients (tokens, passwords and the
+	// failed-authentication ban).
+	ClientAuth *clientauth.Service
+	Groups     *groups.Service
+	Projects   *projects.Service
+	Members    *members.Service
+	Repos      *repos.Service
+	Git        *git.Client
 	// ProtectedBranches holds branch protection and the ref update checks.
 	ProtectedBranches *protectedbranches.Service
 	// Commits lists, reads and writes commits (REST and GraphQL share it).
@@ -74,8 +79,9 @@ type Services struct {
 	Jobs *jobs.Queue
 }
 
-// New builds the services over an open database and the git client.
-func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*Services, error) {
+// New builds the services over an open database and the git client; hasher hashes and checks
+// account passwords.
+func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, hasher users.Hasher) (*Services, error) {
 	policy := authz.New(d.Client)
 	st := settings.New(d.Client)
 	home := filepath.Join(cfg.DataDir, "git-home")
@@ -118,7 +124,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 	// A group deletion removes its projects through the repository service, which deletes
 	// their repositories only after the deletion commits.
 	g := groups.New(d.Client, policy, st, r)
-	u := users.New(d.Client, st, p) // a deleted user's projects go through the project domain
+	u := users.New(d.Client, st, p, hasher) // a deleted user's projects go through the project domain
 	mem := members.New(d.Client, policy, g, p)
 	reg, err := registry.New(ctx, registry.Config{
 		Dir: filepath.Join(cfg.DataDir, "registry"), BlobStorageURL: cfg.BlobStorageURL,
@@ -136,17 +142,19 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*S
 	r.SetSweepGrace(cfg.Jobs.SweepGrace)
 	registerJobs(q, r, cr)
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete}})
+	tok := tokens.New(d.Client, st, tokens.Deps{
+		Users: u, Policy: policy, Projects: p, Groups: g, ExternalURL: cfg.ExternalURL,
+	})
 	return &Services{
 		Config: cfg, DB: d, Log: log, Policy: policy, Settings: st,
-		Users: u,
-		Tokens: tokens.New(d.Client, st, tokens.Deps{
-			Users: u, Policy: policy, Projects: p, Groups: g, ExternalURL: cfg.ExternalURL,
-		}),
-		Groups:   g,
-		Projects: p,
-		Members:  mem,
-		Repos:    r,
-		Git:      gitClient,
+		Users:      u,
+		Tokens:     tok,
+		ClientAuth: clientauth.New(u, tok, authban.New(cfg.GitAuthBan, nil), cfg.ExternalURL),
+		Groups:     g,
+		Projects:   p,
+		Members:    mem,
+		Repos:      r,
+		Git:        gitClient,
 
 		ProtectedBranches: pb,
 		Commits:           commits.New(d.Client, policy, p, r, pb, cfg.ExternalURL), // commits honour branch protection

@@ -6,9 +6,8 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"time"
 
-	"anvil/ent"
-	"anvil/ent/user"
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/service/tokens"
@@ -85,7 +84,7 @@ func (a *Authenticator) resolve(r *http.Request, ip, baseURL string) (*authz.Act
 		return nil, err
 	}
 	u := tok.Edges.User
-	if err := CheckActive(u, baseURL); err != nil {
+	if err := users.AccessError(u, users.ViaAPI, baseURL, time.Now()); err != nil {
 		return nil, err
 	}
 	actor := &authz.Actor{User: u, Token: tok, Scopes: tok.Scopes}
@@ -93,21 +92,6 @@ func (a *Authenticator) resolve(r *http.Request, ip, baseURL string) (*authz.Act
 		return a.sudo(r, actor, target)
 	}
 	return actor, nil
-}
-
-// CheckActive refuses users whose state forbids API access, with GitLab's messages
-// (403 "403 Forbidden - <reason>"). baseURL is the instance URL deactivated users are sent to.
-func CheckActive(u *ent.User, baseURL string) error {
-	switch u.State {
-	case user.StateBlockedPendingApproval:
-		return apperr.Forbidden("Your account is pending approval from your administrator and hence blocked.")
-	case user.StateDeactivated:
-		return apperr.Forbidden("Your account has been deactivated by your administrator. " +
-			"Please log back in from a web browser to reactivate your account at " + baseURL)
-	case user.StateBlocked, user.StateLdapBlocked, user.StateBanned:
-		return apperr.Forbidden("Your account has been blocked.")
-	}
-	return nil
 }
 
 func sudoTarget(r *http.Request) string {

@@ -7,8 +7,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"anvil/ent"
+	"anvil/internal/service/users"
 )
 
 // UserBasic is GitLab's UserBasic: the user summary embedded in other resources and the
@@ -126,7 +128,7 @@ func (p *Presenter) UserBasic(u *ent.User) *UserBasic {
 		return nil
 	}
 	out := &UserBasic{
-		ID: u.ID, Username: u.Username, Name: u.Name, State: string(u.State), Locked: u.Locked,
+		ID: u.ID, Username: u.Username, Name: u.Name, State: string(u.State), Locked: users.AccessLocked(u, time.Now()),
 		AvatarURL: p.AvatarURL(u), WebURL: p.BaseURL + "/" + u.Username,
 	}
 	if attrs, err := u.Edges.CustomAttributesOrErr(); err == nil {

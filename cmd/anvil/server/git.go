@@ -13,8 +13,8 @@ import (
 func (s *Server) withGit(next http.Handler) http.Handler {
 	svc := s.Services
 	gs := gitserver.New(gitserver.Deps{
-		Client: s.DB.Client, Projects: svc.Projects, Repos: svc.Repos,
-		Protected: svc.ProtectedBranches, Tokens: svc.Tokens, Settings: svc.Settings, Log: s.Log,
+		Projects: svc.Projects, Repos: svc.Repos,
+		Protected: svc.ProtectedBranches, ClientAuth: svc.ClientAuth, Log: s.Log,
 		DataDir: s.Config.DataDir, GitHome: filepath.Join(s.Config.DataDir, "git-home"),
 		ExternalURL: s.Config.ExternalURL,
 	})

@@ -17,8 +17,8 @@ import (
 func (s *Server) mountRegistry(e *gin.Engine) http.Handler {
 	svc := s.Services
 	rs := registryserver.New(registryserver.Deps{
-		Client: s.DB.Client, Registry: svc.Registry, Service: svc.ContainerRegistry,
-		Tokens: svc.Tokens, Users: svc.Users, Settings: svc.Settings, Log: s.Log,
+		Registry: svc.Registry, Service: svc.ContainerRegistry,
+		ClientAuth: svc.ClientAuth, Log: s.Log,
 		ExternalURL: s.Config.ExternalURL,
 	})
 	e.GET("/jwt/auth", gin.WrapF(rs.Auth))

@@ -10,13 +10,17 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"anvil/internal/config"
 	"anvil/internal/db"
 	"anvil/internal/jobs"
+	"anvil/internal/privatefs"
 	"anvil/internal/service"
+	"anvil/internal/service/users"
 	"anvil/rest"
 	"anvil/rest/httpx"
 	"anvil/rest/middleware"
@@ -26,6 +30,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"golang.org/x/crypto/bcrypt"
 )
 
 // Server is a running Anvil instance's handler and its parts.
@@ -45,12 +50,18 @@ type Server struct {
 type Options struct {
 	// BcryptCost overrides the password hashing cost (tests use the minimum).
 	BcryptCost int
+	// Hasher replaces the password hasher (tests count its comparisons); nil is bcrypt at
+	// BcryptCost.
+	Hasher users.Hasher
 	// Jobs registers extra job kinds before the queue starts (tests' probes).
 	Jobs func(q *jobs.Queue)
 }
 
 // New opens and migrates the database, bootstraps the administrator and builds the handler.
 func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options) (*Server, error) {
+	if err := privatefs.Secure(cfg.DataDir, privateRoots(cfg)...); err != nil {
+		return nil, err
+	}
 	d, err := db.Open(cfg.DatabaseURL, cfg.DataDir)
 	if err != nil {
 		return nil, err
@@ -59,7 +70,14 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		_ = d.Close()
 		return nil, err
 	}
-	svc, err := service.New(ctx, cfg, d, log)
+	hasher := opts.Hasher
+	if hasher == nil {
+		hasher = users.Bcrypt{Cost: bcrypt.DefaultCost}
+		if opts.BcryptCost > 0 {
+			hasher = users.Bcrypt{Cost: opts.BcryptCost}
+		}
+	}
+	svc, err := service.New(ctx, cfg, d, log, hasher)
 	if err != nil {
 		_ = d.Close()
 		return nil, err
@@ -72,9 +90,6 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	}
 	if opts.Jobs != nil {
 		opts.Jobs(svc.Jobs)
-	}
-	if opts.BcryptCost > 0 {
-		svc.Users.BcryptCost = opts.BcryptCost
 	}
 	if err := Bootstrap(ctx, svc); err != nil {
 		_ = d.Close()
@@ -119,7 +134,7 @@ func (s *Server) routes() (http.Handler, http.Handler) {
 		e.Handle(method, "/-/liveness", func(c *gin.Context) { httpx.JSON(c, http.StatusOK, gin.H{"status": "ok"}) })
 		e.Handle(method, "/-/readiness", s.readiness)
 	}
-	e.GET("/-/metrics", gin.WrapH(promhttp.HandlerFor(s.Registry, promhttp.HandlerOpts{})))
+	e.GET("/-/metrics", middleware.RequireIP(s.Config.Monitoring.IPAllowlist), gin.WrapH(promhttp.HandlerFor(s.Registry, promhttp.HandlerOpts{})))
 
 	pres := presenter.New(s.Config.ExternalURL)
 	pres.RegistryHost = s.Config.RegistryHost()
@@ -145,6 +160,19 @@ func (s *Server) routes() (http.Handler, http.Handler) {
 		c.Data(http.StatusNotFound, "text/plain; charset=utf-8", []byte("404 Not Found"))
 	})
 	return e, v2
+}
+
+// privateRoots are the directories outside the data directory that hold the server's data:
+// repository storages and a file blob store.
+func privateRoots(cfg config.Config) []string {
+	var roots []string
+	for _, dir := range cfg.RepositoryStorages {
+		roots = append(roots, dir)
+	}
+	if u, err := url.Parse(cfg.BlobStorageURL); err == nil && u.Scheme == "file" {
+		roots = append(roots, filepath.FromSlash(u.Path))
+	}
+	return roots
 }
 
 // readiness handles /-/readiness: ready when the database answers.

@@ -7,12 +7,14 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"anvil/cmd/anvil/server/servertest"
+	"anvil/internal/config"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -180,4 +182,36 @@ func TestServer_gracefulShutdown(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("ServeListener did not return after the in-flight request finished")
 	}
+}
+
+// TestServer_metricsAllowlist checks that /-/metrics answers only the monitoring IP allowlist
+// (loopback by default, as GitLab's monitoring whitelist) and 404 to everyone else, as GitLab
+// does; the address is the connection's, whatever X-Forwarded-For claims.
+func TestServer_metricsAllowlist(t *testing.T) {
+	def := servertest.Start(t)
+	r := def.Do(t, "GET", "/-/metrics", "", nil)
+	assert.Equal(t, 200, r.Status, "loopback is allowed by default")
+
+	elsewhere := servertest.Start(t, func(c *config.Config) {
+		c.Monitoring.IPAllowlist = []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}
+	})
+	r = elsewhere.Do(t, "GET", "/-/metrics", "", nil)
+	assert.Equal(t, 404, r.Status)
+	assert.Equal(t, "404 Not Found", string(r.Body))
+	assert.NotContains(t, string(r.Body), "go_goroutines")
+	req, err := http.NewRequest("GET", elsewhere.URL+"/-/metrics", nil)
+	require.NoError(t, err)
+	req.Header.Set("X-Forwarded-For", "10.1.2.3")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	_ = resp.Body.Close()
+	assert.Equal(t, 404, resp.StatusCode, "X-Forwarded-For does not pass the allowlist")
+	assert.Equal(t, 200, elsewhere.Do(t, "GET", "/-/health", "", nil).Status, "the health check is not restricted")
+
+	listed := servertest.Start(t, func(c *config.Config) {
+		c.Monitoring.IPAllowlist = []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("127.0.0.1/32")}
+	})
+	r = listed.Do(t, "GET", "/-/metrics", "", nil)
+	assert.Equal(t, 200, r.Status)
+	assert.Contains(t, string(r.Body), "go_goroutines")
 }

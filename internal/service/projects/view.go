@@ -120,7 +120,7 @@ func withDetail(q *ent.ProjectQuery) *ent.ProjectQuery {
 // selectUserBasic reads only the columns of the UserBasic shape (the owner of a personal
 // project): a page of 100 projects then scans a few columns per owner instead of all of them.
 func selectUserBasic(q *ent.UserQuery) {
-	q.Select(user.FieldUsername, user.FieldName, user.FieldState, user.FieldLocked,
+	q.Select(user.FieldUsername, user.FieldName, user.FieldState, user.FieldLockedUntil,
 		user.FieldAvatarURL, user.FieldEmail)
 }
 

@@ -15,16 +15,16 @@ import (
 	"anvil/internal/db"
 	"anvil/internal/service/settings"
 	"anvil/internal/service/wire"
-
-	"golang.org/x/crypto/bcrypt"
 )
 
 // Service is the user service.
 type Service struct {
 	client   *ent.Client
 	settings *settings.Service
-	// BcryptCost is the password hashing cost; tests lower it.
-	BcryptCost int
+	// hasher hashes and checks passwords; dummy is what sign-ins without a real hash compare
+	// against.
+	hasher Hasher
+	dummy  dummyHash
 	// projects takes part in deleting a user's projects: the other domains' rows go in the
 	// deletion's transaction and the repositories after it.
 	projects ProjectCleanup
@@ -40,10 +40,10 @@ type ProjectCleanup interface {
 }
 
 // New returns the user service; p removes deleted users' projects with the project domain's
-// clean-up.
-func New(client *ent.Client, st *settings.Service, p ProjectCleanup) *Service {
-	wire.Require("users", wire.D("client", client), wire.D("settings", st), wire.D("projects", p))
-	return &Service{client: client, settings: st, BcryptCost: bcrypt.DefaultCost, projects: p}
+// clean-up, h hashes and checks passwords (Bcrypt in production).
+func New(client *ent.Client, st *settings.Service, p ProjectCleanup, h Hasher) *Service {
+	wire.Require("users", wire.D("client", client), wire.D("settings", st), wire.D("projects", p), wire.D("hasher", h))
+	return &Service{client: client, settings: st, hasher: h, projects: p}
 }
 
 // usernameRe is GitLab's namespace path rule: letters, digits, '_', '-', '.'; not starting with
@@ -56,16 +56,12 @@ func ValidPath(s string) bool {
 		!strings.HasSuffix(s, ".git") && !strings.HasSuffix(s, ".atom") && !strings.Contains(s, "..")
 }
 
-// HashPassword hashes a password with bcrypt.
-func (s *Service) HashPassword(pw string) (string, error) {
-	h, err := bcrypt.GenerateFromPassword([]byte(pw), s.BcryptCost)
-	return string(h), err
-}
+// HashPassword hashes a password with the service's hasher.
+func (s *Service) HashPassword(pw string) (string, error) { return s.hasher.Hash(pw) }
 
-// CheckPassword reports whether pw is the user's password.
-func CheckPassword(u *ent.User, pw string) bool {
-	return u.PasswordHash != "" && bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(pw)) == nil
-}
+// CheckPassword reports whether pw is the user's password (bcrypt, as every stored hash is).
+// Sign-ins go through PasswordSignIn, which also counts failures and locks accounts.
+func CheckPassword(u *ent.User, pw string) bool { return Bcrypt{}.Compare(u.PasswordHash, pw) }
 
 // Get returns a user by id, without permission checks.
 func (s *Service) Get(ctx context.Context, id int) (*ent.User, error) {

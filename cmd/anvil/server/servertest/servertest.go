@@ -40,6 +40,13 @@ type Instance struct {
 // configuration (an external URL, say) before the server is built.
 func Start(tb testing.TB, configure ...func(*config.Config)) *Instance {
 	tb.Helper()
+	return StartWith(tb, server.Options{BcryptCost: 4}, configure...)
+}
+
+// StartWith is Start with server options of the test's own (a password hasher that counts its
+// comparisons, say).
+func StartWith(tb testing.TB, opts server.Options, configure ...func(*config.Config)) *Instance {
+	tb.Helper()
 	dir := tb.TempDir()
 	cfg := config.Config{DataDir: dir, InitialRootToken: RootToken, InitialRootPassword: "Zq4-ember-Lt8w"}
 	cfg.DatabaseURL = Database(tb)
@@ -59,7 +66,7 @@ func Start(tb testing.TB, configure ...func(*config.Config)) *Instance {
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-	srv, err := server.New(context.Background(), cfg, log, server.Options{BcryptCost: 4})
+	srv, err := server.New(context.Background(), cfg, log, opts)
 	if err != nil {
 		tb.Fatalf("start server: %v", err)
 	}
