@@ -59,6 +59,8 @@ func (f *fakeRepos) SetDefaultBranch(context.Context, *ent.Project, string) erro
 
 func (f *fakeRepos) ReadmePath(context.Context, *ent.Project) string { return "" }
 
+func (f *fakeRepos) KnownStorage(name string) bool { return name == "default" }
+
 // TestProjects_repositoryHooks checks the project lifecycle's calls into the repository layer,
 // through a project service built over the test server's database with a fake layer.
 func TestProjects_repositoryHooks(t *testing.T) {

@@ -84,6 +84,7 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 	}
 	e := errs{}
 	validate(&a, e)
+	s.checkStorage(&a, e)
 	if err := checkUnique(ctx, c, ns.ID, &a, 0, e); err != nil {
 		return nil, nil, err
 	}

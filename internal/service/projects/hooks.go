@@ -23,6 +23,8 @@ type Repositories interface {
 	// EmptyRepos answers Empty for a page of up to 100 projects without a process per
 	// repository.
 	EmptyRepos(ctx context.Context, ps []*ent.Project) map[int]bool
+	// KnownStorage reports whether name is a configured repository storage.
+	KnownStorage(name string) bool
 	// ReadmePath finds the README at the root of the default branch (readme_url). Only
 	// single-project reads ask it: a listing would read a tree per repository.
 	ReadmePath(ctx context.Context, p *ent.Project) string

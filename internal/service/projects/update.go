@@ -38,6 +38,14 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref string, in
 	c := db.ClientFrom(ctx, s.client)
 	e := errs{}
 	validate(&a, e)
+	s.checkStorage(&a, e)
+	if a.RepositoryStorage != nil && *a.RepositoryStorage == p.RepositoryStorage {
+		a.RepositoryStorage = nil
+	} else if a.RepositoryStorage != nil && e["repository_storage"] == nil {
+		// Another storage is a repository storage move (not yet implemented): the column
+		// is left alone, since writing it would point the project at no repository.
+		a.RepositoryStorage = nil
+	}
 	if a.Visibility != nil {
 		if ns := p.Edges.Namespace; ns != nil && ns.Kind == namespace.KindGroup &&
 			visibilityRank(*a.Visibility) > visibilityRank(string(ns.Visibility)) {

@@ -164,6 +164,16 @@ func (s *Service) SetDefaultBranch(ctx context.Context, p *ent.Project, branch s
 	return repo.SetHead(ctx, branch)
 }
 
+// KnownStorage implements projects.Repositories.
+func (s *Service) KnownStorage(name string) bool {
+	for _, n := range s.Storage.Names() {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
 // Exists reports whether p's repository exists on disk (GraphQL's Repository.exists; callers
 // have authorized the reader).
 func (s *Service) Exists(p *ent.Project) bool {
