@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -208,6 +209,23 @@ type minLevel struct {
 
 func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {
 	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+
+// Handle drops River's complaints about its own shutdown (a maintenance step whose context
+// was cancelled by Stop): they are not errors.
+func (h minLevel) Handle(ctx context.Context, r slog.Record) error {
+	cancelled := false
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "error" && strings.Contains(a.Value.String(), context.Canceled.Error()) {
+			cancelled = true
+			return false
+		}
+		return true
+	})
+	if cancelled {
+		return nil
+	}
+	return h.Handler.Handle(ctx, r)
 }
 
 func (h minLevel) WithAttrs(attrs []slog.Attr) slog.Handler {
