@@ -42,7 +42,6 @@ const deletedSuffix = "+deleted.git"
 // creatingMarker marks a repository being initialised.
 const creatingMarker = "+creating+"
 
-
 // HashedPath returns the relative path of a project's repository: "@hashed/ab/cd/<h>.git"
 // with h the hex SHA-256 of the decimal project id, as GitLab lays out repositories.
 func HashedPath(projectID int64) string {
