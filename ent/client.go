@@ -22,6 +22,7 @@ import (
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/projectrepositorystoragemove"
 	"anvil/ent/projectstar"
 	"anvil/ent/projectstatistics"
 	"anvil/ent/protectedbranch"
@@ -66,6 +67,8 @@ type Client struct {
 	Project *ProjectClient
 	// ProjectGroupLink is the client for interacting with the ProjectGroupLink builders.
 	ProjectGroupLink *ProjectGroupLinkClient
+	// ProjectRepositoryStorageMove is the client for interacting with the ProjectRepositoryStorageMove builders.
+	ProjectRepositoryStorageMove *ProjectRepositoryStorageMoveClient
 	// ProjectStar is the client for interacting with the ProjectStar builders.
 	ProjectStar *ProjectStarClient
 	// ProjectStatistics is the client for interacting with the ProjectStatistics builders.
@@ -106,6 +109,7 @@ func (c *Client) init() {
 	c.PersonalAccessToken = NewPersonalAccessTokenClient(c.config)
 	c.Project = NewProjectClient(c.config)
 	c.ProjectGroupLink = NewProjectGroupLinkClient(c.config)
+	c.ProjectRepositoryStorageMove = NewProjectRepositoryStorageMoveClient(c.config)
 	c.ProjectStar = NewProjectStarClient(c.config)
 	c.ProjectStatistics = NewProjectStatisticsClient(c.config)
 	c.ProtectedBranch = NewProtectedBranchClient(c.config)
@@ -204,27 +208,28 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	cfg := c.config
 	cfg.driver = tx
 	return &Tx{
-		ctx:                  ctx,
-		config:               cfg,
-		ContainerRepository:  NewContainerRepositoryClient(cfg),
-		GroupCustomAttribute: NewGroupCustomAttributeClient(cfg),
-		GroupGroupLink:       NewGroupGroupLinkClient(cfg),
-		Identity:             NewIdentityClient(cfg),
-		JobOutbox:            NewJobOutboxClient(cfg),
-		LastCommit:           NewLastCommitClient(cfg),
-		Member:               NewMemberClient(cfg),
-		Namespace:            NewNamespaceClient(cfg),
-		PersonalAccessToken:  NewPersonalAccessTokenClient(cfg),
-		Project:              NewProjectClient(cfg),
-		ProjectGroupLink:     NewProjectGroupLinkClient(cfg),
-		ProjectStar:          NewProjectStarClient(cfg),
-		ProjectStatistics:    NewProjectStatisticsClient(cfg),
-		ProtectedBranch:      NewProtectedBranchClient(cfg),
-		PushEvent:            NewPushEventClient(cfg),
-		RedirectRoute:        NewRedirectRouteClient(cfg),
-		Setting:              NewSettingClient(cfg),
-		User:                 NewUserClient(cfg),
-		UserCustomAttribute:  NewUserCustomAttributeClient(cfg),
+		ctx:                          ctx,
+		config:                       cfg,
+		ContainerRepository:          NewContainerRepositoryClient(cfg),
+		GroupCustomAttribute:         NewGroupCustomAttributeClient(cfg),
+		GroupGroupLink:               NewGroupGroupLinkClient(cfg),
+		Identity:                     NewIdentityClient(cfg),
+		JobOutbox:                    NewJobOutboxClient(cfg),
+		LastCommit:                   NewLastCommitClient(cfg),
+		Member:                       NewMemberClient(cfg),
+		Namespace:                    NewNamespaceClient(cfg),
+		PersonalAccessToken:          NewPersonalAccessTokenClient(cfg),
+		Project:                      NewProjectClient(cfg),
+		ProjectGroupLink:             NewProjectGroupLinkClient(cfg),
+		ProjectRepositoryStorageMove: NewProjectRepositoryStorageMoveClient(cfg),
+		ProjectStar:                  NewProjectStarClient(cfg),
+		ProjectStatistics:            NewProjectStatisticsClient(cfg),
+		ProtectedBranch:              NewProtectedBranchClient(cfg),
+		PushEvent:                    NewPushEventClient(cfg),
+		RedirectRoute:                NewRedirectRouteClient(cfg),
+		Setting:                      NewSettingClient(cfg),
+		User:                         NewUserClient(cfg),
+		UserCustomAttribute:          NewUserCustomAttributeClient(cfg),
 	}, nil
 }
 
@@ -242,27 +247,28 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	cfg := c.config
 	cfg.driver = &txDriver{tx: tx, drv: c.driver}
 	return &Tx{
-		ctx:                  ctx,
-		config:               cfg,
-		ContainerRepository:  NewContainerRepositoryClient(cfg),
-		GroupCustomAttribute: NewGroupCustomAttributeClient(cfg),
-		GroupGroupLink:       NewGroupGroupLinkClient(cfg),
-		Identity:             NewIdentityClient(cfg),
-		JobOutbox:            NewJobOutboxClient(cfg),
-		LastCommit:           NewLastCommitClient(cfg),
-		Member:               NewMemberClient(cfg),
-		Namespace:            NewNamespaceClient(cfg),
-		PersonalAccessToken:  NewPersonalAccessTokenClient(cfg),
-		Project:              NewProjectClient(cfg),
-		ProjectGroupLink:     NewProjectGroupLinkClient(cfg),
-		ProjectStar:          NewProjectStarClient(cfg),
-		ProjectStatistics:    NewProjectStatisticsClient(cfg),
-		ProtectedBranch:      NewProtectedBranchClient(cfg),
-		PushEvent:            NewPushEventClient(cfg),
-		RedirectRoute:        NewRedirectRouteClient(cfg),
-		Setting:              NewSettingClient(cfg),
-		User:                 NewUserClient(cfg),
-		UserCustomAttribute:  NewUserCustomAttributeClient(cfg),
+		ctx:                          ctx,
+		config:                       cfg,
+		ContainerRepository:          NewContainerRepositoryClient(cfg),
+		GroupCustomAttribute:         NewGroupCustomAttributeClient(cfg),
+		GroupGroupLink:               NewGroupGroupLinkClient(cfg),
+		Identity:                     NewIdentityClient(cfg),
+		JobOutbox:                    NewJobOutboxClient(cfg),
+		LastCommit:                   NewLastCommitClient(cfg),
+		Member:                       NewMemberClient(cfg),
+		Namespace:                    NewNamespaceClient(cfg),
+		PersonalAccessToken:          NewPersonalAccessTokenClient(cfg),
+		Project:                      NewProjectClient(cfg),
+		ProjectGroupLink:             NewProjectGroupLinkClient(cfg),
+		ProjectRepositoryStorageMove: NewProjectRepositoryStorageMoveClient(cfg),
+		ProjectStar:                  NewProjectStarClient(cfg),
+		ProjectStatistics:            NewProjectStatisticsClient(cfg),
+		ProtectedBranch:              NewProtectedBranchClient(cfg),
+		PushEvent:                    NewPushEventClient(cfg),
+		RedirectRoute:                NewRedirectRouteClient(cfg),
+		Setting:                      NewSettingClient(cfg),
+		User:                         NewUserClient(cfg),
+		UserCustomAttribute:          NewUserCustomAttributeClient(cfg),
 	}, nil
 }
 
@@ -294,9 +300,9 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.ContainerRepository, c.GroupCustomAttribute, c.GroupGroupLink, c.Identity,
 		c.JobOutbox, c.LastCommit, c.Member, c.Namespace, c.PersonalAccessToken,
-		c.Project, c.ProjectGroupLink, c.ProjectStar, c.ProjectStatistics,
-		c.ProtectedBranch, c.PushEvent, c.RedirectRoute, c.Setting, c.User,
-		c.UserCustomAttribute,
+		c.Project, c.ProjectGroupLink, c.ProjectRepositoryStorageMove, c.ProjectStar,
+		c.ProjectStatistics, c.ProtectedBranch, c.PushEvent, c.RedirectRoute,
+		c.Setting, c.User, c.UserCustomAttribute,
 	} {
 		n.Use(hooks...)
 	}
@@ -308,9 +314,9 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.ContainerRepository, c.GroupCustomAttribute, c.GroupGroupLink, c.Identity,
 		c.JobOutbox, c.LastCommit, c.Member, c.Namespace, c.PersonalAccessToken,
-		c.Project, c.ProjectGroupLink, c.ProjectStar, c.ProjectStatistics,
-		c.ProtectedBranch, c.PushEvent, c.RedirectRoute, c.Setting, c.User,
-		c.UserCustomAttribute,
+		c.Project, c.ProjectGroupLink, c.ProjectRepositoryStorageMove, c.ProjectStar,
+		c.ProjectStatistics, c.ProtectedBranch, c.PushEvent, c.RedirectRoute,
+		c.Setting, c.User, c.UserCustomAttribute,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -341,6 +347,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Project.mutate(ctx, m)
 	case *ProjectGroupLinkMutation:
 		return c.ProjectGroupLink.mutate(ctx, m)
+	case *ProjectRepositoryStorageMoveMutation:
+		return c.ProjectRepositoryStorageMove.mutate(ctx, m)
 	case *ProjectStarMutation:
 		return c.ProjectStar.mutate(ctx, m)
 	case *ProjectStatisticsMutation:
@@ -2083,6 +2091,22 @@ func (c *ProjectClient) QueryStatistics(_m *Project) *ProjectStatisticsQuery {
 	return query
 }
 
+// QueryRepositoryStorageMoves queries the repository_storage_moves edge of a Project.
+func (c *ProjectClient) QueryRepositoryStorageMoves(_m *Project) *ProjectRepositoryStorageMoveQuery {
+	query := (&ProjectRepositoryStorageMoveClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(project.Table, project.FieldID, id),
+			sqlgraph.To(projectrepositorystoragemove.Table, projectrepositorystoragemove.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, project.RepositoryStorageMovesTable, project.RepositoryStorageMovesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *ProjectClient) Hooks() []Hook {
 	return c.hooks.Project
@@ -2270,6 +2294,155 @@ func (c *ProjectGroupLinkClient) mutate(ctx context.Context, m *ProjectGroupLink
 		return (&ProjectGroupLinkDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown ProjectGroupLink mutation op: %q", m.Op())
+	}
+}
+
+// ProjectRepositoryStorageMoveClient is a client for the ProjectRepositoryStorageMove schema.
+type ProjectRepositoryStorageMoveClient struct {
+	config
+}
+
+// NewProjectRepositoryStorageMoveClient returns a client for the ProjectRepositoryStorageMove from the given config.
+func NewProjectRepositoryStorageMoveClient(c config) *ProjectRepositoryStorageMoveClient {
+	return &ProjectRepositoryStorageMoveClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `projectrepositorystoragemove.Hooks(f(g(h())))`.
+func (c *ProjectRepositoryStorageMoveClient) Use(hooks ...Hook) {
+	c.hooks.ProjectRepositoryStorageMove = append(c.hooks.ProjectRepositoryStorageMove, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `projectrepositorystoragemove.Intercept(f(g(h())))`.
+func (c *ProjectRepositoryStorageMoveClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ProjectRepositoryStorageMove = append(c.inters.ProjectRepositoryStorageMove, interceptors...)
+}
+
+// Create returns a builder for creating a ProjectRepositoryStorageMove entity.
+func (c *ProjectRepositoryStorageMoveClient) Create() *ProjectRepositoryStorageMoveCreate {
+	mutation := newProjectRepositoryStorageMoveMutation(c.config, OpCreate)
+	return &ProjectRepositoryStorageMoveCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ProjectRepositoryStorageMove entities.
+func (c *ProjectRepositoryStorageMoveClient) CreateBulk(builders ...*ProjectRepositoryStorageMoveCreate) *ProjectRepositoryStorageMoveCreateBulk {
+	return &ProjectRepositoryStorageMoveCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ProjectRepositoryStorageMoveClient) MapCreateBulk(slice any, setFunc func(*ProjectRepositoryStorageMoveCreate, int)) *ProjectRepositoryStorageMoveCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ProjectRepositoryStorageMoveCreateBulk{err: fmt.Errorf("calling to ProjectRepositoryStorageMoveClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ProjectRepositoryStorageMoveCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ProjectRepositoryStorageMoveCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ProjectRepositoryStorageMove.
+func (c *ProjectRepositoryStorageMoveClient) Update() *ProjectRepositoryStorageMoveUpdate {
+	mutation := newProjectRepositoryStorageMoveMutation(c.config, OpUpdate)
+	return &ProjectRepositoryStorageMoveUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ProjectRepositoryStorageMoveClient) UpdateOne(_m *ProjectRepositoryStorageMove) *ProjectRepositoryStorageMoveUpdateOne {
+	mutation := newProjectRepositoryStorageMoveMutation(c.config, OpUpdateOne, withProjectRepositoryStorageMove(_m))
+	return &ProjectRepositoryStorageMoveUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ProjectRepositoryStorageMoveClient) UpdateOneID(id int) *ProjectRepositoryStorageMoveUpdateOne {
+	mutation := newProjectRepositoryStorageMoveMutation(c.config, OpUpdateOne, withProjectRepositoryStorageMoveID(id))
+	return &ProjectRepositoryStorageMoveUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ProjectRepositoryStorageMove.
+func (c *ProjectRepositoryStorageMoveClient) Delete() *ProjectRepositoryStorageMoveDelete {
+	mutation := newProjectRepositoryStorageMoveMutation(c.config, OpDelete)
+	return &ProjectRepositoryStorageMoveDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ProjectRepositoryStorageMoveClient) DeleteOne(_m *ProjectRepositoryStorageMove) *ProjectRepositoryStorageMoveDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ProjectRepositoryStorageMoveClient) DeleteOneID(id int) *ProjectRepositoryStorageMoveDeleteOne {
+	builder := c.Delete().Where(projectrepositorystoragemove.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ProjectRepositoryStorageMoveDeleteOne{builder}
+}
+
+// Query returns a query builder for ProjectRepositoryStorageMove.
+func (c *ProjectRepositoryStorageMoveClient) Query() *ProjectRepositoryStorageMoveQuery {
+	return &ProjectRepositoryStorageMoveQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeProjectRepositoryStorageMove},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ProjectRepositoryStorageMove entity by its id.
+func (c *ProjectRepositoryStorageMoveClient) Get(ctx context.Context, id int) (*ProjectRepositoryStorageMove, error) {
+	return c.Query().Where(projectrepositorystoragemove.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ProjectRepositoryStorageMoveClient) GetX(ctx context.Context, id int) *ProjectRepositoryStorageMove {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryProject queries the project edge of a ProjectRepositoryStorageMove.
+func (c *ProjectRepositoryStorageMoveClient) QueryProject(_m *ProjectRepositoryStorageMove) *ProjectQuery {
+	query := (&ProjectClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(projectrepositorystoragemove.Table, projectrepositorystoragemove.FieldID, id),
+			sqlgraph.To(project.Table, project.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, projectrepositorystoragemove.ProjectTable, projectrepositorystoragemove.ProjectColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ProjectRepositoryStorageMoveClient) Hooks() []Hook {
+	return c.hooks.ProjectRepositoryStorageMove
+}
+
+// Interceptors returns the client interceptors.
+func (c *ProjectRepositoryStorageMoveClient) Interceptors() []Interceptor {
+	return c.inters.ProjectRepositoryStorageMove
+}
+
+func (c *ProjectRepositoryStorageMoveClient) mutate(ctx context.Context, m *ProjectRepositoryStorageMoveMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ProjectRepositoryStorageMoveCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ProjectRepositoryStorageMoveUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ProjectRepositoryStorageMoveUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ProjectRepositoryStorageMoveDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ProjectRepositoryStorageMove mutation op: %q", m.Op())
 	}
 }
 
@@ -3550,14 +3723,14 @@ type (
 	hooks struct {
 		ContainerRepository, GroupCustomAttribute, GroupGroupLink, Identity, JobOutbox,
 		LastCommit, Member, Namespace, PersonalAccessToken, Project, ProjectGroupLink,
-		ProjectStar, ProjectStatistics, ProtectedBranch, PushEvent, RedirectRoute,
-		Setting, User, UserCustomAttribute []ent.Hook
+		ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics, ProtectedBranch,
+		PushEvent, RedirectRoute, Setting, User, UserCustomAttribute []ent.Hook
 	}
 	inters struct {
 		ContainerRepository, GroupCustomAttribute, GroupGroupLink, Identity, JobOutbox,
 		LastCommit, Member, Namespace, PersonalAccessToken, Project, ProjectGroupLink,
-		ProjectStar, ProjectStatistics, ProtectedBranch, PushEvent, RedirectRoute,
-		Setting, User, UserCustomAttribute []ent.Interceptor
+		ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics, ProtectedBranch,
+		PushEvent, RedirectRoute, Setting, User, UserCustomAttribute []ent.Interceptor
 	}
 )
 

@@ -14,6 +14,7 @@ import (
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/projectrepositorystoragemove"
 	"anvil/ent/projectstar"
 	"anvil/ent/projectstatistics"
 	"anvil/ent/protectedbranch"
@@ -91,25 +92,26 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
-			containerrepository.Table:  containerrepository.ValidColumn,
-			groupcustomattribute.Table: groupcustomattribute.ValidColumn,
-			groupgrouplink.Table:       groupgrouplink.ValidColumn,
-			identity.Table:             identity.ValidColumn,
-			joboutbox.Table:            joboutbox.ValidColumn,
-			lastcommit.Table:           lastcommit.ValidColumn,
-			member.Table:               member.ValidColumn,
-			namespace.Table:            namespace.ValidColumn,
-			personalaccesstoken.Table:  personalaccesstoken.ValidColumn,
-			project.Table:              project.ValidColumn,
-			projectgrouplink.Table:     projectgrouplink.ValidColumn,
-			projectstar.Table:          projectstar.ValidColumn,
-			projectstatistics.Table:    projectstatistics.ValidColumn,
-			protectedbranch.Table:      protectedbranch.ValidColumn,
-			pushevent.Table:            pushevent.ValidColumn,
-			redirectroute.Table:        redirectroute.ValidColumn,
-			setting.Table:              setting.ValidColumn,
-			user.Table:                 user.ValidColumn,
-			usercustomattribute.Table:  usercustomattribute.ValidColumn,
+			containerrepository.Table:          containerrepository.ValidColumn,
+			groupcustomattribute.Table:         groupcustomattribute.ValidColumn,
+			groupgrouplink.Table:               groupgrouplink.ValidColumn,
+			identity.Table:                     identity.ValidColumn,
+			joboutbox.Table:                    joboutbox.ValidColumn,
+			lastcommit.Table:                   lastcommit.ValidColumn,
+			member.Table:                       member.ValidColumn,
+			namespace.Table:                    namespace.ValidColumn,
+			personalaccesstoken.Table:          personalaccesstoken.ValidColumn,
+			project.Table:                      project.ValidColumn,
+			projectgrouplink.Table:             projectgrouplink.ValidColumn,
+			projectrepositorystoragemove.Table: projectrepositorystoragemove.ValidColumn,
+			projectstar.Table:                  projectstar.ValidColumn,
+			projectstatistics.Table:            projectstatistics.ValidColumn,
+			protectedbranch.Table:              protectedbranch.ValidColumn,
+			pushevent.Table:                    pushevent.ValidColumn,
+			redirectroute.Table:                redirectroute.ValidColumn,
+			setting.Table:                      setting.ValidColumn,
+			user.Table:                         user.ValidColumn,
+			usercustomattribute.Table:          usercustomattribute.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

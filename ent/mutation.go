@@ -15,6 +15,7 @@ import (
 	"anvil/ent/predicate"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/projectrepositorystoragemove"
 	"anvil/ent/projectstar"
 	"anvil/ent/projectstatistics"
 	"anvil/ent/protectedbranch"
@@ -43,25 +44,26 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
-	TypeContainerRepository  = "ContainerRepository"
-	TypeGroupCustomAttribute = "GroupCustomAttribute"
-	TypeGroupGroupLink       = "GroupGroupLink"
-	TypeIdentity             = "Identity"
-	TypeJobOutbox            = "JobOutbox"
-	TypeLastCommit           = "LastCommit"
-	TypeMember               = "Member"
-	TypeNamespace            = "Namespace"
-	TypePersonalAccessToken  = "PersonalAccessToken"
-	TypeProject              = "Project"
-	TypeProjectGroupLink     = "ProjectGroupLink"
-	TypeProjectStar          = "ProjectStar"
-	TypeProjectStatistics    = "ProjectStatistics"
-	TypeProtectedBranch      = "ProtectedBranch"
-	TypePushEvent            = "PushEvent"
-	TypeRedirectRoute        = "RedirectRoute"
-	TypeSetting              = "Setting"
-	TypeUser                 = "User"
-	TypeUserCustomAttribute  = "UserCustomAttribute"
+	TypeContainerRepository          = "ContainerRepository"
+	TypeGroupCustomAttribute         = "GroupCustomAttribute"
+	TypeGroupGroupLink               = "GroupGroupLink"
+	TypeIdentity                     = "Identity"
+	TypeJobOutbox                    = "JobOutbox"
+	TypeLastCommit                   = "LastCommit"
+	TypeMember                       = "Member"
+	TypeNamespace                    = "Namespace"
+	TypePersonalAccessToken          = "PersonalAccessToken"
+	TypeProject                      = "Project"
+	TypeProjectGroupLink             = "ProjectGroupLink"
+	TypeProjectRepositoryStorageMove = "ProjectRepositoryStorageMove"
+	TypeProjectStar                  = "ProjectStar"
+	TypeProjectStatistics            = "ProjectStatistics"
+	TypeProtectedBranch              = "ProtectedBranch"
+	TypePushEvent                    = "PushEvent"
+	TypeRedirectRoute                = "RedirectRoute"
+	TypeSetting                      = "Setting"
+	TypeUser                         = "User"
+	TypeUserCustomAttribute          = "UserCustomAttribute"
 )
 
 // ContainerRepositoryMutation represents an operation that mutates the ContainerRepository nodes in the graph.
@@ -8398,6 +8400,7 @@ type ProjectMutation struct {
 	repository_storage                               *string
 	disk_path                                        *string
 	pending_delete                                   *bool
+	repository_read_only                             *bool
 	clearedFields                                    map[string]struct{}
 	namespace                                        *int
 	clearednamespace                                 bool
@@ -8419,6 +8422,9 @@ type ProjectMutation struct {
 	clearedstars                                     bool
 	statistics                                       *int
 	clearedstatistics                                bool
+	repository_storage_moves                         map[int]struct{}
+	removedrepository_storage_moves                  map[int]struct{}
+	clearedrepository_storage_moves                  bool
 	done                                             bool
 	oldValue                                         func(context.Context) (*Project, error)
 	predicates                                       []predicate.Project
@@ -10489,6 +10495,42 @@ func (m *ProjectMutation) ResetPendingDelete() {
 	m.pending_delete = nil
 }
 
+// SetRepositoryReadOnly sets the "repository_read_only" field.
+func (m *ProjectMutation) SetRepositoryReadOnly(b bool) {
+	m.repository_read_only = &b
+}
+
+// RepositoryReadOnly returns the value of the "repository_read_only" field in the mutation.
+func (m *ProjectMutation) RepositoryReadOnly() (r bool, exists bool) {
+	v := m.repository_read_only
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRepositoryReadOnly returns the old "repository_read_only" field's value of the Project entity.
+// If the Project object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectMutation) OldRepositoryReadOnly(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRepositoryReadOnly is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRepositoryReadOnly requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRepositoryReadOnly: %w", err)
+	}
+	return oldValue.RepositoryReadOnly, nil
+}
+
+// ResetRepositoryReadOnly resets all changes to the "repository_read_only" field.
+func (m *ProjectMutation) ResetRepositoryReadOnly() {
+	m.repository_read_only = nil
+}
+
 // ClearNamespace clears the "namespace" edge to the Namespace entity.
 func (m *ProjectMutation) ClearNamespace() {
 	m.clearednamespace = true
@@ -10825,6 +10867,60 @@ func (m *ProjectMutation) ResetStatistics() {
 	m.clearedstatistics = false
 }
 
+// AddRepositoryStorageMoveIDs adds the "repository_storage_moves" edge to the ProjectRepositoryStorageMove entity by ids.
+func (m *ProjectMutation) AddRepositoryStorageMoveIDs(ids ...int) {
+	if m.repository_storage_moves == nil {
+		m.repository_storage_moves = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.repository_storage_moves[ids[i]] = struct{}{}
+	}
+}
+
+// ClearRepositoryStorageMoves clears the "repository_storage_moves" edge to the ProjectRepositoryStorageMove entity.
+func (m *ProjectMutation) ClearRepositoryStorageMoves() {
+	m.clearedrepository_storage_moves = true
+}
+
+// RepositoryStorageMovesCleared reports if the "repository_storage_moves" edge to the ProjectRepositoryStorageMove entity was cleared.
+func (m *ProjectMutation) RepositoryStorageMovesCleared() bool {
+	return m.clearedrepository_storage_moves
+}
+
+// RemoveRepositoryStorageMoveIDs removes the "repository_storage_moves" edge to the ProjectRepositoryStorageMove entity by IDs.
+func (m *ProjectMutation) RemoveRepositoryStorageMoveIDs(ids ...int) {
+	if m.removedrepository_storage_moves == nil {
+		m.removedrepository_storage_moves = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.repository_storage_moves, ids[i])
+		m.removedrepository_storage_moves[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedRepositoryStorageMoves returns the removed IDs of the "repository_storage_moves" edge to the ProjectRepositoryStorageMove entity.
+func (m *ProjectMutation) RemovedRepositoryStorageMovesIDs() (ids []int) {
+	for id := range m.removedrepository_storage_moves {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// RepositoryStorageMovesIDs returns the "repository_storage_moves" edge IDs in the mutation.
+func (m *ProjectMutation) RepositoryStorageMovesIDs() (ids []int) {
+	for id := range m.repository_storage_moves {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetRepositoryStorageMoves resets all changes to the "repository_storage_moves" edge.
+func (m *ProjectMutation) ResetRepositoryStorageMoves() {
+	m.repository_storage_moves = nil
+	m.clearedrepository_storage_moves = false
+	m.removedrepository_storage_moves = nil
+}
+
 // Where appends a list predicates to the ProjectMutation builder.
 func (m *ProjectMutation) Where(ps ...predicate.Project) {
 	m.predicates = append(m.predicates, ps...)
@@ -10859,7 +10955,7 @@ func (m *ProjectMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ProjectMutation) Fields() []string {
-	fields := make([]string, 0, 52)
+	fields := make([]string, 0, 53)
 	if m.created_at != nil {
 		fields = append(fields, project.FieldCreatedAt)
 	}
@@ -11016,6 +11112,9 @@ func (m *ProjectMutation) Fields() []string {
 	if m.pending_delete != nil {
 		fields = append(fields, project.FieldPendingDelete)
 	}
+	if m.repository_read_only != nil {
+		fields = append(fields, project.FieldRepositoryReadOnly)
+	}
 	return fields
 }
 
@@ -11128,6 +11227,8 @@ func (m *ProjectMutation) Field(name string) (ent.Value, bool) {
 		return m.ForkedFromID()
 	case project.FieldPendingDelete:
 		return m.PendingDelete()
+	case project.FieldRepositoryReadOnly:
+		return m.RepositoryReadOnly()
 	}
 	return nil, false
 }
@@ -11241,6 +11342,8 @@ func (m *ProjectMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldForkedFromID(ctx)
 	case project.FieldPendingDelete:
 		return m.OldPendingDelete(ctx)
+	case project.FieldRepositoryReadOnly:
+		return m.OldRepositoryReadOnly(ctx)
 	}
 	return nil, fmt.Errorf("unknown Project field %s", name)
 }
@@ -11614,6 +11717,13 @@ func (m *ProjectMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetPendingDelete(v)
 		return nil
+	case project.FieldRepositoryReadOnly:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRepositoryReadOnly(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Project field %s", name)
 }
@@ -11867,13 +11977,16 @@ func (m *ProjectMutation) ResetField(name string) error {
 	case project.FieldPendingDelete:
 		m.ResetPendingDelete()
 		return nil
+	case project.FieldRepositoryReadOnly:
+		m.ResetRepositoryReadOnly()
+		return nil
 	}
 	return fmt.Errorf("unknown Project field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ProjectMutation) AddedEdges() []string {
-	edges := make([]string, 0, 8)
+	edges := make([]string, 0, 9)
 	if m.namespace != nil {
 		edges = append(edges, project.EdgeNamespace)
 	}
@@ -11897,6 +12010,9 @@ func (m *ProjectMutation) AddedEdges() []string {
 	}
 	if m.statistics != nil {
 		edges = append(edges, project.EdgeStatistics)
+	}
+	if m.repository_storage_moves != nil {
+		edges = append(edges, project.EdgeRepositoryStorageMoves)
 	}
 	return edges
 }
@@ -11945,13 +12061,19 @@ func (m *ProjectMutation) AddedIDs(name string) []ent.Value {
 		if id := m.statistics; id != nil {
 			return []ent.Value{*id}
 		}
+	case project.EdgeRepositoryStorageMoves:
+		ids := make([]ent.Value, 0, len(m.repository_storage_moves))
+		for id := range m.repository_storage_moves {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ProjectMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 8)
+	edges := make([]string, 0, 9)
 	if m.removedmembers != nil {
 		edges = append(edges, project.EdgeMembers)
 	}
@@ -11963,6 +12085,9 @@ func (m *ProjectMutation) RemovedEdges() []string {
 	}
 	if m.removedstars != nil {
 		edges = append(edges, project.EdgeStars)
+	}
+	if m.removedrepository_storage_moves != nil {
+		edges = append(edges, project.EdgeRepositoryStorageMoves)
 	}
 	return edges
 }
@@ -11995,13 +12120,19 @@ func (m *ProjectMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case project.EdgeRepositoryStorageMoves:
+		ids := make([]ent.Value, 0, len(m.removedrepository_storage_moves))
+		for id := range m.removedrepository_storage_moves {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ProjectMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 8)
+	edges := make([]string, 0, 9)
 	if m.clearednamespace {
 		edges = append(edges, project.EdgeNamespace)
 	}
@@ -12026,6 +12157,9 @@ func (m *ProjectMutation) ClearedEdges() []string {
 	if m.clearedstatistics {
 		edges = append(edges, project.EdgeStatistics)
 	}
+	if m.clearedrepository_storage_moves {
+		edges = append(edges, project.EdgeRepositoryStorageMoves)
+	}
 	return edges
 }
 
@@ -12049,6 +12183,8 @@ func (m *ProjectMutation) EdgeCleared(name string) bool {
 		return m.clearedstars
 	case project.EdgeStatistics:
 		return m.clearedstatistics
+	case project.EdgeRepositoryStorageMoves:
+		return m.clearedrepository_storage_moves
 	}
 	return false
 }
@@ -12100,6 +12236,9 @@ func (m *ProjectMutation) ResetEdge(name string) error {
 		return nil
 	case project.EdgeStatistics:
 		m.ResetStatistics()
+		return nil
+	case project.EdgeRepositoryStorageMoves:
+		m.ResetRepositoryStorageMoves()
 		return nil
 	}
 	return fmt.Errorf("unknown Project edge %s", name)
@@ -12857,6 +12996,713 @@ func (m *ProjectGroupLinkMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown ProjectGroupLink edge %s", name)
+}
+
+// ProjectRepositoryStorageMoveMutation represents an operation that mutates the ProjectRepositoryStorageMove nodes in the graph.
+type ProjectRepositoryStorageMoveMutation struct {
+	config
+	op                       Op
+	typ                      string
+	id                       *int
+	created_at               *time.Time
+	updated_at               *time.Time
+	state                    *projectrepositorystoragemove.State
+	source_storage_name      *string
+	destination_storage_name *string
+	checksum                 *string
+	clearedFields            map[string]struct{}
+	project                  *int
+	clearedproject           bool
+	done                     bool
+	oldValue                 func(context.Context) (*ProjectRepositoryStorageMove, error)
+	predicates               []predicate.ProjectRepositoryStorageMove
+}
+
+var _ ent.Mutation = (*ProjectRepositoryStorageMoveMutation)(nil)
+
+// projectrepositorystoragemoveOption allows management of the mutation configuration using functional options.
+type projectrepositorystoragemoveOption func(*ProjectRepositoryStorageMoveMutation)
+
+// newProjectRepositoryStorageMoveMutation creates new mutation for the ProjectRepositoryStorageMove entity.
+func newProjectRepositoryStorageMoveMutation(c config, op Op, opts ...projectrepositorystoragemoveOption) *ProjectRepositoryStorageMoveMutation {
+	m := &ProjectRepositoryStorageMoveMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeProjectRepositoryStorageMove,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withProjectRepositoryStorageMoveID sets the ID field of the mutation.
+func withProjectRepositoryStorageMoveID(id int) projectrepositorystoragemoveOption {
+	return func(m *ProjectRepositoryStorageMoveMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ProjectRepositoryStorageMove
+		)
+		m.oldValue = func(ctx context.Context) (*ProjectRepositoryStorageMove, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ProjectRepositoryStorageMove.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withProjectRepositoryStorageMove sets the old ProjectRepositoryStorageMove of the mutation.
+func withProjectRepositoryStorageMove(node *ProjectRepositoryStorageMove) projectrepositorystoragemoveOption {
+	return func(m *ProjectRepositoryStorageMoveMutation) {
+		m.oldValue = func(context.Context) (*ProjectRepositoryStorageMove, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ProjectRepositoryStorageMoveMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ProjectRepositoryStorageMoveMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ProjectRepositoryStorageMoveMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ProjectRepositoryStorageMoveMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ProjectRepositoryStorageMove.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ProjectRepositoryStorageMoveMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ProjectRepositoryStorageMoveMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ProjectRepositoryStorageMove entity.
+// If the ProjectRepositoryStorageMove object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectRepositoryStorageMoveMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ProjectRepositoryStorageMoveMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ProjectRepositoryStorageMoveMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ProjectRepositoryStorageMoveMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ProjectRepositoryStorageMove entity.
+// If the ProjectRepositoryStorageMove object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectRepositoryStorageMoveMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ProjectRepositoryStorageMoveMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *ProjectRepositoryStorageMoveMutation) SetProjectID(i int) {
+	m.project = &i
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *ProjectRepositoryStorageMoveMutation) ProjectID() (r int, exists bool) {
+	v := m.project
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the ProjectRepositoryStorageMove entity.
+// If the ProjectRepositoryStorageMove object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectRepositoryStorageMoveMutation) OldProjectID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *ProjectRepositoryStorageMoveMutation) ResetProjectID() {
+	m.project = nil
+}
+
+// SetState sets the "state" field.
+func (m *ProjectRepositoryStorageMoveMutation) SetState(pr projectrepositorystoragemove.State) {
+	m.state = &pr
+}
+
+// State returns the value of the "state" field in the mutation.
+func (m *ProjectRepositoryStorageMoveMutation) State() (r projectrepositorystoragemove.State, exists bool) {
+	v := m.state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldState returns the old "state" field's value of the ProjectRepositoryStorageMove entity.
+// If the ProjectRepositoryStorageMove object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectRepositoryStorageMoveMutation) OldState(ctx context.Context) (v projectrepositorystoragemove.State, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldState: %w", err)
+	}
+	return oldValue.State, nil
+}
+
+// ResetState resets all changes to the "state" field.
+func (m *ProjectRepositoryStorageMoveMutation) ResetState() {
+	m.state = nil
+}
+
+// SetSourceStorageName sets the "source_storage_name" field.
+func (m *ProjectRepositoryStorageMoveMutation) SetSourceStorageName(s string) {
+	m.source_storage_name = &s
+}
+
+// SourceStorageName returns the value of the "source_storage_name" field in the mutation.
+func (m *ProjectRepositoryStorageMoveMutation) SourceStorageName() (r string, exists bool) {
+	v := m.source_storage_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceStorageName returns the old "source_storage_name" field's value of the ProjectRepositoryStorageMove entity.
+// If the ProjectRepositoryStorageMove object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectRepositoryStorageMoveMutation) OldSourceStorageName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceStorageName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceStorageName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceStorageName: %w", err)
+	}
+	return oldValue.SourceStorageName, nil
+}
+
+// ResetSourceStorageName resets all changes to the "source_storage_name" field.
+func (m *ProjectRepositoryStorageMoveMutation) ResetSourceStorageName() {
+	m.source_storage_name = nil
+}
+
+// SetDestinationStorageName sets the "destination_storage_name" field.
+func (m *ProjectRepositoryStorageMoveMutation) SetDestinationStorageName(s string) {
+	m.destination_storage_name = &s
+}
+
+// DestinationStorageName returns the value of the "destination_storage_name" field in the mutation.
+func (m *ProjectRepositoryStorageMoveMutation) DestinationStorageName() (r string, exists bool) {
+	v := m.destination_storage_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDestinationStorageName returns the old "destination_storage_name" field's value of the ProjectRepositoryStorageMove entity.
+// If the ProjectRepositoryStorageMove object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectRepositoryStorageMoveMutation) OldDestinationStorageName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDestinationStorageName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDestinationStorageName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDestinationStorageName: %w", err)
+	}
+	return oldValue.DestinationStorageName, nil
+}
+
+// ResetDestinationStorageName resets all changes to the "destination_storage_name" field.
+func (m *ProjectRepositoryStorageMoveMutation) ResetDestinationStorageName() {
+	m.destination_storage_name = nil
+}
+
+// SetChecksum sets the "checksum" field.
+func (m *ProjectRepositoryStorageMoveMutation) SetChecksum(s string) {
+	m.checksum = &s
+}
+
+// Checksum returns the value of the "checksum" field in the mutation.
+func (m *ProjectRepositoryStorageMoveMutation) Checksum() (r string, exists bool) {
+	v := m.checksum
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChecksum returns the old "checksum" field's value of the ProjectRepositoryStorageMove entity.
+// If the ProjectRepositoryStorageMove object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectRepositoryStorageMoveMutation) OldChecksum(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChecksum is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChecksum requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChecksum: %w", err)
+	}
+	return oldValue.Checksum, nil
+}
+
+// ResetChecksum resets all changes to the "checksum" field.
+func (m *ProjectRepositoryStorageMoveMutation) ResetChecksum() {
+	m.checksum = nil
+}
+
+// ClearProject clears the "project" edge to the Project entity.
+func (m *ProjectRepositoryStorageMoveMutation) ClearProject() {
+	m.clearedproject = true
+	m.clearedFields[projectrepositorystoragemove.FieldProjectID] = struct{}{}
+}
+
+// ProjectCleared reports if the "project" edge to the Project entity was cleared.
+func (m *ProjectRepositoryStorageMoveMutation) ProjectCleared() bool {
+	return m.clearedproject
+}
+
+// ProjectIDs returns the "project" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProjectID instead. It exists only for internal usage by the builders.
+func (m *ProjectRepositoryStorageMoveMutation) ProjectIDs() (ids []int) {
+	if id := m.project; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProject resets all changes to the "project" edge.
+func (m *ProjectRepositoryStorageMoveMutation) ResetProject() {
+	m.project = nil
+	m.clearedproject = false
+}
+
+// Where appends a list predicates to the ProjectRepositoryStorageMoveMutation builder.
+func (m *ProjectRepositoryStorageMoveMutation) Where(ps ...predicate.ProjectRepositoryStorageMove) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ProjectRepositoryStorageMoveMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ProjectRepositoryStorageMoveMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ProjectRepositoryStorageMove, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ProjectRepositoryStorageMoveMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ProjectRepositoryStorageMoveMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ProjectRepositoryStorageMove).
+func (m *ProjectRepositoryStorageMoveMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ProjectRepositoryStorageMoveMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created_at != nil {
+		fields = append(fields, projectrepositorystoragemove.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, projectrepositorystoragemove.FieldUpdatedAt)
+	}
+	if m.project != nil {
+		fields = append(fields, projectrepositorystoragemove.FieldProjectID)
+	}
+	if m.state != nil {
+		fields = append(fields, projectrepositorystoragemove.FieldState)
+	}
+	if m.source_storage_name != nil {
+		fields = append(fields, projectrepositorystoragemove.FieldSourceStorageName)
+	}
+	if m.destination_storage_name != nil {
+		fields = append(fields, projectrepositorystoragemove.FieldDestinationStorageName)
+	}
+	if m.checksum != nil {
+		fields = append(fields, projectrepositorystoragemove.FieldChecksum)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ProjectRepositoryStorageMoveMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case projectrepositorystoragemove.FieldCreatedAt:
+		return m.CreatedAt()
+	case projectrepositorystoragemove.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case projectrepositorystoragemove.FieldProjectID:
+		return m.ProjectID()
+	case projectrepositorystoragemove.FieldState:
+		return m.State()
+	case projectrepositorystoragemove.FieldSourceStorageName:
+		return m.SourceStorageName()
+	case projectrepositorystoragemove.FieldDestinationStorageName:
+		return m.DestinationStorageName()
+	case projectrepositorystoragemove.FieldChecksum:
+		return m.Checksum()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ProjectRepositoryStorageMoveMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case projectrepositorystoragemove.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case projectrepositorystoragemove.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case projectrepositorystoragemove.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case projectrepositorystoragemove.FieldState:
+		return m.OldState(ctx)
+	case projectrepositorystoragemove.FieldSourceStorageName:
+		return m.OldSourceStorageName(ctx)
+	case projectrepositorystoragemove.FieldDestinationStorageName:
+		return m.OldDestinationStorageName(ctx)
+	case projectrepositorystoragemove.FieldChecksum:
+		return m.OldChecksum(ctx)
+	}
+	return nil, fmt.Errorf("unknown ProjectRepositoryStorageMove field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProjectRepositoryStorageMoveMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case projectrepositorystoragemove.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case projectrepositorystoragemove.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case projectrepositorystoragemove.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case projectrepositorystoragemove.FieldState:
+		v, ok := value.(projectrepositorystoragemove.State)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetState(v)
+		return nil
+	case projectrepositorystoragemove.FieldSourceStorageName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceStorageName(v)
+		return nil
+	case projectrepositorystoragemove.FieldDestinationStorageName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDestinationStorageName(v)
+		return nil
+	case projectrepositorystoragemove.FieldChecksum:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChecksum(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ProjectRepositoryStorageMove field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ProjectRepositoryStorageMoveMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ProjectRepositoryStorageMoveMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProjectRepositoryStorageMoveMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ProjectRepositoryStorageMove numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ProjectRepositoryStorageMoveMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ProjectRepositoryStorageMoveMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ProjectRepositoryStorageMoveMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown ProjectRepositoryStorageMove nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ProjectRepositoryStorageMoveMutation) ResetField(name string) error {
+	switch name {
+	case projectrepositorystoragemove.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case projectrepositorystoragemove.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case projectrepositorystoragemove.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case projectrepositorystoragemove.FieldState:
+		m.ResetState()
+		return nil
+	case projectrepositorystoragemove.FieldSourceStorageName:
+		m.ResetSourceStorageName()
+		return nil
+	case projectrepositorystoragemove.FieldDestinationStorageName:
+		m.ResetDestinationStorageName()
+		return nil
+	case projectrepositorystoragemove.FieldChecksum:
+		m.ResetChecksum()
+		return nil
+	}
+	return fmt.Errorf("unknown ProjectRepositoryStorageMove field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ProjectRepositoryStorageMoveMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.project != nil {
+		edges = append(edges, projectrepositorystoragemove.EdgeProject)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ProjectRepositoryStorageMoveMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case projectrepositorystoragemove.EdgeProject:
+		if id := m.project; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ProjectRepositoryStorageMoveMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ProjectRepositoryStorageMoveMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ProjectRepositoryStorageMoveMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedproject {
+		edges = append(edges, projectrepositorystoragemove.EdgeProject)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ProjectRepositoryStorageMoveMutation) EdgeCleared(name string) bool {
+	switch name {
+	case projectrepositorystoragemove.EdgeProject:
+		return m.clearedproject
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ProjectRepositoryStorageMoveMutation) ClearEdge(name string) error {
+	switch name {
+	case projectrepositorystoragemove.EdgeProject:
+		m.ClearProject()
+		return nil
+	}
+	return fmt.Errorf("unknown ProjectRepositoryStorageMove unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ProjectRepositoryStorageMoveMutation) ResetEdge(name string) error {
+	switch name {
+	case projectrepositorystoragemove.EdgeProject:
+		m.ResetProject()
+		return nil
+	}
+	return fmt.Errorf("unknown ProjectRepositoryStorageMove edge %s", name)
 }
 
 // ProjectStarMutation represents an operation that mutates the ProjectStar nodes in the graph.

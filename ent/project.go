@@ -125,6 +125,8 @@ type Project struct {
 	ForkedFromID *int `json:"forked_from_id,omitempty"`
 	// PendingDelete holds the value of the "pending_delete" field.
 	PendingDelete bool `json:"pending_delete,omitempty"`
+	// RepositoryReadOnly holds the value of the "repository_read_only" field.
+	RepositoryReadOnly bool `json:"repository_read_only,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ProjectQuery when eager-loading is set.
 	Edges        ProjectEdges `json:"edges"`
@@ -149,16 +151,19 @@ type ProjectEdges struct {
 	Stars []*ProjectStar `json:"stars,omitempty"`
 	// Statistics holds the value of the statistics edge.
 	Statistics *ProjectStatistics `json:"statistics,omitempty"`
+	// RepositoryStorageMoves holds the value of the repository_storage_moves edge.
+	RepositoryStorageMoves []*ProjectRepositoryStorageMove `json:"repository_storage_moves,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [8]bool
+	loadedTypes [9]bool
 	// totalCount holds the count of the edges above.
 	totalCount [1]map[string]int
 
-	namedMembers    map[string][]*Member
-	namedGroupLinks map[string][]*ProjectGroupLink
-	namedForks      map[string][]*Project
-	namedStars      map[string][]*ProjectStar
+	namedMembers                map[string][]*Member
+	namedGroupLinks             map[string][]*ProjectGroupLink
+	namedForks                  map[string][]*Project
+	namedStars                  map[string][]*ProjectStar
+	namedRepositoryStorageMoves map[string][]*ProjectRepositoryStorageMove
 }
 
 // NamespaceOrErr returns the Namespace value or an error if the edge
@@ -241,6 +246,15 @@ func (e ProjectEdges) StatisticsOrErr() (*ProjectStatistics, error) {
 	return nil, &NotLoadedError{edge: "statistics"}
 }
 
+// RepositoryStorageMovesOrErr returns the RepositoryStorageMoves value or an error if the edge
+// was not loaded in eager-loading.
+func (e ProjectEdges) RepositoryStorageMovesOrErr() ([]*ProjectRepositoryStorageMove, error) {
+	if e.loadedTypes[8] {
+		return e.RepositoryStorageMoves, nil
+	}
+	return nil, &NotLoadedError{edge: "repository_storage_moves"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*Project) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
@@ -248,7 +262,7 @@ func (*Project) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case project.FieldTopics:
 			values[i] = new([]byte)
-		case project.FieldArchived, project.FieldRequestAccessEnabled, project.FieldLfsEnabled, project.FieldSharedRunnersEnabled, project.FieldEmailsEnabled, project.FieldOnlyAllowMergeIfPipelineSucceeds, project.FieldOnlyAllowMergeIfAllDiscussionsAreResolved, project.FieldRemoveSourceBranchAfterMerge, project.FieldPrintingMergeRequestLinkEnabled, project.FieldResolveOutdatedDiffDiscussions, project.FieldPublicJobs, project.FieldPendingDelete:
+		case project.FieldArchived, project.FieldRequestAccessEnabled, project.FieldLfsEnabled, project.FieldSharedRunnersEnabled, project.FieldEmailsEnabled, project.FieldOnlyAllowMergeIfPipelineSucceeds, project.FieldOnlyAllowMergeIfAllDiscussionsAreResolved, project.FieldRemoveSourceBranchAfterMerge, project.FieldPrintingMergeRequestLinkEnabled, project.FieldResolveOutdatedDiffDiscussions, project.FieldPublicJobs, project.FieldPendingDelete, project.FieldRepositoryReadOnly:
 			values[i] = new(sql.NullBool)
 		case project.FieldID, project.FieldNamespaceID, project.FieldCreatorID, project.FieldStarCount, project.FieldBuildTimeout, project.FieldForkedFromID:
 			values[i] = new(sql.NullInt64)
@@ -593,6 +607,12 @@ func (_m *Project) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.PendingDelete = value.Bool
 			}
+		case project.FieldRepositoryReadOnly:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field repository_read_only", values[i])
+			} else if value.Valid {
+				_m.RepositoryReadOnly = value.Bool
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -644,6 +664,11 @@ func (_m *Project) QueryStars() *ProjectStarQuery {
 // QueryStatistics queries the "statistics" edge of the Project entity.
 func (_m *Project) QueryStatistics() *ProjectStatisticsQuery {
 	return NewProjectClient(_m.config).QueryStatistics(_m)
+}
+
+// QueryRepositoryStorageMoves queries the "repository_storage_moves" edge of the Project entity.
+func (_m *Project) QueryRepositoryStorageMoves() *ProjectRepositoryStorageMoveQuery {
+	return NewProjectClient(_m.config).QueryRepositoryStorageMoves(_m)
 }
 
 // Update returns a builder for updating this Project.
@@ -828,6 +853,9 @@ func (_m *Project) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("pending_delete=")
 	builder.WriteString(fmt.Sprintf("%v", _m.PendingDelete))
+	builder.WriteString(", ")
+	builder.WriteString("repository_read_only=")
+	builder.WriteString(fmt.Sprintf("%v", _m.RepositoryReadOnly))
 	builder.WriteByte(')')
 	return builder.String()
 }
@@ -925,6 +953,30 @@ func (_m *Project) appendNamedStars(name string, edges ...*ProjectStar) {
 		_m.Edges.namedStars[name] = []*ProjectStar{}
 	} else {
 		_m.Edges.namedStars[name] = append(_m.Edges.namedStars[name], edges...)
+	}
+}
+
+// NamedRepositoryStorageMoves returns the RepositoryStorageMoves named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Project) NamedRepositoryStorageMoves(name string) ([]*ProjectRepositoryStorageMove, error) {
+	if _m.Edges.namedRepositoryStorageMoves == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedRepositoryStorageMoves[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Project) appendNamedRepositoryStorageMoves(name string, edges ...*ProjectRepositoryStorageMove) {
+	if _m.Edges.namedRepositoryStorageMoves == nil {
+		_m.Edges.namedRepositoryStorageMoves = make(map[string][]*ProjectRepositoryStorageMove)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedRepositoryStorageMoves[name] = []*ProjectRepositoryStorageMove{}
+	} else {
+		_m.Edges.namedRepositoryStorageMoves[name] = append(_m.Edges.namedRepositoryStorageMoves[name], edges...)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"anvil/ent/namespace"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/projectrepositorystoragemove"
 	"anvil/ent/projectstar"
 	"anvil/ent/projectstatistics"
 	"anvil/ent/user"
@@ -724,6 +725,20 @@ func (_c *ProjectCreate) SetNillablePendingDelete(v *bool) *ProjectCreate {
 	return _c
 }
 
+// SetRepositoryReadOnly sets the "repository_read_only" field.
+func (_c *ProjectCreate) SetRepositoryReadOnly(v bool) *ProjectCreate {
+	_c.mutation.SetRepositoryReadOnly(v)
+	return _c
+}
+
+// SetNillableRepositoryReadOnly sets the "repository_read_only" field if the given value is not nil.
+func (_c *ProjectCreate) SetNillableRepositoryReadOnly(v *bool) *ProjectCreate {
+	if v != nil {
+		_c.SetRepositoryReadOnly(*v)
+	}
+	return _c
+}
+
 // SetNamespace sets the "namespace" edge to the Namespace entity.
 func (_c *ProjectCreate) SetNamespace(v *Namespace) *ProjectCreate {
 	return _c.SetNamespaceID(v.ID)
@@ -816,6 +831,21 @@ func (_c *ProjectCreate) SetNillableStatisticsID(id *int) *ProjectCreate {
 // SetStatistics sets the "statistics" edge to the ProjectStatistics entity.
 func (_c *ProjectCreate) SetStatistics(v *ProjectStatistics) *ProjectCreate {
 	return _c.SetStatisticsID(v.ID)
+}
+
+// AddRepositoryStorageMoveIDs adds the "repository_storage_moves" edge to the ProjectRepositoryStorageMove entity by IDs.
+func (_c *ProjectCreate) AddRepositoryStorageMoveIDs(ids ...int) *ProjectCreate {
+	_c.mutation.AddRepositoryStorageMoveIDs(ids...)
+	return _c
+}
+
+// AddRepositoryStorageMoves adds the "repository_storage_moves" edges to the ProjectRepositoryStorageMove entity.
+func (_c *ProjectCreate) AddRepositoryStorageMoves(v ...*ProjectRepositoryStorageMove) *ProjectCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddRepositoryStorageMoveIDs(ids...)
 }
 
 // Mutation returns the ProjectMutation object of the builder.
@@ -1037,6 +1067,10 @@ func (_c *ProjectCreate) defaults() {
 		v := project.DefaultPendingDelete
 		_c.mutation.SetPendingDelete(v)
 	}
+	if _, ok := _c.mutation.RepositoryReadOnly(); !ok {
+		v := project.DefaultRepositoryReadOnly
+		_c.mutation.SetRepositoryReadOnly(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -1212,6 +1246,9 @@ func (_c *ProjectCreate) check() error {
 	}
 	if _, ok := _c.mutation.PendingDelete(); !ok {
 		return &ValidationError{Name: "pending_delete", err: errors.New(`ent: missing required field "Project.pending_delete"`)}
+	}
+	if _, ok := _c.mutation.RepositoryReadOnly(); !ok {
+		return &ValidationError{Name: "repository_read_only", err: errors.New(`ent: missing required field "Project.repository_read_only"`)}
 	}
 	if len(_c.mutation.NamespaceIDs()) == 0 {
 		return &ValidationError{Name: "namespace", err: errors.New(`ent: missing required edge "Project.namespace"`)}
@@ -1439,6 +1476,10 @@ func (_c *ProjectCreate) createSpec() (*Project, *sqlgraph.CreateSpec) {
 		_spec.SetField(project.FieldPendingDelete, field.TypeBool, value)
 		_node.PendingDelete = value
 	}
+	if value, ok := _c.mutation.RepositoryReadOnly(); ok {
+		_spec.SetField(project.FieldRepositoryReadOnly, field.TypeBool, value)
+		_node.RepositoryReadOnly = value
+	}
 	if nodes := _c.mutation.NamespaceIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -1563,6 +1604,22 @@ func (_c *ProjectCreate) createSpec() (*Project, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(projectstatistics.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.RepositoryStorageMovesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   project.RepositoryStorageMovesTable,
+			Columns: []string{project.RepositoryStorageMovesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectrepositorystoragemove.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -2261,6 +2318,18 @@ func (u *ProjectUpsert) SetPendingDelete(v bool) *ProjectUpsert {
 // UpdatePendingDelete sets the "pending_delete" field to the value that was provided on create.
 func (u *ProjectUpsert) UpdatePendingDelete() *ProjectUpsert {
 	u.SetExcluded(project.FieldPendingDelete)
+	return u
+}
+
+// SetRepositoryReadOnly sets the "repository_read_only" field.
+func (u *ProjectUpsert) SetRepositoryReadOnly(v bool) *ProjectUpsert {
+	u.Set(project.FieldRepositoryReadOnly, v)
+	return u
+}
+
+// UpdateRepositoryReadOnly sets the "repository_read_only" field to the value that was provided on create.
+func (u *ProjectUpsert) UpdateRepositoryReadOnly() *ProjectUpsert {
+	u.SetExcluded(project.FieldRepositoryReadOnly)
 	return u
 }
 
@@ -3055,6 +3124,20 @@ func (u *ProjectUpsertOne) SetPendingDelete(v bool) *ProjectUpsertOne {
 func (u *ProjectUpsertOne) UpdatePendingDelete() *ProjectUpsertOne {
 	return u.Update(func(s *ProjectUpsert) {
 		s.UpdatePendingDelete()
+	})
+}
+
+// SetRepositoryReadOnly sets the "repository_read_only" field.
+func (u *ProjectUpsertOne) SetRepositoryReadOnly(v bool) *ProjectUpsertOne {
+	return u.Update(func(s *ProjectUpsert) {
+		s.SetRepositoryReadOnly(v)
+	})
+}
+
+// UpdateRepositoryReadOnly sets the "repository_read_only" field to the value that was provided on create.
+func (u *ProjectUpsertOne) UpdateRepositoryReadOnly() *ProjectUpsertOne {
+	return u.Update(func(s *ProjectUpsert) {
+		s.UpdateRepositoryReadOnly()
 	})
 }
 
@@ -4015,6 +4098,20 @@ func (u *ProjectUpsertBulk) SetPendingDelete(v bool) *ProjectUpsertBulk {
 func (u *ProjectUpsertBulk) UpdatePendingDelete() *ProjectUpsertBulk {
 	return u.Update(func(s *ProjectUpsert) {
 		s.UpdatePendingDelete()
+	})
+}
+
+// SetRepositoryReadOnly sets the "repository_read_only" field.
+func (u *ProjectUpsertBulk) SetRepositoryReadOnly(v bool) *ProjectUpsertBulk {
+	return u.Update(func(s *ProjectUpsert) {
+		s.SetRepositoryReadOnly(v)
+	})
+}
+
+// UpdateRepositoryReadOnly sets the "repository_read_only" field to the value that was provided on create.
+func (u *ProjectUpsertBulk) UpdateRepositoryReadOnly() *ProjectUpsertBulk {
+	return u.Update(func(s *ProjectUpsert) {
+		s.UpdateRepositoryReadOnly()
 	})
 }
 

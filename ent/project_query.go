@@ -8,6 +8,7 @@ import (
 	"anvil/ent/predicate"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/projectrepositorystoragemove"
 	"anvil/ent/projectstar"
 	"anvil/ent/projectstatistics"
 	"anvil/ent/user"
@@ -26,24 +27,26 @@ import (
 // ProjectQuery is the builder for querying Project entities.
 type ProjectQuery struct {
 	config
-	ctx                 *QueryContext
-	order               []project.OrderOption
-	inters              []Interceptor
-	predicates          []predicate.Project
-	withNamespace       *NamespaceQuery
-	withCreator         *UserQuery
-	withMembers         *MemberQuery
-	withGroupLinks      *ProjectGroupLinkQuery
-	withForkedFrom      *ProjectQuery
-	withForks           *ProjectQuery
-	withStars           *ProjectStarQuery
-	withStatistics      *ProjectStatisticsQuery
-	loadTotal           []func(context.Context, []*Project) error
-	modifiers           []func(*sql.Selector)
-	withNamedMembers    map[string]*MemberQuery
-	withNamedGroupLinks map[string]*ProjectGroupLinkQuery
-	withNamedForks      map[string]*ProjectQuery
-	withNamedStars      map[string]*ProjectStarQuery
+	ctx                             *QueryContext
+	order                           []project.OrderOption
+	inters                          []Interceptor
+	predicates                      []predicate.Project
+	withNamespace                   *NamespaceQuery
+	withCreator                     *UserQuery
+	withMembers                     *MemberQuery
+	withGroupLinks                  *ProjectGroupLinkQuery
+	withForkedFrom                  *ProjectQuery
+	withForks                       *ProjectQuery
+	withStars                       *ProjectStarQuery
+	withStatistics                  *ProjectStatisticsQuery
+	withRepositoryStorageMoves      *ProjectRepositoryStorageMoveQuery
+	loadTotal                       []func(context.Context, []*Project) error
+	modifiers                       []func(*sql.Selector)
+	withNamedMembers                map[string]*MemberQuery
+	withNamedGroupLinks             map[string]*ProjectGroupLinkQuery
+	withNamedForks                  map[string]*ProjectQuery
+	withNamedStars                  map[string]*ProjectStarQuery
+	withNamedRepositoryStorageMoves map[string]*ProjectRepositoryStorageMoveQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -256,6 +259,28 @@ func (_q *ProjectQuery) QueryStatistics() *ProjectStatisticsQuery {
 	return query
 }
 
+// QueryRepositoryStorageMoves chains the current query on the "repository_storage_moves" edge.
+func (_q *ProjectQuery) QueryRepositoryStorageMoves() *ProjectRepositoryStorageMoveQuery {
+	query := (&ProjectRepositoryStorageMoveClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(project.Table, project.FieldID, selector),
+			sqlgraph.To(projectrepositorystoragemove.Table, projectrepositorystoragemove.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, project.RepositoryStorageMovesTable, project.RepositoryStorageMovesColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // First returns the first Project entity from the query.
 // Returns a *NotFoundError when no Project was found.
 func (_q *ProjectQuery) First(ctx context.Context) (*Project, error) {
@@ -443,19 +468,20 @@ func (_q *ProjectQuery) Clone() *ProjectQuery {
 		return nil
 	}
 	return &ProjectQuery{
-		config:         _q.config,
-		ctx:            _q.ctx.Clone(),
-		order:          append([]project.OrderOption{}, _q.order...),
-		inters:         append([]Interceptor{}, _q.inters...),
-		predicates:     append([]predicate.Project{}, _q.predicates...),
-		withNamespace:  _q.withNamespace.Clone(),
-		withCreator:    _q.withCreator.Clone(),
-		withMembers:    _q.withMembers.Clone(),
-		withGroupLinks: _q.withGroupLinks.Clone(),
-		withForkedFrom: _q.withForkedFrom.Clone(),
-		withForks:      _q.withForks.Clone(),
-		withStars:      _q.withStars.Clone(),
-		withStatistics: _q.withStatistics.Clone(),
+		config:                     _q.config,
+		ctx:                        _q.ctx.Clone(),
+		order:                      append([]project.OrderOption{}, _q.order...),
+		inters:                     append([]Interceptor{}, _q.inters...),
+		predicates:                 append([]predicate.Project{}, _q.predicates...),
+		withNamespace:              _q.withNamespace.Clone(),
+		withCreator:                _q.withCreator.Clone(),
+		withMembers:                _q.withMembers.Clone(),
+		withGroupLinks:             _q.withGroupLinks.Clone(),
+		withForkedFrom:             _q.withForkedFrom.Clone(),
+		withForks:                  _q.withForks.Clone(),
+		withStars:                  _q.withStars.Clone(),
+		withStatistics:             _q.withStatistics.Clone(),
+		withRepositoryStorageMoves: _q.withRepositoryStorageMoves.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -551,6 +577,17 @@ func (_q *ProjectQuery) WithStatistics(opts ...func(*ProjectStatisticsQuery)) *P
 	return _q
 }
 
+// WithRepositoryStorageMoves tells the query-builder to eager-load the nodes that are connected to
+// the "repository_storage_moves" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ProjectQuery) WithRepositoryStorageMoves(opts ...func(*ProjectRepositoryStorageMoveQuery)) *ProjectQuery {
+	query := (&ProjectRepositoryStorageMoveClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withRepositoryStorageMoves = query
+	return _q
+}
+
 // GroupBy is used to group vertices by one or more fields/columns.
 // It is often used with aggregate functions, like: count, max, mean, min, sum.
 //
@@ -629,7 +666,7 @@ func (_q *ProjectQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Proj
 	var (
 		nodes       = []*Project{}
 		_spec       = _q.querySpec()
-		loadedTypes = [8]bool{
+		loadedTypes = [9]bool{
 			_q.withNamespace != nil,
 			_q.withCreator != nil,
 			_q.withMembers != nil,
@@ -638,6 +675,7 @@ func (_q *ProjectQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Proj
 			_q.withForks != nil,
 			_q.withStars != nil,
 			_q.withStatistics != nil,
+			_q.withRepositoryStorageMoves != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -713,6 +751,15 @@ func (_q *ProjectQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Proj
 			return nil, err
 		}
 	}
+	if query := _q.withRepositoryStorageMoves; query != nil {
+		if err := _q.loadRepositoryStorageMoves(ctx, query, nodes,
+			func(n *Project) { n.Edges.RepositoryStorageMoves = []*ProjectRepositoryStorageMove{} },
+			func(n *Project, e *ProjectRepositoryStorageMove) {
+				n.Edges.RepositoryStorageMoves = append(n.Edges.RepositoryStorageMoves, e)
+			}); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedMembers {
 		if err := _q.loadMembers(ctx, query, nodes,
 			func(n *Project) { n.appendNamedMembers(name) },
@@ -738,6 +785,13 @@ func (_q *ProjectQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Proj
 		if err := _q.loadStars(ctx, query, nodes,
 			func(n *Project) { n.appendNamedStars(name) },
 			func(n *Project, e *ProjectStar) { n.appendNamedStars(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedRepositoryStorageMoves {
+		if err := _q.loadRepositoryStorageMoves(ctx, query, nodes,
+			func(n *Project) { n.appendNamedRepositoryStorageMoves(name) },
+			func(n *Project, e *ProjectRepositoryStorageMove) { n.appendNamedRepositoryStorageMoves(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -995,6 +1049,36 @@ func (_q *ProjectQuery) loadStatistics(ctx context.Context, query *ProjectStatis
 	}
 	return nil
 }
+func (_q *ProjectQuery) loadRepositoryStorageMoves(ctx context.Context, query *ProjectRepositoryStorageMoveQuery, nodes []*Project, init func(*Project), assign func(*Project, *ProjectRepositoryStorageMove)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Project)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(projectrepositorystoragemove.FieldProjectID)
+	}
+	query.Where(predicate.ProjectRepositoryStorageMove(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(project.RepositoryStorageMovesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ProjectID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "project_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 
 func (_q *ProjectQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -1177,6 +1261,20 @@ func (_q *ProjectQuery) WithNamedStars(name string, opts ...func(*ProjectStarQue
 		_q.withNamedStars = make(map[string]*ProjectStarQuery)
 	}
 	_q.withNamedStars[name] = query
+	return _q
+}
+
+// WithNamedRepositoryStorageMoves tells the query-builder to eager-load the nodes that are connected to the "repository_storage_moves"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ProjectQuery) WithNamedRepositoryStorageMoves(name string, opts ...func(*ProjectRepositoryStorageMoveQuery)) *ProjectQuery {
+	query := (&ProjectRepositoryStorageMoveClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedRepositoryStorageMoves == nil {
+		_q.withNamedRepositoryStorageMoves = make(map[string]*ProjectRepositoryStorageMoveQuery)
+	}
+	_q.withNamedRepositoryStorageMoves[name] = query
 	return _q
 }
 

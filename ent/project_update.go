@@ -8,6 +8,7 @@ import (
 	"anvil/ent/predicate"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/projectrepositorystoragemove"
 	"anvil/ent/projectstar"
 	"anvil/ent/projectstatistics"
 	"anvil/ent/user"
@@ -772,6 +773,20 @@ func (_u *ProjectUpdate) SetNillablePendingDelete(v *bool) *ProjectUpdate {
 	return _u
 }
 
+// SetRepositoryReadOnly sets the "repository_read_only" field.
+func (_u *ProjectUpdate) SetRepositoryReadOnly(v bool) *ProjectUpdate {
+	_u.mutation.SetRepositoryReadOnly(v)
+	return _u
+}
+
+// SetNillableRepositoryReadOnly sets the "repository_read_only" field if the given value is not nil.
+func (_u *ProjectUpdate) SetNillableRepositoryReadOnly(v *bool) *ProjectUpdate {
+	if v != nil {
+		_u.SetRepositoryReadOnly(*v)
+	}
+	return _u
+}
+
 // SetNamespace sets the "namespace" edge to the Namespace entity.
 func (_u *ProjectUpdate) SetNamespace(v *Namespace) *ProjectUpdate {
 	return _u.SetNamespaceID(v.ID)
@@ -864,6 +879,21 @@ func (_u *ProjectUpdate) SetNillableStatisticsID(id *int) *ProjectUpdate {
 // SetStatistics sets the "statistics" edge to the ProjectStatistics entity.
 func (_u *ProjectUpdate) SetStatistics(v *ProjectStatistics) *ProjectUpdate {
 	return _u.SetStatisticsID(v.ID)
+}
+
+// AddRepositoryStorageMoveIDs adds the "repository_storage_moves" edge to the ProjectRepositoryStorageMove entity by IDs.
+func (_u *ProjectUpdate) AddRepositoryStorageMoveIDs(ids ...int) *ProjectUpdate {
+	_u.mutation.AddRepositoryStorageMoveIDs(ids...)
+	return _u
+}
+
+// AddRepositoryStorageMoves adds the "repository_storage_moves" edges to the ProjectRepositoryStorageMove entity.
+func (_u *ProjectUpdate) AddRepositoryStorageMoves(v ...*ProjectRepositoryStorageMove) *ProjectUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddRepositoryStorageMoveIDs(ids...)
 }
 
 // Mutation returns the ProjectMutation object of the builder.
@@ -977,6 +1007,27 @@ func (_u *ProjectUpdate) RemoveStars(v ...*ProjectStar) *ProjectUpdate {
 func (_u *ProjectUpdate) ClearStatistics() *ProjectUpdate {
 	_u.mutation.ClearStatistics()
 	return _u
+}
+
+// ClearRepositoryStorageMoves clears all "repository_storage_moves" edges to the ProjectRepositoryStorageMove entity.
+func (_u *ProjectUpdate) ClearRepositoryStorageMoves() *ProjectUpdate {
+	_u.mutation.ClearRepositoryStorageMoves()
+	return _u
+}
+
+// RemoveRepositoryStorageMoveIDs removes the "repository_storage_moves" edge to ProjectRepositoryStorageMove entities by IDs.
+func (_u *ProjectUpdate) RemoveRepositoryStorageMoveIDs(ids ...int) *ProjectUpdate {
+	_u.mutation.RemoveRepositoryStorageMoveIDs(ids...)
+	return _u
+}
+
+// RemoveRepositoryStorageMoves removes "repository_storage_moves" edges to ProjectRepositoryStorageMove entities.
+func (_u *ProjectUpdate) RemoveRepositoryStorageMoves(v ...*ProjectRepositoryStorageMove) *ProjectUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveRepositoryStorageMoveIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -1223,6 +1274,9 @@ func (_u *ProjectUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.PendingDelete(); ok {
 		_spec.SetField(project.FieldPendingDelete, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.RepositoryReadOnly(); ok {
+		_spec.SetField(project.FieldRepositoryReadOnly, field.TypeBool, value)
 	}
 	if _u.mutation.NamespaceCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1513,6 +1567,51 @@ func (_u *ProjectUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(projectstatistics.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.RepositoryStorageMovesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   project.RepositoryStorageMovesTable,
+			Columns: []string{project.RepositoryStorageMovesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectrepositorystoragemove.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedRepositoryStorageMovesIDs(); len(nodes) > 0 && !_u.mutation.RepositoryStorageMovesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   project.RepositoryStorageMovesTable,
+			Columns: []string{project.RepositoryStorageMovesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectrepositorystoragemove.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RepositoryStorageMovesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   project.RepositoryStorageMovesTable,
+			Columns: []string{project.RepositoryStorageMovesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectrepositorystoragemove.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -2278,6 +2377,20 @@ func (_u *ProjectUpdateOne) SetNillablePendingDelete(v *bool) *ProjectUpdateOne 
 	return _u
 }
 
+// SetRepositoryReadOnly sets the "repository_read_only" field.
+func (_u *ProjectUpdateOne) SetRepositoryReadOnly(v bool) *ProjectUpdateOne {
+	_u.mutation.SetRepositoryReadOnly(v)
+	return _u
+}
+
+// SetNillableRepositoryReadOnly sets the "repository_read_only" field if the given value is not nil.
+func (_u *ProjectUpdateOne) SetNillableRepositoryReadOnly(v *bool) *ProjectUpdateOne {
+	if v != nil {
+		_u.SetRepositoryReadOnly(*v)
+	}
+	return _u
+}
+
 // SetNamespace sets the "namespace" edge to the Namespace entity.
 func (_u *ProjectUpdateOne) SetNamespace(v *Namespace) *ProjectUpdateOne {
 	return _u.SetNamespaceID(v.ID)
@@ -2370,6 +2483,21 @@ func (_u *ProjectUpdateOne) SetNillableStatisticsID(id *int) *ProjectUpdateOne {
 // SetStatistics sets the "statistics" edge to the ProjectStatistics entity.
 func (_u *ProjectUpdateOne) SetStatistics(v *ProjectStatistics) *ProjectUpdateOne {
 	return _u.SetStatisticsID(v.ID)
+}
+
+// AddRepositoryStorageMoveIDs adds the "repository_storage_moves" edge to the ProjectRepositoryStorageMove entity by IDs.
+func (_u *ProjectUpdateOne) AddRepositoryStorageMoveIDs(ids ...int) *ProjectUpdateOne {
+	_u.mutation.AddRepositoryStorageMoveIDs(ids...)
+	return _u
+}
+
+// AddRepositoryStorageMoves adds the "repository_storage_moves" edges to the ProjectRepositoryStorageMove entity.
+func (_u *ProjectUpdateOne) AddRepositoryStorageMoves(v ...*ProjectRepositoryStorageMove) *ProjectUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddRepositoryStorageMoveIDs(ids...)
 }
 
 // Mutation returns the ProjectMutation object of the builder.
@@ -2483,6 +2611,27 @@ func (_u *ProjectUpdateOne) RemoveStars(v ...*ProjectStar) *ProjectUpdateOne {
 func (_u *ProjectUpdateOne) ClearStatistics() *ProjectUpdateOne {
 	_u.mutation.ClearStatistics()
 	return _u
+}
+
+// ClearRepositoryStorageMoves clears all "repository_storage_moves" edges to the ProjectRepositoryStorageMove entity.
+func (_u *ProjectUpdateOne) ClearRepositoryStorageMoves() *ProjectUpdateOne {
+	_u.mutation.ClearRepositoryStorageMoves()
+	return _u
+}
+
+// RemoveRepositoryStorageMoveIDs removes the "repository_storage_moves" edge to ProjectRepositoryStorageMove entities by IDs.
+func (_u *ProjectUpdateOne) RemoveRepositoryStorageMoveIDs(ids ...int) *ProjectUpdateOne {
+	_u.mutation.RemoveRepositoryStorageMoveIDs(ids...)
+	return _u
+}
+
+// RemoveRepositoryStorageMoves removes "repository_storage_moves" edges to ProjectRepositoryStorageMove entities.
+func (_u *ProjectUpdateOne) RemoveRepositoryStorageMoves(v ...*ProjectRepositoryStorageMove) *ProjectUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveRepositoryStorageMoveIDs(ids...)
 }
 
 // Where appends a list predicates to the ProjectUpdate builder.
@@ -2759,6 +2908,9 @@ func (_u *ProjectUpdateOne) sqlSave(ctx context.Context) (_node *Project, err er
 	}
 	if value, ok := _u.mutation.PendingDelete(); ok {
 		_spec.SetField(project.FieldPendingDelete, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.RepositoryReadOnly(); ok {
+		_spec.SetField(project.FieldRepositoryReadOnly, field.TypeBool, value)
 	}
 	if _u.mutation.NamespaceCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -3049,6 +3201,51 @@ func (_u *ProjectUpdateOne) sqlSave(ctx context.Context) (_node *Project, err er
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(projectstatistics.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.RepositoryStorageMovesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   project.RepositoryStorageMovesTable,
+			Columns: []string{project.RepositoryStorageMovesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectrepositorystoragemove.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedRepositoryStorageMovesIDs(); len(nodes) > 0 && !_u.mutation.RepositoryStorageMovesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   project.RepositoryStorageMovesTable,
+			Columns: []string{project.RepositoryStorageMovesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectrepositorystoragemove.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RepositoryStorageMovesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   project.RepositoryStorageMovesTable,
+			Columns: []string{project.RepositoryStorageMovesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(projectrepositorystoragemove.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

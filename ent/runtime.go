@@ -14,6 +14,7 @@ import (
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/projectrepositorystoragemove"
 	"anvil/ent/projectstar"
 	"anvil/ent/projectstatistics"
 	"anvil/ent/protectedbranch"
@@ -581,6 +582,10 @@ func init() {
 	projectDescPendingDelete := projectFields[49].Descriptor()
 	// project.DefaultPendingDelete holds the default value on creation for the pending_delete field.
 	project.DefaultPendingDelete = projectDescPendingDelete.Default.(bool)
+	// projectDescRepositoryReadOnly is the schema descriptor for repository_read_only field.
+	projectDescRepositoryReadOnly := projectFields[50].Descriptor()
+	// project.DefaultRepositoryReadOnly holds the default value on creation for the repository_read_only field.
+	project.DefaultRepositoryReadOnly = projectDescRepositoryReadOnly.Default.(bool)
 	projectgrouplinkMixin := schema.ProjectGroupLink{}.Mixin()
 	projectgrouplinkMixinFields0 := projectgrouplinkMixin[0].Fields()
 	_ = projectgrouplinkMixinFields0
@@ -596,6 +601,61 @@ func init() {
 	projectgrouplink.DefaultUpdatedAt = projectgrouplinkDescUpdatedAt.Default.(func() time.Time)
 	// projectgrouplink.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	projectgrouplink.UpdateDefaultUpdatedAt = projectgrouplinkDescUpdatedAt.UpdateDefault.(func() time.Time)
+	projectrepositorystoragemoveMixin := schema.ProjectRepositoryStorageMove{}.Mixin()
+	projectrepositorystoragemoveMixinFields0 := projectrepositorystoragemoveMixin[0].Fields()
+	_ = projectrepositorystoragemoveMixinFields0
+	projectrepositorystoragemoveFields := schema.ProjectRepositoryStorageMove{}.Fields()
+	_ = projectrepositorystoragemoveFields
+	// projectrepositorystoragemoveDescCreatedAt is the schema descriptor for created_at field.
+	projectrepositorystoragemoveDescCreatedAt := projectrepositorystoragemoveMixinFields0[0].Descriptor()
+	// projectrepositorystoragemove.DefaultCreatedAt holds the default value on creation for the created_at field.
+	projectrepositorystoragemove.DefaultCreatedAt = projectrepositorystoragemoveDescCreatedAt.Default.(func() time.Time)
+	// projectrepositorystoragemoveDescUpdatedAt is the schema descriptor for updated_at field.
+	projectrepositorystoragemoveDescUpdatedAt := projectrepositorystoragemoveMixinFields0[1].Descriptor()
+	// projectrepositorystoragemove.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	projectrepositorystoragemove.DefaultUpdatedAt = projectrepositorystoragemoveDescUpdatedAt.Default.(func() time.Time)
+	// projectrepositorystoragemove.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	projectrepositorystoragemove.UpdateDefaultUpdatedAt = projectrepositorystoragemoveDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// projectrepositorystoragemoveDescSourceStorageName is the schema descriptor for source_storage_name field.
+	projectrepositorystoragemoveDescSourceStorageName := projectrepositorystoragemoveFields[2].Descriptor()
+	// projectrepositorystoragemove.SourceStorageNameValidator is a validator for the "source_storage_name" field. It is called by the builders before save.
+	projectrepositorystoragemove.SourceStorageNameValidator = func() func(string) error {
+		validators := projectrepositorystoragemoveDescSourceStorageName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(source_storage_name string) error {
+			for _, fn := range fns {
+				if err := fn(source_storage_name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// projectrepositorystoragemoveDescDestinationStorageName is the schema descriptor for destination_storage_name field.
+	projectrepositorystoragemoveDescDestinationStorageName := projectrepositorystoragemoveFields[3].Descriptor()
+	// projectrepositorystoragemove.DestinationStorageNameValidator is a validator for the "destination_storage_name" field. It is called by the builders before save.
+	projectrepositorystoragemove.DestinationStorageNameValidator = func() func(string) error {
+		validators := projectrepositorystoragemoveDescDestinationStorageName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(destination_storage_name string) error {
+			for _, fn := range fns {
+				if err := fn(destination_storage_name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// projectrepositorystoragemoveDescChecksum is the schema descriptor for checksum field.
+	projectrepositorystoragemoveDescChecksum := projectrepositorystoragemoveFields[4].Descriptor()
+	// projectrepositorystoragemove.DefaultChecksum holds the default value on creation for the checksum field.
+	projectrepositorystoragemove.DefaultChecksum = projectrepositorystoragemoveDescChecksum.Default.(string)
 	projectstarFields := schema.ProjectStar{}.Fields()
 	_ = projectstarFields
 	// projectstarDescCreatedAt is the schema descriptor for created_at field.

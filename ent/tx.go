@@ -36,6 +36,8 @@ type Tx struct {
 	Project *ProjectClient
 	// ProjectGroupLink is the client for interacting with the ProjectGroupLink builders.
 	ProjectGroupLink *ProjectGroupLinkClient
+	// ProjectRepositoryStorageMove is the client for interacting with the ProjectRepositoryStorageMove builders.
+	ProjectRepositoryStorageMove *ProjectRepositoryStorageMoveClient
 	// ProjectStar is the client for interacting with the ProjectStar builders.
 	ProjectStar *ProjectStarClient
 	// ProjectStatistics is the client for interacting with the ProjectStatistics builders.
@@ -194,6 +196,7 @@ func (tx *Tx) init() {
 	tx.PersonalAccessToken = NewPersonalAccessTokenClient(tx.config)
 	tx.Project = NewProjectClient(tx.config)
 	tx.ProjectGroupLink = NewProjectGroupLinkClient(tx.config)
+	tx.ProjectRepositoryStorageMove = NewProjectRepositoryStorageMoveClient(tx.config)
 	tx.ProjectStar = NewProjectStarClient(tx.config)
 	tx.ProjectStatistics = NewProjectStatisticsClient(tx.config)
 	tx.ProtectedBranch = NewProtectedBranchClient(tx.config)

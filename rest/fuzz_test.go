@@ -41,6 +41,9 @@ var fuzzRoutes = []struct{ method, path string }{
 	{"POST", "/api/v4/projects/{rid}/repository/branches"},
 	{"GET", "/api/v4/projects/{rid}/repository/commits"},
 	{"GET", "/api/v4/projects/{rid}/repository/compare"},
+	{"GET", "/api/v4/project_repository_storage_moves/{id}"},
+	{"POST", "/api/v4/project_repository_storage_moves"},
+	{"POST", "/api/v4/projects/{pid}/repository_storage_moves"},
 }
 
 // fuzzTypes are the body content types the fuzzer picks from.

@@ -18,6 +18,7 @@ import (
 	"anvil/rest/repositoryapi"
 	"anvil/rest/route"
 	"anvil/rest/sidekiqapi"
+	"anvil/rest/storagemoveapi"
 	"anvil/rest/tagapi"
 	"anvil/rest/tokenapi"
 	"anvil/rest/userapi"
@@ -44,4 +45,5 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	registryapi.Register(t)
 	namespaceapi.Register(t)
 	sidekiqapi.Register(t)
+	storagemoveapi.Register(t)
 }

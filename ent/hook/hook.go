@@ -140,6 +140,18 @@ func (f ProjectGroupLinkFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.V
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ProjectGroupLinkMutation", m)
 }
 
+// The ProjectRepositoryStorageMoveFunc type is an adapter to allow the use of ordinary
+// function as ProjectRepositoryStorageMove mutator.
+type ProjectRepositoryStorageMoveFunc func(context.Context, *ent.ProjectRepositoryStorageMoveMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ProjectRepositoryStorageMoveFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ProjectRepositoryStorageMoveMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ProjectRepositoryStorageMoveMutation", m)
+}
+
 // The ProjectStarFunc type is an adapter to allow the use of ordinary
 // function as ProjectStar mutator.
 type ProjectStarFunc func(context.Context, *ent.ProjectStarMutation) (ent.Value, error)

@@ -19,6 +19,7 @@ import (
 	"anvil/ent/predicate"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
+	"anvil/ent/projectrepositorystoragemove"
 	"anvil/ent/projectstar"
 	"anvil/ent/projectstatistics"
 	"anvil/ent/protectedbranch"
@@ -384,6 +385,33 @@ func (f TraverseProjectGroupLink) Traverse(ctx context.Context, q ent.Query) err
 	return fmt.Errorf("unexpected query type %T. expect *ent.ProjectGroupLinkQuery", q)
 }
 
+// The ProjectRepositoryStorageMoveFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ProjectRepositoryStorageMoveFunc func(context.Context, *ent.ProjectRepositoryStorageMoveQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ProjectRepositoryStorageMoveFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ProjectRepositoryStorageMoveQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ProjectRepositoryStorageMoveQuery", q)
+}
+
+// The TraverseProjectRepositoryStorageMove type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseProjectRepositoryStorageMove func(context.Context, *ent.ProjectRepositoryStorageMoveQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseProjectRepositoryStorageMove) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseProjectRepositoryStorageMove) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ProjectRepositoryStorageMoveQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ProjectRepositoryStorageMoveQuery", q)
+}
+
 // The ProjectStarFunc type is an adapter to allow the use of ordinary function as a Querier.
 type ProjectStarFunc func(context.Context, *ent.ProjectStarQuery) (ent.Value, error)
 
@@ -625,6 +653,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ProjectQuery, predicate.Project, project.OrderOption]{typ: ent.TypeProject, tq: q}, nil
 	case *ent.ProjectGroupLinkQuery:
 		return &query[*ent.ProjectGroupLinkQuery, predicate.ProjectGroupLink, projectgrouplink.OrderOption]{typ: ent.TypeProjectGroupLink, tq: q}, nil
+	case *ent.ProjectRepositoryStorageMoveQuery:
+		return &query[*ent.ProjectRepositoryStorageMoveQuery, predicate.ProjectRepositoryStorageMove, projectrepositorystoragemove.OrderOption]{typ: ent.TypeProjectRepositoryStorageMove, tq: q}, nil
 	case *ent.ProjectStarQuery:
 		return &query[*ent.ProjectStarQuery, predicate.ProjectStar, projectstar.OrderOption]{typ: ent.TypeProjectStar, tq: q}, nil
 	case *ent.ProjectStatisticsQuery:

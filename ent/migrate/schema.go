@@ -393,6 +393,7 @@ var (
 		{Name: "repository_storage", Type: field.TypeString, Default: "default"},
 		{Name: "disk_path", Type: field.TypeString, Default: ""},
 		{Name: "pending_delete", Type: field.TypeBool, Default: false},
+		{Name: "repository_read_only", Type: field.TypeBool, Default: false},
 		{Name: "namespace_id", Type: field.TypeInt},
 		{Name: "forked_from_id", Type: field.TypeInt, Nullable: true},
 		{Name: "creator_id", Type: field.TypeInt, Nullable: true},
@@ -405,19 +406,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "projects_namespaces_projects",
-				Columns:    []*schema.Column{ProjectsColumns[50]},
+				Columns:    []*schema.Column{ProjectsColumns[51]},
 				RefColumns: []*schema.Column{NamespacesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "projects_projects_forks",
-				Columns:    []*schema.Column{ProjectsColumns[51]},
+				Columns:    []*schema.Column{ProjectsColumns[52]},
 				RefColumns: []*schema.Column{ProjectsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "projects_users_created_projects",
-				Columns:    []*schema.Column{ProjectsColumns[52]},
+				Columns:    []*schema.Column{ProjectsColumns[53]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -426,7 +427,7 @@ var (
 			{
 				Name:    "project_namespace_id_path",
 				Unique:  true,
-				Columns: []*schema.Column{ProjectsColumns[50], ProjectsColumns[4]},
+				Columns: []*schema.Column{ProjectsColumns[51], ProjectsColumns[4]},
 			},
 			{
 				Name:    "project_visibility",
@@ -436,7 +437,7 @@ var (
 			{
 				Name:    "project_pending_delete_visibility_namespace_id",
 				Unique:  false,
-				Columns: []*schema.Column{ProjectsColumns[49], ProjectsColumns[6], ProjectsColumns[50]},
+				Columns: []*schema.Column{ProjectsColumns[49], ProjectsColumns[6], ProjectsColumns[51]},
 			},
 			{
 				Name:    "project_last_activity_at",
@@ -446,7 +447,7 @@ var (
 			{
 				Name:    "project_forked_from_id",
 				Unique:  false,
-				Columns: []*schema.Column{ProjectsColumns[51]},
+				Columns: []*schema.Column{ProjectsColumns[52]},
 			},
 			{
 				Name:    "project_created_at_id",
@@ -504,6 +505,43 @@ var (
 				Name:    "projectgrouplink_group_id",
 				Unique:  false,
 				Columns: []*schema.Column{ProjectGroupLinksColumns[5]},
+			},
+		},
+	}
+	// ProjectRepositoryStorageMovesColumns holds the columns for the "project_repository_storage_moves" table.
+	ProjectRepositoryStorageMovesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "state", Type: field.TypeEnum, Enums: []string{"initial", "scheduled", "started", "finished", "failed", "replicated", "cleanup_failed"}, Default: "initial"},
+		{Name: "source_storage_name", Type: field.TypeString, Size: 255},
+		{Name: "destination_storage_name", Type: field.TypeString, Size: 255},
+		{Name: "checksum", Type: field.TypeString, Default: ""},
+		{Name: "project_id", Type: field.TypeInt},
+	}
+	// ProjectRepositoryStorageMovesTable holds the schema information for the "project_repository_storage_moves" table.
+	ProjectRepositoryStorageMovesTable = &schema.Table{
+		Name:       "project_repository_storage_moves",
+		Columns:    ProjectRepositoryStorageMovesColumns,
+		PrimaryKey: []*schema.Column{ProjectRepositoryStorageMovesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "project_repository_storage_moves_projects_repository_storage_moves",
+				Columns:    []*schema.Column{ProjectRepositoryStorageMovesColumns[7]},
+				RefColumns: []*schema.Column{ProjectsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "projectrepositorystoragemove_project_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{ProjectRepositoryStorageMovesColumns[7], ProjectRepositoryStorageMovesColumns[1]},
+			},
+			{
+				Name:    "projectrepositorystoragemove_state",
+				Unique:  false,
+				Columns: []*schema.Column{ProjectRepositoryStorageMovesColumns[3]},
 			},
 		},
 	}
@@ -796,6 +834,7 @@ var (
 		PersonalAccessTokensTable,
 		ProjectsTable,
 		ProjectGroupLinksTable,
+		ProjectRepositoryStorageMovesTable,
 		ProjectStarsTable,
 		ProjectStatisticsTable,
 		ProtectedBranchesTable,
@@ -827,6 +866,7 @@ func init() {
 	ProjectsTable.ForeignKeys[2].RefTable = UsersTable
 	ProjectGroupLinksTable.ForeignKeys[0].RefTable = NamespacesTable
 	ProjectGroupLinksTable.ForeignKeys[1].RefTable = ProjectsTable
+	ProjectRepositoryStorageMovesTable.ForeignKeys[0].RefTable = ProjectsTable
 	ProjectStarsTable.ForeignKeys[0].RefTable = ProjectsTable
 	ProjectStarsTable.ForeignKeys[1].RefTable = UsersTable
 	ProjectStatisticsTable.ForeignKeys[0].RefTable = ProjectsTable

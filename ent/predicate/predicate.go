@@ -39,6 +39,9 @@ type Project func(*sql.Selector)
 // ProjectGroupLink is the predicate function for projectgrouplink builders.
 type ProjectGroupLink func(*sql.Selector)
 
+// ProjectRepositoryStorageMove is the predicate function for projectrepositorystoragemove builders.
+type ProjectRepositoryStorageMove func(*sql.Selector)
+
 // ProjectStar is the predicate function for projectstar builders.
 type ProjectStar func(*sql.Selector)
 

@@ -121,6 +121,8 @@ const (
 	FieldForkedFromID = "forked_from_id"
 	// FieldPendingDelete holds the string denoting the pending_delete field in the database.
 	FieldPendingDelete = "pending_delete"
+	// FieldRepositoryReadOnly holds the string denoting the repository_read_only field in the database.
+	FieldRepositoryReadOnly = "repository_read_only"
 	// EdgeNamespace holds the string denoting the namespace edge name in mutations.
 	EdgeNamespace = "namespace"
 	// EdgeCreator holds the string denoting the creator edge name in mutations.
@@ -137,6 +139,8 @@ const (
 	EdgeStars = "stars"
 	// EdgeStatistics holds the string denoting the statistics edge name in mutations.
 	EdgeStatistics = "statistics"
+	// EdgeRepositoryStorageMoves holds the string denoting the repository_storage_moves edge name in mutations.
+	EdgeRepositoryStorageMoves = "repository_storage_moves"
 	// Table holds the table name of the project in the database.
 	Table = "projects"
 	// NamespaceTable is the table that holds the namespace relation/edge.
@@ -189,6 +193,13 @@ const (
 	StatisticsInverseTable = "project_statistics"
 	// StatisticsColumn is the table column denoting the statistics relation/edge.
 	StatisticsColumn = "project_id"
+	// RepositoryStorageMovesTable is the table that holds the repository_storage_moves relation/edge.
+	RepositoryStorageMovesTable = "project_repository_storage_moves"
+	// RepositoryStorageMovesInverseTable is the table name for the ProjectRepositoryStorageMove entity.
+	// It exists in this package in order to avoid circular dependency with the "projectrepositorystoragemove" package.
+	RepositoryStorageMovesInverseTable = "project_repository_storage_moves"
+	// RepositoryStorageMovesColumn is the table column denoting the repository_storage_moves relation/edge.
+	RepositoryStorageMovesColumn = "project_id"
 )
 
 // Columns holds all SQL columns for project fields.
@@ -246,6 +257,7 @@ var Columns = []string{
 	FieldDiskPath,
 	FieldForkedFromID,
 	FieldPendingDelete,
+	FieldRepositoryReadOnly,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -359,6 +371,8 @@ var (
 	DefaultDiskPath string
 	// DefaultPendingDelete holds the default value on creation for the "pending_delete" field.
 	DefaultPendingDelete bool
+	// DefaultRepositoryReadOnly holds the default value on creation for the "repository_read_only" field.
+	DefaultRepositoryReadOnly bool
 )
 
 // Visibility defines the type for the "visibility" enum field.
@@ -651,6 +665,11 @@ func ByPendingDelete(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPendingDelete, opts...).ToFunc()
 }
 
+// ByRepositoryReadOnly orders the results by the repository_read_only field.
+func ByRepositoryReadOnly(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRepositoryReadOnly, opts...).ToFunc()
+}
+
 // ByNamespaceField orders the results by namespace field.
 func ByNamespaceField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -734,6 +753,20 @@ func ByStatisticsField(field string, opts ...sql.OrderTermOption) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newStatisticsStep(), sql.OrderByField(field, opts...))
 	}
 }
+
+// ByRepositoryStorageMovesCount orders the results by repository_storage_moves count.
+func ByRepositoryStorageMovesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newRepositoryStorageMovesStep(), opts...)
+	}
+}
+
+// ByRepositoryStorageMoves orders the results by repository_storage_moves terms.
+func ByRepositoryStorageMoves(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newRepositoryStorageMovesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newNamespaceStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -788,6 +821,13 @@ func newStatisticsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(StatisticsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2O, false, StatisticsTable, StatisticsColumn),
+	)
+}
+func newRepositoryStorageMovesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(RepositoryStorageMovesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, RepositoryStorageMovesTable, RepositoryStorageMovesColumn),
 	)
 }
 

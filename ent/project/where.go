@@ -305,6 +305,11 @@ func PendingDelete(v bool) predicate.Project {
 	return predicate.Project(sql.FieldEQ(FieldPendingDelete, v))
 }
 
+// RepositoryReadOnly applies equality check predicate on the "repository_read_only" field. It's identical to RepositoryReadOnlyEQ.
+func RepositoryReadOnly(v bool) predicate.Project {
+	return predicate.Project(sql.FieldEQ(FieldRepositoryReadOnly, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Project {
 	return predicate.Project(sql.FieldEQ(FieldCreatedAt, v))
@@ -2685,6 +2690,16 @@ func PendingDeleteNEQ(v bool) predicate.Project {
 	return predicate.Project(sql.FieldNEQ(FieldPendingDelete, v))
 }
 
+// RepositoryReadOnlyEQ applies the EQ predicate on the "repository_read_only" field.
+func RepositoryReadOnlyEQ(v bool) predicate.Project {
+	return predicate.Project(sql.FieldEQ(FieldRepositoryReadOnly, v))
+}
+
+// RepositoryReadOnlyNEQ applies the NEQ predicate on the "repository_read_only" field.
+func RepositoryReadOnlyNEQ(v bool) predicate.Project {
+	return predicate.Project(sql.FieldNEQ(FieldRepositoryReadOnly, v))
+}
+
 // HasNamespace applies the HasEdge predicate on the "namespace" edge.
 func HasNamespace() predicate.Project {
 	return predicate.Project(func(s *sql.Selector) {
@@ -2861,6 +2876,29 @@ func HasStatistics() predicate.Project {
 func HasStatisticsWith(preds ...predicate.ProjectStatistics) predicate.Project {
 	return predicate.Project(func(s *sql.Selector) {
 		step := newStatisticsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasRepositoryStorageMoves applies the HasEdge predicate on the "repository_storage_moves" edge.
+func HasRepositoryStorageMoves() predicate.Project {
+	return predicate.Project(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, RepositoryStorageMovesTable, RepositoryStorageMovesColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasRepositoryStorageMovesWith applies the HasEdge predicate on the "repository_storage_moves" edge with a given conditions (other predicates).
+func HasRepositoryStorageMovesWith(preds ...predicate.ProjectRepositoryStorageMove) predicate.Project {
+	return predicate.Project(func(s *sql.Selector) {
+		step := newRepositoryStorageMovesStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

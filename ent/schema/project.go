@@ -78,6 +78,9 @@ func (Project) Fields() []ent.Field {
 		field.Int("forked_from_id").Optional().Nillable().Annotations(entgql.Skip()),
 		// pending_delete marks a project whose rows are gone from listings while its repository is removed.
 		field.Bool("pending_delete").Default(false).Annotations(entgql.Skip()),
+		// repository_read_only refuses pushes and API writes while the repository moves between
+		// storages (GitLab's repository_read_only).
+		field.Bool("repository_read_only").Default(false).Annotations(entgql.Skip()),
 	}
 }
 
@@ -92,6 +95,8 @@ func (Project) Edges() []ent.Edge {
 			From("forked_from").Field("forked_from_id").Unique().Annotations(entgql.Skip()),
 		edge.To("stars", ProjectStar.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("statistics", ProjectStatistics.Type).Unique().Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
+		edge.To("repository_storage_moves", ProjectRepositoryStorageMove.Type).
+			Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

@@ -53,3 +53,15 @@ func UserAllowed(a *Actor, target *ent.User, ability Ability) error {
 	}
 	return apperr.Forbidden("")
 }
+
+// CheckAdmin answers GitLab's authenticated_as_admin!: 401 for anonymous callers, 403 for
+// everyone but administrators.
+func CheckAdmin(a *Actor) error {
+	switch {
+	case a.IsAnonymous():
+		return apperr.Unauthorized()
+	case !a.IsAdmin():
+		return apperr.Forbidden("")
+	}
+	return nil
+}

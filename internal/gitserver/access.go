@@ -21,6 +21,7 @@ const (
 	msgArchived          = "You can't push code to an archived project."
 	msgPushCode          = "You are not allowed to push code to this project."
 	msgPushUnavailable   = "Pushing is not available on this server at the moment."
+	msgReadOnly          = "The repository is temporarily read-only. Please try again later."
 )
 
 // check decides whether the authenticated caller may run the service on the project, in
@@ -62,6 +63,9 @@ func (s *Server) check(ctx context.Context, auth *authResult, rt route) (*ent.Pr
 		return p, repo, nil
 	}
 	switch {
+	case p.RepositoryReadOnly:
+		// The repository is moving between storages; GitLab says so before anything else.
+		return nil, nil, &failure{status: http.StatusForbidden, msg: msgReadOnly}
 	case !authz.CanProject(auth.actor, p, level, authz.PushCode) && p.Archived:
 		// The policy refuses every push to an archived project; GitLab says why first.
 		return nil, nil, &failure{status: http.StatusForbidden, msg: msgArchived}

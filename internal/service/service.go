@@ -34,6 +34,7 @@ import (
 	"anvil/internal/service/settings"
 	"anvil/internal/service/stars"
 	"anvil/internal/service/statistics"
+	"anvil/internal/service/storagemoves"
 	"anvil/internal/service/tags"
 	"anvil/internal/service/tokens"
 	"anvil/internal/service/users"
@@ -75,6 +76,8 @@ type Services struct {
 	Stars *stars.Service
 	// Statistics computes projects' and groups' storage statistics from their repositories.
 	Statistics *statistics.Service
+	// StorageMoves moves projects' repositories between storages (repository_storage).
+	StorageMoves *storagemoves.Service
 	// Jobs is the durable background job queue (started by the server, see jobs.go).
 	Jobs *jobs.Queue
 }
@@ -139,9 +142,14 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Policy: policy, Projects: p, Groups: g, Settings: st, Registry: reg, Jobs: q, Log: log,
 		RegistryHost: cfg.RegistryHost(), ExternalURL: cfg.ExternalURL,
 	})
+	// Storage moves are jobs on the queue, scheduled in the transaction that records them.
+	moves := storagemoves.New(storagemoves.Deps{
+		Client: d.Client, Projects: p, Storage: stor, Scheduler: storagemoves.JobScheduler{Jobs: q}, Log: log,
+	})
 	r.SetSweepGrace(cfg.Jobs.SweepGrace)
-	registerJobs(q, r, cr)
-	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete}})
+	registerJobs(q, r, cr, moves)
+	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete},
+		StorageMoves: moves})
 	tok := tokens.New(d.Client, st, tokens.Deps{
 		Users: u, Policy: policy, Projects: p, Groups: g, ExternalURL: cfg.ExternalURL,
 	})
@@ -167,6 +175,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Namespaces:        namespaces.New(d.Client, policy, mem),
 		Stars:             stars.New(d.Client, p, u),
 		Statistics:        statistics.New(d.Client, r),
+		StorageMoves:      moves,
 		Jobs:              q,
 	}, nil
 }

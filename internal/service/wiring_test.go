@@ -88,6 +88,9 @@ func TestConstructors_refuseMissingCollaborators(t *testing.T) {
 	assert.PanicsWithValue(t, "projects: built without its repositories", func() {
 		projects.New(s.DB.Client, s.Policy, s.Settings).Complete(projects.Later{})
 	})
+	assert.PanicsWithValue(t, "projects: built without its storage moves", func() {
+		projects.New(s.DB.Client, s.Policy, s.Settings).Complete(projects.Later{Repos: s.Repos})
+	})
 	assert.True(t, wire.IsNil(map[string]int(nil)))
 	assert.False(t, wire.IsNil(0))
 }

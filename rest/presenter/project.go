@@ -249,6 +249,8 @@ type Project struct {
 	AllowPipelineTriggerApproveDeployment     bool               `json:"allow_pipeline_trigger_approve_deployment"`
 	PreventMergeWithoutJiraIssue              bool               `json:"prevent_merge_without_jira_issue"`
 	AutoDuoCodeReviewEnabled                  bool               `json:"auto_duo_code_review_enabled"`
+	// RepositoryStorage is shown to administrators (GitLab's change_repository_storage).
+	RepositoryStorage *string `json:"repository_storage,omitempty"`
 }
 
 // MemberAccess is one side of a project's permissions: a membership level and its
@@ -509,6 +511,10 @@ func (p *Presenter) Project(pr *ent.Project, v *projects.View, o ProjectOptions)
 	}
 	if o.Statistics && v.Can(pr, authz.ReadStatistics) {
 		out.Statistics = projectStatistics(o.StatisticsOf[pr.ID])
+	}
+	if v.Actor.IsAdmin() {
+		storage := pr.RepositoryStorage
+		out.RepositoryStorage = &storage
 	}
 	return out
 }

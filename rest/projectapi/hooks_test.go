@@ -28,7 +28,7 @@ type fakeRepos struct {
 	deleted []string
 }
 
-func (f *fakeRepos) Create(_ context.Context, p *ent.Project, readme bool, branch string) error {
+func (f *fakeRepos) Create(_ context.Context, p *ent.Project, readme bool, branch, _ string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if p.Path == "broken" {
@@ -59,15 +59,13 @@ func (f *fakeRepos) SetDefaultBranch(context.Context, *ent.Project, string) erro
 
 func (f *fakeRepos) ReadmePath(context.Context, *ent.Project) string { return "" }
 
-func (f *fakeRepos) KnownStorage(name string) bool { return name == "default" }
-
 // TestProjects_repositoryHooks checks the project lifecycle's calls into the repository layer,
 // through a project service built over the test server's database with a fake layer.
 func TestProjects_repositoryHooks(t *testing.T) {
 	in := servertest.Start(t)
 	repos := &fakeRepos{}
 	svc := projects.New(in.DB.Client, authz.New(in.DB.Client), settings.New(in.DB.Client))
-	svc.Complete(projects.Later{Repos: repos})
+	svc.Complete(projects.Later{Repos: repos, StorageMoves: in.Services.StorageMoves})
 	u, _ := in.NewUser(t, "hooked")
 	actor, ctx := &authz.Actor{User: u}, t.Context()
 	create := func(path string, readme bool, branch *string) (*ent.Project, *projects.View, error) {

@@ -42,7 +42,7 @@ func countingService(in *servertest.Instance) (*projects.Service, *atomic.Int64)
 	n := &atomic.Int64{}
 	client := ent.NewClient(ent.Driver(countingDriver{entsql.OpenDB(in.DB.Dialect, in.DB.SQL), n}))
 	svc := projects.New(client, authz.New(client), settings.New(client))
-	svc.Complete(projects.Later{Repos: in.Services.Repos})
+	svc.Complete(projects.Later{Repos: in.Services.Repos, StorageMoves: in.Services.StorageMoves})
 	return svc, n
 }
 

@@ -254,7 +254,15 @@ func TestPersonalAccessTokens_GetRevokeRotate(t *testing.T) {
 	aliceID := strconv.Itoa(aliceTok.ID)
 
 	t.Run("get by id, with last_used_ips", func(t *testing.T) {
-		require.Equal(t, http.StatusOK, in.Do(t, "GET", "/user", aliceSecret, nil).Status)
+		// The address is the connection's: no proxy is trusted to name another.
+		req, err := http.NewRequest("GET", in.URL+"/api/v4/user", nil)
+		require.NoError(t, err)
+		req.Header.Set("PRIVATE-TOKEN", aliceSecret)
+		req.Header.Set("X-Forwarded-For", "203.0.113.9")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		require.NoError(t, resp.Body.Close())
+		require.Equal(t, http.StatusOK, resp.StatusCode)
 		r := in.Do(t, "GET", "/personal_access_tokens/"+aliceID, aliceToken, nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
 		m := object(t, r)

@@ -28,7 +28,7 @@ func TestUsers_Delete(t *testing.T) {
 		u, token := in.NewUser(t, "leaver")
 		ns := in.PersonalNamespace(t, u)
 		p := in.NewProject(t, ns, "mine", "public")
-		require.NoError(t, in.Services.Repos.Create(ctx, p, false, ""))
+		require.NoError(t, in.Services.Repos.Create(ctx, p, false, "", ""))
 		repoExists := func() bool {
 			ok, err := in.Services.Repos.Storage.Exists(p.RepositoryStorage, p.DiskPath)
 			require.NoError(t, err)

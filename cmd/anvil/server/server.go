@@ -125,6 +125,11 @@ func (s *Server) routes() (http.Handler, http.Handler) {
 	e.RedirectFixedPath = false
 	e.HandleMethodNotAllowed = false
 	e.ContextWithFallback = true
+	// The client's address is the connection's: no proxy is trusted to name it in
+	// X-Forwarded-For (GitLab trusts only the proxies it is configured with).
+	if err := e.SetTrustedProxies(nil); err != nil {
+		panic(err)
+	}
 	metrics := middleware.NewMetrics(s.Registry)
 	e.Use(middleware.Recover(s.Log), metrics.Handler, middleware.Log(s.Log))
 

@@ -84,7 +84,7 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 	}
 	e := errs{}
 	validate(&a, e)
-	s.checkStorage(&a, e)
+	s.validateStorage(&a, e)
 	if err := checkUnique(ctx, c, ns.ID, &a, 0, e); err != nil {
 		return nil, nil, err
 	}
@@ -129,7 +129,11 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 	if a.DefaultBranch != nil {
 		branch = *a.DefaultBranch
 	}
-	err = s.repos.Create(ctx, created, in.InitializeWithReadme, branch)
+	storage := ""
+	if a.RepositoryStorage != nil {
+		storage = *a.RepositoryStorage
+	}
+	err = s.repos.Create(ctx, created, in.InitializeWithReadme, branch, storage)
 	if err == nil {
 		err = db.ClientFrom(ctx, s.client).Project.UpdateOneID(created.ID).SetPendingDelete(false).Exec(ctx)
 	}

@@ -12,8 +12,9 @@ import (
 // deletion's transaction and queues the repository's removal (a durable job).
 type Repositories interface {
 	// Create creates the project's repository; initReadme asks for a first commit with a
-	// README.md on defaultBranch (empty means the instance default, "main").
-	Create(ctx context.Context, p *ent.Project, initReadme bool, defaultBranch string) error
+	// README.md on defaultBranch (empty means the instance default, "main"). storage names the
+	// storage to place it on; empty picks one by weight.
+	Create(ctx context.Context, p *ent.Project, initReadme bool, defaultBranch, storage string) error
 	// Delete queues the removal of the project's repository in the transaction of ctx.
 	Delete(ctx context.Context, p *ent.Project) error
 	// SetDefaultBranch moves HEAD; a branch that does not exist is refused.
@@ -23,8 +24,6 @@ type Repositories interface {
 	// EmptyRepos answers Empty for a page of up to 100 projects without a process per
 	// repository.
 	EmptyRepos(ctx context.Context, ps []*ent.Project) map[int]bool
-	// KnownStorage reports whether name is a configured repository storage.
-	KnownStorage(name string) bool
 	// ReadmePath finds the README at the root of the default branch (readme_url). Only
 	// single-project reads ask it: a listing would read a tree per repository.
 	ReadmePath(ctx context.Context, p *ent.Project) string
@@ -40,6 +39,18 @@ type DeleteHook func(ctx context.Context, client *ent.Client, p *ent.Project) er
 type Later struct {
 	Repos    Repositories
 	OnDelete []DeleteHook
+	// StorageMoves schedules the move a new repository_storage asks for.
+	StorageMoves StorageMover
+}
+
+// StorageMover is what a project update needs of the storage moves: repository_storage is never
+// written as a column, it schedules a move (GitLab's project repository storage moves).
+type StorageMover interface {
+	// KnownStorage reports whether name is a configured storage.
+	KnownStorage(name string) bool
+	// ScheduleMove schedules the move of p's repository to destination inside the transaction
+	// in ctx, making the project read-only until the move switches it over or fails.
+	ScheduleMove(ctx context.Context, p *ent.Project, destination string) error
 }
 
 // Complete finishes building the service with the domains built after it. The build is two
@@ -52,7 +63,10 @@ func (s *Service) Complete(l Later) {
 	if l.Repos == nil {
 		panic("projects: built without its repositories")
 	}
-	s.repos, s.onDelete = l.Repos, l.OnDelete
+	if l.StorageMoves == nil {
+		panic("projects: built without its storage moves")
+	}
+	s.repos, s.onDelete, s.moves = l.Repos, l.OnDelete, l.StorageMoves
 }
 
 // DeleteDependents removes the rows other domains keep for p (their DeleteHooks), inside the

@@ -28,6 +28,8 @@ type Service struct {
 	// onDelete runs inside a project deletion's transaction, before the row goes: the other
 	// domains' clean-up (set by Complete).
 	onDelete []DeleteHook
+	// moves schedules repository storage moves (set by Complete).
+	moves StorageMover
 }
 
 // New returns the project service; Complete finishes it with the domains built after it.

@@ -14,8 +14,9 @@ import (
 // Update changes the project ref names (admin_project, Maintainer). Renaming needs
 // rename_project and any visibility change change_visibility_level (both Owner); a new path
 // keeps the id and the repository location. Only administrators may move repository_storage
-// (others' values are ignored, as GitLab drops them). A visibility above the group's is a
-// validation error. It returns the updated project with its View.
+// (others' values are ignored, as GitLab drops them): an unknown storage is a validation error,
+// another one schedules a storage move (GitLab's Projects::UpdateService). A visibility above
+// the group's is a validation error. It returns the updated project with its View.
 func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref string, in UpdateInput) (*ent.Project, *View, error) {
 	p, err := s.Find(ctx, actor, ref, authz.AdminProject)
 	if err != nil {
@@ -38,13 +39,11 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref string, in
 	c := db.ClientFrom(ctx, s.client)
 	e := errs{}
 	validate(&a, e)
-	s.checkStorage(&a, e)
-	if a.RepositoryStorage != nil && *a.RepositoryStorage == p.RepositoryStorage {
-		a.RepositoryStorage = nil
-	} else if a.RepositoryStorage != nil && e["repository_storage"] == nil {
-		// Another storage is a repository storage move (not yet implemented): the column
-		// is left alone, since writing it would point the project at no repository.
-		a.RepositoryStorage = nil
+	s.validateStorage(&a, e)
+	// repository_storage is never written as a column: another storage is a move.
+	moveTo := ""
+	if a.RepositoryStorage != nil {
+		moveTo, a.RepositoryStorage = *a.RepositoryStorage, nil
 	}
 	if a.Visibility != nil {
 		if ns := p.Edges.Namespace; ns != nil && ns.Kind == namespace.KindGroup &&
@@ -70,6 +69,11 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref string, in
 				return err
 			}
 		}
+		if movesStorage(p, moveTo) {
+			if err := s.moves.ScheduleMove(ctx, p, moveTo); err != nil {
+				return err
+			}
+		}
 		up := tx.Project.UpdateOneID(p.ID)
 		a.apply(up.Mutation())
 		err := up.Exec(ctx)
@@ -82,4 +86,19 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref string, in
 		return nil, nil, err
 	}
 	return s.reload(ctx, actor, p.ID)
+}
+
+// validateStorage refuses a repository_storage that names no configured storage, with the
+// Project model's validation error.
+func (s *Service) validateStorage(a *Attributes, e errs) {
+	if a.RepositoryStorage != nil && !s.moves.KnownStorage(*a.RepositoryStorage) {
+		e.add("repository_storage", "is not included in the list")
+	}
+}
+
+// movesStorage reports whether setting repository_storage to dest moves p's repository: it
+// exists, sits elsewhere and is not already moving (GitLab's changing_repository_storage? and
+// change_repository_storage, which ignore the value otherwise).
+func movesStorage(p *ent.Project, dest string) bool {
+	return dest != "" && dest != p.RepositoryStorage && p.DiskPath != "" && !p.RepositoryReadOnly
 }

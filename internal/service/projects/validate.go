@@ -192,11 +192,3 @@ func visibilityOf(v string) project.Visibility { return project.Visibility(v) }
 func ValidVisibility(v string) bool {
 	return v == "private" || v == "internal" || v == "public"
 }
-
-// checkStorage refuses a repository_storage that names no configured storage, with GitLab's
-// inclusion error, instead of writing a name no repository lives under.
-func (s *Service) checkStorage(a *Attributes, e errs) {
-	if a.RepositoryStorage != nil && !s.repos.KnownStorage(*a.RepositoryStorage) {
-		e.add("repository_storage", "is not included in the list")
-	}
-}

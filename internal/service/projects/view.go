@@ -383,3 +383,17 @@ func (s *Service) loadRelated(rows []*ent.Project, v *View, level levelFunc, gro
 	}
 	return nil
 }
+
+// IdentityView is the View of rows with only what the smallest project shape needs (the
+// namespaces' human names, for name_with_namespace), for resources that embed their project:
+// two queries for a whole page, and no access levels (the caller has authorized the reader).
+func (s *Service) IdentityView(ctx context.Context, actor *authz.Actor, rows []*ent.Project) (*View, error) {
+	v := newView(actor)
+	if len(rows) == 0 {
+		return v, nil
+	}
+	if _, err := s.loadNamespaceNames(ctx, db.ClientFrom(ctx, s.client), rows, v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}

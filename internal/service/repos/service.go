@@ -103,12 +103,16 @@ func (s *Service) Repository(p *ent.Project) (*git.Repository, error) {
 	return repo, nil
 }
 
-// Create implements projects.Repositories: it places a new bare repository on a storage
-// picked by weight, records where, and optionally makes the first commit with a README.
-func (s *Service) Create(ctx context.Context, p *ent.Project, initReadme bool, defaultBranch string) error {
-	name, err := s.Storage.Pick()
-	if err != nil {
-		return err
+// Create implements projects.Repositories: it places a new bare repository on the storage
+// named (or one picked by weight), records where, and optionally makes the first commit with a
+// README.
+func (s *Service) Create(ctx context.Context, p *ent.Project, initReadme bool, defaultBranch, name string) error {
+	if name == "" {
+		picked, err := s.Storage.Pick()
+		if err != nil {
+			return err
+		}
+		name = picked
 	}
 	rel := storage.HashedPath(int64(p.ID))
 	if defaultBranch == "" {
@@ -142,8 +146,11 @@ func (s *Service) Delete(ctx context.Context, p *ent.Project) error {
 }
 
 // SetDefaultBranch implements projects.Repositories: HEAD moves only to an existing
-// branch (an empty repository accepts any valid name, which the first push will create).
+// branch, and not while the repository moves between storages (an empty repository accepts any valid name, which the first push will create).
 func (s *Service) SetDefaultBranch(ctx context.Context, p *ent.Project, branch string) error {
+	if err := s.CheckWritable(ctx, p); err != nil {
+		return err
+	}
 	repo, err := s.Repository(p)
 	if err != nil {
 		return err
@@ -162,16 +169,6 @@ func (s *Service) SetDefaultBranch(ctx context.Context, p *ent.Project, branch s
 		}
 	}
 	return repo.SetHead(ctx, branch)
-}
-
-// KnownStorage implements projects.Repositories.
-func (s *Service) KnownStorage(name string) bool {
-	for _, n := range s.Storage.Names() {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }
 
 // Exists reports whether p's repository exists on disk (GraphQL's Repository.exists; callers

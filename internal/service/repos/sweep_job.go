@@ -10,6 +10,7 @@ import (
 	"anvil/internal/db"
 	"anvil/internal/git/storage"
 	"anvil/internal/jobs"
+	"anvil/internal/service/storagemoves"
 )
 
 // SweepJob reconciles projects with the repositories on disk, repairing whatever a crash left
@@ -101,7 +102,7 @@ func (s *Service) repairMissing(ctx context.Context, c *ent.Client, cutoff time.
 		}
 		if !adopted {
 			s.log.WarnContext(ctx, "project without a repository: creating an empty one", "project_id", p.ID)
-			if err := s.Create(ctx, p, false, p.DefaultBranch); err != nil {
+			if err := s.Create(ctx, p, false, p.DefaultBranch, ""); err != nil {
 				return err
 			}
 		}
@@ -124,6 +125,12 @@ func (s *Service) removeOrphans(ctx context.Context, c *ent.Client, cutoff time.
 			return err
 		}
 		if named {
+			continue
+		}
+		// A storage move's copy in progress, or its source not yet removed, is no orphan.
+		if inUse, err := storagemoves.RepositoryInUse(ctx, c, f.Storage, f.RelPath); err != nil {
+			return err
+		} else if inUse {
 			continue
 		}
 		s.log.WarnContext(ctx, "removing a repository no project names", "storage", f.Storage, "disk_path", f.RelPath)

@@ -26,7 +26,8 @@ type BranchCommit struct {
 	WasEmpty bool
 }
 
-// CommitToBranch is the one way a commit made through the API lands on a branch: the commit is
+// CommitToBranch is the one way a commit made through the API lands on a branch (refused while
+// the repository moves between storages, CheckWritable): the commit is
 // written, the branch moved to it with a compare-and-swap on c.Old (of concurrent writers one
 // wins; the others get 400 "Could not update refs/heads/<branch>. Please refresh and try
 // again." and their commit stays unreferenced), and the change recorded as a push
@@ -44,12 +45,16 @@ func (s *Service) CommitToBranch(ctx context.Context, actor *authz.Actor, p *ent
 	return id, nil
 }
 
-// UpdateRefs moves refs of p's repository in one transaction, each only if it still has its
+// UpdateRefs moves refs of p's repository (refused while it moves between storages,
+// CheckWritable) in one transaction, each only if it still has its
 // expected old value, and records the change as a push by actor (RecordRefUpdates). A stale
 // ref answers 400 "Could not update <ref>. Please refresh and try again." (wrapping
 // git.ErrStaleRef); a branch name clashing with another ref, or invalid, answers GitLab's
 // "Branch name is invalid" (wrapping git.ErrReferenceExists or git.ErrInvalidRefName).
 func (s *Service) UpdateRefs(ctx context.Context, actor *authz.Actor, p *ent.Project, repo *git.Repository, wasEmpty bool, updates ...git.RefUpdate) error {
+	if err := s.CheckWritable(ctx, p); err != nil {
+		return err
+	}
 	if err := repo.UpdateRefs(ctx, updates...); err != nil {
 		return refError(err, updates)
 	}
