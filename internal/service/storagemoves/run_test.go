@@ -42,6 +42,7 @@ func newWorld(t *testing.T) *world {
 		Attributes: projects.Attributes{Name: &name}, InitializeWithReadme: true,
 	})
 	require.NoError(t, err)
+	in.WaitJobs(t) // the first push's housekeeping is done before the tests touch the repository
 	w := &world{in: in, ctx: ctx, project: p}
 	repo := w.repo(t, "default")
 	head, err := repo.ResolveCommit(ctx, "main")
