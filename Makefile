@@ -42,7 +42,8 @@ vet:
 fmt:
 	gofmt -w $$(git ls-files '*.go' | grep -v '^ent/')
 
-## generate: ent (with entgql) then gqlgen
+## generate: ent (with entgql) then gqlgen; offline from the module cache, never rewrites go.mod, and
+## deterministic (.ci/run regenerates and fails on any difference)
 generate:
 	cd ent && $(GO) generate ./...
 	$(GO) tool gqlgen generate

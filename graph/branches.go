@@ -18,15 +18,16 @@ func (r *Resolver) branchList(ctx context.Context, repo *model.Repository, searc
 		return nil, badInput("first must be non-negative")
 	}
 	size, _ := page(first, nil)
-	pg := refs.Page{Offset: pagination.Offset{Page: 1, PerPage: *size + 1}, Keyset: true}
+	pg := pagination.Page{Offset: pagination.Offset{Page: 1, PerPage: *size + 1}, Keyset: true}
 	if after != nil {
-		pg.PageToken, _ = after.Value.(string)
+		token, _ := after.Value.(string)
+		pg.Cursor = map[string]string{refs.PageToken: token}
 	}
 	conn := &model.BranchConnection{Edges: []*model.BranchEdge{}, Nodes: []*model.Branch{}, PageInfo: &ent.PageInfo{HasPreviousPage: after != nil}}
 	if !r.svc.Repos.Exists(repo.Project) {
 		return conn, nil
 	}
-	res, err := r.svc.Branches.List(ctx, actor(ctx), repoRef(repo), branches.ListParams{Search: search}, pg)
+	res, _, err := r.svc.Branches.List(ctx, actor(ctx), branches.ListParams{Project: repoRef(repo), Search: search}, branches.Order{}, pg)
 	if err != nil {
 		return nil, err
 	}

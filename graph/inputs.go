@@ -4,13 +4,14 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql"
-
 	"anvil/graph/model"
+	"anvil/internal/nullable"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/members"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/users"
+
+	"github.com/99designs/gqlgen/graphql"
 )
 
 // The functions below map mutation inputs onto the services' inputs, GitLab's names on both
@@ -22,7 +23,7 @@ func userCreateInput(in model.UserCreateInput) users.CreateInput {
 		Password: in.Password, ForceRandomPassword: in.Password == nil,
 		Admin: in.Admin, External: in.External, CanCreateGroup: in.CanCreateGroup,
 		ProjectsLimit: in.ProjectsLimit, SkipConfirmation: in.SkipConfirmation,
-		Profile: users.Profile{Bio: in.Bio, Location: in.Location, PublicEmail: in.PublicEmail},
+		Profile: users.Profile{Bio: nullable.FromPtr(in.Bio), Location: nullable.FromPtr(in.Location), PublicEmail: nullable.FromPtr(in.PublicEmail)},
 	}
 }
 
@@ -32,7 +33,7 @@ func userUpdateInput(in model.UserUpdateInput) (int, users.UpdateInput, error) {
 		Username: in.Username, Name: in.Name, Email: in.Email, Password: in.Password,
 		Admin: in.Admin, External: in.External, CanCreateGroup: in.CanCreateGroup,
 		ProjectsLimit: in.ProjectsLimit,
-		Profile:       users.Profile{Bio: in.Bio, Location: in.Location, PublicEmail: in.PublicEmail},
+		Profile:       users.Profile{Bio: nullable.FromPtr(in.Bio), Location: nullable.FromPtr(in.Location), PublicEmail: nullable.FromPtr(in.PublicEmail)},
 	}, err
 }
 
@@ -49,12 +50,12 @@ func groupCreateInput(in model.GroupCreateInput) (groups.CreateInput, error) {
 }
 
 func groupUpdateInput(in model.GroupUpdateInput) groups.UpdateInput {
-	return groups.UpdateInput{Name: in.Name, Path: in.Path, Description: in.Description, Visibility: enumString(in.Visibility)}
+	return groups.UpdateInput{Name: in.Name, Path: in.Path, Description: nullable.FromPtr(in.Description), Visibility: enumString(in.Visibility)}
 }
 
 func projectCreateInput(in model.ProjectCreateInput) (projects.CreateInput, error) {
 	out := projects.CreateInput{Attributes: projects.Attributes{
-		Name: &in.Name, Path: in.Path, Description: in.Description, Visibility: enumString(in.Visibility),
+		Name: &in.Name, Path: in.Path, Description: nullable.FromPtr(in.Description), Visibility: enumString(in.Visibility),
 	}}
 	if in.NamespaceID != nil {
 		id, err := parseGIDOf(*in.NamespaceID, "Namespace", gidGroup, gidUserNamespace)
@@ -68,7 +69,7 @@ func projectCreateInput(in model.ProjectCreateInput) (projects.CreateInput, erro
 
 func projectUpdateInput(in model.ProjectUpdateInput) projects.UpdateInput {
 	return projects.UpdateInput{Attributes: projects.Attributes{
-		Name: in.Name, Path: in.Path, Description: in.Description, Visibility: enumString(in.Visibility),
+		Name: in.Name, Path: in.Path, Description: nullable.FromPtr(in.Description), Visibility: enumString(in.Visibility),
 	}}
 }
 
@@ -90,5 +91,12 @@ func enumString[E ~string](v *E) *string {
 
 // memberUpdate is a member's new level and, when given, expiry (null clears it).
 func memberUpdate(level model.MemberAccessLevel, expires graphql.Omittable[*time.Time]) members.UpdateInput {
-	return members.UpdateInput{AccessLevel: memberLevels[level], SetExpiresAt: expires.IsSet(), ExpiresAt: expires.Value()}
+	in := members.UpdateInput{AccessLevel: memberLevels[level]}
+	if expires.IsSet() {
+		in.ExpiresAt = nullable.FromPtr(expires.Value())
+		if expires.Value() == nil {
+			in.ExpiresAt = nullable.Null[time.Time]()
+		}
+	}
+	return in
 }

@@ -112,11 +112,12 @@ func (r *Resolver) commitList(ctx context.Context, repo *model.Repository, p com
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.svc.Commits.List(ctx, actor(ctx), repoRef(repo), p, pagination.Offset{Page: 1, PerPage: w.end + 1})
+	p.Project = repoRef(repo)
+	res, _, err := r.svc.Commits.List(ctx, actor(ctx), p, commits.Order{}, pagination.Page{Offset: pagination.Offset{Page: 1, PerPage: w.end + 1}})
 	if err != nil {
 		return nil, err
 	}
-	items := res.Result.Items
+	items := res.Items
 	w.end = min(w.end, len(items))
 	w.start = min(w.start, w.end)
 	w.hasNext = len(items) > w.end

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"strings"
 	"testing"
 	"time"
 
@@ -62,20 +61,20 @@ func newRepoWorld(t *testing.T) *repoWorld {
 
 	r, err := in.Services.Repos.Repository(w.code)
 	require.NoError(t, err)
-	w.first = writeCommit(t, r, "", nil, sigAlice, 0, "First commit\n\nBody line.\n", map[string]string{
+	w.first = gittest.WriteCommit(t, r, gittest.Write{Author: sigAlice, Epoch: epoch, Message: "First commit\n\nBody line.\n", Files: map[string]string{
 		"README.md":         "# Code\n",
 		"docs/guide.md":     "Guide\n",
 		"docs/img/logo.png": pngBytes,
 		"deep/a/b/c.txt":    "deep\n",
 		"src/main.go":       "package main\n",
-		"bin/run.sh":        "#!/bin/sh\n",
-	}, "lib")
+		"bin/run.sh+x":      "#!/bin/sh\n",
+	}, Submodule: "lib"})
 	require.NoError(t, r.UpdateRef(context.Background(), git.TagRef("v1.0"), w.first, ""))
-	w.second = writeCommit(t, r, w.first, []git.ObjectID{w.first}, sigBob, 1, "Update the README\n",
-		map[string]string{"README.md": "# Code\n\nMore.\n"}, "")
+	w.second = gittest.WriteCommit(t, r, gittest.Write{Base: w.first, Parents: []git.ObjectID{w.first}, Author: sigBob, Epoch: epoch, Minute: 1,
+		Message: "Update the README\n", Files: map[string]string{"README.md": "# Code\n\nMore.\n"}})
 	require.NoError(t, r.UpdateRef(context.Background(), git.BranchRef("main"), w.second, ""))
-	w.featureC = writeCommit(t, r, w.first, []git.ObjectID{w.first}, sigAlice, 2, "Add a feature\n",
-		map[string]string{"feature.txt": "feature\n"}, "")
+	w.featureC = gittest.WriteCommit(t, r, gittest.Write{Base: w.first, Parents: []git.ObjectID{w.first}, Author: sigAlice, Epoch: epoch, Minute: 2,
+		Message: "Add a feature\n", Files: map[string]string{"feature.txt": "feature\n"}})
 	require.NoError(t, r.UpdateRef(context.Background(), git.BranchRef("feature"), w.featureC, ""))
 	return w
 }
@@ -91,40 +90,6 @@ func (w *repoWorld) project(t *testing.T, g *ent.Namespace, path, visibility str
 	})
 	require.NoError(t, err)
 	return p
-}
-
-// writeCommit writes a commit on base through the git layer (no ref moves); gitlink adds a
-// submodule at the root.
-func writeCommit(t *testing.T, r *git.Repository, base git.ObjectID, parents []git.ObjectID, sig git.Signature, minute int,
-	msg string, files map[string]string, gitlink string,
-) git.ObjectID {
-	t.Helper()
-	ctx := context.Background()
-	var actions []git.TreeAction
-	for p, content := range files {
-		action := git.ActionCreate
-		if base != "" {
-			if _, err := r.TreeEntryAt(ctx, string(base), p); err == nil {
-				action = git.ActionUpdate
-			}
-		}
-		actions = append(actions, git.TreeAction{Action: action, Path: p, Content: []byte(content)})
-		if strings.HasSuffix(p, ".sh") {
-			actions = append(actions, git.TreeAction{Action: git.ActionChmod, Path: p, Executable: true})
-		}
-	}
-	tree, err := r.EditTree(ctx, string(base), actions)
-	require.NoError(t, err)
-	if gitlink != "" {
-		// The git layer cannot add a gitlink; write the tree with the git CLI (tests only).
-		listing := gittest.Git(t, r.Path(), nil, "ls-tree", string(tree))
-		listing += "160000 commit 1234567890123456789012345678901234567890\t" + gitlink + "\n"
-		tree = git.ObjectID(strings.TrimSpace(gittest.Git(t, r.Path(), []byte(listing), "mktree", "--missing")))
-	}
-	sig.When = epoch.Add(time.Duration(minute) * time.Minute)
-	id, err := r.CommitTree(ctx, git.CommitTreeOptions{Tree: tree, Parents: parents, Message: msg, Author: sig, Committer: sig})
-	require.NoError(t, err)
-	return id
 }
 
 // TestRepository runs the repository reads on one server.

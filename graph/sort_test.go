@@ -8,6 +8,7 @@ import (
 
 	"anvil/cmd/anvil/server/servertest"
 	"anvil/internal/authz"
+	"anvil/internal/nullable"
 	"anvil/internal/service/users"
 
 	"github.com/stretchr/testify/assert"
@@ -94,7 +95,7 @@ func TestSort(t *testing.T) {
 	require.NoError(t, err)
 	bio := "changed"
 	time.Sleep(2 * time.Millisecond) // timestamps keep milliseconds: u1's update must not tie u3's creation
-	_, err = in.Services.Users.Update(context.Background(), authz.System(root), ids[0], users.UpdateInput{Profile: users.Profile{Bio: &bio}})
+	_, err = in.Services.Users.Update(context.Background(), authz.System(root), ids[0], users.UpdateInput{Profile: users.Profile{Bio: nullable.Of(bio)}})
 	require.NoError(t, err)
 	for _, tc := range []struct {
 		sort string

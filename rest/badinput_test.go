@@ -291,7 +291,7 @@ func TestBadInput_hugeBodies(t *testing.T) {
 		body := "name=fits&path=fits&padding=" + strings.Repeat("x", params.MaxBodyBytes-100)
 		r := send(t, in, request{method: "POST", path: "/groups", token: servertest.RootToken, contentType: "application/x-www-form-urlencoded", body: strings.NewReader(body)})
 		require.Equal(t, 201, r.Status, "%.200s", r.Body)
-		assert.Equal(t, "fits", jsonObject(t, r)["path"])
+		assert.Equal(t, "fits", servertest.Object(t, r)["path"])
 	})
 	t.Run("slow body is bounded by the limit, not buffered whole", func(t *testing.T) {
 		pr, pw := io.Pipe()

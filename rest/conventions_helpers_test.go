@@ -2,7 +2,6 @@ package rest_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"mime/multipart"
@@ -77,22 +76,6 @@ func formBody(fields [][2]string) string {
 	return strings.Join(parts, "&")
 }
 
-// jsonObject decodes a JSON object response.
-func jsonObject(t testing.TB, r *servertest.Response) map[string]any {
-	t.Helper()
-	var m map[string]any
-	require.NoError(t, json.Unmarshal(r.Body, &m), r.String())
-	return m
-}
-
-// jsonList decodes a JSON array of objects.
-func jsonList(t testing.TB, r *servertest.Response) []map[string]any {
-	t.Helper()
-	var m []map[string]any
-	require.NoError(t, json.Unmarshal(r.Body, &m), r.String())
-	return m
-}
-
 // ids returns the "id" fields of a list response, in order.
 func ids(t testing.TB, r *servertest.Response) []string { return keysOf(t, r, "id") }
 
@@ -100,7 +83,7 @@ func ids(t testing.TB, r *servertest.Response) []string { return keysOf(t, r, "i
 func keysOf(t testing.TB, r *servertest.Response, field string) []string {
 	t.Helper()
 	out := []string{}
-	for _, m := range jsonList(t, r) {
+	for _, m := range servertest.List(t, r) {
 		v, ok := m[field]
 		require.True(t, ok && v != nil, "item without %s: %v", field, m)
 		out = append(out, fmt.Sprint(v))

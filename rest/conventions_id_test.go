@@ -62,10 +62,10 @@ func TestConventions_idAsIntegerOrEncodedPath(t *testing.T) {
 				r := in.Do(t, "GET", prefix+id+tc.suffix, root, nil)
 				require.Equal(t, 200, r.Status, "%s%s%s: %s", prefix, id, tc.suffix, r.String())
 				if tc.wantID != 0 {
-					assert.Equal(t, float64(tc.wantID), jsonObject(t, r)["id"], id)
+					assert.Equal(t, float64(tc.wantID), servertest.Object(t, r)["id"], id)
 					continue
 				}
-				jsonList(t, r) // a JSON array
+				servertest.List(t, r) // a JSON array
 				if first == "" {
 					first = string(r.Body)
 				} else {
@@ -79,7 +79,7 @@ func TestConventions_idAsIntegerOrEncodedPath(t *testing.T) {
 		for _, id := range []string{"my.group", "my%2Egroup", strconv.Itoa(dotted.ID)} {
 			r := in.Do(t, "GET", "/groups/"+id, root, nil)
 			require.Equal(t, 200, r.Status, r.String())
-			assert.Equal(t, "my.group", jsonObject(t, r)["full_path"])
+			assert.Equal(t, "my.group", servertest.Object(t, r)["full_path"])
 		}
 	})
 
@@ -87,7 +87,7 @@ func TestConventions_idAsIntegerOrEncodedPath(t *testing.T) {
 		for _, id := range []string{"c++", "c%2B%2B"} {
 			r := in.Do(t, "GET", "/groups/"+id, root, nil)
 			require.Equal(t, 200, r.Status, r.String())
-			assert.Equal(t, float64(plus.ID), jsonObject(t, r)["id"], id)
+			assert.Equal(t, float64(plus.ID), servertest.Object(t, r)["id"], id)
 		}
 		// A path parameter that is not an id: the custom attribute key "a+b".
 		r := in.Do(t, "PUT", "/users/"+strconv.Itoa(alice.ID)+"/custom_attributes/a+b", root, `{"value":"v+1"}`)
@@ -118,11 +118,11 @@ func TestConventions_idAsIntegerOrEncodedPath(t *testing.T) {
 	t.Run("repository routes", func(t *testing.T) {
 		r := in.Do(t, "POST", "/projects", root, fmt.Sprintf(`{"name":"repo.x","path":"repo.x","namespace_id":%d,"initialize_with_readme":true}`, sub.ID))
 		require.Equal(t, 201, r.Status, r.String())
-		repoID := int(jsonObject(t, r)["id"].(float64))
+		repoID := int(servertest.Object(t, r)["id"].(float64))
 		for _, branch := range []string{"feature+x", "feat/a"} {
 			r = in.Do(t, "POST", pathWith("/projects/conv%2Fsub%2Frepo%2Ex/repository/branches", "branch", branch, "ref", "main"), root, nil)
 			require.Equal(t, 201, r.Status, r.String())
-			assert.Equal(t, branch, jsonObject(t, r)["name"])
+			assert.Equal(t, branch, servertest.Object(t, r)["name"])
 		}
 		forms := []string{strconv.Itoa(repoID), "conv%2Fsub%2Frepo%2Ex", "conv%2Fsub%2Frepo.x"}
 		for _, tc := range []struct{ suffix, field, want string }{
@@ -151,7 +151,7 @@ func TestConventions_idAsIntegerOrEncodedPath(t *testing.T) {
 				}
 				require.Equal(t, 200, r.Status, "%s%s: %s", id, tc.suffix, r.String())
 				if tc.field != "" {
-					assert.Equal(t, tc.want, jsonObject(t, r)[tc.field], "%s%s", id, tc.suffix)
+					assert.Equal(t, tc.want, servertest.Object(t, r)[tc.field], "%s%s", id, tc.suffix)
 				}
 				if first == "" {
 					first = string(r.Body)

@@ -274,18 +274,18 @@ func TestConventions_externalURL(t *testing.T) {
 
 	r := in.Do(t, "GET", fmt.Sprintf("/projects/%d", p.ID), root, nil)
 	require.Equal(t, 200, r.Status, r.String())
-	proj := jsonObject(t, r)
+	proj := servertest.Object(t, r)
 	assert.Equal(t, ext+"/extg/extp", proj["web_url"])
 	assert.Equal(t, ext+"/extg/extp.git", proj["http_url_to_repo"])
 	assert.Equal(t, ext+"/groups/extg", proj["namespace"].(map[string]any)["web_url"])
 
 	r = in.Do(t, "GET", "/groups/extg", root, nil)
 	require.Equal(t, 200, r.Status, r.String())
-	assert.Equal(t, ext+"/groups/extg", jsonObject(t, r)["web_url"])
+	assert.Equal(t, ext+"/groups/extg", servertest.Object(t, r)["web_url"])
 
 	r = in.Do(t, "GET", "/user", root, nil)
 	require.Equal(t, 200, r.Status, r.String())
-	assert.Equal(t, ext+"/root", jsonObject(t, r)["web_url"])
+	assert.Equal(t, ext+"/root", servertest.Object(t, r)["web_url"])
 
 	in.NewUser(t, "second")
 	for _, path := range []string{"/users?per_page=1&page=1", "/users?pagination=keyset&order_by=id&sort=asc&per_page=1",

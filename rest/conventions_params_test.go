@@ -46,7 +46,7 @@ func TestConventions_parameterEncodings(t *testing.T) {
 				tc.req.method, tc.req.token = "POST", root
 				r := send(t, in, tc.req)
 				require.Equal(t, 201, r.Status, r.String())
-				tok := jsonObject(t, r)
+				tok := servertest.Object(t, r)
 				assert.Equal(t, "enc", tok["name"])
 				assert.Equal(t, []any{"api", "read_user"}, tok["scopes"])
 				assert.Equal(t, expires, tok["expires_at"])
@@ -110,7 +110,7 @@ func TestConventions_parameterEncodings(t *testing.T) {
 		for _, q := range []string{"custom_attributes[team]=blue+team", "custom_attributes%5Bteam%5D=blue%20team"} {
 			r = in.Do(t, "GET", "/users?"+q, root, nil)
 			require.Equal(t, 200, r.Status, r.String())
-			got := jsonList(t, r)
+			got := servertest.List(t, r)
 			require.Len(t, got, 1, q)
 			assert.Equal(t, "alice", got[0]["username"])
 		}
@@ -130,7 +130,7 @@ func TestConventions_booleansInGrapeSpellings(t *testing.T) {
 
 	names := func(r *servertest.Response) []string {
 		out := []string{}
-		for _, m := range jsonList(t, r) {
+		for _, m := range servertest.List(t, r) {
 			out = append(out, m["path"].(string))
 		}
 		return out
@@ -170,14 +170,14 @@ func TestConventions_booleansInGrapeSpellings(t *testing.T) {
 			tc.req.method, tc.req.token, tc.req.path = "PUT", aliceToken, edit+tc.req.path
 			r := send(t, in, tc.req)
 			require.Equal(t, 200, r.Status, r.String())
-			assert.Equal(t, tc.want, jsonObject(t, r)["lfs_enabled"])
+			assert.Equal(t, tc.want, servertest.Object(t, r)["lfs_enabled"])
 		})
 	}
 	for _, v := range []string{"1", "0"} {
 		ct, body := multipartBody(t, [][2]string{{"lfs_enabled", v}})
 		r := send(t, in, request{method: "PUT", path: edit, token: aliceToken, contentType: ct, body: body})
 		require.Equal(t, 200, r.Status, r.String())
-		assert.Equal(t, v == "1", jsonObject(t, r)["lfs_enabled"], "multipart %s", v)
+		assert.Equal(t, v == "1", servertest.Object(t, r)["lfs_enabled"], "multipart %s", v)
 	}
 	requireJSONError(t, in.Do(t, "PUT", edit, aliceToken, `{"lfs_enabled":"sure"}`), 400, `{"error":"lfs_enabled is invalid"}`)
 	requireJSONError(t, in.Do(t, "PUT", edit, aliceToken, `{"lfs_enabled":[true]}`), 400, `{"error":"lfs_enabled is invalid"}`)
@@ -198,7 +198,7 @@ func TestConventions_datetimes(t *testing.T) {
 		t.Helper()
 		r := in.Do(t, "GET", "/users?username=alice&"+rawQuery, root, nil)
 		require.Equal(t, 200, r.Status, r.String())
-		return len(jsonList(t, r)) == 1
+		return len(servertest.List(t, r)) == 1
 	}
 	enc := func(tm time.Time, layout string) string { return url.QueryEscape(tm.Format(layout)) }
 

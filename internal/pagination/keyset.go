@@ -11,11 +11,11 @@ import (
 // KeysetIDKey is the cursor key holding the id tiebreak of the last row of a page.
 const KeysetIDKey = "id"
 
-// NewKeyset validates a keyset page request. orderBy and sort must already be checked against
-// the caller's allowed values; cursor is the opaque value the client sent back (empty for the
-// first page). A cursor that does not decode is answered 400 "cursor is invalid".
-func NewKeyset(orderBy, sort, cursor string, perPage int) (Keyset, error) {
-	k := Keyset{OrderBy: orderBy, Sort: sort, PerPage: NewOffset(1, perPage).PerPage}
+// NewKeyset is a keyset page request of perPage rows after cursor, the opaque value the client
+// sent back (empty for the first page). A cursor that does not decode is answered 400 "cursor
+// is invalid".
+func NewKeyset(cursor string, perPage int) (Page, error) {
+	k := KeysetAt(nil, perPage)
 	if cursor == "" {
 		return k, nil
 	}
@@ -27,21 +27,19 @@ func NewKeyset(orderBy, sort, cursor string, perPage int) (Keyset, error) {
 	return k, nil
 }
 
-// Desc reports whether the order is descending.
-func (k Keyset) Desc() bool { return k.Sort == "desc" }
+// KeysetLimit is the number of rows to fetch for a keyset page: one more than a page, so that
+// the extra row tells whether a next page exists without counting.
+func (p Page) KeysetLimit() int { return p.PerPage + 1 }
 
-// Limit is the number of rows to fetch: one more than a page, so that the extra row tells
-// whether a next page exists without counting.
-func (k Keyset) Limit() int { return k.PerPage + 1 }
-
-// Position returns the cursor's position: the last row's order value and its id. ok is false on
-// the first page. A cursor that lacks either key, or whose id is not a number, is invalid.
-func (k Keyset) Position() (value string, id int, ok bool, err error) {
-	if k.Cursor == nil {
+// Position returns the cursor's position in the order column orderBy: the last row's order
+// value and its id. ok is false on the first page. A cursor that lacks either key, or whose id
+// is not a number, is invalid.
+func (p Page) Position(orderBy string) (value string, id int, ok bool, err error) {
+	if p.Cursor == nil {
 		return "", 0, false, nil
 	}
-	rawID, hasID := k.Cursor[KeysetIDKey]
-	value, hasValue := k.Cursor[k.OrderBy]
+	rawID, hasID := p.Cursor[KeysetIDKey]
+	value, hasValue := p.Cursor[orderBy]
 	id, convErr := strconv.Atoi(rawID)
 	if !hasID || !hasValue || convErr != nil {
 		return "", 0, false, apperr.Invalid("cursor")
@@ -49,19 +47,23 @@ func (k Keyset) Position() (value string, id int, ok bool, err error) {
 	return value, id, true, nil
 }
 
+// After is the value of the named continuation parameter (page_token, last) of a keyset page,
+// "" on the first page.
+func (p Page) After(param string) string { return p.Cursor[param] }
+
 // KeysetCursor encodes the position of a row for the next page's cursor: its value in the order
 // column orderBy and its id.
 func KeysetCursor(orderBy, value string, id int) string {
 	return EncodeCursor(map[string]string{orderBy: value, KeysetIDKey: strconv.Itoa(id)})
 }
 
-// KeysetPage trims rows fetched with k.Limit() to one page. When a further row exists, Next holds
+// KeysetPage trims rows fetched with page.KeysetLimit() to one page. When a further row exists, Next holds
 // the query parameter that continues after the page's last row: param set to token(last).
 // Repository trees pass "page_token" and the last name; SQL lists pass "cursor" and KeysetCursor.
-func KeysetPage[T any](k Keyset, rows []T, param string, token func(last T) string) Result[T] {
-	r := Result[T]{Total: -1, Page: Offset{Page: 1, PerPage: k.PerPage}}
-	if len(rows) > k.PerPage {
-		rows = rows[:k.PerPage]
+func KeysetPage[T any](page Page, rows []T, param string, token func(last T) string) Result[T] {
+	r := Result[T]{Total: -1, Page: Offset{Page: 1, PerPage: page.PerPage}, Keyset: true}
+	if len(rows) > page.PerPage {
+		rows = rows[:page.PerPage]
 		r.Next = map[string]string{param: token(rows[len(rows)-1])}
 	}
 	r.Items = rows

@@ -52,22 +52,44 @@ func BoundedTotal(n int) int {
 	return n
 }
 
-// Result is one page of rows with the total count. Total is -1 when it was not counted
-// (above CountLimit).
+// Page is the page request every List takes, its last argument but one: an offset page
+// (Page, PerPage), or, when Keyset is set, a keyset page of PerPage rows continuing after the
+// position Cursor names. Keyset pages are never counted; their continuation is Result.Next.
+type Page struct {
+	Offset
+	// Keyset asks for a keyset page instead of an offset page.
+	Keyset bool
+	// Cursor is the position the client sent back, nil on the first page: the decoded `cursor`
+	// of SQL lists, or {param: value} for lists continued by a named parameter (page_token).
+	Cursor map[string]string
+}
+
+// OffsetPage is an offset page request with NewOffset's defaults and clamps.
+func OffsetPage(page, perPage int) Page { return Page{Offset: NewOffset(page, perPage)} }
+
+// KeysetAt is a keyset page request of perPage rows (defaults and clamps as NewOffset) after
+// cursor (nil: the first page).
+func KeysetAt(cursor map[string]string, perPage int) Page {
+	return Page{Offset: NewOffset(1, perPage), Keyset: true, Cursor: cursor}
+}
+
+// Result is one page of rows. Total is -1 when it was not counted (above CountLimit, and on
+// every keyset page).
 type Result[T any] struct {
 	Items []T
 	Total int
 	Page  Offset
-	// Next is the keyset continuation for keyset pages; empty on the last page.
+	// Keyset marks a keyset page: REST writes Link rel="next" from Next instead of the offset
+	// headers.
+	Keyset bool
+	// Next is the keyset continuation (query parameters) of the following page; empty on the
+	// last page.
 	Next map[string]string
 }
 
-// Keyset is a keyset page request: rows after the cursor in the given order.
-type Keyset struct {
-	OrderBy string
-	Sort    string // asc or desc
-	Cursor  map[string]string
-	PerPage int
+// OffsetResult is an offset page of items out of total (-1: not counted).
+func OffsetResult[T any](items []T, total int, page Offset) Result[T] {
+	return Result[T]{Items: items, Total: total, Page: page}
 }
 
 // EncodeCursor turns a cursor into the opaque string GitLab clients pass back as `cursor`.

@@ -37,34 +37,20 @@ func (h *handlers) list(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	p := branches.ListParams{Search: b.StringDefault("search", ""), Regex: b.StringDefault("regex", "")}
+	p := branches.ListParams{Project: httpx.PathParam(c, "id"), Search: b.StringDefault("search", ""), Regex: b.StringDefault("regex", "")}
+	var o branches.Order
 	if s := b.Enum("sort", branches.Sorts...); s != nil {
-		p.Sort = *s
+		o.Sort = *s
 	}
-	page := bindPage(b)
+	page := httpx.BindPage(b, refs.PageToken)
 	if err := b.Err(); err != nil {
 		return err
 	}
-	l, err := h.svc.List(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), p, page)
+	r, proj, err := h.svc.List(c.Request.Context(), httpx.Actor(c), p, o, page)
 	if err != nil {
 		return err
 	}
-	if page.Keyset {
-		httpx.SetKeysetLink(c, httpx.P(c).BaseURL, l.Next)
-	} else {
-		httpx.SetPageHeaders(c, httpx.P(c).BaseURL, l.Page, l.Total, len(l.Items))
-	}
-	return httpx.OK(c, httpx.P(c).Branches(l.Project, l.Items))
-}
-
-// bindPage reads page, per_page, and pagination=keyset with page_token.
-func bindPage(b *params.Binder) refs.Page {
-	page := refs.Page{Offset: httpx.Offset(b)}
-	if b.StringDefault("pagination", "") == "keyset" {
-		page.Keyset = true
-		page.PageToken = b.StringDefault("page_token", "")
-	}
-	return page
+	return httpx.Page(c, httpx.P(c).BaseURL, r, httpx.P(c).Branches(proj, r.Items))
 }
 
 // get handles GET and HEAD /projects/:id/repository/branches/:branch. HEAD answers 204 when

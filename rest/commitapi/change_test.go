@@ -4,7 +4,9 @@ import (
 	"context"
 	"testing"
 
+	"anvil/cmd/anvil/server/servertest"
 	"anvil/internal/git"
+	"anvil/internal/git/gittest"
 
 	"github.com/stretchr/testify/require"
 	gitlab "gitlab.com/gitlab-org/api/client-go"
@@ -14,20 +16,20 @@ const changeFailure = "Can't perform this action automatically. It may have alre
 	"or a more recent commit may have updated some of this content. Please perform this action locally."
 
 func TestCommits_CherryPickAndRevert(t *testing.T) {
-	f := newFixture(t)
-	p := f.project(t, "p", "public", false)
-	r := f.repo(t, p)
+	f := servertest.NewRepoFixture(t)
+	p := f.Project(t, "p", "public")
+	r := f.Repo(t, p)
 	s := seed(t, r)
 	for _, b := range []string{"pick", "pick2", "dry"} {
-		setRef(t, r, git.BranchRef(b), s.second)
+		gittest.SetRef(t, r, git.BranchRef(b), s.second)
 	}
 	// conflict changes README.md the other way from first.
-	conflict := writeCommit(t, r, commitSpec{base: s.first, parents: []git.ObjectID{s.first}, author: bob, minute: 5,
-		files: map[string]string{"README.md": "# Other\n\nBye.\n"}})
-	setRef(t, r, git.BranchRef("conflict"), conflict)
-	setRef(t, r, git.BranchRef("rev"), s.merge)
-	tok := f.tokens["maintainer"]
-	maint := f.users["maintainer"]
+	conflict := gittest.WriteCommit(t, r, gittest.Write{Epoch: epoch, Base: s.first, Parents: []git.ObjectID{s.first}, Author: bob, Minute: 5,
+		Files: map[string]string{"README.md": "# Other\n\nBye.\n"}})
+	gittest.SetRef(t, r, git.BranchRef("conflict"), conflict)
+	gittest.SetRef(t, r, git.BranchRef("rev"), s.merge)
+	tok := f.Tokens["maintainer"]
+	maint := f.Users["maintainer"]
 	path := base(p) + "/commits/"
 	tip := func(b string) string {
 		br, err := r.Branch(context.Background(), b)
@@ -36,9 +38,9 @@ func TestCommits_CherryPickAndRevert(t *testing.T) {
 	}
 
 	t.Run("cherry-pick", func(t *testing.T) {
-		res := f.in.Do(t, "POST", path+string(s.feature)+"/cherry_pick", tok, `{"branch":"pick"}`)
+		res := f.In.Do(t, "POST", path+string(s.feature)+"/cherry_pick", tok, `{"branch":"pick"}`)
 		require.Equal(t, 201, res.Status, res.String())
-		got := object(t, res)
+		got := servertest.Object(t, res)
 		id := tip("pick")
 		date := got["committed_date"].(string)
 		require.Equal(t, map[string]any{
@@ -48,20 +50,20 @@ func TestCommits_CherryPickAndRevert(t *testing.T) {
 			"author_name": maint.Name, "author_email": maint.Email, "authored_date": date,
 			"committer_name": maint.Name, "committer_email": maint.Email, "committed_date": date,
 			"trailers": map[string]any{}, "extended_trailers": map[string]any{},
-			"web_url": f.in.URL + "/g/p/-/commit/" + id,
+			"web_url": f.In.URL + "/g/p/-/commit/" + id,
 		}, got)
 		require.Equal(t, "feature\n", blob(t, r, "pick", "feature.txt"))
 
-		res = f.in.Do(t, "POST", path+"feature/cherry_pick", tok, `{"branch":"pick2","message":"custom"}`)
+		res = f.In.Do(t, "POST", path+"feature/cherry_pick", tok, `{"branch":"pick2","message":"custom"}`)
 		require.Equal(t, 201, res.Status, res.String())
-		require.Equal(t, "custom", object(t, res)["message"])
+		require.Equal(t, "custom", servertest.Object(t, res)["message"])
 	})
 
 	t.Run("cherry-pick dry run", func(t *testing.T) {
 		before := tip("dry")
-		res := f.in.Do(t, "POST", path+"feature/cherry_pick", tok, `{"branch":"dry","dry_run":true}`)
+		res := f.In.Do(t, "POST", path+"feature/cherry_pick", tok, `{"branch":"dry","dry_run":true}`)
 		require.Equal(t, 200, res.Status, res.String())
-		require.Equal(t, map[string]any{"dry_run": "success"}, object(t, res))
+		require.Equal(t, map[string]any{"dry_run": "success"}, servertest.Object(t, res))
 		require.Equal(t, before, tip("dry"))
 	})
 
@@ -81,18 +83,18 @@ func TestCommits_CherryPickAndRevert(t *testing.T) {
 		} {
 			t.Run(tc.desc, func(t *testing.T) {
 				before := tip("conflict")
-				res := f.in.Do(t, "POST", path+tc.sha+"/cherry_pick", tok, tc.body)
+				res := f.In.Do(t, "POST", path+tc.sha+"/cherry_pick", tok, tc.body)
 				require.Equal(t, 400, res.Status, res.String())
-				require.Equal(t, tc.want, object(t, res))
+				require.Equal(t, tc.want, servertest.Object(t, res))
 				require.Equal(t, before, tip("conflict"))
 			})
 		}
 	})
 
 	t.Run("revert", func(t *testing.T) {
-		res := f.in.Do(t, "POST", path+string(s.second)+"/revert", tok, `{"branch":"rev"}`)
+		res := f.In.Do(t, "POST", path+string(s.second)+"/revert", tok, `{"branch":"rev"}`)
 		require.Equal(t, 201, res.Status, res.String())
-		got := object(t, res)
+		got := servertest.Object(t, res)
 		require.Equal(t, "Revert \"Second [commit]\"\n\nThis reverts commit "+string(s.second), got["message"])
 		require.Equal(t, "Revert \"Second [commit]\"", got["title"])
 		require.Equal(t, []any{string(s.merge)}, got["parent_ids"])
@@ -100,19 +102,19 @@ func TestCommits_CherryPickAndRevert(t *testing.T) {
 		require.Equal(t, "# Demo\n\nHello.\n", blob(t, r, "rev", "README.md"))
 		require.Equal(t, "", mode(t, r, "rev", "CHANGELOG.md"))
 
-		res = f.in.Do(t, "POST", path+string(s.second)+"/revert", tok, `{"branch":"rev"}`)
+		res = f.In.Do(t, "POST", path+string(s.second)+"/revert", tok, `{"branch":"rev"}`)
 		require.Equal(t, 400, res.Status, res.String())
-		require.Equal(t, map[string]any{"message": "Commit revert failed: " + changeFailure, "error_code": "empty"}, object(t, res))
-		res = f.in.Do(t, "POST", path+string(s.second)+"/revert", tok, `{"branch":"rev","dry_run":true}`)
-		require.Equal(t, map[string]any{"message": "Commit revert failed: " + changeFailure, "error_code": "empty", "dry_run": "error"}, object(t, res))
-		res = f.in.Do(t, "POST", path+string(s.second)+"/revert", tok, `{"branch":"main","dry_run":true}`)
+		require.Equal(t, map[string]any{"message": "Commit revert failed: " + changeFailure, "error_code": "empty"}, servertest.Object(t, res))
+		res = f.In.Do(t, "POST", path+string(s.second)+"/revert", tok, `{"branch":"rev","dry_run":true}`)
+		require.Equal(t, map[string]any{"message": "Commit revert failed: " + changeFailure, "error_code": "empty", "dry_run": "error"}, servertest.Object(t, res))
+		res = f.In.Do(t, "POST", path+string(s.second)+"/revert", tok, `{"branch":"main","dry_run":true}`)
 		require.Equal(t, 200, res.Status, res.String())
-		require.Equal(t, map[string]any{"dry_run": "success"}, object(t, res))
+		require.Equal(t, map[string]any{"dry_run": "success"}, servertest.Object(t, res))
 	})
 
 	t.Run("client-go", func(t *testing.T) {
-		gl := f.in.Client(t, tok)
-		setRef(t, r, git.BranchRef("cg"), s.second)
+		gl := f.In.Client(t, tok)
+		gittest.SetRef(t, r, git.BranchRef("cg"), s.second)
 		c, _, err := gl.Commits.CherryPickCommit(p.ID, string(s.feature), &gitlab.CherryPickCommitOptions{Branch: gitlab.Ptr("cg")})
 		require.NoError(t, err)
 		require.Equal(t, "Add feature", c.Title)
@@ -125,18 +127,18 @@ func TestCommits_CherryPickAndRevert(t *testing.T) {
 
 	t.Run("refused", func(t *testing.T) {
 		for _, op := range []string{"cherry_pick", "revert"} {
-			requireError(t, f.in.Do(t, "POST", path+"unknown/"+op, tok, `{"branch":"main"}`), 404, "message", "404 Commit Not Found")
-			requireError(t, f.in.Do(t, "POST", path+"feature/"+op, tok, `{"branch":"nope"}`), 404, "message", "404 Branch Not Found")
-			requireError(t, f.in.Do(t, "POST", path+"feature/"+op, tok, `{"branch":"a..b"}`), 400, "message", "The branch refname is invalid")
-			requireError(t, f.in.Do(t, "POST", path+"feature/"+op, tok, `{}`), 400, "error", "branch is missing")
-			requireError(t, f.in.Do(t, "POST", path+"feature/"+op, tok, `{"branch":" "}`), 400, "error", "branch is empty")
-			requireError(t, f.in.Do(t, "POST", path+"feature/"+op, tok, `{"branch":"main","dry_run":"x"}`), 400, "error", "dry_run is invalid")
-			requireError(t, f.in.Do(t, "POST", path+"feature/"+op, "", `{"branch":"main"}`), 401, "message", "401 Unauthorized")
-			requireError(t, f.in.Do(t, "POST", path+"feature/"+op, f.tokens["reporter"], `{"branch":"main"}`), 403, "message", "403 Forbidden - You are not allowed to push into this branch")
+			servertest.RequireError(t, f.In.Do(t, "POST", path+"unknown/"+op, tok, `{"branch":"main"}`), 404, "message", "404 Commit Not Found")
+			servertest.RequireError(t, f.In.Do(t, "POST", path+"feature/"+op, tok, `{"branch":"nope"}`), 404, "message", "404 Branch Not Found")
+			servertest.RequireError(t, f.In.Do(t, "POST", path+"feature/"+op, tok, `{"branch":"a..b"}`), 400, "message", "The branch refname is invalid")
+			servertest.RequireError(t, f.In.Do(t, "POST", path+"feature/"+op, tok, `{}`), 400, "error", "branch is missing")
+			servertest.RequireError(t, f.In.Do(t, "POST", path+"feature/"+op, tok, `{"branch":" "}`), 400, "error", "branch is empty")
+			servertest.RequireError(t, f.In.Do(t, "POST", path+"feature/"+op, tok, `{"branch":"main","dry_run":"x"}`), 400, "error", "dry_run is invalid")
+			servertest.RequireError(t, f.In.Do(t, "POST", path+"feature/"+op, "", `{"branch":"main"}`), 401, "message", "401 Unauthorized")
+			servertest.RequireError(t, f.In.Do(t, "POST", path+"feature/"+op, f.Tokens["reporter"], `{"branch":"main"}`), 403, "message", "403 Forbidden - You are not allowed to push into this branch")
 		}
-		priv := f.project(t, "priv", "private", true)
-		requireError(t, f.in.Do(t, "POST", base(priv)+"/commits/main/cherry_pick", "", `{"branch":"main"}`), 404, "message", "404 Project Not Found")
+		priv := f.ProjectWithReadme(t, "priv", "private")
+		servertest.RequireError(t, f.In.Do(t, "POST", base(priv)+"/commits/main/cherry_pick", "", `{"branch":"main"}`), 404, "message", "404 Project Not Found")
 		// The default branch of a new project is protected: Developers may not pick into it.
-		requireError(t, f.in.Do(t, "POST", base(priv)+"/commits/main/revert", f.tokens["developer"], `{"branch":"main"}`), 403, "message", "403 Forbidden - You are not allowed to push into this branch")
+		servertest.RequireError(t, f.In.Do(t, "POST", base(priv)+"/commits/main/revert", f.Tokens["developer"], `{"branch":"main"}`), 403, "message", "403 Forbidden - You are not allowed to push into this branch")
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"anvil/cmd/anvil/server/servertest"
 	"anvil/internal/git"
 
 	"github.com/stretchr/testify/require"
@@ -15,18 +16,18 @@ import (
 // acknowledged (201) is in the history afterwards, and every loser gets a clean 400 and can
 // retry.
 func TestCommits_Create_concurrent(t *testing.T) {
-	f := newFixture(t)
-	p := f.project(t, "race", "public", true)
-	r := f.repo(t, p)
-	tok := f.tokens["maintainer"]
+	f := servertest.NewRepoFixture(t)
+	p := f.ProjectWithReadme(t, "race", "public")
+	r := f.Repo(t, p)
+	tok := f.Tokens["maintainer"]
 	path := base(p) + "/commits"
 	const writers = 12
 	const stale = "Could not update refs/heads/main. Please refresh and try again."
 
 	post := func(i, attempt int) (int, map[string]any) {
 		body := fmt.Sprintf(`{"branch":"main","commit_message":"writer %d try %d","stats":false,"actions":[{"action":"create","file_path":"w/%d.txt","content":"%d"}]}`, i, attempt, i, i)
-		res := f.in.Do(t, "POST", path, tok, body)
-		return res.Status, object(t, res)
+		res := f.In.Do(t, "POST", path, tok, body)
+		return res.Status, servertest.Object(t, res)
 	}
 
 	// Round 1: everyone at once, no retries.

@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"anvil/cmd/anvil/server/servertest"
 	"anvil/internal/git"
+	"anvil/internal/git/gittest"
 
 	"github.com/stretchr/testify/require"
 	gitlab "gitlab.com/gitlab-org/api/client-go"
@@ -31,13 +33,13 @@ func mode(t *testing.T, r *git.Repository, rev, path string) string {
 }
 
 func TestCommits_Create(t *testing.T) {
-	f := newFixture(t)
-	p := f.project(t, "p", "public", true)
-	r := f.repo(t, p)
+	f := servertest.NewRepoFixture(t)
+	p := f.ProjectWithReadme(t, "p", "public")
+	r := f.Repo(t, p)
 	path := base(p) + "/commits"
 	// main is protected (Maintainers push), so writes to it use the Maintainer.
-	root := f.tokens["maintainer"]
-	maint := f.users["maintainer"]
+	root := f.Tokens["maintainer"]
+	maint := f.Users["maintainer"]
 	head := func(branch string) string {
 		t.Helper()
 		b, err := r.Branch(context.Background(), branch)
@@ -47,9 +49,9 @@ func TestCommits_Create(t *testing.T) {
 
 	t.Run("exact shape", func(t *testing.T) {
 		parent := head("main")
-		res := f.in.Do(t, "POST", path, root, `{"branch":"main","commit_message":"Add a\n\nBody","actions":[{"action":"create","file_path":"a.txt","content":"one\ntwo\n"}]}`)
+		res := f.In.Do(t, "POST", path, root, `{"branch":"main","commit_message":"Add a\n\nBody","actions":[{"action":"create","file_path":"a.txt","content":"one\ntwo\n"}]}`)
 		require.Equal(t, 201, res.Status, res.String())
-		got := object(t, res)
+		got := servertest.Object(t, res)
 		id := head("main")
 		require.Equal(t, id, got["id"])
 		date := got["committed_date"].(string)
@@ -60,7 +62,7 @@ func TestCommits_Create(t *testing.T) {
 			"author_name": maint.Name, "author_email": maint.Email, "authored_date": date,
 			"committer_name": maint.Name, "committer_email": maint.Email, "committed_date": date,
 			"trailers": map[string]any{}, "extended_trailers": map[string]any{},
-			"web_url": f.in.URL + "/g/p/-/commit/" + id,
+			"web_url": f.In.URL + "/g/p/-/commit/" + id,
 			"stats":   map[string]any{"additions": 2.0, "deletions": 0.0, "total": 2.0},
 			"status":  nil, "project_id": float64(p.ID), "last_pipeline": nil,
 		}, got)
@@ -68,7 +70,7 @@ func TestCommits_Create(t *testing.T) {
 	})
 
 	t.Run("every action in one commit", func(t *testing.T) {
-		res := f.in.Do(t, "POST", path, root, `{"branch":"main","commit_message":"many","stats":false,"actions":[
+		res := f.In.Do(t, "POST", path, root, `{"branch":"main","commit_message":"many","stats":false,"actions":[
 			{"action":"create","file_path":"dir/new.sh","content":"#!/bin/sh\n"},
 			{"action":"chmod","file_path":"dir/new.sh","execute_filemode":true},
 			{"action":"update","file_path":"README.md","content":"replaced\n"},
@@ -79,7 +81,7 @@ func TestCommits_Create(t *testing.T) {
 			{"action":"create","file_path":"nopad.txt","content":"aGk","encoding":"base64"}
 		]}`)
 		require.Equal(t, 201, res.Status, res.String())
-		require.NotContains(t, object(t, res), "stats")
+		require.NotContains(t, servertest.Object(t, res), "stats")
 		require.Equal(t, "100755", mode(t, r, "main", "dir/new.sh"))
 		require.Equal(t, "replaced\n", blob(t, r, "main", "README.md"))
 		require.Equal(t, "one\ntwo\n", blob(t, r, "main", "moved/a.txt"))
@@ -89,7 +91,7 @@ func TestCommits_Create(t *testing.T) {
 		require.Equal(t, "hi", blob(t, r, "main", "nopad.txt"))
 
 		// A move with content replaces it; chmod false clears the bit.
-		res = f.in.Do(t, "POST", path, root, `{"branch":"main","commit_message":"more","actions":[
+		res = f.In.Do(t, "POST", path, root, `{"branch":"main","commit_message":"more","actions":[
 			{"action":"move","file_path":"b.txt","previous_path":"moved/a.txt","content":"new\n"},
 			{"action":"chmod","file_path":"dir/new.sh","execute_filemode":"false"}]}`)
 		require.Equal(t, 201, res.Status, res.String())
@@ -103,9 +105,9 @@ func TestCommits_Create(t *testing.T) {
 			"&actions[][action]=create&actions[][file_path]=form.txt&actions[][content]=" + url.QueryEscape("from a form") +
 			"&actions[][action]=update&actions[][file_path]=b.txt&actions[][content]=changed" +
 			"&author_name=" + url.QueryEscape("Someone Else") + "&author_email=else%40example.com"
-		res := doForm(t, f.in, path, root, form)
+		res := doForm(t, f.In, path, root, form)
 		require.Equal(t, 201, res.Status, res.String())
-		got := object(t, res)
+		got := servertest.Object(t, res)
 		require.Equal(t, "Someone Else", got["author_name"])
 		require.Equal(t, "else@example.com", got["author_email"])
 		require.Equal(t, maint.Name, got["committer_name"])
@@ -115,7 +117,7 @@ func TestCommits_Create(t *testing.T) {
 
 	t.Run("last_commit_id", func(t *testing.T) {
 		last := head("main") // the form commit last changed b.txt
-		res := f.in.Do(t, "POST", path, root, `{"branch":"main","commit_message":"ok","actions":[{"action":"update","file_path":"b.txt","content":"v2","last_commit_id":"`+last+`"}]}`)
+		res := f.In.Do(t, "POST", path, root, `{"branch":"main","commit_message":"ok","actions":[{"action":"update","file_path":"b.txt","content":"v2","last_commit_id":"`+last+`"}]}`)
 		require.Equal(t, 201, res.Status, res.String())
 		// The file changed since last: refused, for update, move and delete alike.
 		for _, action := range []string{
@@ -123,37 +125,37 @@ func TestCommits_Create(t *testing.T) {
 			`{"action":"delete","file_path":"b.txt","last_commit_id":"` + last + `"}`,
 			`{"action":"move","file_path":"c.txt","previous_path":"b.txt","last_commit_id":"` + last + `"}`,
 		} {
-			res = f.in.Do(t, "POST", path, root, `{"branch":"main","commit_message":"stale","actions":[`+action+`]}`)
-			requireError(t, res, 400, "message", "The file has changed since you started editing it: b.txt")
+			res = f.In.Do(t, "POST", path, root, `{"branch":"main","commit_message":"stale","actions":[`+action+`]}`)
+			servertest.RequireError(t, res, 400, "message", "The file has changed since you started editing it: b.txt")
 		}
 		require.Equal(t, "v2", blob(t, r, "main", "b.txt"))
 		// An unknown last_commit_id tells nothing and passes, as in GitLab.
-		res = f.in.Do(t, "POST", path, root, `{"branch":"main","commit_message":"ok","actions":[{"action":"update","file_path":"b.txt","content":"v3","last_commit_id":"nope"}]}`)
+		res = f.In.Do(t, "POST", path, root, `{"branch":"main","commit_message":"ok","actions":[{"action":"update","file_path":"b.txt","content":"v3","last_commit_id":"nope"}]}`)
 		require.Equal(t, 201, res.Status, res.String())
 	})
 
 	t.Run("new branches", func(t *testing.T) {
 		mainHead := head("main")
-		res := f.in.Do(t, "POST", path, root, `{"branch":"topic","start_branch":"main","commit_message":"topic","actions":[{"action":"create","file_path":"topic.txt"}]}`)
+		res := f.In.Do(t, "POST", path, root, `{"branch":"topic","start_branch":"main","commit_message":"topic","actions":[{"action":"create","file_path":"topic.txt"}]}`)
 		require.Equal(t, 201, res.Status, res.String())
-		require.Equal(t, []any{mainHead}, object(t, res)["parent_ids"])
+		require.Equal(t, []any{mainHead}, servertest.Object(t, res)["parent_ids"])
 		require.Equal(t, mainHead, head("main"))
 
-		first := list(t, f.in.Do(t, "GET", path+"?ref_name=main&per_page=100", root, nil))
+		first := servertest.List(t, f.In.Do(t, "GET", path+"?ref_name=main&per_page=100", root, nil))
 		rootCommit := first[len(first)-1]["id"].(string)
-		res = f.in.Do(t, "POST", path, root, `{"branch":"from-sha","start_sha":"`+rootCommit+`","commit_message":"x","actions":[{"action":"create","file_path":"x.txt"}]}`)
+		res = f.In.Do(t, "POST", path, root, `{"branch":"from-sha","start_sha":"`+rootCommit+`","commit_message":"x","actions":[{"action":"create","file_path":"x.txt"}]}`)
 		require.Equal(t, 201, res.Status, res.String())
-		require.Equal(t, []any{rootCommit}, object(t, res)["parent_ids"])
+		require.Equal(t, []any{rootCommit}, servertest.Object(t, res)["parent_ids"])
 
 		// force overwrites an existing branch with a commit on the start.
-		res = f.in.Do(t, "POST", path, root, `{"branch":"topic","start_sha":"`+rootCommit+`","force":true,"commit_message":"forced","actions":[{"action":"create","file_path":"f.txt"}]}`)
+		res = f.In.Do(t, "POST", path, root, `{"branch":"topic","start_sha":"`+rootCommit+`","force":true,"commit_message":"forced","actions":[{"action":"create","file_path":"f.txt"}]}`)
 		require.Equal(t, 201, res.Status, res.String())
-		require.Equal(t, []any{rootCommit}, object(t, res)["parent_ids"])
-		require.Equal(t, object(t, res)["id"], head("topic"))
+		require.Equal(t, []any{rootCommit}, servertest.Object(t, res)["parent_ids"])
+		require.Equal(t, servertest.Object(t, res)["id"], head("topic"))
 	})
 
 	t.Run("client-go", func(t *testing.T) {
-		gl := f.in.Client(t, f.tokens["maintainer"])
+		gl := f.In.Client(t, f.Tokens["maintainer"])
 		c, _, err := gl.Commits.CreateCommit(p.ID, &gitlab.CreateCommitOptions{
 			Branch: gitlab.Ptr("main"), CommitMessage: gitlab.Ptr("via client-go"),
 			Actions: []*gitlab.CommitActionOptions{
@@ -214,7 +216,7 @@ func TestCommits_Create(t *testing.T) {
 			{"bad JSON", `{"branch":`, "error", "There was a problem in the JSON you submitted: unexpected EOF"},
 		} {
 			t.Run(tc.desc, func(t *testing.T) {
-				requireError(t, f.in.Do(t, "POST", path, root, tc.body), 400, tc.key, tc.msg)
+				servertest.RequireError(t, f.In.Do(t, "POST", path, root, tc.body), 400, tc.key, tc.msg)
 			})
 		}
 		require.Equal(t, before, head("main"))
@@ -223,7 +225,7 @@ func TestCommits_Create(t *testing.T) {
 
 	t.Run("a body over the limit is refused", func(t *testing.T) {
 		big := strings.Repeat("a", 50<<20)
-		res := f.in.Do(t, "POST", path, root, `{"branch":"main","commit_message":"big","actions":[{"action":"create","file_path":"big","content":"`+big+`"}]}`)
+		res := f.In.Do(t, "POST", path, root, `{"branch":"main","commit_message":"big","actions":[{"action":"create","file_path":"big","content":"`+big+`"}]}`)
 		require.Equal(t, 413, res.Status)
 	})
 
@@ -231,68 +233,68 @@ func TestCommits_Create(t *testing.T) {
 		body := func(branch string) string {
 			return `{"branch":"` + branch + `","start_branch":"main","commit_message":"m","actions":[{"action":"create","file_path":"perm-` + branch + `.txt"}]}`
 		}
-		requireError(t, f.in.Do(t, "POST", path, "", body("anon")), 401, "message", "401 Unauthorized")
+		servertest.RequireError(t, f.In.Do(t, "POST", path, "", body("anon")), 401, "message", "401 Unauthorized")
 		for _, who := range []string{"outsider", "guest", "reporter"} {
-			requireError(t, f.in.Do(t, "POST", path, f.tokens[who], body(who)), 403, "message", "403 Forbidden - You are not allowed to push into this branch")
+			servertest.RequireError(t, f.In.Do(t, "POST", path, f.Tokens[who], body(who)), 403, "message", "403 Forbidden - You are not allowed to push into this branch")
 		}
 		// main is protected (Maintainers push): a Developer may only use other branches.
-		requireError(t, f.in.Do(t, "POST", path, f.tokens["developer"], `{"branch":"main","commit_message":"m","actions":[{"action":"create","file_path":"dev.txt"}]}`),
+		servertest.RequireError(t, f.In.Do(t, "POST", path, f.Tokens["developer"], `{"branch":"main","commit_message":"m","actions":[{"action":"create","file_path":"dev.txt"}]}`),
 			403, "message", "403 Forbidden - You are not allowed to push into this branch")
-		res := f.in.Do(t, "POST", path, f.tokens["developer"], body("dev"))
+		res := f.In.Do(t, "POST", path, f.Tokens["developer"], body("dev"))
 		require.Equal(t, 201, res.Status, res.String())
-		res = f.in.Do(t, "POST", path, f.tokens["maintainer"], `{"branch":"main","commit_message":"m","actions":[{"action":"create","file_path":"maint.txt"}]}`)
+		res = f.In.Do(t, "POST", path, f.Tokens["maintainer"], `{"branch":"main","commit_message":"m","actions":[{"action":"create","file_path":"maint.txt"}]}`)
 		require.Equal(t, 201, res.Status, res.String())
 
-		priv := f.project(t, "priv", "private", true)
+		priv := f.ProjectWithReadme(t, "priv", "private")
 		ppath := base(priv) + "/commits"
-		requireError(t, f.in.Do(t, "POST", ppath, "", body("x")), 404, "message", "404 Project Not Found")
-		requireError(t, f.in.Do(t, "POST", ppath, f.tokens["outsider"], body("x")), 404, "message", "404 Project Not Found")
-		requireError(t, f.in.Do(t, "POST", ppath, f.tokens["guest"], body("x")), 403, "message", "403 Forbidden")
+		servertest.RequireError(t, f.In.Do(t, "POST", ppath, "", body("x")), 404, "message", "404 Project Not Found")
+		servertest.RequireError(t, f.In.Do(t, "POST", ppath, f.Tokens["outsider"], body("x")), 404, "message", "404 Project Not Found")
+		servertest.RequireError(t, f.In.Do(t, "POST", ppath, f.Tokens["guest"], body("x")), 403, "message", "403 Forbidden")
 	})
 
 	t.Run("empty repository: the first branch becomes the default", func(t *testing.T) {
-		root := f.tokens["root"]
-		empty := f.project(t, "empty", "public", false)
-		res := f.in.Do(t, "POST", base(empty)+"/commits", root, `{"branch":"develop","commit_message":"first","actions":[{"action":"create","file_path":"README.md","content":"hi\n"}]}`)
+		root := f.Tokens["root"]
+		empty := f.Project(t, "empty", "public")
+		res := f.In.Do(t, "POST", base(empty)+"/commits", root, `{"branch":"develop","commit_message":"first","actions":[{"action":"create","file_path":"README.md","content":"hi\n"}]}`)
 		require.Equal(t, 201, res.Status, res.String())
-		require.Equal(t, []any{}, object(t, res)["parent_ids"])
-		er := f.repo(t, empty)
+		require.Equal(t, []any{}, servertest.Object(t, res)["parent_ids"])
+		er := f.Repo(t, empty)
 		h, err := er.Head(context.Background())
 		require.NoError(t, err)
 		require.Equal(t, "develop", h)
-		res = f.in.Do(t, "GET", "/projects/"+itoa(empty.ID), root, nil)
-		require.Equal(t, "develop", object(t, res)["default_branch"])
-		other := f.project(t, "empty2", "public", false)
-		requireError(t, f.in.Do(t, "POST", base(other)+"/commits", root, `{"branch":"bad:name","commit_message":"first","actions":[{"action":"create","file_path":"a"}]}`),
+		res = f.In.Do(t, "GET", "/projects/"+itoa(empty.ID), root, nil)
+		require.Equal(t, "develop", servertest.Object(t, res)["default_branch"])
+		other := f.Project(t, "empty2", "public")
+		servertest.RequireError(t, f.In.Do(t, "POST", base(other)+"/commits", root, `{"branch":"bad:name","commit_message":"first","actions":[{"action":"create","file_path":"a"}]}`),
 			400, "message", "Something went wrong when we tried to create 'bad:name' for you: Branch name is invalid")
 	})
 
 	t.Run("start_project: a fork's source", func(t *testing.T) {
-		root := f.tokens["root"]
-		src := f.project(t, "src", "public", false)
-		fork := f.project(t, "fork", "public", false)
-		s := seed(t, f.repo(t, src))
-		seed(t, f.repo(t, fork)) // same content and dates: the fork has the source's commits
+		root := f.Tokens["root"]
+		src := f.Project(t, "src", "public")
+		fork := f.Project(t, "fork", "public")
+		s := seed(t, f.Repo(t, src))
+		seed(t, f.Repo(t, fork)) // same content and dates: the fork has the source's commits
 		body := `{"branch":"patch","start_branch":"main","start_project":"g/src","commit_message":"m","actions":[{"action":"create","file_path":"p.txt"}]}`
-		requireError(t, f.in.Do(t, "POST", base(fork)+"/commits", root, body), 403, "message",
+		servertest.RequireError(t, f.In.Do(t, "POST", base(fork)+"/commits", root, body), 403, "message",
 			"403 Forbidden - Project is not included in the fork network for g / src")
-		require.NoError(t, f.in.DB.Client.Project.UpdateOneID(fork.ID).SetForkedFromID(src.ID).Exec(context.Background()))
-		res := f.in.Do(t, "POST", base(fork)+"/commits", root, body)
+		require.NoError(t, f.In.DB.Client.Project.UpdateOneID(fork.ID).SetForkedFromID(src.ID).Exec(context.Background()))
+		res := f.In.Do(t, "POST", base(fork)+"/commits", root, body)
 		require.Equal(t, 201, res.Status, res.String())
-		require.Equal(t, []any{string(s.merge)}, object(t, res)["parent_ids"])
-		requireError(t, f.in.Do(t, "POST", base(fork)+"/commits", root, strings.Replace(body, "g/src", "999999", 1)), 404, "message", "404 Project Not Found")
+		require.Equal(t, []any{string(s.merge)}, servertest.Object(t, res)["parent_ids"])
+		servertest.RequireError(t, f.In.Do(t, "POST", base(fork)+"/commits", root, strings.Replace(body, "g/src", "999999", 1)), 404, "message", "404 Project Not Found")
 
 		// A commit the source got after the fork is fetched into the fork as the parent.
-		newer := writeCommit(t, f.repo(t, src), commitSpec{base: s.merge, parents: []git.ObjectID{s.merge}, author: alice, minute: 9,
-			message: "Later\n", files: map[string]string{"later.txt": "later\n"}})
-		setRef(t, f.repo(t, src), git.BranchRef("main"), newer)
-		ok, err := f.repo(t, fork).HasObject(context.Background(), newer)
+		newer := gittest.WriteCommit(t, f.Repo(t, src), gittest.Write{Epoch: epoch, Base: s.merge, Parents: []git.ObjectID{s.merge}, Author: alice, Minute: 9,
+			Message: "Later\n", Files: map[string]string{"later.txt": "later\n"}})
+		gittest.SetRef(t, f.Repo(t, src), git.BranchRef("main"), newer)
+		ok, err := f.Repo(t, fork).HasObject(context.Background(), newer)
 		require.NoError(t, err)
 		require.False(t, ok)
-		res = f.in.Do(t, "POST", base(fork)+"/commits", root, strings.Replace(body, `"patch"`, `"patch2"`, 1))
+		res = f.In.Do(t, "POST", base(fork)+"/commits", root, strings.Replace(body, `"patch"`, `"patch2"`, 1))
 		require.Equal(t, 201, res.Status, res.String())
-		require.Equal(t, []any{string(newer)}, object(t, res)["parent_ids"])
-		tree, err := f.repo(t, fork).ListTree(context.Background(), "patch2", "", git.ListTreeOptions{})
+		require.Equal(t, []any{string(newer)}, servertest.Object(t, res)["parent_ids"])
+		tree, err := f.Repo(t, fork).ListTree(context.Background(), "patch2", "", git.ListTreeOptions{})
 		require.NoError(t, err)
 		var names []string
 		for _, e := range tree {

@@ -1,6 +1,7 @@
 package commitapi
 
 import (
+	"anvil/internal/pagination"
 	"anvil/internal/service/commits"
 	"anvil/rest/httpx"
 	"anvil/rest/presenter"
@@ -16,6 +17,7 @@ func (h *handlers) list(c *gin.Context) error {
 		return err
 	}
 	p := commits.ListParams{
+		Project:     httpx.PathParam(c, "id"),
 		RefName:     b.StringDefault("ref_name", ""),
 		Since:       b.Time("since"),
 		Until:       b.Time("until"),
@@ -24,22 +26,21 @@ func (h *handlers) list(c *gin.Context) error {
 		All:         b.BoolDefault("all", false),
 		WithStats:   b.BoolDefault("with_stats", false),
 		FirstParent: b.BoolDefault("first_parent", false),
-		Order:       "default",
 		Trailers:    b.BoolDefault("trailers", false),
 	}
+	o := commits.Order{By: "default"}
 	if v := b.Enum("order", "default", "topo"); v != nil {
-		p.Order = *v
+		o.By = *v
 	}
-	page := httpx.Offset(b)
+	page := pagination.Page{Offset: httpx.Offset(b)}
 	if err := b.Err(); err != nil {
 		return err
 	}
-	res, err := h.svc.List(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), p, page)
+	r, proj, err := h.svc.List(c.Request.Context(), httpx.Actor(c), p, o, page)
 	if err != nil {
 		return err
 	}
-	httpx.SetPageHeaders(c, httpx.P(c).BaseURL, page, -1, len(res.Result.Items))
-	return httpx.OK(c, httpx.P(c).CommitList(res, p.WithStats, p.Trailers))
+	return httpx.Page(c, httpx.P(c).BaseURL, r, httpx.P(c).CommitList(proj, r.Items, p.WithStats, p.Trailers))
 }
 
 // get handles GET /projects/:id/repository/commits/:sha: the commit with stats (stats=false
@@ -120,6 +121,5 @@ func (h *handlers) diff(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	httpx.SetPageHeaders(c, httpx.P(c).BaseURL, page, res.Total, len(res.Items))
-	return httpx.OK(c, presenter.CommitDiff(res.Items, unidiff))
+	return httpx.Page(c, httpx.P(c).BaseURL, res, presenter.CommitDiff(res.Items, unidiff))
 }

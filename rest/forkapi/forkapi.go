@@ -6,12 +6,10 @@ package forkapi
 import (
 	"net/http"
 
-	"anvil/internal/authz"
 	"anvil/internal/service/forks"
-	"anvil/internal/service/projects"
 	"anvil/rest/httpx"
-	"anvil/rest/params"
 	"anvil/rest/presenter"
+	"anvil/rest/projectapi"
 	"anvil/rest/route"
 
 	"github.com/gin-gonic/gin"
@@ -44,7 +42,7 @@ func (h *handlers) fork(c *gin.Context) error {
 		Visibility: b.Enum("visibility", visibilities...), Branch: b.String("branches"),
 	}
 	b.Bool("mr_default_target_self")
-	opts := bindOptions(b)
+	opts := projectapi.BindOptions(b)
 	if err := b.Err(); err != nil {
 		return err
 	}
@@ -55,32 +53,23 @@ func (h *handlers) fork(c *gin.Context) error {
 	return httpx.Created(c, httpx.P(c).Project(p, v, opts))
 }
 
-// list handles GET /projects/:id/forks: the forks the caller may see, filtered and paged like
-// GET /projects.
+// list handles GET /projects/:id/forks: the forks the caller may see, filtered, ordered and
+// paged like GET /projects (the same binder: keyset pages in id order only, 405 otherwise).
 func (h *handlers) list(c *gin.Context) error {
 	b, err := httpx.Bind(c)
 	if err != nil {
 		return err
 	}
-	p := bindList(b)
-	simple, opts := b.BoolDefault("simple", false), bindOptions(b)
-	page := projects.Page{Offset: httpx.Offset(b)}
-	if b.StringDefault("pagination", "") == "keyset" && p.OrderBy == "id" {
-		page.Keyset = true
-	}
-	if err := b.Err(); err != nil {
-		return err
-	}
-	l, err := h.svc.List(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), p, page)
+	req, err := projectapi.BindList(b, true)
 	if err != nil {
 		return err
 	}
-	if page.Keyset {
-		httpx.SetKeysetLink(c, httpx.P(c).BaseURL, l.Next)
-	} else {
-		httpx.SetPageHeaders(c, httpx.P(c).BaseURL, l.Page, l.Total, len(l.Items))
+	p := forks.ListParams{Project: httpx.PathParam(c, "id"), ListParams: req.Params}
+	r, v, err := h.svc.List(c.Request.Context(), httpx.Actor(c), p, req.Order, req.Page)
+	if err != nil {
+		return err
 	}
-	return httpx.OK(c, httpx.P(c).ProjectList(l.Items, l.View, simple, opts))
+	return httpx.Page(c, httpx.P(c).BaseURL, r, httpx.P(c).ProjectList(r.Items, v, req.Simple, req.Options))
 }
 
 // link handles POST /projects/:id/fork/:forked_from_id: 201 with the project.
@@ -104,43 +93,4 @@ func (h *handlers) unlink(c *gin.Context) error {
 		return nil
 	}
 	return httpx.NoContent(c)
-}
-
-// bindList reads the project listing filters GET /projects/:id/forks accepts.
-func bindList(b *params.Binder) projects.ListParams {
-	p := projects.ListParams{
-		Search: b.StringDefault("search", ""), SearchNamespaces: b.BoolDefault("search_namespaces", false),
-		Owned: b.BoolDefault("owned", false), Membership: b.BoolDefault("membership", false),
-		Starred: b.BoolDefault("starred", false), Archived: b.Bool("archived"),
-		IDAfter: b.Int("id_after"), IDBefore: b.Int("id_before"),
-		LastActivityAfter: b.Time("last_activity_after"), LastActivityBefore: b.Time("last_activity_before"),
-		UpdatedAfter: b.Time("updated_after"), UpdatedBefore: b.Time("updated_before"),
-		WithIssuesEnabled:        b.BoolDefault("with_issues_enabled", false),
-		WithMergeRequestsEnabled: b.BoolDefault("with_merge_requests_enabled", false),
-		Sort:                     b.StringDefault("sort", "desc"),
-	}
-	if v := b.Enum("visibility", visibilities...); v != nil {
-		p.Visibility = *v
-	}
-	if v := b.Enum("order_by", projects.Orders...); v != nil {
-		p.OrderBy = *v
-	}
-	b.Enum("sort", "asc", "desc")
-	if l := b.Int("min_access_level"); l != nil {
-		if authz.ValidMemberLevel(*l) {
-			p.MinAccessLevel = *l
-		} else {
-			b.Fail("min_access_level does not have a valid value")
-		}
-	}
-	return p
-}
-
-// bindOptions reads the options that change the project shapes.
-func bindOptions(b *params.Binder) presenter.ProjectOptions {
-	return presenter.ProjectOptions{
-		License:          b.BoolDefault("license", false),
-		Statistics:       b.BoolDefault("statistics", false),
-		CustomAttributes: b.BoolDefault("with_custom_attributes", false),
-	}
 }

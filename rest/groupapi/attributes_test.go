@@ -42,13 +42,13 @@ func TestGroupCustomAttributes(t *testing.T) {
 		// Ignored for others.
 		assert.Equal(t, []string{"attrs", "other", "attrs/sub"}, paths(t, in.Do(t, "GET", "/groups?custom_attributes[tier]=platinum&all_available=true", tok, nil)))
 
-		list := decode[[]map[string]any](t, in.Do(t, "GET", "/groups?with_custom_attributes=true", servertest.RootToken, nil))
+		list := servertest.Decode[[]map[string]any](t, in.Do(t, "GET", "/groups?with_custom_attributes=true", servertest.RootToken, nil))
 		require.Len(t, list, 3)
 		assert.Equal(t, []any{map[string]any{"key": "tier", "value": "platinum"}, map[string]any{"key": "region", "value": "eu"}}, list[0]["custom_attributes"])
 		assert.Equal(t, []any{}, list[1]["custom_attributes"])
-		detail := decode[map[string]any](t, in.Do(t, "GET", fmt.Sprintf("/groups/%d?with_custom_attributes=true", sub.ID), servertest.RootToken, nil))
+		detail := servertest.Decode[map[string]any](t, in.Do(t, "GET", fmt.Sprintf("/groups/%d?with_custom_attributes=true", sub.ID), servertest.RootToken, nil))
 		assert.Equal(t, []any{map[string]any{"key": "tier", "value": "gold"}}, detail["custom_attributes"])
-		detail = decode[map[string]any](t, in.Do(t, "GET", fmt.Sprintf("/groups/%d?with_custom_attributes=true", sub.ID), tok, nil))
+		detail = servertest.Decode[map[string]any](t, in.Do(t, "GET", fmt.Sprintf("/groups/%d?with_custom_attributes=true", sub.ID), tok, nil))
 		assert.NotContains(t, detail, "custom_attributes")
 		_ = other
 	})

@@ -74,7 +74,7 @@ func TestGroups_Create_clientGo(t *testing.T) {
 	assert.Nil(t, m.CreatedByID, "GitLab adds the creator without a created_by")
 	r := in.Do(t, "GET", fmt.Sprintf("/groups/%d/members/%d", g.ID, alice.ID), tok, nil)
 	require.Equal(t, http.StatusOK, r.Status, r.String())
-	assert.NotContains(t, decode[map[string]any](t, r), "created_by")
+	assert.NotContains(t, servertest.Decode[map[string]any](t, r), "created_by")
 
 	// A subgroup through the parent's path, addressed by its encoded full path.
 	sub, _, err := gl.Groups.CreateGroup(&gitlab.CreateGroupOptions{Name: gitlab.Ptr("Infra"), Path: gitlab.Ptr("infra"), ParentID: gitlab.Ptr(g.ID)})
@@ -96,7 +96,7 @@ func TestGroups_Create_rawShape(t *testing.T) {
 	r := in.Do(t, "POST", "/groups", tok, `{"name":"Team","path":"team","emails_disabled":true}`)
 	require.Equal(t, http.StatusCreated, r.Status, r.String())
 	assert.Equal(t, "application/json", r.Header.Get("Content-Type"))
-	body := decode[map[string]any](t, r)
+	body := servertest.Decode[map[string]any](t, r)
 	assert.Equal(t, []string{
 		"archived", "auto_devops_enabled", "avatar_url", "created_at", "default_branch", "default_branch_protection",
 		"default_branch_protection_defaults", "description", "emails_disabled", "emails_enabled",
@@ -107,7 +107,7 @@ func TestGroups_Create_rawShape(t *testing.T) {
 		"require_two_factor_authentication", "runners_token", "share_with_group_lock", "shared_projects",
 		"shared_runners_setting", "shared_with_groups", "show_diff_preview_in_email", "subgroup_creation_level",
 		"two_factor_grace_period", "visibility", "web_url",
-	}, keys(body))
+	}, servertest.Keys(body))
 	want := map[string]any{
 		"name": "Team", "path": "team", "full_path": "team", "full_name": "Team", "description": "",
 		"visibility": "private", "share_with_group_lock": false, "require_two_factor_authentication": false,
@@ -191,7 +191,7 @@ func TestGroups_Create_errors(t *testing.T) {
 	t.Run("maintainer of parent may create a subgroup", func(t *testing.T) {
 		r := in.Do(t, "POST", "/groups", tok, `{"name":"Ops","path":"ops","parent_id":`+id(internal)+`}`)
 		require.Equal(t, 201, r.Status, r.String())
-		body := decode[map[string]any](t, r)
+		body := servertest.Decode[map[string]any](t, r)
 		assert.Equal(t, "corp/ops", body["full_path"])
 		assert.Equal(t, "corp / Ops", body["full_name"])
 		assert.Nil(t, body["prevent_sharing_groups_outside_hierarchy"], "root groups only")
@@ -200,7 +200,7 @@ func TestGroups_Create_errors(t *testing.T) {
 		require.NoError(t, in.Services.Settings.Set(context.Background(), "default_group_visibility", "internal"))
 		r := in.Do(t, "POST", "/groups", tok, `{"name":"Docs","path":"docs"}`)
 		require.Equal(t, 201, r.Status, r.String())
-		assert.Equal(t, "internal", decode[map[string]any](t, r)["visibility"])
+		assert.Equal(t, "internal", servertest.Decode[map[string]any](t, r)["visibility"])
 		ns, err := in.DB.Client.Namespace.Query().Where(namespace.FullPath("docs")).Only(context.Background())
 		require.NoError(t, err)
 		assert.Equal(t, namespace.VisibilityInternal, ns.Visibility)
@@ -208,7 +208,7 @@ func TestGroups_Create_errors(t *testing.T) {
 	t.Run("form encoding and Grape booleans", func(t *testing.T) {
 		r := in.Do(t, "POST", "/groups?name=Form&path=form-group&lfs_enabled=no&visibility=public", tok, nil)
 		require.Equal(t, 201, r.Status, r.String())
-		body := decode[map[string]any](t, r)
+		body := servertest.Decode[map[string]any](t, r)
 		assert.Equal(t, false, body["lfs_enabled"])
 		assert.Equal(t, "public", body["visibility"])
 		assert.Regexp(t, regexp.MustCompile(`^GR1348941`), body["runners_token"])

@@ -35,7 +35,7 @@ func TestGroups_Get_detail(t *testing.T) {
 	t.Run("owner sees runners token and visible shares", func(t *testing.T) {
 		r := in.Do(t, "GET", "/groups/acme%2Feng%2Fbackend", ownerTok, nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		body := decode[map[string]any](t, r)
+		body := servertest.Decode[map[string]any](t, r)
 		assert.Equal(t, "acme / eng / backend", body["full_name"])
 		assert.Equal(t, "acme/eng/backend", body["full_path"])
 		assert.Equal(t, float64(mid.ID), body["parent_id"])
@@ -53,7 +53,7 @@ func TestGroups_Get_detail(t *testing.T) {
 		require.NoError(t, err)
 		assert.Empty(t, g.RunnersToken)
 		r := in.Do(t, "GET", "/groups/"+id(leaf), reporterTok, nil)
-		assert.NotContains(t, decode[map[string]any](t, r), "runners_token")
+		assert.NotContains(t, servertest.Decode[map[string]any](t, r), "runners_token")
 	})
 	t.Run("admin sees every share", func(t *testing.T) {
 		g, _, err := in.Client(t, servertest.RootToken).Groups.GetGroup(leaf.ID, nil)
@@ -65,16 +65,16 @@ func TestGroups_Get_detail(t *testing.T) {
 	})
 	t.Run("with_projects=false omits projects", func(t *testing.T) {
 		r := in.Do(t, "GET", "/groups/"+id(leaf)+"?with_projects=false", ownerTok, nil)
-		body := decode[map[string]any](t, r)
+		body := servertest.Decode[map[string]any](t, r)
 		assert.NotContains(t, body, "projects")
 		assert.NotContains(t, body, "shared_projects")
 		assert.Contains(t, body, "shared_with_groups")
 	})
 	t.Run("with_custom_attributes for administrators", func(t *testing.T) {
 		r := in.Do(t, "GET", "/groups/"+id(leaf)+"?with_custom_attributes=true", servertest.RootToken, nil)
-		assert.Equal(t, []any{}, decode[map[string]any](t, r)["custom_attributes"])
+		assert.Equal(t, []any{}, servertest.Decode[map[string]any](t, r)["custom_attributes"])
 		r = in.Do(t, "GET", "/groups/"+id(leaf)+"?with_custom_attributes=true", ownerTok, nil)
-		assert.NotContains(t, decode[map[string]any](t, r), "custom_attributes")
+		assert.NotContains(t, servertest.Decode[map[string]any](t, r), "custom_attributes")
 	})
 	t.Run("lookups", func(t *testing.T) {
 		for _, tc := range []struct {

@@ -16,7 +16,6 @@ import (
 	"anvil/internal/service/projects"
 	"anvil/internal/service/statistics"
 	"anvil/rest/httpx"
-	"anvil/rest/params"
 	"anvil/rest/presenter"
 	"anvil/rest/route"
 
@@ -72,8 +71,17 @@ func (h *handlers) listUnder(c *gin.Context, parent string, descendants bool) er
 	if err != nil {
 		return err
 	}
-	if parent == "" && b.StringDefault("pagination", "") != "keyset" {
-		// GET /groups caps its offset pages; keyset pages and subgroup listings are not capped.
+	switch {
+	case parent != "":
+		// Subgroup listings page by offset only, and are not capped.
+		page = pagination.Page{Offset: page.Offset}
+	case page.Keyset:
+		// GET /groups walks keyset pages in name, path or id order; similarity cannot be walked.
+		if !slices.Contains(groups.KeysetOrders, o.By) {
+			return httpx.NotAllowed("Keyset pagination is not yet available for this type of request")
+		}
+	default:
+		// GET /groups caps its offset pages.
 		if err := httpx.CapOffset(b, "Group"); err != nil {
 			return err
 		}
@@ -81,9 +89,6 @@ func (h *handlers) listUnder(c *gin.Context, parent string, descendants bool) er
 	p.Parent, p.Descendants = parent, descendants
 	load := groups.Load{CustomAttributes: opts.CustomAttributes}
 	pr := httpx.P(c)
-	if parent == "" && b.StringDefault("pagination", "") == "keyset" {
-		return h.listKeyset(c, b, a, p, o, load, opts)
-	}
 	r, err := h.groups.List(c.Request.Context(), a, p, o, page, load)
 	if err != nil {
 		return err
@@ -107,27 +112,6 @@ func (h *handlers) withStatistics(c *gin.Context, opts presenter.GroupOptions, n
 	var err error
 	opts.StatisticsOf, err = h.stats.ForGroups(c.Request.Context(), ids)
 	return opts, err
-}
-
-// listKeyset serves GET /groups?pagination=keyset: pages that continue after a cursor, with
-// only a Link rel="next" header, ordered by name, path or id (similarity cannot be walked: 405).
-func (h *handlers) listKeyset(c *gin.Context, b *params.Binder, a *authz.Actor, p groups.ListParams, o groups.Order, load groups.Load, opts presenter.GroupOptions) error {
-	if !slices.Contains(groups.KeysetOrders, o.By) {
-		return httpx.NotAllowed("Keyset pagination is not yet available for this type of request")
-	}
-	k, err := pagination.NewKeyset(o.By, o.Sort, b.StringDefault("cursor", ""), httpx.Offset(b).PerPage)
-	if err != nil {
-		return err
-	}
-	r, err := h.groups.ListKeyset(c.Request.Context(), a, p, k, load)
-	if err != nil {
-		return err
-	}
-	if opts, err = h.withStatistics(c, opts, r.Items); err != nil {
-		return err
-	}
-	httpx.SetKeysetLink(c, httpx.P(c).BaseURL, r.Next)
-	return httpx.OK(c, httpx.P(c).Groups(r.Items, opts))
 }
 
 // get handles GET /groups/:id.
@@ -164,15 +148,15 @@ const detailProjectsLimit = 100
 // groupProjects renders the group's own projects (or those shared with it) that the caller may
 // see, for GroupDetail's projects and shared_projects.
 func (h *handlers) groupProjects(c *gin.Context, groupID int, shared bool) (*[]json.RawMessage, error) {
-	l, err := h.projects.List(c.Request.Context(), httpx.Actor(c),
-		projects.ListParams{GroupID: groupID, SharedOnly: shared, OrderBy: "id", Sort: "asc"},
-		projects.Page{Offset: pagination.NewOffset(1, detailProjectsLimit)})
+	l, v, err := h.projects.List(c.Request.Context(), httpx.Actor(c),
+		projects.ListParams{GroupID: groupID, SharedOnly: shared}, projects.Order{By: "id", Sort: "asc"},
+		pagination.OffsetPage(1, detailProjectsLimit))
 	if err != nil {
 		return nil, err
 	}
 	out := make([]json.RawMessage, 0, len(l.Items))
 	for _, p := range l.Items {
-		raw, err := json.Marshal(httpx.P(c).Project(p, l.View, presenter.ProjectOptions{}))
+		raw, err := json.Marshal(httpx.P(c).Project(p, v, presenter.ProjectOptions{}))
 		if err != nil {
 			return nil, err
 		}
@@ -216,7 +200,7 @@ func (h *handlers) update(c *gin.Context) error {
 		return err
 	}
 	in := groups.UpdateInput{
-		Name: b.String("name"), Path: b.String("path"), Description: b.ClearableString("description"),
+		Name: b.String("name"), Path: b.String("path"), Description: b.NullableString("description"),
 		Visibility: b.Enum("visibility", groups.Visibilities...), Settings: bindSettings(b),
 	}
 	if err := b.Err(); err != nil {

@@ -84,7 +84,7 @@ func TestGroups_List(t *testing.T) {
 
 	t.Run("statistics for administrators only", func(t *testing.T) {
 		r := in.Do(t, "GET", "/groups?statistics=true&search=alpha&top_level_only=true", servertest.RootToken, nil)
-		list := decode[[]map[string]any](t, r)
+		list := servertest.Decode[[]map[string]any](t, r)
 		require.Len(t, list, 1)
 		assert.Equal(t, map[string]any{
 			"storage_size": 0.0, "repository_size": 0.0, "wiki_size": 0.0, "lfs_objects_size": 0.0,
@@ -94,19 +94,19 @@ func TestGroups_List(t *testing.T) {
 		assert.Contains(t, list[0], "root_storage_statistics")
 		assert.Nil(t, list[0]["root_storage_statistics"])
 		r = in.Do(t, "GET", "/groups?statistics=true", bossTok, nil)
-		assert.NotContains(t, decode[[]map[string]any](t, r)[0], "statistics")
+		assert.NotContains(t, servertest.Decode[[]map[string]any](t, r)[0], "statistics")
 	})
 
 	t.Run("list items are the Group shape", func(t *testing.T) {
 		r := in.Do(t, "GET", "/groups?search=gamma", guestTok, nil)
-		list := decode[[]map[string]any](t, r)
+		list := servertest.Decode[[]map[string]any](t, r)
 		require.Len(t, list, 1)
 		assert.Equal(t, "alpha / beta / gamma", list[0]["full_name"])
 		for _, k := range []string{"shared_with_groups", "runners_token", "projects", "custom_attributes", "statistics"} {
 			assert.NotContains(t, list[0], k)
 		}
 		r = in.Do(t, "GET", "/groups?with_custom_attributes=true&search=zeta", servertest.RootToken, nil)
-		assert.Equal(t, []any{}, decode[[]map[string]any](t, r)[0]["custom_attributes"])
+		assert.Equal(t, []any{}, servertest.Decode[[]map[string]any](t, r)[0]["custom_attributes"])
 	})
 
 	t.Run("client-go", func(t *testing.T) {

@@ -47,7 +47,7 @@ func bindSettings(b *params.Binder) groups.Settings {
 }
 
 // bindList reads the parameters shared by GET /groups, /subgroups and /descendant_groups.
-func bindList(b *params.Binder, a *authz.Actor) (groups.ListParams, groups.Order, pagination.Offset, presenter.GroupOptions, error) {
+func bindList(b *params.Binder, a *authz.Actor) (groups.ListParams, groups.Order, pagination.Page, presenter.GroupOptions, error) {
 	p := groups.ListParams{
 		AllAvailable: b.Bool("all_available"),
 		Owned:        b.BoolDefault("owned", false),
@@ -77,7 +77,7 @@ func bindList(b *params.Binder, a *authz.Actor) (groups.ListParams, groups.Order
 		Statistics:       b.BoolDefault("statistics", false) && a.IsAdmin(),
 		CustomAttributes: b.BoolDefault("with_custom_attributes", false) && a.IsAdmin(),
 	}
-	page := httpx.Offset(b)
+	page := httpx.BindPage(b, "cursor")
 	return p, o, page, opts, b.Err()
 }
 

@@ -56,7 +56,7 @@ func TestGroups_Share(t *testing.T) {
 	t.Run("members of the invited group gain capped access", func(t *testing.T) {
 		r := in.Do(t, "GET", "/groups/vault%2Finner", inviteeTok, nil)
 		require.Equal(t, 200, r.Status, r.String())
-		assert.NotContains(t, decode[map[string]any](t, r), "runners_token")
+		assert.NotContains(t, servertest.Decode[map[string]any](t, r), "runners_token")
 		level, readable, err := in.Services.Policy.ProjectLevel(ctx, authz.System(invitee), proj)
 		require.NoError(t, err)
 		assert.True(t, readable)
@@ -118,7 +118,7 @@ func TestGroups_Share(t *testing.T) {
 	t.Run("admin shares any group", func(t *testing.T) {
 		r := in.Do(t, "POST", "/groups/hidden/share", servertest.RootToken, `{"group_id":`+id(invited)+`,"group_access":"20"}`)
 		require.Equal(t, 201, r.Status, r.String())
-		body := decode[map[string]any](t, r)
+		body := servertest.Decode[map[string]any](t, r)
 		assert.Equal(t, []any{map[string]any{"group_id": float64(invited.ID), "group_name": "guests",
 			"group_full_path": "guests", "group_access_level": 20.0, "expires_at": nil}}, body["shared_with_groups"])
 	})

@@ -61,7 +61,7 @@ func TestTransferGroup(t *testing.T) {
 	in := w.in
 	r := in.Do(t, "POST", fmt.Sprintf("/groups/%d/transfer", w.src.ID), w.aliceT, fmt.Sprintf(`{"group_id":%d}`, w.dest.ID))
 	require.Equal(t, 201, r.Status, r.String())
-	g := decode[map[string]any](t, r)
+	g := servertest.Decode[map[string]any](t, r)
 	assert.Equal(t, "dest/src", g["full_path"])
 	assert.Equal(t, float64(w.dest.ID), g["parent_id"])
 	assert.Equal(t, "dest / src", g["full_name"])
@@ -72,7 +72,7 @@ func TestTransferGroup(t *testing.T) {
 	assert.Equal(t, []string{"dest/src/sub"}, paths(t, in.Do(t, "GET", "/groups/"+url.PathEscape("dest/src")+"/subgroups", w.aliceT, nil)))
 	r = in.Do(t, "GET", fmt.Sprintf("/projects/%d", w.p.ID), w.aliceT, nil)
 	require.Equal(t, 200, r.Status, r.String())
-	proj := decode[map[string]any](t, r)
+	proj := servertest.Decode[map[string]any](t, r)
 	assert.Equal(t, "dest/src/sub/p", proj["path_with_namespace"])
 	assert.Equal(t, "private", proj["visibility"])
 

@@ -41,7 +41,7 @@ func TestGroups_Update_renameMovesDescendants(t *testing.T) {
 	}
 	r := in.Do(t, "GET", "/groups/new%2Fsub%2Fdeep", tok, nil)
 	require.Equal(t, 200, r.Status, r.String())
-	assert.Equal(t, "New Name / sub / deep", decode[map[string]any](t, r)["full_name"])
+	assert.Equal(t, "New Name / sub / deep", servertest.Decode[map[string]any](t, r)["full_name"])
 	assert.Equal(t, 404, in.Do(t, "GET", "/groups/old%2Fsub", tok, nil).Status)
 	proj, err := in.Services.Projects.Lookup(ctx, "new/sub/deep/app")
 	require.NoError(t, err)
@@ -132,7 +132,7 @@ func TestGroups_Update_rules(t *testing.T) {
 		assert.JSONEq(t, `{"message":{"share_with_group_lock":["cannot be disabled when the parent group \"Share with group lock\" is enabled, except by the owner of the parent group"]}}`, string(r.Body))
 		r = in.Do(t, "PUT", "/groups/"+id(sub), tok, `{"share_with_group_lock":false}`)
 		require.Equal(t, 200, r.Status, r.String())
-		assert.Equal(t, false, decode[map[string]any](t, r)["share_with_group_lock"])
+		assert.Equal(t, false, servertest.Decode[map[string]any](t, r)["share_with_group_lock"])
 	})
 
 	t.Run("settings round trip", func(t *testing.T) {
@@ -152,7 +152,7 @@ func TestGroups_Update_rules(t *testing.T) {
 		assert.Equal(t, gitlab.DisabledAndOverridableSharedRunnersSettingValue, g.SharedRunnersSetting)
 		assert.NotEmpty(t, g.RunnersToken)
 		r := in.Do(t, "GET", "/groups/"+id(withProject), tok, nil)
-		assert.Equal(t, false, decode[map[string]any](t, r)["auto_devops_enabled"], "explicit false is not null")
+		assert.Equal(t, false, servertest.Decode[map[string]any](t, r)["auto_devops_enabled"], "explicit false is not null")
 	})
 }
 
@@ -161,8 +161,8 @@ func TestGroups_Update_nullClearsDescription(t *testing.T) {
 	_, tok := in.NewUser(t, "owner")
 	r := in.Do(t, "POST", "/groups", tok, `{"name":"Described","path":"described","description":"words"}`)
 	require.Equal(t, http.StatusCreated, r.Status, r.String())
-	assert.Equal(t, "words", decode[map[string]any](t, r)["description"])
+	assert.Equal(t, "words", servertest.Decode[map[string]any](t, r)["description"])
 	r = in.Do(t, "PUT", "/groups/described", tok, `{"description":null}`)
 	require.Equal(t, http.StatusOK, r.Status, r.String())
-	assert.Equal(t, "", decode[map[string]any](t, r)["description"], "a group's cleared description reads as an empty string")
+	assert.Equal(t, "", servertest.Decode[map[string]any](t, r)["description"], "a group's cleared description reads as an empty string")
 }

@@ -33,6 +33,7 @@ func Wrap(h Handler) gin.HandlerFunc {
 
 const (
 	keyBinder    = "anvil.binder"
+	keyBindErr   = "anvil.binder.error"
 	keyPresenter = "anvil.presenter"
 	keyActor     = "anvil.actor"
 )
@@ -64,16 +65,23 @@ func Bind(c *gin.Context) (*params.Binder, error) {
 	if v, ok := c.Get(keyBinder); ok {
 		return v.(*params.Binder), nil
 	}
+	if v, ok := c.Get(keyBindErr); ok {
+		// The body was read once (by the authentication, for sudo) and was malformed.
+		return nil, v.(error)
+	}
 	tree, files, err := params.ParseRequest(c.Request)
 	if err != nil {
 		var je *params.JSONError
 		switch {
 		case errors.As(err, &je):
-			return nil, apperr.BadParam(je.Error())
+			err = apperr.BadParam(je.Error())
 		case errors.Is(err, params.ErrBodyTooLarge):
-			return nil, apperr.TooLarge()
+			err = apperr.TooLarge()
+		default:
+			err = apperr.BadParam("request body is invalid")
 		}
-		return nil, apperr.BadParam("request body is invalid")
+		c.Set(keyBindErr, err)
+		return nil, err
 	}
 	b := params.NewBinder(tree, files)
 	c.Set(keyBinder, b)

@@ -33,6 +33,35 @@ func Offset(b *params.Binder) pagination.Offset {
 	return pagination.NewOffset(page, perPage)
 }
 
+// BindPage reads the page request of a list: pagination=keyset continued by the parameter
+// param, or an offset page (page, per_page). param "cursor" is decoded; one that does not
+// decode is kept as an empty position, which the list refuses (400 "cursor is invalid") once it
+// has checked the order. Another name (page_token, last) is kept as sent, under its name; ""
+// means the continuation is one of the list's filters (id_after, id_before).
+func BindPage(b *params.Binder, param string) pagination.Page {
+	off := Offset(b)
+	if b.StringDefault("pagination", "") != "keyset" {
+		return pagination.Page{Offset: off}
+	}
+	page := pagination.KeysetAt(nil, off.PerPage)
+	v := ""
+	if param != "" {
+		v = b.StringDefault(param, "")
+	}
+	switch {
+	case v == "":
+	case param == "cursor":
+		m, ok := pagination.DecodeCursor(v)
+		if !ok || m == nil {
+			m = map[string]string{}
+		}
+		page.Cursor = m
+	default:
+		page.Cursor = map[string]string{param: v}
+	}
+	return page
+}
+
 // MaxOffset is GitLab's default plan limit offset_pagination_limit: offset pages of the types
 // it caps stop there, and the rest is reached through keyset pagination.
 const MaxOffset = 50000
@@ -58,8 +87,9 @@ func CapOffset(b *params.Binder, kind string) error {
 // NotAllowed is GitLab's 405 {"error": msg} for a pagination request it does not serve.
 func NotAllowed(msg string) error { return GrapeError(http.StatusMethodNotAllowed, msg) }
 
-// SetPageHeaders writes X-Total, X-Total-Pages, X-Per-Page, X-Page, X-Next-Page, X-Prev-Page
-// and Link for an offset page. total < 0 means not counted: totals and rel="last" are left out.
+// SetPageHeaders is the offset writer under SetPage, for the one list whose service knows
+// whether a next page exists without returning a full page (commit refs). It writes X-Total,
+// X-Total-Pages, X-Per-Page, X-Page, X-Next-Page, X-Prev-Page and Link for an offset page. total < 0 means not counted: totals and rel="last" are left out.
 // A counted page past the last one has neither a previous nor a next page (Kaminari's
 // out_of_range?), so clients walking backwards from it stop instead of looping.
 func SetPageHeaders(c *gin.Context, base string, page pagination.Offset, total int, returned int) {
@@ -100,10 +130,20 @@ func SetPageHeaders(c *gin.Context, base string, page pagination.Offset, total i
 	h.Set("Link", strings.Join(links, ", "))
 }
 
-// Page writes the headers of a page result and renders items.
+// Page writes the headers of a page result and renders items: the one way a list answers.
 func Page[T any](c *gin.Context, base string, r pagination.Result[T], items any) error {
-	SetPageHeaders(c, base, r.Page, r.Total, len(r.Items))
+	SetPage(c, base, r)
 	return OK(c, items)
+}
+
+// SetPage writes the headers of a page result: Link rel="next" for a keyset page, the offset
+// headers otherwise.
+func SetPage[T any](c *gin.Context, base string, r pagination.Result[T]) {
+	if r.Keyset {
+		setKeysetLink(c, base, r.Next)
+		return
+	}
+	SetPageHeaders(c, base, r.Page, r.Total, len(r.Items))
 }
 
 func link(c *gin.Context, base string, page, perPage int, rel string) string {
@@ -125,8 +165,8 @@ func PageURL(c *gin.Context, base string, set map[string]string) string {
 	return base + path + "?" + url.Values(q).Encode()
 }
 
-// SetKeysetLink writes the keyset continuation: Link rel="next" only, absent on the last page.
-func SetKeysetLink(c *gin.Context, base string, next map[string]string) {
+// setKeysetLink writes the keyset continuation: Link rel="next" only, absent on the last page.
+func setKeysetLink(c *gin.Context, base string, next map[string]string) {
 	if len(next) == 0 {
 		return
 	}

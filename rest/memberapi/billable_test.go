@@ -63,7 +63,7 @@ func TestBillableMembers(t *testing.T) {
 		assert.Equal(t, billable, ids(t, r))
 		assert.Equal(t, "6", r.Header.Get("X-Total"))
 		byName := map[string]map[string]any{}
-		for _, m := range decode[[]map[string]any](t, r) {
+		for _, m := range servertest.Decode[[]map[string]any](t, r) {
 			byName[m["username"].(string)] = m
 		}
 		d := byName["dev"]
@@ -83,7 +83,7 @@ func TestBillableMembers(t *testing.T) {
 	})
 	t.Run("administrators see emails", func(t *testing.T) {
 		r := in.Do(t, "GET", path+"?search=pdev", adminTok, nil)
-		list := decode[[]map[string]any](t, r)
+		list := servertest.Decode[[]map[string]any](t, r)
 		require.Len(t, list, 1)
 		assert.Equal(t, "pdev@example.com", list[0]["email"])
 	})
@@ -146,7 +146,7 @@ func TestBillableMembers(t *testing.T) {
 		in.AddProjectMember(t, proj, dev, 40)
 		r := in.Do(t, "GET", path+"/"+itoa(dev.ID)+"/memberships", ownerTok, nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		list := decode[[]map[string]any](t, r)
+		list := servertest.Decode[[]map[string]any](t, r)
 		require.Len(t, list, 2)
 		for _, m := range list {
 			assert.Regexp(t, tsRe, m["created_at"])

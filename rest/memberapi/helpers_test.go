@@ -2,7 +2,6 @@ package memberapi_test
 
 import (
 	"context"
-	"encoding/json"
 	"sort"
 	"strconv"
 	"testing"
@@ -15,50 +14,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// role is one caller of a permission matrix: a token (empty for anonymous) and, for members,
-// the access level it holds in the groups of the matrix.
-type role struct {
-	name  string
-	token string
-	user  *ent.User
-	level int // 0: not a member
-}
-
-// roles makes the standard callers: anonymous, a non-member, Guest to Owner members of each
-// group, and an administrator.
-func roles(t *testing.T, in *servertest.Instance, prefix string, groups ...*ent.Namespace) []role {
-	t.Helper()
-	out := []role{{name: "anonymous"}}
-	u, tok := in.NewUser(t, prefix+"-nonmember")
-	out = append(out, role{name: "non-member", token: tok, user: u})
-	for _, l := range []struct {
-		name  string
-		level int
-	}{{"guest", 10}, {"reporter", 20}, {"developer", 30}, {"maintainer", 40}, {"owner", 50}} {
-		u, tok := in.NewUser(t, prefix+"-"+l.name)
-		for _, g := range groups {
-			in.AddGroupMember(t, g, u, l.level)
-		}
-		out = append(out, role{name: l.name, token: tok, user: u, level: l.level})
-	}
-	u, tok = in.NewUser(t, prefix+"-admin", servertest.Admin)
-	return append(out, role{name: "admin", token: tok, user: u})
-}
-
-// decode unmarshals a JSON body.
-func decode[T any](t *testing.T, r *servertest.Response) T {
-	t.Helper()
-	var v T
-	require.NoError(t, json.Unmarshal(r.Body, &v), r.String())
-	return v
-}
-
 // levels maps user id to access_level for a member list response.
 func levels(t *testing.T, r *servertest.Response) map[int]int {
 	t.Helper()
 	require.Equal(t, 200, r.Status, r.String())
 	out := map[int]int{}
-	for _, m := range decode[[]map[string]any](t, r) {
+	for _, m := range servertest.Decode[[]map[string]any](t, r) {
 		out[int(m["id"].(float64))] = int(m["access_level"].(float64))
 	}
 	return out
@@ -69,7 +30,7 @@ func ids(t *testing.T, r *servertest.Response) []int {
 	t.Helper()
 	require.Equal(t, 200, r.Status, r.String())
 	var out []int
-	for _, m := range decode[[]map[string]any](t, r) {
+	for _, m := range servertest.Decode[[]map[string]any](t, r) {
 		out = append(out, int(m["id"].(float64)))
 	}
 	return out

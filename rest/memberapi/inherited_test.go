@@ -48,7 +48,7 @@ func TestMembers_inheritance(t *testing.T) {
 	t.Run("single member", func(t *testing.T) {
 		r := in.Do(t, "GET", ppath(proj)+"/all/"+itoa(dev.ID), devTok, nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		assert.Equal(t, float64(40), decode[map[string]any](t, r)["access_level"])
+		assert.Equal(t, float64(40), servertest.Decode[map[string]any](t, r)["access_level"])
 		r = in.Do(t, "GET", ppath(proj)+"/"+itoa(dev.ID), devTok, nil)
 		assert.Equal(t, http.StatusNotFound, r.Status)
 		assert.JSONEq(t, `{"message":"404 Not found"}`, string(r.Body))
@@ -85,10 +85,10 @@ func TestMembers_inheritance(t *testing.T) {
 		assert.NotContains(t, levels(t, in.Do(t, "GET", gpath(sub)+"/all", tok, nil)), min.ID)
 		r := in.Do(t, "GET", gpath(top)+"/"+itoa(min.ID), tok, nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		assert.Equal(t, float64(5), decode[map[string]any](t, r)["access_level"])
+		assert.Equal(t, float64(5), servertest.Decode[map[string]any](t, r)["access_level"])
 		r = in.Do(t, "PUT", gpath(top)+"/"+itoa(min.ID), tok, `{"access_level":10}`)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		assert.Equal(t, float64(10), decode[map[string]any](t, r)["access_level"])
+		assert.Equal(t, float64(10), servertest.Decode[map[string]any](t, r)["access_level"])
 		assert.Equal(t, http.StatusNoContent, in.Do(t, "DELETE", gpath(top)+"/"+itoa(min.ID), tok, nil).Status)
 		assert.NotContains(t, levels(t, in.Do(t, "GET", gpath(top), tok, nil)), min.ID)
 	})
@@ -148,7 +148,7 @@ func TestMembers_shares(t *testing.T) {
 		} {
 			r := in.Do(t, "GET", gpath(src)+"/all/"+itoa(idev.ID), tc.token, nil)
 			require.Equal(t, http.StatusOK, r.Status, r.String())
-			_, has := decode[map[string]any](t, r)["created_by"]
+			_, has := servertest.Decode[map[string]any](t, r)["created_by"]
 			assert.Equal(t, tc.shown, has, tc.desc)
 		}
 		r := in.Do(t, "GET", gpath(src)+"/all/"+itoa(idev.ID), strangerTok, nil)

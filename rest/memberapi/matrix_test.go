@@ -34,7 +34,7 @@ func TestMembers_permissionMatrix(t *testing.T) {
 			source{kind: "group", vis: vis, path: gpath(g), notFound: `{"message":"404 Group Not Found"}`, group: g},
 			source{kind: "project", vis: vis, path: ppath(p), notFound: `{"message":"404 Project Not Found"}`, project: p})
 	}
-	callers := roles(t, in, "mx", groups...)
+	callers := servertest.Roles(t, in, "mx", groups...)
 	target, _ := in.NewUser(t, "mx-target")
 	newcomer, _ := in.NewUser(t, "mx-newcomer")
 	reset := func(s source) {
@@ -48,11 +48,11 @@ func TestMembers_permissionMatrix(t *testing.T) {
 	}
 	for _, s := range sources {
 		for _, c := range callers {
-			visible := c.token != "" && (s.vis != "private" || c.level > 0 || c.name == "admin")
-			manager := c.name == "admin" || c.level == 50 || (s.kind == "project" && c.level == 40)
+			visible := c.Token != "" && (s.vis != "private" || c.Level > 0 || c.Name == "admin")
+			manager := c.Name == "admin" || c.Level == 50 || (s.kind == "project" && c.Level == 40)
 			status := func(method string, ok int) int {
 				switch {
-				case c.token == "":
+				case c.Token == "":
 					return http.StatusUnauthorized
 				case !visible:
 					return http.StatusNotFound
@@ -61,7 +61,7 @@ func TestMembers_permissionMatrix(t *testing.T) {
 				}
 				return ok
 			}
-			t.Run(s.kind+"/"+s.vis+"/"+c.name, func(t *testing.T) {
+			t.Run(s.kind+"/"+s.vis+"/"+c.Name, func(t *testing.T) {
 				reset(s)
 				for _, op := range []struct {
 					method, path, body string
@@ -79,7 +79,7 @@ func TestMembers_permissionMatrix(t *testing.T) {
 					if op.body != "" {
 						body = op.body
 					}
-					r := in.Do(t, op.method, op.path, c.token, body)
+					r := in.Do(t, op.method, op.path, c.Token, body)
 					want := status(op.method, op.ok)
 					require.Equal(t, want, r.Status, "%s %s: %s", op.method, op.path, r.String())
 					switch want {

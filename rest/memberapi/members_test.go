@@ -29,7 +29,7 @@ func TestMembers_shape(t *testing.T) {
 
 	r := in.Do(t, "POST", gpath(g), ownerTok, `{"user_id":`+itoa(alice.ID)+`,"access_level":30,"expires_at":null}`)
 	require.Equal(t, http.StatusCreated, r.Status, r.String())
-	created := decode[map[string]any](t, r)
+	created := servertest.Decode[map[string]any](t, r)
 	assert.Regexp(t, tsRe, created["created_at"])
 	delete(created, "created_at")
 	createdBy := created["created_by"].(map[string]any)
@@ -48,7 +48,7 @@ func TestMembers_shape(t *testing.T) {
 	t.Run("fixture members have no created_by", func(t *testing.T) {
 		r := in.Do(t, "GET", gpath(g)+"/"+itoa(owner.ID), ownerTok, nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		m := decode[map[string]any](t, r)
+		m := servertest.Decode[map[string]any](t, r)
 		assert.NotContains(t, m, "created_by")
 		assert.NotContains(t, m, "email")
 		assert.NotContains(t, m, "is_using_seat")
@@ -58,22 +58,22 @@ func TestMembers_shape(t *testing.T) {
 	t.Run("administrators see emails", func(t *testing.T) {
 		r := in.Do(t, "GET", gpath(g)+"/"+itoa(alice.ID), adminTok, nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		assert.Equal(t, "alice@example.com", decode[map[string]any](t, r)["email"])
+		assert.Equal(t, "alice@example.com", servertest.Decode[map[string]any](t, r)["email"])
 	})
 	t.Run("show_seat_info", func(t *testing.T) {
 		guest, _ := in.NewUser(t, "guesty")
 		in.AddGroupMember(t, g, guest, 10)
 		r := in.Do(t, "GET", gpath(g)+"?show_seat_info=true", ownerTok, nil)
 		seats := map[string]any{}
-		for _, m := range decode[[]map[string]any](t, r) {
+		for _, m := range servertest.Decode[[]map[string]any](t, r) {
 			seats[m["username"].(string)] = m["is_using_seat"]
 		}
 		assert.Equal(t, map[string]any{"owner": true, "alice": true, "guesty": false}, seats)
 		// The single-member routes honour it too; without it the key is absent.
 		for _, path := range []string{gpath(g) + "/" + itoa(guest.ID), gpath(g) + "/all/" + itoa(guest.ID)} {
-			one := decode[map[string]any](t, in.Do(t, "GET", path+"?show_seat_info=true", ownerTok, nil))
+			one := servertest.Decode[map[string]any](t, in.Do(t, "GET", path+"?show_seat_info=true", ownerTok, nil))
 			assert.Equal(t, false, one["is_using_seat"], path)
-			assert.NotContains(t, decode[map[string]any](t, in.Do(t, "GET", path, ownerTok, nil)), "is_using_seat", path)
+			assert.NotContains(t, servertest.Decode[map[string]any](t, in.Do(t, "GET", path, ownerTok, nil)), "is_using_seat", path)
 		}
 	})
 	t.Run("client-go decodes it", func(t *testing.T) {
@@ -209,7 +209,7 @@ func TestMembers_filtersAndPagination(t *testing.T) {
 		assert.Equal(t, []int{all[4]}, ids(t, in.Do(t, "GET", gpath(g)+"/all?state=awaiting", tok, nil)))
 		assert.Len(t, ids(t, in.Do(t, "GET", gpath(g)+"/all?state=active&per_page=100", tok, nil)), 24)
 		r := in.Do(t, "GET", gpath(g)+"/"+itoa(all[4]), tok, nil)
-		assert.Equal(t, "awaiting", decode[map[string]any](t, r)["membership_state"])
+		assert.Equal(t, "awaiting", servertest.Decode[map[string]any](t, r)["membership_state"])
 		r = in.Do(t, "GET", gpath(g)+"/all?state=pending", tok, nil)
 		assert.Equal(t, http.StatusBadRequest, r.Status)
 		assert.JSONEq(t, `{"error":"state does not have a valid value"}`, string(r.Body))

@@ -7,22 +7,9 @@ import (
 
 	"anvil/internal/service/members"
 	"anvil/rest/httpx"
-	"anvil/rest/params"
 
 	"github.com/gin-gonic/gin"
 )
-
-// expiresAt reads expires_at: set reports whether it was given at all (JSON null and "" clear it).
-func expiresAt(b *params.Binder) (value *time.Time, set bool) {
-	raw, present := b.Tree()["expires_at"]
-	if !present {
-		return nil, false
-	}
-	if s, ok := raw.(string); raw == nil || (ok && strings.TrimSpace(s) == "") {
-		return nil, true
-	}
-	return b.Date("expires_at"), true
-}
 
 // add handles POST /groups/:id/members and POST /projects/:id/members. A comma in user_id or
 // username adds several users and answers GitLab's {"status": ...} object.
@@ -39,7 +26,7 @@ func (h *handlers) add(c *gin.Context) error {
 	b.RequireOne("user_id", "username")
 	uid := b.StringDefault("user_id", "")
 	username := b.StringDefault("username", "")
-	expires, _ := expiresAt(b)
+	expires := b.NullableDate("expires_at").Ptr()
 	if err := b.Err(); err != nil {
 		return err
 	}
@@ -80,12 +67,12 @@ func (h *handlers) update(c *gin.Context) error {
 	}
 	b.Require("access_level")
 	level := b.Int("access_level")
-	expires, set := expiresAt(b)
+	expires := b.NullableDate("expires_at")
 	if err := b.Err(); err != nil {
 		return err
 	}
 	e, err := h.members.Update(c.Request.Context(), httpx.Actor(c), h.ref(c), uid,
-		members.UpdateInput{AccessLevel: *level, SetExpiresAt: set, ExpiresAt: expires})
+		members.UpdateInput{AccessLevel: *level, ExpiresAt: expires})
 	if err != nil {
 		return err
 	}

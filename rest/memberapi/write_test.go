@@ -71,12 +71,12 @@ func TestMembers_badInput(t *testing.T) {
 	t.Run("adding at or above the inherited level, by username, with an expiry", func(t *testing.T) {
 		r := in.Do(t, "POST", ppath(p), tok, `{"username":"inherited","access_level":30,"expires_at":"`+future+`"}`)
 		require.Equal(t, http.StatusCreated, r.Status, r.String())
-		m := decode[map[string]any](t, r)
+		m := servertest.Decode[map[string]any](t, r)
 		assert.Equal(t, future, m["expires_at"])
 		assert.Equal(t, float64(30), m["access_level"])
 		r = in.Do(t, "PUT", ppath(p)+"/"+itoa(inherited.ID), tok, `{"access_level":40,"expires_at":null}`)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		assert.Nil(t, decode[map[string]any](t, r)["expires_at"])
+		assert.Nil(t, servertest.Decode[map[string]any](t, r)["expires_at"])
 	})
 	t.Run("form-encoded add", func(t *testing.T) {
 		r := in.Do(t, "POST", gpath(g), tok, url.Values{"user_id": {itoa(alice.ID)}, "access_level": {"20"}})

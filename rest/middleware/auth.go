@@ -3,6 +3,7 @@
 package middleware
 
 import (
+	"mime"
 	"net"
 	"net/http"
 	"strings"
@@ -53,7 +54,12 @@ func (a *Authenticator) Handler(c *gin.Context) {
 	if base == "" {
 		base = httpx.P(c).BaseURL
 	}
-	actor, err := a.resolve(c.Request, c.ClientIP(), base)
+	target, err := restSudoTarget(c)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	actor, err := a.resolve(c.Request, c.ClientIP(), base, target)
 	if err != nil {
 		httpx.Error(c, err)
 		return
@@ -68,13 +74,14 @@ func (a *Authenticator) Resolve(r *http.Request) (*authz.Actor, error) {
 	if host, _, err := net.SplitHostPort(ip); err == nil {
 		ip = host
 	}
-	return a.resolve(r, ip, a.BaseURL)
+	return a.resolve(r, ip, a.BaseURL, sudoTarget(r))
 }
 
-func (a *Authenticator) resolve(r *http.Request, ip, baseURL string) (*authz.Actor, error) {
+// resolve authenticates r's token and switches to the sudo target when one is named.
+func (a *Authenticator) resolve(r *http.Request, ip, baseURL, target string) (*authz.Actor, error) {
 	secret := tokenFrom(r)
 	if secret == "" {
-		if sudoTarget(r) != "" {
+		if target != "" {
 			return nil, apperr.Unauthorized()
 		}
 		return authz.Anonymous, nil
@@ -88,17 +95,53 @@ func (a *Authenticator) resolve(r *http.Request, ip, baseURL string) (*authz.Act
 		return nil, err
 	}
 	actor := &authz.Actor{User: u, Token: tok, Scopes: tok.Scopes}
-	if target := sudoTarget(r); target != "" {
+	if target != "" {
 		return a.sudo(r, actor, target)
 	}
 	return actor, nil
 }
 
+// sudoTarget is the user a request asks to act as, from the sudo query parameter or the Sudo
+// header (GraphQL and every request whose body is not read for parameters).
 func sudoTarget(r *http.Request) string {
-	if s := r.Header.Get("Sudo"); s != "" {
+	if s := r.URL.Query().Get("sudo"); s != "" {
 		return s
 	}
-	return r.URL.Query().Get("sudo")
+	return r.Header.Get("Sudo")
+}
+
+// restSudoTarget is the sudo target of a REST request. GitLab reads the sudo parameter before
+// the Sudo header, and its parameters include the body: a form or JSON body's sudo wins over
+// the query's, which wins over the header. The body is parsed once, through the handler's
+// binder; a malformed body is left for the handler to refuse, and a sudo value that is not
+// text is 400 "sudo is invalid".
+func restSudoTarget(c *gin.Context) (string, error) {
+	if !parsedBody(c.Request) {
+		return sudoTarget(c.Request), nil
+	}
+	b, err := httpx.Bind(c)
+	if err != nil || b.Tree()["sudo"] == nil {
+		// Not given (or JSON null, which names nobody): the query's and the header's.
+		return sudoTarget(c.Request), nil
+	}
+	s := b.String("sudo")
+	switch {
+	case s == nil:
+		return "", apperr.Invalid("sudo")
+	case *s == "":
+		return sudoTarget(c.Request), nil
+	}
+	return *s, nil
+}
+
+// parsedBody reports whether r's body holds parameters (a form or JSON), which the binder reads.
+func parsedBody(r *http.Request) bool {
+	if r.Body == nil || r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return false
+	}
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return ct == "application/json" || strings.HasSuffix(ct, "+json") ||
+		ct == "application/x-www-form-urlencoded" || ct == "multipart/form-data"
 }
 
 // sudo switches to the target user, checking in GitLab's order: administrator, then the token's

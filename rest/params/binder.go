@@ -79,16 +79,6 @@ func (b *Binder) RequireOneKey(names ...string) {
 	b.missing = append(b.missing, strings.Join(names, ", ")+" are missing, at least one parameter must be provided")
 }
 
-// ClearableString reads a string attribute that JSON null clears: null reads as "" (GitLab
-// stores nil, which the API shows as null, as Anvil shows ""), absent as nil.
-func (b *Binder) ClearableString(name string) *string {
-	if v, ok := b.tree[name]; ok && v == nil {
-		empty := ""
-		return &empty
-	}
-	return b.String(name)
-}
-
 // String reads a string. Arrays and hashes, and text that is not valid UTF-8, are invalid.
 func (b *Binder) String(name string) *string {
 	v, ok := b.tree[name]

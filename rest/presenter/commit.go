@@ -102,11 +102,11 @@ func statsOf(s git.CommitStats) CommitStats {
 	return CommitStats{Additions: s.Additions, Deletions: s.Deletions, Total: s.Total()}
 }
 
-// CommitList renders a page of commits: Commit, or CommitWithStats with withStats.
-func (p *Presenter) CommitList(page *commits.Page, withStats, withTrailers bool) []any {
-	out := make([]any, len(page.Result.Items))
-	for i, c := range page.Result.Items {
-		base := p.Commit(page.Project, c, withTrailers)
+// CommitList renders a page of commits of proj: Commit, or CommitWithStats with withStats.
+func (p *Presenter) CommitList(proj *ent.Project, items []*git.Commit, withStats, withTrailers bool) []any {
+	out := make([]any, len(items))
+	for i, c := range items {
+		base := p.Commit(proj, c, withTrailers)
 		if withStats {
 			var st git.CommitStats
 			if c.Stats != nil {

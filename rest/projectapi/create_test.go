@@ -155,7 +155,7 @@ func TestProjects_create_rules(t *testing.T) {
 			if tc.body == "" {
 				r = in.Do(t, "POST", "/projects", tc.token, url.Values{"name": {"Formed"}, "topics[]": {"b", "a"}, "tag_list": {"zzz"}, "public_builds": {"false"}, "public_jobs": {"true"}})
 				require.Equal(t, tc.status, r.Status, r.String())
-				b := decode[map[string]any](t, r)
+				b := servertest.Decode[map[string]any](t, r)
 				assert.Equal(t, []any{"a", "b"}, b["topics"])
 				assert.Equal(t, true, b["public_jobs"])
 				return
@@ -166,7 +166,7 @@ func TestProjects_create_rules(t *testing.T) {
 				assert.JSONEq(t, tc.want, string(r.Body))
 			}
 			if tc.check != nil {
-				tc.check(t, decode[map[string]any](t, r))
+				tc.check(t, servertest.Decode[map[string]any](t, r))
 			}
 		})
 	}
@@ -179,7 +179,7 @@ func TestProjects_create_defaultsAndLimits(t *testing.T) {
 		require.NoError(t, in.Services.Settings.Set(t.Context(), "default_project_visibility", "internal"))
 		r := in.Do(t, "POST", "/projects", tok, `{"name":"defaulted"}`)
 		require.Equal(t, http.StatusCreated, r.Status, r.String())
-		assert.Equal(t, "internal", decode[map[string]any](t, r)["visibility"])
+		assert.Equal(t, "internal", servertest.Decode[map[string]any](t, r)["visibility"])
 	})
 	t.Run("projects_limit", func(t *testing.T) {
 		require.NoError(t, in.DB.Client.User.UpdateOne(u).SetProjectsLimit(1).Exec(t.Context()))

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"sort"
 	"strings"
 	"testing"
 
@@ -43,14 +42,6 @@ func newActors(t *testing.T, in *servertest.Instance, prefix string) *actors {
 	return a
 }
 
-// decode unmarshals a JSON body.
-func decode[T any](t *testing.T, r *servertest.Response) T {
-	t.Helper()
-	var v T
-	require.NoError(t, json.Unmarshal(r.Body, &v), r.String())
-	return v
-}
-
 // ids returns the "id" of each object of a JSON array body.
 func ids(t *testing.T, r *servertest.Response) []int {
 	t.Helper()
@@ -61,16 +52,6 @@ func ids(t *testing.T, r *servertest.Response) []int {
 	for _, row := range rows {
 		out = append(out, int(row["id"].(float64)))
 	}
-	return out
-}
-
-// keys returns the sorted keys of a JSON object.
-func keys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }
 

@@ -122,7 +122,7 @@ func TestProjects_list_filters(t *testing.T) {
 		}
 		r := in.Do(t, "GET", "/projects?search=tool&order_by=similarity", w.carolTok, nil)
 		var paths []string
-		for _, row := range decode[[]map[string]any](t, r) {
+		for _, row := range servertest.Decode[[]map[string]any](t, r) {
 			paths = append(paths, row["path"].(string))
 		}
 		assert.Equal(t, "tool", paths[0])

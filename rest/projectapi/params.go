@@ -53,7 +53,7 @@ var updateParams = []string{
 // tag_list (topics wins), emails_disabled and public_builds (public_jobs wins).
 func bindAttributes(b *params.Binder) projects.Attributes {
 	a := projects.Attributes{
-		Name: b.String("name"), Path: b.String("path"), Description: b.ClearableString("description"),
+		Name: b.String("name"), Path: b.String("path"), Description: b.NullableString("description"),
 		DefaultBranch: b.String("default_branch"), Visibility: b.Enum("visibility", visibilities...),
 		RequestAccessEnabled: b.Bool("request_access_enabled"), LFSEnabled: b.Bool("lfs_enabled"),
 		SharedRunnersEnabled: b.Bool("shared_runners_enabled"), EmailsEnabled: b.Bool("emails_enabled"),
@@ -65,7 +65,7 @@ func bindAttributes(b *params.Binder) projects.Attributes {
 		PrintingMergeRequestLinkEnabled:           b.Bool("printing_merge_request_link_enabled"),
 		ResolveOutdatedDiffDiscussions:            b.Bool("resolve_outdated_diff_discussions"),
 		PublicJobs:                                b.Bool("public_builds"),
-		CIConfigPath:                              b.String("ci_config_path"),
+		CIConfigPath:                              b.NullableString("ci_config_path"),
 		BuildTimeout:                              b.Int("build_timeout"),
 		RepositoryStorage:                         b.String("repository_storage"),
 		AccessLevels:                              map[string]string{},
@@ -109,8 +109,8 @@ func bindAttributes(b *params.Binder) projects.Attributes {
 	return a
 }
 
-// bindList reads the filters and ordering shared by the project listings.
-func bindList(b *params.Binder) projects.ListParams {
+// bindFilters reads the filters shared by the project listings.
+func bindFilters(b *params.Binder) projects.ListParams {
 	p := projects.ListParams{
 		Search: b.StringDefault("search", ""), SearchNamespaces: b.BoolDefault("search_namespaces", false),
 		Owned: b.BoolDefault("owned", false), Membership: b.BoolDefault("membership", false),
@@ -124,10 +124,7 @@ func bindList(b *params.Binder) projects.ListParams {
 		WithMergeRequestsEnabled: b.BoolDefault("with_merge_requests_enabled", false),
 		WithProgrammingLanguage:  b.StringDefault("with_programming_language", ""),
 		RepositoryStorage:        b.StringDefault("repository_storage", ""),
-		OrderBy:                  stringOf(b.Enum("order_by", projects.Orders...)),
-		Sort:                     b.StringDefault("sort", "desc"),
 	}
-	b.Enum("sort", "asc", "desc")
 	if l := b.Int("min_access_level"); l != nil {
 		if authz.ValidMemberLevel(*l) {
 			p.MinAccessLevel = *l
@@ -139,8 +136,8 @@ func bindList(b *params.Binder) projects.ListParams {
 	return p
 }
 
-// bindOptions reads the options that change the project shapes.
-func bindOptions(b *params.Binder) presenter.ProjectOptions {
+// BindOptions reads the options that change the project shapes.
+func BindOptions(b *params.Binder) presenter.ProjectOptions {
 	return presenter.ProjectOptions{
 		License:          b.BoolDefault("license", false),
 		Statistics:       b.BoolDefault("statistics", false),

@@ -87,7 +87,7 @@ func TestProjects_perf_noPerRowQueries(t *testing.T) {
 	ctx := context.Background()
 	count := func(perPage int) int64 {
 		n.Store(0)
-		l, err := svc.List(ctx, actor, projects.ListParams{}, projects.Page{Offset: pagination.NewOffset(1, perPage)})
+		l, _, err := svc.List(ctx, actor, projects.ListParams{}, projects.Order{}, pagination.OffsetPage(1, perPage))
 		require.NoError(t, err)
 		require.Len(t, l.Items, perPage)
 		return n.Load()

@@ -58,7 +58,7 @@ func TestProjects_permissionMatrix_get(t *testing.T) {
 					return
 				}
 				require.Equal(t, http.StatusOK, r.Status, r.String())
-				body := decode[map[string]any](t, r)
+				body := servertest.Decode[map[string]any](t, r)
 				assert.Equal(t, float64(ps[v].ID), body["id"])
 				perms, signedIn := body["permissions"]
 				assert.Equal(t, role != "anonymous", signedIn, "permissions only for signed-in callers")
@@ -111,7 +111,7 @@ func TestProjects_permissionMatrix_update(t *testing.T) {
 					assert.JSONEq(t, `{"message":"404 Project Not Found"}`, string(r.Body))
 				case role == "admin" || memberLevel[role] >= 40:
 					require.Equal(t, http.StatusOK, r.Status, r.String())
-					assert.Equal(t, "by "+role, decode[map[string]any](t, r)["description"])
+					assert.Equal(t, "by "+role, servertest.Decode[map[string]any](t, r)["description"])
 				default:
 					assert.Equal(t, http.StatusForbidden, r.Status)
 					assert.JSONEq(t, `{"message":"403 Forbidden"}`, string(r.Body))
@@ -171,7 +171,7 @@ func TestProjects_permissionMatrix_createInGroup(t *testing.T) {
 				assert.Equal(t, http.StatusUnauthorized, r.Status)
 			case role == "admin" || memberLevel[role] >= 30:
 				require.Equal(t, http.StatusCreated, r.Status, r.String())
-				body := decode[map[string]any](t, r)
+				body := servertest.Decode[map[string]any](t, r)
 				assert.Equal(t, "cx/by-"+role, body["path_with_namespace"])
 				assert.NotContains(t, body, "owner", "group projects have no owner")
 				assert.NotContains(t, body, "permissions", "create answers the plain Project entity")
@@ -217,7 +217,7 @@ func TestProjects_inheritedAndSharedAccess(t *testing.T) {
 		t.Run(tc.desc, func(t *testing.T) {
 			r := in.Do(t, "GET", "/projects/top%2Fsub%2Fdeep", tc.token, nil)
 			require.Equal(t, http.StatusOK, r.Status, r.String())
-			body := decode[map[string]any](t, r)
+			body := servertest.Decode[map[string]any](t, r)
 			assert.Equal(t, map[string]any{"project_access": nil, "group_access": tc.group}, body["permissions"])
 			assert.Equal(t, "top / sub / deep", body["name_with_namespace"])
 		})
@@ -228,7 +228,7 @@ func TestProjects_inheritedAndSharedAccess(t *testing.T) {
 		require.Equal(t, http.StatusCreated, r.Status, r.String())
 		r = in.Do(t, "GET", fmt.Sprintf("/projects/%d", p.ID), friendTok, nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		body := decode[map[string]any](t, r)
+		body := servertest.Decode[map[string]any](t, r)
 		// Reporter through the share (capped by group_access), so code is readable.
 		assert.Contains(t, body, "default_branch")
 		assert.Equal(t, map[string]any{"project_access": nil, "group_access": nil}, body["permissions"])
@@ -264,7 +264,7 @@ func TestProjects_accessThroughGroupShares(t *testing.T) {
 	for _, ref := range []string{fmt.Sprint(p.ID), "vault%2Finner%2Fsecret", "VAULT%2Finner%2FSecret"} {
 		r := in.Do(t, "GET", "/projects/"+ref, sailorTok, nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		body := decode[map[string]any](t, r)
+		body := servertest.Decode[map[string]any](t, r)
 		assert.Equal(t, float64(p.ID), body["id"])
 		assert.Equal(t, "vault / inner / secret", body["name_with_namespace"])
 		// Reporter through the share (20, below the crew membership's 50): code is readable,

@@ -15,7 +15,6 @@ import (
 	"anvil/internal/service/statistics"
 	"anvil/internal/service/users"
 	"anvil/rest/httpx"
-	"anvil/rest/params"
 	"anvil/rest/presenter"
 	"anvil/rest/route"
 
@@ -59,7 +58,11 @@ func (h *handlers) list(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.present(c, b, bindList(b))
+	req, err := BindList(b, true)
+	if err != nil {
+		return err
+	}
+	return h.present(c, req)
 }
 
 // userProjects handles GET /users/:id/projects: the user's personal projects the caller may see.
@@ -72,9 +75,12 @@ func (h *handlers) userProjects(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	p := bindList(b)
-	p.UserID = u.ID
-	return h.present(c, b, p)
+	req, err := BindList(b, true)
+	if err != nil {
+		return err
+	}
+	req.Params.UserID = u.ID
+	return h.present(c, req)
 }
 
 // groupProjects handles GET /groups/:id/projects: full projects without permissions, plain
@@ -93,53 +99,37 @@ func (h *handlers) listGroup(c *gin.Context, sharedOnly bool) error {
 	if err != nil {
 		return err
 	}
-	p := bindList(b)
-	p.GroupID, p.SharedOnly = ns.ID, sharedOnly
-	p.WithShared = b.BoolDefault("with_shared", true)
-	p.IncludeSubgroups = b.BoolDefault("include_subgroups", false)
-	p.IncludeAncestorGroups = b.BoolDefault("include_ancestor_groups", false)
-	page, simple, opts := projects.Page{Offset: httpx.Offset(b)}, b.BoolDefault("simple", false), bindOptions(b)
-	if err := b.Err(); err != nil {
-		return err
-	}
-	l, err := h.projects.List(c.Request.Context(), httpx.Actor(c), p, page)
+	withShared, subgroups := b.BoolDefault("with_shared", true), b.BoolDefault("include_subgroups", false)
+	ancestors := b.BoolDefault("include_ancestor_groups", false)
+	req, err := BindList(b, false)
 	if err != nil {
 		return err
 	}
-	if opts, err = h.withStatistics(c, opts, l.View, l.Items...); err != nil {
+	p := &req.Params
+	p.GroupID, p.SharedOnly = ns.ID, sharedOnly
+	p.WithShared, p.IncludeSubgroups, p.IncludeAncestorGroups = withShared, subgroups, ancestors
+	r, v, err := h.projects.List(c.Request.Context(), httpx.Actor(c), req.Params, req.Order, req.Page)
+	if err != nil {
 		return err
 	}
-	httpx.SetPageHeaders(c, httpx.P(c).BaseURL, l.Page, l.Total, len(l.Items))
-	return httpx.OK(c, httpx.P(c).GroupProjectList(l.Items, l.View, simple, opts))
+	opts, err := h.withStatistics(c, req.Options, v, r.Items...)
+	if err != nil {
+		return err
+	}
+	return httpx.Page(c, httpx.P(c).BaseURL, r, httpx.P(c).GroupProjectList(r.Items, v, req.Simple, opts))
 }
 
-// present lists projects with GitLab's pagination strategies (offset with its cap, or keyset
-// by id) and renders them for the caller.
-func (h *handlers) present(c *gin.Context, b *params.Binder, p projects.ListParams) error {
-	simple, opts := b.BoolDefault("simple", false), bindOptions(b)
-	if err := b.Err(); err != nil {
-		return err
-	}
-	page, err := bindPage(b, p)
+// present lists the projects req asks for and renders them for the caller.
+func (h *handlers) present(c *gin.Context, req ListRequest) error {
+	r, v, err := h.projects.List(c.Request.Context(), httpx.Actor(c), req.Params, req.Order, req.Page)
 	if err != nil {
 		return err
 	}
-	if err := b.Err(); err != nil {
-		return err
-	}
-	l, err := h.projects.List(c.Request.Context(), httpx.Actor(c), p, page)
+	opts, err := h.withStatistics(c, req.Options, v, r.Items...)
 	if err != nil {
 		return err
 	}
-	if opts, err = h.withStatistics(c, opts, l.View, l.Items...); err != nil {
-		return err
-	}
-	if page.Keyset {
-		httpx.SetKeysetLink(c, httpx.P(c).BaseURL, l.Next)
-	} else {
-		httpx.SetPageHeaders(c, httpx.P(c).BaseURL, l.Page, l.Total, len(l.Items))
-	}
-	return httpx.OK(c, httpx.P(c).ProjectList(l.Items, l.View, simple, opts))
+	return httpx.Page(c, httpx.P(c).BaseURL, r, httpx.P(c).ProjectList(r.Items, v, req.Simple, opts))
 }
 
 // get handles GET /projects/:id.
@@ -148,7 +138,7 @@ func (h *handlers) get(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	opts := bindOptions(b)
+	opts := BindOptions(b)
 	if err := b.Err(); err != nil {
 		return err
 	}
@@ -178,7 +168,7 @@ func (h *handlers) create(c *gin.Context) error {
 	if err != nil {
 		return limitReached(err)
 	}
-	return httpx.Created(c, httpx.P(c).Project(p, v, bindOptions(b)))
+	return httpx.Created(c, httpx.P(c).Project(p, v, BindOptions(b)))
 }
 
 // limitReached answers a project beyond the creator's projects_limit as POST /projects does:
@@ -212,7 +202,7 @@ func (h *handlers) createForUser(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	return httpx.Created(c, httpx.P(c).Project(p, v, bindOptions(b)))
+	return httpx.Created(c, httpx.P(c).Project(p, v, BindOptions(b)))
 }
 
 // update handles PUT /projects/:id.
@@ -230,7 +220,7 @@ func (h *handlers) update(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	return httpx.OK(c, httpx.P(c).Project(p, v, bindOptions(b)))
+	return httpx.OK(c, httpx.P(c).Project(p, v, BindOptions(b)))
 }
 
 // archive handles POST /projects/:id/archive (archived true) and /unarchive (false).
@@ -244,7 +234,7 @@ func (h *handlers) archive(archived bool) func(c *gin.Context) error {
 		if err != nil {
 			return err
 		}
-		httpx.JSON(c, http.StatusCreated, httpx.P(c).Project(p, v, bindOptions(b)))
+		httpx.JSON(c, http.StatusCreated, httpx.P(c).Project(p, v, BindOptions(b)))
 		return nil
 	}
 }

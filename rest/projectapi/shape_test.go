@@ -80,12 +80,12 @@ func TestProjects_shape_userNamespace(t *testing.T) {
 	r := in.Do(t, "POST", "/projects", tok, `{"name":"Shape Project","description":"Line one & <two>","visibility":"internal",
 		"tag_list":"beta,alpha","wiki_enabled":false,"container_registry_access_level":"private"}`)
 	require.Equal(t, http.StatusCreated, r.Status, r.String())
-	created := decode[map[string]any](t, r)
+	created := servertest.Decode[map[string]any](t, r)
 	id := int(created["id"].(float64))
 
 	r = in.Do(t, "GET", fmt.Sprintf("/projects/%d", id), tok, nil)
 	require.Equal(t, http.StatusOK, r.Status, r.String())
-	body := decode[map[string]any](t, r)
+	body := servertest.Decode[map[string]any](t, r)
 	ns := in.PersonalNamespace(t, alice)
 	avatar := body["owner"].(map[string]any)["avatar_url"].(string)
 	host := strings.TrimPrefix(in.URL, "http://")
@@ -97,7 +97,7 @@ func TestProjects_shape_userNamespace(t *testing.T) {
 
 	// The create answer is the same entity without permissions.
 	delete(body, "permissions")
-	assert.Equal(t, keys(body), keys(created))
+	assert.Equal(t, servertest.Keys(body), servertest.Keys(created))
 }
 
 func TestProjects_shape_group(t *testing.T) {
@@ -108,11 +108,11 @@ func TestProjects_shape_group(t *testing.T) {
 	in.AddGroupMember(t, sub, dev, 30)
 	r := in.Do(t, "POST", "/projects", tok, fmt.Sprintf(`{"path":"grouped","namespace_id":%d,"visibility":"public"}`, sub.ID))
 	require.Equal(t, http.StatusCreated, r.Status, r.String())
-	id := int(decode[map[string]any](t, r)["id"].(float64))
+	id := int(servertest.Decode[map[string]any](t, r)["id"].(float64))
 
 	r = in.Do(t, "GET", fmt.Sprintf("/projects/%d", id), tok, nil)
 	require.Equal(t, http.StatusOK, r.Status, r.String())
-	body := decode[map[string]any](t, r)
+	body := servertest.Decode[map[string]any](t, r)
 	assert.NotContains(t, body, "owner")
 	assert.Equal(t, "grouped", body["name"], "the name is derived from the path")
 	assert.Equal(t, "Top / sub / grouped", body["name_with_namespace"])
@@ -134,22 +134,22 @@ func TestProjects_shape_group(t *testing.T) {
 	t.Run("anonymous gets the basic details", func(t *testing.T) {
 		r := in.Do(t, "GET", fmt.Sprintf("/projects/%d", id), "", nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		anon := decode[map[string]any](t, r)
+		anon := servertest.Decode[map[string]any](t, r)
 		assert.Equal(t, []string{"avatar_url", "created_at", "default_branch", "description", "forks_count",
 			"http_url_to_repo", "id", "last_activity_at", "name", "name_with_namespace", "namespace", "path",
-			"path_with_namespace", "readme_url", "ssh_url_to_repo", "star_count", "tag_list", "topics", "web_url"}, keys(anon))
+			"path_with_namespace", "readme_url", "ssh_url_to_repo", "star_count", "tag_list", "topics", "web_url"}, servertest.Keys(anon))
 	})
 	t.Run("license and statistics", func(t *testing.T) {
 		r := in.Do(t, "GET", fmt.Sprintf("/projects/%d?license=true&statistics=true", id), tok, nil)
-		body := decode[map[string]any](t, r)
+		body := servertest.Decode[map[string]any](t, r)
 		assert.Contains(t, body, "license")
 		assert.Nil(t, body["license"])
 		assert.Nil(t, body["license_url"])
 		assert.Equal(t, float64(0), body["statistics"].(map[string]any)["repository_size"])
 		r = in.Do(t, "GET", fmt.Sprintf("/projects/%d?with_custom_attributes=true", id), servertest.RootToken, nil)
-		assert.Equal(t, []any{}, decode[map[string]any](t, r)["custom_attributes"])
+		assert.Equal(t, []any{}, servertest.Decode[map[string]any](t, r)["custom_attributes"])
 		r = in.Do(t, "GET", fmt.Sprintf("/projects/%d?with_custom_attributes=true", id), tok, nil)
-		assert.NotContains(t, decode[map[string]any](t, r), "custom_attributes")
+		assert.NotContains(t, servertest.Decode[map[string]any](t, r), "custom_attributes")
 	})
 }
 
@@ -176,7 +176,7 @@ func TestProjects_idAsPath(t *testing.T) {
 			r := in.Do(t, "GET", tc.path, "", nil)
 			assert.Equal(t, tc.status, r.Status, r.String())
 			if tc.status == 200 {
-				assert.Equal(t, float64(p.ID), decode[map[string]any](t, r)["id"])
+				assert.Equal(t, float64(p.ID), servertest.Decode[map[string]any](t, r)["id"])
 			}
 		})
 	}
@@ -212,14 +212,14 @@ func TestProjects_listShapes(t *testing.T) {
 		t.Run(tc.desc, func(t *testing.T) {
 			r := in.Do(t, "GET", tc.path, tc.token, nil)
 			require.Equal(t, http.StatusOK, r.Status, r.String())
-			rows := decode[[]map[string]any](t, r)
+			rows := servertest.Decode[[]map[string]any](t, r)
 			require.Len(t, rows, 1)
 			_, hasPerms := rows[0]["permissions"]
 			assert.Equal(t, tc.permissions, hasPerms)
 			if tc.full {
 				assert.Contains(t, rows[0], "visibility")
 			} else {
-				assert.Equal(t, basic, keys(rows[0]))
+				assert.Equal(t, basic, servertest.Keys(rows[0]))
 			}
 		})
 	}
@@ -247,18 +247,18 @@ func TestProjects_forkParent(t *testing.T) {
 	require.NoError(t, in.DB.Client.Project.UpdateOne(fork).SetForkedFromID(pub.ID).Exec(t.Context()))
 	require.NoError(t, in.DB.Client.Project.UpdateOne(orphan).SetForkedFromID(priv.ID).Exec(t.Context()))
 
-	body := decode[map[string]any](t, in.Do(t, "GET", fmt.Sprintf("/projects/%d", fork.ID), "", nil))
+	body := servertest.Decode[map[string]any](t, in.Do(t, "GET", fmt.Sprintf("/projects/%d", fork.ID), "", nil))
 	parent, ok := body["forked_from_project"].(map[string]any)
 	require.True(t, ok, "anonymous callers see a public parent")
 	assert.Equal(t, "forks/parent", parent["path_with_namespace"])
 	assert.Equal(t, float64(1), parent["forks_count"])
 
-	body = decode[map[string]any](t, in.Do(t, "GET", fmt.Sprintf("/projects/%d", orphan.ID), "", nil))
+	body = servertest.Decode[map[string]any](t, in.Do(t, "GET", fmt.Sprintf("/projects/%d", orphan.ID), "", nil))
 	assert.NotContains(t, body, "forked_from_project", "a private parent stays hidden")
-	body = decode[map[string]any](t, in.Do(t, "GET", fmt.Sprintf("/projects/%d", orphan.ID), servertest.RootToken, nil))
+	body = servertest.Decode[map[string]any](t, in.Do(t, "GET", fmt.Sprintf("/projects/%d", orphan.ID), servertest.RootToken, nil))
 	assert.Contains(t, body, "forked_from_project")
 	assert.Equal(t, false, body["mr_default_target_self"])
 
-	body = decode[map[string]any](t, in.Do(t, "GET", fmt.Sprintf("/projects/%d", pub.ID), "", nil))
+	body = servertest.Decode[map[string]any](t, in.Do(t, "GET", fmt.Sprintf("/projects/%d", pub.ID), "", nil))
 	assert.Equal(t, float64(1), body["forks_count"])
 }

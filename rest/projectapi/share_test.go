@@ -30,7 +30,7 @@ func TestProjects_share(t *testing.T) {
 	t.Run("creates the link", func(t *testing.T) {
 		r := share(maintTok, visible.ID, 30, `,"expires_at":"2031-02-03"`)
 		require.Equal(t, http.StatusCreated, r.Status, r.String())
-		body := decode[map[string]any](t, r)
+		body := servertest.Decode[map[string]any](t, r)
 		assert.Equal(t, map[string]any{"id": body["id"], "project_id": float64(p.ID), "group_id": float64(visible.ID),
 			"group_access": float64(30), "expires_at": "2031-02-03"}, body)
 	})
@@ -85,9 +85,9 @@ func TestProjects_share(t *testing.T) {
 		require.Equal(t, http.StatusCreated, r.Status, r.String())
 		guest, guestTok := in.NewUser(t, "guest")
 		in.AddProjectMember(t, p, guest, 10)
-		body := decode[map[string]any](t, in.Do(t, "GET", fmt.Sprintf("/projects/%d", p.ID), guestTok, nil))
+		body := servertest.Decode[map[string]any](t, in.Do(t, "GET", fmt.Sprintf("/projects/%d", p.ID), guestTok, nil))
 		assert.Len(t, body["shared_with_groups"], 2, "the guest cannot see the private group")
-		body = decode[map[string]any](t, in.Do(t, "GET", fmt.Sprintf("/projects/%d", p.ID), maintTok, nil))
+		body = servertest.Decode[map[string]any](t, in.Do(t, "GET", fmt.Sprintf("/projects/%d", p.ID), maintTok, nil))
 		assert.Len(t, body["shared_with_groups"], 3, "those who administer the project see every share")
 	})
 	t.Run("share lock", func(t *testing.T) {

@@ -27,7 +27,7 @@ func (h *handlers) toggleStar(c *gin.Context, op toggle) error {
 	if err != nil {
 		return err
 	}
-	opts := bindOptions(b)
+	opts := BindOptions(b)
 	if err := b.Err(); err != nil {
 		return err
 	}
@@ -72,7 +72,10 @@ func (h *handlers) userStarredProjects(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	p := bindList(b)
-	p.StarredBy = uid
-	return h.present(c, b, p)
+	req, err := BindList(b, true)
+	if err != nil {
+		return err
+	}
+	req.Params.StarredBy = uid
+	return h.present(c, req)
 }

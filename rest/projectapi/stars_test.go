@@ -41,7 +41,7 @@ func (w *starWorld) starCount(t *testing.T, p *ent.Project) float64 {
 	t.Helper()
 	r := w.in.Do(t, "GET", fmt.Sprintf("/projects/%d", p.ID), servertest.RootToken, nil)
 	require.Equal(t, 200, r.Status, r.String())
-	return decode[map[string]any](t, r)["star_count"].(float64)
+	return servertest.Decode[map[string]any](t, r)["star_count"].(float64)
 }
 
 func TestStars_starAndUnstar(t *testing.T) {
@@ -53,7 +53,7 @@ func TestStars_starAndUnstar(t *testing.T) {
 
 	r := in.Do(t, "POST", path+"/star", w.aliceT, nil)
 	require.Equal(t, 201, r.Status, r.String())
-	body := decode[map[string]any](t, r)
+	body := servertest.Decode[map[string]any](t, r)
 	assert.Equal(t, float64(1), body["star_count"])
 	assert.Equal(t, float64(w.pub.ID), body["id"])
 	assert.NotContains(t, body, "permissions", "the Project entity, as GitLab answers a star")
@@ -74,7 +74,7 @@ func TestStars_starAndUnstar(t *testing.T) {
 
 	r = in.Do(t, "POST", path+"/unstar", w.aliceT, nil)
 	require.Equal(t, 201, r.Status, r.String())
-	assert.Equal(t, float64(1), decode[map[string]any](t, r)["star_count"])
+	assert.Equal(t, float64(1), servertest.Decode[map[string]any](t, r)["star_count"])
 	r = in.Do(t, "POST", path+"/unstar", w.aliceT, nil)
 	assert.Equal(t, 304, r.Status)
 	assert.Empty(t, r.Body)
@@ -102,7 +102,7 @@ func TestStars_starrers(t *testing.T) {
 		t.Helper()
 		require.Equal(t, 200, r.Status, r.String())
 		var out []string
-		for _, s := range decode[[]map[string]any](t, r) {
+		for _, s := range servertest.Decode[[]map[string]any](t, r) {
 			out = append(out, s["user"].(map[string]any)["username"].(string))
 		}
 		return out
@@ -112,8 +112,8 @@ func TestStars_starrers(t *testing.T) {
 	assert.Equal(t, []string{"carol", "alice", "bob"}, usernames(t, r))
 	assert.Equal(t, "3", r.Header.Get("X-Total"))
 
-	first := decode[[]map[string]any](t, r)[0]
-	assert.Equal(t, []string{"starred_since", "user"}, keys(first))
+	first := servertest.Decode[[]map[string]any](t, r)[0]
+	assert.Equal(t, []string{"starred_since", "user"}, servertest.Keys(first))
 	since, err := time.Parse(time.RFC3339Nano, first["starred_since"].(string))
 	require.NoError(t, err)
 	assert.WithinDuration(t, time.Now(), since, time.Minute)

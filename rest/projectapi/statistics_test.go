@@ -19,7 +19,7 @@ func statistics(t *testing.T, in *servertest.Instance, p *ent.Project, token str
 	t.Helper()
 	r := in.Do(t, "GET", fmt.Sprintf("/projects/%d?statistics=true", p.ID), token, nil)
 	require.Equal(t, 200, r.Status, r.String())
-	st, _ := decode[map[string]any](t, r)["statistics"].(map[string]any)
+	st, _ := servertest.Decode[map[string]any](t, r)["statistics"].(map[string]any)
 	return st
 }
 
@@ -52,7 +52,7 @@ func TestProjectStatistics(t *testing.T) {
 
 	// Only with statistics=true, and only for Reporters and above.
 	r := in.Do(t, "GET", fmt.Sprintf("/projects/%d", big.ID), f.Tokens["reporter"], nil)
-	assert.NotContains(t, decode[map[string]any](t, r), "statistics")
+	assert.NotContains(t, servertest.Decode[map[string]any](t, r), "statistics")
 	assert.Nil(t, statistics(t, in, big, f.Tokens["guest"]))
 
 	// A commit through the API makes them stale; the next read computes them again.
@@ -66,7 +66,7 @@ func TestProjectStatistics(t *testing.T) {
 	t.Run("listings and ordering", func(t *testing.T) {
 		r := in.Do(t, "GET", "/projects?statistics=true&order_by=repository_size", servertest.RootToken, nil)
 		require.Equal(t, 200, r.Status, r.String())
-		rows := decode[[]map[string]any](t, r)
+		rows := servertest.Decode[[]map[string]any](t, r)
 		require.Len(t, rows, 2)
 		assert.Equal(t, float64(big.ID), rows[0]["id"])
 		assert.Equal(t, float64(2), rows[0]["statistics"].(map[string]any)["commit_count"])
@@ -88,16 +88,16 @@ func TestProjectStatistics(t *testing.T) {
 			statistics(t, in, empty, servertest.RootToken)["repository_size"].(float64)
 		r := in.Do(t, "GET", "/groups?statistics=true", servertest.RootToken, nil)
 		require.Equal(t, 200, r.Status, r.String())
-		g := decode[[]map[string]any](t, r)[0]
+		g := servertest.Decode[[]map[string]any](t, r)[0]
 		gs := g["statistics"].(map[string]any)
 		assert.Equal(t, total, gs["repository_size"])
 		assert.Equal(t, total, gs["storage_size"])
 		// Only administrators get group statistics.
 		r = in.Do(t, "GET", "/groups?statistics=true", f.Tokens["maintainer"], nil)
-		assert.NotContains(t, decode[[]map[string]any](t, r)[0], "statistics")
+		assert.NotContains(t, servertest.Decode[[]map[string]any](t, r)[0], "statistics")
 
 		r = in.Do(t, "GET", fmt.Sprintf("/namespaces/%d", f.Group.ID), servertest.RootToken, nil)
 		require.Equal(t, 200, r.Status, r.String())
-		assert.Equal(t, total, decode[map[string]any](t, r)["root_repository_size"])
+		assert.Equal(t, total, servertest.Decode[map[string]any](t, r)["root_repository_size"])
 	})
 }

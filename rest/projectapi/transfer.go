@@ -15,7 +15,7 @@ func (h *handlers) transfer(c *gin.Context) error {
 		return err
 	}
 	b.Require("namespace")
-	ns, opts := b.StringDefault("namespace", ""), bindOptions(b)
+	ns, opts := b.StringDefault("namespace", ""), BindOptions(b)
 	if err := b.Err(); err != nil {
 		return err
 	}

@@ -58,7 +58,7 @@ func TestTransferProject(t *testing.T) {
 	id := fmt.Sprintf("/projects/%d", w.app.ID)
 	r := in.Do(t, "PUT", id+"/transfer", w.aliceT, `{"namespace":"acme"}`)
 	require.Equal(t, 200, r.Status, r.String())
-	body := decode[map[string]any](t, r)
+	body := servertest.Decode[map[string]any](t, r)
 	assert.Equal(t, "acme/app", body["path_with_namespace"])
 	assert.Equal(t, float64(w.acme.ID), body["namespace"].(map[string]any)["id"])
 	assert.Equal(t, "private", body["visibility"], "no more visible than its new group")
@@ -98,7 +98,7 @@ func TestTransferProject(t *testing.T) {
 		require.NoError(t, err)
 		r := in.Do(t, "GET", "/projects/"+url.PathEscape("alice/app"), w.aliceT, nil)
 		require.Equal(t, 200, r.Status, r.String())
-		assert.Equal(t, float64(p.ID), decode[map[string]any](t, r)["id"])
+		assert.Equal(t, float64(p.ID), servertest.Decode[map[string]any](t, r)["id"])
 		require.Equal(t, 202, in.Do(t, "DELETE", fmt.Sprintf("/projects/%d", p.ID), w.aliceT, nil).Status)
 		// The old path no longer redirects: the new project claimed it.
 		servertest.RequireError(t, in.Do(t, "GET", "/projects/"+url.PathEscape("alice/app"), w.aliceT, nil), 404, "message", "404 Project Not Found")
@@ -111,7 +111,7 @@ func TestTransferProject(t *testing.T) {
 		// The personal namespace's owner is the project's Owner member again.
 		r := in.Do(t, "GET", id+"/members/"+fmt.Sprint(w.alice.ID), w.aliceT, nil)
 		require.Equal(t, 200, r.Status, r.String())
-		assert.Equal(t, float64(50), decode[map[string]any](t, r)["access_level"])
+		assert.Equal(t, float64(50), servertest.Decode[map[string]any](t, r)["access_level"])
 	})
 }
 
@@ -145,8 +145,8 @@ func TestTransferProject_refusals(t *testing.T) {
 	// Administrators may move any project anywhere.
 	r := in.Do(t, "PUT", id+"/transfer", servertest.RootToken, fmt.Sprintf(`{"namespace":%d}`, open.ID))
 	require.Equal(t, 200, r.Status, r.String())
-	assert.Equal(t, "open/app", decode[map[string]any](t, r)["path_with_namespace"])
-	assert.Equal(t, "public", decode[map[string]any](t, r)["visibility"])
+	assert.Equal(t, "open/app", servertest.Decode[map[string]any](t, r)["path_with_namespace"])
+	assert.Equal(t, "public", servertest.Decode[map[string]any](t, r)["visibility"])
 }
 
 func TestRenameProject_redirects(t *testing.T) {

@@ -76,14 +76,14 @@ func TestProjects_update(t *testing.T) {
 	}
 	t.Run("no attributes names them all", func(t *testing.T) {
 		r := in.Do(t, "PUT", path, ownerTok, `{"unknown":1}`)
-		body := decode[map[string]string](t, r)
+		body := servertest.Decode[map[string]string](t, r)
 		assert.True(t, strings.HasPrefix(body["error"], "allow_merge_on_skipped_pipeline, analytics_access_level, "), body["error"])
 		assert.True(t, strings.HasSuffix(body["error"], "container_registry_enabled are missing, at least one parameter must be provided"), body["error"])
 	})
 	t.Run("the renamed path keeps the id", func(t *testing.T) {
 		r := in.Do(t, "GET", "/projects/up%2Fmoved", ownerTok, nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		body := decode[map[string]any](t, r)
+		body := servertest.Decode[map[string]any](t, r)
 		assert.Equal(t, float64(p.ID), body["id"])
 		assert.Equal(t, "Renamed", body["name"])
 		assert.Equal(t, "internal", body["visibility"])
@@ -138,14 +138,14 @@ func TestProjects_update_nullClears(t *testing.T) {
 	_, tok := in.NewUser(t, "clearer")
 	r := in.Do(t, "POST", "/projects", tok, `{"path":"described","description":"some words"}`)
 	require.Equal(t, http.StatusCreated, r.Status, r.String())
-	id := int(decode[map[string]any](t, r)["id"].(float64))
-	assert.Equal(t, "some words", decode[map[string]any](t, r)["description"])
+	id := int(servertest.Decode[map[string]any](t, r)["id"].(float64))
+	assert.Equal(t, "some words", servertest.Decode[map[string]any](t, r)["description"])
 
 	r = in.Do(t, "PUT", fmt.Sprintf("/projects/%d", id), tok, `{"description":null}`)
 	require.Equal(t, http.StatusOK, r.Status, r.String())
-	assert.Nil(t, decode[map[string]any](t, r)["description"])
+	assert.Nil(t, servertest.Decode[map[string]any](t, r)["description"])
 	r = in.Do(t, "GET", fmt.Sprintf("/projects/%d", id), tok, nil)
-	assert.Nil(t, decode[map[string]any](t, r)["description"])
+	assert.Nil(t, servertest.Decode[map[string]any](t, r)["description"])
 
 	r = in.Do(t, "PUT", fmt.Sprintf("/projects/%d", id), tok, `{}`)
 	assert.Equal(t, http.StatusBadRequest, r.Status, "an empty body still gives nothing")

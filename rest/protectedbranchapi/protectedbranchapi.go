@@ -41,8 +41,7 @@ func (h *handlers) list(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	httpx.SetPageHeaders(c, httpx.P(c).BaseURL, r.Page, r.Total, len(r.Items))
-	return httpx.OK(c, httpx.P(c).ProtectedBranches(r.Items))
+	return httpx.Page(c, httpx.P(c).BaseURL, r, httpx.P(c).ProtectedBranches(r.Items))
 }
 
 // get handles GET /projects/:id/protected_branches/:name.

@@ -1,62 +1,30 @@
 package protectedbranchapi_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"testing"
 
 	"anvil/cmd/anvil/server/servertest"
-	"anvil/ent"
-	"anvil/internal/authz"
-	"anvil/internal/service/projects"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	gitlab "gitlab.com/gitlab-org/api/client-go"
 )
 
-// fixture is a public group with one member of each role, and projects made through the
-// project service (with repositories).
-type fixture struct {
-	in     *servertest.Instance
-	root   *ent.User
-	group  *ent.Namespace
-	users  map[string]*ent.User
-	tokens map[string]string
-}
+// fixture is the shared repository fixture with an owner and an administrator added; its
+// projects have a README (so main exists and is protected).
+type fixture struct{ *servertest.RepoFixture }
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	in := servertest.Start(t)
-	root, err := in.Services.Users.FindByRef(context.Background(), "root")
-	require.NoError(t, err)
-	f := &fixture{in: in, root: root, users: map[string]*ent.User{}, tokens: map[string]string{}}
-	f.group = in.NewGroup(t, "g", "public", nil)
-	for _, r := range []struct {
-		name  string
-		level int
-	}{{"guest", 10}, {"reporter", 20}, {"developer", 30}, {"maintainer", 40}, {"owner", 50}, {"outsider", 0}} {
-		u, tok := in.NewUser(t, r.name)
-		if r.level > 0 {
-			in.AddGroupMember(t, f.group, u, r.level)
-		}
-		f.users[r.name], f.tokens[r.name] = u, tok
-	}
-	admin, tok := in.NewUser(t, "superuser", servertest.Admin)
-	f.users["admin"], f.tokens["admin"] = admin, tok
+	f := &fixture{servertest.NewRepoFixture(t)}
+	owner, tok := f.In.NewUser(t, "owner")
+	f.In.AddGroupMember(t, f.Group, owner, 50)
+	f.Users["owner"], f.Tokens["owner"] = owner, tok
+	admin, tok := f.In.NewUser(t, "superuser", servertest.Admin)
+	f.Users["admin"], f.Tokens["admin"] = admin, tok
 	return f
-}
-
-// project creates a project in the group, with a README (so main exists and is protected).
-func (f *fixture) project(t *testing.T, path, visibility string) *ent.Project {
-	t.Helper()
-	nsID := f.group.ID
-	p, _, err := f.in.Services.Projects.Create(context.Background(), authz.System(f.root), projects.CreateInput{
-		Attributes: projects.Attributes{Path: &path, Visibility: &visibility}, NamespaceID: &nsID, InitializeWithReadme: true,
-	})
-	require.NoError(t, err)
-	return p
 }
 
 // do sends a request as a role ("" anonymous).
@@ -66,13 +34,13 @@ func (f *fixture) do(t *testing.T, method, path, role, body string) *servertest.
 	if body != "" {
 		b = body
 	}
-	return f.in.Do(t, method, path, f.tokens[role], b)
+	return f.In.Do(t, method, path, f.Tokens[role], b)
 }
 
 func TestProtectedBranches_DefaultBranchAndRead(t *testing.T) {
 	f := newFixture(t)
-	code := f.project(t, "code", "private")
-	f.project(t, "pub", "public")
+	code := f.ProjectWithReadme(t, "code", "private")
+	f.ProjectWithReadme(t, "pub", "public")
 	base := fmt.Sprintf("/projects/%d/protected_branches", code.ID)
 
 	mainRule := `{"id":1,"name":"main",
@@ -115,7 +83,7 @@ func TestProtectedBranches_DefaultBranchAndRead(t *testing.T) {
 		}
 	})
 	t.Run("client-go reads them", func(t *testing.T) {
-		c := f.in.Client(t, f.tokens["developer"])
+		c := f.In.Client(t, f.Tokens["developer"])
 		list, _, err := c.ProtectedBranches.ListProtectedBranches("g/code", nil)
 		require.NoError(t, err)
 		require.Len(t, list, 1)
@@ -127,7 +95,7 @@ func TestProtectedBranches_DefaultBranchAndRead(t *testing.T) {
 
 func TestProtectedBranches_Write(t *testing.T) {
 	f := newFixture(t)
-	code := f.project(t, "code", "private")
+	code := f.ProjectWithReadme(t, "code", "private")
 	base := fmt.Sprintf("/projects/%d/protected_branches", code.ID)
 
 	t.Run("create with levels", func(t *testing.T) {
@@ -169,7 +137,7 @@ func TestProtectedBranches_Write(t *testing.T) {
 		}
 	})
 	t.Run("user and group entries", func(t *testing.T) {
-		dev := f.users["developer"]
+		dev := f.Users["developer"]
 		r := f.do(t, http.MethodPost, base, "maintainer", fmt.Sprintf(
 			`{"name":"users","allowed_to_push":[{"user_id":%d}],"allowed_to_merge":[{"access_level":30},{"access_level":40}]}`, dev.ID))
 		require.Equal(t, http.StatusCreated, r.Status, r.String())
@@ -181,10 +149,10 @@ func TestProtectedBranches_Write(t *testing.T) {
 			"unprotect_access_levels":[{"id":4,"access_level":40,"access_level_description":"Maintainers","user_id":null,"group_id":null}],
 			"code_owner_approval_required":false,"inherited":false}`, dev.ID), string(r.Body))
 
-		other := f.in.NewGroup(t, "other", "public", nil)
+		other := f.In.NewGroup(t, "other", "public", nil)
 		r = f.do(t, http.MethodPost, base, "maintainer", fmt.Sprintf(
 			`{"name":"bad","allowed_to_push":[{"user_id":%d},{"group_id":%d}],"allowed_to_merge":[{"access_level":30},{"access_level":30}]}`,
-			f.users["outsider"].ID, other.ID))
+			f.Users["outsider"].ID, other.ID))
 		assert.Equal(t, http.StatusUnprocessableEntity, r.Status)
 		assert.JSONEq(t, `{"message":["Push access levels user is not a member of the project",
 			"Push access levels group does not have access to the project",
@@ -265,7 +233,7 @@ func TestProtectedBranches_Write(t *testing.T) {
 		assert.Contains(t, r.String(), `"name":"release/*"`)
 	})
 	t.Run("client-go round trip", func(t *testing.T) {
-		c := f.in.Client(t, f.tokens["maintainer"])
+		c := f.In.Client(t, f.Tokens["maintainer"])
 		pb, _, err := c.ProtectedBranches.ProtectRepositoryBranches("g/code", &gitlab.ProtectRepositoryBranchesOptions{
 			Name:            gitlab.Ptr("hotfix-*"),
 			PushAccessLevel: gitlab.Ptr(gitlab.DeveloperPermissions),

@@ -72,10 +72,10 @@ func TestDeleteRepository(t *testing.T) {
 	// While a deletion is scheduled or running, the status says so; asking again is accepted.
 	require.NoError(t, in.DB.Client.ContainerRepository.UpdateOneID(keepID).SetStatus(containerrepository.StatusDeleteScheduled).Exec(t.Context()))
 	r = in.Do(t, "GET", fmt.Sprintf("/registry/repositories/%d", keepID), tok, nil)
-	assert.Equal(t, "delete_scheduled", decode[map[string]any](t, r)["status"])
+	assert.Equal(t, "delete_scheduled", servertest.Decode[map[string]any](t, r)["status"])
 	require.NoError(t, in.DB.Client.ContainerRepository.UpdateOneID(keepID).SetStatus(containerrepository.StatusDeleteOngoing).Exec(t.Context()))
 	r = in.Do(t, "GET", fmt.Sprintf("/projects/%d/registry/repositories", p.ID), tok, nil)
-	assert.Equal(t, "delete_ongoing", decode[[]map[string]any](t, r)[0]["status"])
+	assert.Equal(t, "delete_ongoing", servertest.Decode[[]map[string]any](t, r)[0]["status"])
 	r = in.Do(t, "DELETE", fmt.Sprintf("/projects/%d/registry/repositories/%d", p.ID, keepID), tok, nil)
 	assert.Equal(t, http.StatusAccepted, r.Status)
 }

@@ -2,7 +2,6 @@ package registryapi_test
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -61,12 +60,4 @@ func waitRepository(t testing.TB, in *servertest.Instance, path string) int {
 		return true
 	}, 10*time.Second, 20*time.Millisecond, "repository %s never appeared", path)
 	return id
-}
-
-// decode unmarshals a response body.
-func decode[T any](t testing.TB, r *servertest.Response) T {
-	t.Helper()
-	var v T
-	require.NoError(t, json.Unmarshal(r.Body, &v), r.String())
-	return v
 }

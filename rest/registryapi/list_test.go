@@ -35,7 +35,7 @@ func TestListTags_pagination(t *testing.T) {
 
 	r := in.Do(t, "GET", base+"?per_page=2&page=2", "", nil)
 	require.Equal(t, http.StatusOK, r.Status, r.String())
-	assert.Equal(t, "c,d", names(decode[[]map[string]any](t, r)))
+	assert.Equal(t, "c,d", names(servertest.Decode[[]map[string]any](t, r)))
 	assert.Equal(t, "5", r.Header.Get("X-Total"))
 	assert.Equal(t, "3", r.Header.Get("X-Total-Pages"))
 	assert.Equal(t, "3", r.Header.Get("X-Next-Page"))
@@ -45,7 +45,7 @@ func TestListTags_pagination(t *testing.T) {
 	for next != "" {
 		r = in.Do(t, "GET", next, "", nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		seen = append(seen, names(decode[[]map[string]any](t, r)))
+		seen = append(seen, names(servertest.Decode[[]map[string]any](t, r)))
 		next = ""
 		if l := r.Header.Get("Link"); l != "" {
 			next = strings.TrimSuffix(strings.TrimPrefix(l, "<"), `>; rel="next"`)
@@ -54,7 +54,7 @@ func TestListTags_pagination(t *testing.T) {
 	}
 	assert.Equal(t, []string{"a,b", "c,d", "e"}, seen)
 	r = in.Do(t, "GET", base+"?pagination=keyset&per_page=3&sort=desc", "", nil)
-	assert.Equal(t, "e,d,c", names(decode[[]map[string]any](t, r)))
+	assert.Equal(t, "e,d,c", names(servertest.Decode[[]map[string]any](t, r)))
 }
 
 // Who reads repositories: anyone on a public project with an enabled registry; members with
@@ -108,11 +108,11 @@ func TestReadPermissions(t *testing.T) {
 	assert.JSONEq(t, `{"message":"404 Project Not Found"}`, string(r.Body))
 	r = in.Do(t, "GET", fmt.Sprintf("/projects/%d/registry/repositories", open.ID), "", nil)
 	require.Equal(t, http.StatusOK, r.Status)
-	assert.NotContains(t, decode[[]map[string]any](t, r)[0], "delete_api_path", "only those who may delete see it")
+	assert.NotContains(t, servertest.Decode[[]map[string]any](t, r)[0], "delete_api_path", "only those who may delete see it")
 
 	r = in.Do(t, "GET", "/groups/acme/registry/repositories?tags=true&tags_count=true", strangerTok, nil)
 	require.Equal(t, http.StatusOK, r.Status, r.String())
-	list := decode[[]map[string]any](t, r)
+	list := servertest.Decode[[]map[string]any](t, r)
 	require.Len(t, list, 1)
 	assert.Equal(t, "acme/open", list[0]["path"])
 	assert.NotContains(t, list[0], "tags")
@@ -121,5 +121,5 @@ func TestReadPermissions(t *testing.T) {
 	require.Equal(t, http.StatusOK, r.Status)
 	assert.Equal(t, "3", r.Header.Get("X-Total"))
 	r = in.Do(t, "GET", fmt.Sprintf("/groups/%d/registry/repositories", sub.ID), rootTok, nil)
-	assert.Equal(t, []any{"acme/tools/closed"}, []any{decode[[]map[string]any](t, r)[0]["path"]})
+	assert.Equal(t, []any{"acme/tools/closed"}, []any{servertest.Decode[[]map[string]any](t, r)[0]["path"]})
 }

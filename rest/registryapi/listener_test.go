@@ -45,10 +45,10 @@ func TestRegistry_ownListener(t *testing.T) {
 	id := waitRepository(t, in, "alice/app")
 	r := in.Do(t, "GET", fmt.Sprintf("/projects/%d/registry/repositories?tags=true", p.ID), tok, nil)
 	require.Equal(t, http.StatusOK, r.Status)
-	list := decode[[]map[string]any](t, r)
+	list := servertest.Decode[[]map[string]any](t, r)
 	assert.Equal(t, "registry.example.com:5050/alice/app", list[0]["location"])
 	assert.Equal(t, float64(id), list[0]["id"])
 	assert.Equal(t, "registry.example.com:5050/alice/app:v1", list[0]["tags"].([]any)[0].(map[string]any)["location"])
 	r = in.Do(t, "GET", fmt.Sprintf("/projects/%d", p.ID), tok, nil)
-	assert.Equal(t, "registry.example.com:5050/alice/app", decode[map[string]any](t, r)["container_registry_image_prefix"])
+	assert.Equal(t, "registry.example.com:5050/alice/app", servertest.Decode[map[string]any](t, r)["container_registry_image_prefix"])
 }

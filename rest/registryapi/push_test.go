@@ -40,7 +40,7 @@ func TestPushPullAndList(t *testing.T) {
 	r := in.Do(t, "GET", fmt.Sprintf("/projects/%d/registry/repositories?tags=true&tags_count=true", p.ID), tok, nil)
 	require.Equal(t, http.StatusOK, r.Status, r.String())
 	assert.Equal(t, "2", r.Header.Get("X-Total"))
-	list := decode[[]map[string]any](t, r)
+	list := servertest.Decode[[]map[string]any](t, r)
 	require.Len(t, list, 2)
 	assert.Equal(t, float64(rootID), list[0]["id"])
 	assert.Equal(t, "", list[0]["name"])
@@ -62,7 +62,7 @@ func TestPushPullAndList(t *testing.T) {
 	// Without tags or tags_count, neither is shown.
 	r = in.Do(t, "GET", fmt.Sprintf("/projects/%d/registry/repositories", p.ID), tok, nil)
 	require.Equal(t, http.StatusOK, r.Status, r.String())
-	plain := decode[[]map[string]any](t, r)
+	plain := servertest.Decode[[]map[string]any](t, r)
 	assert.NotContains(t, plain[0], "tags")
 	assert.NotContains(t, plain[0], "tags_count")
 	assert.NotContains(t, plain[0], "size")
@@ -83,7 +83,7 @@ func TestPushPullAndList(t *testing.T) {
 	// One repository by id, with its size (each blob once).
 	r = in.Do(t, "GET", fmt.Sprintf("/registry/repositories/%d?tags_count=true&size=true", rootID), tok, nil)
 	require.Equal(t, http.StatusOK, r.Status, r.String())
-	one := decode[map[string]any](t, r)
+	one := servertest.Decode[map[string]any](t, r)
 	cfgRaw, err := img.RawConfigFile()
 	require.NoError(t, err)
 	assert.Equal(t, float64(size+int64(len(cfgRaw))), one["size"])

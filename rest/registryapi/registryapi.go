@@ -127,12 +127,7 @@ func (h *handlers) listTags(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	if page.Keyset {
-		httpx.SetKeysetLink(c, httpx.P(c).BaseURL, l.Next)
-	} else {
-		httpx.SetPageHeaders(c, httpx.P(c).BaseURL, l.Page, l.Total, len(l.Items))
-	}
-	return httpx.OK(c, httpx.P(c).ContainerTags(l.Repository, l.Items))
+	return httpx.Page(c, httpx.P(c).BaseURL, l.Result, httpx.P(c).ContainerTags(l.Repository, l.Items))
 }
 
 // getTag handles GET /projects/:id/registry/repositories/:repository_id/tags/:tag_name.

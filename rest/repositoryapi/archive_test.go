@@ -10,6 +10,9 @@ import (
 	"sort"
 	"testing"
 
+	"anvil/cmd/anvil/server/servertest"
+	"anvil/internal/git/gittest"
+
 	"github.com/stretchr/testify/require"
 	gitlab "gitlab.com/gitlab-org/api/client-go"
 )
@@ -87,7 +90,7 @@ func testArchive(t *testing.T, f *fixture) {
 				if format != "" {
 					path += "." + format
 				}
-				res := f.in.Do(t, "GET", path, "", nil)
+				res := f.In.Do(t, "GET", path, "", nil)
 				require.Equal(t, 200, res.Status, res.String())
 				require.Equal(t, `attachment; filename="`+prefix+"."+ext+`"`, res.Header.Get("Content-Disposition"))
 				wantType := "application/octet-stream"
@@ -105,16 +108,16 @@ func testArchive(t *testing.T, f *fixture) {
 	})
 
 	t.Run("format parameter on the bare route", func(t *testing.T) {
-		res := f.in.Do(t, "GET", "/projects/g%2Fpub/repository/archive?format=zip", "", nil)
+		res := f.In.Do(t, "GET", "/projects/g%2Fpub/repository/archive?format=zip", "", nil)
 		require.Equal(t, 200, res.Status, res.String())
 		require.Contains(t, archiveFiles(t, "zip", res.Body), prefix+"/README.md")
-		res = f.in.Do(t, "GET", "/projects/g%2Fpub/repository/archive?format=rar", "", nil)
+		res = f.In.Do(t, "GET", "/projects/g%2Fpub/repository/archive?format=rar", "", nil)
 		require.Equal(t, 200, res.Status, res.String())
 		require.Equal(t, `attachment; filename="`+prefix+`.tar.gz"`, res.Header.Get("Content-Disposition"))
 	})
 
 	t.Run("sha and path", func(t *testing.T) {
-		res := f.in.Do(t, "GET", "/projects/g%2Fpub/repository/archive.tar?sha=feature&path=src", "", nil)
+		res := f.In.Do(t, "GET", "/projects/g%2Fpub/repository/archive.tar?sha=feature&path=src", "", nil)
 		require.Equal(t, 200, res.Status, res.String())
 		name := "pub-feature-" + string(s.feature) + "-src"
 		require.Equal(t, `attachment; filename="`+name+`.tar"`, res.Header.Get("Content-Disposition"))
@@ -122,7 +125,7 @@ func testArchive(t *testing.T, f *fixture) {
 	})
 
 	t.Run("tag and nested path name", func(t *testing.T) {
-		res := f.in.Do(t, "GET", "/projects/g%2Fpub/repository/archive.zip?sha=v1.0&path=docs/img", "", nil)
+		res := f.In.Do(t, "GET", "/projects/g%2Fpub/repository/archive.zip?sha=v1.0&path=docs/img", "", nil)
 		require.Equal(t, 200, res.Status, res.String())
 		name := "pub-v1.0-" + string(s.first) + "-docs-img"
 		require.Equal(t, `attachment; filename="`+name+`.zip"`, res.Header.Get("Content-Disposition"))
@@ -130,7 +133,7 @@ func testArchive(t *testing.T, f *fixture) {
 	})
 
 	t.Run("HEAD sends the headers only", func(t *testing.T) {
-		res := f.in.Do(t, "HEAD", "/projects/g%2Fpub/repository/archive.zip", "", nil)
+		res := f.In.Do(t, "HEAD", "/projects/g%2Fpub/repository/archive.zip", "", nil)
 		require.Equal(t, 200, res.Status)
 		require.Empty(t, res.Body)
 		require.Equal(t, `attachment; filename="`+prefix+`.zip"`, res.Header.Get("Content-Disposition"))
@@ -138,13 +141,13 @@ func testArchive(t *testing.T, f *fixture) {
 
 	t.Run("errors", func(t *testing.T) {
 		for _, q := range []string{"?sha=xxx", "?path=nope", "?sha=" + string(s.merge) + "&path=../x"} {
-			requireError(t, f.in.Do(t, "GET", "/projects/g%2Fpub/repository/archive"+q, "", nil), 404, "message", "404 File Not Found")
+			servertest.RequireError(t, f.In.Do(t, "GET", "/projects/g%2Fpub/repository/archive"+q, "", nil), 404, "message", "404 File Not Found")
 		}
-		requireError(t, f.in.Do(t, "GET", "/projects/g%2Fpub/repository/archive.rar", "", nil), 404, "error", "404 Not Found")
+		servertest.RequireError(t, f.In.Do(t, "GET", "/projects/g%2Fpub/repository/archive.rar", "", nil), 404, "error", "404 Not Found")
 	})
 
 	t.Run("client-go", func(t *testing.T) {
-		c := f.in.Client(t, "")
+		c := f.In.Client(t, "")
 		data, _, err := c.Repositories.Archive("g/pub", &gitlab.ArchiveOptions{Format: gitlab.Ptr("tar.bz2"), SHA: gitlab.Ptr("feature")})
 		require.NoError(t, err)
 		require.Contains(t, archiveFiles(t, "tar.bz2", data), "pub-feature-"+string(s.feature)+"/feature.txt")
@@ -157,15 +160,15 @@ func testArchive(t *testing.T, f *fixture) {
 
 // TestArchive_large streams an archive bigger than any buffer on the way.
 func testArchiveLarge(t *testing.T, f *fixture) {
-	p := f.project(t, "bigarchive", "public")
-	r := f.repo(t, p)
+	p := f.Project(t, "bigarchive", "public")
+	r := f.Repo(t, p)
 	files := map[string]string{}
 	chunk := bytes.Repeat([]byte("0123456789abcdef"), 1<<14) // 256 KiB, distinct per file below
 	for i := 0; i < 24; i++ {
 		files["f"+string(rune('a'+i))] = string(chunk) + string(rune('a'+i))
 	}
-	setRef(t, r, "refs/heads/main", writeCommit(t, r, commitSpec{author: alice, files: files}))
-	res := f.in.Do(t, "GET", "/projects/g%2Fbigarchive/repository/archive.tar", "", nil)
+	gittest.SetRef(t, r, "refs/heads/main", gittest.WriteCommit(t, r, gittest.Write{Epoch: epoch, Author: alice, Files: files}))
+	res := f.In.Do(t, "GET", "/projects/g%2Fbigarchive/repository/archive.tar", "", nil)
 	require.Equal(t, 200, res.Status)
 	require.Greater(t, len(res.Body), 24*256<<10)
 	require.Len(t, archiveFiles(t, "tar", res.Body), 24)

@@ -57,8 +57,7 @@ func (h *handlers) contributors(c *gin.Context) error {
 	q.Set("order_by", p.OrderBy)
 	q.Set("sort", p.Sort)
 	c.Request.URL.RawQuery = url.Values(q).Encode()
-	httpx.SetPageHeaders(c, httpx.P(c).BaseURL, res.Page, res.Total, len(res.Items))
-	return httpx.OK(c, presenter.Contributors(res.Items))
+	return httpx.Page(c, httpx.P(c).BaseURL, res, presenter.Contributors(res.Items))
 }
 
 // mergeBase handles GET /projects/:id/repository/merge_base.

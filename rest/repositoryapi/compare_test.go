@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"anvil/cmd/anvil/server/servertest"
 	"anvil/internal/authz"
 	"anvil/internal/git"
 	"anvil/internal/git/gittest"
@@ -38,11 +39,11 @@ func testCompare(t *testing.T, f *fixture) {
 	p, s := f.pub, f.pubSeed
 	cmp := func(t *testing.T, query string) map[string]any {
 		t.Helper()
-		res := f.in.Do(t, "GET", "/projects/g%2Fpub/repository/compare?"+query, "", nil)
+		res := f.In.Do(t, "GET", "/projects/g%2Fpub/repository/compare?"+query, "", nil)
 		require.Equal(t, 200, res.Status, res.String())
-		return object(t, res)
+		return servertest.Object(t, res)
 	}
-	web := f.in.URL + "/g/pub/-/compare/"
+	web := f.In.URL + "/g/pub/-/compare/"
 
 	t.Run("tag to branch through the merge base", func(t *testing.T) {
 		c := cmp(t, "from=v1.0&to=main")
@@ -53,11 +54,11 @@ func testCompare(t *testing.T, f *fixture) {
 		require.Equal(t, web+string(s.first)+"..."+string(s.merge), c["web_url"])
 		require.Equal(t, map[string]any{
 			"id": string(s.merge), "short_id": string(s.merge)[:8], "created_at": "2024-03-04T05:09:07.000+02:00",
-			"parent_ids": []any{string(s.second), string(s.feature)}, "title": "commit Merger", "message": "commit Merger\n",
+			"parent_ids": []any{string(s.second), string(s.feature)}, "title": "commit by Merger", "message": "commit by Merger\n",
 			"author_name": "Merger", "author_email": "merger@example.com", "authored_date": "2024-03-04T05:09:07.000+02:00",
 			"committer_name": "Merger", "committer_email": "merger@example.com", "committed_date": "2024-03-04T05:09:07.000+02:00",
 			"trailers": map[string]any{}, "extended_trailers": map[string]any{},
-			"web_url": f.in.URL + "/g/pub/-/commit/" + string(s.merge),
+			"web_url": f.In.URL + "/g/pub/-/commit/" + string(s.merge),
 		}, c["commit"])
 		changelog := c["diffs"].([]any)[0].(map[string]any)
 		require.Equal(t, map[string]any{
@@ -114,24 +115,24 @@ func testCompare(t *testing.T, f *fixture) {
 
 	t.Run("errors", func(t *testing.T) {
 		for _, q := range []string{"from=nope&to=main", "from=main&to=nope", "from=&to=main", "from=-x&to=main"} {
-			requireError(t, f.in.Do(t, "GET", "/projects/g%2Fpub/repository/compare?"+q, "", nil), 404, "message", "404 Ref Not Found")
+			servertest.RequireError(t, f.In.Do(t, "GET", "/projects/g%2Fpub/repository/compare?"+q, "", nil), 404, "message", "404 Ref Not Found")
 		}
-		requireError(t, f.in.Do(t, "GET", "/projects/g%2Fpub/repository/compare", "", nil), 400, "error", "from is missing, to is missing")
-		requireError(t, f.in.Do(t, "GET", "/projects/g%2Fpub/repository/compare?from=a&to=b&straight=x", "", nil), 400, "error", "straight is invalid")
+		servertest.RequireError(t, f.In.Do(t, "GET", "/projects/g%2Fpub/repository/compare", "", nil), 400, "error", "from is missing, to is missing")
+		servertest.RequireError(t, f.In.Do(t, "GET", "/projects/g%2Fpub/repository/compare?from=a&to=b&straight=x", "", nil), 400, "error", "straight is invalid")
 	})
 
 	t.Run("from_project_id", func(t *testing.T) {
-		other := f.project(t, "other", "public")
-		requireError(t, f.in.Do(t, "GET", "/projects/g%2Fpub/repository/compare?from=v1.0&to=main&from_project_id="+strconv.Itoa(other.ID), "", nil),
+		other := f.Project(t, "other", "public")
+		servertest.RequireError(t, f.In.Do(t, "GET", "/projects/g%2Fpub/repository/compare?from=v1.0&to=main&from_project_id="+strconv.Itoa(other.ID), "", nil),
 			400, "message", "Target project id:"+strconv.Itoa(other.ID)+" is not a fork of project id:g/pub")
-		requireError(t, f.in.Do(t, "GET", "/projects/"+strconv.Itoa(p.ID)+"/repository/compare?from=v1.0&to=main&from_project_id=999999", "", nil),
+		servertest.RequireError(t, f.In.Do(t, "GET", "/projects/"+strconv.Itoa(p.ID)+"/repository/compare?from=v1.0&to=main&from_project_id=999999", "", nil),
 			400, "message", "Target project id:999999 is not a fork of project id:"+strconv.Itoa(p.ID))
 		c := cmp(t, "from=v1.0&to=main&from_project_id="+strconv.Itoa(p.ID))
 		require.Len(t, commitIDs(c), 3)
 	})
 
 	t.Run("client-go", func(t *testing.T) {
-		c, _, err := f.in.Client(t, "").Repositories.Compare("g/pub", &gitlab.CompareOptions{From: gitlab.Ptr("v1.0"), To: gitlab.Ptr("feature")})
+		c, _, err := f.In.Client(t, "").Repositories.Compare("g/pub", &gitlab.CompareOptions{From: gitlab.Ptr("v1.0"), To: gitlab.Ptr("feature")})
 		require.NoError(t, err)
 		require.Len(t, c.Commits, 1)
 		require.Equal(t, string(s.feature), c.Commit.ID)
@@ -146,28 +147,28 @@ func testCompare(t *testing.T, f *fixture) {
 // after the parent moved on: the parent's new commit is not in the fork's repository until the
 // comparison brings it over.
 func testCompareFork(t *testing.T, f *fixture) {
-	up := f.project(t, "upstream", "public")
-	upRepo := f.repo(t, up)
+	up := f.Project(t, "upstream", "public")
+	upRepo := f.Repo(t, up)
 	s := seed(t, upRepo)
-	dev := f.users["developer"]
-	fork, _, err := f.in.Services.Forks.Fork(context.Background(), authz.System(dev), "g/upstream", forks.ForkInput{})
+	dev := f.Users["developer"]
+	fork, _, err := f.In.Services.Forks.Fork(context.Background(), authz.System(dev), "g/upstream", forks.ForkInput{})
 	require.NoError(t, err)
-	forkRepo := f.repo(t, fork)
+	forkRepo := f.Repo(t, fork)
 	// The fork gets a branch; the parent gets a commit the fork never saw.
-	mine := writeCommit(t, forkRepo, commitSpec{base: s.merge, parents: []git.ObjectID{s.merge}, author: bob, minute: 10,
-		files: map[string]string{"mine.txt": "mine\n"}})
-	setRef(t, forkRepo, git.BranchRef("mine"), mine)
-	later := writeCommit(t, upRepo, commitSpec{base: s.merge, parents: []git.ObjectID{s.merge}, author: alice, minute: 11,
-		files: map[string]string{"later.txt": "later\n"}})
-	setRef(t, upRepo, git.BranchRef("main"), later)
+	mine := gittest.WriteCommit(t, forkRepo, gittest.Write{Epoch: epoch, Base: s.merge, Parents: []git.ObjectID{s.merge}, Author: bob, Minute: 10,
+		Files: map[string]string{"mine.txt": "mine\n"}})
+	gittest.SetRef(t, forkRepo, git.BranchRef("mine"), mine)
+	later := gittest.WriteCommit(t, upRepo, gittest.Write{Epoch: epoch, Base: s.merge, Parents: []git.ObjectID{s.merge}, Author: alice, Minute: 11,
+		Files: map[string]string{"later.txt": "later\n"}})
+	gittest.SetRef(t, upRepo, git.BranchRef("main"), later)
 	has, err := forkRepo.HasObject(context.Background(), later)
 	require.NoError(t, err)
 	require.False(t, has)
 
 	forkPath := "/projects/" + strconv.Itoa(fork.ID) + "/repository/compare?from=main&to=mine&from_project_id=" + strconv.Itoa(up.ID)
-	res := f.in.Do(t, "GET", forkPath, f.tokens["developer"], nil)
+	res := f.In.Do(t, "GET", forkPath, f.Tokens["developer"], nil)
 	require.Equal(t, 200, res.Status, res.String())
-	c := object(t, res)
+	c := servertest.Object(t, res)
 	require.Equal(t, []string{string(mine)}, commitIDs(c))
 	require.Equal(t, []string{"mine.txt"}, diffPaths(c))
 	has, err = forkRepo.HasObject(context.Background(), later)
@@ -178,22 +179,22 @@ func testCompareFork(t *testing.T, f *fixture) {
 	require.Empty(t, refs, "the temporary ref is removed")
 
 	// Straight: the fork's branch against the parent's newer tip.
-	res = f.in.Do(t, "GET", forkPath+"&straight=true", f.tokens["developer"], nil)
+	res = f.In.Do(t, "GET", forkPath+"&straight=true", f.Tokens["developer"], nil)
 	require.Equal(t, 200, res.Status, res.String())
-	require.Equal(t, []string{"later.txt", "mine.txt"}, diffPaths(object(t, res)))
+	require.Equal(t, []string{"later.txt", "mine.txt"}, diffPaths(servertest.Object(t, res)))
 
 	// The parent compared with the fork: from_project_id works both ways in a fork network.
-	res = f.in.Do(t, "GET", "/projects/g%2Fupstream/repository/compare?from=mine&to=main&from_project_id="+strconv.Itoa(fork.ID), "", nil)
+	res = f.In.Do(t, "GET", "/projects/g%2Fupstream/repository/compare?from=mine&to=main&from_project_id="+strconv.Itoa(fork.ID), "", nil)
 	require.Equal(t, 200, res.Status, res.String())
-	require.Equal(t, []string{string(later)}, commitIDs(object(t, res)))
+	require.Equal(t, []string{string(later)}, commitIDs(servertest.Object(t, res)))
 }
 
 // TestCompare_limits checks the diff limits: past 1000 files the diff stops (compare_timeout),
 // past the safe limit of 100 files patches are collapsed.
 func testCompareLimits(t *testing.T, f *fixture) {
-	p := f.project(t, "bigdiff", "public")
-	r := f.repo(t, p)
-	base := writeCommit(t, r, commitSpec{author: alice, files: map[string]string{"README.md": "x\n"}})
+	p := f.Project(t, "bigdiff", "public")
+	r := f.Repo(t, p)
+	base := gittest.WriteCommit(t, r, gittest.Write{Epoch: epoch, Author: alice, Files: map[string]string{"README.md": "x\n"}})
 	// 1005 new files sharing one blob, written with the git CLI (set-up only: quicker than
 	// 1005 tree actions).
 	blob := strings.TrimSpace(gittest.Git(t, r.Path(), []byte("line\n"), "hash-object", "-w", "--stdin"))
@@ -204,12 +205,12 @@ func testCompareLimits(t *testing.T, f *fixture) {
 	tree := strings.TrimSpace(gittest.Git(t, r.Path(), []byte(listing), "mktree"))
 	big, err := r.CommitTree(context.Background(), git.CommitTreeOptions{Tree: git.ObjectID(tree), Parents: []git.ObjectID{base}, Message: "big\n", Author: bob})
 	require.NoError(t, err)
-	setRef(t, r, git.BranchRef("main"), base)
-	setRef(t, r, git.BranchRef("big"), big)
+	gittest.SetRef(t, r, git.BranchRef("main"), base)
+	gittest.SetRef(t, r, git.BranchRef("big"), big)
 
-	res := f.in.Do(t, "GET", "/projects/g%2Fbigdiff/repository/compare?from=main&to=big", "", nil)
+	res := f.In.Do(t, "GET", "/projects/g%2Fbigdiff/repository/compare?from=main&to=big", "", nil)
 	require.Equal(t, 200, res.Status, res.String())
-	c := object(t, res)
+	c := servertest.Object(t, res)
 	require.Equal(t, true, c["compare_timeout"])
 	diffs := c["diffs"].([]any)
 	require.Len(t, diffs, 1000)
@@ -224,9 +225,9 @@ func testCompareLimits(t *testing.T, f *fixture) {
 func testContributors(t *testing.T, f *fixture) {
 	get := func(t *testing.T, query string) ([]map[string]any, map[string][]string) {
 		t.Helper()
-		res := f.in.Do(t, "GET", "/projects/g%2Fpub/repository/contributors"+query, "", nil)
+		res := f.In.Do(t, "GET", "/projects/g%2Fpub/repository/contributors"+query, "", nil)
 		require.Equal(t, 200, res.Status, res.String())
-		return list(t, res), res.Header
+		return servertest.List(t, res), res.Header
 	}
 	alice := map[string]any{"name": "Alice", "email": "alice@example.com", "commits": float64(2), "additions": float64(0), "deletions": float64(0)}
 	bob := map[string]any{"name": "Bob", "email": "bob@example.com", "commits": float64(1), "additions": float64(0), "deletions": float64(0)}
@@ -267,20 +268,20 @@ func testContributors(t *testing.T, f *fixture) {
 	})
 
 	t.Run("errors", func(t *testing.T) {
-		requireError(t, f.in.Do(t, "GET", "/projects/g%2Fpub/repository/contributors?ref=nope", "", nil), 404, "message", "404 Not Found")
-		requireError(t, f.in.Do(t, "GET", "/projects/g%2Fpub/repository/contributors?order_by=lines", "", nil), 400, "error", "order_by does not have a valid value")
-		requireError(t, f.in.Do(t, "GET", "/projects/g%2Fpub/repository/contributors?sort=up", "", nil), 400, "error", "sort does not have a valid value")
+		servertest.RequireError(t, f.In.Do(t, "GET", "/projects/g%2Fpub/repository/contributors?ref=nope", "", nil), 404, "message", "404 Not Found")
+		servertest.RequireError(t, f.In.Do(t, "GET", "/projects/g%2Fpub/repository/contributors?order_by=lines", "", nil), 400, "error", "order_by does not have a valid value")
+		servertest.RequireError(t, f.In.Do(t, "GET", "/projects/g%2Fpub/repository/contributors?sort=up", "", nil), 400, "error", "sort does not have a valid value")
 	})
 
 	t.Run("empty repository", func(t *testing.T) {
-		f.project(t, "empty-contrib", "public")
-		res := f.in.Do(t, "GET", "/projects/g%2Fempty-contrib/repository/contributors", "", nil)
+		f.Project(t, "empty-contrib", "public")
+		res := f.In.Do(t, "GET", "/projects/g%2Fempty-contrib/repository/contributors", "", nil)
 		require.Equal(t, 200, res.Status, res.String())
 		require.Equal(t, "[]", string(res.Body))
 	})
 
 	t.Run("client-go", func(t *testing.T) {
-		cs, _, err := f.in.Client(t, "").Repositories.Contributors("g/pub", &gitlab.ListContributorsOptions{OrderBy: gitlab.Ptr("name")})
+		cs, _, err := f.In.Client(t, "").Repositories.Contributors("g/pub", &gitlab.ListContributorsOptions{OrderBy: gitlab.Ptr("name")})
 		require.NoError(t, err)
 		require.Len(t, cs, 2)
 		require.Equal(t, "Alice", cs[0].Name)
@@ -304,17 +305,17 @@ func testMergeBase(t *testing.T, f *fixture) {
 		}
 		for _, c := range cases {
 			t.Run(c.query, func(t *testing.T) {
-				res := f.in.Do(t, "GET", base+c.query, "", nil)
+				res := f.In.Do(t, "GET", base+c.query, "", nil)
 				require.Equal(t, 200, res.Status, res.String())
-				got := object(t, res)
+				got := servertest.Object(t, res)
 				require.Equal(t, string(c.want), got["id"])
-				require.Equal(t, f.in.URL+"/g/pub/-/commit/"+string(c.want), got["web_url"])
+				require.Equal(t, f.In.URL+"/g/pub/-/commit/"+string(c.want), got["web_url"])
 			})
 		}
 	})
 
 	t.Run("commit shape", func(t *testing.T) {
-		got := object(t, f.in.Do(t, "GET", base+"?refs[]=v1.0&refs[]=main", "", nil))
+		got := servertest.Object(t, f.In.Do(t, "GET", base+"?refs[]=v1.0&refs[]=main", "", nil))
 		require.Equal(t, "First commit", got["title"])
 		require.Equal(t, "First commit\n\nBody line.\n\nSigned-off-by: Alice <alice@example.com>\n", got["message"])
 		// GitLab reads the merge base without parsing trailers.
@@ -323,15 +324,15 @@ func testMergeBase(t *testing.T, f *fixture) {
 	})
 
 	t.Run("errors", func(t *testing.T) {
-		requireError(t, f.in.Do(t, "GET", base+"?refs[]=main", "", nil), 400, "message", "Provide at least 2 refs")
-		requireError(t, f.in.Do(t, "GET", base, "", nil), 400, "error", "refs is missing")
-		requireError(t, f.in.Do(t, "GET", base+"?refs[]=main&refs[]=missing", "", nil), 400, "message", "Could not find ref: missing")
-		requireError(t, f.in.Do(t, "GET", base+"?refs[]=x&refs[]=main&refs[]=y", "", nil), 400, "message", "Could not find refs: x, y")
-		requireError(t, f.in.Do(t, "GET", base+"?refs[]=main&refs[]=orphan", "", nil), 404, "message", "404 Merge Base Not Found")
+		servertest.RequireError(t, f.In.Do(t, "GET", base+"?refs[]=main", "", nil), 400, "message", "Provide at least 2 refs")
+		servertest.RequireError(t, f.In.Do(t, "GET", base, "", nil), 400, "error", "refs is missing")
+		servertest.RequireError(t, f.In.Do(t, "GET", base+"?refs[]=main&refs[]=missing", "", nil), 400, "message", "Could not find ref: missing")
+		servertest.RequireError(t, f.In.Do(t, "GET", base+"?refs[]=x&refs[]=main&refs[]=y", "", nil), 400, "message", "Could not find refs: x, y")
+		servertest.RequireError(t, f.In.Do(t, "GET", base+"?refs[]=main&refs[]=orphan", "", nil), 404, "message", "404 Merge Base Not Found")
 	})
 
 	t.Run("client-go", func(t *testing.T) {
-		c, _, err := f.in.Client(t, "").Repositories.MergeBase("g/pub", &gitlab.MergeBaseOptions{Ref: &[]string{"feature", "main"}})
+		c, _, err := f.In.Client(t, "").Repositories.MergeBase("g/pub", &gitlab.MergeBaseOptions{Ref: &[]string{"feature", "main"}})
 		require.NoError(t, err)
 		require.Equal(t, string(s.feature), c.ID)
 	})

@@ -7,6 +7,9 @@ import (
 	"encoding/hex"
 	"testing"
 
+	"anvil/cmd/anvil/server/servertest"
+	"anvil/internal/git/gittest"
+
 	"github.com/stretchr/testify/require"
 	gitlab "gitlab.com/gitlab-org/api/client-go"
 )
@@ -31,19 +34,19 @@ func testFilesRead(t *testing.T, f *fixture) {
 	}
 
 	t.Run("GET: metadata and Base64 content", func(t *testing.T) {
-		res := f.in.Do(t, "GET", "/projects/g%2Fpub/repository/files/README%2Emd?ref=main", "", nil)
+		res := f.In.Do(t, "GET", "/projects/g%2Fpub/repository/files/README%2Emd?ref=main", "", nil)
 		require.Equal(t, 200, res.Status, res.String())
 		want := map[string]any{"content": base64.StdEncoding.EncodeToString([]byte(content))}
 		for k, v := range meta {
 			want[k] = v
 		}
-		require.Equal(t, want, object(t, res))
+		require.Equal(t, want, servertest.Object(t, res))
 		require.Equal(t, "application/json", res.Header.Get("Content-Type"))
 		require.Equal(t, string(s.second), res.Header.Get("X-Gitlab-Last-Commit-Id"))
 	})
 
 	t.Run("HEAD: metadata as headers", func(t *testing.T) {
-		res := f.in.Do(t, "HEAD", "/projects/g%2Fpub/repository/files/README.md?ref=main", "", nil)
+		res := f.In.Do(t, "HEAD", "/projects/g%2Fpub/repository/files/README.md?ref=main", "", nil)
 		require.Equal(t, 200, res.Status)
 		require.Empty(t, res.Body)
 		want := map[string]string{
@@ -58,9 +61,9 @@ func testFilesRead(t *testing.T, f *fixture) {
 	})
 
 	t.Run("nested path, executable, older ref", func(t *testing.T) {
-		res := f.in.Do(t, "GET", "/projects/g%2Fpub/repository/files/bin%2Frun%2Esh?ref=v1.0", "", nil)
+		res := f.In.Do(t, "GET", "/projects/g%2Fpub/repository/files/bin%2Frun%2Esh?ref=v1.0", "", nil)
 		require.Equal(t, 200, res.Status, res.String())
-		got := object(t, res)
+		got := servertest.Object(t, res)
 		require.Equal(t, "run.sh", got["file_name"])
 		require.Equal(t, "bin/run.sh", got["file_path"])
 		require.Equal(t, true, got["execute_filemode"])
@@ -71,7 +74,7 @@ func testFilesRead(t *testing.T, f *fixture) {
 	})
 
 	t.Run("raw: bytes and headers; ref defaults to the default branch", func(t *testing.T) {
-		res := f.in.Do(t, "GET", "/projects/g%2Fpub/repository/files/README%2Emd/raw", "", nil)
+		res := f.In.Do(t, "GET", "/projects/g%2Fpub/repository/files/README%2Emd/raw", "", nil)
 		require.Equal(t, 200, res.Status, res.String())
 		require.Equal(t, content, string(res.Body))
 		require.Equal(t, "text/plain; charset=utf-8", res.Header.Get("Content-Type"))
@@ -81,19 +84,19 @@ func testFilesRead(t *testing.T, f *fixture) {
 		require.Equal(t, "main", res.Header.Get("X-Gitlab-Ref"))
 		require.Equal(t, "max-age=0, private, must-revalidate, no-store, no-cache", res.Header.Get("Cache-Control"))
 
-		res = f.in.Do(t, "GET", "/projects/g%2Fpub/repository/files/%2FREADME.md/raw?ref=v1.0", "", nil)
+		res = f.In.Do(t, "GET", "/projects/g%2Fpub/repository/files/%2FREADME.md/raw?ref=v1.0", "", nil)
 		require.Equal(t, 200, res.Status, res.String())
 		require.Equal(t, "# Demo\n\nHello.\n", string(res.Body))
 	})
 
 	t.Run("raw lfs of a file that is no pointer", func(t *testing.T) {
-		res := f.in.Do(t, "GET", "/projects/g%2Fpub/repository/files/README.md/raw?lfs=true", "", nil)
+		res := f.In.Do(t, "GET", "/projects/g%2Fpub/repository/files/README.md/raw?lfs=true", "", nil)
 		require.Equal(t, 200, res.Status, res.String())
 		require.Equal(t, content, string(res.Body))
 	})
 
 	t.Run("client-go", func(t *testing.T) {
-		c := f.in.Client(t, "")
+		c := f.In.Client(t, "")
 		file, _, err := c.RepositoryFiles.GetFile("g/pub", "docs/guide.md", &gitlab.GetFileOptions{Ref: gitlab.Ptr("main")})
 		require.NoError(t, err)
 		require.Equal(t, "guide.md", file.FileName)
@@ -140,24 +143,24 @@ func testFilesRead(t *testing.T, f *fixture) {
 		}
 		for _, c := range cases {
 			t.Run(c.desc, func(t *testing.T) {
-				requireError(t, f.in.Do(t, c.method, "/projects/g%2Fpub/repository/files/"+c.path, "", nil), c.status, c.key, c.msg)
+				servertest.RequireError(t, f.In.Do(t, c.method, "/projects/g%2Fpub/repository/files/"+c.path, "", nil), c.status, c.key, c.msg)
 			})
 		}
-		res := f.in.Do(t, "HEAD", "/projects/g%2Fpub/repository/files/nope?ref=main", "", nil)
+		res := f.In.Do(t, "HEAD", "/projects/g%2Fpub/repository/files/nope?ref=main", "", nil)
 		require.Equal(t, 404, res.Status)
 	})
 }
 
 func testFilesLfsPointer(t *testing.T, f *fixture) {
-	p := f.project(t, "lfs", "public")
-	r := f.repo(t, p)
+	p := f.Project(t, "lfs", "public")
+	r := f.Repo(t, p)
 	pointer := "version https://git-lfs.github.com/spec/v1\noid sha256:" + sum("big") + "\nsize 3\n"
-	setRef(t, r, "refs/heads/main", writeCommit(t, r, commitSpec{author: alice, files: map[string]string{"big.bin": pointer}}))
-	res := f.in.Do(t, "GET", "/projects/g%2Flfs/repository/files/big.bin/raw", "", nil)
+	gittest.SetRef(t, r, "refs/heads/main", gittest.WriteCommit(t, r, gittest.Write{Epoch: epoch, Author: alice, Files: map[string]string{"big.bin": pointer}}))
+	res := f.In.Do(t, "GET", "/projects/g%2Flfs/repository/files/big.bin/raw", "", nil)
 	require.Equal(t, 200, res.Status, res.String())
 	require.Equal(t, pointer, string(res.Body))
 	// No LFS object is stored for the pointer.
-	requireError(t, f.in.Do(t, "GET", "/projects/g%2Flfs/repository/files/big.bin/raw?lfs=true", "", nil), 404, "message", "404 Not Found")
+	servertest.RequireError(t, f.In.Do(t, "GET", "/projects/g%2Flfs/repository/files/big.bin/raw?lfs=true", "", nil), 404, "message", "404 Not Found")
 }
 
 func testFilesBlame(t *testing.T, f *fixture) {
@@ -165,9 +168,9 @@ func testFilesBlame(t *testing.T, f *fixture) {
 	base := "/projects/g%2Fpub/repository/files/README%2Emd/blame"
 
 	t.Run("ranges grouped by commit", func(t *testing.T) {
-		res := f.in.Do(t, "GET", base+"?ref=main", "", nil)
+		res := f.In.Do(t, "GET", base+"?ref=main", "", nil)
 		require.Equal(t, 200, res.Status, res.String())
-		got := list(t, res)
+		got := servertest.List(t, res)
 		require.Len(t, got, 2)
 		require.Equal(t, []any{"# Demo", ""}, got[0]["lines"])
 		require.Equal(t, []any{"Hello, world."}, got[1]["lines"])
@@ -182,22 +185,22 @@ func testFilesBlame(t *testing.T, f *fixture) {
 	})
 
 	t.Run("range", func(t *testing.T) {
-		res := f.in.Do(t, "GET", base+"?ref=main&range[start]=2&range[end]=3", "", nil)
+		res := f.In.Do(t, "GET", base+"?ref=main&range[start]=2&range[end]=3", "", nil)
 		require.Equal(t, 200, res.Status, res.String())
-		got := list(t, res)
+		got := servertest.List(t, res)
 		require.Len(t, got, 2)
 		require.Equal(t, []any{""}, got[0]["lines"])
 	})
 
 	t.Run("HEAD", func(t *testing.T) {
-		res := f.in.Do(t, "HEAD", base+"?ref=main", "", nil)
+		res := f.In.Do(t, "HEAD", base+"?ref=main", "", nil)
 		require.Equal(t, 200, res.Status)
 		require.Empty(t, res.Body)
 		require.Equal(t, "README.md", res.Header.Get("X-Gitlab-File-Path"))
 	})
 
 	t.Run("client-go", func(t *testing.T) {
-		ranges, _, err := f.in.Client(t, "").RepositoryFiles.GetFileBlame("g/pub", "README.md", &gitlab.GetFileBlameOptions{
+		ranges, _, err := f.In.Client(t, "").RepositoryFiles.GetFileBlame("g/pub", "README.md", &gitlab.GetFileBlameOptions{
 			Ref: gitlab.Ptr("main"), RangeStart: gitlab.Ptr(int64(3)), RangeEnd: gitlab.Ptr(int64(3))})
 		require.NoError(t, err)
 		require.Len(t, ranges, 1)
@@ -221,9 +224,9 @@ func testFilesBlame(t *testing.T, f *fixture) {
 		}
 		for _, c := range cases {
 			t.Run(c.query, func(t *testing.T) {
-				requireError(t, f.in.Do(t, "GET", base+c.query, "", nil), c.status, c.key, c.msg)
+				servertest.RequireError(t, f.In.Do(t, "GET", base+c.query, "", nil), c.status, c.key, c.msg)
 			})
 		}
-		requireError(t, f.in.Do(t, "GET", "/projects/g%2Fpub/repository/files/nope/blame?ref=main", "", nil), 404, "message", "404 File Not Found")
+		servertest.RequireError(t, f.In.Do(t, "GET", "/projects/g%2Fpub/repository/files/nope/blame?ref=main", "", nil), 404, "message", "404 File Not Found")
 	})
 }

@@ -29,7 +29,7 @@ var readRoutes = []string{
 func testPermissions(t *testing.T, f *fixture) {
 	blob := f.readme
 	// The repository feature of "off" is disabled.
-	_, err := f.in.DB.Client.Project.Update().Where(project.Path("off")).SetRepositoryAccessLevel("disabled").
+	_, err := f.In.DB.Client.Project.Update().Where(project.Path("off")).SetRepositoryAccessLevel("disabled").
 		Save(context.Background())
 	require.NoError(t, err)
 
@@ -55,14 +55,14 @@ func testPermissions(t *testing.T, f *fixture) {
 	for _, c := range cases {
 		for _, route := range readRoutes {
 			t.Run(c.project+" "+c.who+" "+route, func(t *testing.T) {
-				token := f.tokens[c.who]
+				token := f.Tokens[c.who]
 				if c.who == "root" {
 					token = servertest.RootToken
 				}
-				res := f.in.Do(t, "GET", "/projects/g%2F"+c.project+strings.ReplaceAll(route, "BLOB", blob[c.project]), token, nil)
+				res := f.In.Do(t, "GET", "/projects/g%2F"+c.project+strings.ReplaceAll(route, "BLOB", blob[c.project]), token, nil)
 				require.Equal(t, c.status, res.Status, res.String())
 				if c.msg != "" {
-					require.Equal(t, map[string]any{"message": c.msg}, object(t, res))
+					require.Equal(t, map[string]any{"message": c.msg}, servertest.Object(t, res))
 				}
 			})
 		}
@@ -75,11 +75,11 @@ func testPermissionsScopes(t *testing.T, f *fixture) {
 	r, s := f.pubRepo, f.pubSeed
 	e, err := r.TreeEntryAt(context.Background(), string(s.merge), "README.md")
 	require.NoError(t, err)
-	uid := f.users["developer"].ID
+	uid := f.Users["developer"].ID
 	tokens := map[string]string{
-		"read_repository": f.in.NewToken(t, uid, "read_repository"),
-		"read_api":        f.in.NewToken(t, uid, "read_api"),
-		"read_user":       f.in.NewToken(t, uid, "read_user"),
+		"read_repository": f.In.NewToken(t, uid, "read_repository"),
+		"read_api":        f.In.NewToken(t, uid, "read_api"),
+		"read_user":       f.In.NewToken(t, uid, "read_user"),
 	}
 	repoScoped := map[string]bool{
 		"/repository/blobs/BLOB": true, "/repository/blobs/BLOB/raw": true, "/repository/archive.zip": true,
@@ -89,18 +89,18 @@ func testPermissionsScopes(t *testing.T, f *fixture) {
 	for scope, token := range tokens {
 		for _, route := range readRoutes {
 			t.Run(scope+" "+route, func(t *testing.T) {
-				res := f.in.Do(t, "GET", "/projects/g%2Fpub"+strings.ReplaceAll(route, "BLOB", string(e.ID)), token, nil)
+				res := f.In.Do(t, "GET", "/projects/g%2Fpub"+strings.ReplaceAll(route, "BLOB", string(e.ID)), token, nil)
 				allowed := scope == "read_api" || (scope == "read_repository" && repoScoped[route])
 				if allowed {
 					require.Equal(t, 200, res.Status, res.String())
 					return
 				}
 				require.Equal(t, 403, res.Status, res.String())
-				require.Equal(t, "insufficient_scope", object(t, res)["error"])
+				require.Equal(t, "insufficient_scope", servertest.Object(t, res)["error"])
 			})
 		}
 	}
-	res := f.in.Do(t, "PUT", "/projects/g%2Fpub/repository/files/README.md", tokens["read_repository"],
+	res := f.In.Do(t, "PUT", "/projects/g%2Fpub/repository/files/README.md", tokens["read_repository"],
 		`{"branch":"main","content":"x","commit_message":"m"}`)
 	require.Equal(t, 403, res.Status, res.String())
 }

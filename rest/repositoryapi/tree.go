@@ -36,11 +36,8 @@ func (h *handlers) tree(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	switch p.Pagination {
-	case repofiles.TreeKeyset:
-		httpx.SetKeysetLink(c, httpx.P(c).BaseURL, res.Next)
-	case repofiles.TreeLegacy:
-		httpx.SetPageHeaders(c, httpx.P(c).BaseURL, res.Page, res.Total, len(res.Items))
+	if p.Pagination != repofiles.TreeNone {
+		httpx.SetPage(c, httpx.P(c).BaseURL, res)
 	}
 	return httpx.OK(c, presenter.TreeEntries(res.Items))
 }

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"anvil/cmd/anvil/server/servertest"
 	"anvil/internal/git"
+	"anvil/internal/git/gittest"
 
 	"github.com/stretchr/testify/require"
 	gitlab "gitlab.com/gitlab-org/api/client-go"
@@ -27,9 +29,9 @@ func testTree(t *testing.T, f *fixture) {
 	base := "/projects/g%2Fpub/repository/tree"
 
 	t.Run("root of the default branch, trees first, exact entries and page headers", func(t *testing.T) {
-		res := f.in.Do(t, "GET", base, "", nil)
+		res := f.In.Do(t, "GET", base, "", nil)
 		require.Equal(t, 200, res.Status, res.String())
-		got := list(t, res)
+		got := servertest.List(t, res)
 		require.Equal(t, []string{"a", "b", "bin", "docs", "src", "CHANGELOG.md", "README.md", "empty.txt", "feature.txt", "lib"}, paths(got))
 		readme, err := r.TreeEntryAt(context.Background(), string(s.merge), "README.md")
 		require.NoError(t, err)
@@ -37,7 +39,7 @@ func testTree(t *testing.T, f *fixture) {
 		require.NoError(t, err)
 		require.Equal(t, map[string]any{"id": string(docs.ID), "name": "docs", "type": "tree", "path": "docs", "mode": "040000"}, got[3])
 		require.Equal(t, map[string]any{"id": string(readme.ID), "name": "README.md", "type": "blob", "path": "README.md", "mode": "100644"}, got[6])
-		require.Equal(t, map[string]any{"id": subCommit, "name": "lib", "type": "commit", "path": "lib", "mode": "160000"}, got[9])
+		require.Equal(t, map[string]any{"id": gittest.SubmoduleCommit, "name": "lib", "type": "commit", "path": "lib", "mode": "160000"}, got[9])
 		require.Equal(t, "application/json", res.Header.Get("Content-Type"))
 		require.Equal(t, "10", res.Header.Get("X-Total"))
 		require.Equal(t, "1", res.Header.Get("X-Total-Pages"))
@@ -66,24 +68,24 @@ func testTree(t *testing.T, f *fixture) {
 		}
 		for _, c := range cases {
 			t.Run(c.desc, func(t *testing.T) {
-				res := f.in.Do(t, "GET", base+c.query, "", nil)
+				res := f.In.Do(t, "GET", base+c.query, "", nil)
 				require.Equal(t, 200, res.Status, res.String())
-				require.Equal(t, c.want, paths(list(t, res)))
+				require.Equal(t, c.want, paths(servertest.List(t, res)))
 			})
 		}
 	})
 
 	t.Run("modes and names of nested entries", func(t *testing.T) {
-		got := list(t, f.in.Do(t, "GET", base+"?path=bin", "", nil))
+		got := servertest.List(t, f.In.Do(t, "GET", base+"?path=bin", "", nil))
 		require.Len(t, got, 1)
 		require.Equal(t, "run.sh", got[0]["name"])
 		require.Equal(t, "100755", got[0]["mode"])
 	})
 
 	t.Run("offset pages", func(t *testing.T) {
-		res := f.in.Do(t, "GET", base+"?per_page=3&page=2", "", nil)
+		res := f.In.Do(t, "GET", base+"?per_page=3&page=2", "", nil)
 		require.Equal(t, 200, res.Status, res.String())
-		require.Equal(t, []string{"docs", "src", "CHANGELOG.md"}, paths(list(t, res)))
+		require.Equal(t, []string{"docs", "src", "CHANGELOG.md"}, paths(servertest.List(t, res)))
 		require.Equal(t, "10", res.Header.Get("X-Total"))
 		require.Equal(t, "4", res.Header.Get("X-Total-Pages"))
 		require.Equal(t, "3", res.Header.Get("X-Next-Page"))
@@ -92,9 +94,9 @@ func testTree(t *testing.T, f *fixture) {
 	})
 
 	t.Run("pagination=none returns everything without page headers", func(t *testing.T) {
-		res := f.in.Do(t, "GET", base+"?recursive=true&pagination=none", "", nil)
+		res := f.In.Do(t, "GET", base+"?recursive=true&pagination=none", "", nil)
 		require.Equal(t, 200, res.Status, res.String())
-		require.Len(t, list(t, res), 19)
+		require.Len(t, servertest.List(t, res), 19)
 		require.Empty(t, res.Header.Get("X-Total"))
 		require.Empty(t, res.Header.Get("Link"))
 	})
@@ -119,18 +121,18 @@ func testTree(t *testing.T, f *fixture) {
 		}
 		for _, c := range cases {
 			t.Run(c.desc, func(t *testing.T) {
-				requireError(t, f.in.Do(t, "GET", base+c.query, "", nil), c.status, c.key, c.msg)
+				servertest.RequireError(t, f.In.Do(t, "GET", base+c.query, "", nil), c.status, c.key, c.msg)
 			})
 		}
 	})
 
 	t.Run("empty repository has no tree", func(t *testing.T) {
-		f.project(t, "empty-tree", "public")
-		requireError(t, f.in.Do(t, "GET", "/projects/g%2Fempty-tree/repository/tree", "", nil), 404, "message", "404 Tree Not Found")
+		f.Project(t, "empty-tree", "public")
+		servertest.RequireError(t, f.In.Do(t, "GET", "/projects/g%2Fempty-tree/repository/tree", "", nil), 404, "message", "404 Tree Not Found")
 	})
 
 	t.Run("client-go", func(t *testing.T) {
-		nodes, _, err := f.in.Client(t, f.tokens["outsider"]).Repositories.ListTree("g/pub", &gitlab.ListTreeOptions{
+		nodes, _, err := f.In.Client(t, f.Tokens["outsider"]).Repositories.ListTree("g/pub", &gitlab.ListTreeOptions{
 			Path: gitlab.Ptr("src"), Ref: gitlab.Ptr("feature"), Recursive: gitlab.Ptr(true)})
 		require.NoError(t, err)
 		require.Len(t, nodes, 3)
@@ -141,16 +143,16 @@ func testTree(t *testing.T, f *fixture) {
 var nextLink = regexp.MustCompile(`<([^>]+)>; rel="next"`)
 
 func testTreeKeyset(t *testing.T, f *fixture) {
-	all := paths(list(t, f.in.Do(t, "GET", "/projects/g%2Fpub/repository/tree?recursive=true&pagination=none", "", nil)))
+	all := paths(servertest.List(t, f.In.Do(t, "GET", "/projects/g%2Fpub/repository/tree?recursive=true&pagination=none", "", nil)))
 
 	t.Run("following Link rel=next visits every entry once", func(t *testing.T) {
 		var got []string
-		next := f.in.URL + "/api/v4/projects/g%2Fpub/repository/tree?recursive=true&pagination=keyset&per_page=4"
+		next := f.In.URL + "/api/v4/projects/g%2Fpub/repository/tree?recursive=true&pagination=keyset&per_page=4"
 		for pages := 0; next != ""; pages++ {
 			require.Less(t, pages, 10, "pagination does not end")
-			res := f.in.Do(t, "GET", next, "", nil)
+			res := f.In.Do(t, "GET", next, "", nil)
 			require.Equal(t, 200, res.Status, res.String())
-			page := paths(list(t, res))
+			page := paths(servertest.List(t, res))
 			require.LessOrEqual(t, len(page), 4)
 			got = append(got, page...)
 			require.Empty(t, res.Header.Get("X-Total"))
@@ -158,7 +160,7 @@ func testTreeKeyset(t *testing.T, f *fixture) {
 			next = ""
 			if m := nextLink.FindStringSubmatch(res.Header.Get("Link")); m != nil {
 				next = m[1]
-				require.True(t, strings.HasPrefix(next, f.in.URL+"/api/v4/projects/g%2Fpub/repository/tree?"), next)
+				require.True(t, strings.HasPrefix(next, f.In.URL+"/api/v4/projects/g%2Fpub/repository/tree?"), next)
 				u, err := url.Parse(next)
 				require.NoError(t, err)
 				require.NotEmpty(t, u.Query().Get("page_token"))
@@ -169,22 +171,22 @@ func testTreeKeyset(t *testing.T, f *fixture) {
 	})
 
 	t.Run("page_token may be the last entry's id, as GitLab documents", func(t *testing.T) {
-		first := list(t, f.in.Do(t, "GET", "/projects/g%2Fpub/repository/tree?pagination=keyset&per_page=3", "", nil))
+		first := servertest.List(t, f.In.Do(t, "GET", "/projects/g%2Fpub/repository/tree?pagination=keyset&per_page=3", "", nil))
 		require.Equal(t, []string{"a", "b", "bin"}, paths(first))
-		res := f.in.Do(t, "GET", "/projects/g%2Fpub/repository/tree?pagination=keyset&per_page=3&page_token="+first[2]["id"].(string), "", nil)
+		res := f.In.Do(t, "GET", "/projects/g%2Fpub/repository/tree?pagination=keyset&per_page=3&page_token="+first[2]["id"].(string), "", nil)
 		require.Equal(t, 200, res.Status, res.String())
-		require.Equal(t, []string{"docs", "src", "CHANGELOG.md"}, paths(list(t, res)))
+		require.Equal(t, []string{"docs", "src", "CHANGELOG.md"}, paths(servertest.List(t, res)))
 	})
 
 	t.Run("the last page has no next link", func(t *testing.T) {
-		res := f.in.Do(t, "GET", "/projects/g%2Fpub/repository/tree?pagination=keyset&per_page=100", "", nil)
+		res := f.In.Do(t, "GET", "/projects/g%2Fpub/repository/tree?pagination=keyset&per_page=100", "", nil)
 		require.Equal(t, 200, res.Status)
-		require.Len(t, list(t, res), 10)
+		require.Len(t, servertest.List(t, res), 10)
 		require.Empty(t, res.Header.Get("Link"))
 	})
 
 	t.Run("client-go iterates keyset pages", func(t *testing.T) {
-		c := f.in.Client(t, "")
+		c := f.In.Client(t, "")
 		opt := &gitlab.ListTreeOptions{Recursive: gitlab.Ptr(true),
 			ListOptions: gitlab.ListOptions{Pagination: "keyset", PerPage: 5}}
 		var got []string
@@ -209,20 +211,20 @@ func testTreeKeyset(t *testing.T, f *fixture) {
 // TestTree_duplicateBlobs checks that keyset pages do not loop on identical files, which share
 // a blob id.
 func testTreeDuplicateBlobs(t *testing.T, f *fixture) {
-	p := f.project(t, "dups", "public")
-	r := f.repo(t, p)
+	p := f.Project(t, "dups", "public")
+	r := f.Repo(t, p)
 	files := map[string]string{}
 	for _, n := range []string{"a", "b", "c", "d", "e"} {
 		files[n+"/.keep"] = ""
 	}
-	setRef(t, r, git.BranchRef("main"), writeCommit(t, r, commitSpec{author: alice, files: files}))
+	gittest.SetRef(t, r, git.BranchRef("main"), gittest.WriteCommit(t, r, gittest.Write{Epoch: epoch, Author: alice, Files: files}))
 	var got []string
 	next := "/projects/g%2Fdups/repository/tree?recursive=true&pagination=keyset&per_page=1"
 	for pages := 0; next != ""; pages++ {
 		require.Less(t, pages, 20, "pagination does not end")
-		res := f.in.Do(t, "GET", next, "", nil)
+		res := f.In.Do(t, "GET", next, "", nil)
 		require.Equal(t, 200, res.Status, res.String())
-		got = append(got, paths(list(t, res))...)
+		got = append(got, paths(servertest.List(t, res))...)
 		next = ""
 		if m := nextLink.FindStringSubmatch(res.Header.Get("Link")); m != nil {
 			next = m[1]

@@ -8,17 +8,19 @@ import (
 	"sync"
 	"testing"
 
+	"anvil/cmd/anvil/server/servertest"
 	"anvil/internal/git"
+	"anvil/internal/git/gittest"
 
 	"github.com/stretchr/testify/require"
 	gitlab "gitlab.com/gitlab-org/api/client-go"
 )
 
 func testFilesWrite(t *testing.T, f *fixture) {
-	p := f.project(t, "wpub", "public")
-	r := f.repo(t, p)
+	p := f.Project(t, "wpub", "public")
+	r := f.Repo(t, p)
 	s := seed(t, r)
-	dev := f.tokens["developer"]
+	dev := f.Tokens["developer"]
 	ctx := context.Background()
 	tip := func(t *testing.T, branch string) *git.Commit {
 		t.Helper()
@@ -34,10 +36,10 @@ func testFilesWrite(t *testing.T, f *fixture) {
 	}
 
 	t.Run("create", func(t *testing.T) {
-		res := f.in.Do(t, "POST", "/projects/g%2Fwpub/repository/files/new%2Fhello%2Etxt", dev,
+		res := f.In.Do(t, "POST", "/projects/g%2Fwpub/repository/files/new%2Fhello%2Etxt", dev,
 			`{"branch":"main","content":"hi\n","commit_message":"Add hello"}`)
 		require.Equal(t, 201, res.Status, res.String())
-		require.Equal(t, map[string]any{"file_path": "new/hello.txt", "branch": "main"}, object(t, res))
+		require.Equal(t, map[string]any{"file_path": "new/hello.txt", "branch": "main"}, servertest.Object(t, res))
 		c := tip(t, "main")
 		require.Equal(t, []git.ObjectID{s.merge}, c.Parents)
 		require.Equal(t, "Add hello", c.Message)
@@ -49,13 +51,13 @@ func testFilesWrite(t *testing.T, f *fixture) {
 
 	t.Run("create an existing file", func(t *testing.T) {
 		before := tip(t, "main").ID
-		requireError(t, f.in.Do(t, "POST", "/projects/g%2Fwpub/repository/files/README.md", dev,
+		servertest.RequireError(t, f.In.Do(t, "POST", "/projects/g%2Fwpub/repository/files/README.md", dev,
 			`{"branch":"main","content":"x","commit_message":"m"}`), 400, "message", "A file with this name already exists")
 		require.Equal(t, before, tip(t, "main").ID)
 	})
 
 	t.Run("create with base64, author and executable bit", func(t *testing.T) {
-		res := f.in.Do(t, "POST", "/projects/g%2Fwpub/repository/files/tool%2Esh", dev, `{"branch":"main",
+		res := f.In.Do(t, "POST", "/projects/g%2Fwpub/repository/files/tool%2Esh", dev, `{"branch":"main",
 			"content":"`+base64.StdEncoding.EncodeToString([]byte("#!/bin/sh\n"))+`","encoding":"base64",
 			"author_name":"Ann Author","author_email":"ann@example.com","execute_filemode":true,"commit_message":"tool"}`)
 		require.Equal(t, 201, res.Status, res.String())
@@ -71,10 +73,10 @@ func testFilesWrite(t *testing.T, f *fixture) {
 
 	t.Run("update with last_commit_id", func(t *testing.T) {
 		last := tip(t, "main").ID // tool.sh was last changed by the previous commit
-		res := f.in.Do(t, "PUT", "/projects/g%2Fwpub/repository/files/tool.sh", dev,
+		res := f.In.Do(t, "PUT", "/projects/g%2Fwpub/repository/files/tool.sh", dev,
 			`{"branch":"main","content":"echo\n","commit_message":"update","last_commit_id":"`+string(last)+`","execute_filemode":false}`)
 		require.Equal(t, 200, res.Status, res.String())
-		require.Equal(t, map[string]any{"file_path": "tool.sh", "branch": "main"}, object(t, res))
+		require.Equal(t, map[string]any{"file_path": "tool.sh", "branch": "main"}, servertest.Object(t, res))
 		require.Equal(t, "echo\n", content(t, "main", "tool.sh"))
 		e, err := r.TreeEntryAt(ctx, "main", "tool.sh")
 		require.NoError(t, err)
@@ -82,19 +84,19 @@ func testFilesWrite(t *testing.T, f *fixture) {
 	})
 
 	t.Run("update of a file changed since", func(t *testing.T) {
-		requireError(t, f.in.Do(t, "PUT", "/projects/g%2Fwpub/repository/files/tool.sh", dev,
+		servertest.RequireError(t, f.In.Do(t, "PUT", "/projects/g%2Fwpub/repository/files/tool.sh", dev,
 			`{"branch":"main","content":"again\n","commit_message":"update","last_commit_id":"`+string(s.first)+`"}`),
 			400, "message", "You are attempting to update a file that has changed since you started editing it.")
 		require.Equal(t, "echo\n", content(t, "main", "tool.sh"))
 	})
 
 	t.Run("update of a missing file", func(t *testing.T) {
-		requireError(t, f.in.Do(t, "PUT", "/projects/g%2Fwpub/repository/files/nope.txt", dev,
+		servertest.RequireError(t, f.In.Do(t, "PUT", "/projects/g%2Fwpub/repository/files/nope.txt", dev,
 			`{"branch":"main","content":"x","commit_message":"m"}`), 400, "message", "A file with this name doesn't exist")
 	})
 
 	t.Run("create on a new branch from start_branch", func(t *testing.T) {
-		res := f.in.Do(t, "POST", "/projects/g%2Fwpub/repository/files/feat.txt", dev,
+		res := f.In.Do(t, "POST", "/projects/g%2Fwpub/repository/files/feat.txt", dev,
 			`{"branch":"topic","start_branch":"feature","content":"t\n","commit_message":"topic"}`)
 		require.Equal(t, 201, res.Status, res.String())
 		require.Equal(t, []git.ObjectID{s.feature}, tip(t, "topic").Parents)
@@ -116,7 +118,7 @@ func testFilesWrite(t *testing.T, f *fixture) {
 		}
 		for _, c := range cases {
 			t.Run(c.desc, func(t *testing.T) {
-				requireError(t, f.in.Do(t, "POST", "/projects/g%2Fwpub/repository/files/rules.txt", dev, c.body), 400, "message", c.msg)
+				servertest.RequireError(t, f.In.Do(t, "POST", "/projects/g%2Fwpub/repository/files/rules.txt", dev, c.body), 400, "message", c.msg)
 			})
 		}
 	})
@@ -136,55 +138,55 @@ func testFilesWrite(t *testing.T, f *fixture) {
 		}
 		for _, c := range cases {
 			t.Run(c.method+" "+c.body, func(t *testing.T) {
-				requireError(t, f.in.Do(t, c.method, "/projects/g%2Fwpub/repository/files/"+c.path, dev, c.body), 400, "error", c.msg)
+				servertest.RequireError(t, f.In.Do(t, c.method, "/projects/g%2Fwpub/repository/files/"+c.path, dev, c.body), 400, "error", c.msg)
 			})
 		}
 	})
 
 	t.Run("delete", func(t *testing.T) {
-		res := f.in.Do(t, "DELETE", "/projects/g%2Fwpub/repository/files/tool.sh", dev, `{"branch":"main","commit_message":"rm"}`)
+		res := f.In.Do(t, "DELETE", "/projects/g%2Fwpub/repository/files/tool.sh", dev, `{"branch":"main","commit_message":"rm"}`)
 		require.Equal(t, 204, res.Status, res.String())
 		require.Empty(t, res.Body)
 		_, err := r.TreeEntryAt(ctx, "main", "tool.sh")
 		require.ErrorIs(t, err, git.ErrPathNotFound)
-		requireError(t, f.in.Do(t, "DELETE", "/projects/g%2Fwpub/repository/files/tool.sh", dev, `{"branch":"main","commit_message":"rm"}`),
+		servertest.RequireError(t, f.In.Do(t, "DELETE", "/projects/g%2Fwpub/repository/files/tool.sh", dev, `{"branch":"main","commit_message":"rm"}`),
 			400, "message", "A file with this name doesn't exist")
-		requireError(t, f.in.Do(t, "DELETE", "/projects/g%2Fwpub/repository/files/README.md", dev,
+		servertest.RequireError(t, f.In.Do(t, "DELETE", "/projects/g%2Fwpub/repository/files/README.md", dev,
 			`{"branch":"main","commit_message":"rm","last_commit_id":"`+string(s.first)+`"}`),
 			400, "message", "You are attempting to delete a file that has been previously updated.")
 	})
 
 	t.Run("form body", func(t *testing.T) {
-		res := f.in.Do(t, "PUT", "/projects/g%2Fwpub/repository/files/new%2Fhello%2Etxt", dev,
+		res := f.In.Do(t, "PUT", "/projects/g%2Fwpub/repository/files/new%2Fhello%2Etxt", dev,
 			url.Values{"branch": {"main"}, "content": {"form\n"}, "commit_message": {"form"}, "file_path": {"ignored.txt"}})
 		require.Equal(t, 200, res.Status, res.String())
-		require.Equal(t, "new/hello.txt", object(t, res)["file_path"])
+		require.Equal(t, "new/hello.txt", servertest.Object(t, res)["file_path"])
 		require.Equal(t, "form\n", content(t, "main", "new/hello.txt"))
 	})
 
 	t.Run("permissions", func(t *testing.T) {
 		body := `{"branch":"main","content":"x","commit_message":"m"}`
-		requireError(t, f.in.Do(t, "POST", "/projects/g%2Fwpub/repository/files/p.txt", "", body), 401, "message", "401 Unauthorized")
-		requireError(t, f.in.Do(t, "POST", "/projects/g%2Fwpub/repository/files/p.txt", f.tokens["reporter"], body), 403, "message", "403 Forbidden")
-		requireError(t, f.in.Do(t, "POST", "/projects/g%2Fwpub/repository/files/p.txt", f.tokens["outsider"], body), 403, "message", "403 Forbidden")
-		requireError(t, f.in.Do(t, "POST", "/projects/g%2Fpriv/repository/files/p.txt", f.tokens["outsider"], body), 404, "message", "404 Project Not Found")
-		ro := f.in.NewToken(t, f.users["developer"].ID, "read_api")
-		res := f.in.Do(t, "POST", "/projects/g%2Fwpub/repository/files/p.txt", ro, body)
+		servertest.RequireError(t, f.In.Do(t, "POST", "/projects/g%2Fwpub/repository/files/p.txt", "", body), 401, "message", "401 Unauthorized")
+		servertest.RequireError(t, f.In.Do(t, "POST", "/projects/g%2Fwpub/repository/files/p.txt", f.Tokens["reporter"], body), 403, "message", "403 Forbidden")
+		servertest.RequireError(t, f.In.Do(t, "POST", "/projects/g%2Fwpub/repository/files/p.txt", f.Tokens["outsider"], body), 403, "message", "403 Forbidden")
+		servertest.RequireError(t, f.In.Do(t, "POST", "/projects/g%2Fpriv/repository/files/p.txt", f.Tokens["outsider"], body), 404, "message", "404 Project Not Found")
+		ro := f.In.NewToken(t, f.Users["developer"].ID, "read_api")
+		res := f.In.Do(t, "POST", "/projects/g%2Fwpub/repository/files/p.txt", ro, body)
 		require.Equal(t, 403, res.Status, res.String())
-		require.Equal(t, "insufficient_scope", object(t, res)["error"])
+		require.Equal(t, "insufficient_scope", servertest.Object(t, res)["error"])
 	})
 
 	t.Run("protected branch", func(t *testing.T) {
-		res := f.in.Do(t, "POST", "/projects/g%2Fwpub/protected_branches", f.tokens["maintainer"], `{"name":"main","push_access_level":40}`)
+		res := f.In.Do(t, "POST", "/projects/g%2Fwpub/protected_branches", f.Tokens["maintainer"], `{"name":"main","push_access_level":40}`)
 		require.Equal(t, 201, res.Status, res.String())
-		requireError(t, f.in.Do(t, "POST", "/projects/g%2Fwpub/repository/files/p.txt", dev, `{"branch":"main","content":"x","commit_message":"m"}`),
+		servertest.RequireError(t, f.In.Do(t, "POST", "/projects/g%2Fwpub/repository/files/p.txt", dev, `{"branch":"main","content":"x","commit_message":"m"}`),
 			400, "message", "You are not allowed to push into this branch")
-		res = f.in.Do(t, "POST", "/projects/g%2Fwpub/repository/files/p.txt", f.tokens["maintainer"], `{"branch":"main","content":"x","commit_message":"m"}`)
+		res = f.In.Do(t, "POST", "/projects/g%2Fwpub/repository/files/p.txt", f.Tokens["maintainer"], `{"branch":"main","content":"x","commit_message":"m"}`)
 		require.Equal(t, 201, res.Status, res.String())
 	})
 
 	t.Run("client-go", func(t *testing.T) {
-		c := f.in.Client(t, dev)
+		c := f.In.Client(t, dev)
 		info, _, err := c.RepositoryFiles.CreateFile("g/wpub", "cg/file.txt", &gitlab.CreateFileOptions{
 			Branch: gitlab.Ptr("feature"), Content: gitlab.Ptr("one\n"), CommitMessage: gitlab.Ptr("cg")})
 		require.NoError(t, err)
@@ -205,9 +207,9 @@ func testFilesWrite(t *testing.T, f *fixture) {
 // TestFiles_writeEmptyRepository checks that the first file of an empty repository creates its
 // branch, which becomes the default branch.
 func testFilesWriteEmptyRepository(t *testing.T, f *fixture) {
-	p := f.project(t, "empty-write", "public")
-	r := f.repo(t, p)
-	res := f.in.Do(t, "POST", "/projects/g%2Fempty-write/repository/files/README.md", f.tokens["maintainer"],
+	p := f.Project(t, "empty-write", "public")
+	r := f.Repo(t, p)
+	res := f.In.Do(t, "POST", "/projects/g%2Fempty-write/repository/files/README.md", f.Tokens["maintainer"],
 		`{"branch":"develop","content":"hello\n","commit_message":"first"}`)
 	require.Equal(t, 201, res.Status, res.String())
 	b, err := r.Branch(context.Background(), "develop")
@@ -216,10 +218,10 @@ func testFilesWriteEmptyRepository(t *testing.T, f *fixture) {
 	head, err := r.Head(context.Background())
 	require.NoError(t, err)
 	require.Equal(t, "develop", head)
-	res = f.in.Do(t, "GET", "/projects/g%2Fempty-write", f.tokens["maintainer"], nil)
+	res = f.In.Do(t, "GET", "/projects/g%2Fempty-write", f.Tokens["maintainer"], nil)
 	require.Equal(t, 200, res.Status, res.String())
-	require.Equal(t, "develop", object(t, res)["default_branch"])
-	res = f.in.Do(t, "GET", "/projects/g%2Fempty-write/repository/files/README.md/raw", "", nil)
+	require.Equal(t, "develop", servertest.Object(t, res)["default_branch"])
+	res = f.In.Do(t, "GET", "/projects/g%2Fempty-write/repository/files/README.md/raw", "", nil)
 	require.Equal(t, 200, res.Status, res.String())
 	require.Equal(t, "hello\n", string(res.Body))
 }
@@ -227,9 +229,9 @@ func testFilesWriteEmptyRepository(t *testing.T, f *fixture) {
 // TestFiles_concurrentWrites checks that concurrent commits to one branch never lose a change:
 // each either lands or is refused.
 func testFilesConcurrentWrites(t *testing.T, f *fixture) {
-	p := f.project(t, "race", "public")
-	r := f.repo(t, p)
-	setRef(t, r, "refs/heads/main", writeCommit(t, r, commitSpec{author: alice, files: map[string]string{"README.md": "x\n"}}))
+	p := f.Project(t, "race", "public")
+	r := f.Repo(t, p)
+	gittest.SetRef(t, r, "refs/heads/main", gittest.WriteCommit(t, r, gittest.Write{Epoch: epoch, Author: alice, Files: map[string]string{"README.md": "x\n"}}))
 	const n = 8
 	var wg sync.WaitGroup
 	statuses := make([]int, n)
@@ -237,7 +239,7 @@ func testFilesConcurrentWrites(t *testing.T, f *fixture) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			res := f.in.Do(t, "POST", "/projects/g%2Frace/repository/files/f"+strconv.Itoa(i), f.tokens["developer"],
+			res := f.In.Do(t, "POST", "/projects/g%2Frace/repository/files/f"+strconv.Itoa(i), f.Tokens["developer"],
 				`{"branch":"main","content":"x","commit_message":"m"}`)
 			statuses[i] = res.Status
 		}(i)

@@ -35,31 +35,23 @@ func (h *handlers) list(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	p := tags.ListParams{Search: b.StringDefault("search", ""), OrderBy: tags.OrderUpdated, Sort: "desc"}
+	p := tags.ListParams{Project: httpx.PathParam(c, "id"), Search: b.StringDefault("search", "")}
+	o := tags.Order{By: tags.OrderUpdated, Sort: "desc"}
 	if v := b.Enum("order_by", tags.Orders...); v != nil {
-		p.OrderBy = *v
+		o.By = *v
 	}
 	if v := b.Enum("sort", "asc", "desc"); v != nil {
-		p.Sort = *v
+		o.Sort = *v
 	}
-	page := refs.Page{Offset: httpx.Offset(b)}
-	if b.StringDefault("pagination", "") == "keyset" {
-		page.Keyset = true
-		page.PageToken = b.StringDefault("page_token", "")
-	}
+	page := httpx.BindPage(b, refs.PageToken)
 	if err := b.Err(); err != nil {
 		return err
 	}
-	l, err := h.svc.List(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), p, page)
+	r, proj, err := h.svc.List(c.Request.Context(), httpx.Actor(c), p, o, page)
 	if err != nil {
 		return err
 	}
-	if page.Keyset {
-		httpx.SetKeysetLink(c, httpx.P(c).BaseURL, l.Next)
-	} else {
-		httpx.SetPageHeaders(c, httpx.P(c).BaseURL, l.Page, l.Total, len(l.Items))
-	}
-	return httpx.OK(c, httpx.P(c).Tags(l.Project, l.Items))
+	return httpx.Page(c, httpx.P(c).BaseURL, r, httpx.P(c).Tags(proj, r.Items))
 }
 
 // get handles GET /projects/:id/repository/tags/:tag_name.

@@ -38,7 +38,7 @@ func TestAuthentication_tokenSources(t *testing.T) {
 		t.Run(tc.desc, func(t *testing.T) {
 			r := raw(t, in, "GET", tc.path, tc.header)
 			require.Equal(t, http.StatusOK, r.Status, r.String())
-			assert.Equal(t, "alice", object(t, r)["username"])
+			assert.Equal(t, "alice", servertest.Object(t, r)["username"])
 		})
 	}
 }
@@ -143,7 +143,7 @@ func TestAuthentication_sudo(t *testing.T) {
 		} {
 			r := raw(t, in, "GET", h.path, h.header)
 			require.Equal(t, http.StatusOK, r.Status, r.String())
-			m := object(t, r)
+			m := servertest.Object(t, r)
 			assert.Equal(t, "alice", m["username"])
 			assert.NotContains(t, m, "is_admin", "alice's own view, not the administrator's")
 		}

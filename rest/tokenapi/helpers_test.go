@@ -27,14 +27,6 @@ func date(days int) string {
 	return time.Now().UTC().AddDate(0, 0, days).Format("2006-01-02")
 }
 
-// object decodes a JSON object body.
-func object(t *testing.T, r *servertest.Response) map[string]any {
-	t.Helper()
-	var m map[string]any
-	require.NoError(t, json.Unmarshal(r.Body, &m), r.String())
-	return m
-}
-
 // array decodes a JSON array body.
 func array(t *testing.T, r *servertest.Response) []map[string]any {
 	t.Helper()

@@ -39,7 +39,7 @@ func TestImpersonationTokens(t *testing.T) {
 	t.Run("exact shape on creation", func(t *testing.T) {
 		r := in.Do(t, "POST", base, servertest.RootToken, `{"name":"shape","scopes":"read_api,read_user","expires_at":"`+date(2)+`"}`)
 		require.Equal(t, http.StatusCreated, r.Status, r.String())
-		m := object(t, r)
+		m := servertest.Object(t, r)
 		assert.Equal(t, "active,created_at,description,expires_at,id,impersonation,last_used_at,name,revoked,scopes,token,user_id", keys(m))
 		assert.Equal(t, true, m["impersonation"])
 		assert.Equal(t, []any{"read_api", "read_user"}, m["scopes"])

@@ -64,7 +64,7 @@ func TestProjectAccessTokens(t *testing.T) {
 	t.Run("exact shape", func(t *testing.T) {
 		r := in.Do(t, "POST", base, maintToken, `{"name":"shape","scopes":["read_api"]}`)
 		require.Equal(t, http.StatusCreated, r.Status, r.String())
-		m := object(t, r)
+		m := servertest.Object(t, r)
 		assert.Equal(t, "access_level,active,created_at,description,expires_at,id,last_used_at,last_used_ips,name,resource_id,resource_type,revoked,scopes,token,user_id", keys(m))
 		assert.Equal(t, float64(40), m["access_level"], "Maintainer by default")
 		assert.Equal(t, "project", m["resource_type"])
@@ -74,7 +74,7 @@ func TestProjectAccessTokens(t *testing.T) {
 
 		r = in.Do(t, "GET", base+"/"+strconv.FormatInt(tok.ID, 10), maintToken, nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		assert.Equal(t, "access_level,active,created_at,description,expires_at,id,last_used_at,last_used_ips,name,resource_id,resource_type,revoked,scopes,user_id", keys(object(t, r)))
+		assert.Equal(t, "access_level,active,created_at,description,expires_at,id,last_used_at,last_used_ips,name,resource_id,resource_type,revoked,scopes,user_id", keys(servertest.Object(t, r)))
 	})
 
 	t.Run("list and get (client-go)", func(t *testing.T) {
@@ -208,7 +208,7 @@ func TestGroupAccessTokens(t *testing.T) {
 
 	r := in.Do(t, "GET", base+"/"+strconv.FormatInt(tok.ID, 10), ownerToken, nil)
 	require.Equal(t, http.StatusOK, r.Status, r.String())
-	m := object(t, r)
+	m := servertest.Object(t, r)
 	assert.Equal(t, "group", m["resource_type"])
 	assert.Equal(t, float64(g.ID), m["resource_id"])
 
@@ -262,6 +262,6 @@ func createProjectToken(t *testing.T, in *servertest.Instance, token string, pro
 	}
 	r := in.Do(t, "POST", "/projects/"+strconv.Itoa(projectID)+"/access_tokens", token, jsonBody(t, body))
 	require.Equal(t, http.StatusCreated, r.Status, r.String())
-	m := object(t, r)
+	m := servertest.Object(t, r)
 	return int(m["id"].(float64)), m["token"].(string)
 }

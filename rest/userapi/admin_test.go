@@ -184,14 +184,14 @@ func TestUsers_deactivateRecentlyActive(t *testing.T) {
 	show := func() map[string]any {
 		r := in.Do(t, "GET", path, servertest.RootToken, nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		return object(t, r)
+		return servertest.Object(t, r)
 	}
 	assert.Nil(t, show()["last_activity_on"], "no request yet")
 
 	impersonation := in.Do(t, "POST", path+"/impersonation_tokens", servertest.RootToken,
 		`{"name":"imp","scopes":["api"],"expires_at":"`+time.Now().AddDate(0, 1, 0).Format("2006-01-02")+`"}`)
 	require.Equal(t, http.StatusCreated, impersonation.Status, impersonation.String())
-	secret := object(t, impersonation)["token"].(string)
+	secret := servertest.Object(t, impersonation)["token"].(string)
 	require.Equal(t, http.StatusOK, in.Do(t, "GET", "/user", secret, nil).Status)
 	assert.Nil(t, show()["last_activity_on"], "impersonation is not the user's activity")
 

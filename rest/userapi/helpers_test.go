@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/md5" //nolint:gosec // the expected avatar URL is the MD5 of the email
 	"encoding/hex"
-	"encoding/json"
 	"net/url"
 	"sort"
 	"strings"
@@ -14,37 +13,12 @@ import (
 	"anvil/cmd/anvil/server/servertest"
 	"anvil/ent"
 	"anvil/ent/user"
+	"anvil/internal/nullable"
 	"anvil/internal/service/users"
 
 	entsql "entgo.io/ent/dialect/sql"
 	"github.com/stretchr/testify/require"
 )
-
-// object decodes a JSON object response.
-func object(t *testing.T, r *servertest.Response) map[string]any {
-	t.Helper()
-	var m map[string]any
-	require.NoError(t, json.Unmarshal(r.Body, &m), r.String())
-	return m
-}
-
-// list decodes a JSON array of objects.
-func list(t *testing.T, r *servertest.Response) []map[string]any {
-	t.Helper()
-	var m []map[string]any
-	require.NoError(t, json.Unmarshal(r.Body, &m), r.String())
-	return m
-}
-
-// keys returns the sorted keys of m.
-func keys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
 
 // sorted returns names sorted.
 func sorted(names ...string) []string {
@@ -59,7 +33,7 @@ func usernames(t *testing.T, in *servertest.Instance, path, token string) []stri
 	r := in.Do(t, "GET", path, token, nil)
 	require.Equal(t, 200, r.Status, r.String())
 	out := []string{}
-	for _, u := range list(t, r) {
+	for _, u := range servertest.List(t, r) {
 		out = append(out, u["username"].(string))
 	}
 	return out
@@ -75,7 +49,7 @@ func avatar(email string) string {
 func str(s string) *string { return &s }
 
 // withPublicEmail makes the user's public email its primary email.
-func withPublicEmail(in *users.CreateInput) { in.Profile.PublicEmail = str(in.Email) }
+func withPublicEmail(in *users.CreateInput) { in.Profile.PublicEmail = nullable.Of(in.Email) }
 
 // withType sets the user type (bots and internal users have no namespace).
 func withType(typ string) servertest.UserOption {

@@ -3,7 +3,6 @@ package userapi
 import (
 	"strings"
 
-	"anvil/ent"
 	"anvil/internal/authz"
 	"anvil/internal/pagination"
 	"anvil/internal/service/users"
@@ -61,9 +60,7 @@ func allOrNone(b *params.Binder, names ...string) {
 type listRequest struct {
 	params users.ListParams
 	order  users.Order
-	page   pagination.Offset
-	keyset bool
-	cursor string
+	page   pagination.Page
 	load   users.Load
 }
 
@@ -80,14 +77,12 @@ func bindList(c *gin.Context, admin bool) (listRequest, error) {
 	if sort := b.Enum("sort", users.SortValues...); sort != nil {
 		r.order.Sort = *sort
 	}
-	r.page = httpx.Offset(b)
-	r.keyset = b.StringDefault("pagination", "") == "keyset"
-	r.cursor = b.StringDefault("cursor", "")
+	r.page = httpx.BindPage(b, "cursor")
 	if admin {
 		r.load = users.LoadAdmin
 	}
 	r.load.CustomAttributes = b.BoolDefault("with_custom_attributes", false)
-	if err := b.Err(); err != nil || r.keyset {
+	if err := b.Err(); err != nil || r.page.Keyset {
 		return r, err
 	}
 	return r, httpx.CapOffset(b, "User")
@@ -102,22 +97,11 @@ func (h *handlers) list(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	var r pagination.Result[*ent.User]
-	if req.keyset {
-		k, err := pagination.NewKeyset(req.order.By, req.order.Sort, req.cursor, req.page.PerPage)
-		if err != nil {
-			return err
-		}
-		if r, err = h.users.ListKeyset(c.Request.Context(), a, req.params, k, req.load); err != nil {
-			return err
-		}
-		httpx.SetKeysetLink(c, httpx.P(c).BaseURL, r.Next)
-	} else {
-		if r, err = h.users.List(c.Request.Context(), a, req.params, req.order, req.page, req.load); err != nil {
-			return err
-		}
-		httpx.SetPageHeaders(c, httpx.P(c).BaseURL, r.Page, r.Total, len(r.Items))
+	r, err := h.users.List(c.Request.Context(), a, req.params, req.order, req.page, req.load)
+	if err != nil {
+		return err
 	}
+	httpx.SetPage(c, httpx.P(c).BaseURL, r)
 	if admin {
 		return httpx.OK(c, httpx.P(c).UsersWithAdmin(r.Items))
 	}

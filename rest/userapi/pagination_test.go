@@ -56,7 +56,7 @@ func TestUsers_List_pagination(t *testing.T) {
 		assert.Equal(t, "1", r.Header.Get("X-Total-Pages"))
 		assert.Equal(t, []string{""}, r.Header.Values("X-Prev-Page"))
 		assert.Equal(t, []string{""}, r.Header.Values("X-Next-Page"))
-		assert.Len(t, list(t, r), 9)
+		assert.Len(t, servertest.List(t, r), 9)
 	})
 	t.Run("past the end is empty", func(t *testing.T) {
 		r := in.Do(t, "GET", "/users?page=9&per_page=5", token, nil)
@@ -141,7 +141,7 @@ func TestUsers_List_pagination(t *testing.T) {
 		r := in.Do(t, "GET", "/users?pagination=keyset&per_page=100", token, nil)
 		assert.Equal(t, http.StatusOK, r.Status)
 		assert.Empty(t, r.Header.Get("Link"))
-		assert.Len(t, list(t, r), 9)
+		assert.Len(t, servertest.List(t, r), 9)
 	})
 	t.Run("keyset with a bad cursor", func(t *testing.T) {
 		for _, cursor := range []string{"!!!", "bm90IGpzb24", "eyJpZCI6IngifQ"} { // garbage, "not json", {"id":"x"}
@@ -174,7 +174,7 @@ func TestUsers_List_pagination(t *testing.T) {
 func names(t *testing.T, r *servertest.Response) []string {
 	t.Helper()
 	out := []string{}
-	for _, u := range list(t, r) {
+	for _, u := range servertest.List(t, r) {
 		out = append(out, u["username"].(string))
 	}
 	return out

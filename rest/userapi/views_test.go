@@ -11,6 +11,7 @@ import (
 	"anvil/cmd/anvil/server/servertest"
 	"anvil/ent"
 	"anvil/ent/user"
+	"anvil/internal/nullable"
 	"anvil/internal/service/users"
 
 	"github.com/stretchr/testify/assert"
@@ -38,8 +39,8 @@ func singleFields(u *ent.User, profile bool) string {
 }
 
 func withProfile(in *users.CreateInput) {
-	in.Profile.Location, in.Profile.Organization, in.Profile.JobTitle = str("Berlin"), str("Acme"), str("Engineer")
-	in.Profile.PublicEmail = str(in.Email)
+	in.Profile.Location, in.Profile.Organization, in.Profile.JobTitle = nullable.Of("Berlin"), nullable.Of("Acme"), nullable.Of("Engineer")
+	in.Profile.PublicEmail = nullable.Of(in.Email)
 }
 
 func TestUsers_views(t *testing.T) {
@@ -99,7 +100,7 @@ func TestUsers_views(t *testing.T) {
 		r := in.Do(t, "GET", "/users/"+strconv.Itoa(alice.ID), privToken, nil)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
 		assert.JSONEq(t, basicPrefix+","+singleFields(alice, true)+"}", string(r.Body))
-		assert.NotContains(t, object(t, r), "email")
+		assert.NotContains(t, servertest.Object(t, r), "email")
 	})
 	t.Run("private profile hides details from others", func(t *testing.T) {
 		r := in.Do(t, "GET", "/users/"+strconv.Itoa(priv.ID), aliceToken, nil)
@@ -110,7 +111,7 @@ func TestUsers_views(t *testing.T) {
 			"work_information":null,"local_time":null}`, string(r.Body))
 	})
 	t.Run("private profile shows details to its owner", func(t *testing.T) {
-		m := object(t, in.Do(t, "GET", "/users/"+strconv.Itoa(priv.ID), privToken, nil))
+		m := servertest.Object(t, in.Do(t, "GET", "/users/"+strconv.Itoa(priv.ID), privToken, nil))
 		assert.Equal(t, ts(priv.CreatedAt), m["created_at"])
 		assert.Equal(t, 0.0, m["followers"])
 	})
@@ -126,7 +127,7 @@ func TestUsers_views(t *testing.T) {
 		assert.JSONEq(t, basicPrefix+","+singleFields(alice, true)+","+publicFields()+"}", string(r.Body))
 	})
 	t.Run("current administrator is the admin view", func(t *testing.T) {
-		m := object(t, in.Do(t, "GET", "/user", servertest.RootToken, nil))
+		m := servertest.Object(t, in.Do(t, "GET", "/user", servertest.RootToken, nil))
 		assert.Equal(t, true, m["is_admin"])
 		assert.Equal(t, "admin@example.com", m["email"])
 		assert.Equal(t, float64(in.PersonalNamespace(t, root).ID), m["namespace_id"])
@@ -143,19 +144,19 @@ func TestUsers_views(t *testing.T) {
 		assert.JSONEq(t, `{"message":"404 User Not Found"}`, string(r.Body))
 		r = in.Do(t, "GET", "/users/"+strconv.Itoa(banned.ID), servertest.RootToken, nil)
 		assert.Equal(t, http.StatusOK, r.Status)
-		assert.Equal(t, "banned", object(t, r)["state"])
+		assert.Equal(t, "banned", servertest.Object(t, r)["state"])
 	})
 	t.Run("custom attributes for administrators only", func(t *testing.T) {
 		require.NoError(t, in.DB.Client.UserCustomAttribute.Create().SetUserID(alice.ID).SetKey("team").SetValue("red").Exec(ctx))
 		path := "/users/" + strconv.Itoa(alice.ID) + "?with_custom_attributes=true"
-		m := object(t, in.Do(t, "GET", path, servertest.RootToken, nil))
+		m := servertest.Object(t, in.Do(t, "GET", path, servertest.RootToken, nil))
 		assert.Equal(t, []any{map[string]any{"key": "team", "value": "red"}}, m["custom_attributes"])
-		assert.NotContains(t, object(t, in.Do(t, "GET", path, privToken, nil)), "custom_attributes")
-		assert.NotContains(t, object(t, in.Do(t, "GET", "/users/"+strconv.Itoa(alice.ID), servertest.RootToken, nil)), "custom_attributes")
-		entries := list(t, in.Do(t, "GET", "/users?with_custom_attributes=true&username=priv", servertest.RootToken, nil))
+		assert.NotContains(t, servertest.Object(t, in.Do(t, "GET", path, privToken, nil)), "custom_attributes")
+		assert.NotContains(t, servertest.Object(t, in.Do(t, "GET", "/users/"+strconv.Itoa(alice.ID), servertest.RootToken, nil)), "custom_attributes")
+		entries := servertest.List(t, in.Do(t, "GET", "/users?with_custom_attributes=true&username=priv", servertest.RootToken, nil))
 		require.Len(t, entries, 1)
 		assert.Equal(t, []any{}, entries[0]["custom_attributes"])
-		entries = list(t, in.Do(t, "GET", "/users?with_custom_attributes=true&username=alice", privToken, nil))
+		entries = servertest.List(t, in.Do(t, "GET", "/users?with_custom_attributes=true&username=alice", privToken, nil))
 		assert.NotContains(t, entries[0], "custom_attributes")
 	})
 	t.Run("client-go decodes the views", func(t *testing.T) {

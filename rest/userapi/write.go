@@ -11,11 +11,11 @@ import (
 // bindProfile reads the profile attributes shared by create and update.
 func bindProfile(b *params.Binder) users.Profile {
 	return users.Profile{
-		Bio: b.String("bio"), Location: b.String("location"), PublicEmail: b.String("public_email"),
-		Skype: b.String("skype"), Linkedin: b.String("linkedin"), Twitter: b.String("twitter"),
-		Discord: b.String("discord"), WebsiteURL: b.String("website_url"),
-		Organization: b.String("organization"), JobTitle: b.String("job_title"),
-		Pronouns: b.String("pronouns"), Note: b.String("note"), CommitEmail: b.String("commit_email"),
+		Bio: b.NullableString("bio"), Location: b.NullableString("location"), PublicEmail: b.NullableString("public_email"),
+		Skype: b.NullableString("skype"), Linkedin: b.NullableString("linkedin"), Twitter: b.NullableString("twitter"),
+		Discord: b.NullableString("discord"), WebsiteURL: b.NullableString("website_url"),
+		Organization: b.NullableString("organization"), JobTitle: b.NullableString("job_title"),
+		Pronouns: b.NullableString("pronouns"), Note: b.NullableString("note"), CommitEmail: b.NullableString("commit_email"),
 		ThemeID: b.Int("theme_id"), ColorSchemeID: b.Int("color_scheme_id"),
 	}
 }

@@ -35,7 +35,7 @@ func TestUsers_Create(t *testing.T) {
 			"job_title":"Dev","pronouns":"they/them","note":"vip","theme_id":2,"color_scheme_id":4,
 			"private_profile":true,"commit_email":"_private","extern_uid":"u-1","provider":"github"}`)
 		require.Equal(t, http.StatusCreated, r.Status, r.String())
-		id := int(object(t, r)["id"].(float64))
+		id := int(servertest.Object(t, r)["id"].(float64))
 		u, err := in.DB.Client.User.Get(ctx, id)
 		require.NoError(t, err)
 		ns := in.PersonalNamespace(t, u)
@@ -153,7 +153,7 @@ func TestUsers_Update(t *testing.T) {
 	t.Run("unchanged email, username and name are accepted", func(t *testing.T) {
 		r := in.Do(t, "PUT", path, servertest.RootToken, `{"email":"alice@example.com","username":"alice","name":"User alice","bio":"new bio"}`)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		m := object(t, r)
+		m := servertest.Object(t, r)
 		assert.Equal(t, "new bio", m["bio"])
 		assert.Equal(t, "alice@example.com", m["email"])
 		assert.Equal(t, false, m["is_admin"])
@@ -161,7 +161,7 @@ func TestUsers_Update(t *testing.T) {
 	t.Run("renaming renames the personal namespace", func(t *testing.T) {
 		r := in.Do(t, "PUT", path, servertest.RootToken, `{"username":"alice2","name":"Alice Two"}`)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		m := object(t, r)
+		m := servertest.Object(t, r)
 		assert.Equal(t, "alice2", m["username"])
 		assert.Equal(t, in.URL+"/alice2", m["web_url"])
 		ns, err := in.DB.Client.Namespace.Get(ctx, project.NamespaceID)
@@ -173,7 +173,7 @@ func TestUsers_Update(t *testing.T) {
 		r := in.Do(t, "PUT", path, servertest.RootToken, `{"email":"Alice2@Example.com","password":"another-pass-9",
 			"admin":true,"external":true,"extern_uid":"7","provider":"github","public_email":"alice2@example.com"}`)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		m := object(t, r)
+		m := servertest.Object(t, r)
 		assert.Equal(t, "alice2@example.com", m["email"])
 		assert.Equal(t, "alice2@example.com", m["public_email"])
 		assert.Equal(t, true, m["is_admin"])
@@ -183,7 +183,7 @@ func TestUsers_Update(t *testing.T) {
 		assert.True(t, users.CheckPassword(u, "another-pass-9"))
 		r = in.Do(t, "PUT", path, servertest.RootToken, `{"extern_uid":"8","provider":"github","admin":false}`)
 		require.Equal(t, http.StatusOK, r.Status, r.String())
-		assert.Equal(t, []any{map[string]any{"provider": "github", "extern_uid": "8"}}, object(t, r)["identities"])
+		assert.Equal(t, []any{map[string]any{"provider": "github", "extern_uid": "8"}}, servertest.Object(t, r)["identities"])
 	})
 	t.Run("client-go ModifyUser", func(t *testing.T) {
 		u, _, err := in.Client(t, servertest.RootToken).Users.ModifyUser(int64(alice.ID), &gitlab.ModifyUserOptions{

@@ -25,42 +25,43 @@ const (
 var Sorts = []string{SortNameAsc, SortUpdatedAsc, SortUpdatedDesc}
 
 // ListParams are the filters of GET /projects/:id/repository/branches, in GitLab's spelling.
-// The zero value lists every branch by name.
+// The zero value of all but Project lists every branch.
 type ListParams struct {
+	// Project is the id or full path of the project (:id).
+	Project string
 	// Search (search) keeps branches whose name contains the term, ignoring case; "^term" and
 	// "term$" anchor it, "*" matches anything; without those, an exact match comes first.
 	Search string
 	// Regex (regex) keeps branches whose name matches this RE2 regular expression.
 	Regex string
-	// Sort (sort) is name_asc (default), updated_asc or updated_desc (by the tip's committer
-	// date).
+}
+
+// Order is a branch listing's order (sort): name_asc (default), updated_asc or updated_desc
+// (by the tip's committer date).
+type Order struct {
 	Sort string
 }
 
-// Listing is one page of branches of Project.
-type Listing struct {
-	Project *ent.Project
-	pagination.Result[Branch]
-}
-
-// List returns one page of the branches of the project ref names matching p, with their flags
-// for actor. An invalid regex answers 400 before anything is read. The refs are listed once;
-// only the page's commits are read (all of them when sorting by date).
-func (s *Service) List(ctx context.Context, actor *authz.Actor, projectRef string, p ListParams, page refs.Page) (*Listing, error) {
+// List returns one page of the branches of p.Project matching p, in o's order, with their
+// flags for actor, and the project they belong to. A keyset page continues after the branch
+// its refs.PageToken names. An invalid regex answers 400 before anything is read. The refs are
+// listed once; only the page's commits are read (all of them when sorting by date).
+func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, o Order, page pagination.Page) (pagination.Result[Branch], *ent.Project, error) {
+	var res pagination.Result[Branch]
 	var re *regexp.Regexp
 	if p.Regex != "" {
 		var err error
 		if re, err = regexp.Compile(p.Regex); err != nil {
-			return nil, apperr.BadParam("regex is invalid")
+			return res, nil, apperr.BadParam("regex is invalid")
 		}
 	}
-	proj, repo, err := s.open.Read(ctx, actor, projectRef)
+	proj, repo, err := s.open.Read(ctx, actor, p.Project)
 	if err != nil {
-		return nil, err
+		return res, nil, err
 	}
 	all, err := repo.ListRefs(ctx, git.ListRefsOptions{Patterns: []string{git.BranchPrefix}})
 	if err != nil {
-		return nil, err
+		return res, nil, err
 	}
 	items := make([]Branch, 0, len(all))
 	targets := map[string]git.ObjectID{}
@@ -82,28 +83,28 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, projectRef strin
 		}
 		items = kept
 	}
-	if p.Sort == SortUpdatedAsc || p.Sort == SortUpdatedDesc {
+	if o.Sort == SortUpdatedAsc || o.Sort == SortUpdatedDesc {
 		if err := readCommits(ctx, repo, items, targets); err != nil {
-			return nil, err
+			return res, nil, err
 		}
-		sortByUpdated(items, p.Sort == SortUpdatedDesc)
+		sortByUpdated(items, o.Sort == SortUpdatedDesc)
 		items = refs.ExactFirst(items, branchName, p.Search)
 	}
-	res, err := refs.Paginate(items, branchName, page, git.BranchPrefix)
+	res, err = refs.Paginate(items, branchName, page, git.BranchPrefix)
 	if err != nil {
-		return nil, err
+		return res, nil, err
 	}
 	if err := readCommits(ctx, repo, res.Items, targets); err != nil {
-		return nil, err
+		return res, nil, err
 	}
 	f, err := s.newFlagger(ctx, actor, proj, repo)
 	if err != nil {
-		return nil, err
+		return res, nil, err
 	}
 	if err := f.fill(ctx, res.Items); err != nil {
-		return nil, err
+		return res, nil, err
 	}
-	return &Listing{Project: proj, Result: res}, nil
+	return res, proj, nil
 }
 
 func branchName(b Branch) string { return b.Name }

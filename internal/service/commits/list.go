@@ -15,8 +15,10 @@ import (
 )
 
 // ListParams are the filters of GET /projects/:id/repository/commits, in GitLab's names. Zero
-// values do not filter.
+// values but Project do not filter.
 type ListParams struct {
+	// Project is the id or full path of the project (:id).
+	Project string
 	// RefName is a branch, tag, commit or range ("a..b", "a...b") (ref_name); "" means the
 	// default branch. Ignored with All.
 	RefName string
@@ -32,37 +34,38 @@ type ListParams struct {
 	WithStats bool
 	// FirstParent follows only the first parent of merges (first_parent).
 	FirstParent bool
-	// Order is "default" (reverse chronological) or "topo" (order).
-	Order string
 	// Trailers parses the commits' trailers into the response (trailers).
 	Trailers bool
 }
 
-// Page is one page of commits of a project. Its Total is -1: GitLab does not count commits,
-// it only tells whether a next page may exist.
-type Page struct {
-	Project *ent.Project
-	Result  pagination.Result[*git.Commit]
+// Order is a commit listing's order (order): "default" (reverse chronological, also for "")
+// or "topo".
+type Order struct {
+	By string
 }
 
-// List returns one page of the project's commits matching p, newest first (or in topological
-// order). An unknown ref, or an empty repository, gives an empty page.
-func (s *Service) List(ctx context.Context, actor *authz.Actor, projectRef string, p ListParams, page pagination.Offset) (*Page, error) {
-	proj, repo, err := s.open(ctx, actor, projectRef)
+// List returns one page of the commits of p.Project matching p, newest first (or in
+// topological order), and the project. Pages are offset pages (GitLab has no keyset pages of
+// commits; a keyset request is read as the first offset page) and never counted: Total is -1,
+// the next page is offered while pages are full. An unknown ref, or an empty repository, gives
+// an empty page.
+func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, o Order, page pagination.Page) (pagination.Result[*git.Commit], *ent.Project, error) {
+	out := pagination.Result[*git.Commit]{Items: []*git.Commit{}, Total: -1, Page: page.Offset}
+	proj, repo, err := s.open(ctx, actor, p.Project)
 	if err != nil {
-		return nil, err
+		return out, nil, err
 	}
-	if p.Order != "" && p.Order != "default" && p.Order != "topo" {
-		return nil, apperr.NotAllowedValue("order")
+	if o.By != "" && o.By != "default" && o.By != "topo" {
+		return out, nil, apperr.NotAllowedValue("order")
 	}
 	if p.RefName != "" && !validRefName(p.RefName) {
-		return nil, apperr.Refused("ref_name is invalid")
+		return out, nil, apperr.Refused("ref_name is invalid")
 	}
 	opts := git.LogOptions{
 		All: p.All, Author: literalPattern(p.Author), FirstParent: p.FirstParent,
 		Skip: page.Skip(), Limit: page.Limit(), WithStats: p.WithStats,
 	}
-	if p.Order == "topo" {
+	if o.By == "topo" {
 		opts.Order = git.OrderTopo
 	}
 	if p.Since != nil {
@@ -78,26 +81,25 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, projectRef strin
 		ref := p.RefName
 		if ref == "" {
 			if ref, err = repo.Head(ctx); err != nil {
-				return nil, err
+				return out, nil, err
 			}
 		}
 		opts.Revisions = []string{ref}
 	}
-	out := &Page{Project: proj, Result: pagination.Result[*git.Commit]{Items: []*git.Commit{}, Total: -1, Page: page}}
 	commits, err := repo.Log(ctx, opts)
 	switch {
 	case err == nil:
 		if commits != nil {
-			out.Result.Items = commits
+			out.Items = commits
 		}
 	case isMissing(err), errors.Is(err, git.ErrPathNotFound):
 		// GitLab answers an unknown ref (or an empty repository) with an empty list.
 	case errors.Is(err, git.ErrInvalidPath):
-		return nil, apperr.Invalid("path")
+		return out, nil, apperr.Invalid("path")
 	default:
-		return nil, err
+		return out, nil, err
 	}
-	return out, nil
+	return out, proj, nil
 }
 
 // validRefName refuses what GitLab refuses as "ref_name is invalid" before git runs: a leading

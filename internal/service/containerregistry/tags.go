@@ -54,9 +54,9 @@ func (s *Service) ListTags(ctx context.Context, actor *authz.Actor, ref string, 
 			return tags[i] > page.Last
 		})
 	}
-	k := pagination.Keyset{PerPage: page.Offset.PerPage}
+	k := pagination.KeysetAt(nil, page.Offset.PerPage)
 	rest := tags[start:]
-	res := pagination.KeysetPage(k, rest[:min(len(rest), k.Limit())], "last", func(last string) string { return last })
+	res := pagination.KeysetPage(k, rest[:min(len(rest), k.KeysetLimit())], "last", func(last string) string { return last })
 	return &TagList{Repository: r, Result: res}, nil
 }
 

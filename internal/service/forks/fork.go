@@ -12,6 +12,7 @@ import (
 	"anvil/internal/authz"
 	"anvil/internal/db"
 	"anvil/internal/git"
+	"anvil/internal/nullable"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/refs"
 )
@@ -158,10 +159,10 @@ func (s *Service) createInput(ctx context.Context, src *ent.Project, srcRepo *gi
 		visibility = *in.Visibility
 	}
 	a := projects.Attributes{
-		Name: pick(in.Name, src.Name), Path: pick(in.Path, src.Path), Description: pick(in.Description, src.Description),
+		Name: pick(in.Name, src.Name), Path: pick(in.Path, src.Path), Description: nullable.FromPtr(pick(in.Description, src.Description)),
 		Visibility:           &visibility,
 		SharedRunnersEnabled: &src.SharedRunnersEnabled,
-		CIConfigPath:         &src.CiConfigPath,
+		CIConfigPath:         nullable.Of(src.CiConfigPath),
 		AccessLevels:         map[string]string{},
 	}
 	for _, f := range projects.Features {

@@ -195,13 +195,20 @@ func bySearch(search string, withParents bool) predicate.Namespace {
 	return namespace.Or(namespace.And(onPath...), namespace.And(onName...))
 }
 
-// List is Query with ordering and an offset page; the groups come with their ancestors loaded
-// (full_name) and what load asks for. Total is -1 above pagination.CountLimit.
-func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, o Order, page pagination.Offset, load Load) (pagination.Result[*ent.Namespace], error) {
-	res := pagination.Result[*ent.Namespace]{Page: page}
+// List is Query with ordering and a page (offset, or keyset in one of KeysetOrders); the groups
+// come with their ancestors loaded (full_name) and what load asks for. Total is -1 above
+// pagination.CountLimit and on keyset pages.
+func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, o Order, page pagination.Page, load Load) (pagination.Result[*ent.Namespace], error) {
+	res := pagination.Result[*ent.Namespace]{Page: page.Offset}
 	q, err := s.Query(ctx, actor, p)
 	if err != nil {
 		return res, err
+	}
+	if page.Keyset {
+		if res, err = keysetPage(ctx, q, o, page); err != nil {
+			return res, err
+		}
+		return res, s.present(ctx, actor, load, res.Items)
 	}
 	n, err := q.Clone().Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(ctx)
 	if err != nil {
@@ -212,24 +219,27 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, o 
 	if err != nil {
 		return res, err
 	}
-	if err := s.WithAncestors(ctx, rows...); err != nil {
-		return res, err
-	}
-	if err := s.load(ctx, actor, load, rows...); err != nil {
-		return res, err
-	}
 	res.Items, res.Total = rows, total
-	return res, nil
+	return res, s.present(ctx, actor, load, rows)
+}
+
+// present loads what a presentation of the listed groups reads: their ancestors (full_name)
+// and what load asks for.
+func (s *Service) present(ctx context.Context, actor *authz.Actor, load Load, rows []*ent.Namespace) error {
+	if err := s.WithAncestors(ctx, rows...); err != nil {
+		return err
+	}
+	return s.load(ctx, actor, load, rows...)
 }
 
 // Subgroups lists the direct subgroups of the group ref that actor may see.
-func (s *Service) Subgroups(ctx context.Context, actor *authz.Actor, ref string, p ListParams, o Order, page pagination.Offset, load Load) (pagination.Result[*ent.Namespace], error) {
+func (s *Service) Subgroups(ctx context.Context, actor *authz.Actor, ref string, p ListParams, o Order, page pagination.Page, load Load) (pagination.Result[*ent.Namespace], error) {
 	p.Parent, p.Descendants = ref, false
 	return s.List(ctx, actor, p, o, page, load)
 }
 
 // Descendants lists all descendant groups of the group ref that actor may see.
-func (s *Service) Descendants(ctx context.Context, actor *authz.Actor, ref string, p ListParams, o Order, page pagination.Offset, load Load) (pagination.Result[*ent.Namespace], error) {
+func (s *Service) Descendants(ctx context.Context, actor *authz.Actor, ref string, p ListParams, o Order, page pagination.Page, load Load) (pagination.Result[*ent.Namespace], error) {
 	p.Parent, p.Descendants = ref, true
 	return s.List(ctx, actor, p, o, page, load)
 }

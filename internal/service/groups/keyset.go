@@ -7,7 +7,6 @@ import (
 	"anvil/ent"
 	"anvil/ent/namespace"
 	"anvil/internal/apperr"
-	"anvil/internal/authz"
 	"anvil/internal/pagination"
 )
 
@@ -16,20 +15,17 @@ import (
 // the same direction.
 var KeysetOrders = []string{"name", "path", "id"}
 
-// ListKeyset returns one keyset page of the groups matching p, in k's order (one of
-// KeysetOrders), with their ancestors and what load asks for. Next is the cursor parameter of
-// the following page, empty on the last page; Total is -1.
-func (s *Service) ListKeyset(ctx context.Context, actor *authz.Actor, p ListParams, k pagination.Keyset, load Load) (pagination.Result[*ent.Namespace], error) {
+// keysetPage returns the keyset page of q after page.Cursor in o's order (one of
+// KeysetOrders). Next is the cursor parameter of the following page, empty on the last page;
+// Total is -1.
+func keysetPage(ctx context.Context, q *ent.NamespaceQuery, o Order, page pagination.Page) (pagination.Result[*ent.Namespace], error) {
 	var r pagination.Result[*ent.Namespace]
-	col, ok := keysetColumn(k.OrderBy)
+	col, ok := keysetColumn(o.By)
 	if !ok {
 		return r, apperr.NotAllowedValue("order_by")
 	}
-	q, err := s.Query(ctx, actor, p)
-	if err != nil {
-		return r, err
-	}
-	value, id, after, err := k.Position()
+	desc := o.Sort == "desc"
+	value, id, after, err := page.Position(o.By)
 	if err != nil {
 		return r, err
 	}
@@ -40,22 +36,15 @@ func (s *Service) ListKeyset(ctx context.Context, actor *authz.Actor, p ListPara
 				return r, apperr.Invalid("cursor")
 			}
 		}
-		q = q.Where(pagination.KeysetAfter(col, v, namespace.FieldID, id, k.Desc()))
+		q = q.Where(pagination.KeysetAfter(col, v, namespace.FieldID, id, desc))
 	}
-	rows, err := q.Order(pagination.KeysetOrder(col, namespace.FieldID, k.Desc())).Limit(k.Limit()).All(ctx)
+	rows, err := q.Order(pagination.KeysetOrder(col, namespace.FieldID, desc)).Limit(page.KeysetLimit()).All(ctx)
 	if err != nil {
 		return r, err
 	}
-	r = pagination.KeysetPage(k, rows, "cursor", func(ns *ent.Namespace) string {
-		return pagination.KeysetCursor(k.OrderBy, keysetValue(col, ns), ns.ID)
-	})
-	if err := s.WithAncestors(ctx, r.Items...); err != nil {
-		return r, err
-	}
-	if err := s.load(ctx, actor, load, r.Items...); err != nil {
-		return r, err
-	}
-	return r, nil
+	return pagination.KeysetPage(page, rows, "cursor", func(ns *ent.Namespace) string {
+		return pagination.KeysetCursor(o.By, keysetValue(col, ns), ns.ID)
+	}), nil
 }
 
 // keysetColumn is the column of a keyset order.

@@ -9,15 +9,16 @@ import (
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
+	"anvil/internal/nullable"
 	"anvil/internal/service/routes"
 )
 
 // UpdateInput holds the attributes of PUT /groups/:id; nil means unchanged.
 type UpdateInput struct {
-	Name        *string // name
-	Path        *string // path: renaming moves the full path of every descendant
-	Description *string // description
-	Visibility  *string // visibility
+	Name        *string                // name
+	Path        *string                // path: renaming moves the full path of every descendant
+	Description nullable.Value[string] // description: null clears it (stored as "")
+	Visibility  *string                // visibility
 	Settings
 }
 
@@ -42,8 +43,8 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref string, in
 		if err := s.validateUpdate(ctx, c, actor, ns, parent, &in); err != nil {
 			return err
 		}
-		up := c.Namespace.UpdateOne(ns).SetNillableName(in.Name).SetNillableDescription(in.Description).
-			SetNillableShareWithGroupLock(in.ShareWithGroupLock)
+		up := c.Namespace.UpdateOne(ns).SetNillableName(in.Name).SetNillableShareWithGroupLock(in.ShareWithGroupLock)
+		in.Description.Apply(func(d string) { up.SetDescription(d) }, func() { up.SetDescription("") })
 		applySettings(up, &in.Settings)
 		if in.Visibility != nil {
 			up.SetVisibility(namespace.Visibility(*in.Visibility))
@@ -94,7 +95,7 @@ func (s *Service) validateUpdate(ctx context.Context, c *ent.Client, actor *auth
 	if in.Path != nil && *in.Path != ns.Path {
 		validatePath(e, *in.Path, parent == nil)
 	}
-	validateDescription(e, in.Description)
+	validateDescription(e, in.Description.Ptr())
 	in.validate(e)
 	if in.Visibility != nil && namespace.Visibility(*in.Visibility) != ns.Visibility {
 		if err := checkVisibility(ctx, c, e, ns, parent, namespace.Visibility(*in.Visibility)); err != nil {

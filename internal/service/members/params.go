@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"anvil/ent"
+	"anvil/internal/nullable"
 )
 
 // ListParams are the filters of GET /groups/:id/members, /projects/:id/members and their /all
@@ -70,9 +71,8 @@ type AddManyResult struct {
 type UpdateInput struct {
 	// AccessLevel (access_level) is required.
 	AccessLevel int
-	// SetExpiresAt says expires_at was given; ExpiresAt nil then clears the expiry.
-	SetExpiresAt bool
-	ExpiresAt    *time.Time
+	// ExpiresAt (expires_at) changes the expiry; null clears it, absent keeps it.
+	ExpiresAt nullable.Value[time.Time]
 }
 
 // RemoveOptions are the flags of DELETE .../members/:user_id.

@@ -222,8 +222,8 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref Ref, userI
 		return nil, err
 	}
 	expires := m.ExpiresAt
-	if in.SetExpiresAt {
-		expires = in.ExpiresAt
+	if in.ExpiresAt.Given() {
+		expires = in.ExpiresAt.Ptr()
 	}
 	fields, err := s.validate(ctx, src, m.Edges.User, level, expires, m)
 	if err != nil {

@@ -83,11 +83,15 @@ type ListParams struct {
 	// SharedOnly keeps only the projects shared with the group (GET /groups/:id/projects/shared,
 	// GroupDetail's shared_projects).
 	SharedOnly bool
+}
 
-	// OrderBy is id, name, path, created_at (default), updated_at, last_activity_at,
-	// similarity, star_count or a statistics column; Sort is asc or desc (default).
-	OrderBy string
-	Sort    string
+// Order is a project listing's order_by and sort.
+type Order struct {
+	// By is id, name, path, created_at (default), updated_at, last_activity_at, similarity,
+	// star_count or a statistics column (order_by).
+	By string
+	// Sort is asc or desc (default) (sort).
+	Sort string
 }
 
 // StatisticsOrders are the order_by values that sort by storage statistics, for administrators.
@@ -102,7 +106,7 @@ func (s *Service) Query(ctx context.Context, actor *authz.Actor, p ListParams) (
 	if err != nil {
 		return nil, err
 	}
-	return s.query(ctx, actor, scope, p)
+	return s.query(ctx, actor, scope, p, Order{})
 }
 
 // scope loads the actor's reach once per request; administrators and anonymous callers need none.
@@ -113,9 +117,9 @@ func (s *Service) scope(ctx context.Context, actor *authz.Actor) (*authz.Scope, 
 	return s.policy.Scope(ctx, actor, authz.Guest)
 }
 
-func (s *Service) query(ctx context.Context, actor *authz.Actor, scope *authz.Scope, p ListParams) (*ent.ProjectQuery, error) {
+func (s *Service) query(ctx context.Context, actor *authz.Actor, scope *authz.Scope, p ListParams, o Order) (*ent.ProjectQuery, error) {
 	if p.UpdatedAfter != nil || p.UpdatedBefore != nil {
-		if p.OrderBy != "" && p.OrderBy != "updated_at" {
+		if o.By != "" && o.By != "updated_at" {
 			return nil, apperr.BadRequest("`updated_at` filter and `updated_at` sorting must be paired")
 		}
 	}
@@ -132,7 +136,7 @@ func (s *Service) query(ctx context.Context, actor *authz.Actor, scope *authz.Sc
 	if p.Search != "" {
 		q = q.Where(bySearch(p.Search, p.SearchNamespaces))
 	}
-	if p.OrderBy == "similarity" && p.Search != "" && !actor.IsAnonymous() {
+	if o.By == "similarity" && p.Search != "" && !actor.IsAnonymous() {
 		// GitLab limits similarity ordering to the caller's own projects to keep it cheap.
 		q = q.Where(authz.ProjectsWithLevelIn(actor, scope, authz.Guest))
 	}

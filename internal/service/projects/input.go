@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"anvil/ent"
+	"anvil/internal/nullable"
 )
 
 // Features are the project features that carry an access level, by GitLab's name (the
@@ -26,9 +27,10 @@ func FeatureLevels(feature string) []string {
 // Attributes are the project settings shared by create and update, in GitLab's names. A nil
 // field was not given and keeps its default (create) or current value (update).
 type Attributes struct {
-	Name          *string
-	Path          *string
-	Description   *string
+	Name *string
+	Path *string
+	// Description (description): null clears it (stored as "", which the API shows).
+	Description   nullable.Value[string]
 	DefaultBranch *string
 	Visibility    *string // private | internal | public
 	// Topics replaces the topic list (GitLab's topics, or the deprecated tag_list).
@@ -48,8 +50,9 @@ type Attributes struct {
 	PrintingMergeRequestLinkEnabled           *bool
 	ResolveOutdatedDiffDiscussions            *bool
 	PublicJobs                                *bool // public_jobs (public_builds)
-	CIConfigPath                              *string
-	BuildTimeout                              *int // seconds
+	// CIConfigPath (ci_config_path): null clears it (the default .gitlab-ci.yml again).
+	CIConfigPath nullable.Value[string]
+	BuildTimeout *int // seconds
 	// RepositoryStorage moves the project to another storage; administrators only.
 	RepositoryStorage *string
 }
@@ -86,7 +89,7 @@ func (a *Attributes) apply(m *ent.ProjectMutation) {
 	}
 	setStr(a.Name, m.SetName)
 	setStr(a.Path, m.SetPath)
-	setStr(a.Description, m.SetDescription)
+	a.Description.Apply(m.SetDescription, func() { m.SetDescription("") })
 	setStr(a.DefaultBranch, m.SetDefaultBranch)
 	if a.Visibility != nil {
 		m.SetVisibility(visibilityOf(*a.Visibility))
@@ -109,7 +112,7 @@ func (a *Attributes) apply(m *ent.ProjectMutation) {
 	setBool(a.PrintingMergeRequestLinkEnabled, m.SetPrintingMergeRequestLinkEnabled)
 	setBool(a.ResolveOutdatedDiffDiscussions, m.SetResolveOutdatedDiffDiscussions)
 	setBool(a.PublicJobs, m.SetPublicJobs)
-	setStr(a.CIConfigPath, m.SetCiConfigPath)
+	a.CIConfigPath.Apply(m.SetCiConfigPath, func() { m.SetCiConfigPath("") })
 	if a.BuildTimeout != nil {
 		m.SetBuildTimeout(*a.BuildTimeout)
 	}

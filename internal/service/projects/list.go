@@ -17,77 +17,75 @@ import (
 	"entgo.io/ent/dialect/sql"
 )
 
-// Page is how a listing is paged: by offset (page, per_page), or by keyset, where the next
-// page continues after the last id (GitLab's pagination=keyset for projects).
-type Page struct {
-	pagination.Offset
-	Keyset bool
-}
-
-// Listing is one page of projects and the View that presents them.
-type Listing struct {
-	pagination.Result[*ent.Project]
-	View *View
-}
-
-// List returns one page of the projects matching p that actor may read, ordered as p asks,
-// with the edges and the View the project shapes need. For a keyset page, Next holds the
-// id_after (asc) or id_before (desc) of the following page, empty on the last one; Total is -1.
-func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, page Page) (*Listing, error) {
+// List returns one page of the projects matching p that actor may read, in o's order, with
+// the edges and the View the project shapes need (the one list shape, with the View as Get
+// returns it). A keyset page walks the id order only (KeysetOrder): Next holds the id_after
+// (asc) or id_before (desc) of the following page, empty on the last one; Total is -1.
+// Another order is refused (apperr NotAllowed; REST refuses it first, with GitLab's body).
+func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, o Order, page pagination.Page) (pagination.Result[*ent.Project], *View, error) {
+	var out pagination.Result[*ent.Project]
+	if page.Keyset && o.By != KeysetOrder {
+		return out, nil, KeysetUnavailable()
+	}
 	scope, err := s.scope(ctx, actor)
 	if err != nil {
-		return nil, err
+		return out, nil, err
 	}
-	q, err := s.query(ctx, actor, scope, p)
+	q, err := s.query(ctx, actor, scope, p, o)
 	if err != nil {
-		return nil, err
+		return out, nil, err
 	}
-	out := &Listing{Result: pagination.Result[*ent.Project]{Page: page.Offset, Total: -1}}
+	level, group := scopeFuncs(actor, scope)
+	var view *View
 	if page.Keyset {
-		rows, err := withDetail(q.Order(idOrder(p.Sort))).Limit(page.PerPage).All(ctx)
+		rows, err := withDetail(q.Order(idOrder(o.Sort))).Limit(page.PerPage).All(ctx)
 		if err != nil {
-			return nil, err
+			return out, nil, err
 		}
-		out.Items = rows
+		out = pagination.Result[*ent.Project]{Items: rows, Total: -1, Page: page.Offset, Keyset: true}
 		if len(rows) == page.PerPage && len(rows) > 0 {
 			last := strconv.Itoa(rows[len(rows)-1].ID)
-			if p.Sort == "asc" {
+			if o.Sort == "asc" {
 				out.Next = map[string]string{"id_after": last}
 			} else {
 				out.Next = map[string]string{"id_before": last}
 			}
 		}
-	} else {
-		// The bounded count walks up to 10,001 rows; it runs beside the page and its view.
-		countQ := q.Clone()
-		err := db.Concurrently(ctx, s.client,
-			func(ctx context.Context) error {
-				n, err := countQ.Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(ctx)
-				out.Total = pagination.BoundedTotal(n)
-				return err
-			},
-			func(ctx context.Context) error {
-				rows, err := withDetail(s.order(q, actor, p)).Offset(page.Skip()).Limit(page.Limit()).All(ctx)
-				if err != nil {
-					return err
-				}
-				out.Items = rows
-				level, group := scopeFuncs(actor, scope)
-				out.View, err = s.view(ctx, actor, rows, level, group)
-				return err
-			})
-		if err != nil {
-			return nil, err
-		}
-		return out, nil
+		view, err = s.view(ctx, actor, rows, level, group)
+		return out, view, err
 	}
-	level, group := scopeFuncs(actor, scope)
-	out.View, err = s.view(ctx, actor, out.Items, level, group)
+	// The bounded count walks up to 10,001 rows; it runs beside the page and its view.
+	out.Page = page.Offset
+	countQ := q.Clone()
+	err = db.Concurrently(ctx, s.client,
+		func(ctx context.Context) error {
+			n, err := countQ.Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(ctx)
+			out.Total = pagination.BoundedTotal(n)
+			return err
+		},
+		func(ctx context.Context) error {
+			rows, err := withDetail(s.order(q, actor, p, o)).Offset(page.Skip()).Limit(page.Limit()).All(ctx)
+			if err != nil {
+				return err
+			}
+			out.Items = rows
+			view, err = s.view(ctx, actor, rows, level, group)
+			return err
+		})
 	if err != nil {
-		return nil, err
+		return out, nil, err
 	}
-	return out, nil
+	return out, view, nil
 }
+
+// KeysetOrder is the one order a keyset page of projects walks, as GitLab's projects API.
+const KeysetOrder = "id"
+
+// KeysetUnavailableMessage is GitLab's refusal of a keyset page in an order it cannot walk.
+const KeysetUnavailableMessage = "Keyset pagination is not yet available for this type of request"
+
+// KeysetUnavailable refuses a keyset page in an order other than KeysetOrder.
+func KeysetUnavailable() error { return apperr.NotAllowed(KeysetUnavailableMessage) }
 
 // present checks that actor may read p (loaded withDetail) and computes its View. The level
 // is computed with the View's other reads, side by side; a project the actor may not read is
@@ -130,19 +128,19 @@ func idOrder(sort string) func(*sql.Selector) {
 }
 
 // order applies order_by and sort with GitLab's id tie-breaker in the same direction.
-func (s *Service) order(q *ent.ProjectQuery, actor *authz.Actor, p ListParams) *ent.ProjectQuery {
+func (s *Service) order(q *ent.ProjectQuery, actor *authz.Actor, p ListParams, o Order) *ent.ProjectQuery {
 	dir := ent.Desc
-	if p.Sort == "asc" {
+	if o.Sort == "asc" {
 		dir = ent.Asc
 	}
-	by := p.OrderBy
+	by := o.By
 	switch {
 	case by == "similarity" && p.Search != "" && !actor.IsAnonymous():
 		return q.Order(similarity(p.Search), ent.Desc(project.FieldID))
 	case by == "star_count":
 		return q.Order(dir(project.FieldStarCount), dir(project.FieldID))
 	case slices.Contains(StatisticsOrders, by) && actor.IsAdmin():
-		return q.Order(statisticsOrder(by, p.Sort != "asc"), dir(project.FieldID))
+		return q.Order(statisticsOrder(by, o.Sort != "asc"), dir(project.FieldID))
 	case by == "id":
 		return q.Order(dir(project.FieldID))
 	case by == "name", by == "path", by == "updated_at", by == "last_activity_at":

@@ -122,14 +122,14 @@ func validate(a *Attributes, e errs) {
 			e.add("path", p+" is a reserved name")
 		}
 	}
-	if a.Description != nil && utf8.RuneCountInString(*a.Description) > 2000 {
+	if d := a.Description.Ptr(); d != nil && utf8.RuneCountInString(*d) > 2000 {
 		e.add("description", tooLong(2000))
 	}
 	if a.BuildTimeout != nil && (*a.BuildTimeout < 600 || *a.BuildTimeout >= maxBuildTimeout) {
 		e.add("build_timeout", "needs to be between 10 minutes and 1 month")
 	}
-	if a.CIConfigPath != nil && *a.CIConfigPath != "" {
-		c := *a.CIConfigPath
+	if p := a.CIConfigPath.Ptr(); p != nil && *p != "" {
+		c := *p
 		if strings.Contains(c, "..") || strings.HasPrefix(c, "/") {
 			e.add("ci_config_path", "cannot include leading slash or directory traversal.")
 		} else if utf8.RuneCountInString(c) > 255 {

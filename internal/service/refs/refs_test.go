@@ -59,22 +59,22 @@ func TestValidNames(t *testing.T) {
 
 func TestPaginate(t *testing.T) {
 	items := []string{"a", "b", "c", "d", "e"}
-	res, err := Paginate(items, id, Page{Offset: pagination.NewOffset(2, 2)}, "refs/heads/")
+	res, err := Paginate(items, id, pagination.OffsetPage(2, 2), "refs/heads/")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"c", "d"}, res.Items)
 	assert.Equal(t, 5, res.Total)
 
-	res, err = Paginate(items, id, Page{Offset: pagination.NewOffset(1, 2), Keyset: true}, "refs/heads/")
+	res, err = Paginate(items, id, pagination.KeysetAt(nil, 2), "refs/heads/")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"a", "b"}, res.Items)
 	assert.Equal(t, map[string]string{"page_token": "b"}, res.Next)
 	assert.Equal(t, -1, res.Total)
 
-	res, err = Paginate(items, id, Page{Offset: pagination.NewOffset(1, 2), Keyset: true, PageToken: "d"}, "refs/heads/")
+	res, err = Paginate(items, id, pagination.KeysetAt(map[string]string{PageToken: "d"}, 2), "refs/heads/")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"e"}, res.Items)
 	assert.Nil(t, res.Next)
 
-	_, err = Paginate(items, id, Page{Offset: pagination.NewOffset(1, 2), Keyset: true, PageToken: "zz"}, "refs/tags/")
+	_, err = Paginate(items, id, pagination.KeysetAt(map[string]string{PageToken: "zz"}, 2), "refs/tags/")
 	require.EqualError(t, err, "Invalid page token: refs/tags/zz")
 }

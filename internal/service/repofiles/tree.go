@@ -171,7 +171,7 @@ func offsetTree(l listing, page pagination.Offset) pagination.Result[git.TreeEnt
 
 // keysetTree returns the page after p.PageToken.
 func keysetTree(l listing, p TreeParams) (pagination.Result[git.TreeEntry], error) {
-	k := pagination.Keyset{PerPage: p.Page.PerPage}
+	k := pagination.KeysetAt(nil, p.Page.PerPage)
 	start := 0
 	if p.PageToken != "" {
 		i := tokenIndex(l, p.PageToken)
@@ -180,7 +180,7 @@ func keysetTree(l listing, p TreeParams) (pagination.Result[git.TreeEntry], erro
 		}
 		start = i + 1
 	}
-	rows := l.slice(start, min(start+k.Limit(), l.len()))
+	rows := l.slice(start, min(start+k.KeysetLimit(), l.len()))
 	return pagination.KeysetPage(k, rows, "page_token", entryToken), nil
 }
 

@@ -22,43 +22,45 @@ const (
 // Orders are the accepted order_by values.
 var Orders = []string{OrderName, OrderUpdated, OrderVersion}
 
-// ListParams are the parameters of GET /projects/:id/repository/tags, in GitLab's spelling.
+// ListParams are the filters of GET /projects/:id/repository/tags, in GitLab's spelling.
 type ListParams struct {
+	// Project is the id or full path of the project (:id).
+	Project string
 	// Search (search) keeps tags whose name contains the term, ignoring case; "^term" and
 	// "term$" anchor it; without those, an exact match comes first.
 	Search string
-	// OrderBy (order_by) is name, updated (default: the tagger's date of an annotated tag, the
-	// commit's date of a lightweight one) or version (numbers compared as numbers).
-	OrderBy string
-	// Sort (sort) is asc or desc (default).
+}
+
+// Order is a tag listing's order.
+type Order struct {
+	// By (order_by) is name, updated (the tagger's date of an annotated tag, the commit's date
+	// of a lightweight one; also for "") or version (numbers compared as numbers).
+	By string
+	// Sort (sort) is asc or desc (also for "").
 	Sort string
 }
 
-// Listing is one page of tags of Project.
-type Listing struct {
-	Project *ent.Project
-	pagination.Result[git.Tag]
-}
-
-// List returns one page of the tags of the project ref names matching p, in p's order. Tags,
-// their tag objects and commits are read in a few round trips whatever their number.
-func (s *Service) List(ctx context.Context, actor *authz.Actor, projectRef string, p ListParams, page refs.Page) (*Listing, error) {
-	proj, repo, err := s.open.Read(ctx, actor, projectRef)
+// List returns one page of the tags of p.Project matching p, in o's order, and the project
+// they belong to. A keyset page continues after the tag its refs.PageToken names. Tags, their
+// tag objects and commits are read in a few round trips whatever their number.
+func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, o Order, page pagination.Page) (pagination.Result[git.Tag], *ent.Project, error) {
+	var res pagination.Result[git.Tag]
+	proj, repo, err := s.open.Read(ctx, actor, p.Project)
 	if err != nil {
-		return nil, err
+		return res, nil, err
 	}
 	all, err := repo.Tags(ctx, git.ListRefsOptions{})
 	if err != nil {
-		return nil, err
+		return res, nil, err
 	}
 	items := refs.Search(all, tagName, p.Search)
-	sortTags(items, p.OrderBy, p.Sort != "asc")
+	sortTags(items, o.By, o.Sort != "asc")
 	items = refs.ExactFirst(items, tagName, p.Search)
-	res, err := refs.Paginate(items, tagName, page, git.TagPrefix)
+	res, err = refs.Paginate(items, tagName, page, git.TagPrefix)
 	if err != nil {
-		return nil, err
+		return res, nil, err
 	}
-	return &Listing{Project: proj, Result: res}, nil
+	return res, proj, nil
 }
 
 func tagName(t git.Tag) string { return t.Name }

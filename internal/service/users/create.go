@@ -12,6 +12,7 @@ import (
 	"anvil/ent/user"
 	"anvil/internal/authz"
 	"anvil/internal/db"
+	"anvil/internal/nullable"
 	"anvil/internal/service/routes"
 )
 
@@ -49,8 +50,10 @@ type CreateInput struct {
 
 // Profile holds the free-text profile fields shared by create and update.
 type Profile struct {
-	Bio, Location, PublicEmail, Skype, Linkedin, Twitter, Discord, WebsiteURL *string
-	Organization, JobTitle, Pronouns, Note, CommitEmail, AvatarURL            *string
+	// The free-text attributes: absent keeps them, null clears them (stored as "", as they
+	// are shown), a value sets them.
+	Bio, Location, PublicEmail, Skype, Linkedin, Twitter, Discord, WebsiteURL nullable.Value[string]
+	Organization, JobTitle, Pronouns, Note, CommitEmail, AvatarURL            nullable.Value[string]
 	ThemeID, ColorSchemeID                                                    *int
 }
 
@@ -179,10 +182,10 @@ func namespaceName(name, username string) string {
 }
 
 func applyProfileCreate(c *ent.UserCreate, p Profile) {
-	c.SetNillableBio(p.Bio).SetNillableLocation(p.Location).SetNillablePublicEmail(p.PublicEmail).
-		SetNillableSkype(p.Skype).SetNillableLinkedin(p.Linkedin).SetNillableTwitter(p.Twitter).
-		SetNillableDiscord(p.Discord).SetNillableWebsiteURL(p.WebsiteURL).
-		SetNillableOrganization(p.Organization).SetNillableJobTitle(p.JobTitle).
-		SetNillablePronouns(p.Pronouns).SetNillableNote(p.Note).SetNillableCommitEmail(p.CommitEmail).
-		SetNillableAvatarURL(p.AvatarURL).SetNillableThemeID(p.ThemeID).SetNillableColorSchemeID(p.ColorSchemeID)
+	c.SetNillableBio(p.Bio.Ptr()).SetNillableLocation(p.Location.Ptr()).SetNillablePublicEmail(p.PublicEmail.Ptr()).
+		SetNillableSkype(p.Skype.Ptr()).SetNillableLinkedin(p.Linkedin.Ptr()).SetNillableTwitter(p.Twitter.Ptr()).
+		SetNillableDiscord(p.Discord.Ptr()).SetNillableWebsiteURL(p.WebsiteURL.Ptr()).
+		SetNillableOrganization(p.Organization.Ptr()).SetNillableJobTitle(p.JobTitle.Ptr()).
+		SetNillablePronouns(p.Pronouns.Ptr()).SetNillableNote(p.Note.Ptr()).SetNillableCommitEmail(p.CommitEmail.Ptr()).
+		SetNillableAvatarURL(p.AvatarURL.Ptr()).SetNillableThemeID(p.ThemeID).SetNillableColorSchemeID(p.ColorSchemeID)
 }

@@ -16,22 +16,26 @@ import (
 	"entgo.io/ent/dialect/sql"
 )
 
-// List returns one offset page of the users matching p, ordered by o (administrators only; id
-// desc otherwise, or search relevance when p.Search is set and no order was chosen), with the
-// edges load names.
-func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, o Order, page pagination.Offset, load Load) (pagination.Result[*ent.User], error) {
+// List returns one page of the users matching p, ordered by o (administrators only; id desc
+// otherwise, or search relevance on offset pages when p.Search is set and no order was chosen),
+// with the edges load names. This is the one list shape every service follows: the finder's
+// parameters, the order, the page (offset, or keyset when page.Keyset: Next holds the cursor of
+// the following page, empty on the last one, and Total is -1), and the presentation's loads.
+func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, o Order, page pagination.Page, load Load) (pagination.Result[*ent.User], error) {
 	var r pagination.Result[*ent.User]
 	q, err := s.Query(ctx, actor, p)
 	if err != nil {
 		return r, err
 	}
+	if !authz.CanUser(actor, nil, authz.AdminUsers) {
+		o = Order{}
+	}
+	if page.Keyset {
+		return s.keysetPage(ctx, actor, q, o, page, load)
+	}
 	n, err := q.Clone().Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(ctx)
 	if err != nil {
 		return r, err
-	}
-	total := pagination.BoundedTotal(n)
-	if !authz.CanUser(actor, nil, authz.AdminUsers) {
-		o = Order{}
 	}
 	if p.Search != "" && !o.given() {
 		q.Order(searchRelevance(searchQuery(p.Search)))
@@ -42,25 +46,14 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, o 
 	if err != nil {
 		return r, err
 	}
-	return pagination.Result[*ent.User]{Items: rows, Total: total, Page: page}, nil
+	return pagination.OffsetResult(rows, pagination.BoundedTotal(n), page.Offset), nil
 }
 
-// ListKeyset returns one keyset page of the users matching p, in k's order (administrators
-// only; id desc otherwise). Next is the cursor parameter of the following page, empty on the
-// last page.
-func (s *Service) ListKeyset(ctx context.Context, actor *authz.Actor, p ListParams, k pagination.Keyset, load Load) (pagination.Result[*ent.User], error) {
+// keysetPage returns the keyset page of q after page.Cursor in o's order.
+func (s *Service) keysetPage(ctx context.Context, actor *authz.Actor, q *ent.UserQuery, o Order, page pagination.Page, load Load) (pagination.Result[*ent.User], error) {
 	var r pagination.Result[*ent.User]
-	q, err := s.Query(ctx, actor, p)
-	if err != nil {
-		return r, err
-	}
-	o := Order{By: k.OrderBy, Sort: k.Sort}
-	if !authz.CanUser(actor, nil, authz.AdminUsers) {
-		o = Order{}
-	}
 	col, desc := o.column(), o.desc()
-	k.OrderBy = col
-	value, id, ok, err := k.Position()
+	value, id, ok, err := page.Position(col)
 	if err != nil {
 		return r, err
 	}
@@ -72,11 +65,11 @@ func (s *Service) ListKeyset(ctx context.Context, actor *authz.Actor, p ListPara
 		q.Where(pagination.KeysetAfter(col, v, user.FieldID, id, desc))
 	}
 	q.Order(pagination.KeysetOrder(col, user.FieldID, desc))
-	rows, err := s.load(actor, load).apply(q).Limit(k.Limit()).All(ctx)
+	rows, err := s.load(actor, load).apply(q).Limit(page.KeysetLimit()).All(ctx)
 	if err != nil {
 		return r, err
 	}
-	return pagination.KeysetPage(k, rows, "cursor", func(u *ent.User) string {
+	return pagination.KeysetPage(page, rows, "cursor", func(u *ent.User) string {
 		return pagination.KeysetCursor(col, orderValue(col, u), u.ID)
 	}), nil
 }

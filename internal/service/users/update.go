@@ -10,6 +10,7 @@ import (
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
+	"anvil/internal/nullable"
 	"anvil/internal/service/routes"
 )
 
@@ -155,10 +156,17 @@ func setIdentity(ctx context.Context, c *ent.Client, userID int, provider, exter
 }
 
 func applyProfileUpdate(u *ent.UserUpdateOne, p Profile) {
-	u.SetNillableBio(p.Bio).SetNillableLocation(p.Location).SetNillablePublicEmail(p.PublicEmail).
-		SetNillableSkype(p.Skype).SetNillableLinkedin(p.Linkedin).SetNillableTwitter(p.Twitter).
-		SetNillableDiscord(p.Discord).SetNillableWebsiteURL(p.WebsiteURL).
-		SetNillableOrganization(p.Organization).SetNillableJobTitle(p.JobTitle).
-		SetNillablePronouns(p.Pronouns).SetNillableNote(p.Note).SetNillableCommitEmail(p.CommitEmail).
-		SetNillableAvatarURL(p.AvatarURL).SetNillableThemeID(p.ThemeID).SetNillableColorSchemeID(p.ColorSchemeID)
+	for _, t := range []struct {
+		v   nullable.Value[string]
+		set func(string) *ent.UserUpdateOne
+	}{
+		{p.Bio, u.SetBio}, {p.Location, u.SetLocation}, {p.PublicEmail, u.SetPublicEmail},
+		{p.Skype, u.SetSkype}, {p.Linkedin, u.SetLinkedin}, {p.Twitter, u.SetTwitter},
+		{p.Discord, u.SetDiscord}, {p.WebsiteURL, u.SetWebsiteURL}, {p.Organization, u.SetOrganization},
+		{p.JobTitle, u.SetJobTitle}, {p.Pronouns, u.SetPronouns}, {p.Note, u.SetNote},
+		{p.CommitEmail, u.SetCommitEmail}, {p.AvatarURL, u.SetAvatarURL},
+	} {
+		t.v.Apply(func(s string) { t.set(s) }, func() { t.set("") })
+	}
+	u.SetNillableThemeID(p.ThemeID).SetNillableColorSchemeID(p.ColorSchemeID)
 }

@@ -43,20 +43,20 @@ var profileLimits = []struct {
 	get   func(Profile) *string
 	limit int
 }{
-	{"bio", func(p Profile) *string { return p.Bio }, 255},
-	{"location", func(p Profile) *string { return p.Location }, 255},
-	{"public_email", func(p Profile) *string { return p.PublicEmail }, 255},
-	{"skype", func(p Profile) *string { return p.Skype }, 255},
-	{"linkedin", func(p Profile) *string { return p.Linkedin }, 255},
-	{"twitter", func(p Profile) *string { return p.Twitter }, 255},
-	{"discord", func(p Profile) *string { return p.Discord }, 255},
-	{"website_url", func(p Profile) *string { return p.WebsiteURL }, 255},
-	{"organization", func(p Profile) *string { return p.Organization }, 255},
-	{"job_title", func(p Profile) *string { return p.JobTitle }, 255},
-	{"pronouns", func(p Profile) *string { return p.Pronouns }, 50},
-	{"note", func(p Profile) *string { return p.Note }, 1000},
-	{"commit_email", func(p Profile) *string { return p.CommitEmail }, 255},
-	{"avatar_url", func(p Profile) *string { return p.AvatarURL }, 1024},
+	{"bio", func(p Profile) *string { return p.Bio.Ptr() }, 255},
+	{"location", func(p Profile) *string { return p.Location.Ptr() }, 255},
+	{"public_email", func(p Profile) *string { return p.PublicEmail.Ptr() }, 255},
+	{"skype", func(p Profile) *string { return p.Skype.Ptr() }, 255},
+	{"linkedin", func(p Profile) *string { return p.Linkedin.Ptr() }, 255},
+	{"twitter", func(p Profile) *string { return p.Twitter.Ptr() }, 255},
+	{"discord", func(p Profile) *string { return p.Discord.Ptr() }, 255},
+	{"website_url", func(p Profile) *string { return p.WebsiteURL.Ptr() }, 255},
+	{"organization", func(p Profile) *string { return p.Organization.Ptr() }, 255},
+	{"job_title", func(p Profile) *string { return p.JobTitle.Ptr() }, 255},
+	{"pronouns", func(p Profile) *string { return p.Pronouns.Ptr() }, 50},
+	{"note", func(p Profile) *string { return p.Note.Ptr() }, 1000},
+	{"commit_email", func(p Profile) *string { return p.CommitEmail.Ptr() }, 255},
+	{"avatar_url", func(p Profile) *string { return p.AvatarURL.Ptr() }, 1024},
 }
 
 // discordRe is a Discord user id, the only value GitLab accepts for discord.
@@ -76,14 +76,14 @@ func checkProfile(p problems, in Profile, email string) {
 			p.tooLong(l.field, *v, l.limit)
 		}
 	}
-	if in.Discord != nil && *in.Discord != "" && !discordRe.MatchString(*in.Discord) {
+	if d := in.Discord.Ptr(); d != nil && *d != "" && !discordRe.MatchString(*d) {
 		p.add("discord", "must contain only a discord user ID.")
 	}
-	if in.PublicEmail != nil && *in.PublicEmail != "" && !strings.EqualFold(*in.PublicEmail, email) {
+	if pe := in.PublicEmail.Ptr(); pe != nil && *pe != "" && !strings.EqualFold(*pe, email) {
 		p.add("public_email", "must be an email you have verified")
 	}
-	if in.CommitEmail != nil && *in.CommitEmail != "" && *in.CommitEmail != PrivateCommitEmail &&
-		!strings.EqualFold(*in.CommitEmail, email) {
+	if ce := in.CommitEmail.Ptr(); ce != nil && *ce != "" && *ce != PrivateCommitEmail &&
+		!strings.EqualFold(*ce, email) {
 		p.add("commit_email", "must be an email you have verified")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +24,7 @@ var (
 )
 
 // RepoFixture is a server with a public group g and one member of each role (each with an api
-// token), an outsider, and projects made through the project service so that they own real
+// token; Tokens["root"] is root's), an outsider, and projects made through the project service so that they own real
 // repositories.
 type RepoFixture struct {
 	In     *Instance
@@ -34,7 +35,7 @@ type RepoFixture struct {
 }
 
 // NewRepoFixture starts the server and makes the group and its members.
-func NewRepoFixture(t *testing.T) *RepoFixture {
+func NewRepoFixture(t testing.TB) *RepoFixture {
 	t.Helper()
 	in := Start(t)
 	root, err := in.Services.Users.FindByRef(context.Background(), "root")
@@ -51,22 +52,35 @@ func NewRepoFixture(t *testing.T) *RepoFixture {
 		}
 		f.Users[r.name], f.Tokens[r.name] = u, tok
 	}
+	f.Tokens["root"] = RootToken
 	return f
 }
 
 // Project creates a project in g with an empty repository.
-func (f *RepoFixture) Project(t *testing.T, path, visibility string) *ent.Project {
+func (f *RepoFixture) Project(t testing.TB, path, visibility string) *ent.Project {
+	t.Helper()
+	return f.newProject(t, path, visibility, false)
+}
+
+// ProjectWithReadme creates a project in g whose repository holds the initial README commit.
+func (f *RepoFixture) ProjectWithReadme(t testing.TB, path, visibility string) *ent.Project {
+	t.Helper()
+	return f.newProject(t, path, visibility, true)
+}
+
+func (f *RepoFixture) newProject(t testing.TB, path, visibility string, readme bool) *ent.Project {
 	t.Helper()
 	nsID := f.Group.ID
 	p, _, err := f.In.Services.Projects.Create(context.Background(), authz.System(f.Root), projects.CreateInput{
 		Attributes: projects.Attributes{Path: &path, Visibility: &visibility}, NamespaceID: &nsID,
+		InitializeWithReadme: readme,
 	})
 	require.NoError(t, err)
 	return p
 }
 
 // Repo returns a project's repository.
-func (f *RepoFixture) Repo(t *testing.T, p *ent.Project) *git.Repository {
+func (f *RepoFixture) Repo(t testing.TB, p *ent.Project) *git.Repository {
 	t.Helper()
 	r, err := f.In.Services.Repos.Repository(p)
 	require.NoError(t, err)
@@ -74,7 +88,7 @@ func (f *RepoFixture) Repo(t *testing.T, p *ent.Project) *git.Repository {
 }
 
 // Commit writes a commit with one file changed on top of parent ("" for a root commit).
-func Commit(t *testing.T, r *git.Repository, parent git.ObjectID, file string, minute int) git.ObjectID {
+func Commit(t testing.TB, r *git.Repository, parent git.ObjectID, file string, minute int) git.ObjectID {
 	t.Helper()
 	ctx := context.Background()
 	action := git.ActionCreate
@@ -97,31 +111,45 @@ func Commit(t *testing.T, r *git.Repository, parent git.ObjectID, file string, m
 }
 
 // SetBranch points a branch at a commit.
-func SetBranch(t *testing.T, r *git.Repository, name string, id git.ObjectID) {
+func SetBranch(t testing.TB, r *git.Repository, name string, id git.ObjectID) {
 	t.Helper()
 	require.NoError(t, r.UpdateRef(context.Background(), git.BranchRef(name), id, ""))
 }
 
 // Do sends a request as a role ("" anonymous).
-func (f *RepoFixture) Do(t *testing.T, method, path, role string, body any) *Response {
+func (f *RepoFixture) Do(t testing.TB, method, path, role string, body any) *Response {
 	t.Helper()
 	return f.In.Do(t, method, path, f.Tokens[role], body)
 }
 
 // Object decodes a JSON object response.
-func Object(t *testing.T, r *Response) map[string]any {
+func Object(t testing.TB, r *Response) map[string]any {
 	t.Helper()
-	var m map[string]any
-	require.NoError(t, json.Unmarshal(r.Body, &m), r.String())
-	return m
+	return Decode[map[string]any](t, r)
 }
 
 // List decodes a JSON array of objects.
-func List(t *testing.T, r *Response) []map[string]any {
+func List(t testing.TB, r *Response) []map[string]any {
 	t.Helper()
-	var m []map[string]any
-	require.NoError(t, json.Unmarshal(r.Body, &m), r.String())
-	return m
+	return Decode[[]map[string]any](t, r)
+}
+
+// Decode unmarshals a JSON response body into a T.
+func Decode[T any](t testing.TB, r *Response) T {
+	t.Helper()
+	var v T
+	require.NoError(t, json.Unmarshal(r.Body, &v), r.String())
+	return v
+}
+
+// Keys returns the sorted keys of a JSON object.
+func Keys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Names returns the "name" of each object.
@@ -139,7 +167,7 @@ func Esc(s string) string {
 }
 
 // RequireError asserts a status and a JSON error body.
-func RequireError(t *testing.T, r *Response, status int, key, msg string) {
+func RequireError(t testing.TB, r *Response, status int, key, msg string) {
 	t.Helper()
 	require.Equal(t, status, r.Status, r.String())
 	require.Equal(t, map[string]any{key: msg}, Object(t, r))
