@@ -15,9 +15,16 @@ import (
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
+	"anvil/ent/internalid"
+	"anvil/ent/issue"
+	"anvil/ent/issueassignee"
+	"anvil/ent/issuelabel"
 	"anvil/ent/joboutbox"
+	"anvil/ent/label"
+	"anvil/ent/labelsubscription"
 	"anvil/ent/lastcommit"
 	"anvil/ent/member"
+	"anvil/ent/milestone"
 	"anvil/ent/namespace"
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/project"
@@ -28,6 +35,9 @@ import (
 	"anvil/ent/protectedbranch"
 	"anvil/ent/pushevent"
 	"anvil/ent/redirectroute"
+	"anvil/ent/resourcelabelevent"
+	"anvil/ent/resourcemilestoneevent"
+	"anvil/ent/resourcestateevent"
 	"anvil/ent/setting"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
@@ -53,12 +63,26 @@ type Client struct {
 	GroupGroupLink *GroupGroupLinkClient
 	// Identity is the client for interacting with the Identity builders.
 	Identity *IdentityClient
+	// InternalID is the client for interacting with the InternalID builders.
+	InternalID *InternalIDClient
+	// Issue is the client for interacting with the Issue builders.
+	Issue *IssueClient
+	// IssueAssignee is the client for interacting with the IssueAssignee builders.
+	IssueAssignee *IssueAssigneeClient
+	// IssueLabel is the client for interacting with the IssueLabel builders.
+	IssueLabel *IssueLabelClient
 	// JobOutbox is the client for interacting with the JobOutbox builders.
 	JobOutbox *JobOutboxClient
+	// Label is the client for interacting with the Label builders.
+	Label *LabelClient
+	// LabelSubscription is the client for interacting with the LabelSubscription builders.
+	LabelSubscription *LabelSubscriptionClient
 	// LastCommit is the client for interacting with the LastCommit builders.
 	LastCommit *LastCommitClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// Milestone is the client for interacting with the Milestone builders.
+	Milestone *MilestoneClient
 	// Namespace is the client for interacting with the Namespace builders.
 	Namespace *NamespaceClient
 	// PersonalAccessToken is the client for interacting with the PersonalAccessToken builders.
@@ -79,6 +103,12 @@ type Client struct {
 	PushEvent *PushEventClient
 	// RedirectRoute is the client for interacting with the RedirectRoute builders.
 	RedirectRoute *RedirectRouteClient
+	// ResourceLabelEvent is the client for interacting with the ResourceLabelEvent builders.
+	ResourceLabelEvent *ResourceLabelEventClient
+	// ResourceMilestoneEvent is the client for interacting with the ResourceMilestoneEvent builders.
+	ResourceMilestoneEvent *ResourceMilestoneEventClient
+	// ResourceStateEvent is the client for interacting with the ResourceStateEvent builders.
+	ResourceStateEvent *ResourceStateEventClient
 	// Setting is the client for interacting with the Setting builders.
 	Setting *SettingClient
 	// User is the client for interacting with the User builders.
@@ -102,9 +132,16 @@ func (c *Client) init() {
 	c.GroupCustomAttribute = NewGroupCustomAttributeClient(c.config)
 	c.GroupGroupLink = NewGroupGroupLinkClient(c.config)
 	c.Identity = NewIdentityClient(c.config)
+	c.InternalID = NewInternalIDClient(c.config)
+	c.Issue = NewIssueClient(c.config)
+	c.IssueAssignee = NewIssueAssigneeClient(c.config)
+	c.IssueLabel = NewIssueLabelClient(c.config)
 	c.JobOutbox = NewJobOutboxClient(c.config)
+	c.Label = NewLabelClient(c.config)
+	c.LabelSubscription = NewLabelSubscriptionClient(c.config)
 	c.LastCommit = NewLastCommitClient(c.config)
 	c.Member = NewMemberClient(c.config)
+	c.Milestone = NewMilestoneClient(c.config)
 	c.Namespace = NewNamespaceClient(c.config)
 	c.PersonalAccessToken = NewPersonalAccessTokenClient(c.config)
 	c.Project = NewProjectClient(c.config)
@@ -115,6 +152,9 @@ func (c *Client) init() {
 	c.ProtectedBranch = NewProtectedBranchClient(c.config)
 	c.PushEvent = NewPushEventClient(c.config)
 	c.RedirectRoute = NewRedirectRouteClient(c.config)
+	c.ResourceLabelEvent = NewResourceLabelEventClient(c.config)
+	c.ResourceMilestoneEvent = NewResourceMilestoneEventClient(c.config)
+	c.ResourceStateEvent = NewResourceStateEventClient(c.config)
 	c.Setting = NewSettingClient(c.config)
 	c.User = NewUserClient(c.config)
 	c.UserCustomAttribute = NewUserCustomAttributeClient(c.config)
@@ -214,9 +254,16 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		GroupCustomAttribute:         NewGroupCustomAttributeClient(cfg),
 		GroupGroupLink:               NewGroupGroupLinkClient(cfg),
 		Identity:                     NewIdentityClient(cfg),
+		InternalID:                   NewInternalIDClient(cfg),
+		Issue:                        NewIssueClient(cfg),
+		IssueAssignee:                NewIssueAssigneeClient(cfg),
+		IssueLabel:                   NewIssueLabelClient(cfg),
 		JobOutbox:                    NewJobOutboxClient(cfg),
+		Label:                        NewLabelClient(cfg),
+		LabelSubscription:            NewLabelSubscriptionClient(cfg),
 		LastCommit:                   NewLastCommitClient(cfg),
 		Member:                       NewMemberClient(cfg),
+		Milestone:                    NewMilestoneClient(cfg),
 		Namespace:                    NewNamespaceClient(cfg),
 		PersonalAccessToken:          NewPersonalAccessTokenClient(cfg),
 		Project:                      NewProjectClient(cfg),
@@ -227,6 +274,9 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ProtectedBranch:              NewProtectedBranchClient(cfg),
 		PushEvent:                    NewPushEventClient(cfg),
 		RedirectRoute:                NewRedirectRouteClient(cfg),
+		ResourceLabelEvent:           NewResourceLabelEventClient(cfg),
+		ResourceMilestoneEvent:       NewResourceMilestoneEventClient(cfg),
+		ResourceStateEvent:           NewResourceStateEventClient(cfg),
 		Setting:                      NewSettingClient(cfg),
 		User:                         NewUserClient(cfg),
 		UserCustomAttribute:          NewUserCustomAttributeClient(cfg),
@@ -253,9 +303,16 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		GroupCustomAttribute:         NewGroupCustomAttributeClient(cfg),
 		GroupGroupLink:               NewGroupGroupLinkClient(cfg),
 		Identity:                     NewIdentityClient(cfg),
+		InternalID:                   NewInternalIDClient(cfg),
+		Issue:                        NewIssueClient(cfg),
+		IssueAssignee:                NewIssueAssigneeClient(cfg),
+		IssueLabel:                   NewIssueLabelClient(cfg),
 		JobOutbox:                    NewJobOutboxClient(cfg),
+		Label:                        NewLabelClient(cfg),
+		LabelSubscription:            NewLabelSubscriptionClient(cfg),
 		LastCommit:                   NewLastCommitClient(cfg),
 		Member:                       NewMemberClient(cfg),
+		Milestone:                    NewMilestoneClient(cfg),
 		Namespace:                    NewNamespaceClient(cfg),
 		PersonalAccessToken:          NewPersonalAccessTokenClient(cfg),
 		Project:                      NewProjectClient(cfg),
@@ -266,6 +323,9 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ProtectedBranch:              NewProtectedBranchClient(cfg),
 		PushEvent:                    NewPushEventClient(cfg),
 		RedirectRoute:                NewRedirectRouteClient(cfg),
+		ResourceLabelEvent:           NewResourceLabelEventClient(cfg),
+		ResourceMilestoneEvent:       NewResourceMilestoneEventClient(cfg),
+		ResourceStateEvent:           NewResourceStateEventClient(cfg),
 		Setting:                      NewSettingClient(cfg),
 		User:                         NewUserClient(cfg),
 		UserCustomAttribute:          NewUserCustomAttributeClient(cfg),
@@ -299,10 +359,13 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.ContainerRepository, c.GroupCustomAttribute, c.GroupGroupLink, c.Identity,
-		c.JobOutbox, c.LastCommit, c.Member, c.Namespace, c.PersonalAccessToken,
-		c.Project, c.ProjectGroupLink, c.ProjectRepositoryStorageMove, c.ProjectStar,
-		c.ProjectStatistics, c.ProtectedBranch, c.PushEvent, c.RedirectRoute,
-		c.Setting, c.User, c.UserCustomAttribute,
+		c.InternalID, c.Issue, c.IssueAssignee, c.IssueLabel, c.JobOutbox, c.Label,
+		c.LabelSubscription, c.LastCommit, c.Member, c.Milestone, c.Namespace,
+		c.PersonalAccessToken, c.Project, c.ProjectGroupLink,
+		c.ProjectRepositoryStorageMove, c.ProjectStar, c.ProjectStatistics,
+		c.ProtectedBranch, c.PushEvent, c.RedirectRoute, c.ResourceLabelEvent,
+		c.ResourceMilestoneEvent, c.ResourceStateEvent, c.Setting, c.User,
+		c.UserCustomAttribute,
 	} {
 		n.Use(hooks...)
 	}
@@ -313,10 +376,13 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.ContainerRepository, c.GroupCustomAttribute, c.GroupGroupLink, c.Identity,
-		c.JobOutbox, c.LastCommit, c.Member, c.Namespace, c.PersonalAccessToken,
-		c.Project, c.ProjectGroupLink, c.ProjectRepositoryStorageMove, c.ProjectStar,
-		c.ProjectStatistics, c.ProtectedBranch, c.PushEvent, c.RedirectRoute,
-		c.Setting, c.User, c.UserCustomAttribute,
+		c.InternalID, c.Issue, c.IssueAssignee, c.IssueLabel, c.JobOutbox, c.Label,
+		c.LabelSubscription, c.LastCommit, c.Member, c.Milestone, c.Namespace,
+		c.PersonalAccessToken, c.Project, c.ProjectGroupLink,
+		c.ProjectRepositoryStorageMove, c.ProjectStar, c.ProjectStatistics,
+		c.ProtectedBranch, c.PushEvent, c.RedirectRoute, c.ResourceLabelEvent,
+		c.ResourceMilestoneEvent, c.ResourceStateEvent, c.Setting, c.User,
+		c.UserCustomAttribute,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -333,12 +399,26 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.GroupGroupLink.mutate(ctx, m)
 	case *IdentityMutation:
 		return c.Identity.mutate(ctx, m)
+	case *InternalIDMutation:
+		return c.InternalID.mutate(ctx, m)
+	case *IssueMutation:
+		return c.Issue.mutate(ctx, m)
+	case *IssueAssigneeMutation:
+		return c.IssueAssignee.mutate(ctx, m)
+	case *IssueLabelMutation:
+		return c.IssueLabel.mutate(ctx, m)
 	case *JobOutboxMutation:
 		return c.JobOutbox.mutate(ctx, m)
+	case *LabelMutation:
+		return c.Label.mutate(ctx, m)
+	case *LabelSubscriptionMutation:
+		return c.LabelSubscription.mutate(ctx, m)
 	case *LastCommitMutation:
 		return c.LastCommit.mutate(ctx, m)
 	case *MemberMutation:
 		return c.Member.mutate(ctx, m)
+	case *MilestoneMutation:
+		return c.Milestone.mutate(ctx, m)
 	case *NamespaceMutation:
 		return c.Namespace.mutate(ctx, m)
 	case *PersonalAccessTokenMutation:
@@ -359,6 +439,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.PushEvent.mutate(ctx, m)
 	case *RedirectRouteMutation:
 		return c.RedirectRoute.mutate(ctx, m)
+	case *ResourceLabelEventMutation:
+		return c.ResourceLabelEvent.mutate(ctx, m)
+	case *ResourceMilestoneEventMutation:
+		return c.ResourceMilestoneEvent.mutate(ctx, m)
+	case *ResourceStateEventMutation:
+		return c.ResourceStateEvent.mutate(ctx, m)
 	case *SettingMutation:
 		return c.Setting.mutate(ctx, m)
 	case *UserMutation:
@@ -982,6 +1068,730 @@ func (c *IdentityClient) mutate(ctx context.Context, m *IdentityMutation) (Value
 	}
 }
 
+// InternalIDClient is a client for the InternalID schema.
+type InternalIDClient struct {
+	config
+}
+
+// NewInternalIDClient returns a client for the InternalID from the given config.
+func NewInternalIDClient(c config) *InternalIDClient {
+	return &InternalIDClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `internalid.Hooks(f(g(h())))`.
+func (c *InternalIDClient) Use(hooks ...Hook) {
+	c.hooks.InternalID = append(c.hooks.InternalID, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `internalid.Intercept(f(g(h())))`.
+func (c *InternalIDClient) Intercept(interceptors ...Interceptor) {
+	c.inters.InternalID = append(c.inters.InternalID, interceptors...)
+}
+
+// Create returns a builder for creating a InternalID entity.
+func (c *InternalIDClient) Create() *InternalIDCreate {
+	mutation := newInternalIDMutation(c.config, OpCreate)
+	return &InternalIDCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of InternalID entities.
+func (c *InternalIDClient) CreateBulk(builders ...*InternalIDCreate) *InternalIDCreateBulk {
+	return &InternalIDCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *InternalIDClient) MapCreateBulk(slice any, setFunc func(*InternalIDCreate, int)) *InternalIDCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &InternalIDCreateBulk{err: fmt.Errorf("calling to InternalIDClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*InternalIDCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &InternalIDCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for InternalID.
+func (c *InternalIDClient) Update() *InternalIDUpdate {
+	mutation := newInternalIDMutation(c.config, OpUpdate)
+	return &InternalIDUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *InternalIDClient) UpdateOne(_m *InternalID) *InternalIDUpdateOne {
+	mutation := newInternalIDMutation(c.config, OpUpdateOne, withInternalID(_m))
+	return &InternalIDUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *InternalIDClient) UpdateOneID(id int) *InternalIDUpdateOne {
+	mutation := newInternalIDMutation(c.config, OpUpdateOne, withInternalIDID(id))
+	return &InternalIDUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for InternalID.
+func (c *InternalIDClient) Delete() *InternalIDDelete {
+	mutation := newInternalIDMutation(c.config, OpDelete)
+	return &InternalIDDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *InternalIDClient) DeleteOne(_m *InternalID) *InternalIDDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *InternalIDClient) DeleteOneID(id int) *InternalIDDeleteOne {
+	builder := c.Delete().Where(internalid.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &InternalIDDeleteOne{builder}
+}
+
+// Query returns a query builder for InternalID.
+func (c *InternalIDClient) Query() *InternalIDQuery {
+	return &InternalIDQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeInternalID},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a InternalID entity by its id.
+func (c *InternalIDClient) Get(ctx context.Context, id int) (*InternalID, error) {
+	return c.Query().Where(internalid.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *InternalIDClient) GetX(ctx context.Context, id int) *InternalID {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryProject queries the project edge of a InternalID.
+func (c *InternalIDClient) QueryProject(_m *InternalID) *ProjectQuery {
+	query := (&ProjectClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(internalid.Table, internalid.FieldID, id),
+			sqlgraph.To(project.Table, project.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, internalid.ProjectTable, internalid.ProjectColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryNamespace queries the namespace edge of a InternalID.
+func (c *InternalIDClient) QueryNamespace(_m *InternalID) *NamespaceQuery {
+	query := (&NamespaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(internalid.Table, internalid.FieldID, id),
+			sqlgraph.To(namespace.Table, namespace.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, internalid.NamespaceTable, internalid.NamespaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *InternalIDClient) Hooks() []Hook {
+	return c.hooks.InternalID
+}
+
+// Interceptors returns the client interceptors.
+func (c *InternalIDClient) Interceptors() []Interceptor {
+	return c.inters.InternalID
+}
+
+func (c *InternalIDClient) mutate(ctx context.Context, m *InternalIDMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&InternalIDCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&InternalIDUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&InternalIDUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&InternalIDDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown InternalID mutation op: %q", m.Op())
+	}
+}
+
+// IssueClient is a client for the Issue schema.
+type IssueClient struct {
+	config
+}
+
+// NewIssueClient returns a client for the Issue from the given config.
+func NewIssueClient(c config) *IssueClient {
+	return &IssueClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `issue.Hooks(f(g(h())))`.
+func (c *IssueClient) Use(hooks ...Hook) {
+	c.hooks.Issue = append(c.hooks.Issue, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `issue.Intercept(f(g(h())))`.
+func (c *IssueClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Issue = append(c.inters.Issue, interceptors...)
+}
+
+// Create returns a builder for creating a Issue entity.
+func (c *IssueClient) Create() *IssueCreate {
+	mutation := newIssueMutation(c.config, OpCreate)
+	return &IssueCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Issue entities.
+func (c *IssueClient) CreateBulk(builders ...*IssueCreate) *IssueCreateBulk {
+	return &IssueCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *IssueClient) MapCreateBulk(slice any, setFunc func(*IssueCreate, int)) *IssueCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &IssueCreateBulk{err: fmt.Errorf("calling to IssueClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*IssueCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &IssueCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Issue.
+func (c *IssueClient) Update() *IssueUpdate {
+	mutation := newIssueMutation(c.config, OpUpdate)
+	return &IssueUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *IssueClient) UpdateOne(_m *Issue) *IssueUpdateOne {
+	mutation := newIssueMutation(c.config, OpUpdateOne, withIssue(_m))
+	return &IssueUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *IssueClient) UpdateOneID(id int) *IssueUpdateOne {
+	mutation := newIssueMutation(c.config, OpUpdateOne, withIssueID(id))
+	return &IssueUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Issue.
+func (c *IssueClient) Delete() *IssueDelete {
+	mutation := newIssueMutation(c.config, OpDelete)
+	return &IssueDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *IssueClient) DeleteOne(_m *Issue) *IssueDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *IssueClient) DeleteOneID(id int) *IssueDeleteOne {
+	builder := c.Delete().Where(issue.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &IssueDeleteOne{builder}
+}
+
+// Query returns a query builder for Issue.
+func (c *IssueClient) Query() *IssueQuery {
+	return &IssueQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeIssue},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Issue entity by its id.
+func (c *IssueClient) Get(ctx context.Context, id int) (*Issue, error) {
+	return c.Query().Where(issue.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *IssueClient) GetX(ctx context.Context, id int) *Issue {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryProject queries the project edge of a Issue.
+func (c *IssueClient) QueryProject(_m *Issue) *ProjectQuery {
+	query := (&ProjectClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(issue.Table, issue.FieldID, id),
+			sqlgraph.To(project.Table, project.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, issue.ProjectTable, issue.ProjectColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryAuthor queries the author edge of a Issue.
+func (c *IssueClient) QueryAuthor(_m *Issue) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(issue.Table, issue.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, issue.AuthorTable, issue.AuthorColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryClosedBy queries the closed_by edge of a Issue.
+func (c *IssueClient) QueryClosedBy(_m *Issue) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(issue.Table, issue.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, issue.ClosedByTable, issue.ClosedByColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMilestone queries the milestone edge of a Issue.
+func (c *IssueClient) QueryMilestone(_m *Issue) *MilestoneQuery {
+	query := (&MilestoneClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(issue.Table, issue.FieldID, id),
+			sqlgraph.To(milestone.Table, milestone.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, issue.MilestoneTable, issue.MilestoneColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryLabelLinks queries the label_links edge of a Issue.
+func (c *IssueClient) QueryLabelLinks(_m *Issue) *IssueLabelQuery {
+	query := (&IssueLabelClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(issue.Table, issue.FieldID, id),
+			sqlgraph.To(issuelabel.Table, issuelabel.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, issue.LabelLinksTable, issue.LabelLinksColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryAssigneeLinks queries the assignee_links edge of a Issue.
+func (c *IssueClient) QueryAssigneeLinks(_m *Issue) *IssueAssigneeQuery {
+	query := (&IssueAssigneeClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(issue.Table, issue.FieldID, id),
+			sqlgraph.To(issueassignee.Table, issueassignee.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, issue.AssigneeLinksTable, issue.AssigneeLinksColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *IssueClient) Hooks() []Hook {
+	return c.hooks.Issue
+}
+
+// Interceptors returns the client interceptors.
+func (c *IssueClient) Interceptors() []Interceptor {
+	return c.inters.Issue
+}
+
+func (c *IssueClient) mutate(ctx context.Context, m *IssueMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&IssueCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&IssueUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&IssueUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&IssueDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Issue mutation op: %q", m.Op())
+	}
+}
+
+// IssueAssigneeClient is a client for the IssueAssignee schema.
+type IssueAssigneeClient struct {
+	config
+}
+
+// NewIssueAssigneeClient returns a client for the IssueAssignee from the given config.
+func NewIssueAssigneeClient(c config) *IssueAssigneeClient {
+	return &IssueAssigneeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `issueassignee.Hooks(f(g(h())))`.
+func (c *IssueAssigneeClient) Use(hooks ...Hook) {
+	c.hooks.IssueAssignee = append(c.hooks.IssueAssignee, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `issueassignee.Intercept(f(g(h())))`.
+func (c *IssueAssigneeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.IssueAssignee = append(c.inters.IssueAssignee, interceptors...)
+}
+
+// Create returns a builder for creating a IssueAssignee entity.
+func (c *IssueAssigneeClient) Create() *IssueAssigneeCreate {
+	mutation := newIssueAssigneeMutation(c.config, OpCreate)
+	return &IssueAssigneeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of IssueAssignee entities.
+func (c *IssueAssigneeClient) CreateBulk(builders ...*IssueAssigneeCreate) *IssueAssigneeCreateBulk {
+	return &IssueAssigneeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *IssueAssigneeClient) MapCreateBulk(slice any, setFunc func(*IssueAssigneeCreate, int)) *IssueAssigneeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &IssueAssigneeCreateBulk{err: fmt.Errorf("calling to IssueAssigneeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*IssueAssigneeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &IssueAssigneeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for IssueAssignee.
+func (c *IssueAssigneeClient) Update() *IssueAssigneeUpdate {
+	mutation := newIssueAssigneeMutation(c.config, OpUpdate)
+	return &IssueAssigneeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *IssueAssigneeClient) UpdateOne(_m *IssueAssignee) *IssueAssigneeUpdateOne {
+	mutation := newIssueAssigneeMutation(c.config, OpUpdateOne, withIssueAssignee(_m))
+	return &IssueAssigneeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *IssueAssigneeClient) UpdateOneID(id int) *IssueAssigneeUpdateOne {
+	mutation := newIssueAssigneeMutation(c.config, OpUpdateOne, withIssueAssigneeID(id))
+	return &IssueAssigneeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for IssueAssignee.
+func (c *IssueAssigneeClient) Delete() *IssueAssigneeDelete {
+	mutation := newIssueAssigneeMutation(c.config, OpDelete)
+	return &IssueAssigneeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *IssueAssigneeClient) DeleteOne(_m *IssueAssignee) *IssueAssigneeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *IssueAssigneeClient) DeleteOneID(id int) *IssueAssigneeDeleteOne {
+	builder := c.Delete().Where(issueassignee.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &IssueAssigneeDeleteOne{builder}
+}
+
+// Query returns a query builder for IssueAssignee.
+func (c *IssueAssigneeClient) Query() *IssueAssigneeQuery {
+	return &IssueAssigneeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeIssueAssignee},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a IssueAssignee entity by its id.
+func (c *IssueAssigneeClient) Get(ctx context.Context, id int) (*IssueAssignee, error) {
+	return c.Query().Where(issueassignee.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *IssueAssigneeClient) GetX(ctx context.Context, id int) *IssueAssignee {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryIssue queries the issue edge of a IssueAssignee.
+func (c *IssueAssigneeClient) QueryIssue(_m *IssueAssignee) *IssueQuery {
+	query := (&IssueClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(issueassignee.Table, issueassignee.FieldID, id),
+			sqlgraph.To(issue.Table, issue.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, issueassignee.IssueTable, issueassignee.IssueColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryUser queries the user edge of a IssueAssignee.
+func (c *IssueAssigneeClient) QueryUser(_m *IssueAssignee) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(issueassignee.Table, issueassignee.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, issueassignee.UserTable, issueassignee.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *IssueAssigneeClient) Hooks() []Hook {
+	return c.hooks.IssueAssignee
+}
+
+// Interceptors returns the client interceptors.
+func (c *IssueAssigneeClient) Interceptors() []Interceptor {
+	return c.inters.IssueAssignee
+}
+
+func (c *IssueAssigneeClient) mutate(ctx context.Context, m *IssueAssigneeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&IssueAssigneeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&IssueAssigneeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&IssueAssigneeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&IssueAssigneeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown IssueAssignee mutation op: %q", m.Op())
+	}
+}
+
+// IssueLabelClient is a client for the IssueLabel schema.
+type IssueLabelClient struct {
+	config
+}
+
+// NewIssueLabelClient returns a client for the IssueLabel from the given config.
+func NewIssueLabelClient(c config) *IssueLabelClient {
+	return &IssueLabelClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `issuelabel.Hooks(f(g(h())))`.
+func (c *IssueLabelClient) Use(hooks ...Hook) {
+	c.hooks.IssueLabel = append(c.hooks.IssueLabel, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `issuelabel.Intercept(f(g(h())))`.
+func (c *IssueLabelClient) Intercept(interceptors ...Interceptor) {
+	c.inters.IssueLabel = append(c.inters.IssueLabel, interceptors...)
+}
+
+// Create returns a builder for creating a IssueLabel entity.
+func (c *IssueLabelClient) Create() *IssueLabelCreate {
+	mutation := newIssueLabelMutation(c.config, OpCreate)
+	return &IssueLabelCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of IssueLabel entities.
+func (c *IssueLabelClient) CreateBulk(builders ...*IssueLabelCreate) *IssueLabelCreateBulk {
+	return &IssueLabelCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *IssueLabelClient) MapCreateBulk(slice any, setFunc func(*IssueLabelCreate, int)) *IssueLabelCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &IssueLabelCreateBulk{err: fmt.Errorf("calling to IssueLabelClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*IssueLabelCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &IssueLabelCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for IssueLabel.
+func (c *IssueLabelClient) Update() *IssueLabelUpdate {
+	mutation := newIssueLabelMutation(c.config, OpUpdate)
+	return &IssueLabelUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *IssueLabelClient) UpdateOne(_m *IssueLabel) *IssueLabelUpdateOne {
+	mutation := newIssueLabelMutation(c.config, OpUpdateOne, withIssueLabel(_m))
+	return &IssueLabelUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *IssueLabelClient) UpdateOneID(id int) *IssueLabelUpdateOne {
+	mutation := newIssueLabelMutation(c.config, OpUpdateOne, withIssueLabelID(id))
+	return &IssueLabelUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for IssueLabel.
+func (c *IssueLabelClient) Delete() *IssueLabelDelete {
+	mutation := newIssueLabelMutation(c.config, OpDelete)
+	return &IssueLabelDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *IssueLabelClient) DeleteOne(_m *IssueLabel) *IssueLabelDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *IssueLabelClient) DeleteOneID(id int) *IssueLabelDeleteOne {
+	builder := c.Delete().Where(issuelabel.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &IssueLabelDeleteOne{builder}
+}
+
+// Query returns a query builder for IssueLabel.
+func (c *IssueLabelClient) Query() *IssueLabelQuery {
+	return &IssueLabelQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeIssueLabel},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a IssueLabel entity by its id.
+func (c *IssueLabelClient) Get(ctx context.Context, id int) (*IssueLabel, error) {
+	return c.Query().Where(issuelabel.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *IssueLabelClient) GetX(ctx context.Context, id int) *IssueLabel {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryIssue queries the issue edge of a IssueLabel.
+func (c *IssueLabelClient) QueryIssue(_m *IssueLabel) *IssueQuery {
+	query := (&IssueClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(issuelabel.Table, issuelabel.FieldID, id),
+			sqlgraph.To(issue.Table, issue.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, issuelabel.IssueTable, issuelabel.IssueColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryLabel queries the label edge of a IssueLabel.
+func (c *IssueLabelClient) QueryLabel(_m *IssueLabel) *LabelQuery {
+	query := (&LabelClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(issuelabel.Table, issuelabel.FieldID, id),
+			sqlgraph.To(label.Table, label.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, issuelabel.LabelTable, issuelabel.LabelColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *IssueLabelClient) Hooks() []Hook {
+	return c.hooks.IssueLabel
+}
+
+// Interceptors returns the client interceptors.
+func (c *IssueLabelClient) Interceptors() []Interceptor {
+	return c.inters.IssueLabel
+}
+
+func (c *IssueLabelClient) mutate(ctx context.Context, m *IssueLabelMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&IssueLabelCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&IssueLabelUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&IssueLabelUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&IssueLabelDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown IssueLabel mutation op: %q", m.Op())
+	}
+}
+
 // JobOutboxClient is a client for the JobOutbox schema.
 type JobOutboxClient struct {
 	config
@@ -1112,6 +1922,368 @@ func (c *JobOutboxClient) mutate(ctx context.Context, m *JobOutboxMutation) (Val
 		return (&JobOutboxDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown JobOutbox mutation op: %q", m.Op())
+	}
+}
+
+// LabelClient is a client for the Label schema.
+type LabelClient struct {
+	config
+}
+
+// NewLabelClient returns a client for the Label from the given config.
+func NewLabelClient(c config) *LabelClient {
+	return &LabelClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `label.Hooks(f(g(h())))`.
+func (c *LabelClient) Use(hooks ...Hook) {
+	c.hooks.Label = append(c.hooks.Label, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `label.Intercept(f(g(h())))`.
+func (c *LabelClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Label = append(c.inters.Label, interceptors...)
+}
+
+// Create returns a builder for creating a Label entity.
+func (c *LabelClient) Create() *LabelCreate {
+	mutation := newLabelMutation(c.config, OpCreate)
+	return &LabelCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Label entities.
+func (c *LabelClient) CreateBulk(builders ...*LabelCreate) *LabelCreateBulk {
+	return &LabelCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *LabelClient) MapCreateBulk(slice any, setFunc func(*LabelCreate, int)) *LabelCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &LabelCreateBulk{err: fmt.Errorf("calling to LabelClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*LabelCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &LabelCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Label.
+func (c *LabelClient) Update() *LabelUpdate {
+	mutation := newLabelMutation(c.config, OpUpdate)
+	return &LabelUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *LabelClient) UpdateOne(_m *Label) *LabelUpdateOne {
+	mutation := newLabelMutation(c.config, OpUpdateOne, withLabel(_m))
+	return &LabelUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *LabelClient) UpdateOneID(id int) *LabelUpdateOne {
+	mutation := newLabelMutation(c.config, OpUpdateOne, withLabelID(id))
+	return &LabelUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Label.
+func (c *LabelClient) Delete() *LabelDelete {
+	mutation := newLabelMutation(c.config, OpDelete)
+	return &LabelDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *LabelClient) DeleteOne(_m *Label) *LabelDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *LabelClient) DeleteOneID(id int) *LabelDeleteOne {
+	builder := c.Delete().Where(label.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &LabelDeleteOne{builder}
+}
+
+// Query returns a query builder for Label.
+func (c *LabelClient) Query() *LabelQuery {
+	return &LabelQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeLabel},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Label entity by its id.
+func (c *LabelClient) Get(ctx context.Context, id int) (*Label, error) {
+	return c.Query().Where(label.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *LabelClient) GetX(ctx context.Context, id int) *Label {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryProject queries the project edge of a Label.
+func (c *LabelClient) QueryProject(_m *Label) *ProjectQuery {
+	query := (&ProjectClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(label.Table, label.FieldID, id),
+			sqlgraph.To(project.Table, project.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, label.ProjectTable, label.ProjectColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryGroup queries the group edge of a Label.
+func (c *LabelClient) QueryGroup(_m *Label) *NamespaceQuery {
+	query := (&NamespaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(label.Table, label.FieldID, id),
+			sqlgraph.To(namespace.Table, namespace.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, label.GroupTable, label.GroupColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryIssueLinks queries the issue_links edge of a Label.
+func (c *LabelClient) QueryIssueLinks(_m *Label) *IssueLabelQuery {
+	query := (&IssueLabelClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(label.Table, label.FieldID, id),
+			sqlgraph.To(issuelabel.Table, issuelabel.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, label.IssueLinksTable, label.IssueLinksColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySubscriptions queries the subscriptions edge of a Label.
+func (c *LabelClient) QuerySubscriptions(_m *Label) *LabelSubscriptionQuery {
+	query := (&LabelSubscriptionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(label.Table, label.FieldID, id),
+			sqlgraph.To(labelsubscription.Table, labelsubscription.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, label.SubscriptionsTable, label.SubscriptionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *LabelClient) Hooks() []Hook {
+	return c.hooks.Label
+}
+
+// Interceptors returns the client interceptors.
+func (c *LabelClient) Interceptors() []Interceptor {
+	return c.inters.Label
+}
+
+func (c *LabelClient) mutate(ctx context.Context, m *LabelMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&LabelCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&LabelUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&LabelUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&LabelDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Label mutation op: %q", m.Op())
+	}
+}
+
+// LabelSubscriptionClient is a client for the LabelSubscription schema.
+type LabelSubscriptionClient struct {
+	config
+}
+
+// NewLabelSubscriptionClient returns a client for the LabelSubscription from the given config.
+func NewLabelSubscriptionClient(c config) *LabelSubscriptionClient {
+	return &LabelSubscriptionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `labelsubscription.Hooks(f(g(h())))`.
+func (c *LabelSubscriptionClient) Use(hooks ...Hook) {
+	c.hooks.LabelSubscription = append(c.hooks.LabelSubscription, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `labelsubscription.Intercept(f(g(h())))`.
+func (c *LabelSubscriptionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.LabelSubscription = append(c.inters.LabelSubscription, interceptors...)
+}
+
+// Create returns a builder for creating a LabelSubscription entity.
+func (c *LabelSubscriptionClient) Create() *LabelSubscriptionCreate {
+	mutation := newLabelSubscriptionMutation(c.config, OpCreate)
+	return &LabelSubscriptionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of LabelSubscription entities.
+func (c *LabelSubscriptionClient) CreateBulk(builders ...*LabelSubscriptionCreate) *LabelSubscriptionCreateBulk {
+	return &LabelSubscriptionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *LabelSubscriptionClient) MapCreateBulk(slice any, setFunc func(*LabelSubscriptionCreate, int)) *LabelSubscriptionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &LabelSubscriptionCreateBulk{err: fmt.Errorf("calling to LabelSubscriptionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*LabelSubscriptionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &LabelSubscriptionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for LabelSubscription.
+func (c *LabelSubscriptionClient) Update() *LabelSubscriptionUpdate {
+	mutation := newLabelSubscriptionMutation(c.config, OpUpdate)
+	return &LabelSubscriptionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *LabelSubscriptionClient) UpdateOne(_m *LabelSubscription) *LabelSubscriptionUpdateOne {
+	mutation := newLabelSubscriptionMutation(c.config, OpUpdateOne, withLabelSubscription(_m))
+	return &LabelSubscriptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *LabelSubscriptionClient) UpdateOneID(id int) *LabelSubscriptionUpdateOne {
+	mutation := newLabelSubscriptionMutation(c.config, OpUpdateOne, withLabelSubscriptionID(id))
+	return &LabelSubscriptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for LabelSubscription.
+func (c *LabelSubscriptionClient) Delete() *LabelSubscriptionDelete {
+	mutation := newLabelSubscriptionMutation(c.config, OpDelete)
+	return &LabelSubscriptionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *LabelSubscriptionClient) DeleteOne(_m *LabelSubscription) *LabelSubscriptionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *LabelSubscriptionClient) DeleteOneID(id int) *LabelSubscriptionDeleteOne {
+	builder := c.Delete().Where(labelsubscription.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &LabelSubscriptionDeleteOne{builder}
+}
+
+// Query returns a query builder for LabelSubscription.
+func (c *LabelSubscriptionClient) Query() *LabelSubscriptionQuery {
+	return &LabelSubscriptionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeLabelSubscription},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a LabelSubscription entity by its id.
+func (c *LabelSubscriptionClient) Get(ctx context.Context, id int) (*LabelSubscription, error) {
+	return c.Query().Where(labelsubscription.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *LabelSubscriptionClient) GetX(ctx context.Context, id int) *LabelSubscription {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryLabel queries the label edge of a LabelSubscription.
+func (c *LabelSubscriptionClient) QueryLabel(_m *LabelSubscription) *LabelQuery {
+	query := (&LabelClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(labelsubscription.Table, labelsubscription.FieldID, id),
+			sqlgraph.To(label.Table, label.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, labelsubscription.LabelTable, labelsubscription.LabelColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryUser queries the user edge of a LabelSubscription.
+func (c *LabelSubscriptionClient) QueryUser(_m *LabelSubscription) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(labelsubscription.Table, labelsubscription.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, labelsubscription.UserTable, labelsubscription.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *LabelSubscriptionClient) Hooks() []Hook {
+	return c.hooks.LabelSubscription
+}
+
+// Interceptors returns the client interceptors.
+func (c *LabelSubscriptionClient) Interceptors() []Interceptor {
+	return c.inters.LabelSubscription
+}
+
+func (c *LabelSubscriptionClient) mutate(ctx context.Context, m *LabelSubscriptionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&LabelSubscriptionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&LabelSubscriptionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&LabelSubscriptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&LabelSubscriptionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown LabelSubscription mutation op: %q", m.Op())
 	}
 }
 
@@ -1426,6 +2598,171 @@ func (c *MemberClient) mutate(ctx context.Context, m *MemberMutation) (Value, er
 		return (&MemberDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Member mutation op: %q", m.Op())
+	}
+}
+
+// MilestoneClient is a client for the Milestone schema.
+type MilestoneClient struct {
+	config
+}
+
+// NewMilestoneClient returns a client for the Milestone from the given config.
+func NewMilestoneClient(c config) *MilestoneClient {
+	return &MilestoneClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `milestone.Hooks(f(g(h())))`.
+func (c *MilestoneClient) Use(hooks ...Hook) {
+	c.hooks.Milestone = append(c.hooks.Milestone, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `milestone.Intercept(f(g(h())))`.
+func (c *MilestoneClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Milestone = append(c.inters.Milestone, interceptors...)
+}
+
+// Create returns a builder for creating a Milestone entity.
+func (c *MilestoneClient) Create() *MilestoneCreate {
+	mutation := newMilestoneMutation(c.config, OpCreate)
+	return &MilestoneCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Milestone entities.
+func (c *MilestoneClient) CreateBulk(builders ...*MilestoneCreate) *MilestoneCreateBulk {
+	return &MilestoneCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *MilestoneClient) MapCreateBulk(slice any, setFunc func(*MilestoneCreate, int)) *MilestoneCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &MilestoneCreateBulk{err: fmt.Errorf("calling to MilestoneClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*MilestoneCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &MilestoneCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Milestone.
+func (c *MilestoneClient) Update() *MilestoneUpdate {
+	mutation := newMilestoneMutation(c.config, OpUpdate)
+	return &MilestoneUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *MilestoneClient) UpdateOne(_m *Milestone) *MilestoneUpdateOne {
+	mutation := newMilestoneMutation(c.config, OpUpdateOne, withMilestone(_m))
+	return &MilestoneUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *MilestoneClient) UpdateOneID(id int) *MilestoneUpdateOne {
+	mutation := newMilestoneMutation(c.config, OpUpdateOne, withMilestoneID(id))
+	return &MilestoneUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Milestone.
+func (c *MilestoneClient) Delete() *MilestoneDelete {
+	mutation := newMilestoneMutation(c.config, OpDelete)
+	return &MilestoneDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *MilestoneClient) DeleteOne(_m *Milestone) *MilestoneDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *MilestoneClient) DeleteOneID(id int) *MilestoneDeleteOne {
+	builder := c.Delete().Where(milestone.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &MilestoneDeleteOne{builder}
+}
+
+// Query returns a query builder for Milestone.
+func (c *MilestoneClient) Query() *MilestoneQuery {
+	return &MilestoneQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeMilestone},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Milestone entity by its id.
+func (c *MilestoneClient) Get(ctx context.Context, id int) (*Milestone, error) {
+	return c.Query().Where(milestone.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *MilestoneClient) GetX(ctx context.Context, id int) *Milestone {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryProject queries the project edge of a Milestone.
+func (c *MilestoneClient) QueryProject(_m *Milestone) *ProjectQuery {
+	query := (&ProjectClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(milestone.Table, milestone.FieldID, id),
+			sqlgraph.To(project.Table, project.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, milestone.ProjectTable, milestone.ProjectColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryGroup queries the group edge of a Milestone.
+func (c *MilestoneClient) QueryGroup(_m *Milestone) *NamespaceQuery {
+	query := (&NamespaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(milestone.Table, milestone.FieldID, id),
+			sqlgraph.To(namespace.Table, namespace.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, milestone.GroupTable, milestone.GroupColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *MilestoneClient) Hooks() []Hook {
+	return c.hooks.Milestone
+}
+
+// Interceptors returns the client interceptors.
+func (c *MilestoneClient) Interceptors() []Interceptor {
+	return c.inters.Milestone
+}
+
+func (c *MilestoneClient) mutate(ctx context.Context, m *MilestoneMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&MilestoneCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&MilestoneUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&MilestoneUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&MilestoneDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Milestone mutation op: %q", m.Op())
 	}
 }
 
@@ -3159,6 +4496,533 @@ func (c *RedirectRouteClient) mutate(ctx context.Context, m *RedirectRouteMutati
 	}
 }
 
+// ResourceLabelEventClient is a client for the ResourceLabelEvent schema.
+type ResourceLabelEventClient struct {
+	config
+}
+
+// NewResourceLabelEventClient returns a client for the ResourceLabelEvent from the given config.
+func NewResourceLabelEventClient(c config) *ResourceLabelEventClient {
+	return &ResourceLabelEventClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `resourcelabelevent.Hooks(f(g(h())))`.
+func (c *ResourceLabelEventClient) Use(hooks ...Hook) {
+	c.hooks.ResourceLabelEvent = append(c.hooks.ResourceLabelEvent, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `resourcelabelevent.Intercept(f(g(h())))`.
+func (c *ResourceLabelEventClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ResourceLabelEvent = append(c.inters.ResourceLabelEvent, interceptors...)
+}
+
+// Create returns a builder for creating a ResourceLabelEvent entity.
+func (c *ResourceLabelEventClient) Create() *ResourceLabelEventCreate {
+	mutation := newResourceLabelEventMutation(c.config, OpCreate)
+	return &ResourceLabelEventCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ResourceLabelEvent entities.
+func (c *ResourceLabelEventClient) CreateBulk(builders ...*ResourceLabelEventCreate) *ResourceLabelEventCreateBulk {
+	return &ResourceLabelEventCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ResourceLabelEventClient) MapCreateBulk(slice any, setFunc func(*ResourceLabelEventCreate, int)) *ResourceLabelEventCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ResourceLabelEventCreateBulk{err: fmt.Errorf("calling to ResourceLabelEventClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ResourceLabelEventCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ResourceLabelEventCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ResourceLabelEvent.
+func (c *ResourceLabelEventClient) Update() *ResourceLabelEventUpdate {
+	mutation := newResourceLabelEventMutation(c.config, OpUpdate)
+	return &ResourceLabelEventUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ResourceLabelEventClient) UpdateOne(_m *ResourceLabelEvent) *ResourceLabelEventUpdateOne {
+	mutation := newResourceLabelEventMutation(c.config, OpUpdateOne, withResourceLabelEvent(_m))
+	return &ResourceLabelEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ResourceLabelEventClient) UpdateOneID(id int) *ResourceLabelEventUpdateOne {
+	mutation := newResourceLabelEventMutation(c.config, OpUpdateOne, withResourceLabelEventID(id))
+	return &ResourceLabelEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ResourceLabelEvent.
+func (c *ResourceLabelEventClient) Delete() *ResourceLabelEventDelete {
+	mutation := newResourceLabelEventMutation(c.config, OpDelete)
+	return &ResourceLabelEventDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ResourceLabelEventClient) DeleteOne(_m *ResourceLabelEvent) *ResourceLabelEventDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ResourceLabelEventClient) DeleteOneID(id int) *ResourceLabelEventDeleteOne {
+	builder := c.Delete().Where(resourcelabelevent.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ResourceLabelEventDeleteOne{builder}
+}
+
+// Query returns a query builder for ResourceLabelEvent.
+func (c *ResourceLabelEventClient) Query() *ResourceLabelEventQuery {
+	return &ResourceLabelEventQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeResourceLabelEvent},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ResourceLabelEvent entity by its id.
+func (c *ResourceLabelEventClient) Get(ctx context.Context, id int) (*ResourceLabelEvent, error) {
+	return c.Query().Where(resourcelabelevent.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ResourceLabelEventClient) GetX(ctx context.Context, id int) *ResourceLabelEvent {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryIssue queries the issue edge of a ResourceLabelEvent.
+func (c *ResourceLabelEventClient) QueryIssue(_m *ResourceLabelEvent) *IssueQuery {
+	query := (&IssueClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(resourcelabelevent.Table, resourcelabelevent.FieldID, id),
+			sqlgraph.To(issue.Table, issue.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, resourcelabelevent.IssueTable, resourcelabelevent.IssueColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryUser queries the user edge of a ResourceLabelEvent.
+func (c *ResourceLabelEventClient) QueryUser(_m *ResourceLabelEvent) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(resourcelabelevent.Table, resourcelabelevent.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, resourcelabelevent.UserTable, resourcelabelevent.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryLabel queries the label edge of a ResourceLabelEvent.
+func (c *ResourceLabelEventClient) QueryLabel(_m *ResourceLabelEvent) *LabelQuery {
+	query := (&LabelClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(resourcelabelevent.Table, resourcelabelevent.FieldID, id),
+			sqlgraph.To(label.Table, label.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, resourcelabelevent.LabelTable, resourcelabelevent.LabelColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ResourceLabelEventClient) Hooks() []Hook {
+	return c.hooks.ResourceLabelEvent
+}
+
+// Interceptors returns the client interceptors.
+func (c *ResourceLabelEventClient) Interceptors() []Interceptor {
+	return c.inters.ResourceLabelEvent
+}
+
+func (c *ResourceLabelEventClient) mutate(ctx context.Context, m *ResourceLabelEventMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ResourceLabelEventCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ResourceLabelEventUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ResourceLabelEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ResourceLabelEventDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ResourceLabelEvent mutation op: %q", m.Op())
+	}
+}
+
+// ResourceMilestoneEventClient is a client for the ResourceMilestoneEvent schema.
+type ResourceMilestoneEventClient struct {
+	config
+}
+
+// NewResourceMilestoneEventClient returns a client for the ResourceMilestoneEvent from the given config.
+func NewResourceMilestoneEventClient(c config) *ResourceMilestoneEventClient {
+	return &ResourceMilestoneEventClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `resourcemilestoneevent.Hooks(f(g(h())))`.
+func (c *ResourceMilestoneEventClient) Use(hooks ...Hook) {
+	c.hooks.ResourceMilestoneEvent = append(c.hooks.ResourceMilestoneEvent, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `resourcemilestoneevent.Intercept(f(g(h())))`.
+func (c *ResourceMilestoneEventClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ResourceMilestoneEvent = append(c.inters.ResourceMilestoneEvent, interceptors...)
+}
+
+// Create returns a builder for creating a ResourceMilestoneEvent entity.
+func (c *ResourceMilestoneEventClient) Create() *ResourceMilestoneEventCreate {
+	mutation := newResourceMilestoneEventMutation(c.config, OpCreate)
+	return &ResourceMilestoneEventCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ResourceMilestoneEvent entities.
+func (c *ResourceMilestoneEventClient) CreateBulk(builders ...*ResourceMilestoneEventCreate) *ResourceMilestoneEventCreateBulk {
+	return &ResourceMilestoneEventCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ResourceMilestoneEventClient) MapCreateBulk(slice any, setFunc func(*ResourceMilestoneEventCreate, int)) *ResourceMilestoneEventCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ResourceMilestoneEventCreateBulk{err: fmt.Errorf("calling to ResourceMilestoneEventClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ResourceMilestoneEventCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ResourceMilestoneEventCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ResourceMilestoneEvent.
+func (c *ResourceMilestoneEventClient) Update() *ResourceMilestoneEventUpdate {
+	mutation := newResourceMilestoneEventMutation(c.config, OpUpdate)
+	return &ResourceMilestoneEventUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ResourceMilestoneEventClient) UpdateOne(_m *ResourceMilestoneEvent) *ResourceMilestoneEventUpdateOne {
+	mutation := newResourceMilestoneEventMutation(c.config, OpUpdateOne, withResourceMilestoneEvent(_m))
+	return &ResourceMilestoneEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ResourceMilestoneEventClient) UpdateOneID(id int) *ResourceMilestoneEventUpdateOne {
+	mutation := newResourceMilestoneEventMutation(c.config, OpUpdateOne, withResourceMilestoneEventID(id))
+	return &ResourceMilestoneEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ResourceMilestoneEvent.
+func (c *ResourceMilestoneEventClient) Delete() *ResourceMilestoneEventDelete {
+	mutation := newResourceMilestoneEventMutation(c.config, OpDelete)
+	return &ResourceMilestoneEventDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ResourceMilestoneEventClient) DeleteOne(_m *ResourceMilestoneEvent) *ResourceMilestoneEventDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ResourceMilestoneEventClient) DeleteOneID(id int) *ResourceMilestoneEventDeleteOne {
+	builder := c.Delete().Where(resourcemilestoneevent.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ResourceMilestoneEventDeleteOne{builder}
+}
+
+// Query returns a query builder for ResourceMilestoneEvent.
+func (c *ResourceMilestoneEventClient) Query() *ResourceMilestoneEventQuery {
+	return &ResourceMilestoneEventQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeResourceMilestoneEvent},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ResourceMilestoneEvent entity by its id.
+func (c *ResourceMilestoneEventClient) Get(ctx context.Context, id int) (*ResourceMilestoneEvent, error) {
+	return c.Query().Where(resourcemilestoneevent.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ResourceMilestoneEventClient) GetX(ctx context.Context, id int) *ResourceMilestoneEvent {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryIssue queries the issue edge of a ResourceMilestoneEvent.
+func (c *ResourceMilestoneEventClient) QueryIssue(_m *ResourceMilestoneEvent) *IssueQuery {
+	query := (&IssueClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(resourcemilestoneevent.Table, resourcemilestoneevent.FieldID, id),
+			sqlgraph.To(issue.Table, issue.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, resourcemilestoneevent.IssueTable, resourcemilestoneevent.IssueColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryUser queries the user edge of a ResourceMilestoneEvent.
+func (c *ResourceMilestoneEventClient) QueryUser(_m *ResourceMilestoneEvent) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(resourcemilestoneevent.Table, resourcemilestoneevent.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, resourcemilestoneevent.UserTable, resourcemilestoneevent.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMilestone queries the milestone edge of a ResourceMilestoneEvent.
+func (c *ResourceMilestoneEventClient) QueryMilestone(_m *ResourceMilestoneEvent) *MilestoneQuery {
+	query := (&MilestoneClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(resourcemilestoneevent.Table, resourcemilestoneevent.FieldID, id),
+			sqlgraph.To(milestone.Table, milestone.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, resourcemilestoneevent.MilestoneTable, resourcemilestoneevent.MilestoneColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ResourceMilestoneEventClient) Hooks() []Hook {
+	return c.hooks.ResourceMilestoneEvent
+}
+
+// Interceptors returns the client interceptors.
+func (c *ResourceMilestoneEventClient) Interceptors() []Interceptor {
+	return c.inters.ResourceMilestoneEvent
+}
+
+func (c *ResourceMilestoneEventClient) mutate(ctx context.Context, m *ResourceMilestoneEventMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ResourceMilestoneEventCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ResourceMilestoneEventUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ResourceMilestoneEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ResourceMilestoneEventDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ResourceMilestoneEvent mutation op: %q", m.Op())
+	}
+}
+
+// ResourceStateEventClient is a client for the ResourceStateEvent schema.
+type ResourceStateEventClient struct {
+	config
+}
+
+// NewResourceStateEventClient returns a client for the ResourceStateEvent from the given config.
+func NewResourceStateEventClient(c config) *ResourceStateEventClient {
+	return &ResourceStateEventClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `resourcestateevent.Hooks(f(g(h())))`.
+func (c *ResourceStateEventClient) Use(hooks ...Hook) {
+	c.hooks.ResourceStateEvent = append(c.hooks.ResourceStateEvent, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `resourcestateevent.Intercept(f(g(h())))`.
+func (c *ResourceStateEventClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ResourceStateEvent = append(c.inters.ResourceStateEvent, interceptors...)
+}
+
+// Create returns a builder for creating a ResourceStateEvent entity.
+func (c *ResourceStateEventClient) Create() *ResourceStateEventCreate {
+	mutation := newResourceStateEventMutation(c.config, OpCreate)
+	return &ResourceStateEventCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ResourceStateEvent entities.
+func (c *ResourceStateEventClient) CreateBulk(builders ...*ResourceStateEventCreate) *ResourceStateEventCreateBulk {
+	return &ResourceStateEventCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ResourceStateEventClient) MapCreateBulk(slice any, setFunc func(*ResourceStateEventCreate, int)) *ResourceStateEventCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ResourceStateEventCreateBulk{err: fmt.Errorf("calling to ResourceStateEventClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ResourceStateEventCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ResourceStateEventCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ResourceStateEvent.
+func (c *ResourceStateEventClient) Update() *ResourceStateEventUpdate {
+	mutation := newResourceStateEventMutation(c.config, OpUpdate)
+	return &ResourceStateEventUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ResourceStateEventClient) UpdateOne(_m *ResourceStateEvent) *ResourceStateEventUpdateOne {
+	mutation := newResourceStateEventMutation(c.config, OpUpdateOne, withResourceStateEvent(_m))
+	return &ResourceStateEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ResourceStateEventClient) UpdateOneID(id int) *ResourceStateEventUpdateOne {
+	mutation := newResourceStateEventMutation(c.config, OpUpdateOne, withResourceStateEventID(id))
+	return &ResourceStateEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ResourceStateEvent.
+func (c *ResourceStateEventClient) Delete() *ResourceStateEventDelete {
+	mutation := newResourceStateEventMutation(c.config, OpDelete)
+	return &ResourceStateEventDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ResourceStateEventClient) DeleteOne(_m *ResourceStateEvent) *ResourceStateEventDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ResourceStateEventClient) DeleteOneID(id int) *ResourceStateEventDeleteOne {
+	builder := c.Delete().Where(resourcestateevent.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ResourceStateEventDeleteOne{builder}
+}
+
+// Query returns a query builder for ResourceStateEvent.
+func (c *ResourceStateEventClient) Query() *ResourceStateEventQuery {
+	return &ResourceStateEventQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeResourceStateEvent},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ResourceStateEvent entity by its id.
+func (c *ResourceStateEventClient) Get(ctx context.Context, id int) (*ResourceStateEvent, error) {
+	return c.Query().Where(resourcestateevent.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ResourceStateEventClient) GetX(ctx context.Context, id int) *ResourceStateEvent {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryIssue queries the issue edge of a ResourceStateEvent.
+func (c *ResourceStateEventClient) QueryIssue(_m *ResourceStateEvent) *IssueQuery {
+	query := (&IssueClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(resourcestateevent.Table, resourcestateevent.FieldID, id),
+			sqlgraph.To(issue.Table, issue.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, resourcestateevent.IssueTable, resourcestateevent.IssueColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryUser queries the user edge of a ResourceStateEvent.
+func (c *ResourceStateEventClient) QueryUser(_m *ResourceStateEvent) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(resourcestateevent.Table, resourcestateevent.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, resourcestateevent.UserTable, resourcestateevent.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ResourceStateEventClient) Hooks() []Hook {
+	return c.hooks.ResourceStateEvent
+}
+
+// Interceptors returns the client interceptors.
+func (c *ResourceStateEventClient) Interceptors() []Interceptor {
+	return c.inters.ResourceStateEvent
+}
+
+func (c *ResourceStateEventClient) mutate(ctx context.Context, m *ResourceStateEventMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ResourceStateEventCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ResourceStateEventUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ResourceStateEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ResourceStateEventDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ResourceStateEvent mutation op: %q", m.Op())
+	}
+}
+
 // SettingClient is a client for the Setting schema.
 type SettingClient struct {
 	config
@@ -3721,16 +5585,22 @@ func (c *UserCustomAttributeClient) mutate(ctx context.Context, m *UserCustomAtt
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		ContainerRepository, GroupCustomAttribute, GroupGroupLink, Identity, JobOutbox,
-		LastCommit, Member, Namespace, PersonalAccessToken, Project, ProjectGroupLink,
-		ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics, ProtectedBranch,
-		PushEvent, RedirectRoute, Setting, User, UserCustomAttribute []ent.Hook
+		ContainerRepository, GroupCustomAttribute, GroupGroupLink, Identity, InternalID,
+		Issue, IssueAssignee, IssueLabel, JobOutbox, Label, LabelSubscription,
+		LastCommit, Member, Milestone, Namespace, PersonalAccessToken, Project,
+		ProjectGroupLink, ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics,
+		ProtectedBranch, PushEvent, RedirectRoute, ResourceLabelEvent,
+		ResourceMilestoneEvent, ResourceStateEvent, Setting, User,
+		UserCustomAttribute []ent.Hook
 	}
 	inters struct {
-		ContainerRepository, GroupCustomAttribute, GroupGroupLink, Identity, JobOutbox,
-		LastCommit, Member, Namespace, PersonalAccessToken, Project, ProjectGroupLink,
-		ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics, ProtectedBranch,
-		PushEvent, RedirectRoute, Setting, User, UserCustomAttribute []ent.Interceptor
+		ContainerRepository, GroupCustomAttribute, GroupGroupLink, Identity, InternalID,
+		Issue, IssueAssignee, IssueLabel, JobOutbox, Label, LabelSubscription,
+		LastCommit, Member, Milestone, Namespace, PersonalAccessToken, Project,
+		ProjectGroupLink, ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics,
+		ProtectedBranch, PushEvent, RedirectRoute, ResourceLabelEvent,
+		ResourceMilestoneEvent, ResourceStateEvent, Setting, User,
+		UserCustomAttribute []ent.Interceptor
 	}
 )
 

@@ -7,9 +7,16 @@ import (
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
+	"anvil/ent/internalid"
+	"anvil/ent/issue"
+	"anvil/ent/issueassignee"
+	"anvil/ent/issuelabel"
 	"anvil/ent/joboutbox"
+	"anvil/ent/label"
+	"anvil/ent/labelsubscription"
 	"anvil/ent/lastcommit"
 	"anvil/ent/member"
+	"anvil/ent/milestone"
 	"anvil/ent/namespace"
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/project"
@@ -20,6 +27,9 @@ import (
 	"anvil/ent/protectedbranch"
 	"anvil/ent/pushevent"
 	"anvil/ent/redirectroute"
+	"anvil/ent/resourcelabelevent"
+	"anvil/ent/resourcemilestoneevent"
+	"anvil/ent/resourcestateevent"
 	"anvil/ent/setting"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
@@ -96,9 +106,16 @@ func checkColumn(t, c string) error {
 			groupcustomattribute.Table:         groupcustomattribute.ValidColumn,
 			groupgrouplink.Table:               groupgrouplink.ValidColumn,
 			identity.Table:                     identity.ValidColumn,
+			internalid.Table:                   internalid.ValidColumn,
+			issue.Table:                        issue.ValidColumn,
+			issueassignee.Table:                issueassignee.ValidColumn,
+			issuelabel.Table:                   issuelabel.ValidColumn,
 			joboutbox.Table:                    joboutbox.ValidColumn,
+			label.Table:                        label.ValidColumn,
+			labelsubscription.Table:            labelsubscription.ValidColumn,
 			lastcommit.Table:                   lastcommit.ValidColumn,
 			member.Table:                       member.ValidColumn,
+			milestone.Table:                    milestone.ValidColumn,
 			namespace.Table:                    namespace.ValidColumn,
 			personalaccesstoken.Table:          personalaccesstoken.ValidColumn,
 			project.Table:                      project.ValidColumn,
@@ -109,6 +126,9 @@ func checkColumn(t, c string) error {
 			protectedbranch.Table:              protectedbranch.ValidColumn,
 			pushevent.Table:                    pushevent.ValidColumn,
 			redirectroute.Table:                redirectroute.ValidColumn,
+			resourcelabelevent.Table:           resourcelabelevent.ValidColumn,
+			resourcemilestoneevent.Table:       resourcemilestoneevent.ValidColumn,
+			resourcestateevent.Table:           resourcestateevent.ValidColumn,
 			setting.Table:                      setting.ValidColumn,
 			user.Table:                         user.ValidColumn,
 			usercustomattribute.Table:          usercustomattribute.ValidColumn,

@@ -7,9 +7,16 @@ import (
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
+	"anvil/ent/internalid"
+	"anvil/ent/issue"
+	"anvil/ent/issueassignee"
+	"anvil/ent/issuelabel"
 	"anvil/ent/joboutbox"
+	"anvil/ent/label"
+	"anvil/ent/labelsubscription"
 	"anvil/ent/lastcommit"
 	"anvil/ent/member"
+	"anvil/ent/milestone"
 	"anvil/ent/namespace"
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/predicate"
@@ -21,6 +28,9 @@ import (
 	"anvil/ent/protectedbranch"
 	"anvil/ent/pushevent"
 	"anvil/ent/redirectroute"
+	"anvil/ent/resourcelabelevent"
+	"anvil/ent/resourcemilestoneevent"
+	"anvil/ent/resourcestateevent"
 	"anvil/ent/schema"
 	"anvil/ent/setting"
 	"anvil/ent/user"
@@ -48,9 +58,16 @@ const (
 	TypeGroupCustomAttribute         = "GroupCustomAttribute"
 	TypeGroupGroupLink               = "GroupGroupLink"
 	TypeIdentity                     = "Identity"
+	TypeInternalID                   = "InternalID"
+	TypeIssue                        = "Issue"
+	TypeIssueAssignee                = "IssueAssignee"
+	TypeIssueLabel                   = "IssueLabel"
 	TypeJobOutbox                    = "JobOutbox"
+	TypeLabel                        = "Label"
+	TypeLabelSubscription            = "LabelSubscription"
 	TypeLastCommit                   = "LastCommit"
 	TypeMember                       = "Member"
+	TypeMilestone                    = "Milestone"
 	TypeNamespace                    = "Namespace"
 	TypePersonalAccessToken          = "PersonalAccessToken"
 	TypeProject                      = "Project"
@@ -61,6 +78,9 @@ const (
 	TypeProtectedBranch              = "ProtectedBranch"
 	TypePushEvent                    = "PushEvent"
 	TypeRedirectRoute                = "RedirectRoute"
+	TypeResourceLabelEvent           = "ResourceLabelEvent"
+	TypeResourceMilestoneEvent       = "ResourceMilestoneEvent"
+	TypeResourceStateEvent           = "ResourceStateEvent"
 	TypeSetting                      = "Setting"
 	TypeUser                         = "User"
 	TypeUserCustomAttribute          = "UserCustomAttribute"
@@ -2841,6 +2861,3251 @@ func (m *IdentityMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Identity edge %s", name)
 }
 
+// InternalIDMutation represents an operation that mutates the InternalID nodes in the graph.
+type InternalIDMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *int
+	usage            *string
+	last_value       *int
+	addlast_value    *int
+	clearedFields    map[string]struct{}
+	project          *int
+	clearedproject   bool
+	namespace        *int
+	clearednamespace bool
+	done             bool
+	oldValue         func(context.Context) (*InternalID, error)
+	predicates       []predicate.InternalID
+}
+
+var _ ent.Mutation = (*InternalIDMutation)(nil)
+
+// internalidOption allows management of the mutation configuration using functional options.
+type internalidOption func(*InternalIDMutation)
+
+// newInternalIDMutation creates new mutation for the InternalID entity.
+func newInternalIDMutation(c config, op Op, opts ...internalidOption) *InternalIDMutation {
+	m := &InternalIDMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeInternalID,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withInternalIDID sets the ID field of the mutation.
+func withInternalIDID(id int) internalidOption {
+	return func(m *InternalIDMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *InternalID
+		)
+		m.oldValue = func(ctx context.Context) (*InternalID, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().InternalID.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withInternalID sets the old InternalID of the mutation.
+func withInternalID(node *InternalID) internalidOption {
+	return func(m *InternalIDMutation) {
+		m.oldValue = func(context.Context) (*InternalID, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m InternalIDMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m InternalIDMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *InternalIDMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *InternalIDMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().InternalID.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetUsage sets the "usage" field.
+func (m *InternalIDMutation) SetUsage(s string) {
+	m.usage = &s
+}
+
+// Usage returns the value of the "usage" field in the mutation.
+func (m *InternalIDMutation) Usage() (r string, exists bool) {
+	v := m.usage
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUsage returns the old "usage" field's value of the InternalID entity.
+// If the InternalID object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InternalIDMutation) OldUsage(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUsage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUsage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUsage: %w", err)
+	}
+	return oldValue.Usage, nil
+}
+
+// ResetUsage resets all changes to the "usage" field.
+func (m *InternalIDMutation) ResetUsage() {
+	m.usage = nil
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *InternalIDMutation) SetProjectID(i int) {
+	m.project = &i
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *InternalIDMutation) ProjectID() (r int, exists bool) {
+	v := m.project
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the InternalID entity.
+// If the InternalID object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InternalIDMutation) OldProjectID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// ClearProjectID clears the value of the "project_id" field.
+func (m *InternalIDMutation) ClearProjectID() {
+	m.project = nil
+	m.clearedFields[internalid.FieldProjectID] = struct{}{}
+}
+
+// ProjectIDCleared returns if the "project_id" field was cleared in this mutation.
+func (m *InternalIDMutation) ProjectIDCleared() bool {
+	_, ok := m.clearedFields[internalid.FieldProjectID]
+	return ok
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *InternalIDMutation) ResetProjectID() {
+	m.project = nil
+	delete(m.clearedFields, internalid.FieldProjectID)
+}
+
+// SetNamespaceID sets the "namespace_id" field.
+func (m *InternalIDMutation) SetNamespaceID(i int) {
+	m.namespace = &i
+}
+
+// NamespaceID returns the value of the "namespace_id" field in the mutation.
+func (m *InternalIDMutation) NamespaceID() (r int, exists bool) {
+	v := m.namespace
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNamespaceID returns the old "namespace_id" field's value of the InternalID entity.
+// If the InternalID object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InternalIDMutation) OldNamespaceID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNamespaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNamespaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNamespaceID: %w", err)
+	}
+	return oldValue.NamespaceID, nil
+}
+
+// ClearNamespaceID clears the value of the "namespace_id" field.
+func (m *InternalIDMutation) ClearNamespaceID() {
+	m.namespace = nil
+	m.clearedFields[internalid.FieldNamespaceID] = struct{}{}
+}
+
+// NamespaceIDCleared returns if the "namespace_id" field was cleared in this mutation.
+func (m *InternalIDMutation) NamespaceIDCleared() bool {
+	_, ok := m.clearedFields[internalid.FieldNamespaceID]
+	return ok
+}
+
+// ResetNamespaceID resets all changes to the "namespace_id" field.
+func (m *InternalIDMutation) ResetNamespaceID() {
+	m.namespace = nil
+	delete(m.clearedFields, internalid.FieldNamespaceID)
+}
+
+// SetLastValue sets the "last_value" field.
+func (m *InternalIDMutation) SetLastValue(i int) {
+	m.last_value = &i
+	m.addlast_value = nil
+}
+
+// LastValue returns the value of the "last_value" field in the mutation.
+func (m *InternalIDMutation) LastValue() (r int, exists bool) {
+	v := m.last_value
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastValue returns the old "last_value" field's value of the InternalID entity.
+// If the InternalID object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InternalIDMutation) OldLastValue(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastValue is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastValue requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastValue: %w", err)
+	}
+	return oldValue.LastValue, nil
+}
+
+// AddLastValue adds i to the "last_value" field.
+func (m *InternalIDMutation) AddLastValue(i int) {
+	if m.addlast_value != nil {
+		*m.addlast_value += i
+	} else {
+		m.addlast_value = &i
+	}
+}
+
+// AddedLastValue returns the value that was added to the "last_value" field in this mutation.
+func (m *InternalIDMutation) AddedLastValue() (r int, exists bool) {
+	v := m.addlast_value
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLastValue resets all changes to the "last_value" field.
+func (m *InternalIDMutation) ResetLastValue() {
+	m.last_value = nil
+	m.addlast_value = nil
+}
+
+// ClearProject clears the "project" edge to the Project entity.
+func (m *InternalIDMutation) ClearProject() {
+	m.clearedproject = true
+	m.clearedFields[internalid.FieldProjectID] = struct{}{}
+}
+
+// ProjectCleared reports if the "project" edge to the Project entity was cleared.
+func (m *InternalIDMutation) ProjectCleared() bool {
+	return m.ProjectIDCleared() || m.clearedproject
+}
+
+// ProjectIDs returns the "project" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProjectID instead. It exists only for internal usage by the builders.
+func (m *InternalIDMutation) ProjectIDs() (ids []int) {
+	if id := m.project; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProject resets all changes to the "project" edge.
+func (m *InternalIDMutation) ResetProject() {
+	m.project = nil
+	m.clearedproject = false
+}
+
+// ClearNamespace clears the "namespace" edge to the Namespace entity.
+func (m *InternalIDMutation) ClearNamespace() {
+	m.clearednamespace = true
+	m.clearedFields[internalid.FieldNamespaceID] = struct{}{}
+}
+
+// NamespaceCleared reports if the "namespace" edge to the Namespace entity was cleared.
+func (m *InternalIDMutation) NamespaceCleared() bool {
+	return m.NamespaceIDCleared() || m.clearednamespace
+}
+
+// NamespaceIDs returns the "namespace" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// NamespaceID instead. It exists only for internal usage by the builders.
+func (m *InternalIDMutation) NamespaceIDs() (ids []int) {
+	if id := m.namespace; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetNamespace resets all changes to the "namespace" edge.
+func (m *InternalIDMutation) ResetNamespace() {
+	m.namespace = nil
+	m.clearednamespace = false
+}
+
+// Where appends a list predicates to the InternalIDMutation builder.
+func (m *InternalIDMutation) Where(ps ...predicate.InternalID) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the InternalIDMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *InternalIDMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.InternalID, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *InternalIDMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *InternalIDMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (InternalID).
+func (m *InternalIDMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *InternalIDMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.usage != nil {
+		fields = append(fields, internalid.FieldUsage)
+	}
+	if m.project != nil {
+		fields = append(fields, internalid.FieldProjectID)
+	}
+	if m.namespace != nil {
+		fields = append(fields, internalid.FieldNamespaceID)
+	}
+	if m.last_value != nil {
+		fields = append(fields, internalid.FieldLastValue)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *InternalIDMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case internalid.FieldUsage:
+		return m.Usage()
+	case internalid.FieldProjectID:
+		return m.ProjectID()
+	case internalid.FieldNamespaceID:
+		return m.NamespaceID()
+	case internalid.FieldLastValue:
+		return m.LastValue()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *InternalIDMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case internalid.FieldUsage:
+		return m.OldUsage(ctx)
+	case internalid.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case internalid.FieldNamespaceID:
+		return m.OldNamespaceID(ctx)
+	case internalid.FieldLastValue:
+		return m.OldLastValue(ctx)
+	}
+	return nil, fmt.Errorf("unknown InternalID field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *InternalIDMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case internalid.FieldUsage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUsage(v)
+		return nil
+	case internalid.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case internalid.FieldNamespaceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNamespaceID(v)
+		return nil
+	case internalid.FieldLastValue:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastValue(v)
+		return nil
+	}
+	return fmt.Errorf("unknown InternalID field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *InternalIDMutation) AddedFields() []string {
+	var fields []string
+	if m.addlast_value != nil {
+		fields = append(fields, internalid.FieldLastValue)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *InternalIDMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case internalid.FieldLastValue:
+		return m.AddedLastValue()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *InternalIDMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case internalid.FieldLastValue:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLastValue(v)
+		return nil
+	}
+	return fmt.Errorf("unknown InternalID numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *InternalIDMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(internalid.FieldProjectID) {
+		fields = append(fields, internalid.FieldProjectID)
+	}
+	if m.FieldCleared(internalid.FieldNamespaceID) {
+		fields = append(fields, internalid.FieldNamespaceID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *InternalIDMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *InternalIDMutation) ClearField(name string) error {
+	switch name {
+	case internalid.FieldProjectID:
+		m.ClearProjectID()
+		return nil
+	case internalid.FieldNamespaceID:
+		m.ClearNamespaceID()
+		return nil
+	}
+	return fmt.Errorf("unknown InternalID nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *InternalIDMutation) ResetField(name string) error {
+	switch name {
+	case internalid.FieldUsage:
+		m.ResetUsage()
+		return nil
+	case internalid.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case internalid.FieldNamespaceID:
+		m.ResetNamespaceID()
+		return nil
+	case internalid.FieldLastValue:
+		m.ResetLastValue()
+		return nil
+	}
+	return fmt.Errorf("unknown InternalID field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *InternalIDMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.project != nil {
+		edges = append(edges, internalid.EdgeProject)
+	}
+	if m.namespace != nil {
+		edges = append(edges, internalid.EdgeNamespace)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *InternalIDMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case internalid.EdgeProject:
+		if id := m.project; id != nil {
+			return []ent.Value{*id}
+		}
+	case internalid.EdgeNamespace:
+		if id := m.namespace; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *InternalIDMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *InternalIDMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *InternalIDMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedproject {
+		edges = append(edges, internalid.EdgeProject)
+	}
+	if m.clearednamespace {
+		edges = append(edges, internalid.EdgeNamespace)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *InternalIDMutation) EdgeCleared(name string) bool {
+	switch name {
+	case internalid.EdgeProject:
+		return m.clearedproject
+	case internalid.EdgeNamespace:
+		return m.clearednamespace
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *InternalIDMutation) ClearEdge(name string) error {
+	switch name {
+	case internalid.EdgeProject:
+		m.ClearProject()
+		return nil
+	case internalid.EdgeNamespace:
+		m.ClearNamespace()
+		return nil
+	}
+	return fmt.Errorf("unknown InternalID unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *InternalIDMutation) ResetEdge(name string) error {
+	switch name {
+	case internalid.EdgeProject:
+		m.ResetProject()
+		return nil
+	case internalid.EdgeNamespace:
+		m.ResetNamespace()
+		return nil
+	}
+	return fmt.Errorf("unknown InternalID edge %s", name)
+}
+
+// IssueMutation represents an operation that mutates the Issue nodes in the graph.
+type IssueMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *int
+	created_at            *time.Time
+	updated_at            *time.Time
+	iid                   *int
+	addiid                *int
+	title                 *string
+	description           *string
+	state                 *issue.State
+	issue_type            *issue.IssueType
+	confidential          *bool
+	discussion_locked     *bool
+	due_date              *time.Time
+	closed_at             *time.Time
+	clearedFields         map[string]struct{}
+	project               *int
+	clearedproject        bool
+	author                *int
+	clearedauthor         bool
+	closed_by             *int
+	clearedclosed_by      bool
+	milestone             *int
+	clearedmilestone      bool
+	label_links           map[int]struct{}
+	removedlabel_links    map[int]struct{}
+	clearedlabel_links    bool
+	assignee_links        map[int]struct{}
+	removedassignee_links map[int]struct{}
+	clearedassignee_links bool
+	done                  bool
+	oldValue              func(context.Context) (*Issue, error)
+	predicates            []predicate.Issue
+}
+
+var _ ent.Mutation = (*IssueMutation)(nil)
+
+// issueOption allows management of the mutation configuration using functional options.
+type issueOption func(*IssueMutation)
+
+// newIssueMutation creates new mutation for the Issue entity.
+func newIssueMutation(c config, op Op, opts ...issueOption) *IssueMutation {
+	m := &IssueMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeIssue,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withIssueID sets the ID field of the mutation.
+func withIssueID(id int) issueOption {
+	return func(m *IssueMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Issue
+		)
+		m.oldValue = func(ctx context.Context) (*Issue, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Issue.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withIssue sets the old Issue of the mutation.
+func withIssue(node *Issue) issueOption {
+	return func(m *IssueMutation) {
+		m.oldValue = func(context.Context) (*Issue, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m IssueMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m IssueMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *IssueMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *IssueMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Issue.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *IssueMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *IssueMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Issue entity.
+// If the Issue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *IssueMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *IssueMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *IssueMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Issue entity.
+// If the Issue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *IssueMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *IssueMutation) SetProjectID(i int) {
+	m.project = &i
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *IssueMutation) ProjectID() (r int, exists bool) {
+	v := m.project
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the Issue entity.
+// If the Issue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueMutation) OldProjectID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *IssueMutation) ResetProjectID() {
+	m.project = nil
+}
+
+// SetIid sets the "iid" field.
+func (m *IssueMutation) SetIid(i int) {
+	m.iid = &i
+	m.addiid = nil
+}
+
+// Iid returns the value of the "iid" field in the mutation.
+func (m *IssueMutation) Iid() (r int, exists bool) {
+	v := m.iid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIid returns the old "iid" field's value of the Issue entity.
+// If the Issue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueMutation) OldIid(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIid is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIid requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIid: %w", err)
+	}
+	return oldValue.Iid, nil
+}
+
+// AddIid adds i to the "iid" field.
+func (m *IssueMutation) AddIid(i int) {
+	if m.addiid != nil {
+		*m.addiid += i
+	} else {
+		m.addiid = &i
+	}
+}
+
+// AddedIid returns the value that was added to the "iid" field in this mutation.
+func (m *IssueMutation) AddedIid() (r int, exists bool) {
+	v := m.addiid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetIid resets all changes to the "iid" field.
+func (m *IssueMutation) ResetIid() {
+	m.iid = nil
+	m.addiid = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *IssueMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *IssueMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the Issue entity.
+// If the Issue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *IssueMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *IssueMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *IssueMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the Issue entity.
+// If the Issue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueMutation) OldDescription(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ClearDescription clears the value of the "description" field.
+func (m *IssueMutation) ClearDescription() {
+	m.description = nil
+	m.clearedFields[issue.FieldDescription] = struct{}{}
+}
+
+// DescriptionCleared returns if the "description" field was cleared in this mutation.
+func (m *IssueMutation) DescriptionCleared() bool {
+	_, ok := m.clearedFields[issue.FieldDescription]
+	return ok
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *IssueMutation) ResetDescription() {
+	m.description = nil
+	delete(m.clearedFields, issue.FieldDescription)
+}
+
+// SetState sets the "state" field.
+func (m *IssueMutation) SetState(i issue.State) {
+	m.state = &i
+}
+
+// State returns the value of the "state" field in the mutation.
+func (m *IssueMutation) State() (r issue.State, exists bool) {
+	v := m.state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldState returns the old "state" field's value of the Issue entity.
+// If the Issue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueMutation) OldState(ctx context.Context) (v issue.State, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldState: %w", err)
+	}
+	return oldValue.State, nil
+}
+
+// ResetState resets all changes to the "state" field.
+func (m *IssueMutation) ResetState() {
+	m.state = nil
+}
+
+// SetIssueType sets the "issue_type" field.
+func (m *IssueMutation) SetIssueType(it issue.IssueType) {
+	m.issue_type = &it
+}
+
+// IssueType returns the value of the "issue_type" field in the mutation.
+func (m *IssueMutation) IssueType() (r issue.IssueType, exists bool) {
+	v := m.issue_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIssueType returns the old "issue_type" field's value of the Issue entity.
+// If the Issue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueMutation) OldIssueType(ctx context.Context) (v issue.IssueType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIssueType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIssueType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIssueType: %w", err)
+	}
+	return oldValue.IssueType, nil
+}
+
+// ResetIssueType resets all changes to the "issue_type" field.
+func (m *IssueMutation) ResetIssueType() {
+	m.issue_type = nil
+}
+
+// SetAuthorID sets the "author_id" field.
+func (m *IssueMutation) SetAuthorID(i int) {
+	m.author = &i
+}
+
+// AuthorID returns the value of the "author_id" field in the mutation.
+func (m *IssueMutation) AuthorID() (r int, exists bool) {
+	v := m.author
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAuthorID returns the old "author_id" field's value of the Issue entity.
+// If the Issue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueMutation) OldAuthorID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAuthorID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAuthorID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAuthorID: %w", err)
+	}
+	return oldValue.AuthorID, nil
+}
+
+// ClearAuthorID clears the value of the "author_id" field.
+func (m *IssueMutation) ClearAuthorID() {
+	m.author = nil
+	m.clearedFields[issue.FieldAuthorID] = struct{}{}
+}
+
+// AuthorIDCleared returns if the "author_id" field was cleared in this mutation.
+func (m *IssueMutation) AuthorIDCleared() bool {
+	_, ok := m.clearedFields[issue.FieldAuthorID]
+	return ok
+}
+
+// ResetAuthorID resets all changes to the "author_id" field.
+func (m *IssueMutation) ResetAuthorID() {
+	m.author = nil
+	delete(m.clearedFields, issue.FieldAuthorID)
+}
+
+// SetMilestoneID sets the "milestone_id" field.
+func (m *IssueMutation) SetMilestoneID(i int) {
+	m.milestone = &i
+}
+
+// MilestoneID returns the value of the "milestone_id" field in the mutation.
+func (m *IssueMutation) MilestoneID() (r int, exists bool) {
+	v := m.milestone
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMilestoneID returns the old "milestone_id" field's value of the Issue entity.
+// If the Issue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueMutation) OldMilestoneID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMilestoneID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMilestoneID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMilestoneID: %w", err)
+	}
+	return oldValue.MilestoneID, nil
+}
+
+// ClearMilestoneID clears the value of the "milestone_id" field.
+func (m *IssueMutation) ClearMilestoneID() {
+	m.milestone = nil
+	m.clearedFields[issue.FieldMilestoneID] = struct{}{}
+}
+
+// MilestoneIDCleared returns if the "milestone_id" field was cleared in this mutation.
+func (m *IssueMutation) MilestoneIDCleared() bool {
+	_, ok := m.clearedFields[issue.FieldMilestoneID]
+	return ok
+}
+
+// ResetMilestoneID resets all changes to the "milestone_id" field.
+func (m *IssueMutation) ResetMilestoneID() {
+	m.milestone = nil
+	delete(m.clearedFields, issue.FieldMilestoneID)
+}
+
+// SetConfidential sets the "confidential" field.
+func (m *IssueMutation) SetConfidential(b bool) {
+	m.confidential = &b
+}
+
+// Confidential returns the value of the "confidential" field in the mutation.
+func (m *IssueMutation) Confidential() (r bool, exists bool) {
+	v := m.confidential
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConfidential returns the old "confidential" field's value of the Issue entity.
+// If the Issue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueMutation) OldConfidential(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConfidential is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConfidential requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConfidential: %w", err)
+	}
+	return oldValue.Confidential, nil
+}
+
+// ResetConfidential resets all changes to the "confidential" field.
+func (m *IssueMutation) ResetConfidential() {
+	m.confidential = nil
+}
+
+// SetDiscussionLocked sets the "discussion_locked" field.
+func (m *IssueMutation) SetDiscussionLocked(b bool) {
+	m.discussion_locked = &b
+}
+
+// DiscussionLocked returns the value of the "discussion_locked" field in the mutation.
+func (m *IssueMutation) DiscussionLocked() (r bool, exists bool) {
+	v := m.discussion_locked
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDiscussionLocked returns the old "discussion_locked" field's value of the Issue entity.
+// If the Issue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueMutation) OldDiscussionLocked(ctx context.Context) (v *bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDiscussionLocked is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDiscussionLocked requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDiscussionLocked: %w", err)
+	}
+	return oldValue.DiscussionLocked, nil
+}
+
+// ClearDiscussionLocked clears the value of the "discussion_locked" field.
+func (m *IssueMutation) ClearDiscussionLocked() {
+	m.discussion_locked = nil
+	m.clearedFields[issue.FieldDiscussionLocked] = struct{}{}
+}
+
+// DiscussionLockedCleared returns if the "discussion_locked" field was cleared in this mutation.
+func (m *IssueMutation) DiscussionLockedCleared() bool {
+	_, ok := m.clearedFields[issue.FieldDiscussionLocked]
+	return ok
+}
+
+// ResetDiscussionLocked resets all changes to the "discussion_locked" field.
+func (m *IssueMutation) ResetDiscussionLocked() {
+	m.discussion_locked = nil
+	delete(m.clearedFields, issue.FieldDiscussionLocked)
+}
+
+// SetDueDate sets the "due_date" field.
+func (m *IssueMutation) SetDueDate(t time.Time) {
+	m.due_date = &t
+}
+
+// DueDate returns the value of the "due_date" field in the mutation.
+func (m *IssueMutation) DueDate() (r time.Time, exists bool) {
+	v := m.due_date
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDueDate returns the old "due_date" field's value of the Issue entity.
+// If the Issue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueMutation) OldDueDate(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDueDate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDueDate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDueDate: %w", err)
+	}
+	return oldValue.DueDate, nil
+}
+
+// ClearDueDate clears the value of the "due_date" field.
+func (m *IssueMutation) ClearDueDate() {
+	m.due_date = nil
+	m.clearedFields[issue.FieldDueDate] = struct{}{}
+}
+
+// DueDateCleared returns if the "due_date" field was cleared in this mutation.
+func (m *IssueMutation) DueDateCleared() bool {
+	_, ok := m.clearedFields[issue.FieldDueDate]
+	return ok
+}
+
+// ResetDueDate resets all changes to the "due_date" field.
+func (m *IssueMutation) ResetDueDate() {
+	m.due_date = nil
+	delete(m.clearedFields, issue.FieldDueDate)
+}
+
+// SetClosedAt sets the "closed_at" field.
+func (m *IssueMutation) SetClosedAt(t time.Time) {
+	m.closed_at = &t
+}
+
+// ClosedAt returns the value of the "closed_at" field in the mutation.
+func (m *IssueMutation) ClosedAt() (r time.Time, exists bool) {
+	v := m.closed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClosedAt returns the old "closed_at" field's value of the Issue entity.
+// If the Issue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueMutation) OldClosedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClosedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClosedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClosedAt: %w", err)
+	}
+	return oldValue.ClosedAt, nil
+}
+
+// ClearClosedAt clears the value of the "closed_at" field.
+func (m *IssueMutation) ClearClosedAt() {
+	m.closed_at = nil
+	m.clearedFields[issue.FieldClosedAt] = struct{}{}
+}
+
+// ClosedAtCleared returns if the "closed_at" field was cleared in this mutation.
+func (m *IssueMutation) ClosedAtCleared() bool {
+	_, ok := m.clearedFields[issue.FieldClosedAt]
+	return ok
+}
+
+// ResetClosedAt resets all changes to the "closed_at" field.
+func (m *IssueMutation) ResetClosedAt() {
+	m.closed_at = nil
+	delete(m.clearedFields, issue.FieldClosedAt)
+}
+
+// SetClosedByID sets the "closed_by_id" field.
+func (m *IssueMutation) SetClosedByID(i int) {
+	m.closed_by = &i
+}
+
+// ClosedByID returns the value of the "closed_by_id" field in the mutation.
+func (m *IssueMutation) ClosedByID() (r int, exists bool) {
+	v := m.closed_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClosedByID returns the old "closed_by_id" field's value of the Issue entity.
+// If the Issue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueMutation) OldClosedByID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClosedByID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClosedByID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClosedByID: %w", err)
+	}
+	return oldValue.ClosedByID, nil
+}
+
+// ClearClosedByID clears the value of the "closed_by_id" field.
+func (m *IssueMutation) ClearClosedByID() {
+	m.closed_by = nil
+	m.clearedFields[issue.FieldClosedByID] = struct{}{}
+}
+
+// ClosedByIDCleared returns if the "closed_by_id" field was cleared in this mutation.
+func (m *IssueMutation) ClosedByIDCleared() bool {
+	_, ok := m.clearedFields[issue.FieldClosedByID]
+	return ok
+}
+
+// ResetClosedByID resets all changes to the "closed_by_id" field.
+func (m *IssueMutation) ResetClosedByID() {
+	m.closed_by = nil
+	delete(m.clearedFields, issue.FieldClosedByID)
+}
+
+// ClearProject clears the "project" edge to the Project entity.
+func (m *IssueMutation) ClearProject() {
+	m.clearedproject = true
+	m.clearedFields[issue.FieldProjectID] = struct{}{}
+}
+
+// ProjectCleared reports if the "project" edge to the Project entity was cleared.
+func (m *IssueMutation) ProjectCleared() bool {
+	return m.clearedproject
+}
+
+// ProjectIDs returns the "project" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProjectID instead. It exists only for internal usage by the builders.
+func (m *IssueMutation) ProjectIDs() (ids []int) {
+	if id := m.project; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProject resets all changes to the "project" edge.
+func (m *IssueMutation) ResetProject() {
+	m.project = nil
+	m.clearedproject = false
+}
+
+// ClearAuthor clears the "author" edge to the User entity.
+func (m *IssueMutation) ClearAuthor() {
+	m.clearedauthor = true
+	m.clearedFields[issue.FieldAuthorID] = struct{}{}
+}
+
+// AuthorCleared reports if the "author" edge to the User entity was cleared.
+func (m *IssueMutation) AuthorCleared() bool {
+	return m.AuthorIDCleared() || m.clearedauthor
+}
+
+// AuthorIDs returns the "author" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// AuthorID instead. It exists only for internal usage by the builders.
+func (m *IssueMutation) AuthorIDs() (ids []int) {
+	if id := m.author; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetAuthor resets all changes to the "author" edge.
+func (m *IssueMutation) ResetAuthor() {
+	m.author = nil
+	m.clearedauthor = false
+}
+
+// ClearClosedBy clears the "closed_by" edge to the User entity.
+func (m *IssueMutation) ClearClosedBy() {
+	m.clearedclosed_by = true
+	m.clearedFields[issue.FieldClosedByID] = struct{}{}
+}
+
+// ClosedByCleared reports if the "closed_by" edge to the User entity was cleared.
+func (m *IssueMutation) ClosedByCleared() bool {
+	return m.ClosedByIDCleared() || m.clearedclosed_by
+}
+
+// ClosedByIDs returns the "closed_by" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ClosedByID instead. It exists only for internal usage by the builders.
+func (m *IssueMutation) ClosedByIDs() (ids []int) {
+	if id := m.closed_by; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetClosedBy resets all changes to the "closed_by" edge.
+func (m *IssueMutation) ResetClosedBy() {
+	m.closed_by = nil
+	m.clearedclosed_by = false
+}
+
+// ClearMilestone clears the "milestone" edge to the Milestone entity.
+func (m *IssueMutation) ClearMilestone() {
+	m.clearedmilestone = true
+	m.clearedFields[issue.FieldMilestoneID] = struct{}{}
+}
+
+// MilestoneCleared reports if the "milestone" edge to the Milestone entity was cleared.
+func (m *IssueMutation) MilestoneCleared() bool {
+	return m.MilestoneIDCleared() || m.clearedmilestone
+}
+
+// MilestoneIDs returns the "milestone" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MilestoneID instead. It exists only for internal usage by the builders.
+func (m *IssueMutation) MilestoneIDs() (ids []int) {
+	if id := m.milestone; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMilestone resets all changes to the "milestone" edge.
+func (m *IssueMutation) ResetMilestone() {
+	m.milestone = nil
+	m.clearedmilestone = false
+}
+
+// AddLabelLinkIDs adds the "label_links" edge to the IssueLabel entity by ids.
+func (m *IssueMutation) AddLabelLinkIDs(ids ...int) {
+	if m.label_links == nil {
+		m.label_links = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.label_links[ids[i]] = struct{}{}
+	}
+}
+
+// ClearLabelLinks clears the "label_links" edge to the IssueLabel entity.
+func (m *IssueMutation) ClearLabelLinks() {
+	m.clearedlabel_links = true
+}
+
+// LabelLinksCleared reports if the "label_links" edge to the IssueLabel entity was cleared.
+func (m *IssueMutation) LabelLinksCleared() bool {
+	return m.clearedlabel_links
+}
+
+// RemoveLabelLinkIDs removes the "label_links" edge to the IssueLabel entity by IDs.
+func (m *IssueMutation) RemoveLabelLinkIDs(ids ...int) {
+	if m.removedlabel_links == nil {
+		m.removedlabel_links = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.label_links, ids[i])
+		m.removedlabel_links[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedLabelLinks returns the removed IDs of the "label_links" edge to the IssueLabel entity.
+func (m *IssueMutation) RemovedLabelLinksIDs() (ids []int) {
+	for id := range m.removedlabel_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// LabelLinksIDs returns the "label_links" edge IDs in the mutation.
+func (m *IssueMutation) LabelLinksIDs() (ids []int) {
+	for id := range m.label_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetLabelLinks resets all changes to the "label_links" edge.
+func (m *IssueMutation) ResetLabelLinks() {
+	m.label_links = nil
+	m.clearedlabel_links = false
+	m.removedlabel_links = nil
+}
+
+// AddAssigneeLinkIDs adds the "assignee_links" edge to the IssueAssignee entity by ids.
+func (m *IssueMutation) AddAssigneeLinkIDs(ids ...int) {
+	if m.assignee_links == nil {
+		m.assignee_links = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.assignee_links[ids[i]] = struct{}{}
+	}
+}
+
+// ClearAssigneeLinks clears the "assignee_links" edge to the IssueAssignee entity.
+func (m *IssueMutation) ClearAssigneeLinks() {
+	m.clearedassignee_links = true
+}
+
+// AssigneeLinksCleared reports if the "assignee_links" edge to the IssueAssignee entity was cleared.
+func (m *IssueMutation) AssigneeLinksCleared() bool {
+	return m.clearedassignee_links
+}
+
+// RemoveAssigneeLinkIDs removes the "assignee_links" edge to the IssueAssignee entity by IDs.
+func (m *IssueMutation) RemoveAssigneeLinkIDs(ids ...int) {
+	if m.removedassignee_links == nil {
+		m.removedassignee_links = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.assignee_links, ids[i])
+		m.removedassignee_links[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedAssigneeLinks returns the removed IDs of the "assignee_links" edge to the IssueAssignee entity.
+func (m *IssueMutation) RemovedAssigneeLinksIDs() (ids []int) {
+	for id := range m.removedassignee_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// AssigneeLinksIDs returns the "assignee_links" edge IDs in the mutation.
+func (m *IssueMutation) AssigneeLinksIDs() (ids []int) {
+	for id := range m.assignee_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetAssigneeLinks resets all changes to the "assignee_links" edge.
+func (m *IssueMutation) ResetAssigneeLinks() {
+	m.assignee_links = nil
+	m.clearedassignee_links = false
+	m.removedassignee_links = nil
+}
+
+// Where appends a list predicates to the IssueMutation builder.
+func (m *IssueMutation) Where(ps ...predicate.Issue) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the IssueMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *IssueMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Issue, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *IssueMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *IssueMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Issue).
+func (m *IssueMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *IssueMutation) Fields() []string {
+	fields := make([]string, 0, 15)
+	if m.created_at != nil {
+		fields = append(fields, issue.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, issue.FieldUpdatedAt)
+	}
+	if m.project != nil {
+		fields = append(fields, issue.FieldProjectID)
+	}
+	if m.iid != nil {
+		fields = append(fields, issue.FieldIid)
+	}
+	if m.title != nil {
+		fields = append(fields, issue.FieldTitle)
+	}
+	if m.description != nil {
+		fields = append(fields, issue.FieldDescription)
+	}
+	if m.state != nil {
+		fields = append(fields, issue.FieldState)
+	}
+	if m.issue_type != nil {
+		fields = append(fields, issue.FieldIssueType)
+	}
+	if m.author != nil {
+		fields = append(fields, issue.FieldAuthorID)
+	}
+	if m.milestone != nil {
+		fields = append(fields, issue.FieldMilestoneID)
+	}
+	if m.confidential != nil {
+		fields = append(fields, issue.FieldConfidential)
+	}
+	if m.discussion_locked != nil {
+		fields = append(fields, issue.FieldDiscussionLocked)
+	}
+	if m.due_date != nil {
+		fields = append(fields, issue.FieldDueDate)
+	}
+	if m.closed_at != nil {
+		fields = append(fields, issue.FieldClosedAt)
+	}
+	if m.closed_by != nil {
+		fields = append(fields, issue.FieldClosedByID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *IssueMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case issue.FieldCreatedAt:
+		return m.CreatedAt()
+	case issue.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case issue.FieldProjectID:
+		return m.ProjectID()
+	case issue.FieldIid:
+		return m.Iid()
+	case issue.FieldTitle:
+		return m.Title()
+	case issue.FieldDescription:
+		return m.Description()
+	case issue.FieldState:
+		return m.State()
+	case issue.FieldIssueType:
+		return m.IssueType()
+	case issue.FieldAuthorID:
+		return m.AuthorID()
+	case issue.FieldMilestoneID:
+		return m.MilestoneID()
+	case issue.FieldConfidential:
+		return m.Confidential()
+	case issue.FieldDiscussionLocked:
+		return m.DiscussionLocked()
+	case issue.FieldDueDate:
+		return m.DueDate()
+	case issue.FieldClosedAt:
+		return m.ClosedAt()
+	case issue.FieldClosedByID:
+		return m.ClosedByID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *IssueMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case issue.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case issue.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case issue.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case issue.FieldIid:
+		return m.OldIid(ctx)
+	case issue.FieldTitle:
+		return m.OldTitle(ctx)
+	case issue.FieldDescription:
+		return m.OldDescription(ctx)
+	case issue.FieldState:
+		return m.OldState(ctx)
+	case issue.FieldIssueType:
+		return m.OldIssueType(ctx)
+	case issue.FieldAuthorID:
+		return m.OldAuthorID(ctx)
+	case issue.FieldMilestoneID:
+		return m.OldMilestoneID(ctx)
+	case issue.FieldConfidential:
+		return m.OldConfidential(ctx)
+	case issue.FieldDiscussionLocked:
+		return m.OldDiscussionLocked(ctx)
+	case issue.FieldDueDate:
+		return m.OldDueDate(ctx)
+	case issue.FieldClosedAt:
+		return m.OldClosedAt(ctx)
+	case issue.FieldClosedByID:
+		return m.OldClosedByID(ctx)
+	}
+	return nil, fmt.Errorf("unknown Issue field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IssueMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case issue.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case issue.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case issue.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case issue.FieldIid:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIid(v)
+		return nil
+	case issue.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case issue.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case issue.FieldState:
+		v, ok := value.(issue.State)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetState(v)
+		return nil
+	case issue.FieldIssueType:
+		v, ok := value.(issue.IssueType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIssueType(v)
+		return nil
+	case issue.FieldAuthorID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAuthorID(v)
+		return nil
+	case issue.FieldMilestoneID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMilestoneID(v)
+		return nil
+	case issue.FieldConfidential:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConfidential(v)
+		return nil
+	case issue.FieldDiscussionLocked:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDiscussionLocked(v)
+		return nil
+	case issue.FieldDueDate:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDueDate(v)
+		return nil
+	case issue.FieldClosedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClosedAt(v)
+		return nil
+	case issue.FieldClosedByID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClosedByID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Issue field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *IssueMutation) AddedFields() []string {
+	var fields []string
+	if m.addiid != nil {
+		fields = append(fields, issue.FieldIid)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *IssueMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case issue.FieldIid:
+		return m.AddedIid()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IssueMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case issue.FieldIid:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddIid(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Issue numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *IssueMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(issue.FieldDescription) {
+		fields = append(fields, issue.FieldDescription)
+	}
+	if m.FieldCleared(issue.FieldAuthorID) {
+		fields = append(fields, issue.FieldAuthorID)
+	}
+	if m.FieldCleared(issue.FieldMilestoneID) {
+		fields = append(fields, issue.FieldMilestoneID)
+	}
+	if m.FieldCleared(issue.FieldDiscussionLocked) {
+		fields = append(fields, issue.FieldDiscussionLocked)
+	}
+	if m.FieldCleared(issue.FieldDueDate) {
+		fields = append(fields, issue.FieldDueDate)
+	}
+	if m.FieldCleared(issue.FieldClosedAt) {
+		fields = append(fields, issue.FieldClosedAt)
+	}
+	if m.FieldCleared(issue.FieldClosedByID) {
+		fields = append(fields, issue.FieldClosedByID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *IssueMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *IssueMutation) ClearField(name string) error {
+	switch name {
+	case issue.FieldDescription:
+		m.ClearDescription()
+		return nil
+	case issue.FieldAuthorID:
+		m.ClearAuthorID()
+		return nil
+	case issue.FieldMilestoneID:
+		m.ClearMilestoneID()
+		return nil
+	case issue.FieldDiscussionLocked:
+		m.ClearDiscussionLocked()
+		return nil
+	case issue.FieldDueDate:
+		m.ClearDueDate()
+		return nil
+	case issue.FieldClosedAt:
+		m.ClearClosedAt()
+		return nil
+	case issue.FieldClosedByID:
+		m.ClearClosedByID()
+		return nil
+	}
+	return fmt.Errorf("unknown Issue nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *IssueMutation) ResetField(name string) error {
+	switch name {
+	case issue.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case issue.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case issue.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case issue.FieldIid:
+		m.ResetIid()
+		return nil
+	case issue.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case issue.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case issue.FieldState:
+		m.ResetState()
+		return nil
+	case issue.FieldIssueType:
+		m.ResetIssueType()
+		return nil
+	case issue.FieldAuthorID:
+		m.ResetAuthorID()
+		return nil
+	case issue.FieldMilestoneID:
+		m.ResetMilestoneID()
+		return nil
+	case issue.FieldConfidential:
+		m.ResetConfidential()
+		return nil
+	case issue.FieldDiscussionLocked:
+		m.ResetDiscussionLocked()
+		return nil
+	case issue.FieldDueDate:
+		m.ResetDueDate()
+		return nil
+	case issue.FieldClosedAt:
+		m.ResetClosedAt()
+		return nil
+	case issue.FieldClosedByID:
+		m.ResetClosedByID()
+		return nil
+	}
+	return fmt.Errorf("unknown Issue field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *IssueMutation) AddedEdges() []string {
+	edges := make([]string, 0, 6)
+	if m.project != nil {
+		edges = append(edges, issue.EdgeProject)
+	}
+	if m.author != nil {
+		edges = append(edges, issue.EdgeAuthor)
+	}
+	if m.closed_by != nil {
+		edges = append(edges, issue.EdgeClosedBy)
+	}
+	if m.milestone != nil {
+		edges = append(edges, issue.EdgeMilestone)
+	}
+	if m.label_links != nil {
+		edges = append(edges, issue.EdgeLabelLinks)
+	}
+	if m.assignee_links != nil {
+		edges = append(edges, issue.EdgeAssigneeLinks)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *IssueMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case issue.EdgeProject:
+		if id := m.project; id != nil {
+			return []ent.Value{*id}
+		}
+	case issue.EdgeAuthor:
+		if id := m.author; id != nil {
+			return []ent.Value{*id}
+		}
+	case issue.EdgeClosedBy:
+		if id := m.closed_by; id != nil {
+			return []ent.Value{*id}
+		}
+	case issue.EdgeMilestone:
+		if id := m.milestone; id != nil {
+			return []ent.Value{*id}
+		}
+	case issue.EdgeLabelLinks:
+		ids := make([]ent.Value, 0, len(m.label_links))
+		for id := range m.label_links {
+			ids = append(ids, id)
+		}
+		return ids
+	case issue.EdgeAssigneeLinks:
+		ids := make([]ent.Value, 0, len(m.assignee_links))
+		for id := range m.assignee_links {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *IssueMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 6)
+	if m.removedlabel_links != nil {
+		edges = append(edges, issue.EdgeLabelLinks)
+	}
+	if m.removedassignee_links != nil {
+		edges = append(edges, issue.EdgeAssigneeLinks)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *IssueMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case issue.EdgeLabelLinks:
+		ids := make([]ent.Value, 0, len(m.removedlabel_links))
+		for id := range m.removedlabel_links {
+			ids = append(ids, id)
+		}
+		return ids
+	case issue.EdgeAssigneeLinks:
+		ids := make([]ent.Value, 0, len(m.removedassignee_links))
+		for id := range m.removedassignee_links {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *IssueMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 6)
+	if m.clearedproject {
+		edges = append(edges, issue.EdgeProject)
+	}
+	if m.clearedauthor {
+		edges = append(edges, issue.EdgeAuthor)
+	}
+	if m.clearedclosed_by {
+		edges = append(edges, issue.EdgeClosedBy)
+	}
+	if m.clearedmilestone {
+		edges = append(edges, issue.EdgeMilestone)
+	}
+	if m.clearedlabel_links {
+		edges = append(edges, issue.EdgeLabelLinks)
+	}
+	if m.clearedassignee_links {
+		edges = append(edges, issue.EdgeAssigneeLinks)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *IssueMutation) EdgeCleared(name string) bool {
+	switch name {
+	case issue.EdgeProject:
+		return m.clearedproject
+	case issue.EdgeAuthor:
+		return m.clearedauthor
+	case issue.EdgeClosedBy:
+		return m.clearedclosed_by
+	case issue.EdgeMilestone:
+		return m.clearedmilestone
+	case issue.EdgeLabelLinks:
+		return m.clearedlabel_links
+	case issue.EdgeAssigneeLinks:
+		return m.clearedassignee_links
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *IssueMutation) ClearEdge(name string) error {
+	switch name {
+	case issue.EdgeProject:
+		m.ClearProject()
+		return nil
+	case issue.EdgeAuthor:
+		m.ClearAuthor()
+		return nil
+	case issue.EdgeClosedBy:
+		m.ClearClosedBy()
+		return nil
+	case issue.EdgeMilestone:
+		m.ClearMilestone()
+		return nil
+	}
+	return fmt.Errorf("unknown Issue unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *IssueMutation) ResetEdge(name string) error {
+	switch name {
+	case issue.EdgeProject:
+		m.ResetProject()
+		return nil
+	case issue.EdgeAuthor:
+		m.ResetAuthor()
+		return nil
+	case issue.EdgeClosedBy:
+		m.ResetClosedBy()
+		return nil
+	case issue.EdgeMilestone:
+		m.ResetMilestone()
+		return nil
+	case issue.EdgeLabelLinks:
+		m.ResetLabelLinks()
+		return nil
+	case issue.EdgeAssigneeLinks:
+		m.ResetAssigneeLinks()
+		return nil
+	}
+	return fmt.Errorf("unknown Issue edge %s", name)
+}
+
+// IssueAssigneeMutation represents an operation that mutates the IssueAssignee nodes in the graph.
+type IssueAssigneeMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	clearedFields map[string]struct{}
+	issue         *int
+	clearedissue  bool
+	user          *int
+	cleareduser   bool
+	done          bool
+	oldValue      func(context.Context) (*IssueAssignee, error)
+	predicates    []predicate.IssueAssignee
+}
+
+var _ ent.Mutation = (*IssueAssigneeMutation)(nil)
+
+// issueassigneeOption allows management of the mutation configuration using functional options.
+type issueassigneeOption func(*IssueAssigneeMutation)
+
+// newIssueAssigneeMutation creates new mutation for the IssueAssignee entity.
+func newIssueAssigneeMutation(c config, op Op, opts ...issueassigneeOption) *IssueAssigneeMutation {
+	m := &IssueAssigneeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeIssueAssignee,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withIssueAssigneeID sets the ID field of the mutation.
+func withIssueAssigneeID(id int) issueassigneeOption {
+	return func(m *IssueAssigneeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *IssueAssignee
+		)
+		m.oldValue = func(ctx context.Context) (*IssueAssignee, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().IssueAssignee.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withIssueAssignee sets the old IssueAssignee of the mutation.
+func withIssueAssignee(node *IssueAssignee) issueassigneeOption {
+	return func(m *IssueAssigneeMutation) {
+		m.oldValue = func(context.Context) (*IssueAssignee, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m IssueAssigneeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m IssueAssigneeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *IssueAssigneeMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *IssueAssigneeMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().IssueAssignee.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetIssueID sets the "issue_id" field.
+func (m *IssueAssigneeMutation) SetIssueID(i int) {
+	m.issue = &i
+}
+
+// IssueID returns the value of the "issue_id" field in the mutation.
+func (m *IssueAssigneeMutation) IssueID() (r int, exists bool) {
+	v := m.issue
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIssueID returns the old "issue_id" field's value of the IssueAssignee entity.
+// If the IssueAssignee object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueAssigneeMutation) OldIssueID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIssueID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIssueID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIssueID: %w", err)
+	}
+	return oldValue.IssueID, nil
+}
+
+// ResetIssueID resets all changes to the "issue_id" field.
+func (m *IssueAssigneeMutation) ResetIssueID() {
+	m.issue = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *IssueAssigneeMutation) SetUserID(i int) {
+	m.user = &i
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *IssueAssigneeMutation) UserID() (r int, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the IssueAssignee entity.
+// If the IssueAssignee object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueAssigneeMutation) OldUserID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *IssueAssigneeMutation) ResetUserID() {
+	m.user = nil
+}
+
+// ClearIssue clears the "issue" edge to the Issue entity.
+func (m *IssueAssigneeMutation) ClearIssue() {
+	m.clearedissue = true
+	m.clearedFields[issueassignee.FieldIssueID] = struct{}{}
+}
+
+// IssueCleared reports if the "issue" edge to the Issue entity was cleared.
+func (m *IssueAssigneeMutation) IssueCleared() bool {
+	return m.clearedissue
+}
+
+// IssueIDs returns the "issue" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// IssueID instead. It exists only for internal usage by the builders.
+func (m *IssueAssigneeMutation) IssueIDs() (ids []int) {
+	if id := m.issue; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetIssue resets all changes to the "issue" edge.
+func (m *IssueAssigneeMutation) ResetIssue() {
+	m.issue = nil
+	m.clearedissue = false
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *IssueAssigneeMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[issueassignee.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *IssueAssigneeMutation) UserCleared() bool {
+	return m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *IssueAssigneeMutation) UserIDs() (ids []int) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *IssueAssigneeMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// Where appends a list predicates to the IssueAssigneeMutation builder.
+func (m *IssueAssigneeMutation) Where(ps ...predicate.IssueAssignee) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the IssueAssigneeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *IssueAssigneeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.IssueAssignee, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *IssueAssigneeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *IssueAssigneeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (IssueAssignee).
+func (m *IssueAssigneeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *IssueAssigneeMutation) Fields() []string {
+	fields := make([]string, 0, 2)
+	if m.issue != nil {
+		fields = append(fields, issueassignee.FieldIssueID)
+	}
+	if m.user != nil {
+		fields = append(fields, issueassignee.FieldUserID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *IssueAssigneeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case issueassignee.FieldIssueID:
+		return m.IssueID()
+	case issueassignee.FieldUserID:
+		return m.UserID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *IssueAssigneeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case issueassignee.FieldIssueID:
+		return m.OldIssueID(ctx)
+	case issueassignee.FieldUserID:
+		return m.OldUserID(ctx)
+	}
+	return nil, fmt.Errorf("unknown IssueAssignee field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IssueAssigneeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case issueassignee.FieldIssueID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIssueID(v)
+		return nil
+	case issueassignee.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown IssueAssignee field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *IssueAssigneeMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *IssueAssigneeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IssueAssigneeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown IssueAssignee numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *IssueAssigneeMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *IssueAssigneeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *IssueAssigneeMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown IssueAssignee nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *IssueAssigneeMutation) ResetField(name string) error {
+	switch name {
+	case issueassignee.FieldIssueID:
+		m.ResetIssueID()
+		return nil
+	case issueassignee.FieldUserID:
+		m.ResetUserID()
+		return nil
+	}
+	return fmt.Errorf("unknown IssueAssignee field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *IssueAssigneeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.issue != nil {
+		edges = append(edges, issueassignee.EdgeIssue)
+	}
+	if m.user != nil {
+		edges = append(edges, issueassignee.EdgeUser)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *IssueAssigneeMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case issueassignee.EdgeIssue:
+		if id := m.issue; id != nil {
+			return []ent.Value{*id}
+		}
+	case issueassignee.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *IssueAssigneeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *IssueAssigneeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *IssueAssigneeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedissue {
+		edges = append(edges, issueassignee.EdgeIssue)
+	}
+	if m.cleareduser {
+		edges = append(edges, issueassignee.EdgeUser)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *IssueAssigneeMutation) EdgeCleared(name string) bool {
+	switch name {
+	case issueassignee.EdgeIssue:
+		return m.clearedissue
+	case issueassignee.EdgeUser:
+		return m.cleareduser
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *IssueAssigneeMutation) ClearEdge(name string) error {
+	switch name {
+	case issueassignee.EdgeIssue:
+		m.ClearIssue()
+		return nil
+	case issueassignee.EdgeUser:
+		m.ClearUser()
+		return nil
+	}
+	return fmt.Errorf("unknown IssueAssignee unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *IssueAssigneeMutation) ResetEdge(name string) error {
+	switch name {
+	case issueassignee.EdgeIssue:
+		m.ResetIssue()
+		return nil
+	case issueassignee.EdgeUser:
+		m.ResetUser()
+		return nil
+	}
+	return fmt.Errorf("unknown IssueAssignee edge %s", name)
+}
+
+// IssueLabelMutation represents an operation that mutates the IssueLabel nodes in the graph.
+type IssueLabelMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	clearedFields map[string]struct{}
+	issue         *int
+	clearedissue  bool
+	label         *int
+	clearedlabel  bool
+	done          bool
+	oldValue      func(context.Context) (*IssueLabel, error)
+	predicates    []predicate.IssueLabel
+}
+
+var _ ent.Mutation = (*IssueLabelMutation)(nil)
+
+// issuelabelOption allows management of the mutation configuration using functional options.
+type issuelabelOption func(*IssueLabelMutation)
+
+// newIssueLabelMutation creates new mutation for the IssueLabel entity.
+func newIssueLabelMutation(c config, op Op, opts ...issuelabelOption) *IssueLabelMutation {
+	m := &IssueLabelMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeIssueLabel,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withIssueLabelID sets the ID field of the mutation.
+func withIssueLabelID(id int) issuelabelOption {
+	return func(m *IssueLabelMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *IssueLabel
+		)
+		m.oldValue = func(ctx context.Context) (*IssueLabel, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().IssueLabel.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withIssueLabel sets the old IssueLabel of the mutation.
+func withIssueLabel(node *IssueLabel) issuelabelOption {
+	return func(m *IssueLabelMutation) {
+		m.oldValue = func(context.Context) (*IssueLabel, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m IssueLabelMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m IssueLabelMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *IssueLabelMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *IssueLabelMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().IssueLabel.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetIssueID sets the "issue_id" field.
+func (m *IssueLabelMutation) SetIssueID(i int) {
+	m.issue = &i
+}
+
+// IssueID returns the value of the "issue_id" field in the mutation.
+func (m *IssueLabelMutation) IssueID() (r int, exists bool) {
+	v := m.issue
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIssueID returns the old "issue_id" field's value of the IssueLabel entity.
+// If the IssueLabel object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueLabelMutation) OldIssueID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIssueID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIssueID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIssueID: %w", err)
+	}
+	return oldValue.IssueID, nil
+}
+
+// ResetIssueID resets all changes to the "issue_id" field.
+func (m *IssueLabelMutation) ResetIssueID() {
+	m.issue = nil
+}
+
+// SetLabelID sets the "label_id" field.
+func (m *IssueLabelMutation) SetLabelID(i int) {
+	m.label = &i
+}
+
+// LabelID returns the value of the "label_id" field in the mutation.
+func (m *IssueLabelMutation) LabelID() (r int, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLabelID returns the old "label_id" field's value of the IssueLabel entity.
+// If the IssueLabel object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueLabelMutation) OldLabelID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLabelID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLabelID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLabelID: %w", err)
+	}
+	return oldValue.LabelID, nil
+}
+
+// ResetLabelID resets all changes to the "label_id" field.
+func (m *IssueLabelMutation) ResetLabelID() {
+	m.label = nil
+}
+
+// ClearIssue clears the "issue" edge to the Issue entity.
+func (m *IssueLabelMutation) ClearIssue() {
+	m.clearedissue = true
+	m.clearedFields[issuelabel.FieldIssueID] = struct{}{}
+}
+
+// IssueCleared reports if the "issue" edge to the Issue entity was cleared.
+func (m *IssueLabelMutation) IssueCleared() bool {
+	return m.clearedissue
+}
+
+// IssueIDs returns the "issue" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// IssueID instead. It exists only for internal usage by the builders.
+func (m *IssueLabelMutation) IssueIDs() (ids []int) {
+	if id := m.issue; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetIssue resets all changes to the "issue" edge.
+func (m *IssueLabelMutation) ResetIssue() {
+	m.issue = nil
+	m.clearedissue = false
+}
+
+// ClearLabel clears the "label" edge to the Label entity.
+func (m *IssueLabelMutation) ClearLabel() {
+	m.clearedlabel = true
+	m.clearedFields[issuelabel.FieldLabelID] = struct{}{}
+}
+
+// LabelCleared reports if the "label" edge to the Label entity was cleared.
+func (m *IssueLabelMutation) LabelCleared() bool {
+	return m.clearedlabel
+}
+
+// LabelIDs returns the "label" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// LabelID instead. It exists only for internal usage by the builders.
+func (m *IssueLabelMutation) LabelIDs() (ids []int) {
+	if id := m.label; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetLabel resets all changes to the "label" edge.
+func (m *IssueLabelMutation) ResetLabel() {
+	m.label = nil
+	m.clearedlabel = false
+}
+
+// Where appends a list predicates to the IssueLabelMutation builder.
+func (m *IssueLabelMutation) Where(ps ...predicate.IssueLabel) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the IssueLabelMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *IssueLabelMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.IssueLabel, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *IssueLabelMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *IssueLabelMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (IssueLabel).
+func (m *IssueLabelMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *IssueLabelMutation) Fields() []string {
+	fields := make([]string, 0, 2)
+	if m.issue != nil {
+		fields = append(fields, issuelabel.FieldIssueID)
+	}
+	if m.label != nil {
+		fields = append(fields, issuelabel.FieldLabelID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *IssueLabelMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case issuelabel.FieldIssueID:
+		return m.IssueID()
+	case issuelabel.FieldLabelID:
+		return m.LabelID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *IssueLabelMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case issuelabel.FieldIssueID:
+		return m.OldIssueID(ctx)
+	case issuelabel.FieldLabelID:
+		return m.OldLabelID(ctx)
+	}
+	return nil, fmt.Errorf("unknown IssueLabel field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IssueLabelMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case issuelabel.FieldIssueID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIssueID(v)
+		return nil
+	case issuelabel.FieldLabelID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabelID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown IssueLabel field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *IssueLabelMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *IssueLabelMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IssueLabelMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown IssueLabel numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *IssueLabelMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *IssueLabelMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *IssueLabelMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown IssueLabel nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *IssueLabelMutation) ResetField(name string) error {
+	switch name {
+	case issuelabel.FieldIssueID:
+		m.ResetIssueID()
+		return nil
+	case issuelabel.FieldLabelID:
+		m.ResetLabelID()
+		return nil
+	}
+	return fmt.Errorf("unknown IssueLabel field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *IssueLabelMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.issue != nil {
+		edges = append(edges, issuelabel.EdgeIssue)
+	}
+	if m.label != nil {
+		edges = append(edges, issuelabel.EdgeLabel)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *IssueLabelMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case issuelabel.EdgeIssue:
+		if id := m.issue; id != nil {
+			return []ent.Value{*id}
+		}
+	case issuelabel.EdgeLabel:
+		if id := m.label; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *IssueLabelMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *IssueLabelMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *IssueLabelMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedissue {
+		edges = append(edges, issuelabel.EdgeIssue)
+	}
+	if m.clearedlabel {
+		edges = append(edges, issuelabel.EdgeLabel)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *IssueLabelMutation) EdgeCleared(name string) bool {
+	switch name {
+	case issuelabel.EdgeIssue:
+		return m.clearedissue
+	case issuelabel.EdgeLabel:
+		return m.clearedlabel
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *IssueLabelMutation) ClearEdge(name string) error {
+	switch name {
+	case issuelabel.EdgeIssue:
+		m.ClearIssue()
+		return nil
+	case issuelabel.EdgeLabel:
+		m.ClearLabel()
+		return nil
+	}
+	return fmt.Errorf("unknown IssueLabel unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *IssueLabelMutation) ResetEdge(name string) error {
+	switch name {
+	case issuelabel.EdgeIssue:
+		m.ResetIssue()
+		return nil
+	case issuelabel.EdgeLabel:
+		m.ResetLabel()
+		return nil
+	}
+	return fmt.Errorf("unknown IssueLabel edge %s", name)
+}
+
 // JobOutboxMutation represents an operation that mutates the JobOutbox nodes in the graph.
 type JobOutboxMutation struct {
 	config
@@ -3273,6 +6538,1577 @@ func (m *JobOutboxMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *JobOutboxMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown JobOutbox edge %s", name)
+}
+
+// LabelMutation represents an operation that mutates the Label nodes in the graph.
+type LabelMutation struct {
+	config
+	op                   Op
+	typ                  string
+	id                   *int
+	created_at           *time.Time
+	updated_at           *time.Time
+	title                *string
+	color                *string
+	description          *string
+	priority             *int
+	addpriority          *int
+	clearedFields        map[string]struct{}
+	project              *int
+	clearedproject       bool
+	group                *int
+	clearedgroup         bool
+	issue_links          map[int]struct{}
+	removedissue_links   map[int]struct{}
+	clearedissue_links   bool
+	subscriptions        map[int]struct{}
+	removedsubscriptions map[int]struct{}
+	clearedsubscriptions bool
+	done                 bool
+	oldValue             func(context.Context) (*Label, error)
+	predicates           []predicate.Label
+}
+
+var _ ent.Mutation = (*LabelMutation)(nil)
+
+// labelOption allows management of the mutation configuration using functional options.
+type labelOption func(*LabelMutation)
+
+// newLabelMutation creates new mutation for the Label entity.
+func newLabelMutation(c config, op Op, opts ...labelOption) *LabelMutation {
+	m := &LabelMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeLabel,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withLabelID sets the ID field of the mutation.
+func withLabelID(id int) labelOption {
+	return func(m *LabelMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Label
+		)
+		m.oldValue = func(ctx context.Context) (*Label, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Label.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withLabel sets the old Label of the mutation.
+func withLabel(node *Label) labelOption {
+	return func(m *LabelMutation) {
+		m.oldValue = func(context.Context) (*Label, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m LabelMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m LabelMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *LabelMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *LabelMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Label.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *LabelMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *LabelMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Label entity.
+// If the Label object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LabelMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *LabelMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *LabelMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *LabelMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Label entity.
+// If the Label object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LabelMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *LabelMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *LabelMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *LabelMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the Label entity.
+// If the Label object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LabelMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *LabelMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetColor sets the "color" field.
+func (m *LabelMutation) SetColor(s string) {
+	m.color = &s
+}
+
+// Color returns the value of the "color" field in the mutation.
+func (m *LabelMutation) Color() (r string, exists bool) {
+	v := m.color
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldColor returns the old "color" field's value of the Label entity.
+// If the Label object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LabelMutation) OldColor(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldColor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldColor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldColor: %w", err)
+	}
+	return oldValue.Color, nil
+}
+
+// ResetColor resets all changes to the "color" field.
+func (m *LabelMutation) ResetColor() {
+	m.color = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *LabelMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *LabelMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the Label entity.
+// If the Label object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LabelMutation) OldDescription(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ClearDescription clears the value of the "description" field.
+func (m *LabelMutation) ClearDescription() {
+	m.description = nil
+	m.clearedFields[label.FieldDescription] = struct{}{}
+}
+
+// DescriptionCleared returns if the "description" field was cleared in this mutation.
+func (m *LabelMutation) DescriptionCleared() bool {
+	_, ok := m.clearedFields[label.FieldDescription]
+	return ok
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *LabelMutation) ResetDescription() {
+	m.description = nil
+	delete(m.clearedFields, label.FieldDescription)
+}
+
+// SetPriority sets the "priority" field.
+func (m *LabelMutation) SetPriority(i int) {
+	m.priority = &i
+	m.addpriority = nil
+}
+
+// Priority returns the value of the "priority" field in the mutation.
+func (m *LabelMutation) Priority() (r int, exists bool) {
+	v := m.priority
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPriority returns the old "priority" field's value of the Label entity.
+// If the Label object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LabelMutation) OldPriority(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPriority is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPriority requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPriority: %w", err)
+	}
+	return oldValue.Priority, nil
+}
+
+// AddPriority adds i to the "priority" field.
+func (m *LabelMutation) AddPriority(i int) {
+	if m.addpriority != nil {
+		*m.addpriority += i
+	} else {
+		m.addpriority = &i
+	}
+}
+
+// AddedPriority returns the value that was added to the "priority" field in this mutation.
+func (m *LabelMutation) AddedPriority() (r int, exists bool) {
+	v := m.addpriority
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPriority clears the value of the "priority" field.
+func (m *LabelMutation) ClearPriority() {
+	m.priority = nil
+	m.addpriority = nil
+	m.clearedFields[label.FieldPriority] = struct{}{}
+}
+
+// PriorityCleared returns if the "priority" field was cleared in this mutation.
+func (m *LabelMutation) PriorityCleared() bool {
+	_, ok := m.clearedFields[label.FieldPriority]
+	return ok
+}
+
+// ResetPriority resets all changes to the "priority" field.
+func (m *LabelMutation) ResetPriority() {
+	m.priority = nil
+	m.addpriority = nil
+	delete(m.clearedFields, label.FieldPriority)
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *LabelMutation) SetProjectID(i int) {
+	m.project = &i
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *LabelMutation) ProjectID() (r int, exists bool) {
+	v := m.project
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the Label entity.
+// If the Label object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LabelMutation) OldProjectID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// ClearProjectID clears the value of the "project_id" field.
+func (m *LabelMutation) ClearProjectID() {
+	m.project = nil
+	m.clearedFields[label.FieldProjectID] = struct{}{}
+}
+
+// ProjectIDCleared returns if the "project_id" field was cleared in this mutation.
+func (m *LabelMutation) ProjectIDCleared() bool {
+	_, ok := m.clearedFields[label.FieldProjectID]
+	return ok
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *LabelMutation) ResetProjectID() {
+	m.project = nil
+	delete(m.clearedFields, label.FieldProjectID)
+}
+
+// SetGroupID sets the "group_id" field.
+func (m *LabelMutation) SetGroupID(i int) {
+	m.group = &i
+}
+
+// GroupID returns the value of the "group_id" field in the mutation.
+func (m *LabelMutation) GroupID() (r int, exists bool) {
+	v := m.group
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGroupID returns the old "group_id" field's value of the Label entity.
+// If the Label object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LabelMutation) OldGroupID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGroupID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGroupID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGroupID: %w", err)
+	}
+	return oldValue.GroupID, nil
+}
+
+// ClearGroupID clears the value of the "group_id" field.
+func (m *LabelMutation) ClearGroupID() {
+	m.group = nil
+	m.clearedFields[label.FieldGroupID] = struct{}{}
+}
+
+// GroupIDCleared returns if the "group_id" field was cleared in this mutation.
+func (m *LabelMutation) GroupIDCleared() bool {
+	_, ok := m.clearedFields[label.FieldGroupID]
+	return ok
+}
+
+// ResetGroupID resets all changes to the "group_id" field.
+func (m *LabelMutation) ResetGroupID() {
+	m.group = nil
+	delete(m.clearedFields, label.FieldGroupID)
+}
+
+// ClearProject clears the "project" edge to the Project entity.
+func (m *LabelMutation) ClearProject() {
+	m.clearedproject = true
+	m.clearedFields[label.FieldProjectID] = struct{}{}
+}
+
+// ProjectCleared reports if the "project" edge to the Project entity was cleared.
+func (m *LabelMutation) ProjectCleared() bool {
+	return m.ProjectIDCleared() || m.clearedproject
+}
+
+// ProjectIDs returns the "project" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProjectID instead. It exists only for internal usage by the builders.
+func (m *LabelMutation) ProjectIDs() (ids []int) {
+	if id := m.project; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProject resets all changes to the "project" edge.
+func (m *LabelMutation) ResetProject() {
+	m.project = nil
+	m.clearedproject = false
+}
+
+// ClearGroup clears the "group" edge to the Namespace entity.
+func (m *LabelMutation) ClearGroup() {
+	m.clearedgroup = true
+	m.clearedFields[label.FieldGroupID] = struct{}{}
+}
+
+// GroupCleared reports if the "group" edge to the Namespace entity was cleared.
+func (m *LabelMutation) GroupCleared() bool {
+	return m.GroupIDCleared() || m.clearedgroup
+}
+
+// GroupIDs returns the "group" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// GroupID instead. It exists only for internal usage by the builders.
+func (m *LabelMutation) GroupIDs() (ids []int) {
+	if id := m.group; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetGroup resets all changes to the "group" edge.
+func (m *LabelMutation) ResetGroup() {
+	m.group = nil
+	m.clearedgroup = false
+}
+
+// AddIssueLinkIDs adds the "issue_links" edge to the IssueLabel entity by ids.
+func (m *LabelMutation) AddIssueLinkIDs(ids ...int) {
+	if m.issue_links == nil {
+		m.issue_links = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.issue_links[ids[i]] = struct{}{}
+	}
+}
+
+// ClearIssueLinks clears the "issue_links" edge to the IssueLabel entity.
+func (m *LabelMutation) ClearIssueLinks() {
+	m.clearedissue_links = true
+}
+
+// IssueLinksCleared reports if the "issue_links" edge to the IssueLabel entity was cleared.
+func (m *LabelMutation) IssueLinksCleared() bool {
+	return m.clearedissue_links
+}
+
+// RemoveIssueLinkIDs removes the "issue_links" edge to the IssueLabel entity by IDs.
+func (m *LabelMutation) RemoveIssueLinkIDs(ids ...int) {
+	if m.removedissue_links == nil {
+		m.removedissue_links = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.issue_links, ids[i])
+		m.removedissue_links[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedIssueLinks returns the removed IDs of the "issue_links" edge to the IssueLabel entity.
+func (m *LabelMutation) RemovedIssueLinksIDs() (ids []int) {
+	for id := range m.removedissue_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// IssueLinksIDs returns the "issue_links" edge IDs in the mutation.
+func (m *LabelMutation) IssueLinksIDs() (ids []int) {
+	for id := range m.issue_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetIssueLinks resets all changes to the "issue_links" edge.
+func (m *LabelMutation) ResetIssueLinks() {
+	m.issue_links = nil
+	m.clearedissue_links = false
+	m.removedissue_links = nil
+}
+
+// AddSubscriptionIDs adds the "subscriptions" edge to the LabelSubscription entity by ids.
+func (m *LabelMutation) AddSubscriptionIDs(ids ...int) {
+	if m.subscriptions == nil {
+		m.subscriptions = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.subscriptions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSubscriptions clears the "subscriptions" edge to the LabelSubscription entity.
+func (m *LabelMutation) ClearSubscriptions() {
+	m.clearedsubscriptions = true
+}
+
+// SubscriptionsCleared reports if the "subscriptions" edge to the LabelSubscription entity was cleared.
+func (m *LabelMutation) SubscriptionsCleared() bool {
+	return m.clearedsubscriptions
+}
+
+// RemoveSubscriptionIDs removes the "subscriptions" edge to the LabelSubscription entity by IDs.
+func (m *LabelMutation) RemoveSubscriptionIDs(ids ...int) {
+	if m.removedsubscriptions == nil {
+		m.removedsubscriptions = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.subscriptions, ids[i])
+		m.removedsubscriptions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSubscriptions returns the removed IDs of the "subscriptions" edge to the LabelSubscription entity.
+func (m *LabelMutation) RemovedSubscriptionsIDs() (ids []int) {
+	for id := range m.removedsubscriptions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SubscriptionsIDs returns the "subscriptions" edge IDs in the mutation.
+func (m *LabelMutation) SubscriptionsIDs() (ids []int) {
+	for id := range m.subscriptions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSubscriptions resets all changes to the "subscriptions" edge.
+func (m *LabelMutation) ResetSubscriptions() {
+	m.subscriptions = nil
+	m.clearedsubscriptions = false
+	m.removedsubscriptions = nil
+}
+
+// Where appends a list predicates to the LabelMutation builder.
+func (m *LabelMutation) Where(ps ...predicate.Label) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the LabelMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *LabelMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Label, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *LabelMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *LabelMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Label).
+func (m *LabelMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *LabelMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, label.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, label.FieldUpdatedAt)
+	}
+	if m.title != nil {
+		fields = append(fields, label.FieldTitle)
+	}
+	if m.color != nil {
+		fields = append(fields, label.FieldColor)
+	}
+	if m.description != nil {
+		fields = append(fields, label.FieldDescription)
+	}
+	if m.priority != nil {
+		fields = append(fields, label.FieldPriority)
+	}
+	if m.project != nil {
+		fields = append(fields, label.FieldProjectID)
+	}
+	if m.group != nil {
+		fields = append(fields, label.FieldGroupID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *LabelMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case label.FieldCreatedAt:
+		return m.CreatedAt()
+	case label.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case label.FieldTitle:
+		return m.Title()
+	case label.FieldColor:
+		return m.Color()
+	case label.FieldDescription:
+		return m.Description()
+	case label.FieldPriority:
+		return m.Priority()
+	case label.FieldProjectID:
+		return m.ProjectID()
+	case label.FieldGroupID:
+		return m.GroupID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *LabelMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case label.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case label.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case label.FieldTitle:
+		return m.OldTitle(ctx)
+	case label.FieldColor:
+		return m.OldColor(ctx)
+	case label.FieldDescription:
+		return m.OldDescription(ctx)
+	case label.FieldPriority:
+		return m.OldPriority(ctx)
+	case label.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case label.FieldGroupID:
+		return m.OldGroupID(ctx)
+	}
+	return nil, fmt.Errorf("unknown Label field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LabelMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case label.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case label.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case label.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case label.FieldColor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetColor(v)
+		return nil
+	case label.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case label.FieldPriority:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPriority(v)
+		return nil
+	case label.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case label.FieldGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Label field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *LabelMutation) AddedFields() []string {
+	var fields []string
+	if m.addpriority != nil {
+		fields = append(fields, label.FieldPriority)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *LabelMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case label.FieldPriority:
+		return m.AddedPriority()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LabelMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case label.FieldPriority:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPriority(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Label numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *LabelMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(label.FieldDescription) {
+		fields = append(fields, label.FieldDescription)
+	}
+	if m.FieldCleared(label.FieldPriority) {
+		fields = append(fields, label.FieldPriority)
+	}
+	if m.FieldCleared(label.FieldProjectID) {
+		fields = append(fields, label.FieldProjectID)
+	}
+	if m.FieldCleared(label.FieldGroupID) {
+		fields = append(fields, label.FieldGroupID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *LabelMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *LabelMutation) ClearField(name string) error {
+	switch name {
+	case label.FieldDescription:
+		m.ClearDescription()
+		return nil
+	case label.FieldPriority:
+		m.ClearPriority()
+		return nil
+	case label.FieldProjectID:
+		m.ClearProjectID()
+		return nil
+	case label.FieldGroupID:
+		m.ClearGroupID()
+		return nil
+	}
+	return fmt.Errorf("unknown Label nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *LabelMutation) ResetField(name string) error {
+	switch name {
+	case label.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case label.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case label.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case label.FieldColor:
+		m.ResetColor()
+		return nil
+	case label.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case label.FieldPriority:
+		m.ResetPriority()
+		return nil
+	case label.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case label.FieldGroupID:
+		m.ResetGroupID()
+		return nil
+	}
+	return fmt.Errorf("unknown Label field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *LabelMutation) AddedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.project != nil {
+		edges = append(edges, label.EdgeProject)
+	}
+	if m.group != nil {
+		edges = append(edges, label.EdgeGroup)
+	}
+	if m.issue_links != nil {
+		edges = append(edges, label.EdgeIssueLinks)
+	}
+	if m.subscriptions != nil {
+		edges = append(edges, label.EdgeSubscriptions)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *LabelMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case label.EdgeProject:
+		if id := m.project; id != nil {
+			return []ent.Value{*id}
+		}
+	case label.EdgeGroup:
+		if id := m.group; id != nil {
+			return []ent.Value{*id}
+		}
+	case label.EdgeIssueLinks:
+		ids := make([]ent.Value, 0, len(m.issue_links))
+		for id := range m.issue_links {
+			ids = append(ids, id)
+		}
+		return ids
+	case label.EdgeSubscriptions:
+		ids := make([]ent.Value, 0, len(m.subscriptions))
+		for id := range m.subscriptions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *LabelMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.removedissue_links != nil {
+		edges = append(edges, label.EdgeIssueLinks)
+	}
+	if m.removedsubscriptions != nil {
+		edges = append(edges, label.EdgeSubscriptions)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *LabelMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case label.EdgeIssueLinks:
+		ids := make([]ent.Value, 0, len(m.removedissue_links))
+		for id := range m.removedissue_links {
+			ids = append(ids, id)
+		}
+		return ids
+	case label.EdgeSubscriptions:
+		ids := make([]ent.Value, 0, len(m.removedsubscriptions))
+		for id := range m.removedsubscriptions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *LabelMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.clearedproject {
+		edges = append(edges, label.EdgeProject)
+	}
+	if m.clearedgroup {
+		edges = append(edges, label.EdgeGroup)
+	}
+	if m.clearedissue_links {
+		edges = append(edges, label.EdgeIssueLinks)
+	}
+	if m.clearedsubscriptions {
+		edges = append(edges, label.EdgeSubscriptions)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *LabelMutation) EdgeCleared(name string) bool {
+	switch name {
+	case label.EdgeProject:
+		return m.clearedproject
+	case label.EdgeGroup:
+		return m.clearedgroup
+	case label.EdgeIssueLinks:
+		return m.clearedissue_links
+	case label.EdgeSubscriptions:
+		return m.clearedsubscriptions
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *LabelMutation) ClearEdge(name string) error {
+	switch name {
+	case label.EdgeProject:
+		m.ClearProject()
+		return nil
+	case label.EdgeGroup:
+		m.ClearGroup()
+		return nil
+	}
+	return fmt.Errorf("unknown Label unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *LabelMutation) ResetEdge(name string) error {
+	switch name {
+	case label.EdgeProject:
+		m.ResetProject()
+		return nil
+	case label.EdgeGroup:
+		m.ResetGroup()
+		return nil
+	case label.EdgeIssueLinks:
+		m.ResetIssueLinks()
+		return nil
+	case label.EdgeSubscriptions:
+		m.ResetSubscriptions()
+		return nil
+	}
+	return fmt.Errorf("unknown Label edge %s", name)
+}
+
+// LabelSubscriptionMutation represents an operation that mutates the LabelSubscription nodes in the graph.
+type LabelSubscriptionMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	clearedFields map[string]struct{}
+	label         *int
+	clearedlabel  bool
+	user          *int
+	cleareduser   bool
+	done          bool
+	oldValue      func(context.Context) (*LabelSubscription, error)
+	predicates    []predicate.LabelSubscription
+}
+
+var _ ent.Mutation = (*LabelSubscriptionMutation)(nil)
+
+// labelsubscriptionOption allows management of the mutation configuration using functional options.
+type labelsubscriptionOption func(*LabelSubscriptionMutation)
+
+// newLabelSubscriptionMutation creates new mutation for the LabelSubscription entity.
+func newLabelSubscriptionMutation(c config, op Op, opts ...labelsubscriptionOption) *LabelSubscriptionMutation {
+	m := &LabelSubscriptionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeLabelSubscription,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withLabelSubscriptionID sets the ID field of the mutation.
+func withLabelSubscriptionID(id int) labelsubscriptionOption {
+	return func(m *LabelSubscriptionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *LabelSubscription
+		)
+		m.oldValue = func(ctx context.Context) (*LabelSubscription, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().LabelSubscription.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withLabelSubscription sets the old LabelSubscription of the mutation.
+func withLabelSubscription(node *LabelSubscription) labelsubscriptionOption {
+	return func(m *LabelSubscriptionMutation) {
+		m.oldValue = func(context.Context) (*LabelSubscription, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m LabelSubscriptionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m LabelSubscriptionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *LabelSubscriptionMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *LabelSubscriptionMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().LabelSubscription.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetLabelID sets the "label_id" field.
+func (m *LabelSubscriptionMutation) SetLabelID(i int) {
+	m.label = &i
+}
+
+// LabelID returns the value of the "label_id" field in the mutation.
+func (m *LabelSubscriptionMutation) LabelID() (r int, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLabelID returns the old "label_id" field's value of the LabelSubscription entity.
+// If the LabelSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LabelSubscriptionMutation) OldLabelID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLabelID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLabelID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLabelID: %w", err)
+	}
+	return oldValue.LabelID, nil
+}
+
+// ResetLabelID resets all changes to the "label_id" field.
+func (m *LabelSubscriptionMutation) ResetLabelID() {
+	m.label = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *LabelSubscriptionMutation) SetUserID(i int) {
+	m.user = &i
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *LabelSubscriptionMutation) UserID() (r int, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the LabelSubscription entity.
+// If the LabelSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LabelSubscriptionMutation) OldUserID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *LabelSubscriptionMutation) ResetUserID() {
+	m.user = nil
+}
+
+// ClearLabel clears the "label" edge to the Label entity.
+func (m *LabelSubscriptionMutation) ClearLabel() {
+	m.clearedlabel = true
+	m.clearedFields[labelsubscription.FieldLabelID] = struct{}{}
+}
+
+// LabelCleared reports if the "label" edge to the Label entity was cleared.
+func (m *LabelSubscriptionMutation) LabelCleared() bool {
+	return m.clearedlabel
+}
+
+// LabelIDs returns the "label" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// LabelID instead. It exists only for internal usage by the builders.
+func (m *LabelSubscriptionMutation) LabelIDs() (ids []int) {
+	if id := m.label; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetLabel resets all changes to the "label" edge.
+func (m *LabelSubscriptionMutation) ResetLabel() {
+	m.label = nil
+	m.clearedlabel = false
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *LabelSubscriptionMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[labelsubscription.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *LabelSubscriptionMutation) UserCleared() bool {
+	return m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *LabelSubscriptionMutation) UserIDs() (ids []int) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *LabelSubscriptionMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// Where appends a list predicates to the LabelSubscriptionMutation builder.
+func (m *LabelSubscriptionMutation) Where(ps ...predicate.LabelSubscription) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the LabelSubscriptionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *LabelSubscriptionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.LabelSubscription, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *LabelSubscriptionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *LabelSubscriptionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (LabelSubscription).
+func (m *LabelSubscriptionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *LabelSubscriptionMutation) Fields() []string {
+	fields := make([]string, 0, 2)
+	if m.label != nil {
+		fields = append(fields, labelsubscription.FieldLabelID)
+	}
+	if m.user != nil {
+		fields = append(fields, labelsubscription.FieldUserID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *LabelSubscriptionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case labelsubscription.FieldLabelID:
+		return m.LabelID()
+	case labelsubscription.FieldUserID:
+		return m.UserID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *LabelSubscriptionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case labelsubscription.FieldLabelID:
+		return m.OldLabelID(ctx)
+	case labelsubscription.FieldUserID:
+		return m.OldUserID(ctx)
+	}
+	return nil, fmt.Errorf("unknown LabelSubscription field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LabelSubscriptionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case labelsubscription.FieldLabelID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabelID(v)
+		return nil
+	case labelsubscription.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown LabelSubscription field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *LabelSubscriptionMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *LabelSubscriptionMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LabelSubscriptionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown LabelSubscription numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *LabelSubscriptionMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *LabelSubscriptionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *LabelSubscriptionMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown LabelSubscription nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *LabelSubscriptionMutation) ResetField(name string) error {
+	switch name {
+	case labelsubscription.FieldLabelID:
+		m.ResetLabelID()
+		return nil
+	case labelsubscription.FieldUserID:
+		m.ResetUserID()
+		return nil
+	}
+	return fmt.Errorf("unknown LabelSubscription field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *LabelSubscriptionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.label != nil {
+		edges = append(edges, labelsubscription.EdgeLabel)
+	}
+	if m.user != nil {
+		edges = append(edges, labelsubscription.EdgeUser)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *LabelSubscriptionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case labelsubscription.EdgeLabel:
+		if id := m.label; id != nil {
+			return []ent.Value{*id}
+		}
+	case labelsubscription.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *LabelSubscriptionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *LabelSubscriptionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *LabelSubscriptionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedlabel {
+		edges = append(edges, labelsubscription.EdgeLabel)
+	}
+	if m.cleareduser {
+		edges = append(edges, labelsubscription.EdgeUser)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *LabelSubscriptionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case labelsubscription.EdgeLabel:
+		return m.clearedlabel
+	case labelsubscription.EdgeUser:
+		return m.cleareduser
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *LabelSubscriptionMutation) ClearEdge(name string) error {
+	switch name {
+	case labelsubscription.EdgeLabel:
+		m.ClearLabel()
+		return nil
+	case labelsubscription.EdgeUser:
+		m.ClearUser()
+		return nil
+	}
+	return fmt.Errorf("unknown LabelSubscription unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *LabelSubscriptionMutation) ResetEdge(name string) error {
+	switch name {
+	case labelsubscription.EdgeLabel:
+		m.ResetLabel()
+		return nil
+	case labelsubscription.EdgeUser:
+		m.ResetUser()
+		return nil
+	}
+	return fmt.Errorf("unknown LabelSubscription edge %s", name)
 }
 
 // LastCommitMutation represents an operation that mutates the LastCommit nodes in the graph.
@@ -4796,6 +9632,1052 @@ func (m *MemberMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Member edge %s", name)
+}
+
+// MilestoneMutation represents an operation that mutates the Milestone nodes in the graph.
+type MilestoneMutation struct {
+	config
+	op             Op
+	typ            string
+	id             *int
+	created_at     *time.Time
+	updated_at     *time.Time
+	iid            *int
+	addiid         *int
+	title          *string
+	description    *string
+	state          *milestone.State
+	due_date       *time.Time
+	start_date     *time.Time
+	clearedFields  map[string]struct{}
+	project        *int
+	clearedproject bool
+	group          *int
+	clearedgroup   bool
+	done           bool
+	oldValue       func(context.Context) (*Milestone, error)
+	predicates     []predicate.Milestone
+}
+
+var _ ent.Mutation = (*MilestoneMutation)(nil)
+
+// milestoneOption allows management of the mutation configuration using functional options.
+type milestoneOption func(*MilestoneMutation)
+
+// newMilestoneMutation creates new mutation for the Milestone entity.
+func newMilestoneMutation(c config, op Op, opts ...milestoneOption) *MilestoneMutation {
+	m := &MilestoneMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeMilestone,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withMilestoneID sets the ID field of the mutation.
+func withMilestoneID(id int) milestoneOption {
+	return func(m *MilestoneMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Milestone
+		)
+		m.oldValue = func(ctx context.Context) (*Milestone, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Milestone.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withMilestone sets the old Milestone of the mutation.
+func withMilestone(node *Milestone) milestoneOption {
+	return func(m *MilestoneMutation) {
+		m.oldValue = func(context.Context) (*Milestone, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m MilestoneMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m MilestoneMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *MilestoneMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *MilestoneMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Milestone.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *MilestoneMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *MilestoneMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Milestone entity.
+// If the Milestone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MilestoneMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *MilestoneMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *MilestoneMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *MilestoneMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Milestone entity.
+// If the Milestone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MilestoneMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *MilestoneMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetIid sets the "iid" field.
+func (m *MilestoneMutation) SetIid(i int) {
+	m.iid = &i
+	m.addiid = nil
+}
+
+// Iid returns the value of the "iid" field in the mutation.
+func (m *MilestoneMutation) Iid() (r int, exists bool) {
+	v := m.iid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIid returns the old "iid" field's value of the Milestone entity.
+// If the Milestone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MilestoneMutation) OldIid(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIid is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIid requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIid: %w", err)
+	}
+	return oldValue.Iid, nil
+}
+
+// AddIid adds i to the "iid" field.
+func (m *MilestoneMutation) AddIid(i int) {
+	if m.addiid != nil {
+		*m.addiid += i
+	} else {
+		m.addiid = &i
+	}
+}
+
+// AddedIid returns the value that was added to the "iid" field in this mutation.
+func (m *MilestoneMutation) AddedIid() (r int, exists bool) {
+	v := m.addiid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetIid resets all changes to the "iid" field.
+func (m *MilestoneMutation) ResetIid() {
+	m.iid = nil
+	m.addiid = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *MilestoneMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *MilestoneMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the Milestone entity.
+// If the Milestone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MilestoneMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *MilestoneMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *MilestoneMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *MilestoneMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the Milestone entity.
+// If the Milestone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MilestoneMutation) OldDescription(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ClearDescription clears the value of the "description" field.
+func (m *MilestoneMutation) ClearDescription() {
+	m.description = nil
+	m.clearedFields[milestone.FieldDescription] = struct{}{}
+}
+
+// DescriptionCleared returns if the "description" field was cleared in this mutation.
+func (m *MilestoneMutation) DescriptionCleared() bool {
+	_, ok := m.clearedFields[milestone.FieldDescription]
+	return ok
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *MilestoneMutation) ResetDescription() {
+	m.description = nil
+	delete(m.clearedFields, milestone.FieldDescription)
+}
+
+// SetState sets the "state" field.
+func (m *MilestoneMutation) SetState(value milestone.State) {
+	m.state = &value
+}
+
+// State returns the value of the "state" field in the mutation.
+func (m *MilestoneMutation) State() (r milestone.State, exists bool) {
+	v := m.state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldState returns the old "state" field's value of the Milestone entity.
+// If the Milestone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MilestoneMutation) OldState(ctx context.Context) (v milestone.State, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldState: %w", err)
+	}
+	return oldValue.State, nil
+}
+
+// ResetState resets all changes to the "state" field.
+func (m *MilestoneMutation) ResetState() {
+	m.state = nil
+}
+
+// SetDueDate sets the "due_date" field.
+func (m *MilestoneMutation) SetDueDate(t time.Time) {
+	m.due_date = &t
+}
+
+// DueDate returns the value of the "due_date" field in the mutation.
+func (m *MilestoneMutation) DueDate() (r time.Time, exists bool) {
+	v := m.due_date
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDueDate returns the old "due_date" field's value of the Milestone entity.
+// If the Milestone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MilestoneMutation) OldDueDate(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDueDate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDueDate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDueDate: %w", err)
+	}
+	return oldValue.DueDate, nil
+}
+
+// ClearDueDate clears the value of the "due_date" field.
+func (m *MilestoneMutation) ClearDueDate() {
+	m.due_date = nil
+	m.clearedFields[milestone.FieldDueDate] = struct{}{}
+}
+
+// DueDateCleared returns if the "due_date" field was cleared in this mutation.
+func (m *MilestoneMutation) DueDateCleared() bool {
+	_, ok := m.clearedFields[milestone.FieldDueDate]
+	return ok
+}
+
+// ResetDueDate resets all changes to the "due_date" field.
+func (m *MilestoneMutation) ResetDueDate() {
+	m.due_date = nil
+	delete(m.clearedFields, milestone.FieldDueDate)
+}
+
+// SetStartDate sets the "start_date" field.
+func (m *MilestoneMutation) SetStartDate(t time.Time) {
+	m.start_date = &t
+}
+
+// StartDate returns the value of the "start_date" field in the mutation.
+func (m *MilestoneMutation) StartDate() (r time.Time, exists bool) {
+	v := m.start_date
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartDate returns the old "start_date" field's value of the Milestone entity.
+// If the Milestone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MilestoneMutation) OldStartDate(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartDate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartDate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartDate: %w", err)
+	}
+	return oldValue.StartDate, nil
+}
+
+// ClearStartDate clears the value of the "start_date" field.
+func (m *MilestoneMutation) ClearStartDate() {
+	m.start_date = nil
+	m.clearedFields[milestone.FieldStartDate] = struct{}{}
+}
+
+// StartDateCleared returns if the "start_date" field was cleared in this mutation.
+func (m *MilestoneMutation) StartDateCleared() bool {
+	_, ok := m.clearedFields[milestone.FieldStartDate]
+	return ok
+}
+
+// ResetStartDate resets all changes to the "start_date" field.
+func (m *MilestoneMutation) ResetStartDate() {
+	m.start_date = nil
+	delete(m.clearedFields, milestone.FieldStartDate)
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *MilestoneMutation) SetProjectID(i int) {
+	m.project = &i
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *MilestoneMutation) ProjectID() (r int, exists bool) {
+	v := m.project
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the Milestone entity.
+// If the Milestone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MilestoneMutation) OldProjectID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// ClearProjectID clears the value of the "project_id" field.
+func (m *MilestoneMutation) ClearProjectID() {
+	m.project = nil
+	m.clearedFields[milestone.FieldProjectID] = struct{}{}
+}
+
+// ProjectIDCleared returns if the "project_id" field was cleared in this mutation.
+func (m *MilestoneMutation) ProjectIDCleared() bool {
+	_, ok := m.clearedFields[milestone.FieldProjectID]
+	return ok
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *MilestoneMutation) ResetProjectID() {
+	m.project = nil
+	delete(m.clearedFields, milestone.FieldProjectID)
+}
+
+// SetGroupID sets the "group_id" field.
+func (m *MilestoneMutation) SetGroupID(i int) {
+	m.group = &i
+}
+
+// GroupID returns the value of the "group_id" field in the mutation.
+func (m *MilestoneMutation) GroupID() (r int, exists bool) {
+	v := m.group
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGroupID returns the old "group_id" field's value of the Milestone entity.
+// If the Milestone object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MilestoneMutation) OldGroupID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGroupID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGroupID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGroupID: %w", err)
+	}
+	return oldValue.GroupID, nil
+}
+
+// ClearGroupID clears the value of the "group_id" field.
+func (m *MilestoneMutation) ClearGroupID() {
+	m.group = nil
+	m.clearedFields[milestone.FieldGroupID] = struct{}{}
+}
+
+// GroupIDCleared returns if the "group_id" field was cleared in this mutation.
+func (m *MilestoneMutation) GroupIDCleared() bool {
+	_, ok := m.clearedFields[milestone.FieldGroupID]
+	return ok
+}
+
+// ResetGroupID resets all changes to the "group_id" field.
+func (m *MilestoneMutation) ResetGroupID() {
+	m.group = nil
+	delete(m.clearedFields, milestone.FieldGroupID)
+}
+
+// ClearProject clears the "project" edge to the Project entity.
+func (m *MilestoneMutation) ClearProject() {
+	m.clearedproject = true
+	m.clearedFields[milestone.FieldProjectID] = struct{}{}
+}
+
+// ProjectCleared reports if the "project" edge to the Project entity was cleared.
+func (m *MilestoneMutation) ProjectCleared() bool {
+	return m.ProjectIDCleared() || m.clearedproject
+}
+
+// ProjectIDs returns the "project" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProjectID instead. It exists only for internal usage by the builders.
+func (m *MilestoneMutation) ProjectIDs() (ids []int) {
+	if id := m.project; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProject resets all changes to the "project" edge.
+func (m *MilestoneMutation) ResetProject() {
+	m.project = nil
+	m.clearedproject = false
+}
+
+// ClearGroup clears the "group" edge to the Namespace entity.
+func (m *MilestoneMutation) ClearGroup() {
+	m.clearedgroup = true
+	m.clearedFields[milestone.FieldGroupID] = struct{}{}
+}
+
+// GroupCleared reports if the "group" edge to the Namespace entity was cleared.
+func (m *MilestoneMutation) GroupCleared() bool {
+	return m.GroupIDCleared() || m.clearedgroup
+}
+
+// GroupIDs returns the "group" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// GroupID instead. It exists only for internal usage by the builders.
+func (m *MilestoneMutation) GroupIDs() (ids []int) {
+	if id := m.group; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetGroup resets all changes to the "group" edge.
+func (m *MilestoneMutation) ResetGroup() {
+	m.group = nil
+	m.clearedgroup = false
+}
+
+// Where appends a list predicates to the MilestoneMutation builder.
+func (m *MilestoneMutation) Where(ps ...predicate.Milestone) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the MilestoneMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *MilestoneMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Milestone, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *MilestoneMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *MilestoneMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Milestone).
+func (m *MilestoneMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *MilestoneMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.created_at != nil {
+		fields = append(fields, milestone.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, milestone.FieldUpdatedAt)
+	}
+	if m.iid != nil {
+		fields = append(fields, milestone.FieldIid)
+	}
+	if m.title != nil {
+		fields = append(fields, milestone.FieldTitle)
+	}
+	if m.description != nil {
+		fields = append(fields, milestone.FieldDescription)
+	}
+	if m.state != nil {
+		fields = append(fields, milestone.FieldState)
+	}
+	if m.due_date != nil {
+		fields = append(fields, milestone.FieldDueDate)
+	}
+	if m.start_date != nil {
+		fields = append(fields, milestone.FieldStartDate)
+	}
+	if m.project != nil {
+		fields = append(fields, milestone.FieldProjectID)
+	}
+	if m.group != nil {
+		fields = append(fields, milestone.FieldGroupID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *MilestoneMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case milestone.FieldCreatedAt:
+		return m.CreatedAt()
+	case milestone.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case milestone.FieldIid:
+		return m.Iid()
+	case milestone.FieldTitle:
+		return m.Title()
+	case milestone.FieldDescription:
+		return m.Description()
+	case milestone.FieldState:
+		return m.State()
+	case milestone.FieldDueDate:
+		return m.DueDate()
+	case milestone.FieldStartDate:
+		return m.StartDate()
+	case milestone.FieldProjectID:
+		return m.ProjectID()
+	case milestone.FieldGroupID:
+		return m.GroupID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *MilestoneMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case milestone.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case milestone.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case milestone.FieldIid:
+		return m.OldIid(ctx)
+	case milestone.FieldTitle:
+		return m.OldTitle(ctx)
+	case milestone.FieldDescription:
+		return m.OldDescription(ctx)
+	case milestone.FieldState:
+		return m.OldState(ctx)
+	case milestone.FieldDueDate:
+		return m.OldDueDate(ctx)
+	case milestone.FieldStartDate:
+		return m.OldStartDate(ctx)
+	case milestone.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case milestone.FieldGroupID:
+		return m.OldGroupID(ctx)
+	}
+	return nil, fmt.Errorf("unknown Milestone field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MilestoneMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case milestone.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case milestone.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case milestone.FieldIid:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIid(v)
+		return nil
+	case milestone.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case milestone.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case milestone.FieldState:
+		v, ok := value.(milestone.State)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetState(v)
+		return nil
+	case milestone.FieldDueDate:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDueDate(v)
+		return nil
+	case milestone.FieldStartDate:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartDate(v)
+		return nil
+	case milestone.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case milestone.FieldGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Milestone field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *MilestoneMutation) AddedFields() []string {
+	var fields []string
+	if m.addiid != nil {
+		fields = append(fields, milestone.FieldIid)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *MilestoneMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case milestone.FieldIid:
+		return m.AddedIid()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MilestoneMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case milestone.FieldIid:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddIid(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Milestone numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *MilestoneMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(milestone.FieldDescription) {
+		fields = append(fields, milestone.FieldDescription)
+	}
+	if m.FieldCleared(milestone.FieldDueDate) {
+		fields = append(fields, milestone.FieldDueDate)
+	}
+	if m.FieldCleared(milestone.FieldStartDate) {
+		fields = append(fields, milestone.FieldStartDate)
+	}
+	if m.FieldCleared(milestone.FieldProjectID) {
+		fields = append(fields, milestone.FieldProjectID)
+	}
+	if m.FieldCleared(milestone.FieldGroupID) {
+		fields = append(fields, milestone.FieldGroupID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *MilestoneMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *MilestoneMutation) ClearField(name string) error {
+	switch name {
+	case milestone.FieldDescription:
+		m.ClearDescription()
+		return nil
+	case milestone.FieldDueDate:
+		m.ClearDueDate()
+		return nil
+	case milestone.FieldStartDate:
+		m.ClearStartDate()
+		return nil
+	case milestone.FieldProjectID:
+		m.ClearProjectID()
+		return nil
+	case milestone.FieldGroupID:
+		m.ClearGroupID()
+		return nil
+	}
+	return fmt.Errorf("unknown Milestone nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *MilestoneMutation) ResetField(name string) error {
+	switch name {
+	case milestone.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case milestone.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case milestone.FieldIid:
+		m.ResetIid()
+		return nil
+	case milestone.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case milestone.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case milestone.FieldState:
+		m.ResetState()
+		return nil
+	case milestone.FieldDueDate:
+		m.ResetDueDate()
+		return nil
+	case milestone.FieldStartDate:
+		m.ResetStartDate()
+		return nil
+	case milestone.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case milestone.FieldGroupID:
+		m.ResetGroupID()
+		return nil
+	}
+	return fmt.Errorf("unknown Milestone field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *MilestoneMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.project != nil {
+		edges = append(edges, milestone.EdgeProject)
+	}
+	if m.group != nil {
+		edges = append(edges, milestone.EdgeGroup)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *MilestoneMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case milestone.EdgeProject:
+		if id := m.project; id != nil {
+			return []ent.Value{*id}
+		}
+	case milestone.EdgeGroup:
+		if id := m.group; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *MilestoneMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *MilestoneMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *MilestoneMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedproject {
+		edges = append(edges, milestone.EdgeProject)
+	}
+	if m.clearedgroup {
+		edges = append(edges, milestone.EdgeGroup)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *MilestoneMutation) EdgeCleared(name string) bool {
+	switch name {
+	case milestone.EdgeProject:
+		return m.clearedproject
+	case milestone.EdgeGroup:
+		return m.clearedgroup
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *MilestoneMutation) ClearEdge(name string) error {
+	switch name {
+	case milestone.EdgeProject:
+		m.ClearProject()
+		return nil
+	case milestone.EdgeGroup:
+		m.ClearGroup()
+		return nil
+	}
+	return fmt.Errorf("unknown Milestone unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *MilestoneMutation) ResetEdge(name string) error {
+	switch name {
+	case milestone.EdgeProject:
+		m.ResetProject()
+		return nil
+	case milestone.EdgeGroup:
+		m.ResetGroup()
+		return nil
+	}
+	return fmt.Errorf("unknown Milestone edge %s", name)
 }
 
 // NamespaceMutation represents an operation that mutates the Namespace nodes in the graph.
@@ -18439,6 +24321,2356 @@ func (m *RedirectRouteMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *RedirectRouteMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown RedirectRoute edge %s", name)
+}
+
+// ResourceLabelEventMutation represents an operation that mutates the ResourceLabelEvent nodes in the graph.
+type ResourceLabelEventMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	issuable_type *resourcelabelevent.IssuableType
+	created_at    *time.Time
+	action        *resourcelabelevent.Action
+	clearedFields map[string]struct{}
+	issue         *int
+	clearedissue  bool
+	user          *int
+	cleareduser   bool
+	label         *int
+	clearedlabel  bool
+	done          bool
+	oldValue      func(context.Context) (*ResourceLabelEvent, error)
+	predicates    []predicate.ResourceLabelEvent
+}
+
+var _ ent.Mutation = (*ResourceLabelEventMutation)(nil)
+
+// resourcelabeleventOption allows management of the mutation configuration using functional options.
+type resourcelabeleventOption func(*ResourceLabelEventMutation)
+
+// newResourceLabelEventMutation creates new mutation for the ResourceLabelEvent entity.
+func newResourceLabelEventMutation(c config, op Op, opts ...resourcelabeleventOption) *ResourceLabelEventMutation {
+	m := &ResourceLabelEventMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeResourceLabelEvent,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withResourceLabelEventID sets the ID field of the mutation.
+func withResourceLabelEventID(id int) resourcelabeleventOption {
+	return func(m *ResourceLabelEventMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ResourceLabelEvent
+		)
+		m.oldValue = func(ctx context.Context) (*ResourceLabelEvent, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ResourceLabelEvent.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withResourceLabelEvent sets the old ResourceLabelEvent of the mutation.
+func withResourceLabelEvent(node *ResourceLabelEvent) resourcelabeleventOption {
+	return func(m *ResourceLabelEventMutation) {
+		m.oldValue = func(context.Context) (*ResourceLabelEvent, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ResourceLabelEventMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ResourceLabelEventMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ResourceLabelEventMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ResourceLabelEventMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ResourceLabelEvent.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetIssuableType sets the "issuable_type" field.
+func (m *ResourceLabelEventMutation) SetIssuableType(rt resourcelabelevent.IssuableType) {
+	m.issuable_type = &rt
+}
+
+// IssuableType returns the value of the "issuable_type" field in the mutation.
+func (m *ResourceLabelEventMutation) IssuableType() (r resourcelabelevent.IssuableType, exists bool) {
+	v := m.issuable_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIssuableType returns the old "issuable_type" field's value of the ResourceLabelEvent entity.
+// If the ResourceLabelEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceLabelEventMutation) OldIssuableType(ctx context.Context) (v resourcelabelevent.IssuableType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIssuableType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIssuableType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIssuableType: %w", err)
+	}
+	return oldValue.IssuableType, nil
+}
+
+// ResetIssuableType resets all changes to the "issuable_type" field.
+func (m *ResourceLabelEventMutation) ResetIssuableType() {
+	m.issuable_type = nil
+}
+
+// SetIssueID sets the "issue_id" field.
+func (m *ResourceLabelEventMutation) SetIssueID(i int) {
+	m.issue = &i
+}
+
+// IssueID returns the value of the "issue_id" field in the mutation.
+func (m *ResourceLabelEventMutation) IssueID() (r int, exists bool) {
+	v := m.issue
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIssueID returns the old "issue_id" field's value of the ResourceLabelEvent entity.
+// If the ResourceLabelEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceLabelEventMutation) OldIssueID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIssueID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIssueID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIssueID: %w", err)
+	}
+	return oldValue.IssueID, nil
+}
+
+// ClearIssueID clears the value of the "issue_id" field.
+func (m *ResourceLabelEventMutation) ClearIssueID() {
+	m.issue = nil
+	m.clearedFields[resourcelabelevent.FieldIssueID] = struct{}{}
+}
+
+// IssueIDCleared returns if the "issue_id" field was cleared in this mutation.
+func (m *ResourceLabelEventMutation) IssueIDCleared() bool {
+	_, ok := m.clearedFields[resourcelabelevent.FieldIssueID]
+	return ok
+}
+
+// ResetIssueID resets all changes to the "issue_id" field.
+func (m *ResourceLabelEventMutation) ResetIssueID() {
+	m.issue = nil
+	delete(m.clearedFields, resourcelabelevent.FieldIssueID)
+}
+
+// SetUserID sets the "user_id" field.
+func (m *ResourceLabelEventMutation) SetUserID(i int) {
+	m.user = &i
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *ResourceLabelEventMutation) UserID() (r int, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the ResourceLabelEvent entity.
+// If the ResourceLabelEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceLabelEventMutation) OldUserID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ClearUserID clears the value of the "user_id" field.
+func (m *ResourceLabelEventMutation) ClearUserID() {
+	m.user = nil
+	m.clearedFields[resourcelabelevent.FieldUserID] = struct{}{}
+}
+
+// UserIDCleared returns if the "user_id" field was cleared in this mutation.
+func (m *ResourceLabelEventMutation) UserIDCleared() bool {
+	_, ok := m.clearedFields[resourcelabelevent.FieldUserID]
+	return ok
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *ResourceLabelEventMutation) ResetUserID() {
+	m.user = nil
+	delete(m.clearedFields, resourcelabelevent.FieldUserID)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ResourceLabelEventMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ResourceLabelEventMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ResourceLabelEvent entity.
+// If the ResourceLabelEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceLabelEventMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ResourceLabelEventMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetAction sets the "action" field.
+func (m *ResourceLabelEventMutation) SetAction(r resourcelabelevent.Action) {
+	m.action = &r
+}
+
+// Action returns the value of the "action" field in the mutation.
+func (m *ResourceLabelEventMutation) Action() (r resourcelabelevent.Action, exists bool) {
+	v := m.action
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAction returns the old "action" field's value of the ResourceLabelEvent entity.
+// If the ResourceLabelEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceLabelEventMutation) OldAction(ctx context.Context) (v resourcelabelevent.Action, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAction is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAction requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAction: %w", err)
+	}
+	return oldValue.Action, nil
+}
+
+// ResetAction resets all changes to the "action" field.
+func (m *ResourceLabelEventMutation) ResetAction() {
+	m.action = nil
+}
+
+// SetLabelID sets the "label_id" field.
+func (m *ResourceLabelEventMutation) SetLabelID(i int) {
+	m.label = &i
+}
+
+// LabelID returns the value of the "label_id" field in the mutation.
+func (m *ResourceLabelEventMutation) LabelID() (r int, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLabelID returns the old "label_id" field's value of the ResourceLabelEvent entity.
+// If the ResourceLabelEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceLabelEventMutation) OldLabelID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLabelID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLabelID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLabelID: %w", err)
+	}
+	return oldValue.LabelID, nil
+}
+
+// ClearLabelID clears the value of the "label_id" field.
+func (m *ResourceLabelEventMutation) ClearLabelID() {
+	m.label = nil
+	m.clearedFields[resourcelabelevent.FieldLabelID] = struct{}{}
+}
+
+// LabelIDCleared returns if the "label_id" field was cleared in this mutation.
+func (m *ResourceLabelEventMutation) LabelIDCleared() bool {
+	_, ok := m.clearedFields[resourcelabelevent.FieldLabelID]
+	return ok
+}
+
+// ResetLabelID resets all changes to the "label_id" field.
+func (m *ResourceLabelEventMutation) ResetLabelID() {
+	m.label = nil
+	delete(m.clearedFields, resourcelabelevent.FieldLabelID)
+}
+
+// ClearIssue clears the "issue" edge to the Issue entity.
+func (m *ResourceLabelEventMutation) ClearIssue() {
+	m.clearedissue = true
+	m.clearedFields[resourcelabelevent.FieldIssueID] = struct{}{}
+}
+
+// IssueCleared reports if the "issue" edge to the Issue entity was cleared.
+func (m *ResourceLabelEventMutation) IssueCleared() bool {
+	return m.IssueIDCleared() || m.clearedissue
+}
+
+// IssueIDs returns the "issue" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// IssueID instead. It exists only for internal usage by the builders.
+func (m *ResourceLabelEventMutation) IssueIDs() (ids []int) {
+	if id := m.issue; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetIssue resets all changes to the "issue" edge.
+func (m *ResourceLabelEventMutation) ResetIssue() {
+	m.issue = nil
+	m.clearedissue = false
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *ResourceLabelEventMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[resourcelabelevent.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *ResourceLabelEventMutation) UserCleared() bool {
+	return m.UserIDCleared() || m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *ResourceLabelEventMutation) UserIDs() (ids []int) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *ResourceLabelEventMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// ClearLabel clears the "label" edge to the Label entity.
+func (m *ResourceLabelEventMutation) ClearLabel() {
+	m.clearedlabel = true
+	m.clearedFields[resourcelabelevent.FieldLabelID] = struct{}{}
+}
+
+// LabelCleared reports if the "label" edge to the Label entity was cleared.
+func (m *ResourceLabelEventMutation) LabelCleared() bool {
+	return m.LabelIDCleared() || m.clearedlabel
+}
+
+// LabelIDs returns the "label" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// LabelID instead. It exists only for internal usage by the builders.
+func (m *ResourceLabelEventMutation) LabelIDs() (ids []int) {
+	if id := m.label; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetLabel resets all changes to the "label" edge.
+func (m *ResourceLabelEventMutation) ResetLabel() {
+	m.label = nil
+	m.clearedlabel = false
+}
+
+// Where appends a list predicates to the ResourceLabelEventMutation builder.
+func (m *ResourceLabelEventMutation) Where(ps ...predicate.ResourceLabelEvent) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ResourceLabelEventMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ResourceLabelEventMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ResourceLabelEvent, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ResourceLabelEventMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ResourceLabelEventMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ResourceLabelEvent).
+func (m *ResourceLabelEventMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ResourceLabelEventMutation) Fields() []string {
+	fields := make([]string, 0, 6)
+	if m.issuable_type != nil {
+		fields = append(fields, resourcelabelevent.FieldIssuableType)
+	}
+	if m.issue != nil {
+		fields = append(fields, resourcelabelevent.FieldIssueID)
+	}
+	if m.user != nil {
+		fields = append(fields, resourcelabelevent.FieldUserID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, resourcelabelevent.FieldCreatedAt)
+	}
+	if m.action != nil {
+		fields = append(fields, resourcelabelevent.FieldAction)
+	}
+	if m.label != nil {
+		fields = append(fields, resourcelabelevent.FieldLabelID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ResourceLabelEventMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case resourcelabelevent.FieldIssuableType:
+		return m.IssuableType()
+	case resourcelabelevent.FieldIssueID:
+		return m.IssueID()
+	case resourcelabelevent.FieldUserID:
+		return m.UserID()
+	case resourcelabelevent.FieldCreatedAt:
+		return m.CreatedAt()
+	case resourcelabelevent.FieldAction:
+		return m.Action()
+	case resourcelabelevent.FieldLabelID:
+		return m.LabelID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ResourceLabelEventMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case resourcelabelevent.FieldIssuableType:
+		return m.OldIssuableType(ctx)
+	case resourcelabelevent.FieldIssueID:
+		return m.OldIssueID(ctx)
+	case resourcelabelevent.FieldUserID:
+		return m.OldUserID(ctx)
+	case resourcelabelevent.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case resourcelabelevent.FieldAction:
+		return m.OldAction(ctx)
+	case resourcelabelevent.FieldLabelID:
+		return m.OldLabelID(ctx)
+	}
+	return nil, fmt.Errorf("unknown ResourceLabelEvent field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ResourceLabelEventMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case resourcelabelevent.FieldIssuableType:
+		v, ok := value.(resourcelabelevent.IssuableType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIssuableType(v)
+		return nil
+	case resourcelabelevent.FieldIssueID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIssueID(v)
+		return nil
+	case resourcelabelevent.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case resourcelabelevent.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case resourcelabelevent.FieldAction:
+		v, ok := value.(resourcelabelevent.Action)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAction(v)
+		return nil
+	case resourcelabelevent.FieldLabelID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabelID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ResourceLabelEvent field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ResourceLabelEventMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ResourceLabelEventMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ResourceLabelEventMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ResourceLabelEvent numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ResourceLabelEventMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(resourcelabelevent.FieldIssueID) {
+		fields = append(fields, resourcelabelevent.FieldIssueID)
+	}
+	if m.FieldCleared(resourcelabelevent.FieldUserID) {
+		fields = append(fields, resourcelabelevent.FieldUserID)
+	}
+	if m.FieldCleared(resourcelabelevent.FieldLabelID) {
+		fields = append(fields, resourcelabelevent.FieldLabelID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ResourceLabelEventMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ResourceLabelEventMutation) ClearField(name string) error {
+	switch name {
+	case resourcelabelevent.FieldIssueID:
+		m.ClearIssueID()
+		return nil
+	case resourcelabelevent.FieldUserID:
+		m.ClearUserID()
+		return nil
+	case resourcelabelevent.FieldLabelID:
+		m.ClearLabelID()
+		return nil
+	}
+	return fmt.Errorf("unknown ResourceLabelEvent nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ResourceLabelEventMutation) ResetField(name string) error {
+	switch name {
+	case resourcelabelevent.FieldIssuableType:
+		m.ResetIssuableType()
+		return nil
+	case resourcelabelevent.FieldIssueID:
+		m.ResetIssueID()
+		return nil
+	case resourcelabelevent.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case resourcelabelevent.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case resourcelabelevent.FieldAction:
+		m.ResetAction()
+		return nil
+	case resourcelabelevent.FieldLabelID:
+		m.ResetLabelID()
+		return nil
+	}
+	return fmt.Errorf("unknown ResourceLabelEvent field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ResourceLabelEventMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.issue != nil {
+		edges = append(edges, resourcelabelevent.EdgeIssue)
+	}
+	if m.user != nil {
+		edges = append(edges, resourcelabelevent.EdgeUser)
+	}
+	if m.label != nil {
+		edges = append(edges, resourcelabelevent.EdgeLabel)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ResourceLabelEventMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case resourcelabelevent.EdgeIssue:
+		if id := m.issue; id != nil {
+			return []ent.Value{*id}
+		}
+	case resourcelabelevent.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	case resourcelabelevent.EdgeLabel:
+		if id := m.label; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ResourceLabelEventMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ResourceLabelEventMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ResourceLabelEventMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedissue {
+		edges = append(edges, resourcelabelevent.EdgeIssue)
+	}
+	if m.cleareduser {
+		edges = append(edges, resourcelabelevent.EdgeUser)
+	}
+	if m.clearedlabel {
+		edges = append(edges, resourcelabelevent.EdgeLabel)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ResourceLabelEventMutation) EdgeCleared(name string) bool {
+	switch name {
+	case resourcelabelevent.EdgeIssue:
+		return m.clearedissue
+	case resourcelabelevent.EdgeUser:
+		return m.cleareduser
+	case resourcelabelevent.EdgeLabel:
+		return m.clearedlabel
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ResourceLabelEventMutation) ClearEdge(name string) error {
+	switch name {
+	case resourcelabelevent.EdgeIssue:
+		m.ClearIssue()
+		return nil
+	case resourcelabelevent.EdgeUser:
+		m.ClearUser()
+		return nil
+	case resourcelabelevent.EdgeLabel:
+		m.ClearLabel()
+		return nil
+	}
+	return fmt.Errorf("unknown ResourceLabelEvent unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ResourceLabelEventMutation) ResetEdge(name string) error {
+	switch name {
+	case resourcelabelevent.EdgeIssue:
+		m.ResetIssue()
+		return nil
+	case resourcelabelevent.EdgeUser:
+		m.ResetUser()
+		return nil
+	case resourcelabelevent.EdgeLabel:
+		m.ResetLabel()
+		return nil
+	}
+	return fmt.Errorf("unknown ResourceLabelEvent edge %s", name)
+}
+
+// ResourceMilestoneEventMutation represents an operation that mutates the ResourceMilestoneEvent nodes in the graph.
+type ResourceMilestoneEventMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *int
+	issuable_type    *resourcemilestoneevent.IssuableType
+	created_at       *time.Time
+	action           *resourcemilestoneevent.Action
+	state            *resourcemilestoneevent.State
+	clearedFields    map[string]struct{}
+	issue            *int
+	clearedissue     bool
+	user             *int
+	cleareduser      bool
+	milestone        *int
+	clearedmilestone bool
+	done             bool
+	oldValue         func(context.Context) (*ResourceMilestoneEvent, error)
+	predicates       []predicate.ResourceMilestoneEvent
+}
+
+var _ ent.Mutation = (*ResourceMilestoneEventMutation)(nil)
+
+// resourcemilestoneeventOption allows management of the mutation configuration using functional options.
+type resourcemilestoneeventOption func(*ResourceMilestoneEventMutation)
+
+// newResourceMilestoneEventMutation creates new mutation for the ResourceMilestoneEvent entity.
+func newResourceMilestoneEventMutation(c config, op Op, opts ...resourcemilestoneeventOption) *ResourceMilestoneEventMutation {
+	m := &ResourceMilestoneEventMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeResourceMilestoneEvent,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withResourceMilestoneEventID sets the ID field of the mutation.
+func withResourceMilestoneEventID(id int) resourcemilestoneeventOption {
+	return func(m *ResourceMilestoneEventMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ResourceMilestoneEvent
+		)
+		m.oldValue = func(ctx context.Context) (*ResourceMilestoneEvent, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ResourceMilestoneEvent.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withResourceMilestoneEvent sets the old ResourceMilestoneEvent of the mutation.
+func withResourceMilestoneEvent(node *ResourceMilestoneEvent) resourcemilestoneeventOption {
+	return func(m *ResourceMilestoneEventMutation) {
+		m.oldValue = func(context.Context) (*ResourceMilestoneEvent, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ResourceMilestoneEventMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ResourceMilestoneEventMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ResourceMilestoneEventMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ResourceMilestoneEventMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ResourceMilestoneEvent.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetIssuableType sets the "issuable_type" field.
+func (m *ResourceMilestoneEventMutation) SetIssuableType(rt resourcemilestoneevent.IssuableType) {
+	m.issuable_type = &rt
+}
+
+// IssuableType returns the value of the "issuable_type" field in the mutation.
+func (m *ResourceMilestoneEventMutation) IssuableType() (r resourcemilestoneevent.IssuableType, exists bool) {
+	v := m.issuable_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIssuableType returns the old "issuable_type" field's value of the ResourceMilestoneEvent entity.
+// If the ResourceMilestoneEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceMilestoneEventMutation) OldIssuableType(ctx context.Context) (v resourcemilestoneevent.IssuableType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIssuableType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIssuableType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIssuableType: %w", err)
+	}
+	return oldValue.IssuableType, nil
+}
+
+// ResetIssuableType resets all changes to the "issuable_type" field.
+func (m *ResourceMilestoneEventMutation) ResetIssuableType() {
+	m.issuable_type = nil
+}
+
+// SetIssueID sets the "issue_id" field.
+func (m *ResourceMilestoneEventMutation) SetIssueID(i int) {
+	m.issue = &i
+}
+
+// IssueID returns the value of the "issue_id" field in the mutation.
+func (m *ResourceMilestoneEventMutation) IssueID() (r int, exists bool) {
+	v := m.issue
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIssueID returns the old "issue_id" field's value of the ResourceMilestoneEvent entity.
+// If the ResourceMilestoneEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceMilestoneEventMutation) OldIssueID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIssueID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIssueID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIssueID: %w", err)
+	}
+	return oldValue.IssueID, nil
+}
+
+// ClearIssueID clears the value of the "issue_id" field.
+func (m *ResourceMilestoneEventMutation) ClearIssueID() {
+	m.issue = nil
+	m.clearedFields[resourcemilestoneevent.FieldIssueID] = struct{}{}
+}
+
+// IssueIDCleared returns if the "issue_id" field was cleared in this mutation.
+func (m *ResourceMilestoneEventMutation) IssueIDCleared() bool {
+	_, ok := m.clearedFields[resourcemilestoneevent.FieldIssueID]
+	return ok
+}
+
+// ResetIssueID resets all changes to the "issue_id" field.
+func (m *ResourceMilestoneEventMutation) ResetIssueID() {
+	m.issue = nil
+	delete(m.clearedFields, resourcemilestoneevent.FieldIssueID)
+}
+
+// SetUserID sets the "user_id" field.
+func (m *ResourceMilestoneEventMutation) SetUserID(i int) {
+	m.user = &i
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *ResourceMilestoneEventMutation) UserID() (r int, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the ResourceMilestoneEvent entity.
+// If the ResourceMilestoneEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceMilestoneEventMutation) OldUserID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ClearUserID clears the value of the "user_id" field.
+func (m *ResourceMilestoneEventMutation) ClearUserID() {
+	m.user = nil
+	m.clearedFields[resourcemilestoneevent.FieldUserID] = struct{}{}
+}
+
+// UserIDCleared returns if the "user_id" field was cleared in this mutation.
+func (m *ResourceMilestoneEventMutation) UserIDCleared() bool {
+	_, ok := m.clearedFields[resourcemilestoneevent.FieldUserID]
+	return ok
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *ResourceMilestoneEventMutation) ResetUserID() {
+	m.user = nil
+	delete(m.clearedFields, resourcemilestoneevent.FieldUserID)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ResourceMilestoneEventMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ResourceMilestoneEventMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ResourceMilestoneEvent entity.
+// If the ResourceMilestoneEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceMilestoneEventMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ResourceMilestoneEventMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetAction sets the "action" field.
+func (m *ResourceMilestoneEventMutation) SetAction(r resourcemilestoneevent.Action) {
+	m.action = &r
+}
+
+// Action returns the value of the "action" field in the mutation.
+func (m *ResourceMilestoneEventMutation) Action() (r resourcemilestoneevent.Action, exists bool) {
+	v := m.action
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAction returns the old "action" field's value of the ResourceMilestoneEvent entity.
+// If the ResourceMilestoneEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceMilestoneEventMutation) OldAction(ctx context.Context) (v resourcemilestoneevent.Action, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAction is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAction requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAction: %w", err)
+	}
+	return oldValue.Action, nil
+}
+
+// ResetAction resets all changes to the "action" field.
+func (m *ResourceMilestoneEventMutation) ResetAction() {
+	m.action = nil
+}
+
+// SetMilestoneID sets the "milestone_id" field.
+func (m *ResourceMilestoneEventMutation) SetMilestoneID(i int) {
+	m.milestone = &i
+}
+
+// MilestoneID returns the value of the "milestone_id" field in the mutation.
+func (m *ResourceMilestoneEventMutation) MilestoneID() (r int, exists bool) {
+	v := m.milestone
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMilestoneID returns the old "milestone_id" field's value of the ResourceMilestoneEvent entity.
+// If the ResourceMilestoneEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceMilestoneEventMutation) OldMilestoneID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMilestoneID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMilestoneID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMilestoneID: %w", err)
+	}
+	return oldValue.MilestoneID, nil
+}
+
+// ClearMilestoneID clears the value of the "milestone_id" field.
+func (m *ResourceMilestoneEventMutation) ClearMilestoneID() {
+	m.milestone = nil
+	m.clearedFields[resourcemilestoneevent.FieldMilestoneID] = struct{}{}
+}
+
+// MilestoneIDCleared returns if the "milestone_id" field was cleared in this mutation.
+func (m *ResourceMilestoneEventMutation) MilestoneIDCleared() bool {
+	_, ok := m.clearedFields[resourcemilestoneevent.FieldMilestoneID]
+	return ok
+}
+
+// ResetMilestoneID resets all changes to the "milestone_id" field.
+func (m *ResourceMilestoneEventMutation) ResetMilestoneID() {
+	m.milestone = nil
+	delete(m.clearedFields, resourcemilestoneevent.FieldMilestoneID)
+}
+
+// SetState sets the "state" field.
+func (m *ResourceMilestoneEventMutation) SetState(r resourcemilestoneevent.State) {
+	m.state = &r
+}
+
+// State returns the value of the "state" field in the mutation.
+func (m *ResourceMilestoneEventMutation) State() (r resourcemilestoneevent.State, exists bool) {
+	v := m.state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldState returns the old "state" field's value of the ResourceMilestoneEvent entity.
+// If the ResourceMilestoneEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceMilestoneEventMutation) OldState(ctx context.Context) (v resourcemilestoneevent.State, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldState: %w", err)
+	}
+	return oldValue.State, nil
+}
+
+// ResetState resets all changes to the "state" field.
+func (m *ResourceMilestoneEventMutation) ResetState() {
+	m.state = nil
+}
+
+// ClearIssue clears the "issue" edge to the Issue entity.
+func (m *ResourceMilestoneEventMutation) ClearIssue() {
+	m.clearedissue = true
+	m.clearedFields[resourcemilestoneevent.FieldIssueID] = struct{}{}
+}
+
+// IssueCleared reports if the "issue" edge to the Issue entity was cleared.
+func (m *ResourceMilestoneEventMutation) IssueCleared() bool {
+	return m.IssueIDCleared() || m.clearedissue
+}
+
+// IssueIDs returns the "issue" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// IssueID instead. It exists only for internal usage by the builders.
+func (m *ResourceMilestoneEventMutation) IssueIDs() (ids []int) {
+	if id := m.issue; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetIssue resets all changes to the "issue" edge.
+func (m *ResourceMilestoneEventMutation) ResetIssue() {
+	m.issue = nil
+	m.clearedissue = false
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *ResourceMilestoneEventMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[resourcemilestoneevent.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *ResourceMilestoneEventMutation) UserCleared() bool {
+	return m.UserIDCleared() || m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *ResourceMilestoneEventMutation) UserIDs() (ids []int) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *ResourceMilestoneEventMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// ClearMilestone clears the "milestone" edge to the Milestone entity.
+func (m *ResourceMilestoneEventMutation) ClearMilestone() {
+	m.clearedmilestone = true
+	m.clearedFields[resourcemilestoneevent.FieldMilestoneID] = struct{}{}
+}
+
+// MilestoneCleared reports if the "milestone" edge to the Milestone entity was cleared.
+func (m *ResourceMilestoneEventMutation) MilestoneCleared() bool {
+	return m.MilestoneIDCleared() || m.clearedmilestone
+}
+
+// MilestoneIDs returns the "milestone" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MilestoneID instead. It exists only for internal usage by the builders.
+func (m *ResourceMilestoneEventMutation) MilestoneIDs() (ids []int) {
+	if id := m.milestone; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMilestone resets all changes to the "milestone" edge.
+func (m *ResourceMilestoneEventMutation) ResetMilestone() {
+	m.milestone = nil
+	m.clearedmilestone = false
+}
+
+// Where appends a list predicates to the ResourceMilestoneEventMutation builder.
+func (m *ResourceMilestoneEventMutation) Where(ps ...predicate.ResourceMilestoneEvent) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ResourceMilestoneEventMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ResourceMilestoneEventMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ResourceMilestoneEvent, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ResourceMilestoneEventMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ResourceMilestoneEventMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ResourceMilestoneEvent).
+func (m *ResourceMilestoneEventMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ResourceMilestoneEventMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.issuable_type != nil {
+		fields = append(fields, resourcemilestoneevent.FieldIssuableType)
+	}
+	if m.issue != nil {
+		fields = append(fields, resourcemilestoneevent.FieldIssueID)
+	}
+	if m.user != nil {
+		fields = append(fields, resourcemilestoneevent.FieldUserID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, resourcemilestoneevent.FieldCreatedAt)
+	}
+	if m.action != nil {
+		fields = append(fields, resourcemilestoneevent.FieldAction)
+	}
+	if m.milestone != nil {
+		fields = append(fields, resourcemilestoneevent.FieldMilestoneID)
+	}
+	if m.state != nil {
+		fields = append(fields, resourcemilestoneevent.FieldState)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ResourceMilestoneEventMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case resourcemilestoneevent.FieldIssuableType:
+		return m.IssuableType()
+	case resourcemilestoneevent.FieldIssueID:
+		return m.IssueID()
+	case resourcemilestoneevent.FieldUserID:
+		return m.UserID()
+	case resourcemilestoneevent.FieldCreatedAt:
+		return m.CreatedAt()
+	case resourcemilestoneevent.FieldAction:
+		return m.Action()
+	case resourcemilestoneevent.FieldMilestoneID:
+		return m.MilestoneID()
+	case resourcemilestoneevent.FieldState:
+		return m.State()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ResourceMilestoneEventMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case resourcemilestoneevent.FieldIssuableType:
+		return m.OldIssuableType(ctx)
+	case resourcemilestoneevent.FieldIssueID:
+		return m.OldIssueID(ctx)
+	case resourcemilestoneevent.FieldUserID:
+		return m.OldUserID(ctx)
+	case resourcemilestoneevent.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case resourcemilestoneevent.FieldAction:
+		return m.OldAction(ctx)
+	case resourcemilestoneevent.FieldMilestoneID:
+		return m.OldMilestoneID(ctx)
+	case resourcemilestoneevent.FieldState:
+		return m.OldState(ctx)
+	}
+	return nil, fmt.Errorf("unknown ResourceMilestoneEvent field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ResourceMilestoneEventMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case resourcemilestoneevent.FieldIssuableType:
+		v, ok := value.(resourcemilestoneevent.IssuableType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIssuableType(v)
+		return nil
+	case resourcemilestoneevent.FieldIssueID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIssueID(v)
+		return nil
+	case resourcemilestoneevent.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case resourcemilestoneevent.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case resourcemilestoneevent.FieldAction:
+		v, ok := value.(resourcemilestoneevent.Action)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAction(v)
+		return nil
+	case resourcemilestoneevent.FieldMilestoneID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMilestoneID(v)
+		return nil
+	case resourcemilestoneevent.FieldState:
+		v, ok := value.(resourcemilestoneevent.State)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetState(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ResourceMilestoneEvent field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ResourceMilestoneEventMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ResourceMilestoneEventMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ResourceMilestoneEventMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ResourceMilestoneEvent numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ResourceMilestoneEventMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(resourcemilestoneevent.FieldIssueID) {
+		fields = append(fields, resourcemilestoneevent.FieldIssueID)
+	}
+	if m.FieldCleared(resourcemilestoneevent.FieldUserID) {
+		fields = append(fields, resourcemilestoneevent.FieldUserID)
+	}
+	if m.FieldCleared(resourcemilestoneevent.FieldMilestoneID) {
+		fields = append(fields, resourcemilestoneevent.FieldMilestoneID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ResourceMilestoneEventMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ResourceMilestoneEventMutation) ClearField(name string) error {
+	switch name {
+	case resourcemilestoneevent.FieldIssueID:
+		m.ClearIssueID()
+		return nil
+	case resourcemilestoneevent.FieldUserID:
+		m.ClearUserID()
+		return nil
+	case resourcemilestoneevent.FieldMilestoneID:
+		m.ClearMilestoneID()
+		return nil
+	}
+	return fmt.Errorf("unknown ResourceMilestoneEvent nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ResourceMilestoneEventMutation) ResetField(name string) error {
+	switch name {
+	case resourcemilestoneevent.FieldIssuableType:
+		m.ResetIssuableType()
+		return nil
+	case resourcemilestoneevent.FieldIssueID:
+		m.ResetIssueID()
+		return nil
+	case resourcemilestoneevent.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case resourcemilestoneevent.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case resourcemilestoneevent.FieldAction:
+		m.ResetAction()
+		return nil
+	case resourcemilestoneevent.FieldMilestoneID:
+		m.ResetMilestoneID()
+		return nil
+	case resourcemilestoneevent.FieldState:
+		m.ResetState()
+		return nil
+	}
+	return fmt.Errorf("unknown ResourceMilestoneEvent field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ResourceMilestoneEventMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.issue != nil {
+		edges = append(edges, resourcemilestoneevent.EdgeIssue)
+	}
+	if m.user != nil {
+		edges = append(edges, resourcemilestoneevent.EdgeUser)
+	}
+	if m.milestone != nil {
+		edges = append(edges, resourcemilestoneevent.EdgeMilestone)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ResourceMilestoneEventMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case resourcemilestoneevent.EdgeIssue:
+		if id := m.issue; id != nil {
+			return []ent.Value{*id}
+		}
+	case resourcemilestoneevent.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	case resourcemilestoneevent.EdgeMilestone:
+		if id := m.milestone; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ResourceMilestoneEventMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ResourceMilestoneEventMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ResourceMilestoneEventMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedissue {
+		edges = append(edges, resourcemilestoneevent.EdgeIssue)
+	}
+	if m.cleareduser {
+		edges = append(edges, resourcemilestoneevent.EdgeUser)
+	}
+	if m.clearedmilestone {
+		edges = append(edges, resourcemilestoneevent.EdgeMilestone)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ResourceMilestoneEventMutation) EdgeCleared(name string) bool {
+	switch name {
+	case resourcemilestoneevent.EdgeIssue:
+		return m.clearedissue
+	case resourcemilestoneevent.EdgeUser:
+		return m.cleareduser
+	case resourcemilestoneevent.EdgeMilestone:
+		return m.clearedmilestone
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ResourceMilestoneEventMutation) ClearEdge(name string) error {
+	switch name {
+	case resourcemilestoneevent.EdgeIssue:
+		m.ClearIssue()
+		return nil
+	case resourcemilestoneevent.EdgeUser:
+		m.ClearUser()
+		return nil
+	case resourcemilestoneevent.EdgeMilestone:
+		m.ClearMilestone()
+		return nil
+	}
+	return fmt.Errorf("unknown ResourceMilestoneEvent unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ResourceMilestoneEventMutation) ResetEdge(name string) error {
+	switch name {
+	case resourcemilestoneevent.EdgeIssue:
+		m.ResetIssue()
+		return nil
+	case resourcemilestoneevent.EdgeUser:
+		m.ResetUser()
+		return nil
+	case resourcemilestoneevent.EdgeMilestone:
+		m.ResetMilestone()
+		return nil
+	}
+	return fmt.Errorf("unknown ResourceMilestoneEvent edge %s", name)
+}
+
+// ResourceStateEventMutation represents an operation that mutates the ResourceStateEvent nodes in the graph.
+type ResourceStateEventMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	issuable_type *resourcestateevent.IssuableType
+	created_at    *time.Time
+	state         *resourcestateevent.State
+	clearedFields map[string]struct{}
+	issue         *int
+	clearedissue  bool
+	user          *int
+	cleareduser   bool
+	done          bool
+	oldValue      func(context.Context) (*ResourceStateEvent, error)
+	predicates    []predicate.ResourceStateEvent
+}
+
+var _ ent.Mutation = (*ResourceStateEventMutation)(nil)
+
+// resourcestateeventOption allows management of the mutation configuration using functional options.
+type resourcestateeventOption func(*ResourceStateEventMutation)
+
+// newResourceStateEventMutation creates new mutation for the ResourceStateEvent entity.
+func newResourceStateEventMutation(c config, op Op, opts ...resourcestateeventOption) *ResourceStateEventMutation {
+	m := &ResourceStateEventMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeResourceStateEvent,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withResourceStateEventID sets the ID field of the mutation.
+func withResourceStateEventID(id int) resourcestateeventOption {
+	return func(m *ResourceStateEventMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ResourceStateEvent
+		)
+		m.oldValue = func(ctx context.Context) (*ResourceStateEvent, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ResourceStateEvent.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withResourceStateEvent sets the old ResourceStateEvent of the mutation.
+func withResourceStateEvent(node *ResourceStateEvent) resourcestateeventOption {
+	return func(m *ResourceStateEventMutation) {
+		m.oldValue = func(context.Context) (*ResourceStateEvent, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ResourceStateEventMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ResourceStateEventMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ResourceStateEventMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ResourceStateEventMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ResourceStateEvent.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetIssuableType sets the "issuable_type" field.
+func (m *ResourceStateEventMutation) SetIssuableType(rt resourcestateevent.IssuableType) {
+	m.issuable_type = &rt
+}
+
+// IssuableType returns the value of the "issuable_type" field in the mutation.
+func (m *ResourceStateEventMutation) IssuableType() (r resourcestateevent.IssuableType, exists bool) {
+	v := m.issuable_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIssuableType returns the old "issuable_type" field's value of the ResourceStateEvent entity.
+// If the ResourceStateEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceStateEventMutation) OldIssuableType(ctx context.Context) (v resourcestateevent.IssuableType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIssuableType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIssuableType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIssuableType: %w", err)
+	}
+	return oldValue.IssuableType, nil
+}
+
+// ResetIssuableType resets all changes to the "issuable_type" field.
+func (m *ResourceStateEventMutation) ResetIssuableType() {
+	m.issuable_type = nil
+}
+
+// SetIssueID sets the "issue_id" field.
+func (m *ResourceStateEventMutation) SetIssueID(i int) {
+	m.issue = &i
+}
+
+// IssueID returns the value of the "issue_id" field in the mutation.
+func (m *ResourceStateEventMutation) IssueID() (r int, exists bool) {
+	v := m.issue
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIssueID returns the old "issue_id" field's value of the ResourceStateEvent entity.
+// If the ResourceStateEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceStateEventMutation) OldIssueID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIssueID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIssueID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIssueID: %w", err)
+	}
+	return oldValue.IssueID, nil
+}
+
+// ClearIssueID clears the value of the "issue_id" field.
+func (m *ResourceStateEventMutation) ClearIssueID() {
+	m.issue = nil
+	m.clearedFields[resourcestateevent.FieldIssueID] = struct{}{}
+}
+
+// IssueIDCleared returns if the "issue_id" field was cleared in this mutation.
+func (m *ResourceStateEventMutation) IssueIDCleared() bool {
+	_, ok := m.clearedFields[resourcestateevent.FieldIssueID]
+	return ok
+}
+
+// ResetIssueID resets all changes to the "issue_id" field.
+func (m *ResourceStateEventMutation) ResetIssueID() {
+	m.issue = nil
+	delete(m.clearedFields, resourcestateevent.FieldIssueID)
+}
+
+// SetUserID sets the "user_id" field.
+func (m *ResourceStateEventMutation) SetUserID(i int) {
+	m.user = &i
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *ResourceStateEventMutation) UserID() (r int, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the ResourceStateEvent entity.
+// If the ResourceStateEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceStateEventMutation) OldUserID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ClearUserID clears the value of the "user_id" field.
+func (m *ResourceStateEventMutation) ClearUserID() {
+	m.user = nil
+	m.clearedFields[resourcestateevent.FieldUserID] = struct{}{}
+}
+
+// UserIDCleared returns if the "user_id" field was cleared in this mutation.
+func (m *ResourceStateEventMutation) UserIDCleared() bool {
+	_, ok := m.clearedFields[resourcestateevent.FieldUserID]
+	return ok
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *ResourceStateEventMutation) ResetUserID() {
+	m.user = nil
+	delete(m.clearedFields, resourcestateevent.FieldUserID)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ResourceStateEventMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ResourceStateEventMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ResourceStateEvent entity.
+// If the ResourceStateEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceStateEventMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ResourceStateEventMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetState sets the "state" field.
+func (m *ResourceStateEventMutation) SetState(r resourcestateevent.State) {
+	m.state = &r
+}
+
+// State returns the value of the "state" field in the mutation.
+func (m *ResourceStateEventMutation) State() (r resourcestateevent.State, exists bool) {
+	v := m.state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldState returns the old "state" field's value of the ResourceStateEvent entity.
+// If the ResourceStateEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceStateEventMutation) OldState(ctx context.Context) (v resourcestateevent.State, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldState: %w", err)
+	}
+	return oldValue.State, nil
+}
+
+// ResetState resets all changes to the "state" field.
+func (m *ResourceStateEventMutation) ResetState() {
+	m.state = nil
+}
+
+// ClearIssue clears the "issue" edge to the Issue entity.
+func (m *ResourceStateEventMutation) ClearIssue() {
+	m.clearedissue = true
+	m.clearedFields[resourcestateevent.FieldIssueID] = struct{}{}
+}
+
+// IssueCleared reports if the "issue" edge to the Issue entity was cleared.
+func (m *ResourceStateEventMutation) IssueCleared() bool {
+	return m.IssueIDCleared() || m.clearedissue
+}
+
+// IssueIDs returns the "issue" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// IssueID instead. It exists only for internal usage by the builders.
+func (m *ResourceStateEventMutation) IssueIDs() (ids []int) {
+	if id := m.issue; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetIssue resets all changes to the "issue" edge.
+func (m *ResourceStateEventMutation) ResetIssue() {
+	m.issue = nil
+	m.clearedissue = false
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *ResourceStateEventMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[resourcestateevent.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *ResourceStateEventMutation) UserCleared() bool {
+	return m.UserIDCleared() || m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *ResourceStateEventMutation) UserIDs() (ids []int) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *ResourceStateEventMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// Where appends a list predicates to the ResourceStateEventMutation builder.
+func (m *ResourceStateEventMutation) Where(ps ...predicate.ResourceStateEvent) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ResourceStateEventMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ResourceStateEventMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ResourceStateEvent, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ResourceStateEventMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ResourceStateEventMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ResourceStateEvent).
+func (m *ResourceStateEventMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ResourceStateEventMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.issuable_type != nil {
+		fields = append(fields, resourcestateevent.FieldIssuableType)
+	}
+	if m.issue != nil {
+		fields = append(fields, resourcestateevent.FieldIssueID)
+	}
+	if m.user != nil {
+		fields = append(fields, resourcestateevent.FieldUserID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, resourcestateevent.FieldCreatedAt)
+	}
+	if m.state != nil {
+		fields = append(fields, resourcestateevent.FieldState)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ResourceStateEventMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case resourcestateevent.FieldIssuableType:
+		return m.IssuableType()
+	case resourcestateevent.FieldIssueID:
+		return m.IssueID()
+	case resourcestateevent.FieldUserID:
+		return m.UserID()
+	case resourcestateevent.FieldCreatedAt:
+		return m.CreatedAt()
+	case resourcestateevent.FieldState:
+		return m.State()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ResourceStateEventMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case resourcestateevent.FieldIssuableType:
+		return m.OldIssuableType(ctx)
+	case resourcestateevent.FieldIssueID:
+		return m.OldIssueID(ctx)
+	case resourcestateevent.FieldUserID:
+		return m.OldUserID(ctx)
+	case resourcestateevent.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case resourcestateevent.FieldState:
+		return m.OldState(ctx)
+	}
+	return nil, fmt.Errorf("unknown ResourceStateEvent field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ResourceStateEventMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case resourcestateevent.FieldIssuableType:
+		v, ok := value.(resourcestateevent.IssuableType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIssuableType(v)
+		return nil
+	case resourcestateevent.FieldIssueID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIssueID(v)
+		return nil
+	case resourcestateevent.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case resourcestateevent.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case resourcestateevent.FieldState:
+		v, ok := value.(resourcestateevent.State)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetState(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ResourceStateEvent field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ResourceStateEventMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ResourceStateEventMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ResourceStateEventMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ResourceStateEvent numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ResourceStateEventMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(resourcestateevent.FieldIssueID) {
+		fields = append(fields, resourcestateevent.FieldIssueID)
+	}
+	if m.FieldCleared(resourcestateevent.FieldUserID) {
+		fields = append(fields, resourcestateevent.FieldUserID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ResourceStateEventMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ResourceStateEventMutation) ClearField(name string) error {
+	switch name {
+	case resourcestateevent.FieldIssueID:
+		m.ClearIssueID()
+		return nil
+	case resourcestateevent.FieldUserID:
+		m.ClearUserID()
+		return nil
+	}
+	return fmt.Errorf("unknown ResourceStateEvent nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ResourceStateEventMutation) ResetField(name string) error {
+	switch name {
+	case resourcestateevent.FieldIssuableType:
+		m.ResetIssuableType()
+		return nil
+	case resourcestateevent.FieldIssueID:
+		m.ResetIssueID()
+		return nil
+	case resourcestateevent.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case resourcestateevent.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case resourcestateevent.FieldState:
+		m.ResetState()
+		return nil
+	}
+	return fmt.Errorf("unknown ResourceStateEvent field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ResourceStateEventMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.issue != nil {
+		edges = append(edges, resourcestateevent.EdgeIssue)
+	}
+	if m.user != nil {
+		edges = append(edges, resourcestateevent.EdgeUser)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ResourceStateEventMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case resourcestateevent.EdgeIssue:
+		if id := m.issue; id != nil {
+			return []ent.Value{*id}
+		}
+	case resourcestateevent.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ResourceStateEventMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ResourceStateEventMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ResourceStateEventMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedissue {
+		edges = append(edges, resourcestateevent.EdgeIssue)
+	}
+	if m.cleareduser {
+		edges = append(edges, resourcestateevent.EdgeUser)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ResourceStateEventMutation) EdgeCleared(name string) bool {
+	switch name {
+	case resourcestateevent.EdgeIssue:
+		return m.clearedissue
+	case resourcestateevent.EdgeUser:
+		return m.cleareduser
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ResourceStateEventMutation) ClearEdge(name string) error {
+	switch name {
+	case resourcestateevent.EdgeIssue:
+		m.ClearIssue()
+		return nil
+	case resourcestateevent.EdgeUser:
+		m.ClearUser()
+		return nil
+	}
+	return fmt.Errorf("unknown ResourceStateEvent unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ResourceStateEventMutation) ResetEdge(name string) error {
+	switch name {
+	case resourcestateevent.EdgeIssue:
+		m.ResetIssue()
+		return nil
+	case resourcestateevent.EdgeUser:
+		m.ResetUser()
+		return nil
+	}
+	return fmt.Errorf("unknown ResourceStateEvent edge %s", name)
 }
 
 // SettingMutation represents an operation that mutates the Setting nodes in the graph.

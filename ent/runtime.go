@@ -7,9 +7,13 @@ import (
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
+	"anvil/ent/internalid"
+	"anvil/ent/issue"
 	"anvil/ent/joboutbox"
+	"anvil/ent/label"
 	"anvil/ent/lastcommit"
 	"anvil/ent/member"
+	"anvil/ent/milestone"
 	"anvil/ent/namespace"
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/project"
@@ -20,6 +24,9 @@ import (
 	"anvil/ent/protectedbranch"
 	"anvil/ent/pushevent"
 	"anvil/ent/redirectroute"
+	"anvil/ent/resourcelabelevent"
+	"anvil/ent/resourcemilestoneevent"
+	"anvil/ent/resourcestateevent"
 	"anvil/ent/schema"
 	"anvil/ent/setting"
 	"anvil/ent/user"
@@ -132,6 +139,53 @@ func init() {
 	identityDescExternUID := identityFields[2].Descriptor()
 	// identity.ExternUIDValidator is a validator for the "extern_uid" field. It is called by the builders before save.
 	identity.ExternUIDValidator = identityDescExternUID.Validators[0].(func(string) error)
+	internalidFields := schema.InternalID{}.Fields()
+	_ = internalidFields
+	// internalidDescUsage is the schema descriptor for usage field.
+	internalidDescUsage := internalidFields[0].Descriptor()
+	// internalid.UsageValidator is a validator for the "usage" field. It is called by the builders before save.
+	internalid.UsageValidator = internalidDescUsage.Validators[0].(func(string) error)
+	// internalidDescLastValue is the schema descriptor for last_value field.
+	internalidDescLastValue := internalidFields[3].Descriptor()
+	// internalid.DefaultLastValue holds the default value on creation for the last_value field.
+	internalid.DefaultLastValue = internalidDescLastValue.Default.(int)
+	issueMixin := schema.Issue{}.Mixin()
+	issueMixinFields0 := issueMixin[0].Fields()
+	_ = issueMixinFields0
+	issueFields := schema.Issue{}.Fields()
+	_ = issueFields
+	// issueDescCreatedAt is the schema descriptor for created_at field.
+	issueDescCreatedAt := issueMixinFields0[0].Descriptor()
+	// issue.DefaultCreatedAt holds the default value on creation for the created_at field.
+	issue.DefaultCreatedAt = issueDescCreatedAt.Default.(func() time.Time)
+	// issueDescUpdatedAt is the schema descriptor for updated_at field.
+	issueDescUpdatedAt := issueMixinFields0[1].Descriptor()
+	// issue.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	issue.DefaultUpdatedAt = issueDescUpdatedAt.Default.(func() time.Time)
+	// issue.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	issue.UpdateDefaultUpdatedAt = issueDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// issueDescTitle is the schema descriptor for title field.
+	issueDescTitle := issueFields[2].Descriptor()
+	// issue.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	issue.TitleValidator = func() func(string) error {
+		validators := issueDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// issueDescConfidential is the schema descriptor for confidential field.
+	issueDescConfidential := issueFields[8].Descriptor()
+	// issue.DefaultConfidential holds the default value on creation for the confidential field.
+	issue.DefaultConfidential = issueDescConfidential.Default.(bool)
 	joboutboxFields := schema.JobOutbox{}.Fields()
 	_ = joboutboxFields
 	// joboutboxDescKind is the schema descriptor for kind field.
@@ -142,6 +196,43 @@ func init() {
 	joboutboxDescCreatedAt := joboutboxFields[2].Descriptor()
 	// joboutbox.DefaultCreatedAt holds the default value on creation for the created_at field.
 	joboutbox.DefaultCreatedAt = joboutboxDescCreatedAt.Default.(func() time.Time)
+	labelMixin := schema.Label{}.Mixin()
+	labelMixinFields0 := labelMixin[0].Fields()
+	_ = labelMixinFields0
+	labelFields := schema.Label{}.Fields()
+	_ = labelFields
+	// labelDescCreatedAt is the schema descriptor for created_at field.
+	labelDescCreatedAt := labelMixinFields0[0].Descriptor()
+	// label.DefaultCreatedAt holds the default value on creation for the created_at field.
+	label.DefaultCreatedAt = labelDescCreatedAt.Default.(func() time.Time)
+	// labelDescUpdatedAt is the schema descriptor for updated_at field.
+	labelDescUpdatedAt := labelMixinFields0[1].Descriptor()
+	// label.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	label.DefaultUpdatedAt = labelDescUpdatedAt.Default.(func() time.Time)
+	// label.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	label.UpdateDefaultUpdatedAt = labelDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// labelDescTitle is the schema descriptor for title field.
+	labelDescTitle := labelFields[0].Descriptor()
+	// label.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	label.TitleValidator = func() func(string) error {
+		validators := labelDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// labelDescColor is the schema descriptor for color field.
+	labelDescColor := labelFields[1].Descriptor()
+	// label.ColorValidator is a validator for the "color" field. It is called by the builders before save.
+	label.ColorValidator = labelDescColor.Validators[0].(func(string) error)
 	lastcommitFields := schema.LastCommit{}.Fields()
 	_ = lastcommitFields
 	// lastcommitDescKey is the schema descriptor for key field.
@@ -171,6 +262,39 @@ func init() {
 	memberDescState := memberFields[6].Descriptor()
 	// member.DefaultState holds the default value on creation for the state field.
 	member.DefaultState = memberDescState.Default.(string)
+	milestoneMixin := schema.Milestone{}.Mixin()
+	milestoneMixinFields0 := milestoneMixin[0].Fields()
+	_ = milestoneMixinFields0
+	milestoneFields := schema.Milestone{}.Fields()
+	_ = milestoneFields
+	// milestoneDescCreatedAt is the schema descriptor for created_at field.
+	milestoneDescCreatedAt := milestoneMixinFields0[0].Descriptor()
+	// milestone.DefaultCreatedAt holds the default value on creation for the created_at field.
+	milestone.DefaultCreatedAt = milestoneDescCreatedAt.Default.(func() time.Time)
+	// milestoneDescUpdatedAt is the schema descriptor for updated_at field.
+	milestoneDescUpdatedAt := milestoneMixinFields0[1].Descriptor()
+	// milestone.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	milestone.DefaultUpdatedAt = milestoneDescUpdatedAt.Default.(func() time.Time)
+	// milestone.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	milestone.UpdateDefaultUpdatedAt = milestoneDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// milestoneDescTitle is the schema descriptor for title field.
+	milestoneDescTitle := milestoneFields[1].Descriptor()
+	// milestone.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	milestone.TitleValidator = func() func(string) error {
+		validators := milestoneDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	namespaceMixin := schema.Namespace{}.Mixin()
 	namespaceMixinFields0 := namespaceMixin[0].Fields()
 	_ = namespaceMixinFields0
@@ -830,6 +954,24 @@ func init() {
 			return nil
 		}
 	}()
+	resourcelabeleventFields := schema.ResourceLabelEvent{}.Fields()
+	_ = resourcelabeleventFields
+	// resourcelabeleventDescCreatedAt is the schema descriptor for created_at field.
+	resourcelabeleventDescCreatedAt := resourcelabeleventFields[3].Descriptor()
+	// resourcelabelevent.DefaultCreatedAt holds the default value on creation for the created_at field.
+	resourcelabelevent.DefaultCreatedAt = resourcelabeleventDescCreatedAt.Default.(func() time.Time)
+	resourcemilestoneeventFields := schema.ResourceMilestoneEvent{}.Fields()
+	_ = resourcemilestoneeventFields
+	// resourcemilestoneeventDescCreatedAt is the schema descriptor for created_at field.
+	resourcemilestoneeventDescCreatedAt := resourcemilestoneeventFields[3].Descriptor()
+	// resourcemilestoneevent.DefaultCreatedAt holds the default value on creation for the created_at field.
+	resourcemilestoneevent.DefaultCreatedAt = resourcemilestoneeventDescCreatedAt.Default.(func() time.Time)
+	resourcestateeventFields := schema.ResourceStateEvent{}.Fields()
+	_ = resourcestateeventFields
+	// resourcestateeventDescCreatedAt is the schema descriptor for created_at field.
+	resourcestateeventDescCreatedAt := resourcestateeventFields[3].Descriptor()
+	// resourcestateevent.DefaultCreatedAt holds the default value on creation for the created_at field.
+	resourcestateevent.DefaultCreatedAt = resourcestateeventDescCreatedAt.Default.(func() time.Time)
 	settingFields := schema.Setting{}.Fields()
 	_ = settingFields
 	// settingDescKey is the schema descriptor for key field.

@@ -22,12 +22,26 @@ type Tx struct {
 	GroupGroupLink *GroupGroupLinkClient
 	// Identity is the client for interacting with the Identity builders.
 	Identity *IdentityClient
+	// InternalID is the client for interacting with the InternalID builders.
+	InternalID *InternalIDClient
+	// Issue is the client for interacting with the Issue builders.
+	Issue *IssueClient
+	// IssueAssignee is the client for interacting with the IssueAssignee builders.
+	IssueAssignee *IssueAssigneeClient
+	// IssueLabel is the client for interacting with the IssueLabel builders.
+	IssueLabel *IssueLabelClient
 	// JobOutbox is the client for interacting with the JobOutbox builders.
 	JobOutbox *JobOutboxClient
+	// Label is the client for interacting with the Label builders.
+	Label *LabelClient
+	// LabelSubscription is the client for interacting with the LabelSubscription builders.
+	LabelSubscription *LabelSubscriptionClient
 	// LastCommit is the client for interacting with the LastCommit builders.
 	LastCommit *LastCommitClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// Milestone is the client for interacting with the Milestone builders.
+	Milestone *MilestoneClient
 	// Namespace is the client for interacting with the Namespace builders.
 	Namespace *NamespaceClient
 	// PersonalAccessToken is the client for interacting with the PersonalAccessToken builders.
@@ -48,6 +62,12 @@ type Tx struct {
 	PushEvent *PushEventClient
 	// RedirectRoute is the client for interacting with the RedirectRoute builders.
 	RedirectRoute *RedirectRouteClient
+	// ResourceLabelEvent is the client for interacting with the ResourceLabelEvent builders.
+	ResourceLabelEvent *ResourceLabelEventClient
+	// ResourceMilestoneEvent is the client for interacting with the ResourceMilestoneEvent builders.
+	ResourceMilestoneEvent *ResourceMilestoneEventClient
+	// ResourceStateEvent is the client for interacting with the ResourceStateEvent builders.
+	ResourceStateEvent *ResourceStateEventClient
 	// Setting is the client for interacting with the Setting builders.
 	Setting *SettingClient
 	// User is the client for interacting with the User builders.
@@ -189,9 +209,16 @@ func (tx *Tx) init() {
 	tx.GroupCustomAttribute = NewGroupCustomAttributeClient(tx.config)
 	tx.GroupGroupLink = NewGroupGroupLinkClient(tx.config)
 	tx.Identity = NewIdentityClient(tx.config)
+	tx.InternalID = NewInternalIDClient(tx.config)
+	tx.Issue = NewIssueClient(tx.config)
+	tx.IssueAssignee = NewIssueAssigneeClient(tx.config)
+	tx.IssueLabel = NewIssueLabelClient(tx.config)
 	tx.JobOutbox = NewJobOutboxClient(tx.config)
+	tx.Label = NewLabelClient(tx.config)
+	tx.LabelSubscription = NewLabelSubscriptionClient(tx.config)
 	tx.LastCommit = NewLastCommitClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
+	tx.Milestone = NewMilestoneClient(tx.config)
 	tx.Namespace = NewNamespaceClient(tx.config)
 	tx.PersonalAccessToken = NewPersonalAccessTokenClient(tx.config)
 	tx.Project = NewProjectClient(tx.config)
@@ -202,6 +229,9 @@ func (tx *Tx) init() {
 	tx.ProtectedBranch = NewProtectedBranchClient(tx.config)
 	tx.PushEvent = NewPushEventClient(tx.config)
 	tx.RedirectRoute = NewRedirectRouteClient(tx.config)
+	tx.ResourceLabelEvent = NewResourceLabelEventClient(tx.config)
+	tx.ResourceMilestoneEvent = NewResourceMilestoneEventClient(tx.config)
+	tx.ResourceStateEvent = NewResourceStateEventClient(tx.config)
 	tx.Setting = NewSettingClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.UserCustomAttribute = NewUserCustomAttributeClient(tx.config)

@@ -9,8 +9,11 @@ import (
 	"anvil/rest/forkapi"
 	"anvil/rest/groupapi"
 	"anvil/rest/httpx"
+	"anvil/rest/issueapi"
+	"anvil/rest/labelapi"
 	"anvil/rest/memberapi"
 	"anvil/rest/metaapi"
+	"anvil/rest/milestoneapi"
 	"anvil/rest/namespaceapi"
 	"anvil/rest/projectapi"
 	"anvil/rest/protectedbranchapi"
@@ -45,5 +48,8 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	registryapi.Register(t)
 	namespaceapi.Register(t)
 	sidekiqapi.Register(t)
+	issueapi.Register(t)
+	milestoneapi.Register(t)
+	labelapi.Register(t)
 	storagemoveapi.Register(t)
 }

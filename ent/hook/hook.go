@@ -56,6 +56,54 @@ func (f IdentityFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IdentityMutation", m)
 }
 
+// The InternalIDFunc type is an adapter to allow the use of ordinary
+// function as InternalID mutator.
+type InternalIDFunc func(context.Context, *ent.InternalIDMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f InternalIDFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.InternalIDMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.InternalIDMutation", m)
+}
+
+// The IssueFunc type is an adapter to allow the use of ordinary
+// function as Issue mutator.
+type IssueFunc func(context.Context, *ent.IssueMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f IssueFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.IssueMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IssueMutation", m)
+}
+
+// The IssueAssigneeFunc type is an adapter to allow the use of ordinary
+// function as IssueAssignee mutator.
+type IssueAssigneeFunc func(context.Context, *ent.IssueAssigneeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f IssueAssigneeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.IssueAssigneeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IssueAssigneeMutation", m)
+}
+
+// The IssueLabelFunc type is an adapter to allow the use of ordinary
+// function as IssueLabel mutator.
+type IssueLabelFunc func(context.Context, *ent.IssueLabelMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f IssueLabelFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.IssueLabelMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IssueLabelMutation", m)
+}
+
 // The JobOutboxFunc type is an adapter to allow the use of ordinary
 // function as JobOutbox mutator.
 type JobOutboxFunc func(context.Context, *ent.JobOutboxMutation) (ent.Value, error)
@@ -66,6 +114,30 @@ func (f JobOutboxFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.JobOutboxMutation", m)
+}
+
+// The LabelFunc type is an adapter to allow the use of ordinary
+// function as Label mutator.
+type LabelFunc func(context.Context, *ent.LabelMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f LabelFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.LabelMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.LabelMutation", m)
+}
+
+// The LabelSubscriptionFunc type is an adapter to allow the use of ordinary
+// function as LabelSubscription mutator.
+type LabelSubscriptionFunc func(context.Context, *ent.LabelSubscriptionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f LabelSubscriptionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.LabelSubscriptionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.LabelSubscriptionMutation", m)
 }
 
 // The LastCommitFunc type is an adapter to allow the use of ordinary
@@ -90,6 +162,18 @@ func (f MemberFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, erro
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MemberMutation", m)
+}
+
+// The MilestoneFunc type is an adapter to allow the use of ordinary
+// function as Milestone mutator.
+type MilestoneFunc func(context.Context, *ent.MilestoneMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f MilestoneFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.MilestoneMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MilestoneMutation", m)
 }
 
 // The NamespaceFunc type is an adapter to allow the use of ordinary
@@ -210,6 +294,42 @@ func (f RedirectRouteFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Valu
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RedirectRouteMutation", m)
+}
+
+// The ResourceLabelEventFunc type is an adapter to allow the use of ordinary
+// function as ResourceLabelEvent mutator.
+type ResourceLabelEventFunc func(context.Context, *ent.ResourceLabelEventMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ResourceLabelEventFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ResourceLabelEventMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ResourceLabelEventMutation", m)
+}
+
+// The ResourceMilestoneEventFunc type is an adapter to allow the use of ordinary
+// function as ResourceMilestoneEvent mutator.
+type ResourceMilestoneEventFunc func(context.Context, *ent.ResourceMilestoneEventMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ResourceMilestoneEventFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ResourceMilestoneEventMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ResourceMilestoneEventMutation", m)
+}
+
+// The ResourceStateEventFunc type is an adapter to allow the use of ordinary
+// function as ResourceStateEvent mutator.
+type ResourceStateEventFunc func(context.Context, *ent.ResourceStateEventMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ResourceStateEventFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ResourceStateEventMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ResourceStateEventMutation", m)
 }
 
 // The SettingFunc type is an adapter to allow the use of ordinary

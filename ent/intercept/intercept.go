@@ -11,9 +11,16 @@ import (
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
 	"anvil/ent/identity"
+	"anvil/ent/internalid"
+	"anvil/ent/issue"
+	"anvil/ent/issueassignee"
+	"anvil/ent/issuelabel"
 	"anvil/ent/joboutbox"
+	"anvil/ent/label"
+	"anvil/ent/labelsubscription"
 	"anvil/ent/lastcommit"
 	"anvil/ent/member"
+	"anvil/ent/milestone"
 	"anvil/ent/namespace"
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/predicate"
@@ -25,6 +32,9 @@ import (
 	"anvil/ent/protectedbranch"
 	"anvil/ent/pushevent"
 	"anvil/ent/redirectroute"
+	"anvil/ent/resourcelabelevent"
+	"anvil/ent/resourcemilestoneevent"
+	"anvil/ent/resourcestateevent"
 	"anvil/ent/setting"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
@@ -196,6 +206,114 @@ func (f TraverseIdentity) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.IdentityQuery", q)
 }
 
+// The InternalIDFunc type is an adapter to allow the use of ordinary function as a Querier.
+type InternalIDFunc func(context.Context, *ent.InternalIDQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f InternalIDFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.InternalIDQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.InternalIDQuery", q)
+}
+
+// The TraverseInternalID type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseInternalID func(context.Context, *ent.InternalIDQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseInternalID) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseInternalID) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.InternalIDQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.InternalIDQuery", q)
+}
+
+// The IssueFunc type is an adapter to allow the use of ordinary function as a Querier.
+type IssueFunc func(context.Context, *ent.IssueQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f IssueFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.IssueQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.IssueQuery", q)
+}
+
+// The TraverseIssue type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseIssue func(context.Context, *ent.IssueQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseIssue) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseIssue) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.IssueQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.IssueQuery", q)
+}
+
+// The IssueAssigneeFunc type is an adapter to allow the use of ordinary function as a Querier.
+type IssueAssigneeFunc func(context.Context, *ent.IssueAssigneeQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f IssueAssigneeFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.IssueAssigneeQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.IssueAssigneeQuery", q)
+}
+
+// The TraverseIssueAssignee type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseIssueAssignee func(context.Context, *ent.IssueAssigneeQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseIssueAssignee) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseIssueAssignee) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.IssueAssigneeQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.IssueAssigneeQuery", q)
+}
+
+// The IssueLabelFunc type is an adapter to allow the use of ordinary function as a Querier.
+type IssueLabelFunc func(context.Context, *ent.IssueLabelQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f IssueLabelFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.IssueLabelQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.IssueLabelQuery", q)
+}
+
+// The TraverseIssueLabel type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseIssueLabel func(context.Context, *ent.IssueLabelQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseIssueLabel) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseIssueLabel) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.IssueLabelQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.IssueLabelQuery", q)
+}
+
 // The JobOutboxFunc type is an adapter to allow the use of ordinary function as a Querier.
 type JobOutboxFunc func(context.Context, *ent.JobOutboxQuery) (ent.Value, error)
 
@@ -221,6 +339,60 @@ func (f TraverseJobOutbox) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.JobOutboxQuery", q)
+}
+
+// The LabelFunc type is an adapter to allow the use of ordinary function as a Querier.
+type LabelFunc func(context.Context, *ent.LabelQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f LabelFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.LabelQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.LabelQuery", q)
+}
+
+// The TraverseLabel type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseLabel func(context.Context, *ent.LabelQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseLabel) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseLabel) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.LabelQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.LabelQuery", q)
+}
+
+// The LabelSubscriptionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type LabelSubscriptionFunc func(context.Context, *ent.LabelSubscriptionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f LabelSubscriptionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.LabelSubscriptionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.LabelSubscriptionQuery", q)
+}
+
+// The TraverseLabelSubscription type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseLabelSubscription func(context.Context, *ent.LabelSubscriptionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseLabelSubscription) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseLabelSubscription) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.LabelSubscriptionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.LabelSubscriptionQuery", q)
 }
 
 // The LastCommitFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -275,6 +447,33 @@ func (f TraverseMember) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.MemberQuery", q)
+}
+
+// The MilestoneFunc type is an adapter to allow the use of ordinary function as a Querier.
+type MilestoneFunc func(context.Context, *ent.MilestoneQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f MilestoneFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.MilestoneQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.MilestoneQuery", q)
+}
+
+// The TraverseMilestone type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseMilestone func(context.Context, *ent.MilestoneQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseMilestone) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseMilestone) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MilestoneQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.MilestoneQuery", q)
 }
 
 // The NamespaceFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -547,6 +746,87 @@ func (f TraverseRedirectRoute) Traverse(ctx context.Context, q ent.Query) error 
 	return fmt.Errorf("unexpected query type %T. expect *ent.RedirectRouteQuery", q)
 }
 
+// The ResourceLabelEventFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ResourceLabelEventFunc func(context.Context, *ent.ResourceLabelEventQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ResourceLabelEventFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ResourceLabelEventQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ResourceLabelEventQuery", q)
+}
+
+// The TraverseResourceLabelEvent type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseResourceLabelEvent func(context.Context, *ent.ResourceLabelEventQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseResourceLabelEvent) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseResourceLabelEvent) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ResourceLabelEventQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ResourceLabelEventQuery", q)
+}
+
+// The ResourceMilestoneEventFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ResourceMilestoneEventFunc func(context.Context, *ent.ResourceMilestoneEventQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ResourceMilestoneEventFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ResourceMilestoneEventQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ResourceMilestoneEventQuery", q)
+}
+
+// The TraverseResourceMilestoneEvent type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseResourceMilestoneEvent func(context.Context, *ent.ResourceMilestoneEventQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseResourceMilestoneEvent) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseResourceMilestoneEvent) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ResourceMilestoneEventQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ResourceMilestoneEventQuery", q)
+}
+
+// The ResourceStateEventFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ResourceStateEventFunc func(context.Context, *ent.ResourceStateEventQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ResourceStateEventFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ResourceStateEventQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ResourceStateEventQuery", q)
+}
+
+// The TraverseResourceStateEvent type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseResourceStateEvent func(context.Context, *ent.ResourceStateEventQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseResourceStateEvent) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseResourceStateEvent) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ResourceStateEventQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ResourceStateEventQuery", q)
+}
+
 // The SettingFunc type is an adapter to allow the use of ordinary function as a Querier.
 type SettingFunc func(context.Context, *ent.SettingQuery) (ent.Value, error)
 
@@ -639,12 +919,26 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.GroupGroupLinkQuery, predicate.GroupGroupLink, groupgrouplink.OrderOption]{typ: ent.TypeGroupGroupLink, tq: q}, nil
 	case *ent.IdentityQuery:
 		return &query[*ent.IdentityQuery, predicate.Identity, identity.OrderOption]{typ: ent.TypeIdentity, tq: q}, nil
+	case *ent.InternalIDQuery:
+		return &query[*ent.InternalIDQuery, predicate.InternalID, internalid.OrderOption]{typ: ent.TypeInternalID, tq: q}, nil
+	case *ent.IssueQuery:
+		return &query[*ent.IssueQuery, predicate.Issue, issue.OrderOption]{typ: ent.TypeIssue, tq: q}, nil
+	case *ent.IssueAssigneeQuery:
+		return &query[*ent.IssueAssigneeQuery, predicate.IssueAssignee, issueassignee.OrderOption]{typ: ent.TypeIssueAssignee, tq: q}, nil
+	case *ent.IssueLabelQuery:
+		return &query[*ent.IssueLabelQuery, predicate.IssueLabel, issuelabel.OrderOption]{typ: ent.TypeIssueLabel, tq: q}, nil
 	case *ent.JobOutboxQuery:
 		return &query[*ent.JobOutboxQuery, predicate.JobOutbox, joboutbox.OrderOption]{typ: ent.TypeJobOutbox, tq: q}, nil
+	case *ent.LabelQuery:
+		return &query[*ent.LabelQuery, predicate.Label, label.OrderOption]{typ: ent.TypeLabel, tq: q}, nil
+	case *ent.LabelSubscriptionQuery:
+		return &query[*ent.LabelSubscriptionQuery, predicate.LabelSubscription, labelsubscription.OrderOption]{typ: ent.TypeLabelSubscription, tq: q}, nil
 	case *ent.LastCommitQuery:
 		return &query[*ent.LastCommitQuery, predicate.LastCommit, lastcommit.OrderOption]{typ: ent.TypeLastCommit, tq: q}, nil
 	case *ent.MemberQuery:
 		return &query[*ent.MemberQuery, predicate.Member, member.OrderOption]{typ: ent.TypeMember, tq: q}, nil
+	case *ent.MilestoneQuery:
+		return &query[*ent.MilestoneQuery, predicate.Milestone, milestone.OrderOption]{typ: ent.TypeMilestone, tq: q}, nil
 	case *ent.NamespaceQuery:
 		return &query[*ent.NamespaceQuery, predicate.Namespace, namespace.OrderOption]{typ: ent.TypeNamespace, tq: q}, nil
 	case *ent.PersonalAccessTokenQuery:
@@ -665,6 +959,12 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.PushEventQuery, predicate.PushEvent, pushevent.OrderOption]{typ: ent.TypePushEvent, tq: q}, nil
 	case *ent.RedirectRouteQuery:
 		return &query[*ent.RedirectRouteQuery, predicate.RedirectRoute, redirectroute.OrderOption]{typ: ent.TypeRedirectRoute, tq: q}, nil
+	case *ent.ResourceLabelEventQuery:
+		return &query[*ent.ResourceLabelEventQuery, predicate.ResourceLabelEvent, resourcelabelevent.OrderOption]{typ: ent.TypeResourceLabelEvent, tq: q}, nil
+	case *ent.ResourceMilestoneEventQuery:
+		return &query[*ent.ResourceMilestoneEventQuery, predicate.ResourceMilestoneEvent, resourcemilestoneevent.OrderOption]{typ: ent.TypeResourceMilestoneEvent, tq: q}, nil
+	case *ent.ResourceStateEventQuery:
+		return &query[*ent.ResourceStateEventQuery, predicate.ResourceStateEvent, resourcestateevent.OrderOption]{typ: ent.TypeResourceStateEvent, tq: q}, nil
 	case *ent.SettingQuery:
 		return &query[*ent.SettingQuery, predicate.Setting, setting.OrderOption]{typ: ent.TypeSetting, tq: q}, nil
 	case *ent.UserQuery:

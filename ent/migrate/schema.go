@@ -153,6 +153,195 @@ var (
 			},
 		},
 	}
+	// InternalIdsColumns holds the columns for the "internal_ids" table.
+	InternalIdsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "usage", Type: field.TypeString},
+		{Name: "last_value", Type: field.TypeInt, Default: 0},
+		{Name: "project_id", Type: field.TypeInt, Nullable: true},
+		{Name: "namespace_id", Type: field.TypeInt, Nullable: true},
+	}
+	// InternalIdsTable holds the schema information for the "internal_ids" table.
+	InternalIdsTable = &schema.Table{
+		Name:       "internal_ids",
+		Columns:    InternalIdsColumns,
+		PrimaryKey: []*schema.Column{InternalIdsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "internal_ids_projects_project",
+				Columns:    []*schema.Column{InternalIdsColumns[3]},
+				RefColumns: []*schema.Column{ProjectsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "internal_ids_namespaces_namespace",
+				Columns:    []*schema.Column{InternalIdsColumns[4]},
+				RefColumns: []*schema.Column{NamespacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "internalid_usage_project_id",
+				Unique:  true,
+				Columns: []*schema.Column{InternalIdsColumns[1], InternalIdsColumns[3]},
+			},
+			{
+				Name:    "internalid_usage_namespace_id",
+				Unique:  true,
+				Columns: []*schema.Column{InternalIdsColumns[1], InternalIdsColumns[4]},
+			},
+		},
+	}
+	// IssuesColumns holds the columns for the "issues" table.
+	IssuesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "iid", Type: field.TypeInt},
+		{Name: "title", Type: field.TypeString, Size: 255},
+		{Name: "description", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "state", Type: field.TypeEnum, Enums: []string{"opened", "closed"}, Default: "opened"},
+		{Name: "issue_type", Type: field.TypeEnum, Enums: []string{"issue", "incident", "test_case", "task"}, Default: "issue"},
+		{Name: "confidential", Type: field.TypeBool, Default: false},
+		{Name: "discussion_locked", Type: field.TypeBool, Nullable: true},
+		{Name: "due_date", Type: field.TypeTime, Nullable: true},
+		{Name: "closed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "project_id", Type: field.TypeInt},
+		{Name: "author_id", Type: field.TypeInt, Nullable: true},
+		{Name: "closed_by_id", Type: field.TypeInt, Nullable: true},
+		{Name: "milestone_id", Type: field.TypeInt, Nullable: true},
+	}
+	// IssuesTable holds the schema information for the "issues" table.
+	IssuesTable = &schema.Table{
+		Name:       "issues",
+		Columns:    IssuesColumns,
+		PrimaryKey: []*schema.Column{IssuesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "issues_projects_project",
+				Columns:    []*schema.Column{IssuesColumns[12]},
+				RefColumns: []*schema.Column{ProjectsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "issues_users_author",
+				Columns:    []*schema.Column{IssuesColumns[13]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "issues_users_closed_by",
+				Columns:    []*schema.Column{IssuesColumns[14]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "issues_milestones_milestone",
+				Columns:    []*schema.Column{IssuesColumns[15]},
+				RefColumns: []*schema.Column{MilestonesColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "issue_project_id_iid",
+				Unique:  true,
+				Columns: []*schema.Column{IssuesColumns[12], IssuesColumns[3]},
+			},
+			{
+				Name:    "issue_project_id_state_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{IssuesColumns[12], IssuesColumns[6], IssuesColumns[1]},
+			},
+			{
+				Name:    "issue_milestone_id",
+				Unique:  false,
+				Columns: []*schema.Column{IssuesColumns[15]},
+			},
+			{
+				Name:    "issue_author_id",
+				Unique:  false,
+				Columns: []*schema.Column{IssuesColumns[13]},
+			},
+		},
+	}
+	// IssueAssigneesColumns holds the columns for the "issue_assignees" table.
+	IssueAssigneesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "issue_id", Type: field.TypeInt},
+		{Name: "user_id", Type: field.TypeInt},
+	}
+	// IssueAssigneesTable holds the schema information for the "issue_assignees" table.
+	IssueAssigneesTable = &schema.Table{
+		Name:       "issue_assignees",
+		Columns:    IssueAssigneesColumns,
+		PrimaryKey: []*schema.Column{IssueAssigneesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "issue_assignees_issues_assignee_links",
+				Columns:    []*schema.Column{IssueAssigneesColumns[1]},
+				RefColumns: []*schema.Column{IssuesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "issue_assignees_users_user",
+				Columns:    []*schema.Column{IssueAssigneesColumns[2]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "issueassignee_issue_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{IssueAssigneesColumns[1], IssueAssigneesColumns[2]},
+			},
+			{
+				Name:    "issueassignee_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{IssueAssigneesColumns[2]},
+			},
+		},
+	}
+	// IssueLabelsColumns holds the columns for the "issue_labels" table.
+	IssueLabelsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "issue_id", Type: field.TypeInt},
+		{Name: "label_id", Type: field.TypeInt},
+	}
+	// IssueLabelsTable holds the schema information for the "issue_labels" table.
+	IssueLabelsTable = &schema.Table{
+		Name:       "issue_labels",
+		Columns:    IssueLabelsColumns,
+		PrimaryKey: []*schema.Column{IssueLabelsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "issue_labels_issues_label_links",
+				Columns:    []*schema.Column{IssueLabelsColumns[1]},
+				RefColumns: []*schema.Column{IssuesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "issue_labels_labels_issue_links",
+				Columns:    []*schema.Column{IssueLabelsColumns[2]},
+				RefColumns: []*schema.Column{LabelsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "issuelabel_issue_id_label_id",
+				Unique:  true,
+				Columns: []*schema.Column{IssueLabelsColumns[1], IssueLabelsColumns[2]},
+			},
+			{
+				Name:    "issuelabel_label_id",
+				Unique:  false,
+				Columns: []*schema.Column{IssueLabelsColumns[2]},
+			},
+		},
+	}
 	// JobOutboxColumns holds the columns for the "job_outbox" table.
 	JobOutboxColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -165,6 +354,88 @@ var (
 		Name:       "job_outbox",
 		Columns:    JobOutboxColumns,
 		PrimaryKey: []*schema.Column{JobOutboxColumns[0]},
+	}
+	// LabelsColumns holds the columns for the "labels" table.
+	LabelsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "title", Type: field.TypeString, Size: 255},
+		{Name: "color", Type: field.TypeString},
+		{Name: "description", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "priority", Type: field.TypeInt, Nullable: true},
+		{Name: "project_id", Type: field.TypeInt, Nullable: true},
+		{Name: "group_id", Type: field.TypeInt, Nullable: true},
+	}
+	// LabelsTable holds the schema information for the "labels" table.
+	LabelsTable = &schema.Table{
+		Name:       "labels",
+		Columns:    LabelsColumns,
+		PrimaryKey: []*schema.Column{LabelsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "labels_projects_project",
+				Columns:    []*schema.Column{LabelsColumns[7]},
+				RefColumns: []*schema.Column{ProjectsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "labels_namespaces_group",
+				Columns:    []*schema.Column{LabelsColumns[8]},
+				RefColumns: []*schema.Column{NamespacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "label_project_id_title",
+				Unique:  true,
+				Columns: []*schema.Column{LabelsColumns[7], LabelsColumns[3]},
+			},
+			{
+				Name:    "label_group_id_title",
+				Unique:  true,
+				Columns: []*schema.Column{LabelsColumns[8], LabelsColumns[3]},
+			},
+		},
+	}
+	// LabelSubscriptionsColumns holds the columns for the "label_subscriptions" table.
+	LabelSubscriptionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "label_id", Type: field.TypeInt},
+		{Name: "user_id", Type: field.TypeInt},
+	}
+	// LabelSubscriptionsTable holds the schema information for the "label_subscriptions" table.
+	LabelSubscriptionsTable = &schema.Table{
+		Name:       "label_subscriptions",
+		Columns:    LabelSubscriptionsColumns,
+		PrimaryKey: []*schema.Column{LabelSubscriptionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "label_subscriptions_labels_subscriptions",
+				Columns:    []*schema.Column{LabelSubscriptionsColumns[1]},
+				RefColumns: []*schema.Column{LabelsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "label_subscriptions_users_user",
+				Columns:    []*schema.Column{LabelSubscriptionsColumns[2]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "labelsubscription_label_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{LabelSubscriptionsColumns[1], LabelSubscriptionsColumns[2]},
+			},
+			{
+				Name:    "labelsubscription_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{LabelSubscriptionsColumns[2]},
+			},
+		},
 	}
 	// LastCommitsColumns holds the columns for the "last_commits" table.
 	LastCommitsColumns = []*schema.Column{
@@ -239,6 +510,62 @@ var (
 				Name:    "member_user_id",
 				Unique:  false,
 				Columns: []*schema.Column{MembersColumns[9]},
+			},
+		},
+	}
+	// MilestonesColumns holds the columns for the "milestones" table.
+	MilestonesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "iid", Type: field.TypeInt},
+		{Name: "title", Type: field.TypeString, Size: 255},
+		{Name: "description", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "state", Type: field.TypeEnum, Enums: []string{"active", "closed"}, Default: "active"},
+		{Name: "due_date", Type: field.TypeTime, Nullable: true},
+		{Name: "start_date", Type: field.TypeTime, Nullable: true},
+		{Name: "project_id", Type: field.TypeInt, Nullable: true},
+		{Name: "group_id", Type: field.TypeInt, Nullable: true},
+	}
+	// MilestonesTable holds the schema information for the "milestones" table.
+	MilestonesTable = &schema.Table{
+		Name:       "milestones",
+		Columns:    MilestonesColumns,
+		PrimaryKey: []*schema.Column{MilestonesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "milestones_projects_project",
+				Columns:    []*schema.Column{MilestonesColumns[9]},
+				RefColumns: []*schema.Column{ProjectsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "milestones_namespaces_group",
+				Columns:    []*schema.Column{MilestonesColumns[10]},
+				RefColumns: []*schema.Column{NamespacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "milestone_project_id_iid",
+				Unique:  true,
+				Columns: []*schema.Column{MilestonesColumns[9], MilestonesColumns[3]},
+			},
+			{
+				Name:    "milestone_group_id_iid",
+				Unique:  true,
+				Columns: []*schema.Column{MilestonesColumns[10], MilestonesColumns[3]},
+			},
+			{
+				Name:    "milestone_project_id_title",
+				Unique:  true,
+				Columns: []*schema.Column{MilestonesColumns[9], MilestonesColumns[4]},
+			},
+			{
+				Name:    "milestone_group_id_title",
+				Unique:  true,
+				Columns: []*schema.Column{MilestonesColumns[10], MilestonesColumns[4]},
 			},
 		},
 	}
@@ -701,6 +1028,129 @@ var (
 			},
 		},
 	}
+	// ResourceLabelEventsColumns holds the columns for the "resource_label_events" table.
+	ResourceLabelEventsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "issuable_type", Type: field.TypeEnum, Enums: []string{"Issue"}},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "action", Type: field.TypeEnum, Enums: []string{"add", "remove"}},
+		{Name: "issue_id", Type: field.TypeInt, Nullable: true},
+		{Name: "user_id", Type: field.TypeInt, Nullable: true},
+		{Name: "label_id", Type: field.TypeInt, Nullable: true},
+	}
+	// ResourceLabelEventsTable holds the schema information for the "resource_label_events" table.
+	ResourceLabelEventsTable = &schema.Table{
+		Name:       "resource_label_events",
+		Columns:    ResourceLabelEventsColumns,
+		PrimaryKey: []*schema.Column{ResourceLabelEventsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "resource_label_events_issues_issue",
+				Columns:    []*schema.Column{ResourceLabelEventsColumns[4]},
+				RefColumns: []*schema.Column{IssuesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "resource_label_events_users_user",
+				Columns:    []*schema.Column{ResourceLabelEventsColumns[5]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "resource_label_events_labels_label",
+				Columns:    []*schema.Column{ResourceLabelEventsColumns[6]},
+				RefColumns: []*schema.Column{LabelsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "resourcelabelevent_issue_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{ResourceLabelEventsColumns[4], ResourceLabelEventsColumns[0]},
+			},
+		},
+	}
+	// ResourceMilestoneEventsColumns holds the columns for the "resource_milestone_events" table.
+	ResourceMilestoneEventsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "issuable_type", Type: field.TypeEnum, Enums: []string{"Issue"}},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "action", Type: field.TypeEnum, Enums: []string{"add", "remove"}},
+		{Name: "state", Type: field.TypeEnum, Enums: []string{"opened", "closed", "merged", "locked"}},
+		{Name: "issue_id", Type: field.TypeInt, Nullable: true},
+		{Name: "user_id", Type: field.TypeInt, Nullable: true},
+		{Name: "milestone_id", Type: field.TypeInt, Nullable: true},
+	}
+	// ResourceMilestoneEventsTable holds the schema information for the "resource_milestone_events" table.
+	ResourceMilestoneEventsTable = &schema.Table{
+		Name:       "resource_milestone_events",
+		Columns:    ResourceMilestoneEventsColumns,
+		PrimaryKey: []*schema.Column{ResourceMilestoneEventsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "resource_milestone_events_issues_issue",
+				Columns:    []*schema.Column{ResourceMilestoneEventsColumns[5]},
+				RefColumns: []*schema.Column{IssuesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "resource_milestone_events_users_user",
+				Columns:    []*schema.Column{ResourceMilestoneEventsColumns[6]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "resource_milestone_events_milestones_milestone",
+				Columns:    []*schema.Column{ResourceMilestoneEventsColumns[7]},
+				RefColumns: []*schema.Column{MilestonesColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "resourcemilestoneevent_issue_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{ResourceMilestoneEventsColumns[5], ResourceMilestoneEventsColumns[0]},
+			},
+		},
+	}
+	// ResourceStateEventsColumns holds the columns for the "resource_state_events" table.
+	ResourceStateEventsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "issuable_type", Type: field.TypeEnum, Enums: []string{"Issue"}},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "state", Type: field.TypeEnum, Enums: []string{"opened", "closed", "reopened", "merged", "locked"}},
+		{Name: "issue_id", Type: field.TypeInt, Nullable: true},
+		{Name: "user_id", Type: field.TypeInt, Nullable: true},
+	}
+	// ResourceStateEventsTable holds the schema information for the "resource_state_events" table.
+	ResourceStateEventsTable = &schema.Table{
+		Name:       "resource_state_events",
+		Columns:    ResourceStateEventsColumns,
+		PrimaryKey: []*schema.Column{ResourceStateEventsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "resource_state_events_issues_issue",
+				Columns:    []*schema.Column{ResourceStateEventsColumns[4]},
+				RefColumns: []*schema.Column{IssuesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "resource_state_events_users_user",
+				Columns:    []*schema.Column{ResourceStateEventsColumns[5]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "resourcestateevent_issue_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{ResourceStateEventsColumns[4], ResourceStateEventsColumns[0]},
+			},
+		},
+	}
 	// SettingsColumns holds the columns for the "settings" table.
 	SettingsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -827,9 +1277,16 @@ var (
 		GroupCustomAttributesTable,
 		GroupGroupLinksTable,
 		IdentitiesTable,
+		InternalIdsTable,
+		IssuesTable,
+		IssueAssigneesTable,
+		IssueLabelsTable,
 		JobOutboxTable,
+		LabelsTable,
+		LabelSubscriptionsTable,
 		LastCommitsTable,
 		MembersTable,
+		MilestonesTable,
 		NamespacesTable,
 		PersonalAccessTokensTable,
 		ProjectsTable,
@@ -840,6 +1297,9 @@ var (
 		ProtectedBranchesTable,
 		PushEventsTable,
 		RedirectRoutesTable,
+		ResourceLabelEventsTable,
+		ResourceMilestoneEventsTable,
+		ResourceStateEventsTable,
 		SettingsTable,
 		UsersTable,
 		UserCustomAttributesTable,
@@ -852,12 +1312,28 @@ func init() {
 	GroupGroupLinksTable.ForeignKeys[0].RefTable = NamespacesTable
 	GroupGroupLinksTable.ForeignKeys[1].RefTable = NamespacesTable
 	IdentitiesTable.ForeignKeys[0].RefTable = UsersTable
+	InternalIdsTable.ForeignKeys[0].RefTable = ProjectsTable
+	InternalIdsTable.ForeignKeys[1].RefTable = NamespacesTable
+	IssuesTable.ForeignKeys[0].RefTable = ProjectsTable
+	IssuesTable.ForeignKeys[1].RefTable = UsersTable
+	IssuesTable.ForeignKeys[2].RefTable = UsersTable
+	IssuesTable.ForeignKeys[3].RefTable = MilestonesTable
+	IssueAssigneesTable.ForeignKeys[0].RefTable = IssuesTable
+	IssueAssigneesTable.ForeignKeys[1].RefTable = UsersTable
+	IssueLabelsTable.ForeignKeys[0].RefTable = IssuesTable
+	IssueLabelsTable.ForeignKeys[1].RefTable = LabelsTable
 	JobOutboxTable.Annotation = &entsql.Annotation{
 		Table: "job_outbox",
 	}
+	LabelsTable.ForeignKeys[0].RefTable = ProjectsTable
+	LabelsTable.ForeignKeys[1].RefTable = NamespacesTable
+	LabelSubscriptionsTable.ForeignKeys[0].RefTable = LabelsTable
+	LabelSubscriptionsTable.ForeignKeys[1].RefTable = UsersTable
 	MembersTable.ForeignKeys[0].RefTable = NamespacesTable
 	MembersTable.ForeignKeys[1].RefTable = ProjectsTable
 	MembersTable.ForeignKeys[2].RefTable = UsersTable
+	MilestonesTable.ForeignKeys[0].RefTable = ProjectsTable
+	MilestonesTable.ForeignKeys[1].RefTable = NamespacesTable
 	NamespacesTable.ForeignKeys[0].RefTable = NamespacesTable
 	NamespacesTable.ForeignKeys[1].RefTable = UsersTable
 	PersonalAccessTokensTable.ForeignKeys[0].RefTable = UsersTable
@@ -870,6 +1346,14 @@ func init() {
 	ProjectStarsTable.ForeignKeys[0].RefTable = ProjectsTable
 	ProjectStarsTable.ForeignKeys[1].RefTable = UsersTable
 	ProjectStatisticsTable.ForeignKeys[0].RefTable = ProjectsTable
+	ResourceLabelEventsTable.ForeignKeys[0].RefTable = IssuesTable
+	ResourceLabelEventsTable.ForeignKeys[1].RefTable = UsersTable
+	ResourceLabelEventsTable.ForeignKeys[2].RefTable = LabelsTable
+	ResourceMilestoneEventsTable.ForeignKeys[0].RefTable = IssuesTable
+	ResourceMilestoneEventsTable.ForeignKeys[1].RefTable = UsersTable
+	ResourceMilestoneEventsTable.ForeignKeys[2].RefTable = MilestonesTable
+	ResourceStateEventsTable.ForeignKeys[0].RefTable = IssuesTable
+	ResourceStateEventsTable.ForeignKeys[1].RefTable = UsersTable
 	UsersTable.ForeignKeys[0].RefTable = UsersTable
 	UserCustomAttributesTable.ForeignKeys[0].RefTable = UsersTable
 }

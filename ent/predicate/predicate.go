@@ -18,14 +18,35 @@ type GroupGroupLink func(*sql.Selector)
 // Identity is the predicate function for identity builders.
 type Identity func(*sql.Selector)
 
+// InternalID is the predicate function for internalid builders.
+type InternalID func(*sql.Selector)
+
+// Issue is the predicate function for issue builders.
+type Issue func(*sql.Selector)
+
+// IssueAssignee is the predicate function for issueassignee builders.
+type IssueAssignee func(*sql.Selector)
+
+// IssueLabel is the predicate function for issuelabel builders.
+type IssueLabel func(*sql.Selector)
+
 // JobOutbox is the predicate function for joboutbox builders.
 type JobOutbox func(*sql.Selector)
+
+// Label is the predicate function for label builders.
+type Label func(*sql.Selector)
+
+// LabelSubscription is the predicate function for labelsubscription builders.
+type LabelSubscription func(*sql.Selector)
 
 // LastCommit is the predicate function for lastcommit builders.
 type LastCommit func(*sql.Selector)
 
 // Member is the predicate function for member builders.
 type Member func(*sql.Selector)
+
+// Milestone is the predicate function for milestone builders.
+type Milestone func(*sql.Selector)
 
 // Namespace is the predicate function for namespace builders.
 type Namespace func(*sql.Selector)
@@ -56,6 +77,15 @@ type PushEvent func(*sql.Selector)
 
 // RedirectRoute is the predicate function for redirectroute builders.
 type RedirectRoute func(*sql.Selector)
+
+// ResourceLabelEvent is the predicate function for resourcelabelevent builders.
+type ResourceLabelEvent func(*sql.Selector)
+
+// ResourceMilestoneEvent is the predicate function for resourcemilestoneevent builders.
+type ResourceMilestoneEvent func(*sql.Selector)
+
+// ResourceStateEvent is the predicate function for resourcestateevent builders.
+type ResourceStateEvent func(*sql.Selector)
 
 // Setting is the predicate function for setting builders.
 type Setting func(*sql.Selector)

@@ -61,6 +61,18 @@ const (
 	UpdateIssue Ability = "update_issue"
 	// AdminIssue is triaging issues (labels, service desk address).
 	AdminIssue Ability = "admin_issue"
+	// ReadConfidentialIssues is reading every confidential issue (authors and assignees read
+	// their own); DestroyIssue is deleting issues.
+	ReadConfidentialIssues Ability = "read_confidential_issues"
+	DestroyIssue           Ability = "destroy_issue"
+	// ReadLabel is reading labels; AdminLabel creating, changing and deleting them.
+	ReadLabel  Ability = "read_label"
+	AdminLabel Ability = "admin_label"
+	// ReadMilestone is reading milestones; AdminMilestone creating, changing and deleting them.
+	ReadMilestone  Ability = "read_milestone"
+	AdminMilestone Ability = "admin_milestone"
+	// DestroyMilestone is deleting a milestone (a group's needs more than creating one).
+	DestroyMilestone Ability = "destroy_milestone"
 
 	ReadMergeRequest   Ability = "read_merge_request"
 	UpdateMergeRequest Ability = "update_merge_request"
@@ -161,6 +173,13 @@ var groupMinLevel = map[Ability]Level{
 	// Group access tokens need Owner (project access tokens need Maintainer).
 	CreateProjectToken:         Owner,
 	ReadNamespaceViaMembership: Guest,
+	// Group labels and milestones: any reader reads them; Reporters manage them; deleting a
+	// group milestone needs Developer (the spec's stated role).
+	ReadLabel:        NoAccess,
+	AdminLabel:       Reporter,
+	ReadMilestone:    NoAccess,
+	AdminMilestone:   Reporter,
+	DestroyMilestone: Developer,
 }
 
 // creationLevel maps a group's project_creation_level or subgroup_creation_level to the access

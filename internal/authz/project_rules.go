@@ -84,6 +84,16 @@ var projectRules = map[Ability]projectRule{
 	CreateIssue: {role: Guest, reach: signedIn, features: []Feature{FeatureIssues}, write: true},
 	UpdateIssue: {role: Reporter, features: []Feature{FeatureIssues}, write: true},
 	AdminIssue:  {role: Reporter, features: []Feature{FeatureIssues}, write: true},
+	// Confidential issues: Reporters read all of them (authors and assignees their own, decided
+	// per issue by the issue service); deleting an issue is the Owner's.
+	ReadConfidentialIssues: {role: Reporter, features: []Feature{FeatureIssues}},
+	DestroyIssue:           {role: Owner, features: []Feature{FeatureIssues}, write: true},
+	// Labels and milestones are read by every project reader and managed by Reporters.
+	ReadLabel:        {role: Guest, reach: everyone},
+	AdminLabel:       {role: Reporter, write: true},
+	ReadMilestone:    {role: Guest, reach: everyone},
+	AdminMilestone:   {role: Reporter, write: true},
+	DestroyMilestone: {role: Reporter, write: true},
 
 	ReadMergeRequest:       {role: Reporter, reach: everyone, features: mergeReqs, needs: DownloadCode},
 	CreateMergeRequestIn:   {role: Guest, reach: signedIn, features: mergeReqs, needs: DownloadCode, write: true},

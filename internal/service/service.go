@@ -25,7 +25,10 @@ import (
 	"anvil/internal/service/containerregistry"
 	"anvil/internal/service/forks"
 	"anvil/internal/service/groups"
+	"anvil/internal/service/issues"
+	"anvil/internal/service/labels"
 	"anvil/internal/service/members"
+	"anvil/internal/service/milestones"
 	"anvil/internal/service/namespaces"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/protectedbranches"
@@ -76,6 +79,12 @@ type Services struct {
 	Stars *stars.Service
 	// Statistics computes projects' and groups' storage statistics from their repositories.
 	Statistics *statistics.Service
+	// Issues lists, reads and changes issues.
+	Issues *issues.Service
+	// Labels manages project and group labels.
+	Labels *labels.Service
+	// Milestones manages project and group milestones.
+	Milestones *milestones.Service
 	// StorageMoves moves projects' repositories between storages (repository_storage).
 	StorageMoves *storagemoves.Service
 	// Jobs is the durable background job queue (started by the server, see jobs.go).
@@ -150,6 +159,9 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	registerJobs(q, r, cr, moves)
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete},
 		StorageMoves: moves})
+	// The events service will record issue activity (issues.Activity); until it exists on
+	// main nothing is recorded.
+	iss := issues.New(d.Client, policy, p, g, issues.NoActivity{})
 	tok := tokens.New(d.Client, st, tokens.Deps{
 		Users: u, Policy: policy, Projects: p, Groups: g, ExternalURL: cfg.ExternalURL,
 	})
@@ -175,6 +187,9 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Namespaces:        namespaces.New(d.Client, policy, mem),
 		Stars:             stars.New(d.Client, p, u),
 		Statistics:        statistics.New(d.Client, r),
+		Issues:            iss,
+		Labels:            labels.New(d.Client, policy, p, g, iss),
+		Milestones:        milestones.New(d.Client, policy, p, g, iss),
 		StorageMoves:      moves,
 		Jobs:              q,
 	}, nil

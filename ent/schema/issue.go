@@ -1,0 +1,121 @@
+package schema
+
+import (
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+)
+
+// Issue is a project's issue; iid counts within the project and is never reused.
+type Issue struct{ ent.Schema }
+
+// Mixin returns the timestamp mixin.
+func (Issue) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
+
+// Fields returns the issue fields.
+func (Issue) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("project_id"),
+		field.Int("iid"),
+		field.String("title").NotEmpty().MaxLen(255),
+		field.Text("description").Optional().Nillable(),
+		field.Enum("state").Values("opened", "closed").Default("opened"),
+		field.Enum("issue_type").Values("issue", "incident", "test_case", "task").Default("issue"),
+		// author_id is null once the author's account is gone.
+		field.Int("author_id").Optional().Nillable(),
+		field.Int("milestone_id").Optional().Nillable(),
+		field.Bool("confidential").Default(false),
+		field.Bool("discussion_locked").Optional().Nillable(),
+		field.Time("due_date").Optional().Nillable(),
+		field.Time("closed_at").Optional().Nillable(),
+		field.Int("closed_by_id").Optional().Nillable(),
+	}
+}
+
+// Edges returns the issue's project, people, milestone, labels and assignees.
+func (Issue) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("project", Project.Type).Field("project_id").Unique().Required().
+			Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("author", User.Type).Field("author_id").Unique().
+			Annotations(entsql.OnDelete(entsql.SetNull)),
+		edge.To("closed_by", User.Type).Field("closed_by_id").Unique().
+			Annotations(entsql.OnDelete(entsql.SetNull)),
+		edge.To("milestone", Milestone.Type).Field("milestone_id").Unique().
+			Annotations(entsql.OnDelete(entsql.SetNull)),
+		edge.To("label_links", IssueLabel.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("assignee_links", IssueAssignee.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+	}
+}
+
+// Indexes returns the issue indexes: the iid, and the columns the list filters start from.
+func (Issue) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("project_id", "iid").Unique(),
+		index.Fields("project_id", "state", "created_at"),
+		index.Fields("milestone_id"),
+		index.Fields("author_id"),
+	}
+}
+
+// Annotations keeps issues out of the generated GraphQL schema for now.
+func (Issue) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.Skip(entgql.SkipAll)}
+}
+
+// IssueLabel applies a label to an issue (GitLab's label_links for issues).
+type IssueLabel struct{ ent.Schema }
+
+// Fields returns the link fields.
+func (IssueLabel) Fields() []ent.Field {
+	return []ent.Field{field.Int("issue_id"), field.Int("label_id")}
+}
+
+// Edges returns the linked issue and label; the link goes with either.
+func (IssueLabel) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("issue", Issue.Type).Ref("label_links").Field("issue_id").Unique().Required(),
+		edge.From("label", Label.Type).Ref("issue_links").Field("label_id").Unique().Required(),
+	}
+}
+
+// Indexes returns the link indexes: a label is applied once; issues are found by label.
+func (IssueLabel) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("issue_id", "label_id").Unique(), index.Fields("label_id")}
+}
+
+// Annotations keeps label links out of GraphQL.
+func (IssueLabel) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.Skip(entgql.SkipAll)}
+}
+
+// IssueAssignee assigns a user to an issue (GitLab's issue_assignees).
+type IssueAssignee struct{ ent.Schema }
+
+// Fields returns the assignment fields.
+func (IssueAssignee) Fields() []ent.Field {
+	return []ent.Field{field.Int("issue_id"), field.Int("user_id")}
+}
+
+// Edges returns the issue and the user; the assignment goes with either.
+func (IssueAssignee) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("issue", Issue.Type).Ref("assignee_links").Field("issue_id").Unique().Required(),
+		edge.To("user", User.Type).Field("user_id").Unique().Required().
+			Annotations(entsql.OnDelete(entsql.Cascade)),
+	}
+}
+
+// Indexes returns the assignment indexes.
+func (IssueAssignee) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("issue_id", "user_id").Unique(), index.Fields("user_id")}
+}
+
+// Annotations keeps assignments out of GraphQL.
+func (IssueAssignee) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.Skip(entgql.SkipAll)}
+}

@@ -1,0 +1,99 @@
+package schema
+
+import (
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+)
+
+// The resource events record an issuable's state, label and milestone changes (GitLab's
+// resource_state_events, resource_label_events, resource_milestone_events). They refer to
+// their issuable polymorphically: issuable_type names the kind and exactly one foreign key of
+// that kind is set (issue_id now; merge_request_id and epic_id join when those exist), so each
+// reference keeps a real foreign key and goes with its row.
+
+// issuableRef returns the kind column and the issue reference shared by the resource events.
+func issuableRef() []ent.Field {
+	return []ent.Field{
+		field.Enum("issuable_type").Values("Issue"),
+		field.Int("issue_id").Optional().Nillable(),
+		field.Int("user_id").Optional().Nillable(),
+		field.Time("created_at").Immutable().Default(now),
+	}
+}
+
+// issuableEdges returns the edges of issuableRef's keys.
+func issuableEdges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("issue", Issue.Type).Field("issue_id").Unique().Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("user", User.Type).Field("user_id").Unique().Annotations(entsql.OnDelete(entsql.SetNull)),
+	}
+}
+
+func skipGraphQL() []schema.Annotation { return []schema.Annotation{entgql.Skip(entgql.SkipAll)} }
+
+// ResourceStateEvent is one state change of an issuable.
+type ResourceStateEvent struct{ ent.Schema }
+
+// Fields returns the event fields.
+func (ResourceStateEvent) Fields() []ent.Field {
+	return append(issuableRef(), field.Enum("state").Values("opened", "closed", "reopened", "merged", "locked"))
+}
+
+// Edges returns the issuable and the user.
+func (ResourceStateEvent) Edges() []ent.Edge { return issuableEdges() }
+
+// Indexes returns the events of an issue in order.
+func (ResourceStateEvent) Indexes() []ent.Index { return []ent.Index{index.Fields("issue_id", "id")} }
+
+// Annotations keeps the events out of GraphQL.
+func (ResourceStateEvent) Annotations() []schema.Annotation { return skipGraphQL() }
+
+// ResourceLabelEvent is a label added to or removed from an issuable.
+type ResourceLabelEvent struct{ ent.Schema }
+
+// Fields returns the event fields; label_id is null once the label is deleted.
+func (ResourceLabelEvent) Fields() []ent.Field {
+	return append(issuableRef(), field.Enum("action").Values("add", "remove"), field.Int("label_id").Optional().Nillable())
+}
+
+// Edges returns the issuable, the user and the label.
+func (ResourceLabelEvent) Edges() []ent.Edge {
+	return append(issuableEdges(), edge.To("label", Label.Type).Field("label_id").Unique().
+		Annotations(entsql.OnDelete(entsql.SetNull)))
+}
+
+// Indexes returns the events of an issue in order.
+func (ResourceLabelEvent) Indexes() []ent.Index { return []ent.Index{index.Fields("issue_id", "id")} }
+
+// Annotations keeps the events out of GraphQL.
+func (ResourceLabelEvent) Annotations() []schema.Annotation { return skipGraphQL() }
+
+// ResourceMilestoneEvent is a milestone set on or removed from an issuable; state is the
+// issuable's state at the time.
+type ResourceMilestoneEvent struct{ ent.Schema }
+
+// Fields returns the event fields; milestone_id is null once the milestone is deleted.
+func (ResourceMilestoneEvent) Fields() []ent.Field {
+	return append(issuableRef(), field.Enum("action").Values("add", "remove"),
+		field.Int("milestone_id").Optional().Nillable(),
+		field.Enum("state").Values("opened", "closed", "merged", "locked"))
+}
+
+// Edges returns the issuable, the user and the milestone.
+func (ResourceMilestoneEvent) Edges() []ent.Edge {
+	return append(issuableEdges(), edge.To("milestone", Milestone.Type).Field("milestone_id").Unique().
+		Annotations(entsql.OnDelete(entsql.SetNull)))
+}
+
+// Indexes returns the events of an issue in order.
+func (ResourceMilestoneEvent) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("issue_id", "id")}
+}
+
+// Annotations keeps the events out of GraphQL.
+func (ResourceMilestoneEvent) Annotations() []schema.Annotation { return skipGraphQL() }

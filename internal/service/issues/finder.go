@@ -1,0 +1,216 @@
+package issues
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"anvil/ent/issue"
+	"anvil/ent/issueassignee"
+	"anvil/ent/issuelabel"
+	"anvil/ent/label"
+	"anvil/ent/milestone"
+	"anvil/ent/predicate"
+	"anvil/ent/project"
+	"anvil/ent/user"
+	"anvil/internal/apperr"
+	"anvil/internal/authz"
+	"anvil/internal/db"
+	"anvil/internal/filter"
+
+	"entgo.io/ent/dialect/sql"
+)
+
+// visibleIn restricts issues to those the actor may read among the projects selected by
+// inProjects: the issues feature available, and a confidential issue only in projects where the
+// actor reads confidential issues (Reporter+), or as its author or an assignee.
+func (s *Service) visibleIn(ctx context.Context, actor *authz.Actor, inProjects predicate.Project) ([]predicate.Issue, error) {
+	var scope *authz.Scope
+	if !actor.IsAnonymous() {
+		var err error
+		if scope, err = s.policy.Scope(ctx, actor, authz.Guest); err != nil {
+			return nil, err
+		}
+	}
+	readable := project.And(inProjects, project.PendingDelete(false), authz.VisibleProjectsIn(actor, scope),
+		authz.FeatureAvailableIn(actor, scope, authz.FeatureIssues))
+	out := []predicate.Issue{issue.HasProjectWith(readable)}
+	if actor.IsAdmin() {
+		return out, nil
+	}
+	out = append(out, issue.Or(issue.Confidential(false),
+		issue.HasProjectWith(authz.ProjectsWithLevelIn(actor, scope, authz.Reporter)),
+		ownIssue(actor)))
+	return out, nil
+}
+
+// ownIssue selects the issues the actor wrote or is assigned to.
+func ownIssue(actor *authz.Actor) predicate.Issue {
+	if actor.IsAnonymous() {
+		return issue.IDLT(0)
+	}
+	uid := actor.UserID()
+	return issue.Or(issue.AuthorID(uid), issue.HasAssigneeLinksWith(issueassignee.UserID(uid)))
+}
+
+// filters turns the list parameters into predicates.
+func filters(actor *authz.Actor, p ListParams) ([]predicate.Issue, error) {
+	var out []predicate.Issue
+	switch p.State {
+	case "opened":
+		out = append(out, issue.StateEQ(issue.StateOpened))
+	case "closed":
+		out = append(out, issue.StateEQ(issue.StateClosed))
+	}
+	out = append(out, filter.Predicates(p.Labels, labelRelation())...)
+	out = append(out, filter.Predicates(p.Milestone, milestoneRelation(time.Now().UTC()))...)
+	out = append(out, filter.Predicates(p.AuthorID, filter.Column[int, predicate.Issue](issue.FieldAuthorID))...)
+	out = append(out, filter.Predicates(p.AuthorUsername, usernameColumn(issue.FieldAuthorID))...)
+	out = append(out, filter.Predicates(p.AssigneeID, assigneeRelation())...)
+	out = append(out, filter.Predicates(p.AssigneeUsername, assigneeUsernames())...)
+	out = append(out, filter.Predicates(p.MilestoneID, filter.Column[int, predicate.Issue](issue.FieldMilestoneID))...)
+	out = append(out, filter.Predicates(p.IIDs, filter.Column[int, predicate.Issue](issue.FieldIid))...)
+	out = append(out, filter.Predicates(p.IssueType, filter.Column[string, predicate.Issue](issue.FieldIssueType))...)
+	if p.Confidential != nil {
+		out = append(out, issue.Confidential(*p.Confidential))
+	}
+	for _, r := range p.Created.Predicates(issue.FieldCreatedAt) {
+		out = append(out, r)
+	}
+	for _, r := range p.Updated.Predicates(issue.FieldUpdatedAt) {
+		out = append(out, r)
+	}
+	if p.Search != "" {
+		out = append(out, search(p.Search, p.In))
+	}
+	if p.DueDate != "" {
+		out = append(out, dueDate(p.DueDate, time.Now().UTC()))
+	}
+	switch p.Scope {
+	case "created_by_me":
+		if actor.IsAnonymous() {
+			return nil, apperr.Unauthorized()
+		}
+		out = append(out, issue.AuthorID(actor.UserID()))
+	case "assigned_to_me":
+		if actor.IsAnonymous() {
+			return nil, apperr.Unauthorized()
+		}
+		out = append(out, issue.HasAssigneeLinksWith(issueassignee.UserID(actor.UserID())))
+	}
+	return out, nil
+}
+
+// labelRelation matches issues by label title through issue_labels.
+func labelRelation() filter.Relation[string, predicate.Issue] {
+	return filter.Relation[string, predicate.Issue]{
+		Mode: filter.AllOf,
+		In: func(titles []string) predicate.Issue {
+			return issue.HasLabelLinksWith(issuelabel.HasLabelWith(label.TitleIn(titles...)))
+		},
+		Empty: func() predicate.Issue { return issue.Not(issue.HasLabelLinks()) },
+	}
+}
+
+// milestoneRelation matches issues by milestone title; Upcoming is the active milestones
+// due after now, Started the active ones already started.
+func milestoneRelation(now time.Time) filter.Relation[string, predicate.Issue] {
+	r := filter.Column[string, predicate.Issue](issue.FieldMilestoneID)
+	r.In = func(titles []string) predicate.Issue { return issue.HasMilestoneWith(milestone.TitleIn(titles...)) }
+	r.Wildcards = map[filter.Wildcard]func() predicate.Issue{
+		filter.Upcoming: func() predicate.Issue {
+			return issue.HasMilestoneWith(milestone.StateEQ(milestone.StateActive), milestone.DueDateGT(now))
+		},
+		filter.Started: func() predicate.Issue {
+			return issue.HasMilestoneWith(milestone.StateEQ(milestone.StateActive), milestone.StartDateLTE(now))
+		},
+	}
+	return r
+}
+
+// usernameColumn matches a user id column by the users' usernames.
+func usernameColumn(column string) filter.Relation[string, predicate.Issue] {
+	r := filter.Column[string, predicate.Issue](column)
+	r.In = func(names []string) predicate.Issue {
+		return predicate.Issue(db.In(column, user.Table, user.FieldID, user.UsernameIn(names...)))
+	}
+	return r
+}
+
+// assigneeRelation matches issues by assignee id through issue_assignees.
+func assigneeRelation() filter.Relation[int, predicate.Issue] {
+	return filter.Relation[int, predicate.Issue]{
+		In:    func(ids []int) predicate.Issue { return issue.HasAssigneeLinksWith(issueassignee.UserIDIn(ids...)) },
+		Empty: func() predicate.Issue { return issue.Not(issue.HasAssigneeLinks()) },
+	}
+}
+
+// assigneeUsernames matches issues by assignee username; several names are all required, as
+// GitLab's assignee_username[] is.
+func assigneeUsernames() filter.Relation[string, predicate.Issue] {
+	return filter.Relation[string, predicate.Issue]{
+		Mode: filter.AllOf,
+		In: func(names []string) predicate.Issue {
+			return issue.HasAssigneeLinksWith(func(s *sql.Selector) {
+				db.In(issueassignee.FieldUserID, user.Table, user.FieldID, user.UsernameIn(names...))(s)
+			})
+		},
+		Empty: func() predicate.Issue { return issue.Not(issue.HasAssigneeLinks()) },
+	}
+}
+
+// search matches the words of q in the title and/or description, case-insensitively.
+func search(q string, in []string) predicate.Issue {
+	title, desc := len(in) == 0, len(in) == 0
+	for _, f := range in {
+		switch strings.TrimSpace(f) {
+		case "title":
+			title = true
+		case "description":
+			desc = true
+		}
+	}
+	var any []predicate.Issue
+	if title {
+		any = append(any, issue.TitleContainsFold(q))
+	}
+	if desc {
+		any = append(any, issue.DescriptionContainsFold(q))
+	}
+	if len(any) == 0 {
+		return issue.IDLT(0)
+	}
+	return issue.Or(any...)
+}
+
+// dueDate is the due_date filter (GitLab's Issue::NoDueDate, AnyDueDate, DueToday, ...): weeks
+// start on Monday, as in Rails.
+func dueDate(v string, now time.Time) predicate.Issue {
+	today := now.Truncate(24 * time.Hour)
+	day := func(t time.Time) time.Time { return t.Truncate(24 * time.Hour) }
+	between := func(from, to time.Time) predicate.Issue {
+		return issue.And(issue.DueDateGTE(from), issue.DueDateLTE(to))
+	}
+	switch v {
+	case "0":
+		return issue.DueDateIsNil()
+	case "any":
+		return issue.DueDateNotNil()
+	case "today":
+		return issue.DueDateEQ(today)
+	case "tomorrow":
+		return issue.DueDateEQ(today.AddDate(0, 0, 1))
+	case "overdue":
+		return issue.DueDateLT(today)
+	case "week":
+		monday := day(today.AddDate(0, 0, -((int(today.Weekday()) + 6) % 7)))
+		return between(monday, monday.AddDate(0, 0, 6))
+	case "month":
+		first := time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, time.UTC)
+		return between(first, first.AddDate(0, 1, -1))
+	case "next_month_and_previous_two_weeks":
+		first := time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, time.UTC)
+		return between(today.AddDate(0, 0, -14), first.AddDate(0, 2, -1))
+	}
+	return issue.IDLT(0)
+}

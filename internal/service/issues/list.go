@@ -1,0 +1,197 @@
+package issues
+
+import (
+	"context"
+	"strconv"
+
+	"anvil/ent"
+	"anvil/ent/issue"
+	"anvil/ent/issuelabel"
+	"anvil/ent/namespace"
+	"anvil/ent/predicate"
+	"anvil/ent/project"
+	"anvil/internal/apperr"
+	"anvil/internal/authz"
+	"anvil/internal/db"
+	"anvil/internal/pagination"
+	"anvil/internal/service/projects"
+
+	"entgo.io/ent/dialect/sql"
+)
+
+// Parent is the list's parent: a project, a group (with its subgroups), or neither (GET /issues).
+type Parent struct {
+	ProjectRef string
+	GroupRef   string
+	// WithoutSubgroups keeps a group's list to the projects directly in it.
+	WithoutSubgroups bool
+}
+
+// Query returns the issues of parent the actor may read that match p (REST pages it; GraphQL
+// paginates the query). A project or group the actor cannot read is 404.
+func (s *Service) Query(ctx context.Context, actor *authz.Actor, parent Parent, p ListParams) (*ent.IssueQuery, error) {
+	var in predicate.Project
+	switch {
+	case parent.ProjectRef != "":
+		proj, err := s.projects.Find(ctx, actor, parent.ProjectRef, authz.ReadProject)
+		if err != nil {
+			return nil, err
+		}
+		in = project.ID(proj.ID)
+	case parent.GroupRef != "":
+		g, err := s.groups.Find(ctx, actor, parent.GroupRef, authz.ReadGroup)
+		if err != nil {
+			return nil, err
+		}
+		in = project.HasNamespaceWith(namespace.Or(namespace.ID(g.ID), authz.Descendants(g.FullPath)))
+		if parent.WithoutSubgroups {
+			in = project.NamespaceID(g.ID)
+		}
+		if !p.IncludeArchived {
+			in = project.And(in, project.Archived(false))
+		}
+	default:
+		if actor.IsAnonymous() && p.Scope != "all" {
+			// GET /issues defaults to created_by_me, which needs a signed-in user.
+			return nil, apperr.Unauthorized()
+		}
+		if p.Scope == "" {
+			p.Scope = "created_by_me"
+		}
+		in = project.IDGT(0)
+	}
+	vis, err := s.visibleIn(ctx, actor, in)
+	if err != nil {
+		return nil, err
+	}
+	fs, err := filters(actor, p)
+	if err != nil {
+		return nil, err
+	}
+	return db.ClientFrom(ctx, s.client).Issue.Query().Where(vis...).Where(fs...), nil
+}
+
+// List returns one page of Query in order, each issue with the edges the presenter needs.
+func (s *Service) List(ctx context.Context, actor *authz.Actor, parent Parent, p ListParams, o Order, page pagination.Offset) (pagination.Result[*ent.Issue], error) {
+	res := pagination.Result[*ent.Issue]{Page: page}
+	q, err := s.Query(ctx, actor, parent, p)
+	if err != nil {
+		return res, err
+	}
+	n, err := q.Clone().Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(ctx)
+	if err != nil {
+		return res, err
+	}
+	rows, err := Load(order(q, o)).Offset(page.Skip()).Limit(page.Limit()).All(ctx)
+	if err != nil {
+		return res, err
+	}
+	res.Items, res.Total = rows, pagination.BoundedTotal(n)
+	return res, nil
+}
+
+// Load asks for the edges an issue is presented with.
+func Load(q *ent.IssueQuery) *ent.IssueQuery {
+	return q.WithAuthor().WithClosedBy().WithMilestone(func(mq *ent.MilestoneQuery) { mq.WithGroup() }).
+		WithProject(func(pq *ent.ProjectQuery) { pq.WithNamespace() }).
+		WithLabelLinks(func(lq *ent.IssueLabelQuery) { lq.WithLabel().Order(issuelabel.ByLabelField("title")) }).
+		WithAssigneeLinks(func(aq *ent.IssueAssigneeQuery) { aq.WithUser() })
+}
+
+// order applies order_by and sort, the id breaking ties in the same direction.
+func order(q *ent.IssueQuery, o Order) *ent.IssueQuery {
+	desc := o.Sort != "asc"
+	opt := sql.OrderAsc()
+	if desc {
+		opt = sql.OrderDesc()
+	}
+	col := issue.FieldCreatedAt
+	switch o.By {
+	case "updated_at", "due_date", "title":
+		col = o.By
+	}
+	if col == issue.FieldDueDate {
+		// Issues without a due date come last either way, as GitLab orders them.
+		return q.Order(sql.OrderByField(col, opt, sql.OrderNullsLast()).ToFunc(), sql.OrderByField(issue.FieldID, opt).ToFunc())
+	}
+	return q.Order(sql.OrderByField(col, opt).ToFunc(), sql.OrderByField(issue.FieldID, opt).ToFunc())
+}
+
+// Find returns the issue iid of project ref if the actor may read it (404 Issue Not Found
+// otherwise, 404 Project Not Found for a project it cannot read), with the project's level.
+func (s *Service) Find(ctx context.Context, actor *authz.Actor, ref, iidText string) (*ent.Issue, authz.Level, error) {
+	proj, level, readable, err := s.projects.LookupLevel(ctx, actor, ref)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := authz.Check(actor, proj, level, readable, authz.ReadIssue); err != nil {
+		return nil, 0, notFoundIfForbidden(err)
+	}
+	iid, err := strconv.Atoi(iidText)
+	if err != nil {
+		return nil, 0, apperr.NotFound("Issue")
+	}
+	is, err := Load(db.ClientFrom(ctx, s.client).Issue.Query().Where(issue.ProjectID(proj.ID), issue.Iid(iid))).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, 0, apperr.NotFound("Issue")
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	if !CanRead(actor, proj, level, is) {
+		return nil, 0, apperr.NotFound("Issue")
+	}
+	return is, level, nil
+}
+
+// notFoundIfForbidden turns a refusal to read issues of a readable project (the feature is off
+// for the actor) into 404 Issue Not Found, as GitLab's finder hides the issues then.
+func notFoundIfForbidden(err error) error {
+	if apperr.Is(err, apperr.KindForbidden, apperr.KindUnauthorized) {
+		return apperr.NotFound("Issue")
+	}
+	return err
+}
+
+// CanRead reports whether the actor may read the issue in proj (level is its level there):
+// read_issue, and for a confidential issue read_confidential_issues, authorship or assignment.
+func CanRead(actor *authz.Actor, proj *ent.Project, level authz.Level, is *ent.Issue) bool {
+	if !authz.CanProject(actor, proj, level, authz.ReadIssue) {
+		return false
+	}
+	if !is.Confidential || authz.CanProject(actor, proj, level, authz.ReadConfidentialIssues) {
+		return true
+	}
+	if actor.IsAnonymous() {
+		return false
+	}
+	if is.AuthorID != nil && *is.AuthorID == actor.UserID() {
+		return true
+	}
+	for _, a := range is.Edges.AssigneeLinks {
+		if a.UserID == actor.UserID() {
+			return true
+		}
+	}
+	return false
+}
+
+// FullPath is the issue's project path; the project and its namespace must be loaded.
+func FullPath(is *ent.Issue) string { return projects.FullPath(is.Edges.Project) }
+
+// FindByID returns any issue by its global id: GET /issues/:id, administrators only (403 for
+// others, as GitLab's authenticated_as_admin!); 404 Not found for an unknown id.
+func (s *Service) FindByID(ctx context.Context, actor *authz.Actor, idText string) (*ent.Issue, error) {
+	if !actor.IsAdmin() {
+		return nil, apperr.Forbidden("")
+	}
+	id, err := strconv.Atoi(idText)
+	if err != nil {
+		return nil, apperr.Invalid("id")
+	}
+	is, err := Load(db.ClientFrom(ctx, s.client).Issue.Query().Where(issue.ID(id))).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.RecordNotFound()
+	}
+	return is, err
+}
