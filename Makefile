@@ -4,7 +4,7 @@ PKGS := ./...
 FUZZTIME ?= 20s
 LDFLAGS := -X anvil/internal/version.Revision=$(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 
-.PHONY: run build test test-sqlite test-postgres fuzz vet fmt generate bench clean
+.PHONY: run build test test-sqlite test-postgres fuzz fuzz-params vet fmt generate bench clean
 
 ## run: start the server on its embedded defaults (SQLite and repositories under ./data, port 8080)
 run:
@@ -19,8 +19,9 @@ build:
 ## by side only there, see internal/db/concurrently.go), then a bounded fuzz run of the parameter
 ## parser. The suite includes the OCI distribution-spec conformance run against the embedded
 ## registry (internal/registryserver TestOCIConformance: the suite pinned as a go.mod tool, built
-## and run with a 5-minute bound; ANVIL_CONFORMANCE_RESULTS=dir keeps its report)
-test: vet test-sqlite test-postgres fuzz
+## and run with a 5-minute bound; ANVIL_CONFORMANCE_RESULTS=dir keeps its report), and a bounded
+## part (3,000 requests) of the fuzz campaign over every route (rest TestFuzzCampaign_...)
+test: vet test-sqlite test-postgres fuzz-params
 
 test-sqlite:
 	env -u ANVIL_TEST_DATABASE_URL $(GO) test -race -count=1 -timeout 20m $(PKGS)
@@ -31,7 +32,20 @@ test-postgres:
 		$(GO) test -race -count=1 -timeout 20m $(PKGS); \
 	else echo "== ANVIL_TEST_DATABASE_URL not set: PostgreSQL suite skipped"; fi
 
-fuzz:
+## fuzz: the parameter parser's Go fuzz target for FUZZTIME, then the whole fuzz campaign:
+## FUZZ_REQUESTS (100,000) generated requests over every route, GraphQL, /v2/ and git smart
+## HTTP against an in-process server (SQLite, then PostgreSQL when ANVIL_TEST_DATABASE_URL is
+## set), failing on any 5xx or non-JSON /api/v4 error. FUZZ_SEED varies the requests.
+FUZZ_REQUESTS ?= 100000
+FUZZ_SEED ?= 1
+fuzz: fuzz-params
+	env -u ANVIL_TEST_DATABASE_URL ANVIL_FUZZ_REQUESTS=$(FUZZ_REQUESTS) ANVIL_FUZZ_SEED=$(FUZZ_SEED) \
+		$(GO) test -count=1 -timeout 120m -run '^TestFuzzCampaign_' -v ./rest/
+	@if [ -n "$$ANVIL_TEST_DATABASE_URL" ]; then \
+		ANVIL_FUZZ_REQUESTS=$(FUZZ_REQUESTS) ANVIL_FUZZ_SEED=$(FUZZ_SEED) \
+		$(GO) test -count=1 -timeout 120m -run '^TestFuzzCampaign_' -v ./rest/; fi
+
+fuzz-params:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseQuery$$' -fuzztime $(FUZZTIME) ./rest/params
 
 vet:

@@ -10,6 +10,7 @@ import (
 	"anvil/internal/apperr"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
@@ -45,6 +46,12 @@ func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 		if isOwnGraphQLError(err) {
 			return gerr
 		}
+		if isCursorArgument(gerr.Path) {
+			// A cursor that does not decode is the client's mistake, as in GitLab's connections.
+			gerr.Message = "Please provide a valid cursor"
+			gerr.Extensions = map[string]any{"code": codeBadInput}
+			return gerr
+		}
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			gerr.Message = "Request timed out. Please try a less complex query or a smaller set of records."
 			gerr.Extensions = map[string]any{"code": "TIMEOUT"}
@@ -55,6 +62,16 @@ func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 		gerr.Extensions = map[string]any{"code": codeInternal}
 		return gerr
 	}
+}
+
+// isCursorArgument reports whether path ends at a connection's cursor argument, where
+// gqlgen reports a cursor that cannot be decoded.
+func isCursorArgument(path ast.Path) bool {
+	if len(path) == 0 {
+		return false
+	}
+	name, ok := path[len(path)-1].(ast.PathName)
+	return ok && (name == "after" || name == "before")
 }
 
 // badInput is an error in the arguments a resolver was given.

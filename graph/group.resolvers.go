@@ -37,6 +37,9 @@ func (r *groupResolver) Projects(ctx context.Context, obj *ent.Namespace, includ
 	if err != nil {
 		return nil, err
 	}
+	if err := checkCursors(orderZero(ent.DefaultProjectOrder.Field.Value), after, before); err != nil {
+		return nil, err
+	}
 	first, last = page(first, last)
 	return q.Paginate(connection(ctx), after, first, before, last)
 }
@@ -92,6 +95,10 @@ func (r *queryResolver) Groups(ctx context.Context, search *string, allAvailable
 	if err != nil {
 		return nil, err
 	}
+	order := groupOrder(sort)
+	if err := checkCursors(orderZero(order.Field.Value), after, before); err != nil {
+		return nil, err
+	}
 	first, last = page(first, last)
-	return q.Paginate(connection(ctx), after, first, before, last, ent.WithGroupOrder(groupOrder(sort)))
+	return q.Paginate(connection(ctx), after, first, before, last, ent.WithGroupOrder(order))
 }

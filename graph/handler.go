@@ -26,6 +26,7 @@ func NewHandler(svc *service.Services, baseURL string, auth Authenticate, log *s
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.Use(extension.Introspection{})
 	srv.Use(&limits{})
+	srv.Use(stringInputs{})
 	srv.AroundFields(guardScopes)
 	srv.SetErrorPresenter(presentError(log))
 	srv.SetRecoverFunc(recoverPanic(log))

@@ -54,6 +54,9 @@ func (r *Resolver) memberConnection(ctx context.Context, src members.Ref, search
 	after, before *ent.Cursor, first, last *int,
 ) (*ent.MemberConnection, error) {
 	p := members.ListParams{Source: src, Query: str(search)}
+	if err := checkCursors(orderZero(ent.DefaultMemberOrder.Field.Value), after, before); err != nil {
+		return nil, err
+	}
 	first, last = page(first, last)
 	if len(relations) == 1 && relations[0] == members.Direct {
 		q, err := r.svc.Members.Query(ctx, actor(ctx), p)

@@ -29,6 +29,9 @@ func (r *userResolver) StarredProjects(ctx context.Context, obj *ent.User, searc
 	if err != nil {
 		return nil, err
 	}
+	if err := checkCursors(orderZero(ent.DefaultProjectOrder.Field.Value), after, before); err != nil {
+		return nil, err
+	}
 	first, last = page(first, last)
 	return q.Paginate(connection(ctx), after, first, before, last)
 }

@@ -95,6 +95,10 @@ func (r *queryResolver) Projects(ctx context.Context, ids []string, membership *
 	if err != nil {
 		return nil, err
 	}
+	order := projectOrder(sort)
+	if err := checkCursors(orderZero(order.Field.Value), after, before); err != nil {
+		return nil, err
+	}
 	first, last = page(first, last)
-	return q.Paginate(connection(ctx), after, first, before, last, ent.WithProjectOrder(projectOrder(sort)))
+	return q.Paginate(connection(ctx), after, first, before, last, ent.WithProjectOrder(order))
 }

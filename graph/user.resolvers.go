@@ -60,8 +60,12 @@ func (r *queryResolver) Users(ctx context.Context, ids []string, usernames []str
 	if err != nil {
 		return nil, err
 	}
+	order := userOrder(sort)
+	if err := checkCursors(orderZero(order.Field.Value), after, before); err != nil {
+		return nil, err
+	}
 	first, last = page(first, last)
-	return q.Paginate(connection(ctx), after, first, before, last, ent.WithUserOrder(userOrder(sort)))
+	return q.Paginate(connection(ctx), after, first, before, last, ent.WithUserOrder(order))
 }
 
 // Locked is the resolver for the locked field.

@@ -200,7 +200,7 @@ func BenchmarkReads(b *testing.B) {
 	})
 	b.Run("blob", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := repo.ReadBlob(ctx, "main:"+benchPath(4242), -1); err != nil {
+			if _, err := repo.ReadBlobAt(ctx, "main", benchPath(4242), -1); err != nil {
 				b.Fatal(err)
 			}
 		}

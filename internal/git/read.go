@@ -126,12 +126,27 @@ func (r *Repository) ReadCommits(ctx context.Context, ids []ObjectID) ([]*Commit
 	return out, nil
 }
 
-// ReadBlob reads the blob rev names ("<id>", "main:README.md"), keeping at most limit bytes
+// ReadBlob reads the blob rev names (an id, "main~1^{blob}"...), keeping at most limit bytes
 // (everything when limit is negative). A non-blob fails with ErrObjectNotFound.
 func (r *Repository) ReadBlob(ctx context.Context, rev string, limit int64) (*Blob, error) {
 	if err := ValidateRevision(rev); err != nil {
 		return nil, err
 	}
+	return r.readBlob(ctx, rev, limit)
+}
+
+// ReadBlobAt reads the blob at path in the tree of rev, as ReadBlob.
+func (r *Repository) ReadBlobAt(ctx context.Context, rev, path string, limit int64) (*Blob, error) {
+	if err := ValidateRevision(rev); err != nil {
+		return nil, err
+	}
+	if err := ValidatePath(path); err != nil {
+		return nil, err
+	}
+	return r.readBlob(ctx, rev+":"+path, limit)
+}
+
+func (r *Repository) readBlob(ctx context.Context, rev string, limit int64) (*Blob, error) {
 	var obj catfile.Object
 	err := r.batch(ctx, func(b *catfile.Batch) (err error) {
 		obj, err = b.Read(ctx, rev, limit)

@@ -33,7 +33,9 @@ func TestRepository_resolve(t *testing.T) {
 		{rev: string(repo.Commit("readme"))[:10], commit: repo.Commit("readme")},
 		{rev: "nope", commitErr: git.ErrReferenceNotFound, revErr: git.ErrReferenceNotFound},
 		{rev: "0123456789012345678901234567890123456789", commitErr: git.ErrObjectNotFound, revErr: git.ErrObjectNotFound},
-		{rev: "main:README.md", commitErr: git.ErrReferenceNotFound},
+		{rev: "main:README.md", commitErr: git.ErrInvalidRevision, revErr: git.ErrInvalidRevision},
+		{rev: "main:../x", commitErr: git.ErrInvalidRevision, revErr: git.ErrInvalidRevision},
+		{rev: "main@{upstream}", commitErr: git.ErrInvalidRevision, revErr: git.ErrInvalidRevision},
 		{rev: "-main", commitErr: git.ErrInvalidRevision, revErr: git.ErrInvalidRevision},
 		{rev: "a\nb", commitErr: git.ErrInvalidRevision, revErr: git.ErrInvalidRevision},
 	} {
@@ -112,13 +114,18 @@ func TestRepository_readCommit(t *testing.T) {
 func TestRepository_readBlob(t *testing.T) {
 	t.Parallel()
 	repo := history(t)
-	b, err := repo.ReadBlob(ctx, "main:README.md", -1)
+	b, err := repo.ReadBlobAt(ctx, "main", "README.md", -1)
 	require.NoError(t, err)
 	require.Equal(t, "# Project\n\nHello, world.\n", string(b.Data))
 	require.EqualValues(t, 25, b.Size)
 	require.False(t, b.Truncated)
 
-	b, err = repo.ReadBlob(ctx, "main:README.md", 9)
+	_, err = repo.ReadBlob(ctx, "main:README.md", -1)
+	require.ErrorIs(t, err, git.ErrInvalidRevision, "paths are a parameter of their own")
+	_, err = repo.ReadBlobAt(ctx, "main", "../x", -1)
+	require.ErrorIs(t, err, git.ErrInvalidPath)
+
+	b, err = repo.ReadBlobAt(ctx, "main", "README.md", 9)
 	require.NoError(t, err)
 	require.Equal(t, "# Project", string(b.Data))
 	require.True(t, b.Truncated)
@@ -134,9 +141,9 @@ func TestRepository_readBlob(t *testing.T) {
 	require.Equal(t, git.ObjectInfo{ID: b.ID, Type: git.TypeBlob, Size: 25}, info)
 	require.Equal(t, "# Project\n\nHello, world.\n", buf.String())
 
-	_, err = repo.ReadBlob(ctx, "main:docs", -1)
+	_, err = repo.ReadBlobAt(ctx, "main", "docs", -1)
 	require.ErrorIs(t, err, git.ErrObjectNotFound, "a tree is not a blob")
-	_, err = repo.ReadBlob(ctx, "main:missing", -1)
+	_, err = repo.ReadBlobAt(ctx, "main", "missing", -1)
 	require.ErrorIs(t, err, git.ErrReferenceNotFound)
 	_, err = repo.ReadBlobTo(ctx, repo.Commit("init"), &buf)
 	require.ErrorIs(t, err, git.ErrObjectNotFound)

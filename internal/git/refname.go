@@ -1,6 +1,7 @@
 package git
 
 import (
+	"anvil/internal/git/catfile"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -102,9 +103,14 @@ func checkRefFormat(name string) error {
 // maxRevisionLength bounds revision expressions from users.
 const maxRevisionLength = 4096
 
-// ValidateRevision checks a revision expression from a user ("main", "v1.0^{commit}", "a..b",
-// an object id): not empty, not starting with "-" (it would read as an option), no control
-// characters, at most 4096 bytes.
+// ValidateRevision is the one check of a revision expression from a client ("main",
+// "v1.0^{commit}", "a..b", an object id) before git sees it: not empty, not starting with "-"
+// (it would read as an option), no control characters, at most 4096 bytes, and none of the
+// forms that make git fail outright instead of answering "missing" (which would kill a shared
+// cat-file process):
+//   - no ":" (a path-scoped revision, "main:../x", as Gitaly refuses it from clients: paths are
+//     separate parameters, joined by this package, see ReadBlobAt);
+//   - no "@{u}", "@{upstream}" or "@{push}" (a bare repository has no upstreams).
 func ValidateRevision(rev string) error {
 	switch {
 	case rev == "":
@@ -113,6 +119,10 @@ func ValidateRevision(rev string) error {
 		return fmt.Errorf("%w: %q starts with -", ErrInvalidRevision, rev)
 	case len(rev) > maxRevisionLength:
 		return fmt.Errorf("%w: too long", ErrInvalidRevision)
+	case strings.Contains(rev, ":"):
+		return fmt.Errorf("%w: %q contains ':'", ErrInvalidRevision, rev)
+	case catfile.NamesUpstream(rev):
+		return fmt.Errorf("%w: %q names an upstream", ErrInvalidRevision, rev)
 	}
 	for i := 0; i < len(rev); i++ {
 		if c := rev[i]; c < 0x20 || c == 0x7f {

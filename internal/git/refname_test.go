@@ -80,10 +80,11 @@ func TestValidateBranchAndTagName(t *testing.T) {
 
 func TestValidateRevision(t *testing.T) {
 	t.Parallel()
-	for _, ok := range []string{"main", "a..b", "a...b", "^main", "HEAD~2", "v1^{commit}", "HEAD^{/fix bug}", "main:dir/file"} {
+	for _, ok := range []string{"main", "a..b", "a...b", "^main", "HEAD~2", "v1^{commit}", "HEAD^{/fix bug}", "main@{1}", "HEAD@{-1}"} {
 		require.NoError(t, git.ValidateRevision(ok), ok)
 	}
-	for _, bad := range []string{"", "-x", "--all", "a\nb", "a\x00", "a\tb", strings.Repeat("a", 5000)} {
+	for _, bad := range []string{"", "-x", "--all", "a\nb", "a\x00", "a\tb", strings.Repeat("a", 5000),
+		"main:dir/file", "main:../x", ":../x", ":/regex", "main@{u}", "main@{Upstream}", "@{push}", "HEAD@{U}^{tree}"} {
 		require.ErrorIs(t, git.ValidateRevision(bad), git.ErrInvalidRevision, bad)
 	}
 }

@@ -45,10 +45,18 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// fail answers err: 500 when nothing was sent yet, otherwise only a log line (the client sees a
-// truncated response).
-func (s *Server) fail(ctx context.Context, rw *responseWriter, what string, err error) {
+// fail answers err from git: when git refused the client's request (clientFault), 400 and a
+// warning; otherwise 500 and an error. Once something was sent only the log line is left (the
+// client sees a truncated response).
+func (s *Server) fail(ctx context.Context, rw *responseWriter, what string, err error, body *bodyReader) {
 	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
+		return
+	}
+	if msg, ok := clientFault(err, body); ok {
+		s.Log.WarnContext(ctx, "git "+what+" refused the request", "err", err)
+		if !rw.written {
+			plain(rw.w, http.StatusBadRequest, msg)
+		}
 		return
 	}
 	s.Log.ErrorContext(ctx, "git "+what+" failed", "err", err)
@@ -57,8 +65,30 @@ func (s *Server) fail(ctx context.Context, rw *responseWriter, what string, err 
 	}
 }
 
-// gitProtocol is the client's Git-Protocol header ("version=2").
-func gitProtocol(r *http.Request) string { return r.Header.Get("Git-Protocol") }
+// refuse answers a request that is the client's error: 400 with a short message, logged as a
+// warning, not an error.
+func (s *Server) refuse(ctx context.Context, w http.ResponseWriter, what string, err error) {
+	s.Log.WarnContext(ctx, "git "+what+": bad request", "err", err)
+	var bad *badRequest
+	if errors.As(err, &bad) {
+		plain(w, http.StatusBadRequest, bad.Msg)
+		return
+	}
+	plain(w, http.StatusBadRequest, "Bad request")
+}
+
+// gitProtocol is the client's Git-Protocol header ("version=2"). A header with characters git
+// never sends there is ignored (protocol v0), as git ignores parameters it does not know,
+// rather than failing the request.
+func gitProtocol(r *http.Request) string {
+	h := r.Header.Get("Git-Protocol")
+	for _, c := range h {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("=:.-_", c)) {
+			return ""
+		}
+	}
+	return h
+}
 
 // setHeaders writes the headers of a git response.
 func setHeaders(w http.ResponseWriter, contentType string) {
@@ -90,7 +120,7 @@ func (s *Server) advertise(w http.ResponseWriter, r *http.Request, svc service, 
 		err = repo.ReceivePack(ctx, opts)
 	}
 	if err != nil {
-		s.fail(ctx, rw, "advertisement", err)
+		s.fail(ctx, rw, "advertisement", err, nil)
 	}
 }
 
@@ -120,13 +150,18 @@ func (s *Server) uploadPack(w http.ResponseWriter, r *http.Request, repo *git.Re
 	ctx := r.Context()
 	body, err := requestBody(r)
 	if err != nil {
-		plain(w, http.StatusBadRequest, "Bad request")
+		s.refuse(ctx, w, "upload-pack", err)
+		return
+	}
+	req, err := readUploadRequest(body, strings.Contains(gitProtocol(r), "version=2"))
+	if err != nil {
+		s.refuse(ctx, w, "upload-pack", err)
 		return
 	}
 	setHeaders(w, "application/x-git-upload-pack-result")
 	rw := newResponseWriter(w)
-	if err := repo.UploadPack(ctx, git.PackOptions{Stdin: body, Stdout: rw, GitProtocol: gitProtocol(r)}); err != nil {
-		s.fail(ctx, rw, "upload-pack", err)
+	if err := repo.UploadPack(ctx, git.PackOptions{Stdin: bytes.NewReader(req), Stdout: rw, GitProtocol: gitProtocol(r)}); err != nil {
+		s.fail(ctx, rw, "upload-pack", err, nil)
 	}
 }
 
@@ -141,13 +176,16 @@ func (s *Server) receivePack(w http.ResponseWriter, r *http.Request, actor *auth
 	ctx := r.Context()
 	body, err := requestBody(r)
 	if err != nil {
-		plain(w, http.StatusBadRequest, "Bad request")
+		s.refuse(ctx, w, "receive-pack", err)
 		return
 	}
 	br := bufio.NewReaderSize(body, 64<<10)
 	cmds, raw, err := readCommands(br)
+	if err == nil && len(raw) == 0 {
+		err = badf("Bad request: empty body")
+	}
 	if err != nil {
-		plain(w, http.StatusBadRequest, err.Error())
+		s.refuse(ctx, w, "receive-pack", err)
 		return
 	}
 	hasBranches, err := repo.HasBranches(ctx)
@@ -181,10 +219,11 @@ func (s *Server) receivePack(w http.ResponseWriter, r *http.Request, actor *auth
 	}
 	setHeaders(w, "application/x-git-receive-pack-result")
 	rw := newResponseWriter(w)
-	err = repo.ReceivePackWithHooks(ctx, git.PackOptions{Stdin: io.MultiReader(bytes.NewReader(raw), br), Stdout: rw},
+	in := &bodyReader{r: io.MultiReader(bytes.NewReader(raw), br)}
+	err = repo.ReceivePackWithHooks(ctx, git.PackOptions{Stdin: in, Stdout: rw},
 		git.ReceivePackHooks{Dir: s.hooksDir, Env: env})
 	if err != nil {
-		s.fail(ctx, rw, "receive-pack", err)
+		s.fail(ctx, rw, "receive-pack", err, in)
 	}
 	// Whatever git accepted is in the repository now, even if the client went away: record it.
 	updates, rerr := readUpdates(result.Name())

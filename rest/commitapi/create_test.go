@@ -17,7 +17,7 @@ import (
 // blob reads a file of a revision.
 func blob(t *testing.T, r *git.Repository, rev, path string) string {
 	t.Helper()
-	b, err := r.ReadBlob(context.Background(), rev+":"+path, -1)
+	b, err := r.ReadBlobAt(context.Background(), rev, path, -1)
 	require.NoError(t, err, path)
 	return string(b.Data)
 }

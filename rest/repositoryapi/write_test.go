@@ -30,7 +30,7 @@ func testFilesWrite(t *testing.T, f *fixture) {
 	}
 	content := func(t *testing.T, rev, path string) string {
 		t.Helper()
-		b, err := r.ReadBlob(ctx, rev+":"+path, -1)
+		b, err := r.ReadBlobAt(ctx, rev, path, -1)
 		require.NoError(t, err)
 		return string(b.Data)
 	}

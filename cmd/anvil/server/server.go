@@ -44,7 +44,12 @@ type Server struct {
 	RegistryHandler http.Handler
 	Log             *slog.Logger
 	Registry        *prometheus.Registry
+	// Routes lists the router's routes (method and path template), for route-driven tests.
+	Routes []Route
 }
+
+// Route is one route of the router: its method and path template (":id", "*path").
+type Route struct{ Method, Path string }
 
 // Options adjust a server for tests and benchmarks.
 type Options struct {
@@ -157,6 +162,9 @@ func (s *Server) routes() (http.Handler, http.Handler) {
 	})
 	// GitLab's catch-all route lives inside the API, so it carries the API's headers (and Rails
 	// sends the same two on its own 404 pages).
+	for _, r := range e.Routes() {
+		s.Routes = append(s.Routes, Route{Method: r.Method, Path: r.Path})
+	}
 	e.NoRoute(middleware.SecurityHeaders, func(c *gin.Context) {
 		if strings.HasPrefix(c.Request.URL.Path, "/api/") {
 			httpx.JSON(c, http.StatusNotFound, gin.H{"error": "404 Not Found"})
@@ -180,12 +188,20 @@ func privateRoots(cfg config.Config) []string {
 	return roots
 }
 
-// readiness handles /-/readiness: ready when the database answers.
+// readiness handles /-/readiness: ready when the database answers. A failure is logged; the
+// body says only that the check failed, in GitLab's words (its checks answer "unexpected Db
+// check result" or "Db check timed out", never the driver's error, which can name hosts, users
+// and paths).
 func (s *Server) readiness(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), 2*time.Second)
 	defer cancel()
 	if err := s.DB.Ping(ctx); err != nil {
-		httpx.JSON(c, http.StatusServiceUnavailable, gin.H{"status": "failed", "db_check": []gin.H{{"status": "failed", "message": err.Error()}}})
+		s.Log.ErrorContext(ctx, "readiness: database check failed", "err", err)
+		msg := "unexpected Db check result"
+		if errors.Is(err, context.DeadlineExceeded) {
+			msg = "Db check timed out"
+		}
+		httpx.JSON(c, http.StatusServiceUnavailable, gin.H{"status": "failed", "db_check": []gin.H{{"status": "failed", "message": msg}}})
 		return
 	}
 	httpx.JSON(c, http.StatusOK, gin.H{"status": "ok", "master_check": []gin.H{{"status": "ok"}}, "db_check": []gin.H{{"status": "ok"}}})

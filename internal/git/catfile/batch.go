@@ -111,11 +111,39 @@ func (b *Batch) guard(ctx context.Context, err *error) func() {
 	}
 }
 
+// checkName refuses what cannot be sent to the process, and what git would answer by exiting
+// instead of "missing" (which would end the process for every later reader): whatever a caller
+// passes, no request can kill a shared cat-file process.
 func checkName(name string) error {
-	if name == "" || strings.ContainsAny(name, "\n\x00") {
+	switch {
+	case name == "" || strings.ContainsAny(name, "\n\x00"):
 		return fmt.Errorf("%w: %q", ErrInvalidName, name)
+	case strings.Contains(name, ":./") || strings.Contains(name, ":../"):
+		// "rev:./path" is relative to a working tree: fatal in a bare repository.
+		return fmt.Errorf("%w: %q has a relative path", ErrInvalidName, name)
+	case NamesUpstream(name):
+		return fmt.Errorf("%w: %q names an upstream", ErrInvalidName, name)
 	}
 	return nil
+}
+
+// upstreamMarks are the revision suffixes naming a branch's upstream or push target, which git
+// resolves by exiting when the repository has none (a bare repository never has one).
+var upstreamMarks = []string{"@{u}", "@{upstream}", "@{push}"}
+
+// NamesUpstream reports whether a revision expression names an upstream or push target
+// (case-insensitive, as git reads them).
+func NamesUpstream(rev string) bool {
+	if !strings.Contains(rev, "@{") {
+		return false
+	}
+	lower := strings.ToLower(rev)
+	for _, m := range upstreamMarks {
+		if strings.Contains(lower, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // send writes one request per name followed by a flush, so the process answers all of them.

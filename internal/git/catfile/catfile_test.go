@@ -339,3 +339,36 @@ func TestCache_concurrent(t *testing.T) {
 	}
 	require.LessOrEqual(t, c.Idle(), 3)
 }
+
+// TestBatch_namesGitWouldDieOnAreRefused sends the names that make "git cat-file" exit instead
+// of answering "missing" in a bare repository: each is refused before the process sees it, and
+// the same process goes on answering.
+func TestBatch_namesGitWouldDieOnAreRefused(t *testing.T) {
+	f := setup(t)
+	ctx := context.Background()
+	c := New(ctx, f.runner, Options{})
+	defer c.Close()
+	b, err := c.Get(ctx, f.repo)
+	require.NoError(t, err)
+	defer c.Put(b)
+	proc := b.proc
+	for _, name := range []string{
+		"main:../x", "main:./x", ":../x", ":0:../x", "main^{tree}:./", "main:.//x",
+		"main@{u}", "main@{upstream}", "main@{UPSTREAM}", "main@{push}", "@{u}", "HEAD@{U}^{tree}",
+	} {
+		_, err := b.Info(ctx, name)
+		require.ErrorIs(t, err, ErrInvalidName, name)
+		_, err = b.ReadMany(ctx, []string{"main", name}, -1)
+		require.ErrorIs(t, err, ErrInvalidName, name)
+		info, err := b.Info(ctx, "main")
+		require.NoError(t, err, "after %q", name)
+		require.Equal(t, f.commit, info.OID)
+	}
+	require.False(t, b.broken)
+	require.Same(t, proc, b.proc, "the same process answered throughout")
+	// What git answers with "missing" stays a plain miss.
+	for _, name := range []string{"main:..", "main:d/../f", "main@{1}", "main@{yesterday}", ":/(", "main^{/("} {
+		_, err := b.Info(ctx, name)
+		require.ErrorIs(t, err, ErrNotFound, name)
+	}
+}

@@ -47,29 +47,54 @@ func NewReader(r *bufio.Reader) *Reader { return &Reader{r: r} }
 
 // Next reads one pkt-line and returns its payload; flush is true for a flush packet (and the
 // payload nil). At the end of the stream before a line starts it returns io.EOF; a line cut
-// short or a bad length is ErrMalformed.
+// short or a bad length (a protocol v2 delimiter among them) is ErrMalformed.
 func (p *Reader) Next() (payload []byte, flush bool, err error) {
+	payload, kind, err := p.NextPacket()
+	switch {
+	case err != nil:
+		return nil, false, err
+	case kind == Delim || kind == ResponseEnd:
+		return nil, false, fmt.Errorf("%w: length %d", ErrMalformed, kind)
+	}
+	return payload, kind == FlushPacket, nil
+}
+
+// Kind is what a packet is: a line, or one of the special packets without payload.
+type Kind int
+
+// The packet kinds; the special ones are their length field's value (protocol v2 adds the
+// delimiter "0001" and the response end "0002").
+const (
+	FlushPacket Kind = 0
+	Delim       Kind = 1
+	ResponseEnd Kind = 2
+	Line        Kind = 4
+)
+
+// NextPacket reads one packet, telling the special packets apart. An empty line ("0004") is a
+// Line with an empty payload.
+func (p *Reader) NextPacket() (payload []byte, kind Kind, err error) {
 	if _, err := io.ReadFull(p.r, p.hdr[:]); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, false, io.EOF
+			return nil, 0, io.EOF
 		}
-		return nil, false, fmt.Errorf("%w: %v", ErrMalformed, err)
+		return nil, 0, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
 	n, err := strconv.ParseUint(string(p.hdr[:]), 16, 16)
 	if err != nil {
-		return nil, false, fmt.Errorf("%w: bad length %q", ErrMalformed, p.hdr[:])
+		return nil, 0, fmt.Errorf("%w: bad length %q", ErrMalformed, p.hdr[:])
 	}
-	if n == 0 {
-		return nil, true, nil
-	}
-	if n < 4 || n > MaxLen {
-		return nil, false, fmt.Errorf("%w: length %d", ErrMalformed, n)
+	switch {
+	case n <= 2:
+		return nil, Kind(n), nil
+	case n < 4 || n > MaxLen:
+		return nil, 0, fmt.Errorf("%w: length %d", ErrMalformed, n)
 	}
 	line := make([]byte, n-4)
 	if _, err := io.ReadFull(p.r, line); err != nil {
-		return nil, false, fmt.Errorf("%w: %v", ErrMalformed, err)
+		return nil, 0, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
-	return line, false, nil
+	return line, Line, nil
 }
 
 // Peek returns the next four bytes without consuming them (what a pack's "PACK" signature is

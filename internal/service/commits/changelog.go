@@ -139,7 +139,7 @@ func (s *Service) commitRelease(ctx context.Context, actor *authz.Actor, p *ent.
 	}
 	action := git.ActionCreate
 	content := ""
-	blob, err := repo.ReadBlob(ctx, string(tip)+":"+file, -1)
+	blob, err := repo.ReadBlobAt(ctx, string(tip), file, -1)
 	switch {
 	case err == nil:
 		action, content = git.ActionUpdate, string(blob.Data)
@@ -289,7 +289,7 @@ func (s *Service) changelogConfig(ctx context.Context, repo *git.Repository, in 
 	if git.ValidateRevision(ref) != nil {
 		return nil, apperr.Invalid("config_file_ref")
 	}
-	blob, err := repo.ReadBlob(ctx, ref+":"+path, changelogConfigLimit)
+	blob, err := repo.ReadBlobAt(ctx, ref, path, changelogConfigLimit)
 	if err != nil {
 		if isMissing(err) {
 			return changelog.DefaultConfig(), nil

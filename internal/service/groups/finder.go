@@ -3,6 +3,7 @@ package groups
 import (
 	"context"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -167,9 +168,9 @@ func bySearch(search string, withParents bool) predicate.Namespace {
 	if search == "" {
 		return nil
 	}
-	pathContains, pathEqual := namespace.PathContainsFold, namespace.PathEqualFold
+	pathColumn, pathEqual := namespace.FieldPath, namespace.PathEqualFold
 	if withParents {
-		pathContains, pathEqual = namespace.FullPathContainsFold, namespace.FullPathEqualFold
+		pathColumn, pathEqual = namespace.FieldFullPath, namespace.FullPathEqualFold
 	}
 	var words []string
 	rest := search
@@ -190,7 +191,7 @@ func bySearch(search string, withParents bool) predicate.Namespace {
 	onPath := make([]predicate.Namespace, len(long))
 	onName := make([]predicate.Namespace, len(long))
 	for i, w := range long {
-		onPath[i], onName[i] = pathContains(w), namespace.NameContainsFold(w)
+		onPath[i], onName[i] = db.ContainsFold(pathColumn, w), db.ContainsFold(namespace.FieldName, w)
 	}
 	return namespace.Or(namespace.And(onPath...), namespace.And(onName...))
 }
@@ -255,13 +256,21 @@ func order(q *ent.NamespaceQuery, o Order, search string) *ent.NamespaceQuery {
 	switch {
 	case o.By == "similarity" && search != "":
 		return q.Order(func(s *sql.Selector) {
-			prefix := escapeLike(search) + "%"
+			dia := s.Dialect()
 			s.OrderExpr(sql.ExprFunc(func(b *sql.Builder) {
-				b.WriteString("CASE WHEN LOWER(" + s.C(namespace.FieldPath) + ") = ").Arg(search).
-					WriteString(" THEN 4 WHEN LOWER(" + s.C(namespace.FieldName) + ") = ").Arg(search).
-					WriteString(" THEN 3 WHEN LOWER(" + s.C(namespace.FieldPath) + ") LIKE ").Arg(prefix).
-					WriteString(` ESCAPE '\' THEN 2 WHEN LOWER(` + s.C(namespace.FieldName) + ") LIKE ").Arg(prefix).
-					WriteString(` ESCAPE '\' THEN 1 ELSE 0 END DESC`)
+				b.WriteString("CASE")
+				for i, step := range []struct {
+					c    string
+					kind db.MatchKind
+				}{
+					{namespace.FieldPath, db.Exact}, {namespace.FieldName, db.Exact},
+					{namespace.FieldPath, db.Prefix}, {namespace.FieldName, db.Prefix},
+				} {
+					b.WriteString(" WHEN ")
+					db.MatchRank(b, dia, s.C(step.c), search, step.kind)
+					b.WriteString(" THEN " + strconv.Itoa(4-i))
+				}
+				b.WriteString(" ELSE 0 END DESC")
 			}))
 			s.OrderExpr(sql.Expr(s.C(namespace.FieldParentID) + " DESC NULLS LAST"))
 			s.OrderExpr(sql.Expr(s.C(namespace.FieldID) + " DESC"))
@@ -272,9 +281,4 @@ func order(q *ent.NamespaceQuery, o Order, search string) *ent.NamespaceQuery {
 		return q.Order(namespace.ByPath(dir), namespace.ByID())
 	}
 	return q.Order(namespace.ByName(dir), namespace.ByID())
-}
-
-// escapeLike escapes LIKE wildcards with backslashes.
-func escapeLike(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }

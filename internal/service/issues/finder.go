@@ -172,10 +172,10 @@ func search(q string, in []string) predicate.Issue {
 	}
 	var any []predicate.Issue
 	if title {
-		any = append(any, issue.TitleContainsFold(q))
+		any = append(any, predicate.Issue(db.ContainsFold(issue.FieldTitle, q)))
 	}
 	if desc {
-		any = append(any, issue.DescriptionContainsFold(q))
+		any = append(any, predicate.Issue(db.ContainsFold(issue.FieldDescription, q)))
 	}
 	if len(any) == 0 {
 		return issue.IDLT(0)

@@ -52,7 +52,7 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, o Owner, p ListP
 		q = c.Label.Query().Where(label.Or(avail, label.HasGroupWith(authz.Descendants(own.group.FullPath), authz.VisibleGroupsIn(actor, sc))))
 	}
 	if p.Search != "" {
-		q = q.Where(label.Or(label.TitleContainsFold(p.Search), label.DescriptionContainsFold(p.Search)))
+		q = q.Where(label.Or(db.ContainsFold(label.FieldTitle, p.Search), db.ContainsFold(label.FieldDescription, p.Search)))
 	}
 	if res.Total, err = q.Clone().Count(ctx); err != nil {
 		return res, err

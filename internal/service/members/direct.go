@@ -46,7 +46,7 @@ func byUsers(q *ent.MemberQuery, p ListParams) *ent.MemberQuery {
 // userSearch matches GitLab's user search: name or username containing the term, or the exact
 // public email.
 func userSearch(term string) predicate.User {
-	return user.Or(user.NameContainsFold(term), user.UsernameContainsFold(term), user.PublicEmailEqualFold(term))
+	return user.Or(db.ContainsFold(user.FieldName, term), db.ContainsFold(user.FieldUsername, term), user.PublicEmailEqualFold(term))
 }
 
 // List returns one page of the direct members, by membership id (with query=, as GitLab's user

@@ -152,10 +152,10 @@ func filters(p ListParams) []predicate.Milestone {
 		out = append(out, milestone.Title(*p.Title))
 	}
 	if p.Search != "" {
-		out = append(out, milestone.Or(milestone.TitleContainsFold(p.Search), milestone.DescriptionContainsFold(p.Search)))
+		out = append(out, milestone.Or(db.ContainsFold(milestone.FieldTitle, p.Search), db.ContainsFold(milestone.FieldDescription, p.Search)))
 	}
 	for _, term := range strings.Fields(p.SearchTitle) {
-		out = append(out, milestone.TitleContainsFold(term))
+		out = append(out, predicate.Milestone(db.ContainsFold(milestone.FieldTitle, term)))
 	}
 	if d := p.ContainingDate; d != nil {
 		day := d.UTC().Truncate(24 * time.Hour)

@@ -292,24 +292,26 @@ func bySearch(query string, searchNamespaces bool) predicate.Project {
 			if exact {
 				return project.PathEqualFold(w)
 			}
-			return project.PathContainsFold(w)
+			return predicate.Project(db.ContainsFold(project.FieldPath, w))
 		},
 		func(w string, exact bool) predicate.Project {
 			if exact {
 				return project.NameEqualFold(w)
 			}
-			return project.NameContainsFold(w)
+			return predicate.Project(db.ContainsFold(project.FieldName, w))
 		},
 	}
 	if len(words) > 0 {
-		columns = append(columns, func(w string, _ bool) predicate.Project { return project.DescriptionContainsFold(w) })
+		columns = append(columns, func(w string, _ bool) predicate.Project {
+			return predicate.Project(db.ContainsFold(project.FieldDescription, w))
+		})
 	}
 	if searchNamespaces {
 		columns = append(columns, func(w string, exact bool) predicate.Project {
 			if exact {
 				return project.HasNamespaceWith(namespace.Or(namespace.FullPathEqualFold(w), namespace.NameEqualFold(w)))
 			}
-			return project.HasNamespaceWith(namespace.Or(namespace.FullPathContainsFold(w), namespace.NameContainsFold(w)))
+			return project.HasNamespaceWith(namespace.Or(db.ContainsFold(namespace.FieldFullPath, w), db.ContainsFold(namespace.FieldName, w)))
 		})
 	}
 	var any []predicate.Project

@@ -153,25 +153,20 @@ func (s *Service) order(q *ent.ProjectQuery, actor *authz.Actor, p ListParams, o
 // the name, highest first: a cheap stand-in for GitLab's similarity score.
 func similarity(search string) func(*sql.Selector) {
 	term := strings.ToLower(strings.TrimSpace(search))
-	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(term)
 	return func(s *sql.Selector) {
+		dia := s.Dialect()
 		s.OrderExpr(sql.ExprFunc(func(b *sql.Builder) {
-			col := func(c string) { b.WriteString("LOWER(").Ident(s.C(c)).WriteString(")") }
 			b.WriteString("CASE")
 			for i, step := range []struct {
-				c       string
-				op, arg string
+				c    string
+				kind db.MatchKind
 			}{
-				{project.FieldPath, "=", term}, {project.FieldName, "=", term},
-				{project.FieldPath, "LIKE", esc + "%"}, {project.FieldName, "LIKE", esc + "%"},
-				{project.FieldPath, "LIKE", "%" + esc + "%"}, {project.FieldName, "LIKE", "%" + esc + "%"},
+				{project.FieldPath, db.Exact}, {project.FieldName, db.Exact},
+				{project.FieldPath, db.Prefix}, {project.FieldName, db.Prefix},
+				{project.FieldPath, db.Substring}, {project.FieldName, db.Substring},
 			} {
 				b.WriteString(" WHEN ")
-				col(step.c)
-				b.WriteString(" " + step.op + " ").Arg(step.arg)
-				if step.op == "LIKE" {
-					b.WriteString(` ESCAPE '\'`)
-				}
+				db.MatchRank(b, dia, s.C(step.c), term, step.kind)
 				b.WriteString(" THEN " + strconv.Itoa(6-i))
 			}
 			b.WriteString(" ELSE 0 END DESC")

@@ -1,6 +1,7 @@
 package protectedbranches
 
 import (
+	"anvil/ent/predicate"
 	"context"
 
 	"anvil/ent"
@@ -30,7 +31,7 @@ func (s *Service) Query(ctx context.Context, actor *authz.Actor, ref string, p L
 	}
 	q := db.ClientFrom(ctx, s.client).ProtectedBranch.Query().Where(protectedbranch.ProjectID(proj.ID))
 	if p.Search != "" {
-		q = q.Where(protectedbranch.NameContainsFold(p.Search))
+		q = q.Where(predicate.ProtectedBranch(db.ContainsFold(protectedbranch.FieldName, p.Search)))
 	}
 	return q, nil
 }

@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"anvil/ent/predicate"
 	"context"
 	"time"
 
@@ -96,7 +97,7 @@ func filter(q *ent.PersonalAccessTokenQuery, p ListParams) *ent.PersonalAccessTo
 	}
 	if p.Search != "" {
 		if len([]rune(p.Search)) >= 3 {
-			q = q.Where(personalaccesstoken.NameContainsFold(p.Search))
+			q = q.Where(predicate.PersonalAccessToken(db.ContainsFold(personalaccesstoken.FieldName, p.Search)))
 		} else {
 			q = q.Where(personalaccesstoken.NameEqualFold(p.Search))
 		}

@@ -193,12 +193,17 @@ func bySearch(search string, admin bool) predicate.User {
 		return user.And(preds...)
 	}
 	preds := []predicate.User{
-		column(user.NameContainsFold, user.NameEqualFold),
-		column(user.UsernameContainsFold, user.UsernameEqualFold),
+		column(containsFold(user.FieldName), user.NameEqualFold),
+		column(containsFold(user.FieldUsername), user.UsernameEqualFold),
 		user.PublicEmailEqualFold(query),
 	}
 	if admin {
 		preds = append(preds, user.EmailEqualFold(query))
 	}
 	return user.Or(preds...)
+}
+
+// containsFold is the substring match on one of the users' columns.
+func containsFold(column string) func(string) predicate.User {
+	return func(term string) predicate.User { return db.ContainsFold(column, term) }
 }

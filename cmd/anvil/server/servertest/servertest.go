@@ -34,6 +34,8 @@ type Instance struct {
 	*server.Server
 	HTTP *httptest.Server
 	URL  string // base URL, e.g. http://127.0.0.1:1234
+	// Logs holds what the server logged at WARN and above.
+	Logs *Logs
 }
 
 // Start starts a server for tb and stops it when tb ends. Each configure function may adjust the
@@ -65,7 +67,8 @@ func StartWith(tb testing.TB, opts server.Options, configure ...func(*config.Con
 	if os.Getenv("ANVIL_TEST_LOG") != "" {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	logs := &Logs{}
+	log := slog.New(recordingHandler{next: slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}), logs: logs})
 	srv, err := server.New(context.Background(), cfg, log, opts)
 	if err != nil {
 		tb.Fatalf("start server: %v", err)
@@ -80,7 +83,7 @@ func StartWith(tb testing.TB, opts server.Options, configure ...func(*config.Con
 		ts.Close()
 		_ = srv.Close()
 	})
-	return &Instance{Server: srv, HTTP: ts, URL: ts.URL}
+	return &Instance{Server: srv, HTTP: ts, URL: ts.URL, Logs: logs}
 }
 
 // Database returns the database URL for a fresh test database: empty (SQLite in the data
