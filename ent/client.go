@@ -20,6 +20,7 @@ import (
 	"anvil/ent/issue"
 	"anvil/ent/issueassignee"
 	"anvil/ent/issuelabel"
+	"anvil/ent/joboutbox"
 	"anvil/ent/label"
 	"anvil/ent/labelsubscription"
 	"anvil/ent/lastcommit"
@@ -74,6 +75,8 @@ type Client struct {
 	IssueAssignee *IssueAssigneeClient
 	// IssueLabel is the client for interacting with the IssueLabel builders.
 	IssueLabel *IssueLabelClient
+	// JobOutbox is the client for interacting with the JobOutbox builders.
+	JobOutbox *JobOutboxClient
 	// Label is the client for interacting with the Label builders.
 	Label *LabelClient
 	// LabelSubscription is the client for interacting with the LabelSubscription builders.
@@ -140,6 +143,7 @@ func (c *Client) init() {
 	c.Issue = NewIssueClient(c.config)
 	c.IssueAssignee = NewIssueAssigneeClient(c.config)
 	c.IssueLabel = NewIssueLabelClient(c.config)
+	c.JobOutbox = NewJobOutboxClient(c.config)
 	c.Label = NewLabelClient(c.config)
 	c.LabelSubscription = NewLabelSubscriptionClient(c.config)
 	c.LastCommit = NewLastCommitClient(c.config)
@@ -263,6 +267,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Issue:                        NewIssueClient(cfg),
 		IssueAssignee:                NewIssueAssigneeClient(cfg),
 		IssueLabel:                   NewIssueLabelClient(cfg),
+		JobOutbox:                    NewJobOutboxClient(cfg),
 		Label:                        NewLabelClient(cfg),
 		LabelSubscription:            NewLabelSubscriptionClient(cfg),
 		LastCommit:                   NewLastCommitClient(cfg),
@@ -313,6 +318,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Issue:                        NewIssueClient(cfg),
 		IssueAssignee:                NewIssueAssigneeClient(cfg),
 		IssueLabel:                   NewIssueLabelClient(cfg),
+		JobOutbox:                    NewJobOutboxClient(cfg),
 		Label:                        NewLabelClient(cfg),
 		LabelSubscription:            NewLabelSubscriptionClient(cfg),
 		LastCommit:                   NewLastCommitClient(cfg),
@@ -365,8 +371,8 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.ContainerRepository, c.Event, c.GroupCustomAttribute, c.GroupGroupLink,
-		c.Identity, c.InternalID, c.Issue, c.IssueAssignee, c.IssueLabel, c.Label,
-		c.LabelSubscription, c.LastCommit, c.Member, c.Milestone, c.Namespace,
+		c.Identity, c.InternalID, c.Issue, c.IssueAssignee, c.IssueLabel, c.JobOutbox,
+		c.Label, c.LabelSubscription, c.LastCommit, c.Member, c.Milestone, c.Namespace,
 		c.PersonalAccessToken, c.Project, c.ProjectGroupLink,
 		c.ProjectRepositoryStorageMove, c.ProjectStar, c.ProjectStatistics,
 		c.ProtectedBranch, c.PushEvent, c.PushEventPayload, c.RedirectRoute,
@@ -382,8 +388,8 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.ContainerRepository, c.Event, c.GroupCustomAttribute, c.GroupGroupLink,
-		c.Identity, c.InternalID, c.Issue, c.IssueAssignee, c.IssueLabel, c.Label,
-		c.LabelSubscription, c.LastCommit, c.Member, c.Milestone, c.Namespace,
+		c.Identity, c.InternalID, c.Issue, c.IssueAssignee, c.IssueLabel, c.JobOutbox,
+		c.Label, c.LabelSubscription, c.LastCommit, c.Member, c.Milestone, c.Namespace,
 		c.PersonalAccessToken, c.Project, c.ProjectGroupLink,
 		c.ProjectRepositoryStorageMove, c.ProjectStar, c.ProjectStatistics,
 		c.ProtectedBranch, c.PushEvent, c.PushEventPayload, c.RedirectRoute,
@@ -415,6 +421,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.IssueAssignee.mutate(ctx, m)
 	case *IssueLabelMutation:
 		return c.IssueLabel.mutate(ctx, m)
+	case *JobOutboxMutation:
+		return c.JobOutbox.mutate(ctx, m)
 	case *LabelMutation:
 		return c.Label.mutate(ctx, m)
 	case *LabelSubscriptionMutation:
@@ -1994,6 +2002,139 @@ func (c *IssueLabelClient) mutate(ctx context.Context, m *IssueLabelMutation) (V
 		return (&IssueLabelDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown IssueLabel mutation op: %q", m.Op())
+	}
+}
+
+// JobOutboxClient is a client for the JobOutbox schema.
+type JobOutboxClient struct {
+	config
+}
+
+// NewJobOutboxClient returns a client for the JobOutbox from the given config.
+func NewJobOutboxClient(c config) *JobOutboxClient {
+	return &JobOutboxClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `joboutbox.Hooks(f(g(h())))`.
+func (c *JobOutboxClient) Use(hooks ...Hook) {
+	c.hooks.JobOutbox = append(c.hooks.JobOutbox, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `joboutbox.Intercept(f(g(h())))`.
+func (c *JobOutboxClient) Intercept(interceptors ...Interceptor) {
+	c.inters.JobOutbox = append(c.inters.JobOutbox, interceptors...)
+}
+
+// Create returns a builder for creating a JobOutbox entity.
+func (c *JobOutboxClient) Create() *JobOutboxCreate {
+	mutation := newJobOutboxMutation(c.config, OpCreate)
+	return &JobOutboxCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of JobOutbox entities.
+func (c *JobOutboxClient) CreateBulk(builders ...*JobOutboxCreate) *JobOutboxCreateBulk {
+	return &JobOutboxCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *JobOutboxClient) MapCreateBulk(slice any, setFunc func(*JobOutboxCreate, int)) *JobOutboxCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &JobOutboxCreateBulk{err: fmt.Errorf("calling to JobOutboxClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*JobOutboxCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &JobOutboxCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for JobOutbox.
+func (c *JobOutboxClient) Update() *JobOutboxUpdate {
+	mutation := newJobOutboxMutation(c.config, OpUpdate)
+	return &JobOutboxUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *JobOutboxClient) UpdateOne(_m *JobOutbox) *JobOutboxUpdateOne {
+	mutation := newJobOutboxMutation(c.config, OpUpdateOne, withJobOutbox(_m))
+	return &JobOutboxUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *JobOutboxClient) UpdateOneID(id int) *JobOutboxUpdateOne {
+	mutation := newJobOutboxMutation(c.config, OpUpdateOne, withJobOutboxID(id))
+	return &JobOutboxUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for JobOutbox.
+func (c *JobOutboxClient) Delete() *JobOutboxDelete {
+	mutation := newJobOutboxMutation(c.config, OpDelete)
+	return &JobOutboxDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *JobOutboxClient) DeleteOne(_m *JobOutbox) *JobOutboxDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *JobOutboxClient) DeleteOneID(id int) *JobOutboxDeleteOne {
+	builder := c.Delete().Where(joboutbox.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &JobOutboxDeleteOne{builder}
+}
+
+// Query returns a query builder for JobOutbox.
+func (c *JobOutboxClient) Query() *JobOutboxQuery {
+	return &JobOutboxQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeJobOutbox},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a JobOutbox entity by its id.
+func (c *JobOutboxClient) Get(ctx context.Context, id int) (*JobOutbox, error) {
+	return c.Query().Where(joboutbox.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *JobOutboxClient) GetX(ctx context.Context, id int) *JobOutbox {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *JobOutboxClient) Hooks() []Hook {
+	return c.hooks.JobOutbox
+}
+
+// Interceptors returns the client interceptors.
+func (c *JobOutboxClient) Interceptors() []Interceptor {
+	return c.inters.JobOutbox
+}
+
+func (c *JobOutboxClient) mutate(ctx context.Context, m *JobOutboxMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&JobOutboxCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&JobOutboxUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&JobOutboxUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&JobOutboxDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown JobOutbox mutation op: %q", m.Op())
 	}
 }
 
@@ -5855,21 +5996,21 @@ func (c *UserCustomAttributeClient) mutate(ctx context.Context, m *UserCustomAtt
 type (
 	hooks struct {
 		ContainerRepository, Event, GroupCustomAttribute, GroupGroupLink, Identity,
-		InternalID, Issue, IssueAssignee, IssueLabel, Label, LabelSubscription,
-		LastCommit, Member, Milestone, Namespace, PersonalAccessToken, Project,
-		ProjectGroupLink, ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics,
-		ProtectedBranch, PushEvent, PushEventPayload, RedirectRoute,
-		ResourceLabelEvent, ResourceMilestoneEvent, ResourceStateEvent, Setting, User,
-		UserCustomAttribute []ent.Hook
+		InternalID, Issue, IssueAssignee, IssueLabel, JobOutbox, Label,
+		LabelSubscription, LastCommit, Member, Milestone, Namespace,
+		PersonalAccessToken, Project, ProjectGroupLink, ProjectRepositoryStorageMove,
+		ProjectStar, ProjectStatistics, ProtectedBranch, PushEvent, PushEventPayload,
+		RedirectRoute, ResourceLabelEvent, ResourceMilestoneEvent, ResourceStateEvent,
+		Setting, User, UserCustomAttribute []ent.Hook
 	}
 	inters struct {
 		ContainerRepository, Event, GroupCustomAttribute, GroupGroupLink, Identity,
-		InternalID, Issue, IssueAssignee, IssueLabel, Label, LabelSubscription,
-		LastCommit, Member, Milestone, Namespace, PersonalAccessToken, Project,
-		ProjectGroupLink, ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics,
-		ProtectedBranch, PushEvent, PushEventPayload, RedirectRoute,
-		ResourceLabelEvent, ResourceMilestoneEvent, ResourceStateEvent, Setting, User,
-		UserCustomAttribute []ent.Interceptor
+		InternalID, Issue, IssueAssignee, IssueLabel, JobOutbox, Label,
+		LabelSubscription, LastCommit, Member, Milestone, Namespace,
+		PersonalAccessToken, Project, ProjectGroupLink, ProjectRepositoryStorageMove,
+		ProjectStar, ProjectStatistics, ProtectedBranch, PushEvent, PushEventPayload,
+		RedirectRoute, ResourceLabelEvent, ResourceMilestoneEvent, ResourceStateEvent,
+		Setting, User, UserCustomAttribute []ent.Interceptor
 	}
 )
 

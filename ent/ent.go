@@ -12,6 +12,7 @@ import (
 	"anvil/ent/issue"
 	"anvil/ent/issueassignee"
 	"anvil/ent/issuelabel"
+	"anvil/ent/joboutbox"
 	"anvil/ent/label"
 	"anvil/ent/labelsubscription"
 	"anvil/ent/lastcommit"
@@ -112,6 +113,7 @@ func checkColumn(t, c string) error {
 			issue.Table:                        issue.ValidColumn,
 			issueassignee.Table:                issueassignee.ValidColumn,
 			issuelabel.Table:                   issuelabel.ValidColumn,
+			joboutbox.Table:                    joboutbox.ValidColumn,
 			label.Table:                        label.ValidColumn,
 			labelsubscription.Table:            labelsubscription.ValidColumn,
 			lastcommit.Table:                   lastcommit.ValidColumn,

@@ -12,6 +12,7 @@ import (
 	"anvil/ent/issue"
 	"anvil/ent/issueassignee"
 	"anvil/ent/issuelabel"
+	"anvil/ent/joboutbox"
 	"anvil/ent/label"
 	"anvil/ent/labelsubscription"
 	"anvil/ent/lastcommit"
@@ -64,6 +65,7 @@ const (
 	TypeIssue                        = "Issue"
 	TypeIssueAssignee                = "IssueAssignee"
 	TypeIssueLabel                   = "IssueLabel"
+	TypeJobOutbox                    = "JobOutbox"
 	TypeLabel                        = "Label"
 	TypeLabelSubscription            = "LabelSubscription"
 	TypeLastCommit                   = "LastCommit"
@@ -7311,6 +7313,440 @@ func (m *IssueLabelMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown IssueLabel edge %s", name)
+}
+
+// JobOutboxMutation represents an operation that mutates the JobOutbox nodes in the graph.
+type JobOutboxMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	kind          *string
+	args          *string
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*JobOutbox, error)
+	predicates    []predicate.JobOutbox
+}
+
+var _ ent.Mutation = (*JobOutboxMutation)(nil)
+
+// joboutboxOption allows management of the mutation configuration using functional options.
+type joboutboxOption func(*JobOutboxMutation)
+
+// newJobOutboxMutation creates new mutation for the JobOutbox entity.
+func newJobOutboxMutation(c config, op Op, opts ...joboutboxOption) *JobOutboxMutation {
+	m := &JobOutboxMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeJobOutbox,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withJobOutboxID sets the ID field of the mutation.
+func withJobOutboxID(id int) joboutboxOption {
+	return func(m *JobOutboxMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *JobOutbox
+		)
+		m.oldValue = func(ctx context.Context) (*JobOutbox, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().JobOutbox.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withJobOutbox sets the old JobOutbox of the mutation.
+func withJobOutbox(node *JobOutbox) joboutboxOption {
+	return func(m *JobOutboxMutation) {
+		m.oldValue = func(context.Context) (*JobOutbox, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m JobOutboxMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m JobOutboxMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *JobOutboxMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *JobOutboxMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().JobOutbox.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetKind sets the "kind" field.
+func (m *JobOutboxMutation) SetKind(s string) {
+	m.kind = &s
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *JobOutboxMutation) Kind() (r string, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the JobOutbox entity.
+// If the JobOutbox object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobOutboxMutation) OldKind(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *JobOutboxMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetArgs sets the "args" field.
+func (m *JobOutboxMutation) SetArgs(s string) {
+	m.args = &s
+}
+
+// Args returns the value of the "args" field in the mutation.
+func (m *JobOutboxMutation) Args() (r string, exists bool) {
+	v := m.args
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldArgs returns the old "args" field's value of the JobOutbox entity.
+// If the JobOutbox object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobOutboxMutation) OldArgs(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldArgs is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldArgs requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldArgs: %w", err)
+	}
+	return oldValue.Args, nil
+}
+
+// ResetArgs resets all changes to the "args" field.
+func (m *JobOutboxMutation) ResetArgs() {
+	m.args = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *JobOutboxMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *JobOutboxMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the JobOutbox entity.
+// If the JobOutbox object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobOutboxMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *JobOutboxMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the JobOutboxMutation builder.
+func (m *JobOutboxMutation) Where(ps ...predicate.JobOutbox) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the JobOutboxMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *JobOutboxMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.JobOutbox, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *JobOutboxMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *JobOutboxMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (JobOutbox).
+func (m *JobOutboxMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *JobOutboxMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m.kind != nil {
+		fields = append(fields, joboutbox.FieldKind)
+	}
+	if m.args != nil {
+		fields = append(fields, joboutbox.FieldArgs)
+	}
+	if m.created_at != nil {
+		fields = append(fields, joboutbox.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *JobOutboxMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case joboutbox.FieldKind:
+		return m.Kind()
+	case joboutbox.FieldArgs:
+		return m.Args()
+	case joboutbox.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *JobOutboxMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case joboutbox.FieldKind:
+		return m.OldKind(ctx)
+	case joboutbox.FieldArgs:
+		return m.OldArgs(ctx)
+	case joboutbox.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown JobOutbox field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *JobOutboxMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case joboutbox.FieldKind:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case joboutbox.FieldArgs:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetArgs(v)
+		return nil
+	case joboutbox.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown JobOutbox field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *JobOutboxMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *JobOutboxMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *JobOutboxMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown JobOutbox numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *JobOutboxMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *JobOutboxMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *JobOutboxMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown JobOutbox nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *JobOutboxMutation) ResetField(name string) error {
+	switch name {
+	case joboutbox.FieldKind:
+		m.ResetKind()
+		return nil
+	case joboutbox.FieldArgs:
+		m.ResetArgs()
+		return nil
+	case joboutbox.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown JobOutbox field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *JobOutboxMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *JobOutboxMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *JobOutboxMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *JobOutboxMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *JobOutboxMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *JobOutboxMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *JobOutboxMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown JobOutbox unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *JobOutboxMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown JobOutbox edge %s", name)
 }
 
 // LabelMutation represents an operation that mutates the Label nodes in the graph.
@@ -21095,6 +21531,8 @@ type ProjectStatisticsMutation struct {
 	version                    *int
 	addversion                 *int
 	refreshed_at               *time.Time
+	pushes_since_gc            *int
+	addpushes_since_gc         *int
 	clearedFields              map[string]struct{}
 	project                    *int
 	clearedproject             bool
@@ -21994,6 +22432,62 @@ func (m *ProjectStatisticsMutation) ResetRefreshedAt() {
 	delete(m.clearedFields, projectstatistics.FieldRefreshedAt)
 }
 
+// SetPushesSinceGc sets the "pushes_since_gc" field.
+func (m *ProjectStatisticsMutation) SetPushesSinceGc(i int) {
+	m.pushes_since_gc = &i
+	m.addpushes_since_gc = nil
+}
+
+// PushesSinceGc returns the value of the "pushes_since_gc" field in the mutation.
+func (m *ProjectStatisticsMutation) PushesSinceGc() (r int, exists bool) {
+	v := m.pushes_since_gc
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPushesSinceGc returns the old "pushes_since_gc" field's value of the ProjectStatistics entity.
+// If the ProjectStatistics object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectStatisticsMutation) OldPushesSinceGc(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPushesSinceGc is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPushesSinceGc requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPushesSinceGc: %w", err)
+	}
+	return oldValue.PushesSinceGc, nil
+}
+
+// AddPushesSinceGc adds i to the "pushes_since_gc" field.
+func (m *ProjectStatisticsMutation) AddPushesSinceGc(i int) {
+	if m.addpushes_since_gc != nil {
+		*m.addpushes_since_gc += i
+	} else {
+		m.addpushes_since_gc = &i
+	}
+}
+
+// AddedPushesSinceGc returns the value that was added to the "pushes_since_gc" field in this mutation.
+func (m *ProjectStatisticsMutation) AddedPushesSinceGc() (r int, exists bool) {
+	v := m.addpushes_since_gc
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPushesSinceGc resets all changes to the "pushes_since_gc" field.
+func (m *ProjectStatisticsMutation) ResetPushesSinceGc() {
+	m.pushes_since_gc = nil
+	m.addpushes_since_gc = nil
+}
+
 // ClearProject clears the "project" edge to the Project entity.
 func (m *ProjectStatisticsMutation) ClearProject() {
 	m.clearedproject = true
@@ -22055,7 +22549,7 @@ func (m *ProjectStatisticsMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ProjectStatisticsMutation) Fields() []string {
-	fields := make([]string, 0, 15)
+	fields := make([]string, 0, 16)
 	if m.project != nil {
 		fields = append(fields, projectstatistics.FieldProjectID)
 	}
@@ -22101,6 +22595,9 @@ func (m *ProjectStatisticsMutation) Fields() []string {
 	if m.refreshed_at != nil {
 		fields = append(fields, projectstatistics.FieldRefreshedAt)
 	}
+	if m.pushes_since_gc != nil {
+		fields = append(fields, projectstatistics.FieldPushesSinceGc)
+	}
 	return fields
 }
 
@@ -22139,6 +22636,8 @@ func (m *ProjectStatisticsMutation) Field(name string) (ent.Value, bool) {
 		return m.Version()
 	case projectstatistics.FieldRefreshedAt:
 		return m.RefreshedAt()
+	case projectstatistics.FieldPushesSinceGc:
+		return m.PushesSinceGc()
 	}
 	return nil, false
 }
@@ -22178,6 +22677,8 @@ func (m *ProjectStatisticsMutation) OldField(ctx context.Context, name string) (
 		return m.OldVersion(ctx)
 	case projectstatistics.FieldRefreshedAt:
 		return m.OldRefreshedAt(ctx)
+	case projectstatistics.FieldPushesSinceGc:
+		return m.OldPushesSinceGc(ctx)
 	}
 	return nil, fmt.Errorf("unknown ProjectStatistics field %s", name)
 }
@@ -22292,6 +22793,13 @@ func (m *ProjectStatisticsMutation) SetField(name string, value ent.Value) error
 		}
 		m.SetRefreshedAt(v)
 		return nil
+	case projectstatistics.FieldPushesSinceGc:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPushesSinceGc(v)
+		return nil
 	}
 	return fmt.Errorf("unknown ProjectStatistics field %s", name)
 }
@@ -22336,6 +22844,9 @@ func (m *ProjectStatisticsMutation) AddedFields() []string {
 	if m.addversion != nil {
 		fields = append(fields, projectstatistics.FieldVersion)
 	}
+	if m.addpushes_since_gc != nil {
+		fields = append(fields, projectstatistics.FieldPushesSinceGc)
+	}
 	return fields
 }
 
@@ -22368,6 +22879,8 @@ func (m *ProjectStatisticsMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedStorageSize()
 	case projectstatistics.FieldVersion:
 		return m.AddedVersion()
+	case projectstatistics.FieldPushesSinceGc:
+		return m.AddedPushesSinceGc()
 	}
 	return nil, false
 }
@@ -22461,6 +22974,13 @@ func (m *ProjectStatisticsMutation) AddField(name string, value ent.Value) error
 		}
 		m.AddVersion(v)
 		return nil
+	case projectstatistics.FieldPushesSinceGc:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPushesSinceGc(v)
+		return nil
 	}
 	return fmt.Errorf("unknown ProjectStatistics numeric field %s", name)
 }
@@ -22541,6 +23061,9 @@ func (m *ProjectStatisticsMutation) ResetField(name string) error {
 		return nil
 	case projectstatistics.FieldRefreshedAt:
 		m.ResetRefreshedAt()
+		return nil
+	case projectstatistics.FieldPushesSinceGc:
+		m.ResetPushesSinceGc()
 		return nil
 	}
 	return fmt.Errorf("unknown ProjectStatistics field %s", name)

@@ -48,6 +48,8 @@ type ProjectStatistics struct {
 	Version int `json:"version,omitempty"`
 	// RefreshedAt holds the value of the "refreshed_at" field.
 	RefreshedAt *time.Time `json:"refreshed_at,omitempty"`
+	// PushesSinceGc holds the value of the "pushes_since_gc" field.
+	PushesSinceGc int `json:"pushes_since_gc,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ProjectStatisticsQuery when eager-loading is set.
 	Edges        ProjectStatisticsEdges `json:"edges"`
@@ -83,7 +85,7 @@ func (*ProjectStatistics) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case projectstatistics.FieldStale:
 			values[i] = new(sql.NullBool)
-		case projectstatistics.FieldID, projectstatistics.FieldProjectID, projectstatistics.FieldCommitCount, projectstatistics.FieldRepositorySize, projectstatistics.FieldWikiSize, projectstatistics.FieldLfsObjectsSize, projectstatistics.FieldBuildArtifactsSize, projectstatistics.FieldPipelineArtifactsSize, projectstatistics.FieldPackagesSize, projectstatistics.FieldSnippetsSize, projectstatistics.FieldUploadsSize, projectstatistics.FieldContainerRegistrySize, projectstatistics.FieldStorageSize, projectstatistics.FieldVersion:
+		case projectstatistics.FieldID, projectstatistics.FieldProjectID, projectstatistics.FieldCommitCount, projectstatistics.FieldRepositorySize, projectstatistics.FieldWikiSize, projectstatistics.FieldLfsObjectsSize, projectstatistics.FieldBuildArtifactsSize, projectstatistics.FieldPipelineArtifactsSize, projectstatistics.FieldPackagesSize, projectstatistics.FieldSnippetsSize, projectstatistics.FieldUploadsSize, projectstatistics.FieldContainerRegistrySize, projectstatistics.FieldStorageSize, projectstatistics.FieldVersion, projectstatistics.FieldPushesSinceGc:
 			values[i] = new(sql.NullInt64)
 		case projectstatistics.FieldRefreshedAt:
 			values[i] = new(sql.NullTime)
@@ -199,6 +201,12 @@ func (_m *ProjectStatistics) assignValues(columns []string, values []any) error 
 				_m.RefreshedAt = new(time.Time)
 				*_m.RefreshedAt = value.Time
 			}
+		case projectstatistics.FieldPushesSinceGc:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field pushes_since_gc", values[i])
+			} else if value.Valid {
+				_m.PushesSinceGc = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -286,6 +294,9 @@ func (_m *ProjectStatistics) String() string {
 		builder.WriteString("refreshed_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
+	builder.WriteString(", ")
+	builder.WriteString("pushes_since_gc=")
+	builder.WriteString(fmt.Sprintf("%v", _m.PushesSinceGc))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -225,6 +225,20 @@ func (_c *ProjectStatisticsCreate) SetNillableRefreshedAt(v *time.Time) *Project
 	return _c
 }
 
+// SetPushesSinceGc sets the "pushes_since_gc" field.
+func (_c *ProjectStatisticsCreate) SetPushesSinceGc(v int) *ProjectStatisticsCreate {
+	_c.mutation.SetPushesSinceGc(v)
+	return _c
+}
+
+// SetNillablePushesSinceGc sets the "pushes_since_gc" field if the given value is not nil.
+func (_c *ProjectStatisticsCreate) SetNillablePushesSinceGc(v *int) *ProjectStatisticsCreate {
+	if v != nil {
+		_c.SetPushesSinceGc(*v)
+	}
+	return _c
+}
+
 // SetProject sets the "project" edge to the Project entity.
 func (_c *ProjectStatisticsCreate) SetProject(v *Project) *ProjectStatisticsCreate {
 	return _c.SetProjectID(v.ID)
@@ -317,6 +331,10 @@ func (_c *ProjectStatisticsCreate) defaults() {
 		v := projectstatistics.DefaultVersion
 		_c.mutation.SetVersion(v)
 	}
+	if _, ok := _c.mutation.PushesSinceGc(); !ok {
+		v := projectstatistics.DefaultPushesSinceGc
+		_c.mutation.SetPushesSinceGc(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -362,6 +380,9 @@ func (_c *ProjectStatisticsCreate) check() error {
 	}
 	if _, ok := _c.mutation.Version(); !ok {
 		return &ValidationError{Name: "version", err: errors.New(`ent: missing required field "ProjectStatistics.version"`)}
+	}
+	if _, ok := _c.mutation.PushesSinceGc(); !ok {
+		return &ValidationError{Name: "pushes_since_gc", err: errors.New(`ent: missing required field "ProjectStatistics.pushes_since_gc"`)}
 	}
 	if len(_c.mutation.ProjectIDs()) == 0 {
 		return &ValidationError{Name: "project", err: errors.New(`ent: missing required edge "ProjectStatistics.project"`)}
@@ -448,6 +469,10 @@ func (_c *ProjectStatisticsCreate) createSpec() (*ProjectStatistics, *sqlgraph.C
 	if value, ok := _c.mutation.RefreshedAt(); ok {
 		_spec.SetField(projectstatistics.FieldRefreshedAt, field.TypeTime, value)
 		_node.RefreshedAt = &value
+	}
+	if value, ok := _c.mutation.PushesSinceGc(); ok {
+		_spec.SetField(projectstatistics.FieldPushesSinceGc, field.TypeInt, value)
+		_node.PushesSinceGc = value
 	}
 	if nodes := _c.mutation.ProjectIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -773,6 +798,24 @@ func (u *ProjectStatisticsUpsert) UpdateRefreshedAt() *ProjectStatisticsUpsert {
 // ClearRefreshedAt clears the value of the "refreshed_at" field.
 func (u *ProjectStatisticsUpsert) ClearRefreshedAt() *ProjectStatisticsUpsert {
 	u.SetNull(projectstatistics.FieldRefreshedAt)
+	return u
+}
+
+// SetPushesSinceGc sets the "pushes_since_gc" field.
+func (u *ProjectStatisticsUpsert) SetPushesSinceGc(v int) *ProjectStatisticsUpsert {
+	u.Set(projectstatistics.FieldPushesSinceGc, v)
+	return u
+}
+
+// UpdatePushesSinceGc sets the "pushes_since_gc" field to the value that was provided on create.
+func (u *ProjectStatisticsUpsert) UpdatePushesSinceGc() *ProjectStatisticsUpsert {
+	u.SetExcluded(projectstatistics.FieldPushesSinceGc)
+	return u
+}
+
+// AddPushesSinceGc adds v to the "pushes_since_gc" field.
+func (u *ProjectStatisticsUpsert) AddPushesSinceGc(v int) *ProjectStatisticsUpsert {
+	u.Add(projectstatistics.FieldPushesSinceGc, v)
 	return u
 }
 
@@ -1114,6 +1157,27 @@ func (u *ProjectStatisticsUpsertOne) UpdateRefreshedAt() *ProjectStatisticsUpser
 func (u *ProjectStatisticsUpsertOne) ClearRefreshedAt() *ProjectStatisticsUpsertOne {
 	return u.Update(func(s *ProjectStatisticsUpsert) {
 		s.ClearRefreshedAt()
+	})
+}
+
+// SetPushesSinceGc sets the "pushes_since_gc" field.
+func (u *ProjectStatisticsUpsertOne) SetPushesSinceGc(v int) *ProjectStatisticsUpsertOne {
+	return u.Update(func(s *ProjectStatisticsUpsert) {
+		s.SetPushesSinceGc(v)
+	})
+}
+
+// AddPushesSinceGc adds v to the "pushes_since_gc" field.
+func (u *ProjectStatisticsUpsertOne) AddPushesSinceGc(v int) *ProjectStatisticsUpsertOne {
+	return u.Update(func(s *ProjectStatisticsUpsert) {
+		s.AddPushesSinceGc(v)
+	})
+}
+
+// UpdatePushesSinceGc sets the "pushes_since_gc" field to the value that was provided on create.
+func (u *ProjectStatisticsUpsertOne) UpdatePushesSinceGc() *ProjectStatisticsUpsertOne {
+	return u.Update(func(s *ProjectStatisticsUpsert) {
+		s.UpdatePushesSinceGc()
 	})
 }
 
@@ -1619,6 +1683,27 @@ func (u *ProjectStatisticsUpsertBulk) UpdateRefreshedAt() *ProjectStatisticsUpse
 func (u *ProjectStatisticsUpsertBulk) ClearRefreshedAt() *ProjectStatisticsUpsertBulk {
 	return u.Update(func(s *ProjectStatisticsUpsert) {
 		s.ClearRefreshedAt()
+	})
+}
+
+// SetPushesSinceGc sets the "pushes_since_gc" field.
+func (u *ProjectStatisticsUpsertBulk) SetPushesSinceGc(v int) *ProjectStatisticsUpsertBulk {
+	return u.Update(func(s *ProjectStatisticsUpsert) {
+		s.SetPushesSinceGc(v)
+	})
+}
+
+// AddPushesSinceGc adds v to the "pushes_since_gc" field.
+func (u *ProjectStatisticsUpsertBulk) AddPushesSinceGc(v int) *ProjectStatisticsUpsertBulk {
+	return u.Update(func(s *ProjectStatisticsUpsert) {
+		s.AddPushesSinceGc(v)
+	})
+}
+
+// UpdatePushesSinceGc sets the "pushes_since_gc" field to the value that was provided on create.
+func (u *ProjectStatisticsUpsertBulk) UpdatePushesSinceGc() *ProjectStatisticsUpsertBulk {
+	return u.Update(func(s *ProjectStatisticsUpsert) {
+		s.UpdatePushesSinceGc()
 	})
 }
 

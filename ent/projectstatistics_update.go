@@ -330,6 +330,27 @@ func (_u *ProjectStatisticsUpdate) ClearRefreshedAt() *ProjectStatisticsUpdate {
 	return _u
 }
 
+// SetPushesSinceGc sets the "pushes_since_gc" field.
+func (_u *ProjectStatisticsUpdate) SetPushesSinceGc(v int) *ProjectStatisticsUpdate {
+	_u.mutation.ResetPushesSinceGc()
+	_u.mutation.SetPushesSinceGc(v)
+	return _u
+}
+
+// SetNillablePushesSinceGc sets the "pushes_since_gc" field if the given value is not nil.
+func (_u *ProjectStatisticsUpdate) SetNillablePushesSinceGc(v *int) *ProjectStatisticsUpdate {
+	if v != nil {
+		_u.SetPushesSinceGc(*v)
+	}
+	return _u
+}
+
+// AddPushesSinceGc adds value to the "pushes_since_gc" field.
+func (_u *ProjectStatisticsUpdate) AddPushesSinceGc(v int) *ProjectStatisticsUpdate {
+	_u.mutation.AddPushesSinceGc(v)
+	return _u
+}
+
 // SetProject sets the "project" edge to the Project entity.
 func (_u *ProjectStatisticsUpdate) SetProject(v *Project) *ProjectStatisticsUpdate {
 	return _u.SetProjectID(v.ID)
@@ -479,6 +500,12 @@ func (_u *ProjectStatisticsUpdate) sqlSave(ctx context.Context) (_node int, err 
 	}
 	if _u.mutation.RefreshedAtCleared() {
 		_spec.ClearField(projectstatistics.FieldRefreshedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.PushesSinceGc(); ok {
+		_spec.SetField(projectstatistics.FieldPushesSinceGc, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPushesSinceGc(); ok {
+		_spec.AddField(projectstatistics.FieldPushesSinceGc, field.TypeInt, value)
 	}
 	if _u.mutation.ProjectCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -831,6 +858,27 @@ func (_u *ProjectStatisticsUpdateOne) ClearRefreshedAt() *ProjectStatisticsUpdat
 	return _u
 }
 
+// SetPushesSinceGc sets the "pushes_since_gc" field.
+func (_u *ProjectStatisticsUpdateOne) SetPushesSinceGc(v int) *ProjectStatisticsUpdateOne {
+	_u.mutation.ResetPushesSinceGc()
+	_u.mutation.SetPushesSinceGc(v)
+	return _u
+}
+
+// SetNillablePushesSinceGc sets the "pushes_since_gc" field if the given value is not nil.
+func (_u *ProjectStatisticsUpdateOne) SetNillablePushesSinceGc(v *int) *ProjectStatisticsUpdateOne {
+	if v != nil {
+		_u.SetPushesSinceGc(*v)
+	}
+	return _u
+}
+
+// AddPushesSinceGc adds value to the "pushes_since_gc" field.
+func (_u *ProjectStatisticsUpdateOne) AddPushesSinceGc(v int) *ProjectStatisticsUpdateOne {
+	_u.mutation.AddPushesSinceGc(v)
+	return _u
+}
+
 // SetProject sets the "project" edge to the Project entity.
 func (_u *ProjectStatisticsUpdateOne) SetProject(v *Project) *ProjectStatisticsUpdateOne {
 	return _u.SetProjectID(v.ID)
@@ -1010,6 +1058,12 @@ func (_u *ProjectStatisticsUpdateOne) sqlSave(ctx context.Context) (_node *Proje
 	}
 	if _u.mutation.RefreshedAtCleared() {
 		_spec.ClearField(projectstatistics.FieldRefreshedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.PushesSinceGc(); ok {
+		_spec.SetField(projectstatistics.FieldPushesSinceGc, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedPushesSinceGc(); ok {
+		_spec.AddField(projectstatistics.FieldPushesSinceGc, field.TypeInt, value)
 	}
 	if _u.mutation.ProjectCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -10,6 +10,7 @@ import (
 	"anvil/ent/identity"
 	"anvil/ent/internalid"
 	"anvil/ent/issue"
+	"anvil/ent/joboutbox"
 	"anvil/ent/label"
 	"anvil/ent/lastcommit"
 	"anvil/ent/member"
@@ -201,6 +202,16 @@ func init() {
 	issueDescConfidential := issueFields[8].Descriptor()
 	// issue.DefaultConfidential holds the default value on creation for the confidential field.
 	issue.DefaultConfidential = issueDescConfidential.Default.(bool)
+	joboutboxFields := schema.JobOutbox{}.Fields()
+	_ = joboutboxFields
+	// joboutboxDescKind is the schema descriptor for kind field.
+	joboutboxDescKind := joboutboxFields[0].Descriptor()
+	// joboutbox.KindValidator is a validator for the "kind" field. It is called by the builders before save.
+	joboutbox.KindValidator = joboutboxDescKind.Validators[0].(func(string) error)
+	// joboutboxDescCreatedAt is the schema descriptor for created_at field.
+	joboutboxDescCreatedAt := joboutboxFields[2].Descriptor()
+	// joboutbox.DefaultCreatedAt holds the default value on creation for the created_at field.
+	joboutbox.DefaultCreatedAt = joboutboxDescCreatedAt.Default.(func() time.Time)
 	labelMixin := schema.Label{}.Mixin()
 	labelMixinFields0 := labelMixin[0].Fields()
 	_ = labelMixinFields0
@@ -845,6 +856,10 @@ func init() {
 	projectstatisticsDescVersion := projectstatisticsFields[13].Descriptor()
 	// projectstatistics.DefaultVersion holds the default value on creation for the version field.
 	projectstatistics.DefaultVersion = projectstatisticsDescVersion.Default.(int)
+	// projectstatisticsDescPushesSinceGc is the schema descriptor for pushes_since_gc field.
+	projectstatisticsDescPushesSinceGc := projectstatisticsFields[15].Descriptor()
+	// projectstatistics.DefaultPushesSinceGc holds the default value on creation for the pushes_since_gc field.
+	projectstatistics.DefaultPushesSinceGc = projectstatisticsDescPushesSinceGc.Default.(int)
 	protectedbranchMixin := schema.ProtectedBranch{}.Mixin()
 	protectedbranchMixinFields0 := protectedbranchMixin[0].Fields()
 	_ = protectedbranchMixinFields0

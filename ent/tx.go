@@ -32,6 +32,8 @@ type Tx struct {
 	IssueAssignee *IssueAssigneeClient
 	// IssueLabel is the client for interacting with the IssueLabel builders.
 	IssueLabel *IssueLabelClient
+	// JobOutbox is the client for interacting with the JobOutbox builders.
+	JobOutbox *JobOutboxClient
 	// Label is the client for interacting with the Label builders.
 	Label *LabelClient
 	// LabelSubscription is the client for interacting with the LabelSubscription builders.
@@ -216,6 +218,7 @@ func (tx *Tx) init() {
 	tx.Issue = NewIssueClient(tx.config)
 	tx.IssueAssignee = NewIssueAssigneeClient(tx.config)
 	tx.IssueLabel = NewIssueLabelClient(tx.config)
+	tx.JobOutbox = NewJobOutboxClient(tx.config)
 	tx.Label = NewLabelClient(tx.config)
 	tx.LabelSubscription = NewLabelSubscriptionClient(tx.config)
 	tx.LastCommit = NewLastCommitClient(tx.config)

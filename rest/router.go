@@ -21,6 +21,7 @@ import (
 	"anvil/rest/registryapi"
 	"anvil/rest/repositoryapi"
 	"anvil/rest/route"
+	"anvil/rest/sidekiqapi"
 	"anvil/rest/storagemoveapi"
 	"anvil/rest/tagapi"
 	"anvil/rest/tokenapi"
@@ -48,6 +49,7 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	registryapi.Register(t)
 	namespaceapi.Register(t)
 	eventapi.Register(t)
+	sidekiqapi.Register(t)
 	issueapi.Register(t)
 	milestoneapi.Register(t)
 	labelapi.Register(t)

@@ -27,6 +27,7 @@ import (
 	"anvil/internal/config"
 	"anvil/internal/db"
 	"anvil/internal/gitserver"
+	"anvil/internal/jobs"
 	"anvil/internal/service"
 	"anvil/internal/service/tokens"
 	"anvil/internal/version"
@@ -103,6 +104,11 @@ func migrate(cfg config.Config, log *slog.Logger) error {
 	defer d.Close()
 	start := time.Now()
 	if err := d.Migrate(context.Background()); err != nil {
+		return err
+	}
+	q := jobs.New(d, cfg.DatabaseURL, jobs.Config{}, log)
+	defer q.Stop(context.Background())
+	if err := q.Migrate(context.Background()); err != nil {
 		return err
 	}
 	log.Info("schema migrated", "dialect", d.Dialect, "duration_ms", time.Since(start).Milliseconds())

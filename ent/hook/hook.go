@@ -116,6 +116,18 @@ func (f IssueLabelFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IssueLabelMutation", m)
 }
 
+// The JobOutboxFunc type is an adapter to allow the use of ordinary
+// function as JobOutbox mutator.
+type JobOutboxFunc func(context.Context, *ent.JobOutboxMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f JobOutboxFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.JobOutboxMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.JobOutboxMutation", m)
+}
+
 // The LabelFunc type is an adapter to allow the use of ordinary
 // function as Label mutator.
 type LabelFunc func(context.Context, *ent.LabelMutation) (ent.Value, error)

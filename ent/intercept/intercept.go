@@ -16,6 +16,7 @@ import (
 	"anvil/ent/issue"
 	"anvil/ent/issueassignee"
 	"anvil/ent/issuelabel"
+	"anvil/ent/joboutbox"
 	"anvil/ent/label"
 	"anvil/ent/labelsubscription"
 	"anvil/ent/lastcommit"
@@ -340,6 +341,33 @@ func (f TraverseIssueLabel) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.IssueLabelQuery", q)
+}
+
+// The JobOutboxFunc type is an adapter to allow the use of ordinary function as a Querier.
+type JobOutboxFunc func(context.Context, *ent.JobOutboxQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f JobOutboxFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.JobOutboxQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.JobOutboxQuery", q)
+}
+
+// The TraverseJobOutbox type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseJobOutbox func(context.Context, *ent.JobOutboxQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseJobOutbox) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseJobOutbox) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.JobOutboxQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.JobOutboxQuery", q)
 }
 
 // The LabelFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -957,6 +985,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.IssueAssigneeQuery, predicate.IssueAssignee, issueassignee.OrderOption]{typ: ent.TypeIssueAssignee, tq: q}, nil
 	case *ent.IssueLabelQuery:
 		return &query[*ent.IssueLabelQuery, predicate.IssueLabel, issuelabel.OrderOption]{typ: ent.TypeIssueLabel, tq: q}, nil
+	case *ent.JobOutboxQuery:
+		return &query[*ent.JobOutboxQuery, predicate.JobOutbox, joboutbox.OrderOption]{typ: ent.TypeJobOutbox, tq: q}, nil
 	case *ent.LabelQuery:
 		return &query[*ent.LabelQuery, predicate.Label, label.OrderOption]{typ: ent.TypeLabel, tq: q}, nil
 	case *ent.LabelSubscriptionQuery:

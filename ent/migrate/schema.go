@@ -3,6 +3,7 @@
 package migrate
 
 import (
+	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/dialect/sql/schema"
 	"entgo.io/ent/schema/field"
 )
@@ -402,6 +403,19 @@ var (
 				Columns: []*schema.Column{IssueLabelsColumns[2]},
 			},
 		},
+	}
+	// JobOutboxColumns holds the columns for the "job_outbox" table.
+	JobOutboxColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "kind", Type: field.TypeString},
+		{Name: "args", Type: field.TypeString, Size: 2147483647},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// JobOutboxTable holds the schema information for the "job_outbox" table.
+	JobOutboxTable = &schema.Table{
+		Name:       "job_outbox",
+		Columns:    JobOutboxColumns,
+		PrimaryKey: []*schema.Column{JobOutboxColumns[0]},
 	}
 	// LabelsColumns holds the columns for the "labels" table.
 	LabelsColumns = []*schema.Column{
@@ -976,6 +990,7 @@ var (
 		{Name: "stale", Type: field.TypeBool, Default: true},
 		{Name: "version", Type: field.TypeInt, Default: 0},
 		{Name: "refreshed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "pushes_since_gc", Type: field.TypeInt, Default: 0},
 		{Name: "project_id", Type: field.TypeInt, Unique: true},
 	}
 	// ProjectStatisticsTable holds the schema information for the "project_statistics" table.
@@ -986,7 +1001,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "project_statistics_projects_statistics",
-				Columns:    []*schema.Column{ProjectStatisticsColumns[15]},
+				Columns:    []*schema.Column{ProjectStatisticsColumns[16]},
 				RefColumns: []*schema.Column{ProjectsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -1356,6 +1371,7 @@ var (
 		IssuesTable,
 		IssueAssigneesTable,
 		IssueLabelsTable,
+		JobOutboxTable,
 		LabelsTable,
 		LabelSubscriptionsTable,
 		LastCommitsTable,
@@ -1400,6 +1416,9 @@ func init() {
 	IssueAssigneesTable.ForeignKeys[1].RefTable = UsersTable
 	IssueLabelsTable.ForeignKeys[0].RefTable = IssuesTable
 	IssueLabelsTable.ForeignKeys[1].RefTable = LabelsTable
+	JobOutboxTable.Annotation = &entsql.Annotation{
+		Table: "job_outbox",
+	}
 	LabelsTable.ForeignKeys[0].RefTable = ProjectsTable
 	LabelsTable.ForeignKeys[1].RefTable = NamespacesTable
 	LabelSubscriptionsTable.ForeignKeys[0].RefTable = LabelsTable

@@ -33,6 +33,9 @@ type IssueAssignee func(*sql.Selector)
 // IssueLabel is the predicate function for issuelabel builders.
 type IssueLabel func(*sql.Selector)
 
+// JobOutbox is the predicate function for joboutbox builders.
+type JobOutbox func(*sql.Selector)
+
 // Label is the predicate function for label builders.
 type Label func(*sql.Selector)
 

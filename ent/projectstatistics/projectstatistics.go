@@ -42,6 +42,8 @@ const (
 	FieldVersion = "version"
 	// FieldRefreshedAt holds the string denoting the refreshed_at field in the database.
 	FieldRefreshedAt = "refreshed_at"
+	// FieldPushesSinceGc holds the string denoting the pushes_since_gc field in the database.
+	FieldPushesSinceGc = "pushes_since_gc"
 	// EdgeProject holds the string denoting the project edge name in mutations.
 	EdgeProject = "project"
 	// Table holds the table name of the projectstatistics in the database.
@@ -73,6 +75,7 @@ var Columns = []string{
 	FieldStale,
 	FieldVersion,
 	FieldRefreshedAt,
+	FieldPushesSinceGc,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -112,6 +115,8 @@ var (
 	DefaultStale bool
 	// DefaultVersion holds the default value on creation for the "version" field.
 	DefaultVersion int
+	// DefaultPushesSinceGc holds the default value on creation for the "pushes_since_gc" field.
+	DefaultPushesSinceGc int
 )
 
 // OrderOption defines the ordering options for the ProjectStatistics queries.
@@ -195,6 +200,11 @@ func ByVersion(opts ...sql.OrderTermOption) OrderOption {
 // ByRefreshedAt orders the results by the refreshed_at field.
 func ByRefreshedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRefreshedAt, opts...).ToFunc()
+}
+
+// ByPushesSinceGc orders the results by the pushes_since_gc field.
+func ByPushesSinceGc(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPushesSinceGc, opts...).ToFunc()
 }
 
 // ByProjectField orders the results by project field.

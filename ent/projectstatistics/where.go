@@ -130,6 +130,11 @@ func RefreshedAt(v time.Time) predicate.ProjectStatistics {
 	return predicate.ProjectStatistics(sql.FieldEQ(FieldRefreshedAt, v))
 }
 
+// PushesSinceGc applies equality check predicate on the "pushes_since_gc" field. It's identical to PushesSinceGcEQ.
+func PushesSinceGc(v int) predicate.ProjectStatistics {
+	return predicate.ProjectStatistics(sql.FieldEQ(FieldPushesSinceGc, v))
+}
+
 // ProjectIDEQ applies the EQ predicate on the "project_id" field.
 func ProjectIDEQ(v int) predicate.ProjectStatistics {
 	return predicate.ProjectStatistics(sql.FieldEQ(FieldProjectID, v))
@@ -688,6 +693,46 @@ func RefreshedAtIsNil() predicate.ProjectStatistics {
 // RefreshedAtNotNil applies the NotNil predicate on the "refreshed_at" field.
 func RefreshedAtNotNil() predicate.ProjectStatistics {
 	return predicate.ProjectStatistics(sql.FieldNotNull(FieldRefreshedAt))
+}
+
+// PushesSinceGcEQ applies the EQ predicate on the "pushes_since_gc" field.
+func PushesSinceGcEQ(v int) predicate.ProjectStatistics {
+	return predicate.ProjectStatistics(sql.FieldEQ(FieldPushesSinceGc, v))
+}
+
+// PushesSinceGcNEQ applies the NEQ predicate on the "pushes_since_gc" field.
+func PushesSinceGcNEQ(v int) predicate.ProjectStatistics {
+	return predicate.ProjectStatistics(sql.FieldNEQ(FieldPushesSinceGc, v))
+}
+
+// PushesSinceGcIn applies the In predicate on the "pushes_since_gc" field.
+func PushesSinceGcIn(vs ...int) predicate.ProjectStatistics {
+	return predicate.ProjectStatistics(sql.FieldIn(FieldPushesSinceGc, vs...))
+}
+
+// PushesSinceGcNotIn applies the NotIn predicate on the "pushes_since_gc" field.
+func PushesSinceGcNotIn(vs ...int) predicate.ProjectStatistics {
+	return predicate.ProjectStatistics(sql.FieldNotIn(FieldPushesSinceGc, vs...))
+}
+
+// PushesSinceGcGT applies the GT predicate on the "pushes_since_gc" field.
+func PushesSinceGcGT(v int) predicate.ProjectStatistics {
+	return predicate.ProjectStatistics(sql.FieldGT(FieldPushesSinceGc, v))
+}
+
+// PushesSinceGcGTE applies the GTE predicate on the "pushes_since_gc" field.
+func PushesSinceGcGTE(v int) predicate.ProjectStatistics {
+	return predicate.ProjectStatistics(sql.FieldGTE(FieldPushesSinceGc, v))
+}
+
+// PushesSinceGcLT applies the LT predicate on the "pushes_since_gc" field.
+func PushesSinceGcLT(v int) predicate.ProjectStatistics {
+	return predicate.ProjectStatistics(sql.FieldLT(FieldPushesSinceGc, v))
+}
+
+// PushesSinceGcLTE applies the LTE predicate on the "pushes_since_gc" field.
+func PushesSinceGcLTE(v int) predicate.ProjectStatistics {
+	return predicate.ProjectStatistics(sql.FieldLTE(FieldPushesSinceGc, v))
 }
 
 // HasProject applies the HasEdge predicate on the "project" edge.

@@ -34,6 +34,8 @@ func (ProjectStatistics) Fields() []ent.Field {
 		field.Bool("stale").Default(true),
 		field.Int("version").Default(0),
 		field.Time("refreshed_at").Optional().Nillable(),
+		// pushes_since_gc counts pushes, which schedule repository housekeeping (GitLab's column).
+		field.Int("pushes_since_gc").Default(0),
 	}
 }
 

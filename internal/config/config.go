@@ -31,6 +31,8 @@ type Config struct {
 	GitAuthBan GitAuthBan
 	// Monitoring restricts the monitoring endpoints to an IP allowlist.
 	Monitoring Monitoring
+	// Jobs tunes the background job queue.
+	Jobs Jobs
 }
 
 // FromEnv reads the configuration from environment variables, filling in defaults.
@@ -46,6 +48,9 @@ func FromEnv() (Config, error) {
 	}
 	c.registryFromEnv()
 	if err := c.securityFromEnv(); err != nil {
+		return c, err
+	}
+	if err := c.jobsFromEnv(); err != nil {
 		return c, err
 	}
 	if v := os.Getenv("ANVIL_REPOSITORY_STORAGES"); v != "" {

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"time"
 
 	"anvil/internal/authban"
 	"anvil/internal/authz"
@@ -16,6 +17,7 @@ import (
 	"anvil/internal/db"
 	"anvil/internal/git"
 	"anvil/internal/git/storage"
+	"anvil/internal/jobs"
 	"anvil/internal/registry"
 	"anvil/internal/service/branches"
 	"anvil/internal/service/clientauth"
@@ -89,6 +91,8 @@ type Services struct {
 	Milestones *milestones.Service
 	// StorageMoves moves projects' repositories between storages (repository_storage).
 	StorageMoves *storagemoves.Service
+	// Jobs is the durable background job queue (started by the server, see jobs.go).
+	Jobs *jobs.Queue
 }
 
 // New builds the services over an open database and the git client; hasher hashes and checks
@@ -125,11 +129,13 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	// missing one). The one cycle: projects are found through the project service by the
 	// domains its lifecycle calls back (repositories, branch protection), so the project
 	// service is built first and completed once those exist.
+	q := jobs.New(d, cfg.DatabaseURL, jobs.Config{Workers: cfg.Jobs.Workers, PollInterval: cfg.Jobs.PollInterval,
+		JobTimeout: cfg.Jobs.Timeout, RescueAfter: cfg.Jobs.RescueAfter}, log)
 	p := projects.New(d.Client, policy, st)
 	pb := protectedbranches.New(d.Client, policy, p, st, cfg.ExternalURL)
 	r := repos.New(repos.Deps{
 		Client: d.Client, Policy: policy, Projects: p, Settings: st,
-		Git: gitClient, Storage: stor, Log: log, Protected: pb,
+		Git: gitClient, Storage: stor, Log: log, Protected: pb, Jobs: q,
 	})
 	// A group deletion removes its projects through the repository service, which deletes
 	// their repositories only after the deletion commits.
@@ -145,19 +151,16 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		_ = gitClient.Close()
 		return nil, err
 	}
-	crJobs := &containerregistry.InlineJobs{}
 	cr := containerregistry.New(d.Client, containerregistry.Deps{
-		Policy: policy, Projects: p, Groups: g, Settings: st, Registry: reg, Jobs: crJobs, Log: log,
+		Policy: policy, Projects: p, Groups: g, Settings: st, Registry: reg, Jobs: q, Log: log,
 		RegistryHost: cfg.RegistryHost(), ExternalURL: cfg.ExternalURL,
 	})
-	crJobs.Service = cr
-	// Storage moves run inline after their transaction until the job queue is on main; the
-	// queue's job for a move calls moves.Run(ctx, moveID) instead (see storagemoves.Scheduler).
-	moveJobs := &storagemoves.InlineScheduler{}
+	// Storage moves are jobs on the queue, scheduled in the transaction that records them.
 	moves := storagemoves.New(storagemoves.Deps{
-		Client: d.Client, Projects: p, Storage: stor, Scheduler: moveJobs, Log: log,
+		Client: d.Client, Projects: p, Storage: stor, Scheduler: storagemoves.JobScheduler{Jobs: q}, Log: log,
 	})
-	moveJobs.Service = moves
+	r.SetSweepGrace(cfg.Jobs.SweepGrace)
+	registerJobs(q, r, cr, moves)
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete},
 		StorageMoves: moves})
 	// The events service will record issue activity (issues.Activity); until it exists on
@@ -193,11 +196,18 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Labels:            labels.New(d.Client, policy, p, g, iss),
 		Milestones:        milestones.New(d.Client, policy, p, g, iss),
 		StorageMoves:      moves,
+		Jobs:              q,
 	}, nil
 }
 
-// Close stops the git processes and the registry's background work.
+// Close stops the job queue (running jobs get up to 30 seconds), the git processes and the
+// registry's background work.
 func (s *Services) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := s.Jobs.Stop(ctx); err != nil {
+		s.Log.Warn("stop job queue", "err", err)
+	}
 	_ = s.Registry.Close()
 	return s.Git.Close()
 }

@@ -87,7 +87,9 @@ func TestProjectDeletionAndGarbageCollection(t *testing.T) {
 	r = in.Do(t, "DELETE", fmt.Sprintf("/projects/alice%%2Fother/registry/repositories/%d/tags/v2", otherID), tok, nil)
 	require.Equal(t, http.StatusOK, r.Status, r.String())
 
-	// Everything so far is two hours old; a push in progress then uploads a layer.
+	// Everything so far is two hours old; a push in progress then uploads a layer. The jobs
+	// the deletions queued (image removal, garbage collection) have run first.
+	in.WaitJobs(t)
 	age(t, in)
 	pending, err := random.Layer(512, "application/vnd.docker.image.rootfs.diff.tar.gzip")
 	require.NoError(t, err)
@@ -99,7 +101,7 @@ func TestProjectDeletionAndGarbageCollection(t *testing.T) {
 
 	svc := in.Services.ContainerRegistry
 	svc.GCGrace = time.Hour
-	require.NoError(t, svc.Run(t.Context(), containerregistry.GarbageCollectJob{}))
+	require.NoError(t, svc.GarbageCollect(t.Context(), containerregistry.GarbageCollectJob{}))
 
 	assert.False(t, exists(blobFile(in, layerOf(t, imgA))), "the deleted project's blobs are reclaimed")
 	assert.False(t, exists(blobFile(in, layerOf(t, imgD))), "the untagged image's blobs are reclaimed")

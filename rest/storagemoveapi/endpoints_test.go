@@ -32,6 +32,7 @@ func TestStorageMoves_endpoints(t *testing.T) {
 	}, created, "the move as scheduled")
 	assert.Regexp(t, `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`, created["created_at"])
 
+	w.in.WaitJobs(t) // the move's job has run
 	one := w.in.Do(t, "GET", fmt.Sprintf("/project_repository_storage_moves/%d", moveID), root, nil)
 	require.Equal(t, 200, one.Status, one.String())
 	finished := servertest.Object(t, one)
@@ -45,6 +46,7 @@ func TestStorageMoves_endpoints(t *testing.T) {
 	r = w.in.Do(t, "POST", pa+"/repository_storage_moves", root, `{"destination_storage_name":"default"}`)
 	require.Equal(t, 201, r.Status, r.String())
 	second := int(servertest.Object(t, r)["id"].(float64))
+	w.in.WaitJobs(t)
 	r = w.in.Do(t, "GET", "/project_repository_storage_moves?per_page=1", root, nil)
 	require.Equal(t, 200, r.Status, r.String())
 	assert.Equal(t, "2", r.Header.Get("X-Total"))
@@ -116,6 +118,7 @@ func TestStorageMoves_endpoints(t *testing.T) {
 		r := w.in.Do(t, "POST", "/project_repository_storage_moves", root, `{"source_storage_name":"default","destination_storage_name":"second"}`)
 		require.Equal(t, 202, r.Status, r.String())
 		assert.Equal(t, map[string]any{"message": "202 Accepted"}, jsonBody(t, r))
+		w.in.WaitJobs(t)
 		for _, id := range []int{alpha, beta} {
 			got := servertest.Object(t, w.in.Do(t, "GET", fmt.Sprintf("/projects/%d", id), root, nil))
 			assert.Equal(t, "second", got["repository_storage"], "project %d", id)

@@ -51,6 +51,7 @@ func (w *world) project(t *testing.T, name string) int {
 	w.commit(t, id, "src/main.go", 201)
 	r = w.in.Do(t, "POST", fmt.Sprintf("/projects/%d/repository/tags", id), root, `{"tag_name":"v1","ref":"main","message":"first"}`)
 	require.Equal(t, 201, r.Status, r.String())
+	w.in.WaitJobs(t) // housekeeping after the first push is done
 	return id
 }
 

@@ -68,6 +68,8 @@ func TestStorage_moveOnUpdate(t *testing.T) {
 
 	r := w.in.Do(t, "PUT", p, root, `{"repository_storage":"second"}`)
 	require.Equal(t, 200, r.Status, r.String())
+	w.in.WaitJobs(t) // the move is a job, as GitLab's is
+	r = w.in.Do(t, "GET", p, root, nil)
 	assert.Equal(t, "second", servertest.Object(t, r)["repository_storage"])
 
 	moves := w.moves(t, p+"/repository_storage_moves")
@@ -111,6 +113,8 @@ func TestStorage_moveOnUpdate(t *testing.T) {
 	t.Run("and back again", func(t *testing.T) {
 		r := w.in.Do(t, "PUT", p, root, `{"repository_storage":"default"}`)
 		require.Equal(t, 200, r.Status, r.String())
+		w.in.WaitJobs(t)
+		r = w.in.Do(t, "GET", p, root, nil)
 		assert.Equal(t, "default", servertest.Object(t, r)["repository_storage"])
 		assert.NoDirExists(t, w.repoPath("second", id))
 		back := w.clone(t, "root/alpha")

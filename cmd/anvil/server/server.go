@@ -17,6 +17,7 @@ import (
 
 	"anvil/internal/config"
 	"anvil/internal/db"
+	"anvil/internal/jobs"
 	"anvil/internal/privatefs"
 	"anvil/internal/service"
 	"anvil/internal/service/users"
@@ -57,6 +58,8 @@ type Options struct {
 	// Hasher replaces the password hasher (tests count its comparisons); nil is bcrypt at
 	// BcryptCost.
 	Hasher users.Hasher
+	// Jobs registers extra job kinds before the queue starts (tests' probes).
+	Jobs func(q *jobs.Queue)
 }
 
 // New opens and migrates the database, bootstraps the administrator and builds the handler.
@@ -84,13 +87,18 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		_ = d.Close()
 		return nil, err
 	}
+	// River's tables beside ent's.
+	if err := svc.Jobs.Migrate(ctx); err != nil {
+		_ = svc.Close()
+		_ = d.Close()
+		return nil, err
+	}
+	if opts.Jobs != nil {
+		opts.Jobs(svc.Jobs)
+	}
 	if err := Bootstrap(ctx, svc); err != nil {
 		_ = d.Close()
 		return nil, fmt.Errorf("bootstrap: %w", err)
-	}
-	// Moves a crash interrupted go on (while they run inline; the job queue retries its own).
-	if err := svc.StorageMoves.Resume(ctx); err != nil {
-		log.ErrorContext(ctx, "resume repository storage moves", "err", err)
 	}
 	s := &Server{Config: cfg, DB: d, Services: svc, Log: log, Registry: prometheus.NewRegistry()}
 	s.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -99,7 +107,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	return s, nil
 }
 
-// Close stops the git processes and releases the database.
+// StartJobs starts working background jobs in this process (Serve does it; so does the test
+// server). Close stops them.
+func (s *Server) StartJobs(ctx context.Context) error { return s.Services.Jobs.Start(ctx) }
+
+// Close stops the job queue and the git processes and releases the database.
 func (s *Server) Close() error {
 	_ = s.Services.Close()
 	return s.DB.Close()
@@ -221,6 +233,9 @@ func (s *Server) ServeListener(ctx context.Context, ln net.Listener) error {
 // ServeListeners serves the API on ln and, when regLn is not nil, the registry on regLn,
 // until ctx ends or one of them fails.
 func (s *Server) ServeListeners(ctx context.Context, ln, regLn net.Listener) error {
+	if err := s.StartJobs(ctx); err != nil {
+		return err
+	}
 	servers := []*http.Server{{Handler: s.Handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}}
 	listeners := []net.Listener{ln}
 	if regLn != nil && s.RegistryHandler != nil {

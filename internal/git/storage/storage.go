@@ -42,9 +42,6 @@ const deletedSuffix = "+deleted.git"
 // creatingMarker marks a repository being initialised.
 const creatingMarker = "+creating+"
 
-// creatingGrace is how old a "+creating+" directory must be before SweepDeleted removes it.
-var creatingGrace = time.Hour
-
 // HashedPath returns the relative path of a project's repository: "@hashed/ab/cd/<h>.git"
 // with h the hex SHA-256 of the decimal project id, as GitLab lays out repositories.
 func HashedPath(projectID int64) string {
@@ -236,9 +233,10 @@ func (s *Storage) Remove(ctx context.Context, storage, relPath string) error {
 }
 
 // SweepDeleted removes what interrupted removals and creations left behind ("+deleted"
-// directories, and "+creating+" ones older than an hour) under every storage root, and returns
-// how many it removed. Run it at start-up and from time to time.
-func (s *Storage) SweepDeleted(ctx context.Context) (int, error) {
+// directories, and "+creating+" ones older than creatingGrace: younger ones may be creations
+// still running) under every storage root, and returns how many it removed. The repository
+// sweep job runs it at start and every hour.
+func (s *Storage) SweepDeleted(ctx context.Context, creatingGrace time.Duration) (int, error) {
 	n := 0
 	for _, name := range s.names {
 		root := s.roots[name]

@@ -201,7 +201,7 @@ func TestStorage_sweep(t *testing.T) {
 	old := time.Now().Add(-2 * time.Hour)
 	require.NoError(t, os.Chtimes(oldCreating, old, old))
 
-	n, err := s.SweepDeleted(ctx)
+	n, err := s.SweepDeleted(ctx, time.Hour)
 	require.NoError(t, err)
 	require.Equal(t, 2, n)
 	for _, gone := range []string{deleted, oldCreating} {

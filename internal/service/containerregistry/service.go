@@ -6,12 +6,12 @@
 package containerregistry
 
 import (
-	"context"
 	"log/slog"
 	"time"
 
 	"anvil/ent"
 	"anvil/internal/authz"
+	"anvil/internal/jobs"
 	"anvil/internal/registry"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/projects"
@@ -19,15 +19,10 @@ import (
 	"anvil/internal/service/wire"
 )
 
-// Job is a unit of background work of this domain, queued in the transaction of the change
-// that causes it. Its Kind names it; its fields are its arguments.
-type Job interface{ Kind() string }
-
-// Jobs queues background work (the durable job queue). Enqueue inside a transaction makes the
-// job part of it.
-type Jobs interface {
-	Enqueue(ctx context.Context, job Job) error
-}
+// Jobs queues this domain's background work on the durable job queue (internal/jobs): a job
+// enqueued inside a transaction is part of it. Each job reads its subject afresh and is
+// idempotent; the handlers are registered in internal/service/jobs.go.
+type Jobs = jobs.Enqueuer
 
 // Deps are the service's collaborators.
 type Deps struct {
@@ -102,8 +97,19 @@ type DeleteImagesJob struct {
 // Kind names the job.
 func (DeleteImagesJob) Kind() string { return KindDeleteImages }
 
-// GarbageCollectJob reclaims the registry storage nothing references any more.
+// GarbageCollectJob reclaims the registry storage nothing references any more. It runs daily
+// and after repository deletions, one at a time.
 type GarbageCollectJob struct{}
 
 // Kind names the job.
 func (GarbageCollectJob) Kind() string { return KindGarbageCollect }
+
+// InsertOpts make garbage collection unique while one is queued or running.
+func (GarbageCollectJob) InsertOpts() jobs.InsertOpts {
+	return jobs.InsertOpts{UniqueOpts: jobs.UniqueWhileQueued()}
+}
+
+// InsertOpts make a repository's deletion unique while one is queued or running.
+func (DeleteRepositoryJob) InsertOpts() jobs.InsertOpts {
+	return jobs.InsertOpts{UniqueOpts: jobs.UniqueWhileQueued()}
+}

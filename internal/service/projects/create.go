@@ -20,8 +20,13 @@ import (
 // from the other, the namespace defaults to the creator's personal one and must allow the
 // creator create_projects, personal projects count against projects_limit, a visibility above
 // the group's is lowered to the group's, and name and path must be free in the namespace.
-// The personal namespace's owner becomes the project's Owner member. The repository hooks run
-// after the commit. It returns the project with its View.
+// The personal namespace's owner becomes the project's Owner member. It returns the project
+// with its View.
+//
+// The project is visible only once its repository exists: its row is committed hidden
+// (pending_delete, which every finder skips), the repository is made, and then the row is
+// shown. A crash in between leaves a hidden row (and maybe a repository) that the repository
+// sweep removes (repos.SweepJob), never a visible project without a repository.
 func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput) (*ent.Project, *View, error) {
 	if actor.IsAnonymous() {
 		return nil, nil, apperr.Unauthorized()
@@ -94,7 +99,7 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 		// would read the clock on its own).
 		at := time.Now().UTC().Truncate(time.Millisecond)
 		cr := tx.Project.Create().SetNamespaceID(ns.ID).SetCreatorID(creator.User.ID).
-			SetCreatedAt(at).SetUpdatedAt(at).SetLastActivityAt(at)
+			SetCreatedAt(at).SetUpdatedAt(at).SetLastActivityAt(at).SetPendingDelete(true)
 		a.apply(cr.Mutation())
 		if a.Path != nil {
 			if err := routes.Claim(ctx, tx, ns.FullPath+"/"+*a.Path); err != nil {
@@ -129,14 +134,15 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 	if a.RepositoryStorage != nil {
 		storage = *a.RepositoryStorage
 	}
-	if err := s.repos.Create(ctx, created, in.InitializeWithReadme, branch, storage); err != nil {
+	err = s.repos.Create(ctx, created, in.InitializeWithReadme, branch, storage)
+	if err == nil {
+		err = db.ClientFrom(ctx, s.client).Project.UpdateOneID(created.ID).SetPendingDelete(false).Exec(ctx)
+	}
+	if err != nil {
 		slog.ErrorContext(ctx, "create repository", "project_id", created.ID, "err", err)
-		// Undo the row and whatever part of the repository was made.
+		// Undo the row, and queue the removal of whatever part of the repository was made.
 		if derr := s.deleteRows(ctx, created); derr != nil {
 			slog.ErrorContext(ctx, "remove project after failed repository creation", "project_id", created.ID, "err", derr)
-		}
-		if derr := s.repos.Delete(ctx, created); derr != nil {
-			slog.ErrorContext(ctx, "remove partial repository", "project_id", created.ID, "err", derr)
 		}
 		return nil, nil, apperr.FieldError("base", "Failed to create repository")
 	}

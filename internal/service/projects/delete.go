@@ -2,7 +2,6 @@ package projects
 
 import (
 	"context"
-	"log/slog"
 
 	"anvil/ent"
 	"anvil/ent/member"
@@ -14,20 +13,14 @@ import (
 
 // Delete removes the project ref names (remove_project, Owner): it is marked pending_delete,
 // its memberships, shares and the rows other domains registered in OnDelete go with it in one
-// transaction, forks are detached, and the repository hooks remove the repository after the
-// commit. GitLab answers the request 202 Accepted.
+// transaction, forks are detached, and the removal of its repository is queued in that
+// transaction as a durable job. GitLab answers the request 202 Accepted.
 func (s *Service) Delete(ctx context.Context, actor *authz.Actor, ref string) error {
 	p, err := s.Find(ctx, actor, ref, authz.RemoveProject)
 	if err != nil {
 		return err
 	}
-	if err := s.deleteRows(ctx, p); err != nil {
-		return err
-	}
-	if err := s.repos.Delete(ctx, p); err != nil {
-		slog.ErrorContext(ctx, "delete repository", "project_id", p.ID, "disk_path", p.DiskPath, "err", err)
-	}
-	return nil
+	return s.deleteRows(ctx, p)
 }
 
 // deleteRows removes a project and everything that references it in one transaction.
@@ -48,6 +41,9 @@ func (s *Service) deleteRows(ctx context.Context, p *ent.Project) error {
 		if err := tx.Project.Update().Where(project.ForkedFromID(p.ID)).ClearForkedFromID().Exec(ctx); err != nil {
 			return err
 		}
-		return tx.Project.DeleteOneID(p.ID).Exec(ctx)
+		if err := tx.Project.DeleteOneID(p.ID).Exec(ctx); err != nil {
+			return err
+		}
+		return s.repos.Delete(ctx, p)
 	})
 }

@@ -8,14 +8,14 @@ import (
 
 // Repositories is what the project domain needs of the git layer (the repos service). Create
 // runs after the project row is committed; if it fails the row is removed again and the create
-// answers "Failed to create repository", so no half-made project remains. Delete runs after the
-// row is gone (its failure is logged, the deletion stands).
+// answers "Failed to create repository", so no half-made project remains. Delete runs in the
+// deletion's transaction and queues the repository's removal (a durable job).
 type Repositories interface {
 	// Create creates the project's repository; initReadme asks for a first commit with a
 	// README.md on defaultBranch (empty means the instance default, "main"). storage names the
 	// storage to place it on; empty picks one by weight.
 	Create(ctx context.Context, p *ent.Project, initReadme bool, defaultBranch, storage string) error
-	// Delete removes the project's repository (and its wiki) from disk.
+	// Delete queues the removal of the project's repository in the transaction of ctx.
 	Delete(ctx context.Context, p *ent.Project) error
 	// SetDefaultBranch moves HEAD; a branch that does not exist is refused.
 	SetDefaultBranch(ctx context.Context, p *ent.Project, branch string) error
@@ -80,7 +80,8 @@ func (s *Service) DeleteDependents(ctx context.Context, c *ent.Client, p *ent.Pr
 	return nil
 }
 
-// RemoveRepository removes the repository of a project whose rows are gone.
+// RemoveRepository queues the removal of the repository of a project deleted in the
+// transaction of ctx.
 func (s *Service) RemoveRepository(ctx context.Context, p *ent.Project) error {
 	return s.repos.Delete(ctx, p)
 }

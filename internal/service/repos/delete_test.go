@@ -59,6 +59,7 @@ func TestRepos_GroupDeletion(t *testing.T) {
 			assert.DirExists(t, repoDir(t, in, p), "nothing removed before the commit")
 		}
 		require.NoError(t, tx.Rollback())
+		in.WaitJobs(t) // the removal queued in the rolled back transaction never runs
 		for _, p := range made {
 			assert.DirExists(t, repoDir(t, in, p))
 		}
@@ -69,6 +70,7 @@ func TestRepos_GroupDeletion(t *testing.T) {
 	t.Run("a committed deletion removes them", func(t *testing.T) {
 		r := in.Do(t, http.MethodDelete, "/groups/doomed", servertest.RootToken, nil)
 		require.Equal(t, http.StatusAccepted, r.Status, r.String())
+		in.WaitJobs(t) // the repositories are removed by a job queued with the deletion
 		for _, p := range made {
 			_, err := os.Stat(repoDir(t, in, p))
 			assert.True(t, os.IsNotExist(err), "repository of project %d removed", p.ID)
@@ -92,6 +94,7 @@ func TestRepos_GroupDeletion(t *testing.T) {
 		require.DirExists(t, dir)
 		r := in.Do(t, http.MethodDelete, "/projects/root%2Fsolo", servertest.RootToken, nil)
 		require.Equal(t, http.StatusAccepted, r.Status, r.String())
+		in.WaitJobs(t)
 		_, err = os.Stat(dir)
 		assert.True(t, os.IsNotExist(err))
 	})

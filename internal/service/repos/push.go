@@ -85,7 +85,10 @@ func (s *Service) RecordPush(ctx context.Context, actor *authz.Actor, p *ent.Pro
 		if err := upd.Exec(ctx); err != nil {
 			return err
 		}
-		return markStatisticsStale(ctx, tx, p.ID)
+		if err := markStatisticsStale(ctx, tx, p.ID); err != nil {
+			return err
+		}
+		return s.countPush(ctx, tx, p.ID)
 	})
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"anvil/ent"
 	"anvil/internal/apperr"
@@ -15,6 +16,7 @@ import (
 	"anvil/internal/db"
 	"anvil/internal/git"
 	"anvil/internal/git/storage"
+	"anvil/internal/jobs"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/protectedbranches"
 	"anvil/internal/service/settings"
@@ -34,6 +36,10 @@ type Service struct {
 	lastCommits *lastCommitCache
 	// protected protects a project's default branch when it is first created.
 	protected *protectedbranches.Service
+	// jobs queues repository removal and housekeeping (jobs.go).
+	jobs jobs.Enqueuer
+	// sweepGrace is how old a leftover must be for the sweep to repair it (SweepJob).
+	sweepGrace time.Duration
 }
 
 // Deps are the repository service's collaborators; every one is required.
@@ -47,15 +53,17 @@ type Deps struct {
 	Log      *slog.Logger
 	// Protected protects a project's default branch when it is first created or pushed.
 	Protected *protectedbranches.Service
+	// Jobs queues repository removal and housekeeping in the transaction that causes them.
+	Jobs jobs.Enqueuer
 }
 
 // New returns the repository service over an opened git client and storage.
 func New(d Deps) *Service {
 	wire.Require("repos", wire.D("client", d.Client), wire.D("policy", d.Policy), wire.D("projects", d.Projects),
 		wire.D("settings", d.Settings), wire.D("git client", d.Git), wire.D("storage", d.Storage),
-		wire.D("logger", d.Log), wire.D("protected branches", d.Protected))
+		wire.D("logger", d.Log), wire.D("protected branches", d.Protected), wire.D("jobs", d.Jobs))
 	return &Service{client: d.Client, policy: d.Policy, projects: d.Projects, settings: d.Settings,
-		Git: d.Git, Storage: d.Storage, log: d.Log, protected: d.Protected,
+		Git: d.Git, Storage: d.Storage, log: d.Log, protected: d.Protected, jobs: d.Jobs,
 		lastCommits: newLastCommitCache(d.Client)}
 }
 
@@ -126,20 +134,15 @@ func (s *Service) Create(ctx context.Context, p *ent.Project, initReadme bool, d
 	return nil
 }
 
-// Delete implements projects.Repositories: the repository is moved aside and removed. When
-// ctx carries a transaction (an enclosing deletion), that happens only once it commits, so a
-// deletion that rolls back never loses its repository.
+// Delete implements projects.Repositories: it queues the removal of p's repository in the
+// deletion's transaction (RemoveRepositoryJob), so the repository goes once the rows are gone,
+// never when the deletion rolls back, and is retried until it is gone whatever crashes.
 func (s *Service) Delete(ctx context.Context, p *ent.Project) error {
-	if err := s.lastCommits.forget(ctx, db.ClientFrom(ctx, s.client), p.ID); err != nil {
-		s.log.ErrorContext(ctx, "forget last commits of deleted project", "project_id", p.ID, "err", err)
+	c := db.ClientFrom(ctx, s.client)
+	if err := s.lastCommits.forget(ctx, c, p.ID); err != nil {
+		return err
 	}
-	if p.DiskPath == "" {
-		return nil
-	}
-	if afterCommit(ctx, func() { s.removeRepositories(ctx, []*ent.Project{p}) }) {
-		return nil
-	}
-	return s.Storage.Remove(ctx, p.RepositoryStorage, p.DiskPath)
+	return s.queueRemoval(ctx, p)
 }
 
 // SetDefaultBranch implements projects.Repositories: HEAD moves only to an existing

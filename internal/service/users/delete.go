@@ -2,7 +2,6 @@ package users
 
 import (
 	"context"
-	"log/slog"
 
 	"anvil/ent"
 	"anvil/ent/identity"
@@ -31,8 +30,7 @@ func (s *Service) Delete(ctx context.Context, actor *authz.Actor, id int, hardDe
 	if err := authz.UserAllowed(actor, nil, authz.AdminUsers); err != nil {
 		return err
 	}
-	var removed []*ent.Project
-	err := db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
+	return db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
 		u, err := c.User.Get(ctx, id)
 		if ent.IsNotFound(err) {
 			return apperr.NotFound("User")
@@ -53,28 +51,21 @@ func (s *Service) Delete(ctx context.Context, actor *authz.Actor, id int, hardDe
 		if err != nil {
 			return err
 		}
-		if removed, err = s.deleteNamespaces(ctx, c, p, u.ID, solo); err != nil {
+		removed, err := s.deleteNamespaces(ctx, c, p, u.ID, solo)
+		if err != nil {
 			return err
+		}
+		// The repositories' removal is queued with the deletion (a durable job).
+		for _, rp := range removed {
+			if err := s.projects.RemoveRepository(ctx, rp); err != nil {
+				return err
+			}
 		}
 		if err := deleteOwned(ctx, c, p, u.ID); err != nil {
 			return err
 		}
 		return s.handOverAndDelete(ctx, c, p, u.ID, hardDelete)
 	})
-	if err == nil {
-		s.removeRepositories(ctx, removed)
-	}
-	return err
-}
-
-// removeRepositories removes the deleted projects' repositories once their rows are gone; a
-// failure is logged and the deletion stands, as for project deletion.
-func (s *Service) removeRepositories(ctx context.Context, removed []*ent.Project) {
-	for _, p := range removed {
-		if err := s.projects.RemoveRepository(ctx, p); err != nil {
-			slog.ErrorContext(ctx, "delete repository", "project_id", p.ID, "disk_path", p.DiskPath, "err", err)
-		}
-	}
 }
 
 // soleOwnedGroups returns the groups where userID is the only direct owner.

@@ -35,7 +35,7 @@ type Service struct {
 type ProjectCleanup interface {
 	// DeleteDependents removes the rows other domains keep for p, in the transaction of c.
 	DeleteDependents(ctx context.Context, c *ent.Client, p *ent.Project) error
-	// RemoveRepository removes p's repository once its rows are gone.
+	// RemoveRepository queues the removal of p's repository in the deletion's transaction.
 	RemoveRepository(ctx context.Context, p *ent.Project) error
 }
 

@@ -17,6 +17,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"anvil/cmd/anvil/server"
 	"anvil/internal/config"
@@ -54,6 +55,8 @@ func StartWith(tb testing.TB, opts server.Options, configure ...func(*config.Con
 	ts := httptest.NewUnstartedServer(nil)
 	cfg.Listen = ts.Listener.Addr().String()
 	cfg.ExternalURL = "http://" + cfg.Listen
+	// Jobs are picked up quickly: on SQLite, where the queue polls, a test waits for them.
+	cfg.Jobs.PollInterval = 50 * time.Millisecond
 	for _, fn := range configure {
 		fn(&cfg)
 	}
@@ -71,6 +74,10 @@ func StartWith(tb testing.TB, opts server.Options, configure ...func(*config.Con
 		tb.Fatalf("start server: %v", err)
 	}
 	ts.Config.Handler = srv.Handler
+	if err := srv.StartJobs(context.Background()); err != nil {
+		_ = srv.Close()
+		tb.Fatalf("start jobs: %v", err)
+	}
 	ts.Start()
 	tb.Cleanup(func() {
 		ts.Close()

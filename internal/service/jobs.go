@@ -1,0 +1,26 @@
+package service
+
+import (
+	"time"
+
+	"anvil/internal/jobs"
+	"anvil/internal/service/containerregistry"
+	"anvil/internal/service/repos"
+	"anvil/internal/service/storagemoves"
+)
+
+// registerJobs gives every background job kind its handler, and schedules the periodic ones.
+// A kind queued by a service must be registered here, or Enqueue fails.
+func registerJobs(q *jobs.Queue, r *repos.Service, cr *containerregistry.Service, moves *storagemoves.Service) {
+	jobs.Register(q, r.RunHousekeep)
+	jobs.Register(q, r.RunRemoveRepository)
+	jobs.Register(q, r.RunSweep)
+	jobs.Periodic(q, time.Hour, repos.SweepJob{})
+	jobs.Register(q, moves.RunJob)
+
+	jobs.Register(q, cr.DeleteRepository)
+	jobs.Register(q, cr.CleanupTags)
+	jobs.Register(q, cr.DeleteImages)
+	jobs.Register(q, cr.GarbageCollect)
+	jobs.Periodic(q, 24*time.Hour, containerregistry.GarbageCollectJob{})
+}
