@@ -5,13 +5,14 @@ import (
 
 	"anvil/internal/jobs"
 	"anvil/internal/service/containerregistry"
+	"anvil/internal/service/events"
 	"anvil/internal/service/repos"
 	"anvil/internal/service/storagemoves"
 )
 
 // registerJobs gives every background job kind its handler, and schedules the periodic ones.
 // A kind queued by a service must be registered here, or Enqueue fails.
-func registerJobs(q *jobs.Queue, r *repos.Service, cr *containerregistry.Service, moves *storagemoves.Service) {
+func registerJobs(q *jobs.Queue, r *repos.Service, cr *containerregistry.Service, moves *storagemoves.Service, ev *events.Service) {
 	jobs.Register(q, r.RunHousekeep)
 	jobs.Register(q, r.RunRemoveRepository)
 	jobs.Register(q, r.RunSweep)
@@ -23,4 +24,7 @@ func registerJobs(q *jobs.Queue, r *repos.Service, cr *containerregistry.Service
 	jobs.Register(q, cr.DeleteImages)
 	jobs.Register(q, cr.GarbageCollect)
 	jobs.Periodic(q, 24*time.Hour, containerregistry.GarbageCollectJob{})
+
+	jobs.Register(q, ev.RunPrune)
+	jobs.Periodic(q, 24*time.Hour, events.PruneJob{})
 }

@@ -160,7 +160,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Client: d.Client, Projects: p, Storage: stor, Scheduler: storagemoves.JobScheduler{Jobs: q}, Log: log,
 	})
 	r.SetSweepGrace(cfg.Jobs.SweepGrace)
-	registerJobs(q, r, cr, moves)
+	ev := events.New(d.Client, policy, p, u)
+	registerJobs(q, r, cr, moves, ev)
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete},
 		StorageMoves: moves})
 	// The events service will record issue activity (issues.Activity); until it exists on
@@ -191,7 +192,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Namespaces:        namespaces.New(d.Client, policy, mem),
 		Stars:             stars.New(d.Client, p, u),
 		Statistics:        statistics.New(d.Client, r),
-		Events:            events.New(d.Client, policy, p, u),
+		Events:            ev,
 		Issues:            iss,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
 		Milestones:        milestones.New(d.Client, policy, p, g, iss),

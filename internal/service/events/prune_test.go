@@ -48,3 +48,22 @@ func TestPruneOlderThan(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, n)
 }
+
+func TestPruneJob_removesWhatRetentionExpired(t *testing.T) {
+	in := servertest.Start(t)
+	ctx := context.Background()
+	u, _ := in.NewUser(t, "alice")
+	p := in.NewProject(t, in.NewGroup(t, "g", "public", nil), "p", "public")
+	cutoff := time.Now().UTC().Add(-events.Retention)
+	entry := func(at time.Time) events.Entry {
+		return events.Entry{Action: event.ActionCreated, AuthorID: u.ID, ProjectID: &p.ID, CreatedAt: at}
+	}
+	require.NoError(t, events.Record(ctx, in.DB.Client, entry(cutoff.Add(-time.Hour)), entry(cutoff.Add(time.Hour))))
+
+	require.NoError(t, in.Services.Jobs.Enqueue(ctx, events.PruneJob{}))
+	in.WaitJobs(t)
+	left, err := in.DB.Client.Event.Query().Where(event.ProjectID(p.ID)).All(ctx)
+	require.NoError(t, err)
+	require.Len(t, left, 1, "the event within retention stays")
+	assert.True(t, left[0].CreatedAt.After(cutoff), left[0].CreatedAt)
+}
