@@ -70,6 +70,23 @@ func TestIssueShape(t *testing.T) {
 	assert.Nil(t, is["closed_by"])
 	assert.Nil(t, is["due_date"])
 
+	// Several assignees (Premium's multiple issue assignees): each existing user once, in the
+	// order given; the first is also "assignee".
+	bob, _ := in.NewUser(t, "bob")
+	r = in.Do(t, "PUT", base+"/1", tok, url.Values{"assignee_ids[]": {strconv.Itoa(bob.ID), "999999",
+		strconv.Itoa(alice.ID), strconv.Itoa(bob.ID)}})
+	require.Equal(t, 200, r.Status, r.String())
+	is = decode[map[string]any](t, r)
+	var names []any
+	for _, a := range is["assignees"].([]any) {
+		names = append(names, a.(map[string]any)["username"])
+	}
+	assert.Equal(t, []any{"bob", "alice"}, names)
+	assert.Equal(t, "bob", is["assignee"].(map[string]any)["username"])
+	r = in.Do(t, "GET", base+"?assignee_id="+strconv.Itoa(alice.ID), "", nil)
+	require.Equal(t, 200, r.Status, r.String())
+	assert.Len(t, decode[[]any](t, r), 1, "each assignee finds the issue")
+
 	// Bad input names the parameter.
 	r = in.Do(t, "POST", base, tok, url.Values{"description": {"no title"}})
 	assert.Equal(t, 400, r.Status)

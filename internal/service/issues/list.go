@@ -6,6 +6,7 @@ import (
 
 	"anvil/ent"
 	"anvil/ent/issue"
+	"anvil/ent/issueassignee"
 	"anvil/ent/issuelabel"
 	"anvil/ent/namespace"
 	"anvil/ent/predicate"
@@ -95,7 +96,7 @@ func Load(q *ent.IssueQuery) *ent.IssueQuery {
 	return q.WithAuthor().WithClosedBy().WithMilestone(func(mq *ent.MilestoneQuery) { mq.WithGroup() }).
 		WithProject(func(pq *ent.ProjectQuery) { pq.WithNamespace() }).
 		WithLabelLinks(func(lq *ent.IssueLabelQuery) { lq.WithLabel().Order(issuelabel.ByLabelField("title")) }).
-		WithAssigneeLinks(func(aq *ent.IssueAssigneeQuery) { aq.WithUser() })
+		WithAssigneeLinks(func(aq *ent.IssueAssigneeQuery) { aq.WithUser().Order(issueassignee.ByID()) })
 }
 
 // order applies order_by and sort, the id breaking ties in the same direction.

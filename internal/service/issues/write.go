@@ -146,8 +146,9 @@ func (s *Service) availableMilestone(ctx context.Context, c *ent.Client, proj *e
 	return ms, err
 }
 
-// setAssignees replaces the issue's assignees with the first existing user of ids (GitLab's
-// free tier keeps one assignee).
+// setAssignees replaces the issue's assignees with the users of ids that exist, each once, in
+// the order given: with every tier on, an issue has several assignees (GitLab Premium's
+// multiple_issue_assignees), and ids of no user are left out as GitLab does.
 func (s *Service) setAssignees(ctx context.Context, c *ent.Client, is *ent.Issue, ids []int) error {
 	if ids == nil {
 		return nil
@@ -155,16 +156,31 @@ func (s *Service) setAssignees(ctx context.Context, c *ent.Client, is *ent.Issue
 	if _, err := c.IssueAssignee.Delete().Where(issueassignee.IssueID(is.ID)).Exec(ctx); err != nil {
 		return err
 	}
+	seen := map[int]bool{}
+	var wanted []int
 	for _, uid := range ids {
-		if uid <= 0 {
+		if uid > 0 && !seen[uid] {
+			seen[uid] = true
+			wanted = append(wanted, uid)
+		}
+	}
+	if len(wanted) == 0 {
+		return nil
+	}
+	found, err := c.User.Query().Where(user.IDIn(wanted...)).IDs(ctx)
+	if err != nil {
+		return err
+	}
+	exists := map[int]bool{}
+	for _, id := range found {
+		exists[id] = true
+	}
+	for _, uid := range wanted {
+		if !exists[uid] {
 			continue
 		}
-		ok, err := c.User.Query().Where(user.ID(uid)).Exist(ctx)
-		if err != nil {
+		if err := c.IssueAssignee.Create().SetIssueID(is.ID).SetUserID(uid).Exec(ctx); err != nil {
 			return err
-		}
-		if ok {
-			return c.IssueAssignee.Create().SetIssueID(is.ID).SetUserID(uid).Exec(ctx)
 		}
 	}
 	return nil
