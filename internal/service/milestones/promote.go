@@ -13,7 +13,6 @@ import (
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
-	"anvil/internal/service/iids"
 )
 
 // Promote turns the project milestone id into a milestone of the project's group
@@ -45,16 +44,7 @@ func (s *Service) Promote(ctx context.Context, actor *authz.Actor, projectRef, i
 			}
 			return err
 		}
-		iid, err := iids.Next(ctx, s.client, iids.Milestones, iids.Group(g.ID), func(ctx context.Context, c *ent.Client) (int, error) {
-			last, err := c.Milestone.Query().Where(milestone.GroupID(g.ID)).Order(ent.Desc(milestone.FieldIid)).First(ctx)
-			if ent.IsNotFound(err) {
-				return 0, nil
-			}
-			if err != nil {
-				return 0, err
-			}
-			return last.Iid, nil
-		})
+		iid, err := s.nextIID(ctx, owner{group: g})
 		if err != nil {
 			return err
 		}

@@ -40,22 +40,7 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, o Owner, in In
 		if errs := validate(ctx, c, own, nil, in); len(errs) > 0 {
 			return failed("create", errs)
 		}
-		scope := iids.Group(0)
-		if own.group != nil {
-			scope = iids.Group(own.group.ID)
-		} else {
-			scope = iids.Project(own.project.ID)
-		}
-		iid, err := iids.Next(ctx, s.client, iids.Milestones, scope, func(ctx context.Context, c *ent.Client) (int, error) {
-			last, err := c.Milestone.Query().Where(ownedBy(own)).Order(ent.Desc(milestone.FieldIid)).First(ctx)
-			if ent.IsNotFound(err) {
-				return 0, nil
-			}
-			if err != nil {
-				return 0, err
-			}
-			return last.Iid, nil
-		})
+		iid, err := s.nextIID(ctx, own)
 		if err != nil {
 			return err
 		}
@@ -127,6 +112,27 @@ func (s *Service) Delete(ctx context.Context, actor *authz.Actor, o Owner, id st
 		return err
 	}
 	return db.ClientFrom(ctx, s.client).Milestone.DeleteOne(m).Exec(ctx)
+}
+
+// nextIID takes the next milestone iid of the owner, inside the creating transaction; a
+// counter made now starts at the owner's largest iid.
+func (s *Service) nextIID(ctx context.Context, own owner) (int, error) {
+	var scope iids.Scope
+	if own.group != nil {
+		scope = iids.Group(own.group.ID)
+	} else {
+		scope = iids.Project(own.project.ID)
+	}
+	return iids.Next(ctx, s.client, iids.Milestones, scope, func(ctx context.Context, c *ent.Client) (int, error) {
+		last, err := c.Milestone.Query().Where(ownedBy(own)).Order(ent.Desc(milestone.FieldIid)).First(ctx)
+		if ent.IsNotFound(err) {
+			return 0, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+		return last.Iid, nil
+	})
 }
 
 // ownedBy selects the owner's own milestones.
