@@ -164,9 +164,9 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	registerJobs(q, r, cr, moves, ev)
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete},
 		StorageMoves: moves})
-	// The events service will record issue activity (issues.Activity); until it exists on
-	// main nothing is recorded.
-	iss := issues.New(d.Client, policy, p, g, issues.NoActivity{})
+	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
+	issueObservers := issues.Observers{}
+	iss := issues.New(d.Client, policy, p, g, issueObservers)
 	tok := tokens.New(d.Client, st, tokens.Deps{
 		Users: u, Policy: policy, Projects: p, Groups: g, ExternalURL: cfg.ExternalURL,
 	})

@@ -14,18 +14,33 @@ import (
 	"anvil/internal/service/wire"
 )
 
-// Activity receives the issue's activity in the change's transaction (ctx carries it): GitLab's
-// events "created", "updated", "closed", "reopened" and "destroyed" with the issue as target.
-// The events service implements it; until it exists the service is built with NoActivity.
-type Activity interface {
-	RecordIssue(ctx context.Context, actor *authz.Actor, issue *ent.Issue, action string) error
+// Change is one write to an issue as its observers see it, inside the change's transaction
+// (ctx carries it). Observers derive what they need from the two states: GitLab's events
+// ("created", "updated", "closed", "reopened", "destroyed"), system notes (title, description,
+// assignees, confidentiality, lock), to-dos (assignments, mentions), webhooks.
+type Change struct {
+	Action string     // created, updated, closed, reopened or destroyed
+	Before *ent.Issue // the issue before the write, edges loaded as Load does; nil when created
+	After  *ent.Issue // the issue as written, read in the transaction with Load; nil when destroyed
 }
 
-// NoActivity records nothing.
-type NoActivity struct{}
+// Observer receives every issue change in the change's transaction; an error rolls it back.
+type Observer interface {
+	IssueChanged(ctx context.Context, actor *authz.Actor, ch Change) error
+}
 
-// RecordIssue does nothing.
-func (NoActivity) RecordIssue(context.Context, *authz.Actor, *ent.Issue, string) error { return nil }
+// Observers hands a change to each observer in turn.
+type Observers []Observer
+
+// IssueChanged calls every observer, stopping at the first error.
+func (os Observers) IssueChanged(ctx context.Context, actor *authz.Actor, ch Change) error {
+	for _, o := range os {
+		if err := o.IssueChanged(ctx, actor, ch); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // Service is the issue service.
 type Service struct {
@@ -33,12 +48,12 @@ type Service struct {
 	policy   *authz.Policy
 	projects *projects.Service
 	groups   *groups.Service
-	activity Activity
+	observer Observer
 }
 
 // New returns the issue service.
-func New(client *ent.Client, policy *authz.Policy, p *projects.Service, g *groups.Service, activity Activity) *Service {
+func New(client *ent.Client, policy *authz.Policy, p *projects.Service, g *groups.Service, observer Observer) *Service {
 	wire.Require("issues", wire.D("client", client), wire.D("policy", policy), wire.D("projects", p),
-		wire.D("groups", g), wire.D("activity", activity))
-	return &Service{client: client, policy: policy, projects: p, groups: g, activity: activity}
+		wire.D("groups", g), wire.D("observer", observer))
+	return &Service{client: client, policy: policy, projects: p, groups: g, observer: observer}
 }

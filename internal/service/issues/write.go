@@ -123,7 +123,11 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, ref string, in
 				}
 			}
 		}
-		return s.activity.RecordIssue(ctx, actor, is, "created")
+		after, err := Load(c.Issue.Query().Where(issue.ID(is.ID))).Only(ctx)
+		if err != nil {
+			return err
+		}
+		return s.observer.IssueChanged(ctx, actor, Change{Action: "created", After: after})
 	})
 	if err != nil {
 		return nil, err
@@ -205,6 +209,7 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref, iidText s
 		return nil, apperr.FieldError("title", "can't be blank")
 	}
 	triage := authz.CanProject(actor, proj, level, authz.AdminIssue)
+	before := *is // the state observers compare with; is.State follows the write below
 	err = db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
 		up := c.Issue.UpdateOneID(is.ID).SetNillableTitle(in.Title).SetNillableDescription(in.Description).
 			SetNillableConfidential(in.Confidential)
@@ -256,7 +261,11 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref, iidText s
 		if err := up.Exec(ctx); err != nil {
 			return err
 		}
-		return s.activity.RecordIssue(ctx, actor, is, action)
+		after, err := Load(c.Issue.Query().Where(issue.ID(is.ID))).Only(ctx)
+		if err != nil {
+			return err
+		}
+		return s.observer.IssueChanged(ctx, actor, Change{Action: action, Before: &before, After: after})
 	})
 	if err != nil {
 		return nil, err
@@ -377,7 +386,7 @@ func (s *Service) Delete(ctx context.Context, actor *authz.Actor, ref, iidText s
 		return apperr.Forbidden("")
 	}
 	return db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
-		if err := s.activity.RecordIssue(ctx, actor, is, "destroyed"); err != nil {
+		if err := s.observer.IssueChanged(ctx, actor, Change{Action: "destroyed", Before: is}); err != nil {
 			return err
 		}
 		return c.Issue.DeleteOneID(is.ID).Exec(ctx)
