@@ -36,6 +36,7 @@ import (
 	"anvil/internal/service/repofiles"
 	"anvil/internal/service/repos"
 	"anvil/internal/service/settings"
+	"anvil/internal/service/snippets"
 	"anvil/internal/service/stars"
 	"anvil/internal/service/statistics"
 	"anvil/internal/service/storagemoves"
@@ -89,6 +90,8 @@ type Services struct {
 	Labels *labels.Service
 	// Milestones manages project and group milestones.
 	Milestones *milestones.Service
+	// Snippets holds personal and project snippets and their repositories.
+	Snippets *snippets.Service
 	// StorageMoves moves projects' repositories between storages (repository_storage).
 	StorageMoves *storagemoves.Service
 	// Jobs is the durable background job queue (started by the server, see jobs.go).
@@ -161,8 +164,9 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	})
 	r.SetSweepGrace(cfg.Jobs.SweepGrace)
 	ev := events.New(d.Client, policy, p, u)
-	registerJobs(q, r, cr, moves, ev)
-	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete},
+	sn := snippets.New(snippets.Deps{Client: d.Client, Policy: policy, Projects: p, Storage: stor, Jobs: q, Log: log})
+	registerJobs(q, r, cr, moves, ev, sn)
+	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete, sn.OnProjectDelete},
 		StorageMoves: moves})
 	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
 	issueObservers := issues.Observers{}
@@ -196,6 +200,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Issues:            iss,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
 		Milestones:        milestones.New(d.Client, policy, p, g, iss),
+		Snippets:          sn,
 		StorageMoves:      moves,
 		Jobs:              q,
 	}, nil
