@@ -58,7 +58,8 @@ func (s *Service) RawAt(ctx context.Context, sn *ent.Snippet, ref, path string) 
 	}
 	blob, err := repo.ReadBlobAt(ctx, string(commit), path, maxRawSize)
 	if err != nil {
-		if errors.Is(err, git.ErrObjectNotFound) {
+		// The commit exists, so anything not found is the path.
+		if errors.Is(err, git.ErrObjectNotFound) || errors.Is(err, git.ErrReferenceNotFound) {
 			return nil, apperr.NotFound("File")
 		}
 		return nil, err
