@@ -6,6 +6,7 @@
 package snippets
 
 import (
+	"context"
 	"log/slog"
 
 	"anvil/ent"
@@ -16,6 +17,12 @@ import (
 	"anvil/internal/service/wire"
 )
 
+// Observer is told, in the deletion's transaction (ctx carries it), of snippets deleted (with
+// their project too), so that what other domains keep about them goes with them (notes).
+type Observer interface {
+	SnippetsDeleted(ctx context.Context, ids []int) error
+}
+
 // Service is the snippet service.
 type Service struct {
 	client   *ent.Client
@@ -24,6 +31,7 @@ type Service struct {
 	storage  *storage.Storage
 	jobs     jobs.Enqueuer
 	log      *slog.Logger
+	observer Observer
 }
 
 // Deps are the snippet service's collaborators; every one is required.
@@ -36,11 +44,14 @@ type Deps struct {
 	// Jobs queues the removal of a deleted snippet's repository in the deletion's transaction.
 	Jobs jobs.Enqueuer
 	Log  *slog.Logger
+	// Observer is told of deleted snippets.
+	Observer Observer
 }
 
 // New returns the snippet service.
 func New(d Deps) *Service {
 	wire.Require("snippets", wire.D("client", d.Client), wire.D("policy", d.Policy), wire.D("projects", d.Projects),
-		wire.D("storage", d.Storage), wire.D("jobs", d.Jobs), wire.D("logger", d.Log))
-	return &Service{client: d.Client, policy: d.Policy, projects: d.Projects, storage: d.Storage, jobs: d.Jobs, log: d.Log}
+		wire.D("storage", d.Storage), wire.D("jobs", d.Jobs), wire.D("logger", d.Log), wire.D("observer", d.Observer))
+	return &Service{client: d.Client, policy: d.Policy, projects: d.Projects, storage: d.Storage, jobs: d.Jobs, log: d.Log,
+		observer: d.Observer}
 }

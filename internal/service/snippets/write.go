@@ -269,6 +269,9 @@ func (s *Service) delete(ctx context.Context, sn *ent.Snippet) error {
 		if err := c.Snippet.DeleteOneID(sn.ID).Exec(ctx); err != nil {
 			return err
 		}
+		if err := s.observer.SnippetsDeleted(ctx, []int{sn.ID}); err != nil {
+			return err
+		}
 		return s.queueRemoval(ctx, sn)
 	})
 }
@@ -282,6 +285,13 @@ func (s *Service) OnProjectDelete(ctx context.Context, c *ent.Client, p *ent.Pro
 		return err
 	}
 	if _, err := c.Snippet.Delete().Where(snippet.ProjectID(p.ID)).Exec(ctx); err != nil {
+		return err
+	}
+	ids := make([]int, 0, len(rows))
+	for _, sn := range rows {
+		ids = append(ids, sn.ID)
+	}
+	if err := s.observer.SnippetsDeleted(ctx, ids); err != nil {
 		return err
 	}
 	for _, sn := range rows {
