@@ -129,3 +129,20 @@ func TestSnippetListPaging(t *testing.T) {
 		assert.Equal(t, ids[0], idOf(list[0]))
 	}
 }
+
+// TestSnippetsOfDeletedUser: a deleted account's snippets stay, handed over to the ghost user
+// as GitLab does.
+func TestSnippetsOfDeletedUser(t *testing.T) {
+	in := servertest.Start(t)
+	u, tok := in.NewUser(t, "leaving")
+	sn := create(t, in, "/snippets", tok, url.Values{"title": {"t"}, "visibility": {"public"}, "file_name": {"f"}, "content": {"c"}})
+	r := in.Do(t, "DELETE", "/users/"+strconv.Itoa(u.ID), servertest.RootToken, nil)
+	require.Equal(t, 204, r.Status, r.String())
+	in.WaitJobs(t)
+	r = in.Do(t, "GET", "/snippets/"+idOf(sn), servertest.RootToken, nil)
+	require.Equal(t, 200, r.Status, r.String())
+	assert.Equal(t, "ghost", servertest.Object(t, r)["author"].(map[string]any)["username"])
+	r = in.Do(t, "GET", "/snippets/"+idOf(sn)+"/raw", servertest.RootToken, nil)
+	require.Equal(t, 200, r.Status, r.String())
+	assert.Equal(t, "c", string(r.Body))
+}
