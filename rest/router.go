@@ -23,6 +23,7 @@ import (
 	"anvil/rest/repositoryapi"
 	"anvil/rest/route"
 	"anvil/rest/sidekiqapi"
+	"anvil/rest/snippetapi"
 	"anvil/rest/storagemoveapi"
 	"anvil/rest/tagapi"
 	"anvil/rest/tokenapi"
@@ -56,4 +57,5 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	milestoneapi.Register(t)
 	labelapi.Register(t)
 	storagemoveapi.Register(t)
+	snippetapi.Register(t)
 }

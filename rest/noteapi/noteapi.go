@@ -24,6 +24,7 @@ type Family struct {
 // commits add theirs).
 var Families = []Family{
 	{Type: notes.TypeIssue, Path: "/projects/:id/issues/:issue_iid", IDParam: "issue_iid"},
+	{Type: notes.TypeSnippet, Path: "/projects/:id/snippets/:snippet_id", IDParam: "snippet_id"},
 }
 
 type handlers struct {
