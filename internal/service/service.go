@@ -23,6 +23,7 @@ import (
 	"anvil/internal/service/clientauth"
 	"anvil/internal/service/commits"
 	"anvil/internal/service/containerregistry"
+	"anvil/internal/service/epics"
 	"anvil/internal/service/events"
 	"anvil/internal/service/forks"
 	"anvil/internal/service/groups"
@@ -89,6 +90,8 @@ type Services struct {
 	Labels *labels.Service
 	// Milestones manages project and group milestones.
 	Milestones *milestones.Service
+	// Epics manages groups' epics and their trees.
+	Epics *epics.Service
 	// StorageMoves moves projects' repositories between storages (repository_storage).
 	StorageMoves *storagemoves.Service
 	// Jobs is the durable background job queue (started by the server, see jobs.go).
@@ -196,6 +199,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Issues:            iss,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
 		Milestones:        milestones.New(d.Client, policy, p, g, iss),
+		Epics:             epics.New(d.Client, policy, g, iss),
 		StorageMoves:      moves,
 		Jobs:              q,
 	}, nil
