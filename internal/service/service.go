@@ -178,6 +178,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	iss := issues.New(d.Client, policy, p, g, issueObservers)
 	// Noteables, each on its own line: their domains find them for the notes domain.
 	nt.Register(notes.TypeIssue, notes.NewIssueNoteable(d.Client, iss))
+	ep := epics.New(d.Client, policy, g, iss, nt)
+	nt.Register(notes.TypeEpic, ep.Noteable())
 	tok := tokens.New(d.Client, st, tokens.Deps{
 		Users: u, Policy: policy, Projects: p, Groups: g, ExternalURL: cfg.ExternalURL,
 	})
@@ -208,7 +210,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Notes:             nt,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
 		Milestones:        milestones.New(d.Client, policy, p, g, iss),
-		Epics:             epics.New(d.Client, policy, g, iss),
+		Epics:             ep,
 		StorageMoves:      moves,
 		Jobs:              q,
 	}, nil

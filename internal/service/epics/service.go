@@ -16,6 +16,7 @@ import (
 	"anvil/internal/db"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/issues"
+	"anvil/internal/service/notes"
 	"anvil/internal/service/wire"
 )
 
@@ -28,12 +29,14 @@ type Service struct {
 	policy *authz.Policy
 	groups *groups.Service
 	issues *issues.Service
+	notes  *notes.Service
 }
 
-// New returns the epic service.
-func New(client *ent.Client, policy *authz.Policy, g *groups.Service, is *issues.Service) *Service {
-	wire.Require("epics", wire.D("client", client), wire.D("policy", policy), wire.D("groups", g), wire.D("issues", is))
-	return &Service{client: client, policy: policy, groups: g, issues: is}
+// New returns the epic service; its notes are the notes domain's (an epic's go with it).
+func New(client *ent.Client, policy *authz.Policy, g *groups.Service, is *issues.Service, nt *notes.Service) *Service {
+	wire.Require("epics", wire.D("client", client), wire.D("policy", policy), wire.D("groups", g),
+		wire.D("issues", is), wire.D("notes", nt))
+	return &Service{client: client, policy: policy, groups: g, issues: is, notes: nt}
 }
 
 // Group is a group the actor addresses with the actor's level there (the request's group,

@@ -256,5 +256,10 @@ func (s *Service) Delete(ctx context.Context, actor *authz.Actor, ref, iid strin
 	if !g.Can(actor, authz.DestroyEpic) {
 		return apperr.Forbidden("")
 	}
-	return db.ClientFrom(ctx, s.client).Epic.DeleteOneID(e.ID).Exec(ctx)
+	return db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
+		if err := s.deleteNotes(ctx, c, e.ID); err != nil {
+			return err
+		}
+		return c.Epic.DeleteOneID(e.ID).Exec(ctx)
+	})
 }
