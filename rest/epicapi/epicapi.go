@@ -1,6 +1,6 @@
 // Package epicapi serves a group's epics: /groups/:id/epics (list, read, create, update,
-// delete) and the epic tree under /groups/:id/epics/:epic_iid/epics, each also under GitLab's
-// /groups/:id/-/epics spelling.
+// delete), the epic tree under /groups/:id/epics/:epic_iid/epics and an epic's issues under
+// /groups/:id/epics/:epic_iid/issues, each also under GitLab's /groups/:id/-/epics spelling.
 package epicapi
 
 import (
@@ -23,5 +23,10 @@ func Register(t *route.Table) {
 		t.POST(base+"/:epic_iid/epics", h.createChild, route.SignedIn)
 		t.POST(base+"/:epic_iid/epics/:child_epic_id", h.assignChild, route.SignedIn)
 		t.DELETE(base+"/:epic_iid/epics/:child_epic_id", h.removeChild, route.SignedIn)
+		// The router needs one parameter name here: :issue_id holds the issue's id on POST
+		// and the link's (GitLab's :epic_issue_id) on DELETE.
+		t.GET(base+"/:epic_iid/issues", h.issues, route.SignedIn)
+		t.POST(base+"/:epic_iid/issues/:issue_id", h.assignIssue, route.SignedIn)
+		t.DELETE(base+"/:epic_iid/issues/:issue_id", h.removeIssue, route.SignedIn)
 	}
 }

@@ -160,3 +160,33 @@ func (p *Presenter) LinkedEpic(e *ent.Epic) *LinkedEpic {
 	}
 	return out
 }
+
+// EpicIssue is an issue of an epic (GitLab's Entities::EpicIssue): the issue with its link's
+// id. Links keep no manual order here: relative_position is null.
+type EpicIssue struct {
+	*Issue
+	EpicIssueID      int  `json:"epic_issue_id"`
+	RelativePosition *int `json:"relative_position"`
+}
+
+// EpicIssues renders an epic's issues; linkIDs maps each issue to its link.
+func (p *Presenter) EpicIssues(list []*ent.Issue, linkIDs map[int]int) []EpicIssue {
+	out := make([]EpicIssue, 0, len(list))
+	for _, is := range list {
+		out = append(out, EpicIssue{Issue: p.Issue(is, false), EpicIssueID: linkIDs[is.ID]})
+	}
+	return out
+}
+
+// EpicIssueLink is an epic-issue link (GitLab's Entities::EpicIssueLink).
+type EpicIssueLink struct {
+	ID               int    `json:"id"`
+	RelativePosition *int   `json:"relative_position"`
+	Epic             *Epic  `json:"epic"`
+	Issue            *Issue `json:"issue"`
+}
+
+// EpicIssueLink renders a link with its epic and issue.
+func (p *Presenter) EpicIssueLink(l epics.IssueLink) *EpicIssueLink {
+	return &EpicIssueLink{ID: l.Link.ID, Epic: p.Epic(l.Epic, EpicOptions{}), Issue: p.Issue(l.Issue, false)}
+}
