@@ -6,6 +6,7 @@ import (
 	"anvil/internal/service"
 	"anvil/rest/branchapi"
 	"anvil/rest/commitapi"
+	"anvil/rest/epicapi"
 	"anvil/rest/eventapi"
 	"anvil/rest/forkapi"
 	"anvil/rest/groupapi"
@@ -55,6 +56,7 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	issueapi.Register(t)
 	noteapi.Register(t)
 	milestoneapi.Register(t)
+	epicapi.Register(t)
 	labelapi.Register(t)
 	storagemoveapi.Register(t)
 	snippetapi.Register(t)

@@ -23,6 +23,7 @@ import (
 	"anvil/internal/service/clientauth"
 	"anvil/internal/service/commits"
 	"anvil/internal/service/containerregistry"
+	"anvil/internal/service/epics"
 	"anvil/internal/service/events"
 	"anvil/internal/service/forks"
 	"anvil/internal/service/groups"
@@ -95,6 +96,8 @@ type Services struct {
 	Milestones *milestones.Service
 	// Snippets holds personal and project snippets and their repositories.
 	Snippets *snippets.Service
+	// Epics manages groups' epics and their trees.
+	Epics *epics.Service
 	// StorageMoves moves projects' repositories between storages (repository_storage).
 	StorageMoves *storagemoves.Service
 	// Jobs is the durable background job queue (started by the server, see jobs.go).
@@ -181,6 +184,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	// Noteables, each on its own line: their domains find them for the notes domain.
 	nt.Register(notes.TypeIssue, notes.NewIssueNoteable(d.Client, iss))
 	nt.Register(notes.TypeSnippet, notes.NewSnippetNoteable(sn))
+	ep := epics.New(d.Client, policy, g, iss, nt)
+	nt.Register(notes.TypeEpic, ep.Noteable())
 	tok := tokens.New(d.Client, st, tokens.Deps{
 		Users: u, Policy: policy, Projects: p, Groups: g, ExternalURL: cfg.ExternalURL,
 	})
@@ -212,6 +217,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Labels:            labels.New(d.Client, policy, p, g, iss),
 		Milestones:        milestones.New(d.Client, policy, p, g, iss),
 		Snippets:          sn,
+		Epics:             ep,
 		StorageMoves:      moves,
 		Jobs:              q,
 	}, nil
