@@ -21,6 +21,7 @@ import (
 	"anvil/rest/registryapi"
 	"anvil/rest/repositoryapi"
 	"anvil/rest/route"
+	"anvil/rest/settingsapi"
 	"anvil/rest/sidekiqapi"
 	"anvil/rest/storagemoveapi"
 	"anvil/rest/tagapi"
@@ -54,4 +55,5 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	milestoneapi.Register(t)
 	labelapi.Register(t)
 	storagemoveapi.Register(t)
+	settingsapi.Register(t)
 }
