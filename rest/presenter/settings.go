@@ -45,8 +45,8 @@ func ApplicationSettings(v settings.View) map[string]any {
 	return out
 }
 
-// settingValue renders one value: numbers keep a decimal point (GitLab's float and decimal
-// columns), optional values are null.
+// settingValue renders one value: numbers keep a decimal point (GitLab's float columns),
+// decimals are strings as Rails encodes them ("1.0"), optional values are null.
 func settingValue(f settings.Field, v any) any {
 	switch x := v.(type) {
 	case *int:
@@ -63,6 +63,9 @@ func settingValue(f settings.Field, v any) any {
 		s := strconv.FormatFloat(x, 'f', -1, 64)
 		if !strings.ContainsAny(s, ".eE") {
 			s += ".0"
+		}
+		if f.Decimal {
+			return s
 		}
 		return json.Number(s)
 	}

@@ -38,6 +38,8 @@ type Field struct {
 	MaxLen int
 	// Values are the allowed values of a string, string array or integer (as text).
 	Values []string
+	// Decimal numbers are emitted as strings ("1.0"), as Rails encodes a decimal column.
+	Decimal bool
 	// URL settings must be http(s) URLs when set.
 	URL bool
 	// Requires lists the parameters that must come with this flag when it is set true in the
@@ -256,7 +258,7 @@ var fieldList = []Field{
 	n("diff_max_files", 1000),
 	n("diff_max_lines", 50000),
 	n("terminal_max_session_time", 0),
-	f("polling_interval_multiplier", 1.0).atLeast(0),
+	Field{Name: "polling_interval_multiplier", Kind: Float, Default: 1.0, Decimal: true}.atLeast(0),
 	n("local_markdown_version", 0),
 	n("container_registry_token_expire_delay", 5),
 	n("decompress_archive_file_timeout", 210),

@@ -136,7 +136,7 @@ func (c changes) checkParams() error {
 		if !ok {
 			continue
 		}
-		if on, _ := v.(bool); on {
+		if enabled(v) {
 			for _, r := range f.Requires {
 				if rv, ok := c.values[r]; !ok || rv == nil {
 					msgs = append(msgs, spell(r, c.param[f.Name], f.Name)+" is missing")
@@ -152,6 +152,18 @@ func (c changes) checkParams() error {
 		return apperr.BadParam(strings.Join(msgs, ", "))
 	}
 	return nil
+}
+
+// enabled reports whether a flag turns on its requirements: true, or a non-empty text
+// (external_auth_client_cert needs its key once set).
+func enabled(v any) bool {
+	switch x := v.(type) {
+	case bool:
+		return x
+	case string:
+		return x != ""
+	}
+	return false
 }
 
 // spell names a required setting the way the flag was spelled: a flag sent under its
