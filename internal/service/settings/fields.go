@@ -80,15 +80,15 @@ func aliasOf(name string) string {
 // Synonyms maps deprecated parameter names to the setting they write. GitLab lets the
 // deprecated name win when both are sent.
 var Synonyms = map[string]string{
-	"allow_local_requests_from_hooks_and_services": "allow_local_requests_from_web_hooks_and_services",
-	"admin_notification_email":                     "abuse_notification_email",
-	"signin_enabled":                               "password_authentication_enabled_for_web",
-	"password_authentication_enabled":              "password_authentication_enabled_for_web",
-	"asset_proxy_whitelist":                        "asset_proxy_allowlist",
-	"domain_whitelist":                             "domain_allowlist",
-	"domain_blacklist":                             "domain_denylist",
-	"domain_blacklist_enabled":                     "domain_denylist_enabled",
-	"throttle_unauthenticated_web_enabled":         "throttle_unauthenticated_enabled",
+	"allow_local_requests_from_hooks_and_services":     "allow_local_requests_from_web_hooks_and_services",
+	"admin_notification_email":                         "abuse_notification_email",
+	"signin_enabled":                                   "password_authentication_enabled_for_web",
+	"password_authentication_enabled":                  "password_authentication_enabled_for_web",
+	"asset_proxy_whitelist":                            "asset_proxy_allowlist",
+	"domain_whitelist":                                 "domain_allowlist",
+	"domain_blacklist":                                 "domain_denylist",
+	"domain_blacklist_enabled":                         "domain_denylist_enabled",
+	"throttle_unauthenticated_web_enabled":             "throttle_unauthenticated_enabled",
 	"throttle_unauthenticated_web_period_in_seconds":   "throttle_unauthenticated_period_in_seconds",
 	"throttle_unauthenticated_web_requests_per_period": "throttle_unauthenticated_requests_per_period",
 }
@@ -96,7 +96,7 @@ var Synonyms = map[string]string{
 // ReadAliases are names emitted alongside a setting's own (deprecated spellings GitLab still
 // returns): alias → setting.
 var ReadAliases = map[string]string{
-	"allow_local_requests_from_hooks_and_services":     "allow_local_requests_from_web_hooks_and_services",
+	"allow_local_requests_from_hooks_and_services": "allow_local_requests_from_web_hooks_and_services",
 	"signin_enabled":                                   "password_authentication_enabled_for_web",
 	"password_authentication_enabled":                  "password_authentication_enabled_for_web",
 	"asset_proxy_whitelist":                            "asset_proxy_allowlist",
@@ -129,18 +129,18 @@ func list(name string, def []string) Field { return Field{Name: name, Kind: Stri
 // default is null.
 func n(name string, def any) Field { return Field{Name: name, Kind: Int, Default: def, Min: num(0)} }
 
-func (f Field) premium() Field            { f.Premium = true; return f }
+func (f Field) premium() Field             { f.Premium = true; return f }
 func (f Field) requires(r ...string) Field { f.Requires = r; return f }
 func (f Field) between(lo, hi float64) Field {
 	f.Min, f.Max = num(lo), num(hi)
 	return f
 }
-func (f Field) atLeast(lo float64) Field   { f.Min = num(lo); return f }
-func (f Field) oneOf(v ...string) Field    { f.Values = v; return f }
-func (f Field) maxLen(l int) Field         { f.MaxLen = l; return f }
-func (f Field) writeOnly() Field           { f.WriteOnly = true; return f }
-func (f Field) nullOnRead() Field          { f.NullOnRead = true; return f }
-func (f Field) unbounded() Field           { f.Min = nil; return f }
+func (f Field) atLeast(lo float64) Field { f.Min = num(lo); return f }
+func (f Field) oneOf(v ...string) Field  { f.Values = v; return f }
+func (f Field) maxLen(l int) Field       { f.MaxLen = l; return f }
+func (f Field) writeOnly() Field         { f.WriteOnly = true; return f }
+func (f Field) nullOnRead() Field        { f.NullOnRead = true; return f }
+func (f Field) unbounded() Field         { f.Min = nil; return f }
 func keyRestriction(name string, sizes ...string) Field {
 	return Field{Name: name, Kind: Int, Default: 0, Values: append([]string{"0", "-1"}, sizes...)}
 }
