@@ -1,6 +1,7 @@
 package settingsapi
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -61,7 +62,7 @@ func read(b *params.Binder, name string, kind settings.Kind) (any, bool) {
 			return nil, false
 		}
 		f, err := strconv.ParseFloat(strings.TrimSpace(*s), 64)
-		if err != nil {
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 			b.Fail(name + " is invalid")
 			return nil, false
 		}

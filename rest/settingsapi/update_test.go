@@ -299,3 +299,13 @@ func TestUpdateSettings_rulesAndBadInput(t *testing.T) {
 	assert.Equal(t, []any{}, m["restricted_visibility_levels"])
 	assert.Equal(t, "glpat-", m["personal_access_token_prefix"])
 }
+
+// Every accepted parameter answers a value of the wrong shape with 400 naming it, never 500.
+func TestUpdateSettings_everyParameterRejectsWrongShapes(t *testing.T) {
+	in := servertest.Start(t)
+	for _, name := range settings.InputNames() {
+		r := put(t, in, fmt.Sprintf(`{%q: [[1]]}`, name))
+		require.Equal(t, http.StatusBadRequest, r.Status, name+" "+r.String())
+		assert.Equal(t, map[string]any{"error": name + " is invalid"}, servertest.Object(t, r), name)
+	}
+}
