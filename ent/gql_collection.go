@@ -72,6 +72,11 @@ func (_q *IssueQuery) collectField(ctx context.Context, oneNode bool, opCtx *gra
 				selectedFields = append(selectedFields, issue.FieldClosedAt)
 				fieldSeen[issue.FieldClosedAt] = struct{}{}
 			}
+		case "userNotesCount":
+			if _, ok := fieldSeen[issue.FieldUserNotesCount]; !ok {
+				selectedFields = append(selectedFields, issue.FieldUserNotesCount)
+				fieldSeen[issue.FieldUserNotesCount] = struct{}{}
+			}
 		case "id":
 		case "__typename":
 		default:

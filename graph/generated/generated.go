@@ -229,6 +229,7 @@ type ComplexityRoot struct {
 		Title            func(childComplexity int) int
 		Type             func(childComplexity int) int
 		UpdatedAt        func(childComplexity int) int
+		UserNotesCount   func(childComplexity int) int
 		WebPath          func(childComplexity int) int
 		WebURL           func(childComplexity int) int
 	}
@@ -1523,6 +1524,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Issue.UpdatedAt(childComplexity), true
+	case "Issue.userNotesCount":
+		if e.ComplexityRoot.Issue.UserNotesCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.UserNotesCount(childComplexity), true
 	case "Issue.webPath":
 		if e.ComplexityRoot.Issue.WebPath == nil {
 			break
@@ -3397,6 +3404,7 @@ type Issue implements Node {
   confidential: Boolean!
   dueDate: Time
   closedAt: Time
+  userNotesCount: Int!
 }
 """
 A connection to a list of items.
@@ -6298,6 +6306,8 @@ func (ec *executionContext) childFields_Issue(ctx context.Context, field graphql
 		return ec.fieldContext_Issue_dueDate(ctx, field)
 	case "closedAt":
 		return ec.fieldContext_Issue_closedAt(ctx, field)
+	case "userNotesCount":
+		return ec.fieldContext_Issue_userNotesCount(ctx, field)
 	case "iid":
 		return ec.fieldContext_Issue_iid(ctx, field)
 	case "state":
@@ -12013,6 +12023,29 @@ func (ec *executionContext) _Issue_closedAt(ctx context.Context, field graphql.C
 }
 func (ec *executionContext) fieldContext_Issue_closedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Issue", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_userNotesCount(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_userNotesCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserNotesCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_userNotesCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Issue", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Issue_iid(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
@@ -23507,6 +23540,11 @@ func (ec *executionContext) _Issue(ctx context.Context, sel ast.SelectionSet, ob
 		case "closedAt":
 			out.Values[i] = ec._Issue_closedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "userNotesCount":
+			out.Values[i] = ec._Issue_userNotesCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "iid":
