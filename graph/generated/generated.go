@@ -9,6 +9,7 @@ import (
 	"anvil/ent/project"
 	"anvil/ent/user"
 	"anvil/graph/model"
+	"anvil/internal/service/notes"
 	"bytes"
 	"context"
 	"errors"
@@ -36,6 +37,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	Commit() CommitResolver
+	Discussion() DiscussionResolver
 	Group() GroupResolver
 	GroupConnection() GroupConnectionResolver
 	Issue() IssueResolver
@@ -47,6 +49,7 @@ type ResolverRoot interface {
 	Milestone() MilestoneResolver
 	MilestoneConnection() MilestoneConnectionResolver
 	Mutation() MutationResolver
+	Note() NoteResolver
 	Project() ProjectResolver
 	ProjectConnection() ProjectConnectionResolver
 	Query() QueryResolver
@@ -150,6 +153,34 @@ type ComplexityRoot struct {
 		Issue            func(childComplexity int) int
 	}
 
+	CreateNotePayload struct {
+		ClientMutationID func(childComplexity int) int
+		Errors           func(childComplexity int) int
+		Note             func(childComplexity int) int
+	}
+
+	Discussion struct {
+		CreatedAt      func(childComplexity int) int
+		ID             func(childComplexity int) int
+		IndividualNote func(childComplexity int) int
+		Notes          func(childComplexity int, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		ReplyID        func(childComplexity int) int
+		Resolvable     func(childComplexity int) int
+		Resolved       func(childComplexity int) int
+	}
+
+	DiscussionConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	DiscussionEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	Group struct {
 		CreatedAt    func(childComplexity int) int
 		Description  func(childComplexity int) int
@@ -218,11 +249,13 @@ type ComplexityRoot struct {
 		CreatedAt        func(childComplexity int) int
 		Description      func(childComplexity int) int
 		DiscussionLocked func(childComplexity int) int
+		Discussions      func(childComplexity int, filter *model.NotesFilterType, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		DueDate          func(childComplexity int) int
 		ID               func(childComplexity int) int
 		Iid              func(childComplexity int) int
 		Labels           func(childComplexity int, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		Milestone        func(childComplexity int) int
+		Notes            func(childComplexity int, filter *model.NotesFilterType, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		ProjectID        func(childComplexity int) int
 		Reference        func(childComplexity int, full *bool) int
 		State            func(childComplexity int) int
@@ -344,6 +377,7 @@ type ComplexityRoot struct {
 
 	Mutation struct {
 		CreateIssue         func(childComplexity int, input model.CreateIssueInput) int
+		CreateNote          func(childComplexity int, input model.CreateNoteInput) int
 		GroupCreate         func(childComplexity int, input model.GroupCreateInput) int
 		GroupMemberCreate   func(childComplexity int, input model.GroupMemberCreateInput) int
 		GroupMemberUpdate   func(childComplexity int, input model.GroupMemberUpdateInput) int
@@ -357,6 +391,33 @@ type ComplexityRoot struct {
 		UpdateIssue         func(childComplexity int, input model.UpdateIssueInput) int
 		UserCreate          func(childComplexity int, input model.UserCreateInput) int
 		UserUpdate          func(childComplexity int, input model.UserUpdateInput) int
+	}
+
+	Note struct {
+		Author       func(childComplexity int) int
+		Body         func(childComplexity int) int
+		CreatedAt    func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Internal     func(childComplexity int) int
+		LastEditedAt func(childComplexity int) int
+		Resolvable   func(childComplexity int) int
+		Resolved     func(childComplexity int) int
+		ResolvedAt   func(childComplexity int) int
+		ResolvedBy   func(childComplexity int) int
+		System       func(childComplexity int) int
+		UpdatedAt    func(childComplexity int) int
+	}
+
+	NoteConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	NoteEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	PageInfo struct {
@@ -607,6 +668,15 @@ type ComplexityRoot struct {
 type CommitResolver interface {
 	Author(ctx context.Context, obj *model.Commit) (*ent.User, error)
 }
+type DiscussionResolver interface {
+	ID(ctx context.Context, obj *notes.Discussion) (string, error)
+	ReplyID(ctx context.Context, obj *notes.Discussion) (string, error)
+	CreatedAt(ctx context.Context, obj *notes.Discussion) (*time.Time, error)
+	IndividualNote(ctx context.Context, obj *notes.Discussion) (bool, error)
+	Resolvable(ctx context.Context, obj *notes.Discussion) (bool, error)
+	Resolved(ctx context.Context, obj *notes.Discussion) (bool, error)
+	Notes(ctx context.Context, obj *notes.Discussion, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.NoteConnection, error)
+}
 type GroupResolver interface {
 	ID(ctx context.Context, obj *ent.Namespace) (string, error)
 
@@ -640,6 +710,8 @@ type IssueResolver interface {
 	WebURL(ctx context.Context, obj *ent.Issue) (string, error)
 	WebPath(ctx context.Context, obj *ent.Issue) (string, error)
 	Reference(ctx context.Context, obj *ent.Issue, full *bool) (string, error)
+	Notes(ctx context.Context, obj *ent.Issue, filter *model.NotesFilterType, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.NoteConnection, error)
+	Discussions(ctx context.Context, obj *ent.Issue, filter *model.NotesFilterType, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.DiscussionConnection, error)
 }
 type IssueConnectionResolver interface {
 	Nodes(ctx context.Context, obj *ent.IssueConnection) ([]*ent.Issue, error)
@@ -690,10 +762,20 @@ type MutationResolver interface {
 	GroupMemberUpdate(ctx context.Context, input model.GroupMemberUpdateInput) (*model.GroupMemberUpdatePayload, error)
 	ProjectMemberCreate(ctx context.Context, input model.ProjectMemberCreateInput) (*model.ProjectMemberCreatePayload, error)
 	ProjectMemberUpdate(ctx context.Context, input model.ProjectMemberUpdateInput) (*model.ProjectMemberUpdatePayload, error)
+	CreateNote(ctx context.Context, input model.CreateNoteInput) (*model.CreateNotePayload, error)
 	ProjectCreate(ctx context.Context, input model.ProjectCreateInput) (*model.ProjectCreatePayload, error)
 	ProjectUpdate(ctx context.Context, input model.ProjectUpdateInput) (*model.ProjectUpdatePayload, error)
 	UserCreate(ctx context.Context, input model.UserCreateInput) (*model.UserCreatePayload, error)
 	UserUpdate(ctx context.Context, input model.UserUpdateInput) (*model.UserUpdatePayload, error)
+}
+type NoteResolver interface {
+	ID(ctx context.Context, obj *ent.Note) (string, error)
+
+	Author(ctx context.Context, obj *ent.Note) (*ent.User, error)
+
+	Resolved(ctx context.Context, obj *ent.Note) (bool, error)
+
+	ResolvedBy(ctx context.Context, obj *ent.Note) (*ent.User, error)
 }
 type ProjectResolver interface {
 	ID(ctx context.Context, obj *ent.Project) (string, error)
@@ -1130,6 +1212,111 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CreateIssuePayload.Issue(childComplexity), true
 
+	case "CreateNotePayload.clientMutationId":
+		if e.ComplexityRoot.CreateNotePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateNotePayload.ClientMutationID(childComplexity), true
+	case "CreateNotePayload.errors":
+		if e.ComplexityRoot.CreateNotePayload.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateNotePayload.Errors(childComplexity), true
+	case "CreateNotePayload.note":
+		if e.ComplexityRoot.CreateNotePayload.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateNotePayload.Note(childComplexity), true
+
+	case "Discussion.createdAt":
+		if e.ComplexityRoot.Discussion.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discussion.CreatedAt(childComplexity), true
+	case "Discussion.id":
+		if e.ComplexityRoot.Discussion.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discussion.ID(childComplexity), true
+	case "Discussion.individualNote":
+		if e.ComplexityRoot.Discussion.IndividualNote == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discussion.IndividualNote(childComplexity), true
+	case "Discussion.notes":
+		if e.ComplexityRoot.Discussion.Notes == nil {
+			break
+		}
+
+		args, err := ec.field_Discussion_notes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Discussion.Notes(childComplexity, args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+	case "Discussion.replyId":
+		if e.ComplexityRoot.Discussion.ReplyID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discussion.ReplyID(childComplexity), true
+	case "Discussion.resolvable":
+		if e.ComplexityRoot.Discussion.Resolvable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discussion.Resolvable(childComplexity), true
+	case "Discussion.resolved":
+		if e.ComplexityRoot.Discussion.Resolved == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discussion.Resolved(childComplexity), true
+
+	case "DiscussionConnection.edges":
+		if e.ComplexityRoot.DiscussionConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscussionConnection.Edges(childComplexity), true
+	case "DiscussionConnection.nodes":
+		if e.ComplexityRoot.DiscussionConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscussionConnection.Nodes(childComplexity), true
+	case "DiscussionConnection.pageInfo":
+		if e.ComplexityRoot.DiscussionConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscussionConnection.PageInfo(childComplexity), true
+	case "DiscussionConnection.count":
+		if e.ComplexityRoot.DiscussionConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscussionConnection.TotalCount(childComplexity), true
+
+	case "DiscussionEdge.cursor":
+		if e.ComplexityRoot.DiscussionEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscussionEdge.Cursor(childComplexity), true
+	case "DiscussionEdge.node":
+		if e.ComplexityRoot.DiscussionEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscussionEdge.Node(childComplexity), true
+
 	case "Group.createdAt":
 		if e.ComplexityRoot.Group.CreatedAt == nil {
 			break
@@ -1448,6 +1635,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Issue.DiscussionLocked(childComplexity), true
+	case "Issue.discussions":
+		if e.ComplexityRoot.Issue.Discussions == nil {
+			break
+		}
+
+		args, err := ec.field_Issue_discussions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Issue.Discussions(childComplexity, args["filter"].(*model.NotesFilterType), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 	case "Issue.dueDate":
 		if e.ComplexityRoot.Issue.DueDate == nil {
 			break
@@ -1483,6 +1681,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Issue.Milestone(childComplexity), true
+	case "Issue.notes":
+		if e.ComplexityRoot.Issue.Notes == nil {
+			break
+		}
+
+		args, err := ec.field_Issue_notes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Issue.Notes(childComplexity, args["filter"].(*model.NotesFilterType), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 	case "Issue.projectId":
 		if e.ComplexityRoot.Issue.ProjectID == nil {
 			break
@@ -1981,6 +2190,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateIssue(childComplexity, args["input"].(model.CreateIssueInput)), true
+	case "Mutation.createNote":
+		if e.ComplexityRoot.Mutation.CreateNote == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createNote_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateNote(childComplexity, args["input"].(model.CreateNoteInput)), true
 	case "Mutation.groupCreate":
 		if e.ComplexityRoot.Mutation.GroupCreate == nil {
 			break
@@ -2124,6 +2344,117 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UserUpdate(childComplexity, args["input"].(model.UserUpdateInput)), true
+
+	case "Note.author":
+		if e.ComplexityRoot.Note.Author == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.Author(childComplexity), true
+	case "Note.body":
+		if e.ComplexityRoot.Note.Body == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.Body(childComplexity), true
+	case "Note.createdAt":
+		if e.ComplexityRoot.Note.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.CreatedAt(childComplexity), true
+	case "Note.id":
+		if e.ComplexityRoot.Note.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.ID(childComplexity), true
+	case "Note.internal":
+		if e.ComplexityRoot.Note.Internal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.Internal(childComplexity), true
+	case "Note.lastEditedAt":
+		if e.ComplexityRoot.Note.LastEditedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.LastEditedAt(childComplexity), true
+	case "Note.resolvable":
+		if e.ComplexityRoot.Note.Resolvable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.Resolvable(childComplexity), true
+	case "Note.resolved":
+		if e.ComplexityRoot.Note.Resolved == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.Resolved(childComplexity), true
+	case "Note.resolvedAt":
+		if e.ComplexityRoot.Note.ResolvedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.ResolvedAt(childComplexity), true
+	case "Note.resolvedBy":
+		if e.ComplexityRoot.Note.ResolvedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.ResolvedBy(childComplexity), true
+	case "Note.system":
+		if e.ComplexityRoot.Note.System == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.System(childComplexity), true
+	case "Note.updatedAt":
+		if e.ComplexityRoot.Note.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.UpdatedAt(childComplexity), true
+
+	case "NoteConnection.edges":
+		if e.ComplexityRoot.NoteConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NoteConnection.Edges(childComplexity), true
+	case "NoteConnection.nodes":
+		if e.ComplexityRoot.NoteConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NoteConnection.Nodes(childComplexity), true
+	case "NoteConnection.pageInfo":
+		if e.ComplexityRoot.NoteConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NoteConnection.PageInfo(childComplexity), true
+	case "NoteConnection.count":
+		if e.ComplexityRoot.NoteConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NoteConnection.TotalCount(childComplexity), true
+
+	case "NoteEdge.cursor":
+		if e.ComplexityRoot.NoteEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NoteEdge.Cursor(childComplexity), true
+	case "NoteEdge.node":
+		if e.ComplexityRoot.NoteEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NoteEdge.Node(childComplexity), true
 
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
@@ -3212,6 +3543,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputCreateIssueInput,
+		ec.unmarshalInputCreateNoteInput,
 		ec.unmarshalInputGroupCreateInput,
 		ec.unmarshalInputGroupMemberCreateInput,
 		ec.unmarshalInputGroupMemberUpdateInput,
@@ -5032,6 +5364,217 @@ extend type User {
   ): ProjectConnection
 }
 `, BuiltIn: false},
+	{Name: "../note.graphql", Input: `# Notes and discussions of issues (the notes domain, internal/service/notes), and createNote.
+# A noteable's notes are read whole and paged in memory, as the REST discussions list does.
+
+extend type Issue {
+  """
+  All notes on this noteable.
+  """
+  notes(
+    """
+    Type of notes collection: ALL_NOTES, ONLY_COMMENTS, ONLY_ACTIVITY.
+    """
+    filter: NotesFilterType = ALL_NOTES
+    after: Cursor
+    before: Cursor
+    first: Int
+    last: Int
+  ): NoteConnection!
+  """
+  All discussions on this noteable.
+  """
+  discussions(
+    filter: NotesFilterType = ALL_NOTES
+    after: Cursor
+    before: Cursor
+    first: Int
+    last: Int
+  ): DiscussionConnection!
+}
+
+"""
+A note: a comment on a noteable, or a system note about a change to it.
+"""
+type Note {
+  """
+  ID of the note.
+  """
+  id: ID!
+  """
+  Content of the note.
+  """
+  body: String!
+  """
+  User who wrote the note; null once the account is gone.
+  """
+  author: User
+  """
+  Timestamp of the note creation.
+  """
+  createdAt: Time!
+  """
+  Timestamp of the note's last activity.
+  """
+  updatedAt: Time!
+  """
+  Indicates whether the note was created by the system or by a user.
+  """
+  system: Boolean!
+  """
+  Indicates if the note is internal.
+  """
+  internal: Boolean
+  """
+  Indicates if the object can be resolved.
+  """
+  resolvable: Boolean!
+  """
+  Indicates if the object is resolved.
+  """
+  resolved: Boolean!
+  """
+  Timestamp of when the object was resolved.
+  """
+  resolvedAt: Time
+  """
+  User who resolved the object.
+  """
+  resolvedBy: User
+  """
+  Timestamp when note was last edited.
+  """
+  lastEditedAt: Time
+}
+
+"""
+A thread of notes, or one note that is not part of a thread.
+"""
+type Discussion {
+  """
+  ID of this discussion.
+  """
+  id: ID!
+  """
+  ID used to reply to this discussion.
+  """
+  replyId: ID!
+  """
+  Timestamp of the discussion's creation.
+  """
+  createdAt: Time!
+  """
+  Indicates whether the discussion is an individual note rather than a thread.
+  """
+  individualNote: Boolean!
+  """
+  Indicates if the object can be resolved.
+  """
+  resolvable: Boolean!
+  """
+  Indicates if the object is resolved.
+  """
+  resolved: Boolean!
+  """
+  All notes in the discussion.
+  """
+  notes(after: Cursor, before: Cursor, first: Int, last: Int): NoteConnection!
+}
+
+"""
+The connection type for Note.
+"""
+type NoteConnection {
+  """
+  Total count of collection.
+  """
+  count: Int!
+  edges: [NoteEdge]
+  nodes: [Note]
+  pageInfo: PageInfo!
+}
+
+type NoteEdge {
+  cursor: Cursor!
+  node: Note
+}
+
+"""
+The connection type for Discussion.
+"""
+type DiscussionConnection {
+  count: Int!
+  edges: [DiscussionEdge]
+  nodes: [Discussion]
+  pageInfo: PageInfo!
+}
+
+type DiscussionEdge {
+  cursor: Cursor!
+  node: Discussion
+}
+
+"""
+Work item notes collection type.
+"""
+enum NotesFilterType {
+  """
+  Show all activity
+  """
+  ALL_NOTES
+  """
+  Show comments only
+  """
+  ONLY_COMMENTS
+  """
+  Show history only
+  """
+  ONLY_ACTIVITY
+}
+
+"""
+A global id of a noteable, ` + "`" + `gid://gitlab/Issue/1` + "`" + `.
+"""
+scalar NoteableID
+
+"""
+A global id of a discussion, ` + "`" + `gid://gitlab/Discussion/<40 hex digits>` + "`" + `.
+"""
+scalar DiscussionID
+
+extend type Mutation {
+  """
+  Creates a note on a noteable, or a reply in one of its discussions.
+  """
+  createNote(input: CreateNoteInput!): CreateNotePayload
+}
+
+input CreateNoteInput {
+  clientMutationId: String
+  """
+  Global ID of the resource to add a note to.
+  """
+  noteableId: NoteableID!
+  """
+  Content of the note.
+  """
+  body: String!
+  """
+  Global ID of the discussion the note is in reply to.
+  """
+  discussionId: DiscussionID
+  """
+  Internal flag for a note. Default is false.
+  """
+  internal: Boolean
+}
+
+type CreateNotePayload {
+  clientMutationId: String
+  note: Note
+  errors: [String!]!
+}
+`, BuiltIn: false},
 	{Name: "../project.graphql", Input: `# Projects: lookups, the project list, a project's members and project mutations.
 
 extend type Query {
@@ -6170,6 +6713,62 @@ func (ec *executionContext) childFields_CreateIssuePayload(ctx context.Context, 
 	return nil, fmt.Errorf("no field named %q was found under type CreateIssuePayload", field.Name)
 }
 
+func (ec *executionContext) childFields_CreateNotePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientMutationId":
+		return ec.fieldContext_CreateNotePayload_clientMutationId(ctx, field)
+	case "note":
+		return ec.fieldContext_CreateNotePayload_note(ctx, field)
+	case "errors":
+		return ec.fieldContext_CreateNotePayload_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateNotePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_Discussion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Discussion_id(ctx, field)
+	case "replyId":
+		return ec.fieldContext_Discussion_replyId(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Discussion_createdAt(ctx, field)
+	case "individualNote":
+		return ec.fieldContext_Discussion_individualNote(ctx, field)
+	case "resolvable":
+		return ec.fieldContext_Discussion_resolvable(ctx, field)
+	case "resolved":
+		return ec.fieldContext_Discussion_resolved(ctx, field)
+	case "notes":
+		return ec.fieldContext_Discussion_notes(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Discussion", field.Name)
+}
+
+func (ec *executionContext) childFields_DiscussionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "count":
+		return ec.fieldContext_DiscussionConnection_count(ctx, field)
+	case "edges":
+		return ec.fieldContext_DiscussionConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_DiscussionConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_DiscussionConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DiscussionConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_DiscussionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_DiscussionEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_DiscussionEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DiscussionEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_Group(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -6334,6 +6933,10 @@ func (ec *executionContext) childFields_Issue(ctx context.Context, field graphql
 		return ec.fieldContext_Issue_webPath(ctx, field)
 	case "reference":
 		return ec.fieldContext_Issue_reference(ctx, field)
+	case "notes":
+		return ec.fieldContext_Issue_notes(ctx, field)
+	case "discussions":
+		return ec.fieldContext_Issue_discussions(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Issue", field.Name)
 }
@@ -6552,6 +7155,60 @@ func (ec *executionContext) childFields_MilestoneEdge(ctx context.Context, field
 		return ec.fieldContext_MilestoneEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MilestoneEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_Note(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Note_id(ctx, field)
+	case "body":
+		return ec.fieldContext_Note_body(ctx, field)
+	case "author":
+		return ec.fieldContext_Note_author(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Note_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Note_updatedAt(ctx, field)
+	case "system":
+		return ec.fieldContext_Note_system(ctx, field)
+	case "internal":
+		return ec.fieldContext_Note_internal(ctx, field)
+	case "resolvable":
+		return ec.fieldContext_Note_resolvable(ctx, field)
+	case "resolved":
+		return ec.fieldContext_Note_resolved(ctx, field)
+	case "resolvedAt":
+		return ec.fieldContext_Note_resolvedAt(ctx, field)
+	case "resolvedBy":
+		return ec.fieldContext_Note_resolvedBy(ctx, field)
+	case "lastEditedAt":
+		return ec.fieldContext_Note_lastEditedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Note", field.Name)
+}
+
+func (ec *executionContext) childFields_NoteConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "count":
+		return ec.fieldContext_NoteConnection_count(ctx, field)
+	case "edges":
+		return ec.fieldContext_NoteConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_NoteConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_NoteConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type NoteConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_NoteEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_NoteEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_NoteEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type NoteEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7121,6 +7778,44 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 // endregion ************************** internal!.gotpl ***************************
 
 // region    ***************************** args.gotpl *****************************
+
+func (ec *executionContext) field_Discussion_notes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	return args, nil
+}
 
 func (ec *executionContext) field_Group_groupMembers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
@@ -7724,6 +8419,52 @@ func (ec *executionContext) field_Issue_assignees_args(ctx context.Context, rawA
 	return args, nil
 }
 
+func (ec *executionContext) field_Issue_discussions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*model.NotesFilterType, error) {
+			return ec.unmarshalONotesFilterType2ᚖanvilᚋgraphᚋmodelᚐNotesFilterType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg4
+	return args, nil
+}
+
 func (ec *executionContext) field_Issue_labels_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7762,6 +8503,52 @@ func (ec *executionContext) field_Issue_labels_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Issue_notes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*model.NotesFilterType, error) {
+			return ec.unmarshalONotesFilterType2ᚖanvilᚋgraphᚋmodelᚐNotesFilterType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg4
+	return args, nil
+}
+
 func (ec *executionContext) field_Issue_reference_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7782,6 +8569,20 @@ func (ec *executionContext) field_Mutation_createIssue_args(ctx context.Context,
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateIssueInput, error) {
 			return ec.unmarshalNCreateIssueInput2anvilᚋgraphᚋmodelᚐCreateIssueInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createNote_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateNoteInput, error) {
+			return ec.unmarshalNCreateNoteInput2anvilᚋgraphᚋmodelᚐCreateNoteInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -10760,6 +11561,440 @@ func (ec *executionContext) fieldContext_CreateIssuePayload_errors(_ context.Con
 	return graphql.NewScalarFieldContext("CreateIssuePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _CreateNotePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateNotePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateNotePayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateNotePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreateNotePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CreateNotePayload_note(ctx context.Context, field graphql.CollectedField, obj *model.CreateNotePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateNotePayload_note(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Note, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Note) graphql.Marshaler {
+			return ec.marshalONote2ᚖanvilᚋentᚐNote(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateNotePayload_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateNotePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Note(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateNotePayload_errors(ctx context.Context, field graphql.CollectedField, obj *model.CreateNotePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateNotePayload_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateNotePayload_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreateNotePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Discussion_id(ctx context.Context, field graphql.CollectedField, obj *notes.Discussion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discussion_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Discussion().ID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discussion_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discussion", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Discussion_replyId(ctx context.Context, field graphql.CollectedField, obj *notes.Discussion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discussion_replyId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Discussion().ReplyID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discussion_replyId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discussion", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Discussion_createdAt(ctx context.Context, field graphql.CollectedField, obj *notes.Discussion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discussion_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Discussion().CreatedAt(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalNTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discussion_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discussion", field, true, true, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Discussion_individualNote(ctx context.Context, field graphql.CollectedField, obj *notes.Discussion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discussion_individualNote(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Discussion().IndividualNote(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discussion_individualNote(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discussion", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Discussion_resolvable(ctx context.Context, field graphql.CollectedField, obj *notes.Discussion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discussion_resolvable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Discussion().Resolvable(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discussion_resolvable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discussion", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Discussion_resolved(ctx context.Context, field graphql.CollectedField, obj *notes.Discussion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discussion_resolved(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Discussion().Resolved(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discussion_resolved(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discussion", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Discussion_notes(ctx context.Context, field graphql.CollectedField, obj *notes.Discussion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discussion_notes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Discussion().Notes(ctx, obj, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.NoteConnection) graphql.Marshaler {
+			return ec.marshalNNoteConnection2ᚖanvilᚋgraphᚋmodelᚐNoteConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discussion_notes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Discussion",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_NoteConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Discussion_notes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DiscussionConnection_count(ctx context.Context, field graphql.CollectedField, obj *model.DiscussionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscussionConnection_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscussionConnection_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscussionConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DiscussionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.DiscussionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscussionConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.DiscussionEdge) graphql.Marshaler {
+			return ec.marshalODiscussionEdge2ᚕᚖanvilᚋgraphᚋmodelᚐDiscussionEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DiscussionConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DiscussionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiscussionEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DiscussionConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.DiscussionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscussionConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*notes.Discussion) graphql.Marshaler {
+			return ec.marshalODiscussion2ᚕᚖanvilᚋinternalᚋserviceᚋnotesᚐDiscussion(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DiscussionConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DiscussionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Discussion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DiscussionConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.DiscussionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscussionConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscussionConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DiscussionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DiscussionEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.DiscussionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscussionEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscussionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscussionEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _DiscussionEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.DiscussionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscussionEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *notes.Discussion) graphql.Marshaler {
+			return ec.marshalODiscussion2ᚖanvilᚋinternalᚋserviceᚋnotesᚐDiscussion(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DiscussionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DiscussionEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Discussion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Group_id(ctx context.Context, field graphql.CollectedField, obj *ent.Namespace) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12431,6 +13666,94 @@ func (ec *executionContext) fieldContext_Issue_reference(ctx context.Context, fi
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Issue_reference_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Issue_notes(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_notes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Issue().Notes(ctx, obj, fc.Args["filter"].(*model.NotesFilterType), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.NoteConnection) graphql.Marshaler {
+			return ec.marshalNNoteConnection2ᚖanvilᚋgraphᚋmodelᚐNoteConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_notes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Issue",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_NoteConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Issue_notes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Issue_discussions(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_discussions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Issue().Discussions(ctx, obj, fc.Args["filter"].(*model.NotesFilterType), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DiscussionConnection) graphql.Marshaler {
+			return ec.marshalNDiscussionConnection2ᚖanvilᚋgraphᚋmodelᚐDiscussionConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_discussions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Issue",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiscussionConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Issue_discussions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -14671,6 +15994,50 @@ func (ec *executionContext) fieldContext_Mutation_projectMemberUpdate(ctx contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createNote(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createNote(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateNote(ctx, fc.Args["input"].(model.CreateNoteInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateNotePayload) graphql.Marshaler {
+			return ec.marshalOCreateNotePayload2ᚖanvilᚋgraphᚋmodelᚐCreateNotePayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createNote(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreateNotePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createNote_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_projectCreate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14843,6 +16210,474 @@ func (ec *executionContext) fieldContext_Mutation_userUpdate(ctx context.Context
 	if fc.Args, err = ec.field_Mutation_userUpdate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Note_id(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Note().ID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Note_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Note", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Note_body(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_body(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Body, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Note_body(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Note", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Note_author(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_author(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Note().Author(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖanvilᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Note_author(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Note",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Note_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Note_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Note", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Note_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Note_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Note", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Note_system(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_system(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.System, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Note_system(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Note", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Note_internal(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_internal(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Internal, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalOBoolean2bool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Note_internal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Note", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Note_resolvable(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_resolvable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Resolvable, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Note_resolvable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Note", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Note_resolved(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_resolved(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Note().Resolved(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Note_resolved(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Note", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Note_resolvedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_resolvedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResolvedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Note_resolvedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Note", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Note_resolvedBy(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_resolvedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Note().ResolvedBy(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖanvilᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Note_resolvedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Note",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Note_lastEditedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_lastEditedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastEditedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Note_lastEditedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Note", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _NoteConnection_count(ctx context.Context, field graphql.CollectedField, obj *model.NoteConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NoteConnection_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NoteConnection_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NoteConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _NoteConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.NoteConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NoteConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.NoteEdge) graphql.Marshaler {
+			return ec.marshalONoteEdge2ᚕᚖanvilᚋgraphᚋmodelᚐNoteEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NoteConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "NoteConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_NoteEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _NoteConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.NoteConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NoteConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Note) graphql.Marshaler {
+			return ec.marshalONote2ᚕᚖanvilᚋentᚐNote(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NoteConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "NoteConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Note(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _NoteConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.NoteConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NoteConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NoteConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "NoteConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _NoteEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.NoteEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NoteEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NoteEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NoteEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _NoteEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.NoteEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NoteEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Note) graphql.Marshaler {
+			return ec.marshalONote2ᚖanvilᚋentᚐNote(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NoteEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "NoteEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Note(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -20494,6 +22329,64 @@ func (ec *executionContext) unmarshalInputCreateIssueInput(ctx context.Context, 
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateNoteInput(ctx context.Context, obj any) (model.CreateNoteInput, error) {
+	var it model.CreateNoteInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"clientMutationId", "noteableId", "body", "discussionId", "internal"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		case "noteableId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("noteableId"))
+			data, err := ec.unmarshalNNoteableID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NoteableID = data
+		case "body":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("body"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Body = data
+		case "discussionId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("discussionId"))
+			data, err := ec.unmarshalODiscussionID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DiscussionID = data
+		case "internal":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("internal"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Internal = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputGroupCreateInput(ctx context.Context, obj any) (model.GroupCreateInput, error) {
 	var it model.GroupCreateInput
 	if obj == nil {
@@ -22640,6 +24533,449 @@ func (ec *executionContext) _CreateIssuePayload(ctx context.Context, sel ast.Sel
 	return out
 }
 
+var createNotePayloadImplementors = []string{"CreateNotePayload"}
+
+func (ec *executionContext) _CreateNotePayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateNotePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createNotePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateNotePayload")
+		case "clientMutationId":
+			out.Values[i] = ec._CreateNotePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "note":
+			out.Values[i] = ec._CreateNotePayload_note(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._CreateNotePayload_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var discussionImplementors = []string{"Discussion"}
+
+func (ec *executionContext) _Discussion(ctx context.Context, sel ast.SelectionSet, obj *notes.Discussion) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, discussionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Discussion")
+		case "id":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Discussion_id(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "replyId":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Discussion_replyId(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "createdAt":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Discussion_createdAt(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "individualNote":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Discussion_individualNote(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "resolvable":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Discussion_resolvable(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "resolved":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Discussion_resolved(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "notes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Discussion_notes(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var discussionConnectionImplementors = []string{"DiscussionConnection"}
+
+func (ec *executionContext) _DiscussionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.DiscussionConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, discussionConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DiscussionConnection")
+		case "count":
+			out.Values[i] = ec._DiscussionConnection_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "edges":
+			out.Values[i] = ec._DiscussionConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._DiscussionConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._DiscussionConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var discussionEdgeImplementors = []string{"DiscussionEdge"}
+
+func (ec *executionContext) _DiscussionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.DiscussionEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, discussionEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DiscussionEdge")
+		case "cursor":
+			out.Values[i] = ec._DiscussionEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._DiscussionEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var groupImplementors = []string{"Group", "Node"}
 
 func (ec *executionContext) _Group(ctx context.Context, sel ast.SelectionSet, obj *ent.Namespace) graphql.Marshaler {
@@ -24013,6 +26349,82 @@ func (ec *executionContext) _Issue(ctx context.Context, sel ast.SelectionSet, ob
 					}
 				}()
 				res = ec._Issue_reference(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "notes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Issue_notes(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "discussions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Issue_discussions(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -25718,6 +28130,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "createNote":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createNote(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "projectCreate":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_projectCreate(ctx, field)
@@ -25743,6 +28162,327 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_userUpdate(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var noteImplementors = []string{"Note"}
+
+func (ec *executionContext) _Note(ctx context.Context, sel ast.SelectionSet, obj *ent.Note) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, noteImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Note")
+		case "id":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Note_id(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "body":
+			out.Values[i] = ec._Note_body(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "author":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Note_author(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "createdAt":
+			out.Values[i] = ec._Note_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Note_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "system":
+			out.Values[i] = ec._Note_system(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "internal":
+			out.Values[i] = ec._Note_internal(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "resolvable":
+			out.Values[i] = ec._Note_resolvable(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "resolved":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Note_resolved(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "resolvedAt":
+			out.Values[i] = ec._Note_resolvedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "resolvedBy":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Note_resolvedBy(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "lastEditedAt":
+			out.Values[i] = ec._Note_lastEditedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var noteConnectionImplementors = []string{"NoteConnection"}
+
+func (ec *executionContext) _NoteConnection(ctx context.Context, sel ast.SelectionSet, obj *model.NoteConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, noteConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("NoteConnection")
+		case "count":
+			out.Values[i] = ec._NoteConnection_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "edges":
+			out.Values[i] = ec._NoteConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._NoteConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._NoteConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var noteEdgeImplementors = []string{"NoteEdge"}
+
+func (ec *executionContext) _NoteEdge(ctx context.Context, sel ast.SelectionSet, obj *model.NoteEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, noteEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("NoteEdge")
+		case "cursor":
+			out.Values[i] = ec._NoteEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._NoteEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -29342,6 +32082,11 @@ func (ec *executionContext) unmarshalNCreateIssueInput2anvilᚋgraphᚋmodelᚐC
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateNoteInput2anvilᚋgraphᚋmodelᚐCreateNoteInput(ctx context.Context, v any) (model.CreateNoteInput, error) {
+	res, err := ec.unmarshalInputCreateNoteInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, v any) (entgql.Cursor[int], error) {
 	var res entgql.Cursor[int]
 	err := res.UnmarshalGQL(v)
@@ -29366,6 +32111,16 @@ func (ec *executionContext) marshalNDate2string(ctx context.Context, sel ast.Sel
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNDiscussionConnection2ᚖanvilᚋgraphᚋmodelᚐDiscussionConnection(ctx context.Context, sel ast.SelectionSet, v *model.DiscussionConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DiscussionConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNEntryType2anvilᚋgraphᚋmodelᚐEntryType(ctx context.Context, v any) (model.EntryType, error) {
@@ -29681,6 +32436,32 @@ func (ec *executionContext) marshalNNode2ᚕanvilᚋentᚐNoder(ctx context.Cont
 	return ret
 }
 
+func (ec *executionContext) marshalNNoteConnection2ᚖanvilᚋgraphᚋmodelᚐNoteConnection(ctx context.Context, sel ast.SelectionSet, v *model.NoteConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._NoteConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNNoteableID2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalID(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNNoteableID2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalID(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
 func (ec *executionContext) unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx context.Context, v any) (entgql.OrderDirection, error) {
 	var res entgql.OrderDirection
 	err := res.UnmarshalGQL(v)
@@ -29834,6 +32615,28 @@ func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v an
 func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel ast.SelectionSet, v time.Time) graphql.Marshaler {
 	_ = sel
 	res := graphql.MarshalTime(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNTime2ᚖtimeᚐTime(ctx context.Context, v any) (*time.Time, error) {
+	res, err := graphql.UnmarshalTime(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTime2ᚖtimeᚐTime(ctx context.Context, sel ast.SelectionSet, v *time.Time) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalTime(*v)
 	if res == graphql.Null {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -30269,6 +33072,13 @@ func (ec *executionContext) marshalOCreateIssuePayload2ᚖanvilᚋgraphᚋmodel�
 	return ec._CreateIssuePayload(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOCreateNotePayload2ᚖanvilᚋgraphᚋmodelᚐCreateNotePayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateNotePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreateNotePayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, v any) (*entgql.Cursor[int], error) {
 	if v == nil {
 		return nil, nil
@@ -30283,6 +33093,64 @@ func (ec *executionContext) marshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCu
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalODiscussion2ᚕᚖanvilᚋinternalᚋserviceᚋnotesᚐDiscussion(ctx context.Context, sel ast.SelectionSet, v []*notes.Discussion) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalODiscussion2ᚖanvilᚋinternalᚋserviceᚋnotesᚐDiscussion(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalODiscussion2ᚖanvilᚋinternalᚋserviceᚋnotesᚐDiscussion(ctx context.Context, sel ast.SelectionSet, v *notes.Discussion) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Discussion(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODiscussionEdge2ᚕᚖanvilᚋgraphᚋmodelᚐDiscussionEdge(ctx context.Context, sel ast.SelectionSet, v []*model.DiscussionEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalODiscussionEdge2ᚖanvilᚋgraphᚋmodelᚐDiscussionEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalODiscussionEdge2ᚖanvilᚋgraphᚋmodelᚐDiscussionEdge(ctx context.Context, sel ast.SelectionSet, v *model.DiscussionEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DiscussionEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalODiscussionID2ᚖstring(ctx context.Context, v any) (*string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalID(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalODiscussionID2ᚖstring(ctx context.Context, sel ast.SelectionSet, v *string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalID(*v)
+	return res
 }
 
 func (ec *executionContext) marshalOGroup2ᚕᚖanvilᚋentᚐNamespace(ctx context.Context, sel ast.SelectionSet, v []*ent.Namespace) graphql.Marshaler {
@@ -31039,6 +33907,62 @@ func (ec *executionContext) marshalONode2anvilᚋentᚐNoder(ctx context.Context
 		return graphql.Null
 	}
 	return ec._Node(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalONote2ᚕᚖanvilᚋentᚐNote(ctx context.Context, sel ast.SelectionSet, v []*ent.Note) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalONote2ᚖanvilᚋentᚐNote(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalONote2ᚖanvilᚋentᚐNote(ctx context.Context, sel ast.SelectionSet, v *ent.Note) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Note(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalONoteEdge2ᚕᚖanvilᚋgraphᚋmodelᚐNoteEdge(ctx context.Context, sel ast.SelectionSet, v []*model.NoteEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalONoteEdge2ᚖanvilᚋgraphᚋmodelᚐNoteEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalONoteEdge2ᚖanvilᚋgraphᚋmodelᚐNoteEdge(ctx context.Context, sel ast.SelectionSet, v *model.NoteEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._NoteEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalONotesFilterType2ᚖanvilᚋgraphᚋmodelᚐNotesFilterType(ctx context.Context, v any) (*model.NotesFilterType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.NotesFilterType)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalONotesFilterType2ᚖanvilᚋgraphᚋmodelᚐNotesFilterType(ctx context.Context, sel ast.SelectionSet, v *model.NotesFilterType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) marshalOProject2ᚕᚖanvilᚋentᚐProject(ctx context.Context, sel ast.SelectionSet, v []*ent.Project) graphql.Marshaler {

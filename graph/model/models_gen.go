@@ -195,6 +195,24 @@ type CreateIssuePayload struct {
 	Errors           []string   `json:"errors"`
 }
 
+type CreateNoteInput struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	// Global ID of the resource to add a note to.
+	NoteableID string `json:"noteableId"`
+	// Content of the note.
+	Body string `json:"body"`
+	// Global ID of the discussion the note is in reply to.
+	DiscussionID *string `json:"discussionId,omitempty"`
+	// Internal flag for a note. Default is false.
+	Internal *bool `json:"internal,omitempty"`
+}
+
+type CreateNotePayload struct {
+	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+	Note             *ent.Note `json:"note,omitempty"`
+	Errors           []string  `json:"errors"`
+}
+
 type GroupCreateInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 	Name             string  `json:"name"`
@@ -1456,6 +1474,67 @@ func (e *NegatedMilestoneWildcardID) UnmarshalJSON(b []byte) error {
 }
 
 func (e NegatedMilestoneWildcardID) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Work item notes collection type.
+type NotesFilterType string
+
+const (
+	// Show all activity
+	NotesFilterTypeAllNotes NotesFilterType = "ALL_NOTES"
+	// Show comments only
+	NotesFilterTypeOnlyComments NotesFilterType = "ONLY_COMMENTS"
+	// Show history only
+	NotesFilterTypeOnlyActivity NotesFilterType = "ONLY_ACTIVITY"
+)
+
+var AllNotesFilterType = []NotesFilterType{
+	NotesFilterTypeAllNotes,
+	NotesFilterTypeOnlyComments,
+	NotesFilterTypeOnlyActivity,
+}
+
+func (e NotesFilterType) IsValid() bool {
+	switch e {
+	case NotesFilterTypeAllNotes, NotesFilterTypeOnlyComments, NotesFilterTypeOnlyActivity:
+		return true
+	}
+	return false
+}
+
+func (e NotesFilterType) String() string {
+	return string(e)
+}
+
+func (e *NotesFilterType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = NotesFilterType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid NotesFilterType", str)
+	}
+	return nil
+}
+
+func (e NotesFilterType) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *NotesFilterType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e NotesFilterType) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
