@@ -66,7 +66,7 @@ func (r *issueResolver) Labels(ctx context.Context, obj *ent.Issue, after *entgq
 
 // Milestone is the resolver for the milestone field.
 func (r *issueResolver) Milestone(ctx context.Context, obj *ent.Issue) (*ent.Milestone, error) {
-	return obj.Edges.Milestone, nil
+	return issueMilestone(obj), nil
 }
 
 // ClosedBy is the resolver for the closedBy field.
@@ -157,4 +157,13 @@ func (r *projectResolver) Issue(ctx context.Context, obj *ent.Project, iid strin
 // Issues is the resolver for the issues field.
 func (r *projectResolver) Issues(ctx context.Context, obj *ent.Project, iid *string, iids []string, state *model.IssuableState, labelName []*string, milestoneTitle []*string, milestoneWildcardID *model.MilestoneWildcardID, authorUsername *string, assigneeUsernames []string, assigneeUsername *string, assigneeID *string, assigneeWildcardID *model.AssigneeWildcardID, search *string, in []model.IssuableSearchableField, types []model.IssueType, confidential *bool, createdBefore *time.Time, createdAfter *time.Time, updatedBefore *time.Time, updatedAfter *time.Time, closedBefore *time.Time, closedAfter *time.Time, dueBefore *time.Time, dueAfter *time.Time, not *model.NegatedIssueFilterInput, sort *model.IssueSort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.IssueConnection, error) {
 	return r.issueConnection(ctx, issues.Parent{ProjectRef: strconv.Itoa(obj.ID)}, sort, after, before, first, last)
+}
+
+// Issue is the resolver for the issue field.
+func (r *queryResolver) Issue(ctx context.Context, id string) (*ent.Issue, error) {
+	n, err := parseGIDOf(id, gidIssue)
+	if err != nil {
+		return nil, err
+	}
+	return orNull(r.svc.Issues.FindVisible(ctx, actor(ctx), n))
 }

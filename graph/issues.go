@@ -324,3 +324,13 @@ func issueLabelConnection(is *ent.Issue, after, before *entgql.Cursor[int], firs
 	}
 	return c
 }
+
+// issueMilestone is the issue's milestone; a milestone of the issue's own project gets the
+// project loaded with the issue, so its web path costs no query.
+func issueMilestone(is *ent.Issue) *ent.Milestone {
+	m := is.Edges.Milestone
+	if m != nil && m.Edges.Project == nil && m.ProjectID != nil && *m.ProjectID == is.ProjectID {
+		m.Edges.Project = is.Edges.Project
+	}
+	return m
+}

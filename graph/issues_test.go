@@ -305,6 +305,12 @@ func TestIssues(t *testing.T) {
 		assert.Equal(t, map[string]any{"__typename": "Label", "id": orgID, "title": "org"}, d["g"])
 		assert.Equal(t, map[string]any{"__typename": "Milestone", "id": milestoneID, "title": "v1"}, d["m"])
 		assert.Regexp(t, `^gid://gitlab/Milestone/\d+$`, milestoneID)
+		d = data(t, in, w.dave, `query($i: IssueID!, $s: IssueID!, $m: MilestoneID!) { i: issue(id: $i) { title } s: issue(id: $s) { title }
+			milestone(id: $m) { title webPath } }`, map[string]any{"i": w.ids["Typo"], "s": w.ids["Private issue"], "m": milestoneID})
+		assert.Equal(t, map[string]any{"i": map[string]any{"title": "Typo"}, "s": nil,
+			"milestone": map[string]any{"title": "v1", "webPath": "/acme/web/-/milestones/1"}}, d)
+		r := gql(t, in, w.dave, `{ issue(id: "gid://gitlab/Milestone/1") { title } }`, nil)
+		assert.Contains(t, r.String(), "gid://gitlab/Milestone/1 is not a valid ID for Issue.")
 	})
 	t.Run("updateIssue", func(t *testing.T) {
 		d := data(t, in, w.alice, `mutation($add: [ID!], $remove: [ID!]) { updateIssue(input: {projectPath: "acme/web", iid: "2", title: "Add dark theme",

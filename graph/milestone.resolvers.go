@@ -81,3 +81,12 @@ func (r *projectResolver) Milestones(ctx context.Context, obj *ent.Project, time
 	}
 	return r.milestoneConnection(ctx, milestones.Owner{Ref: strconv.Itoa(obj.ID)}, p, ids, sort, after, before, first, last)
 }
+
+// Milestone is the resolver for the milestone field.
+func (r *queryResolver) Milestone(ctx context.Context, id string) (*ent.Milestone, error) {
+	n, err := parseGIDOf(id, gidMilestone)
+	if err != nil {
+		return nil, err
+	}
+	return orNull(r.svc.Milestones.FindByID(ctx, actor(ctx), n))
+}

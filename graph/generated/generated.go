@@ -494,6 +494,8 @@ type ComplexityRoot struct {
 		CurrentUser     func(childComplexity int) int
 		Group           func(childComplexity int, fullPath string) int
 		Groups          func(childComplexity int, search *string, allAvailable *bool, topLevelOnly *bool, ownedOnly *bool, sort *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		Issue           func(childComplexity int, id string) int
+		Milestone       func(childComplexity int, id string) int
 		Namespace       func(childComplexity int, fullPath string) int
 		Node            func(childComplexity int, id string) int
 		Nodes           func(childComplexity int, ids []string) int
@@ -801,6 +803,8 @@ type QueryResolver interface {
 	Nodes(ctx context.Context, ids []string) ([]ent.Noder, error)
 	Group(ctx context.Context, fullPath string) (*ent.Namespace, error)
 	Groups(ctx context.Context, search *string, allAvailable *bool, topLevelOnly *bool, ownedOnly *bool, sort *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.GroupConnection, error)
+	Issue(ctx context.Context, id string) (*ent.Issue, error)
+	Milestone(ctx context.Context, id string) (*ent.Milestone, error)
 	Namespace(ctx context.Context, fullPath string) (*ent.Namespace, error)
 	Project(ctx context.Context, fullPath string) (*ent.Project, error)
 	Projects(ctx context.Context, ids []string, membership *bool, search *string, searchNamespaces *bool, sort *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.ProjectConnection, error)
@@ -2799,6 +2803,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Groups(childComplexity, args["search"].(*string), args["allAvailable"].(*bool), args["topLevelOnly"].(*bool), args["ownedOnly"].(*bool), args["sort"].(*string), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 
+	case "Query.issue":
+		if e.ComplexityRoot.Query.Issue == nil {
+			break
+		}
+
+		args, err := ec.field_Query_issue_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Issue(childComplexity, args["id"].(string)), true
+	case "Query.milestone":
+		if e.ComplexityRoot.Query.Milestone == nil {
+			break
+		}
+
+		args, err := ec.field_Query_milestone_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Milestone(childComplexity, args["id"].(string)), true
 	case "Query.namespace":
 		if e.ComplexityRoot.Query.Namespace == nil {
 			break
@@ -4364,6 +4390,18 @@ type GroupUpdatePayload {
 	{Name: "../issue.graphql", Input: `# Issues: a project's or group's issues with GitLab's filters, one issue, and issue mutations.
 # The filters map onto issues.ListParams (graph/issues.go), the same finder as REST's lists.
 
+extend type Query {
+  """
+  Find an issue.
+  """
+  issue(
+    """
+    Global ID of the issue.
+    """
+    id: IssueID!
+  ): Issue
+}
+
 extend type Project {
   """
   A single issue of the project.
@@ -5183,6 +5221,18 @@ type ProjectMemberUpdatePayload {
 `, BuiltIn: false},
 	{Name: "../milestone.graphql", Input: `# Milestones: a project's or group's milestones with GitLab's filters (milestones.Service.Query,
 # the finder of REST's lists). GitLab's GraphQL has no milestone mutations.
+
+extend type Query {
+  """
+  Find a milestone.
+  """
+  milestone(
+    """
+    Find a milestone by its ID.
+    """
+    id: MilestoneID!
+  ): Milestone
+}
 
 extend type Project {
   """
@@ -6357,6 +6407,11 @@ scalar LabelID
 A global id of a milestone, ` + "`" + `gid://gitlab/Milestone/1` + "`" + `.
 """
 scalar MilestoneID
+
+"""
+A global id of an issue, ` + "`" + `gid://gitlab/Issue/1` + "`" + `.
+"""
+scalar IssueID
 `, BuiltIn: false},
 	{Name: "../user.graphql", Input: `# Users: lookups, the user list and the administrator mutations.
 
@@ -9360,6 +9415,34 @@ func (ec *executionContext) field_Query_groups_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["last"] = arg8
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_issue_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNIssueID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_milestone_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNMilestoneID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -18135,6 +18218,94 @@ func (ec *executionContext) fieldContext_Query_groups(ctx context.Context, field
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_groups_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_issue(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_issue(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Issue(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Issue) graphql.Marshaler {
+			return ec.marshalOIssue2ᚖanvilᚋentᚐIssue(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_issue(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Issue(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_issue_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_milestone(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_milestone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Milestone(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Milestone) graphql.Marshaler {
+			return ec.marshalOMilestone2ᚖanvilᚋentᚐMilestone(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_milestone(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Milestone(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_milestone_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -29604,6 +29775,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "issue":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_issue(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "milestone":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_milestone(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "namespace":
 			field := field
 
@@ -32296,6 +32511,22 @@ func (ec *executionContext) marshalNIssuableSearchableField2anvilᚋgraphᚋmode
 	return v
 }
 
+func (ec *executionContext) unmarshalNIssueID2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalID(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNIssueID2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalID(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
 func (ec *executionContext) unmarshalNIssueOrderField2ᚖanvilᚋentᚐIssueOrderField(ctx context.Context, v any) (*ent.IssueOrderField, error) {
 	var res = new(ent.IssueOrderField)
 	err := res.UnmarshalGQL(v)
@@ -32398,6 +32629,22 @@ func (ec *executionContext) marshalNMemberOrderField2ᚖanvilᚋentᚐMemberOrde
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) unmarshalNMilestoneID2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalID(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMilestoneID2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalID(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
 }
 
 func (ec *executionContext) unmarshalNMilestoneOrderField2ᚖanvilᚋentᚐMilestoneOrderField(ctx context.Context, v any) (*ent.MilestoneOrderField, error) {
