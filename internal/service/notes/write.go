@@ -134,8 +134,11 @@ func (s *Service) write(ctx context.Context, actor *authz.Actor, n Noteable, t *
 		if err := n.UserNotesChanged(ctx, t, 1); err != nil {
 			return err
 		}
-		if err := events.Record(ctx, c, events.Commented(row.ID, actor.UserID(), t.ProjectID, t.GroupID)); err != nil {
-			return err
+		// An internal note records no event: the feed would show it to those it is hidden from.
+		if !internal {
+			if err := events.Record(ctx, c, events.Commented(row.ID, actor.UserID(), t.ProjectID, t.GroupID)); err != nil {
+				return err
+			}
 		}
 		out, err = withAuthors(c.Note.Query().Where(note.ID(row.ID))).Only(ctx)
 		return err
