@@ -170,7 +170,8 @@ func (s *Service) mayChange(ctx context.Context, actor *authz.Actor, ref Ref, no
 	if actor.IsAnonymous() {
 		return nil, nil, nil, apperr.Unauthorized()
 	}
-	own := row.AuthorID != nil && *row.AuthorID == actor.UserID()
+	// Authors change their own notes while they may comment (not once the project is archived).
+	own := row.AuthorID != nil && *row.AuthorID == actor.UserID() && t.Access.Comment
 	if row.System || !(own || t.Access.AdminNotes) || (t.Access.Locked && !t.Access.Member) {
 		return nil, nil, nil, apperr.Forbidden("")
 	}
