@@ -104,4 +104,10 @@ func TestIssueDiscussions(t *testing.T) {
 	servertest.RequireError(t, in.Do(t, "POST", base+"/discussions/"+sysID+"/notes", tok, url.Values{"body": {"x"}}),
 		400, "message", "400 Bad request - Discussion can not be replied to.")
 	servertest.RequireError(t, in.Do(t, "POST", base+"/discussions", tok, url.Values{}), 400, "error", "body is missing")
+
+	// Issue threads are not resolvable; there is no discussion-level resolve for issues.
+	th := post(t, in, base+"/discussions", tok, 201, url.Values{"body": {"resolve me"}})
+	servertest.RequireError(t, in.Do(t, "PUT", base+"/discussions/"+th["id"].(string)+"/notes/"+itoa(id(notesOf(th)[0]["id"])), tok,
+		url.Values{"resolved": {"true"}}), 400, "message", "400 Bad request - Note is not resolvable")
+	assert.Equal(t, 404, in.Do(t, "PUT", base+"/discussions/"+th["id"].(string), tok, url.Values{"resolved": {"true"}}).Status)
 }

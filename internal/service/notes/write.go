@@ -106,7 +106,7 @@ func (s *Service) Reply(ctx context.Context, actor *authz.Actor, ref Ref, discus
 	err = db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
 		if d.Individual {
 			if err := c.Note.Update().Where(of(t), note.DiscussionID(d.ID), note.TypeIsNil()).
-				SetType(note.TypeDiscussionNote).Exec(ctx); err != nil {
+				SetType(note.TypeDiscussionNote).SetResolvable(t.Access.Resolvable).Exec(ctx); err != nil {
 				return err
 			}
 		}
