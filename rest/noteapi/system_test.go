@@ -116,3 +116,34 @@ func TestCommentedEvent(t *testing.T) {
 		}
 	}
 }
+
+// TestSystemNotes_mentions: an issue description or a comment that references another issue of
+// the project writes "mentioned in issue #M" on it, once; confidential issues and internal
+// notes mention nothing.
+func TestSystemNotes_mentions(t *testing.T) {
+	in := servertest.Start(t)
+	g := in.NewGroup(t, "men", "public", nil)
+	p := in.NewProject(t, g, "app", "public")
+	_, tok := in.NewUser(t, "alice")
+	target := newIssue(t, in, p.ID, tok, url.Values{"title": {"Target"}})
+	other := newIssue(t, in, p.ID, tok, url.Values{"title": {"Other"}, "description": {"See #1 and #1, not #99 nor a#1 nor &#1;"}})
+	mentions := func() []string {
+		return bodies(t, in.Do(t, "GET", target+"/notes?activity_filter=only_activity&sort=asc", servertest.RootToken, nil))
+	}
+	assert.Equal(t, []string{"mentioned in issue #2"}, mentions())
+
+	post(t, in, other+"/notes", tok, 201, url.Values{"body": {"Again #1"}})
+	assert.Equal(t, []string{"mentioned in issue #2"}, mentions(), "once per source")
+	third := newIssue(t, in, p.ID, tok, url.Values{"title": {"Third"}})
+	post(t, in, third+"/notes", tok, 201, url.Values{"body": {"Related to #1"}})
+	assert.Equal(t, []string{"mentioned in issue #2", "mentioned in issue #3"}, mentions())
+	post(t, in, target+"/notes", tok, 201, url.Values{"body": {"Self #1"}})
+	assert.Len(t, mentions(), 2, "an issue does not mention itself")
+
+	secret := newIssue(t, in, p.ID, tok, url.Values{"title": {"Secret"}, "confidential": {"true"}, "description": {"#1"}})
+	post(t, in, secret+"/notes", tok, 201, url.Values{"body": {"#1"}})
+	post(t, in, third+"/notes", servertest.RootToken, 201, url.Values{"body": {"#1 hidden"}, "internal": {"true"}})
+	r := in.Do(t, "PUT", third, tok, url.Values{"description": {"now #1 in the description"}})
+	require.Equal(t, 200, r.Status, r.String())
+	assert.Equal(t, []string{"mentioned in issue #2", "mentioned in issue #3"}, mentions())
+}

@@ -134,6 +134,11 @@ func (s *Service) write(ctx context.Context, actor *authz.Actor, n Noteable, t *
 		if err := n.UserNotesChanged(ctx, t, 1); err != nil {
 			return err
 		}
+		if t.Type == TypeIssue && !internal && !confidentialIssue(t) {
+			if err := s.crossReference(ctx, actor, *t.ProjectID, *t.IID, in.Body); err != nil {
+				return err
+			}
+		}
 		// An internal note records no event: the feed would show it to those it is hidden from.
 		if !internal {
 			if err := events.Record(ctx, c, events.Commented(row.ID, actor.UserID(), t.ProjectID, t.GroupID)); err != nil {
@@ -226,4 +231,10 @@ func (s *Service) DeleteFor(ctx context.Context, t *Target) error {
 func (s *Service) AddSystem(ctx context.Context, t *Target, authorID *int, body string) error {
 	return create(db.ClientFrom(ctx, s.client), t).SetNillableAuthorID(authorID).SetBody(body).SetSystem(true).
 		SetDiscussionID(newDiscussionID()).Exec(ctx)
+}
+
+// confidentialIssue reports whether t is a confidential issue.
+func confidentialIssue(t *Target) bool {
+	is, ok := t.Object.(*ent.Issue)
+	return ok && is.Confidential
 }
