@@ -107,6 +107,9 @@ func TestNotePermissions_confidentialIssue(t *testing.T) {
 		})
 	}
 	assert.Equal(t, 200, in.Do(t, "GET", base+"/notes", authorTok, nil).Status)
+	// No "commented on" event shows the note in the public project's feed.
+	evs := servertest.List(t, in.Do(t, "GET", "/projects/"+itoa(p.ID)+"/events?target_type=note", servertest.RootToken, nil))
+	assert.Empty(t, evs)
 }
 
 // TestNotePermissions_internalNotes: internal notes are written and read by Reporter+ only;

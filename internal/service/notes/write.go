@@ -139,8 +139,9 @@ func (s *Service) write(ctx context.Context, actor *authz.Actor, n Noteable, t *
 				return err
 			}
 		}
-		// An internal note records no event: the feed would show it to those it is hidden from.
-		if !internal {
+		// An internal note, or a note on a confidential issue, records no event: the feed would
+		// show it to those it is hidden from.
+		if !internal && !confidentialIssue(t) {
 			if err := events.Record(ctx, c, events.Commented(row.ID, actor.UserID(), t.ProjectID, t.GroupID)); err != nil {
 				return err
 			}
