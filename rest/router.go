@@ -6,6 +6,7 @@ import (
 	"anvil/internal/service"
 	"anvil/rest/branchapi"
 	"anvil/rest/commitapi"
+	"anvil/rest/epicapi"
 	"anvil/rest/eventapi"
 	"anvil/rest/forkapi"
 	"anvil/rest/groupapi"
@@ -23,6 +24,7 @@ import (
 	"anvil/rest/repositoryapi"
 	"anvil/rest/route"
 	"anvil/rest/sidekiqapi"
+	"anvil/rest/snippetapi"
 	"anvil/rest/storagemoveapi"
 	"anvil/rest/tagapi"
 	"anvil/rest/tokenapi"
@@ -54,6 +56,8 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	issueapi.Register(t)
 	noteapi.Register(t)
 	milestoneapi.Register(t)
+	epicapi.Register(t)
 	labelapi.Register(t)
 	storagemoveapi.Register(t)
+	snippetapi.Register(t)
 }
