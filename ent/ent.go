@@ -35,6 +35,8 @@ import (
 	"anvil/ent/setting"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
+	"anvil/ent/webhook"
+	"anvil/ent/webhooklog"
 	"context"
 	"errors"
 	"fmt"
@@ -136,6 +138,8 @@ func checkColumn(t, c string) error {
 			setting.Table:                      setting.ValidColumn,
 			user.Table:                         user.ValidColumn,
 			usercustomattribute.Table:          usercustomattribute.ValidColumn,
+			webhook.Table:                      webhook.ValidColumn,
+			webhooklog.Table:                   webhooklog.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

@@ -26,6 +26,10 @@ var Defaults = map[string]any{
 	"minimum_password_length":                 8,
 	// push_event_activities_limit: pushes of more refs of one kind than this are one bulk event.
 	"push_event_activities_limit": 3,
+	// Outbound requests to local addresses (internal/outbound): refused unless allowed.
+	"allow_local_requests_from_web_hooks_and_services": false,
+	"allow_local_requests_from_system_hooks":           false,
+	"outbound_local_requests_whitelist":                []string{},
 }
 
 // cacheTTL bounds how stale a cached setting may be on another replica; GitLab caches 60 s.
