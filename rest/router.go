@@ -26,6 +26,7 @@ import (
 	"anvil/rest/tagapi"
 	"anvil/rest/tokenapi"
 	"anvil/rest/userapi"
+	"anvil/rest/webhookapi"
 
 	"github.com/gin-gonic/gin"
 )
@@ -54,4 +55,5 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	milestoneapi.Register(t)
 	labelapi.Register(t)
 	storagemoveapi.Register(t)
+	webhookapi.Register(t)
 }

@@ -167,9 +167,6 @@ func (s *Service) editMap(ctx context.Context, actor *authz.Actor, sc Scope, id 
 	if err != nil {
 		return err
 	}
-	if sc.Kind == System {
-		return apperr.NotFound("")
-	}
 	return db.WithTx(ctx, s.Client, func(ctx context.Context, tx *ent.Client) error {
 		h, err := s.find(ctx, o, id)
 		if err != nil {
