@@ -219,8 +219,9 @@ func (s *Service) commitData(ctx context.Context, repo *git.Repository, pd Proje
 	if len(c.Parents) > 0 {
 		from = string(c.Parents[0])
 	}
-	diff, err := repo.Diff(ctx, from, string(c.ID), git.DiffOptions{NoRenames: true, MaxPatchBytes: 1})
+	diff, err := repo.Diff(ctx, from, string(c.ID), git.DiffOptions{NoRenames: true})
 	if err != nil {
+		s.Log.WarnContext(ctx, "hook payload: commit changes", "commit", c.ID, "err", err)
 		return d
 	}
 	for _, f := range diff.Files {
