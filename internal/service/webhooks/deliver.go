@@ -107,7 +107,7 @@ func (s *Service) execute(ctx context.Context, h *ent.WebHook, j DeliveryJob) (R
 	}
 	// The log shows the URL as configured: URL variables may be secrets.
 	err = db.WithTx(ctx, s.Client, func(ctx context.Context, tx *ent.Client) error {
-		if err := tx.WebHookLog.Create().SetWebHookID(h.ID).SetTrigger(j.Trigger).SetURL(h.URL).
+		if err := tx.WebHookLog.Create().SetCreatedAt(s.now().UTC().Truncate(time.Millisecond)).SetWebHookID(h.ID).SetTrigger(j.Trigger).SetURL(h.URL).
 			SetRequestHeaders(logged).SetRequestData(string(j.Payload)).SetResponseHeaders(respHeaders).
 			SetResponseBody(respBody).SetExecutionDuration(elapsed).SetResponseStatus(status).
 			SetInternalErrorMessage(res.Error).Exec(ctx); err != nil {
