@@ -2,7 +2,7 @@ package outbound_test
 
 import (
 	"context"
-		"io"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"

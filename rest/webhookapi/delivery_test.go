@@ -80,7 +80,7 @@ func TestPush_deliversPayloadAndHeaders(t *testing.T) {
 		"id": after, "message": "Add a file\n\nWith a body.", "title": "Add a file",
 		"timestamp": cm["timestamp"], "url": web + "/-/commit/" + after,
 		"author": map[string]any{"name": dev.Name, "email": dev.Email},
-		"added": []any{"docs/new.md"}, "modified": []any{"README.md"}, "removed": []any{},
+		"added":  []any{"docs/new.md"}, "modified": []any{"README.md"}, "removed": []any{},
 	}, cm)
 	_, err := time.Parse(time.RFC3339, cm["timestamp"].(string))
 	require.NoError(t, err)

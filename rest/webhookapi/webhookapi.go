@@ -106,7 +106,7 @@ func (h *handlers) get(c *gin.Context) error {
 func (h *handlers) input(b *params.Binder) webhooks.Input {
 	in := webhooks.Input{URL: b.String("url"), Name: b.String("name"), Description: b.String("description"),
 		Token: b.String("token"), PushEventsBranchFilter: b.String("push_events_branch_filter"),
-		BranchFilterStrategy: b.Enum("branch_filter_strategy", "wildcard", "regex", "all_branches"),
+		BranchFilterStrategy:  b.Enum("branch_filter_strategy", "wildcard", "regex", "all_branches"),
 		CustomWebhookTemplate: b.String("custom_webhook_template"), EnableSSLVerification: b.Bool("enable_ssl_verification"),
 		Flags: map[string]bool{}}
 	for _, f := range webhooks.Flags(h.kind) {

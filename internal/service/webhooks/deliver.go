@@ -224,5 +224,3 @@ func lookup(v any, path string) any {
 	}
 	return v
 }
-
-

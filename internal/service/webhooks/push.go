@@ -214,7 +214,7 @@ func (s *Service) commitData(ctx context.Context, repo *git.Repository, pd Proje
 	d := CommitData{ID: string(c.ID), Message: c.Message, Title: c.Subject(),
 		Timestamp: timestamp(c.Author.When), URL: pd.WebURL + "/-/commit/" + string(c.ID),
 		Author: CommitAuthor{Name: c.Author.Name, Email: c.Author.Email},
-		Added: []string{}, Modified: []string{}, Removed: []string{}}
+		Added:  []string{}, Modified: []string{}, Removed: []string{}}
 	from := ""
 	if len(c.Parents) > 0 {
 		from = string(c.Parents[0])

@@ -33,17 +33,17 @@ type Event struct {
 
 // The events hooks receive.
 var (
-	PushEvent              = Event{Flag: "push_events", Trigger: "push_hooks", Header: "Push Hook"}
-	TagPushEvent           = Event{Flag: "tag_push_events", Trigger: "tag_push_hooks", Header: "Tag Push Hook"}
-	IssueEvent             = Event{Flag: "issues_events", Trigger: "issue_hooks", Header: "Issue Hook"}
-	ConfidentialIssueEvent = Event{Flag: "confidential_issues_events", Trigger: "confidential_issue_hooks", Header: "Confidential Issue Hook"}
-	NoteEvent              = Event{Flag: "note_events", Trigger: "note_hooks", Header: "Note Hook"}
-	ConfidentialNoteEvent  = Event{Flag: "confidential_note_events", Trigger: "confidential_note_hooks", Header: "Confidential Note Hook"}
-	MergeRequestEvent      = Event{Flag: "merge_requests_events", Trigger: "merge_request_hooks", Header: "Merge Request Hook"}
-	EmojiEvent             = Event{Flag: "emoji_events", Trigger: "emoji_hooks", Header: "Emoji Hook"}
-	MemberEvent            = Event{Flag: "member_events", Trigger: "member_hooks", Header: "Member Hook"}
-	SubgroupEvent          = Event{Flag: "subgroup_events", Trigger: "subgroup_hooks", Header: "Subgroup Hook"}
-	RepositoryUpdateEvent  = Event{Flag: "repository_update_events", Trigger: "repository_update_hooks", Header: "System Hook"}
+	PushEvent                = Event{Flag: "push_events", Trigger: "push_hooks", Header: "Push Hook"}
+	TagPushEvent             = Event{Flag: "tag_push_events", Trigger: "tag_push_hooks", Header: "Tag Push Hook"}
+	IssueEvent               = Event{Flag: "issues_events", Trigger: "issue_hooks", Header: "Issue Hook"}
+	ConfidentialIssueEvent   = Event{Flag: "confidential_issues_events", Trigger: "confidential_issue_hooks", Header: "Confidential Issue Hook"}
+	NoteEvent                = Event{Flag: "note_events", Trigger: "note_hooks", Header: "Note Hook"}
+	ConfidentialNoteEvent    = Event{Flag: "confidential_note_events", Trigger: "confidential_note_hooks", Header: "Confidential Note Hook"}
+	MergeRequestEvent        = Event{Flag: "merge_requests_events", Trigger: "merge_request_hooks", Header: "Merge Request Hook"}
+	EmojiEvent               = Event{Flag: "emoji_events", Trigger: "emoji_hooks", Header: "Emoji Hook"}
+	MemberEvent              = Event{Flag: "member_events", Trigger: "member_hooks", Header: "Member Hook"}
+	SubgroupEvent            = Event{Flag: "subgroup_events", Trigger: "subgroup_hooks", Header: "Subgroup Hook"}
+	RepositoryUpdateEvent    = Event{Flag: "repository_update_events", Trigger: "repository_update_hooks", Header: "System Hook"}
 	ResourceAccessTokenEvent = Event{Flag: "resource_access_token_events", Trigger: "resource_access_token_hooks", Header: "Resource Access Token Hook"}
 	// SystemEvent is an instance event (project_create, user_destroy, ...): system hooks only.
 	SystemEvent = Event{Trigger: "system_hooks", Header: "System Hook"}
