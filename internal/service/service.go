@@ -31,6 +31,7 @@ import (
 	"anvil/internal/service/members"
 	"anvil/internal/service/milestones"
 	"anvil/internal/service/namespaces"
+	"anvil/internal/service/notes"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/protectedbranches"
 	"anvil/internal/service/repofiles"
@@ -86,6 +87,8 @@ type Services struct {
 	Events *events.Service
 	// Issues lists, reads and changes issues.
 	Issues *issues.Service
+	// Notes holds the notes and discussions of every noteable (issues, ...).
+	Notes *notes.Service
 	// Labels manages project and group labels.
 	Labels *labels.Service
 	// Milestones manages project and group milestones.
@@ -173,10 +176,14 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete},
 		StorageMoves: moves})
 	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
+	nt := notes.New(d.Client)
 	issueObservers := issues.Observers{
-		hooks.IssueObserver(),
+		notes.NewIssueObserver(nt), // system notes
+		hooks.IssueObserver(),      // webhooks
 	}
 	iss := issues.New(d.Client, policy, p, g, issueObservers)
+	// Noteables, each on its own line: their domains find them for the notes domain.
+	nt.Register(notes.TypeIssue, notes.NewIssueNoteable(d.Client, iss))
 	tok := tokens.New(d.Client, st, tokens.Deps{
 		Users: u, Policy: policy, Projects: p, Groups: g, ExternalURL: cfg.ExternalURL,
 	})
@@ -204,6 +211,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Statistics:        statistics.New(d.Client, r),
 		Events:            ev,
 		Issues:            iss,
+		Notes:             nt,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
 		Milestones:        milestones.New(d.Client, policy, p, g, iss),
 		StorageMoves:      moves,
