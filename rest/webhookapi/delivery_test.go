@@ -176,3 +176,24 @@ func TestIssueAndSystemEvents(t *testing.T) {
 	_, err := f.In.Services.Users.FindByRef(context.Background(), "root")
 	require.NoError(t, err)
 }
+
+// TestSubgroupEvents: a subgroup created under g reaches g's hooks subscribed to subgroup
+// events (and not those that are not), with its parent named.
+func TestSubgroupEvents(t *testing.T) {
+	f := servertest.NewRepoFixture(t)
+	allowLoopback(t, f.In)
+	on, off := newReceiver(t), newReceiver(t)
+	gid := strconv.Itoa(f.Group.ID)
+	require.Equal(t, 201, f.Do(t, "POST", "/groups/"+gid+"/hooks", "root", `{"url":"`+on.URL+`","subgroup_events":true,"push_events":false}`).Status)
+	require.Equal(t, 201, f.Do(t, "POST", "/groups/"+gid+"/hooks", "root", `{"url":"`+off.URL+`"}`).Status)
+	r := f.Do(t, "POST", "/groups", "root", `{"name":"Sub","path":"sub","parent_id":`+gid+`}`)
+	require.Equal(t, 201, r.Status, r.String())
+	sub := servertest.Object(t, r)
+	d := on.wait(t, 1)[0]
+	assert.Equal(t, "Subgroup Hook", d.Header.Get("X-Gitlab-Event"))
+	assert.Equal(t, map[string]any{"created_at": d.Body["created_at"], "updated_at": d.Body["updated_at"],
+		"event_name": "subgroup_create", "name": "Sub", "path": "sub", "full_path": "g/sub", "group_id": sub["id"],
+		"parent_group_id": float64(f.Group.ID), "parent_name": "g", "parent_path": "g", "parent_full_path": "g"}, d.Body)
+	f.In.WaitJobs(t)
+	assert.Empty(t, off.deliveries())
+}

@@ -101,10 +101,16 @@ func (s *Service) registerSystemEvents() {
 				return v, err
 			}
 			if g, ok := v.(*ent.Namespace); ok && m.Op().Is(ent.OpCreate) && g.Kind == namespace.KindGroup {
-				return v, s.systemEvent(ctx, m.Client(), groupEvent("group_create", g))
+				if err := s.systemEvent(ctx, m.Client(), groupEvent("group_create", g)); err != nil {
+					return nil, err
+				}
+				return v, s.subgroupEvent(ctx, m.Client(), "subgroup_create", g)
 			}
 			for _, g := range gone {
 				if err := s.systemEvent(ctx, m.Client(), groupEvent("group_destroy", g)); err != nil {
+					return nil, err
+				}
+				if err := s.subgroupEvent(ctx, m.Client(), "subgroup_destroy", g); err != nil {
 					return nil, err
 				}
 			}
@@ -128,6 +134,25 @@ func withMutationTx(ctx context.Context, txOf func() (*ent.Tx, error)) context.C
 // systemEvent queues a system event to the system hooks, if there are any.
 func (s *Service) systemEvent(ctx context.Context, _ *ent.Client, payload map[string]any) error {
 	return s.Trigger(ctx, Instance, SystemEvent, payload)
+}
+
+// subgroupEvent queues subgroup_create or subgroup_destroy of g, when it has a parent, to the
+// group hooks of the parent and its ancestors that receive subgroup events.
+func (s *Service) subgroupEvent(ctx context.Context, c *ent.Client, name string, g *ent.Namespace) error {
+	if g.ParentID == nil {
+		return nil
+	}
+	parent, err := c.Namespace.Get(ctx, *g.ParentID)
+	if ent.IsNotFound(err) {
+		return nil // removed with its parent
+	}
+	if err != nil {
+		return err
+	}
+	payload := groupEvent(name, g)
+	payload["parent_group_id"], payload["parent_name"] = parent.ID, parent.Name
+	payload["parent_path"], payload["parent_full_path"] = parent.Path, parent.FullPath
+	return s.Trigger(ctx, Target{Group: parent}, SubgroupEvent, payload)
 }
 
 // isoTime is the time format of system event payloads.
