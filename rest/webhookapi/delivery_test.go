@@ -197,3 +197,42 @@ func TestSubgroupEvents(t *testing.T) {
 	f.In.WaitJobs(t)
 	assert.Empty(t, off.deliveries())
 }
+
+// TestMemberEvents: adding, changing and removing a group member reaches the group's hooks
+// subscribed to member events and the system hooks; a project member the system hooks.
+func TestMemberEvents(t *testing.T) {
+	f := servertest.NewRepoFixture(t)
+	allowLoopback(t, f.In)
+	grp, sys := newReceiver(t), newReceiver(t)
+	gid := strconv.Itoa(f.Group.ID)
+	require.Equal(t, 201, f.Do(t, "POST", "/groups/"+gid+"/hooks", "root", `{"url":"`+grp.URL+`","member_events":true,"push_events":false}`).Status)
+	require.Equal(t, 201, f.Do(t, "POST", "/hooks", "root", `{"url":"`+sys.URL+`"}`).Status)
+	u, _ := f.In.NewUser(t, "newcomer")
+	uid := strconv.Itoa(u.ID)
+	require.Equal(t, 201, f.Do(t, "POST", "/groups/"+gid+"/members", "root", url.Values{"user_id": {uid}, "access_level": {"30"}}).Status)
+	d := grp.wait(t, 1)[0]
+	assert.Equal(t, "Member Hook", d.Header.Get("X-Gitlab-Event"))
+	assert.Equal(t, map[string]any{"created_at": d.Body["created_at"], "updated_at": d.Body["updated_at"],
+		"event_name": "user_add_to_group", "group_access": "Developer", "group_id": float64(f.Group.ID),
+		"group_name": "g", "group_path": "g", "user_email": "[REDACTED]", "user_name": u.Name,
+		"user_username": "newcomer", "user_id": float64(u.ID), "expires_at": nil, "group_plan": nil}, d.Body)
+	require.Equal(t, 200, f.Do(t, "PUT", "/groups/"+gid+"/members/"+uid, "root", url.Values{"access_level": {"40"}}).Status)
+	d = grp.wait(t, 2)[1]
+	assert.Equal(t, "user_update_for_group", d.Body["event_name"])
+	assert.Equal(t, "Maintainer", d.Body["group_access"])
+	require.Equal(t, 204, f.Do(t, "DELETE", "/groups/"+gid+"/members/"+uid, "root", nil).Status)
+	assert.Equal(t, "user_remove_from_group", grp.wait(t, 3)[2].Body["event_name"])
+
+	p := f.Project(t, "team", "private")
+	require.Equal(t, 201, f.Do(t, "POST", "/projects/"+strconv.Itoa(p.ID)+"/members", "root", url.Values{"user_id": {uid}, "access_level": {"20"}}).Status)
+	f.In.WaitJobs(t)
+	var names []string
+	for _, d := range sys.deliveries() {
+		names = append(names, d.Body["event_name"].(string))
+	}
+	assert.Contains(t, names, "user_add_to_group")
+	assert.Contains(t, names, "user_update_for_group")
+	assert.Contains(t, names, "user_remove_from_group")
+	assert.Contains(t, names, "user_add_to_team")
+	assert.Len(t, grp.deliveries(), 3, "project members do not reach group member hooks")
+}

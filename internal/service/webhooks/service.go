@@ -66,6 +66,7 @@ func New(d Deps) *Service {
 	s := &Service{Deps: d, now: time.Now}
 	s.limiter = newLimiter(func() time.Time { return s.now() })
 	s.registerSystemEvents()
+	s.registerMemberEvents()
 	return s
 }
 
