@@ -65,10 +65,12 @@ func TestProjectHooks_crud(t *testing.T) {
 	assert.Equal(t, true, u["issues_events"], "unchanged")
 	assert.Equal(t, "regex", u["branch_filter_strategy"])
 
-	r = f.Do(t, "PUT", base+"/"+id, "maintainer", `{"branch_filter_strategy":"sometimes"}`)
+	r = f.Do(t, "PUT", base+"/"+id, "maintainer", `{"url":"http://127.0.0.1:9/other","branch_filter_strategy":"sometimes"}`)
 	servertest.RequireError(t, r, 400, "error", "branch_filter_strategy does not have a valid value")
-	r = f.Do(t, "PUT", base+"/"+id, "maintainer", `{"push_events_branch_filter":"(["}`)
+	r = f.Do(t, "PUT", base+"/"+id, "maintainer", `{"url":"http://127.0.0.1:9/other","push_events_branch_filter":"(["}`)
 	require.Equal(t, 400, r.Status, r.String())
+	r = f.Do(t, "PUT", base+"/"+id, "maintainer", `{"push_events":true}`)
+	servertest.RequireError(t, r, 400, "error", "url is missing")
 
 	// Custom headers and URL variables one by one.
 	require.Equal(t, 204, f.Do(t, "PUT", base+"/"+id+"/custom_headers/X-Two", "maintainer", `{"value":"v2"}`).Status)

@@ -158,7 +158,7 @@ func (h *handlers) create(c *gin.Context) error {
 	return httpx.Created(c, httpx.P(c).Hook(v, h.hooks.Now()))
 }
 
-// update handles PUT .../hooks/:hook_id.
+// update handles PUT .../hooks/:hook_id; url is required, as the spec says.
 func (h *handlers) update(c *gin.Context) error {
 	id, err := h.hookID(c)
 	if err != nil {
@@ -168,6 +168,7 @@ func (h *handlers) update(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
+	b.Require("url")
 	in := h.input(b)
 	if err := b.Err(); err != nil {
 		return err
