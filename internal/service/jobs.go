@@ -7,13 +7,14 @@ import (
 	"anvil/internal/service/containerregistry"
 	"anvil/internal/service/events"
 	"anvil/internal/service/repos"
+	"anvil/internal/service/snippets"
 	"anvil/internal/service/storagemoves"
 	"anvil/internal/service/webhooks"
 )
 
 // registerJobs gives every background job kind its handler, and schedules the periodic ones.
 // A kind queued by a service must be registered here, or Enqueue fails.
-func registerJobs(q *jobs.Queue, r *repos.Service, cr *containerregistry.Service, moves *storagemoves.Service, ev *events.Service, hooks *webhooks.Service) {
+func registerJobs(q *jobs.Queue, r *repos.Service, cr *containerregistry.Service, moves *storagemoves.Service, ev *events.Service, sn *snippets.Service, hooks *webhooks.Service) {
 	jobs.Register(q, r.RunHousekeep)
 	jobs.Register(q, r.RunRemoveRepository)
 	jobs.Register(q, r.RunSweep)
@@ -25,6 +26,8 @@ func registerJobs(q *jobs.Queue, r *repos.Service, cr *containerregistry.Service
 	jobs.Register(q, cr.DeleteImages)
 	jobs.Register(q, cr.GarbageCollect)
 	jobs.Periodic(q, 24*time.Hour, containerregistry.GarbageCollectJob{})
+
+	jobs.Register(q, sn.RunRemoveRepository)
 
 	jobs.Register(q, ev.RunPrune)
 	jobs.Periodic(q, 24*time.Hour, events.PruneJob{})

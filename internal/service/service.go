@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sort"
 	"time"
 
 	"anvil/internal/authban"
@@ -23,6 +24,7 @@ import (
 	"anvil/internal/service/clientauth"
 	"anvil/internal/service/commits"
 	"anvil/internal/service/containerregistry"
+	"anvil/internal/service/epics"
 	"anvil/internal/service/events"
 	"anvil/internal/service/forks"
 	"anvil/internal/service/groups"
@@ -37,6 +39,7 @@ import (
 	"anvil/internal/service/repofiles"
 	"anvil/internal/service/repos"
 	"anvil/internal/service/settings"
+	"anvil/internal/service/snippets"
 	"anvil/internal/service/stars"
 	"anvil/internal/service/statistics"
 	"anvil/internal/service/storagemoves"
@@ -93,6 +96,10 @@ type Services struct {
 	Labels *labels.Service
 	// Milestones manages project and group milestones.
 	Milestones *milestones.Service
+	// Snippets holds personal and project snippets and their repositories.
+	Snippets *snippets.Service
+	// Epics manages groups' epics and their trees.
+	Epics *epics.Service
 	// StorageMoves moves projects' repositories between storages (repository_storage).
 	StorageMoves *storagemoves.Service
 	// Webhooks manages system, group and project hooks and delivers events to them.
@@ -105,7 +112,12 @@ type Services struct {
 // account passwords.
 func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, hasher users.Hasher) (*Services, error) {
 	policy := authz.New(d.Client)
-	st := settings.New(d.Client)
+	storageNames := make([]string, 0, len(cfg.RepositoryStorages))
+	for name := range cfg.RepositoryStorages {
+		storageNames = append(storageNames, name)
+	}
+	sort.Strings(storageNames)
+	st := settings.New(d.Client, storageNames...)
 	home := filepath.Join(cfg.DataDir, "git-home")
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return nil, fmt.Errorf("git home: %w", err)
@@ -114,15 +126,14 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	if err != nil {
 		return nil, fmt.Errorf("git: %w", err)
 	}
-	var weights map[string]int
-	if err := st.Get(ctx, "repository_storages_weighted", &weights); err != nil {
+	weights, err := st.StorageWeights(ctx)
+	if err != nil {
 		_ = gitClient.Close()
 		return nil, err
 	}
-	if _, ok := weights["default"]; !ok || len(weights) == 0 {
-		weights = map[string]int{}
-		for name := range cfg.RepositoryStorages {
-			weights[name] = 100
+	for name := range weights {
+		if _, ok := cfg.RepositoryStorages[name]; !ok {
+			delete(weights, name) // a storage no longer configured gets nothing
 		}
 	}
 	stor, err := storage.New(gitClient, storage.Config{Roots: cfg.RepositoryStorages, Weights: weights})
@@ -171,12 +182,14 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	})
 	r.SetSweepGrace(cfg.Jobs.SweepGrace)
 	ev := events.New(d.Client, policy, p, u)
+	nt := notes.New(d.Client)
+	sn := snippets.New(snippets.Deps{Client: d.Client, Policy: policy, Projects: p, Storage: stor, Jobs: q, Log: log,
+		Observer: notes.NewSnippetObserver(nt)}) // a deleted snippet's notes go with it
 	hooks.Complete(webhooks.Later{Groups: g, Repos: r})
-	registerJobs(q, r, cr, moves, ev, hooks)
-	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete},
+	registerJobs(q, r, cr, moves, ev, sn, hooks)
+	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete, sn.OnProjectDelete},
 		StorageMoves: moves})
 	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
-	nt := notes.New(d.Client)
 	issueObservers := issues.Observers{
 		notes.NewIssueObserver(nt), // system notes
 		hooks.IssueObserver(),      // webhooks
@@ -184,6 +197,9 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	iss := issues.New(d.Client, policy, p, g, issueObservers)
 	// Noteables, each on its own line: their domains find them for the notes domain.
 	nt.Register(notes.TypeIssue, notes.NewIssueNoteable(d.Client, iss))
+	nt.Register(notes.TypeSnippet, notes.NewSnippetNoteable(sn))
+	ep := epics.New(d.Client, policy, g, iss, nt)
+	nt.Register(notes.TypeEpic, ep.Noteable())
 	tok := tokens.New(d.Client, st, tokens.Deps{
 		Users: u, Policy: policy, Projects: p, Groups: g, ExternalURL: cfg.ExternalURL,
 	})
@@ -214,6 +230,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Notes:             nt,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
 		Milestones:        milestones.New(d.Client, policy, p, g, iss),
+		Snippets:          sn,
+		Epics:             ep,
 		StorageMoves:      moves,
 		Webhooks:          hooks,
 		Jobs:              q,

@@ -15,7 +15,6 @@ import (
 	"anvil/cmd/anvil/server/servertest"
 	"anvil/internal/db"
 	"anvil/internal/jobs"
-	"anvil/internal/service/settings"
 	"anvil/internal/service/webhooks"
 
 	"github.com/stretchr/testify/require"
@@ -51,16 +50,20 @@ func TestHooks_surviveSIGKILL(t *testing.T) {
 	d, err := db.Open(dbURL, dataDir)
 	require.NoError(t, err)
 	defer d.Close()
-	require.NoError(t, settings.New(d.Client).Set(ctx, "outbound_local_requests_whitelist", []string{"127.0.0.1"}))
-
-	req, err := http.NewRequest("POST", c.url+"/api/v4/hooks", strings.NewReader(`{"url":"`+rcv.URL+`/sys"}`))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("PRIVATE-TOKEN", "glpat-crash-test-root-token-0123")
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	_ = resp.Body.Close()
-	require.Equal(t, http.StatusCreated, resp.StatusCode)
+	admin := func(method, path, body string) int {
+		req, err := http.NewRequest(method, c.url+"/api/v4"+path, strings.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("PRIVATE-TOKEN", "glpat-crash-test-root-token-0123")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		_ = resp.Body.Close()
+		return resp.StatusCode
+	}
+	// The receiver is on loopback: the instance allows it (through the settings API, so that
+	// the server's settings cache sees it at once).
+	require.Equal(t, http.StatusOK, admin("PUT", "/application/settings", `{"outbound_local_requests_whitelist":["127.0.0.1"]}`))
+	require.Equal(t, http.StatusCreated, admin("POST", "/hooks", `{"url":"`+rcv.URL+`/sys"}`))
 	hook, err := d.Client.WebHook.Query().Only(ctx)
 	require.NoError(t, err)
 
