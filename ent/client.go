@@ -48,6 +48,8 @@ import (
 	"anvil/ent/snippet"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
+	"anvil/ent/webhook"
+	"anvil/ent/webhooklog"
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect"
@@ -136,6 +138,10 @@ type Client struct {
 	User *UserClient
 	// UserCustomAttribute is the client for interacting with the UserCustomAttribute builders.
 	UserCustomAttribute *UserCustomAttributeClient
+	// WebHook is the client for interacting with the WebHook builders.
+	WebHook *WebHookClient
+	// WebHookLog is the client for interacting with the WebHookLog builders.
+	WebHookLog *WebHookLogClient
 	// additional fields for node api
 	tables tables
 }
@@ -186,6 +192,8 @@ func (c *Client) init() {
 	c.Snippet = NewSnippetClient(c.config)
 	c.User = NewUserClient(c.config)
 	c.UserCustomAttribute = NewUserCustomAttributeClient(c.config)
+	c.WebHook = NewWebHookClient(c.config)
+	c.WebHookLog = NewWebHookLogClient(c.config)
 }
 
 type (
@@ -315,6 +323,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Snippet:                      NewSnippetClient(cfg),
 		User:                         NewUserClient(cfg),
 		UserCustomAttribute:          NewUserCustomAttributeClient(cfg),
+		WebHook:                      NewWebHookClient(cfg),
+		WebHookLog:                   NewWebHookLogClient(cfg),
 	}, nil
 }
 
@@ -371,6 +381,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Snippet:                      NewSnippetClient(cfg),
 		User:                         NewUserClient(cfg),
 		UserCustomAttribute:          NewUserCustomAttributeClient(cfg),
+		WebHook:                      NewWebHookClient(cfg),
+		WebHookLog:                   NewWebHookLogClient(cfg),
 	}, nil
 }
 
@@ -408,7 +420,7 @@ func (c *Client) Use(hooks ...Hook) {
 		c.ProjectRepositoryStorageMove, c.ProjectStar, c.ProjectStatistics,
 		c.ProtectedBranch, c.PushEvent, c.PushEventPayload, c.RedirectRoute,
 		c.ResourceLabelEvent, c.ResourceMilestoneEvent, c.ResourceStateEvent,
-		c.Setting, c.Snippet, c.User, c.UserCustomAttribute,
+		c.Setting, c.Snippet, c.User, c.UserCustomAttribute, c.WebHook, c.WebHookLog,
 	} {
 		n.Use(hooks...)
 	}
@@ -426,7 +438,7 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.ProjectRepositoryStorageMove, c.ProjectStar, c.ProjectStatistics,
 		c.ProtectedBranch, c.PushEvent, c.PushEventPayload, c.RedirectRoute,
 		c.ResourceLabelEvent, c.ResourceMilestoneEvent, c.ResourceStateEvent,
-		c.Setting, c.Snippet, c.User, c.UserCustomAttribute,
+		c.Setting, c.Snippet, c.User, c.UserCustomAttribute, c.WebHook, c.WebHookLog,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -509,6 +521,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.User.mutate(ctx, m)
 	case *UserCustomAttributeMutation:
 		return c.UserCustomAttribute.mutate(ctx, m)
+	case *WebHookMutation:
+		return c.WebHook.mutate(ctx, m)
+	case *WebHookLogMutation:
+		return c.WebHookLog.mutate(ctx, m)
 	default:
 		return nil, fmt.Errorf("ent: unknown mutation type %T", m)
 	}
@@ -6987,6 +7003,336 @@ func (c *UserCustomAttributeClient) mutate(ctx context.Context, m *UserCustomAtt
 	}
 }
 
+// WebHookClient is a client for the WebHook schema.
+type WebHookClient struct {
+	config
+}
+
+// NewWebHookClient returns a client for the WebHook from the given config.
+func NewWebHookClient(c config) *WebHookClient {
+	return &WebHookClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `webhook.Hooks(f(g(h())))`.
+func (c *WebHookClient) Use(hooks ...Hook) {
+	c.hooks.WebHook = append(c.hooks.WebHook, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `webhook.Intercept(f(g(h())))`.
+func (c *WebHookClient) Intercept(interceptors ...Interceptor) {
+	c.inters.WebHook = append(c.inters.WebHook, interceptors...)
+}
+
+// Create returns a builder for creating a WebHook entity.
+func (c *WebHookClient) Create() *WebHookCreate {
+	mutation := newWebHookMutation(c.config, OpCreate)
+	return &WebHookCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of WebHook entities.
+func (c *WebHookClient) CreateBulk(builders ...*WebHookCreate) *WebHookCreateBulk {
+	return &WebHookCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *WebHookClient) MapCreateBulk(slice any, setFunc func(*WebHookCreate, int)) *WebHookCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &WebHookCreateBulk{err: fmt.Errorf("calling to WebHookClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*WebHookCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &WebHookCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for WebHook.
+func (c *WebHookClient) Update() *WebHookUpdate {
+	mutation := newWebHookMutation(c.config, OpUpdate)
+	return &WebHookUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *WebHookClient) UpdateOne(_m *WebHook) *WebHookUpdateOne {
+	mutation := newWebHookMutation(c.config, OpUpdateOne, withWebHook(_m))
+	return &WebHookUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *WebHookClient) UpdateOneID(id int) *WebHookUpdateOne {
+	mutation := newWebHookMutation(c.config, OpUpdateOne, withWebHookID(id))
+	return &WebHookUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for WebHook.
+func (c *WebHookClient) Delete() *WebHookDelete {
+	mutation := newWebHookMutation(c.config, OpDelete)
+	return &WebHookDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *WebHookClient) DeleteOne(_m *WebHook) *WebHookDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *WebHookClient) DeleteOneID(id int) *WebHookDeleteOne {
+	builder := c.Delete().Where(webhook.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &WebHookDeleteOne{builder}
+}
+
+// Query returns a query builder for WebHook.
+func (c *WebHookClient) Query() *WebHookQuery {
+	return &WebHookQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeWebHook},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a WebHook entity by its id.
+func (c *WebHookClient) Get(ctx context.Context, id int) (*WebHook, error) {
+	return c.Query().Where(webhook.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *WebHookClient) GetX(ctx context.Context, id int) *WebHook {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryProject queries the project edge of a WebHook.
+func (c *WebHookClient) QueryProject(_m *WebHook) *ProjectQuery {
+	query := (&ProjectClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(webhook.Table, webhook.FieldID, id),
+			sqlgraph.To(project.Table, project.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, webhook.ProjectTable, webhook.ProjectColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryGroup queries the group edge of a WebHook.
+func (c *WebHookClient) QueryGroup(_m *WebHook) *NamespaceQuery {
+	query := (&NamespaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(webhook.Table, webhook.FieldID, id),
+			sqlgraph.To(namespace.Table, namespace.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, webhook.GroupTable, webhook.GroupColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryLogs queries the logs edge of a WebHook.
+func (c *WebHookClient) QueryLogs(_m *WebHook) *WebHookLogQuery {
+	query := (&WebHookLogClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(webhook.Table, webhook.FieldID, id),
+			sqlgraph.To(webhooklog.Table, webhooklog.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, webhook.LogsTable, webhook.LogsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *WebHookClient) Hooks() []Hook {
+	return c.hooks.WebHook
+}
+
+// Interceptors returns the client interceptors.
+func (c *WebHookClient) Interceptors() []Interceptor {
+	return c.inters.WebHook
+}
+
+func (c *WebHookClient) mutate(ctx context.Context, m *WebHookMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&WebHookCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&WebHookUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&WebHookUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&WebHookDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown WebHook mutation op: %q", m.Op())
+	}
+}
+
+// WebHookLogClient is a client for the WebHookLog schema.
+type WebHookLogClient struct {
+	config
+}
+
+// NewWebHookLogClient returns a client for the WebHookLog from the given config.
+func NewWebHookLogClient(c config) *WebHookLogClient {
+	return &WebHookLogClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `webhooklog.Hooks(f(g(h())))`.
+func (c *WebHookLogClient) Use(hooks ...Hook) {
+	c.hooks.WebHookLog = append(c.hooks.WebHookLog, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `webhooklog.Intercept(f(g(h())))`.
+func (c *WebHookLogClient) Intercept(interceptors ...Interceptor) {
+	c.inters.WebHookLog = append(c.inters.WebHookLog, interceptors...)
+}
+
+// Create returns a builder for creating a WebHookLog entity.
+func (c *WebHookLogClient) Create() *WebHookLogCreate {
+	mutation := newWebHookLogMutation(c.config, OpCreate)
+	return &WebHookLogCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of WebHookLog entities.
+func (c *WebHookLogClient) CreateBulk(builders ...*WebHookLogCreate) *WebHookLogCreateBulk {
+	return &WebHookLogCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *WebHookLogClient) MapCreateBulk(slice any, setFunc func(*WebHookLogCreate, int)) *WebHookLogCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &WebHookLogCreateBulk{err: fmt.Errorf("calling to WebHookLogClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*WebHookLogCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &WebHookLogCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for WebHookLog.
+func (c *WebHookLogClient) Update() *WebHookLogUpdate {
+	mutation := newWebHookLogMutation(c.config, OpUpdate)
+	return &WebHookLogUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *WebHookLogClient) UpdateOne(_m *WebHookLog) *WebHookLogUpdateOne {
+	mutation := newWebHookLogMutation(c.config, OpUpdateOne, withWebHookLog(_m))
+	return &WebHookLogUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *WebHookLogClient) UpdateOneID(id int) *WebHookLogUpdateOne {
+	mutation := newWebHookLogMutation(c.config, OpUpdateOne, withWebHookLogID(id))
+	return &WebHookLogUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for WebHookLog.
+func (c *WebHookLogClient) Delete() *WebHookLogDelete {
+	mutation := newWebHookLogMutation(c.config, OpDelete)
+	return &WebHookLogDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *WebHookLogClient) DeleteOne(_m *WebHookLog) *WebHookLogDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *WebHookLogClient) DeleteOneID(id int) *WebHookLogDeleteOne {
+	builder := c.Delete().Where(webhooklog.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &WebHookLogDeleteOne{builder}
+}
+
+// Query returns a query builder for WebHookLog.
+func (c *WebHookLogClient) Query() *WebHookLogQuery {
+	return &WebHookLogQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeWebHookLog},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a WebHookLog entity by its id.
+func (c *WebHookLogClient) Get(ctx context.Context, id int) (*WebHookLog, error) {
+	return c.Query().Where(webhooklog.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *WebHookLogClient) GetX(ctx context.Context, id int) *WebHookLog {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryWebHook queries the web_hook edge of a WebHookLog.
+func (c *WebHookLogClient) QueryWebHook(_m *WebHookLog) *WebHookQuery {
+	query := (&WebHookClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(webhooklog.Table, webhooklog.FieldID, id),
+			sqlgraph.To(webhook.Table, webhook.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, webhooklog.WebHookTable, webhooklog.WebHookColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *WebHookLogClient) Hooks() []Hook {
+	return c.hooks.WebHookLog
+}
+
+// Interceptors returns the client interceptors.
+func (c *WebHookLogClient) Interceptors() []Interceptor {
+	return c.inters.WebHookLog
+}
+
+func (c *WebHookLogClient) mutate(ctx context.Context, m *WebHookLogMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&WebHookLogCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&WebHookLogUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&WebHookLogUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&WebHookLogDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown WebHookLog mutation op: %q", m.Op())
+	}
+}
+
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
@@ -6997,7 +7343,7 @@ type (
 		ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics, ProtectedBranch,
 		PushEvent, PushEventPayload, RedirectRoute, ResourceLabelEvent,
 		ResourceMilestoneEvent, ResourceStateEvent, Setting, Snippet, User,
-		UserCustomAttribute []ent.Hook
+		UserCustomAttribute, WebHook, WebHookLog []ent.Hook
 	}
 	inters struct {
 		ContainerRepository, Epic, EpicIssue, EpicLabel, Event, GroupCustomAttribute,
@@ -7007,7 +7353,7 @@ type (
 		ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics, ProtectedBranch,
 		PushEvent, PushEventPayload, RedirectRoute, ResourceLabelEvent,
 		ResourceMilestoneEvent, ResourceStateEvent, Setting, Snippet, User,
-		UserCustomAttribute []ent.Interceptor
+		UserCustomAttribute, WebHook, WebHookLog []ent.Interceptor
 	}
 )
 

@@ -40,6 +40,8 @@ import (
 	"anvil/ent/snippet"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
+	"anvil/ent/webhook"
+	"anvil/ent/webhooklog"
 	"context"
 	"errors"
 	"fmt"
@@ -146,6 +148,8 @@ func checkColumn(t, c string) error {
 			snippet.Table:                      snippet.ValidColumn,
 			user.Table:                         user.ValidColumn,
 			usercustomattribute.Table:          usercustomattribute.ValidColumn,
+			webhook.Table:                      webhook.ValidColumn,
+			webhooklog.Table:                   webhooklog.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

@@ -42,6 +42,8 @@ import (
 	"anvil/ent/snippet"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
+	"anvil/ent/webhook"
+	"anvil/ent/webhooklog"
 	"context"
 	"errors"
 	"fmt"
@@ -98,6 +100,8 @@ const (
 	TypeSnippet                      = "Snippet"
 	TypeUser                         = "User"
 	TypeUserCustomAttribute          = "UserCustomAttribute"
+	TypeWebHook                      = "WebHook"
+	TypeWebHookLog                   = "WebHookLog"
 )
 
 // ContainerRepositoryMutation represents an operation that mutates the ContainerRepository nodes in the graph.
@@ -39956,4 +39960,3566 @@ func (m *UserCustomAttributeMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown UserCustomAttribute edge %s", name)
+}
+
+// WebHookMutation represents an operation that mutates the WebHook nodes in the graph.
+type WebHookMutation struct {
+	config
+	op                           Op
+	typ                          string
+	id                           *int
+	created_at                   *time.Time
+	updated_at                   *time.Time
+	_type                        *webhook.Type
+	url                          *string
+	name                         *string
+	description                  *string
+	token                        *string
+	push_events_branch_filter    *string
+	branch_filter_strategy       *webhook.BranchFilterStrategy
+	custom_webhook_template      *string
+	custom_headers               *map[string]string
+	url_variables                *map[string]string
+	enable_ssl_verification      *bool
+	recent_failures              *int
+	addrecent_failures           *int
+	backoff_count                *int
+	addbackoff_count             *int
+	disabled_until               *time.Time
+	permanently_disabled         *bool
+	push_events                  *bool
+	tag_push_events              *bool
+	merge_requests_events        *bool
+	repository_update_events     *bool
+	issues_events                *bool
+	confidential_issues_events   *bool
+	note_events                  *bool
+	confidential_note_events     *bool
+	pipeline_events              *bool
+	wiki_page_events             *bool
+	job_events                   *bool
+	deployment_events            *bool
+	releases_events              *bool
+	subgroup_events              *bool
+	emoji_events                 *bool
+	resource_access_token_events *bool
+	member_events                *bool
+	clearedFields                map[string]struct{}
+	project                      *int
+	clearedproject               bool
+	group                        *int
+	clearedgroup                 bool
+	logs                         map[int]struct{}
+	removedlogs                  map[int]struct{}
+	clearedlogs                  bool
+	done                         bool
+	oldValue                     func(context.Context) (*WebHook, error)
+	predicates                   []predicate.WebHook
+}
+
+var _ ent.Mutation = (*WebHookMutation)(nil)
+
+// webhookOption allows management of the mutation configuration using functional options.
+type webhookOption func(*WebHookMutation)
+
+// newWebHookMutation creates new mutation for the WebHook entity.
+func newWebHookMutation(c config, op Op, opts ...webhookOption) *WebHookMutation {
+	m := &WebHookMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeWebHook,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withWebHookID sets the ID field of the mutation.
+func withWebHookID(id int) webhookOption {
+	return func(m *WebHookMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *WebHook
+		)
+		m.oldValue = func(ctx context.Context) (*WebHook, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().WebHook.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withWebHook sets the old WebHook of the mutation.
+func withWebHook(node *WebHook) webhookOption {
+	return func(m *WebHookMutation) {
+		m.oldValue = func(context.Context) (*WebHook, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m WebHookMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m WebHookMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *WebHookMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *WebHookMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().WebHook.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *WebHookMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *WebHookMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *WebHookMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *WebHookMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *WebHookMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *WebHookMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetType sets the "type" field.
+func (m *WebHookMutation) SetType(w webhook.Type) {
+	m._type = &w
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *WebHookMutation) GetType() (r webhook.Type, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldType returns the old "type" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldType(ctx context.Context) (v webhook.Type, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldType: %w", err)
+	}
+	return oldValue.Type, nil
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *WebHookMutation) ResetType() {
+	m._type = nil
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *WebHookMutation) SetProjectID(i int) {
+	m.project = &i
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *WebHookMutation) ProjectID() (r int, exists bool) {
+	v := m.project
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldProjectID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// ClearProjectID clears the value of the "project_id" field.
+func (m *WebHookMutation) ClearProjectID() {
+	m.project = nil
+	m.clearedFields[webhook.FieldProjectID] = struct{}{}
+}
+
+// ProjectIDCleared returns if the "project_id" field was cleared in this mutation.
+func (m *WebHookMutation) ProjectIDCleared() bool {
+	_, ok := m.clearedFields[webhook.FieldProjectID]
+	return ok
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *WebHookMutation) ResetProjectID() {
+	m.project = nil
+	delete(m.clearedFields, webhook.FieldProjectID)
+}
+
+// SetGroupID sets the "group_id" field.
+func (m *WebHookMutation) SetGroupID(i int) {
+	m.group = &i
+}
+
+// GroupID returns the value of the "group_id" field in the mutation.
+func (m *WebHookMutation) GroupID() (r int, exists bool) {
+	v := m.group
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGroupID returns the old "group_id" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldGroupID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGroupID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGroupID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGroupID: %w", err)
+	}
+	return oldValue.GroupID, nil
+}
+
+// ClearGroupID clears the value of the "group_id" field.
+func (m *WebHookMutation) ClearGroupID() {
+	m.group = nil
+	m.clearedFields[webhook.FieldGroupID] = struct{}{}
+}
+
+// GroupIDCleared returns if the "group_id" field was cleared in this mutation.
+func (m *WebHookMutation) GroupIDCleared() bool {
+	_, ok := m.clearedFields[webhook.FieldGroupID]
+	return ok
+}
+
+// ResetGroupID resets all changes to the "group_id" field.
+func (m *WebHookMutation) ResetGroupID() {
+	m.group = nil
+	delete(m.clearedFields, webhook.FieldGroupID)
+}
+
+// SetURL sets the "url" field.
+func (m *WebHookMutation) SetURL(s string) {
+	m.url = &s
+}
+
+// URL returns the value of the "url" field in the mutation.
+func (m *WebHookMutation) URL() (r string, exists bool) {
+	v := m.url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldURL returns the old "url" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldURL: %w", err)
+	}
+	return oldValue.URL, nil
+}
+
+// ResetURL resets all changes to the "url" field.
+func (m *WebHookMutation) ResetURL() {
+	m.url = nil
+}
+
+// SetName sets the "name" field.
+func (m *WebHookMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *WebHookMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *WebHookMutation) ResetName() {
+	m.name = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *WebHookMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *WebHookMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *WebHookMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetToken sets the "token" field.
+func (m *WebHookMutation) SetToken(s string) {
+	m.token = &s
+}
+
+// Token returns the value of the "token" field in the mutation.
+func (m *WebHookMutation) Token() (r string, exists bool) {
+	v := m.token
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldToken returns the old "token" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldToken(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldToken is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldToken requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldToken: %w", err)
+	}
+	return oldValue.Token, nil
+}
+
+// ResetToken resets all changes to the "token" field.
+func (m *WebHookMutation) ResetToken() {
+	m.token = nil
+}
+
+// SetPushEventsBranchFilter sets the "push_events_branch_filter" field.
+func (m *WebHookMutation) SetPushEventsBranchFilter(s string) {
+	m.push_events_branch_filter = &s
+}
+
+// PushEventsBranchFilter returns the value of the "push_events_branch_filter" field in the mutation.
+func (m *WebHookMutation) PushEventsBranchFilter() (r string, exists bool) {
+	v := m.push_events_branch_filter
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPushEventsBranchFilter returns the old "push_events_branch_filter" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldPushEventsBranchFilter(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPushEventsBranchFilter is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPushEventsBranchFilter requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPushEventsBranchFilter: %w", err)
+	}
+	return oldValue.PushEventsBranchFilter, nil
+}
+
+// ClearPushEventsBranchFilter clears the value of the "push_events_branch_filter" field.
+func (m *WebHookMutation) ClearPushEventsBranchFilter() {
+	m.push_events_branch_filter = nil
+	m.clearedFields[webhook.FieldPushEventsBranchFilter] = struct{}{}
+}
+
+// PushEventsBranchFilterCleared returns if the "push_events_branch_filter" field was cleared in this mutation.
+func (m *WebHookMutation) PushEventsBranchFilterCleared() bool {
+	_, ok := m.clearedFields[webhook.FieldPushEventsBranchFilter]
+	return ok
+}
+
+// ResetPushEventsBranchFilter resets all changes to the "push_events_branch_filter" field.
+func (m *WebHookMutation) ResetPushEventsBranchFilter() {
+	m.push_events_branch_filter = nil
+	delete(m.clearedFields, webhook.FieldPushEventsBranchFilter)
+}
+
+// SetBranchFilterStrategy sets the "branch_filter_strategy" field.
+func (m *WebHookMutation) SetBranchFilterStrategy(wfs webhook.BranchFilterStrategy) {
+	m.branch_filter_strategy = &wfs
+}
+
+// BranchFilterStrategy returns the value of the "branch_filter_strategy" field in the mutation.
+func (m *WebHookMutation) BranchFilterStrategy() (r webhook.BranchFilterStrategy, exists bool) {
+	v := m.branch_filter_strategy
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBranchFilterStrategy returns the old "branch_filter_strategy" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldBranchFilterStrategy(ctx context.Context) (v webhook.BranchFilterStrategy, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBranchFilterStrategy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBranchFilterStrategy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBranchFilterStrategy: %w", err)
+	}
+	return oldValue.BranchFilterStrategy, nil
+}
+
+// ResetBranchFilterStrategy resets all changes to the "branch_filter_strategy" field.
+func (m *WebHookMutation) ResetBranchFilterStrategy() {
+	m.branch_filter_strategy = nil
+}
+
+// SetCustomWebhookTemplate sets the "custom_webhook_template" field.
+func (m *WebHookMutation) SetCustomWebhookTemplate(s string) {
+	m.custom_webhook_template = &s
+}
+
+// CustomWebhookTemplate returns the value of the "custom_webhook_template" field in the mutation.
+func (m *WebHookMutation) CustomWebhookTemplate() (r string, exists bool) {
+	v := m.custom_webhook_template
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomWebhookTemplate returns the old "custom_webhook_template" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldCustomWebhookTemplate(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomWebhookTemplate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomWebhookTemplate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomWebhookTemplate: %w", err)
+	}
+	return oldValue.CustomWebhookTemplate, nil
+}
+
+// ClearCustomWebhookTemplate clears the value of the "custom_webhook_template" field.
+func (m *WebHookMutation) ClearCustomWebhookTemplate() {
+	m.custom_webhook_template = nil
+	m.clearedFields[webhook.FieldCustomWebhookTemplate] = struct{}{}
+}
+
+// CustomWebhookTemplateCleared returns if the "custom_webhook_template" field was cleared in this mutation.
+func (m *WebHookMutation) CustomWebhookTemplateCleared() bool {
+	_, ok := m.clearedFields[webhook.FieldCustomWebhookTemplate]
+	return ok
+}
+
+// ResetCustomWebhookTemplate resets all changes to the "custom_webhook_template" field.
+func (m *WebHookMutation) ResetCustomWebhookTemplate() {
+	m.custom_webhook_template = nil
+	delete(m.clearedFields, webhook.FieldCustomWebhookTemplate)
+}
+
+// SetCustomHeaders sets the "custom_headers" field.
+func (m *WebHookMutation) SetCustomHeaders(value map[string]string) {
+	m.custom_headers = &value
+}
+
+// CustomHeaders returns the value of the "custom_headers" field in the mutation.
+func (m *WebHookMutation) CustomHeaders() (r map[string]string, exists bool) {
+	v := m.custom_headers
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomHeaders returns the old "custom_headers" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldCustomHeaders(ctx context.Context) (v map[string]string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomHeaders is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomHeaders requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomHeaders: %w", err)
+	}
+	return oldValue.CustomHeaders, nil
+}
+
+// ClearCustomHeaders clears the value of the "custom_headers" field.
+func (m *WebHookMutation) ClearCustomHeaders() {
+	m.custom_headers = nil
+	m.clearedFields[webhook.FieldCustomHeaders] = struct{}{}
+}
+
+// CustomHeadersCleared returns if the "custom_headers" field was cleared in this mutation.
+func (m *WebHookMutation) CustomHeadersCleared() bool {
+	_, ok := m.clearedFields[webhook.FieldCustomHeaders]
+	return ok
+}
+
+// ResetCustomHeaders resets all changes to the "custom_headers" field.
+func (m *WebHookMutation) ResetCustomHeaders() {
+	m.custom_headers = nil
+	delete(m.clearedFields, webhook.FieldCustomHeaders)
+}
+
+// SetURLVariables sets the "url_variables" field.
+func (m *WebHookMutation) SetURLVariables(value map[string]string) {
+	m.url_variables = &value
+}
+
+// URLVariables returns the value of the "url_variables" field in the mutation.
+func (m *WebHookMutation) URLVariables() (r map[string]string, exists bool) {
+	v := m.url_variables
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldURLVariables returns the old "url_variables" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldURLVariables(ctx context.Context) (v map[string]string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldURLVariables is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldURLVariables requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldURLVariables: %w", err)
+	}
+	return oldValue.URLVariables, nil
+}
+
+// ClearURLVariables clears the value of the "url_variables" field.
+func (m *WebHookMutation) ClearURLVariables() {
+	m.url_variables = nil
+	m.clearedFields[webhook.FieldURLVariables] = struct{}{}
+}
+
+// URLVariablesCleared returns if the "url_variables" field was cleared in this mutation.
+func (m *WebHookMutation) URLVariablesCleared() bool {
+	_, ok := m.clearedFields[webhook.FieldURLVariables]
+	return ok
+}
+
+// ResetURLVariables resets all changes to the "url_variables" field.
+func (m *WebHookMutation) ResetURLVariables() {
+	m.url_variables = nil
+	delete(m.clearedFields, webhook.FieldURLVariables)
+}
+
+// SetEnableSslVerification sets the "enable_ssl_verification" field.
+func (m *WebHookMutation) SetEnableSslVerification(b bool) {
+	m.enable_ssl_verification = &b
+}
+
+// EnableSslVerification returns the value of the "enable_ssl_verification" field in the mutation.
+func (m *WebHookMutation) EnableSslVerification() (r bool, exists bool) {
+	v := m.enable_ssl_verification
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEnableSslVerification returns the old "enable_ssl_verification" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldEnableSslVerification(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEnableSslVerification is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEnableSslVerification requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEnableSslVerification: %w", err)
+	}
+	return oldValue.EnableSslVerification, nil
+}
+
+// ResetEnableSslVerification resets all changes to the "enable_ssl_verification" field.
+func (m *WebHookMutation) ResetEnableSslVerification() {
+	m.enable_ssl_verification = nil
+}
+
+// SetRecentFailures sets the "recent_failures" field.
+func (m *WebHookMutation) SetRecentFailures(i int) {
+	m.recent_failures = &i
+	m.addrecent_failures = nil
+}
+
+// RecentFailures returns the value of the "recent_failures" field in the mutation.
+func (m *WebHookMutation) RecentFailures() (r int, exists bool) {
+	v := m.recent_failures
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRecentFailures returns the old "recent_failures" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldRecentFailures(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRecentFailures is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRecentFailures requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRecentFailures: %w", err)
+	}
+	return oldValue.RecentFailures, nil
+}
+
+// AddRecentFailures adds i to the "recent_failures" field.
+func (m *WebHookMutation) AddRecentFailures(i int) {
+	if m.addrecent_failures != nil {
+		*m.addrecent_failures += i
+	} else {
+		m.addrecent_failures = &i
+	}
+}
+
+// AddedRecentFailures returns the value that was added to the "recent_failures" field in this mutation.
+func (m *WebHookMutation) AddedRecentFailures() (r int, exists bool) {
+	v := m.addrecent_failures
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRecentFailures resets all changes to the "recent_failures" field.
+func (m *WebHookMutation) ResetRecentFailures() {
+	m.recent_failures = nil
+	m.addrecent_failures = nil
+}
+
+// SetBackoffCount sets the "backoff_count" field.
+func (m *WebHookMutation) SetBackoffCount(i int) {
+	m.backoff_count = &i
+	m.addbackoff_count = nil
+}
+
+// BackoffCount returns the value of the "backoff_count" field in the mutation.
+func (m *WebHookMutation) BackoffCount() (r int, exists bool) {
+	v := m.backoff_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBackoffCount returns the old "backoff_count" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldBackoffCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBackoffCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBackoffCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBackoffCount: %w", err)
+	}
+	return oldValue.BackoffCount, nil
+}
+
+// AddBackoffCount adds i to the "backoff_count" field.
+func (m *WebHookMutation) AddBackoffCount(i int) {
+	if m.addbackoff_count != nil {
+		*m.addbackoff_count += i
+	} else {
+		m.addbackoff_count = &i
+	}
+}
+
+// AddedBackoffCount returns the value that was added to the "backoff_count" field in this mutation.
+func (m *WebHookMutation) AddedBackoffCount() (r int, exists bool) {
+	v := m.addbackoff_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBackoffCount resets all changes to the "backoff_count" field.
+func (m *WebHookMutation) ResetBackoffCount() {
+	m.backoff_count = nil
+	m.addbackoff_count = nil
+}
+
+// SetDisabledUntil sets the "disabled_until" field.
+func (m *WebHookMutation) SetDisabledUntil(t time.Time) {
+	m.disabled_until = &t
+}
+
+// DisabledUntil returns the value of the "disabled_until" field in the mutation.
+func (m *WebHookMutation) DisabledUntil() (r time.Time, exists bool) {
+	v := m.disabled_until
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDisabledUntil returns the old "disabled_until" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldDisabledUntil(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDisabledUntil is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDisabledUntil requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDisabledUntil: %w", err)
+	}
+	return oldValue.DisabledUntil, nil
+}
+
+// ClearDisabledUntil clears the value of the "disabled_until" field.
+func (m *WebHookMutation) ClearDisabledUntil() {
+	m.disabled_until = nil
+	m.clearedFields[webhook.FieldDisabledUntil] = struct{}{}
+}
+
+// DisabledUntilCleared returns if the "disabled_until" field was cleared in this mutation.
+func (m *WebHookMutation) DisabledUntilCleared() bool {
+	_, ok := m.clearedFields[webhook.FieldDisabledUntil]
+	return ok
+}
+
+// ResetDisabledUntil resets all changes to the "disabled_until" field.
+func (m *WebHookMutation) ResetDisabledUntil() {
+	m.disabled_until = nil
+	delete(m.clearedFields, webhook.FieldDisabledUntil)
+}
+
+// SetPermanentlyDisabled sets the "permanently_disabled" field.
+func (m *WebHookMutation) SetPermanentlyDisabled(b bool) {
+	m.permanently_disabled = &b
+}
+
+// PermanentlyDisabled returns the value of the "permanently_disabled" field in the mutation.
+func (m *WebHookMutation) PermanentlyDisabled() (r bool, exists bool) {
+	v := m.permanently_disabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPermanentlyDisabled returns the old "permanently_disabled" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldPermanentlyDisabled(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPermanentlyDisabled is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPermanentlyDisabled requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPermanentlyDisabled: %w", err)
+	}
+	return oldValue.PermanentlyDisabled, nil
+}
+
+// ResetPermanentlyDisabled resets all changes to the "permanently_disabled" field.
+func (m *WebHookMutation) ResetPermanentlyDisabled() {
+	m.permanently_disabled = nil
+}
+
+// SetPushEvents sets the "push_events" field.
+func (m *WebHookMutation) SetPushEvents(b bool) {
+	m.push_events = &b
+}
+
+// PushEvents returns the value of the "push_events" field in the mutation.
+func (m *WebHookMutation) PushEvents() (r bool, exists bool) {
+	v := m.push_events
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPushEvents returns the old "push_events" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldPushEvents(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPushEvents is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPushEvents requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPushEvents: %w", err)
+	}
+	return oldValue.PushEvents, nil
+}
+
+// ResetPushEvents resets all changes to the "push_events" field.
+func (m *WebHookMutation) ResetPushEvents() {
+	m.push_events = nil
+}
+
+// SetTagPushEvents sets the "tag_push_events" field.
+func (m *WebHookMutation) SetTagPushEvents(b bool) {
+	m.tag_push_events = &b
+}
+
+// TagPushEvents returns the value of the "tag_push_events" field in the mutation.
+func (m *WebHookMutation) TagPushEvents() (r bool, exists bool) {
+	v := m.tag_push_events
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTagPushEvents returns the old "tag_push_events" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldTagPushEvents(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTagPushEvents is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTagPushEvents requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTagPushEvents: %w", err)
+	}
+	return oldValue.TagPushEvents, nil
+}
+
+// ResetTagPushEvents resets all changes to the "tag_push_events" field.
+func (m *WebHookMutation) ResetTagPushEvents() {
+	m.tag_push_events = nil
+}
+
+// SetMergeRequestsEvents sets the "merge_requests_events" field.
+func (m *WebHookMutation) SetMergeRequestsEvents(b bool) {
+	m.merge_requests_events = &b
+}
+
+// MergeRequestsEvents returns the value of the "merge_requests_events" field in the mutation.
+func (m *WebHookMutation) MergeRequestsEvents() (r bool, exists bool) {
+	v := m.merge_requests_events
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeRequestsEvents returns the old "merge_requests_events" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldMergeRequestsEvents(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeRequestsEvents is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeRequestsEvents requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeRequestsEvents: %w", err)
+	}
+	return oldValue.MergeRequestsEvents, nil
+}
+
+// ResetMergeRequestsEvents resets all changes to the "merge_requests_events" field.
+func (m *WebHookMutation) ResetMergeRequestsEvents() {
+	m.merge_requests_events = nil
+}
+
+// SetRepositoryUpdateEvents sets the "repository_update_events" field.
+func (m *WebHookMutation) SetRepositoryUpdateEvents(b bool) {
+	m.repository_update_events = &b
+}
+
+// RepositoryUpdateEvents returns the value of the "repository_update_events" field in the mutation.
+func (m *WebHookMutation) RepositoryUpdateEvents() (r bool, exists bool) {
+	v := m.repository_update_events
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRepositoryUpdateEvents returns the old "repository_update_events" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldRepositoryUpdateEvents(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRepositoryUpdateEvents is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRepositoryUpdateEvents requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRepositoryUpdateEvents: %w", err)
+	}
+	return oldValue.RepositoryUpdateEvents, nil
+}
+
+// ResetRepositoryUpdateEvents resets all changes to the "repository_update_events" field.
+func (m *WebHookMutation) ResetRepositoryUpdateEvents() {
+	m.repository_update_events = nil
+}
+
+// SetIssuesEvents sets the "issues_events" field.
+func (m *WebHookMutation) SetIssuesEvents(b bool) {
+	m.issues_events = &b
+}
+
+// IssuesEvents returns the value of the "issues_events" field in the mutation.
+func (m *WebHookMutation) IssuesEvents() (r bool, exists bool) {
+	v := m.issues_events
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIssuesEvents returns the old "issues_events" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldIssuesEvents(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIssuesEvents is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIssuesEvents requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIssuesEvents: %w", err)
+	}
+	return oldValue.IssuesEvents, nil
+}
+
+// ResetIssuesEvents resets all changes to the "issues_events" field.
+func (m *WebHookMutation) ResetIssuesEvents() {
+	m.issues_events = nil
+}
+
+// SetConfidentialIssuesEvents sets the "confidential_issues_events" field.
+func (m *WebHookMutation) SetConfidentialIssuesEvents(b bool) {
+	m.confidential_issues_events = &b
+}
+
+// ConfidentialIssuesEvents returns the value of the "confidential_issues_events" field in the mutation.
+func (m *WebHookMutation) ConfidentialIssuesEvents() (r bool, exists bool) {
+	v := m.confidential_issues_events
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConfidentialIssuesEvents returns the old "confidential_issues_events" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldConfidentialIssuesEvents(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConfidentialIssuesEvents is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConfidentialIssuesEvents requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConfidentialIssuesEvents: %w", err)
+	}
+	return oldValue.ConfidentialIssuesEvents, nil
+}
+
+// ResetConfidentialIssuesEvents resets all changes to the "confidential_issues_events" field.
+func (m *WebHookMutation) ResetConfidentialIssuesEvents() {
+	m.confidential_issues_events = nil
+}
+
+// SetNoteEvents sets the "note_events" field.
+func (m *WebHookMutation) SetNoteEvents(b bool) {
+	m.note_events = &b
+}
+
+// NoteEvents returns the value of the "note_events" field in the mutation.
+func (m *WebHookMutation) NoteEvents() (r bool, exists bool) {
+	v := m.note_events
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNoteEvents returns the old "note_events" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldNoteEvents(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNoteEvents is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNoteEvents requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNoteEvents: %w", err)
+	}
+	return oldValue.NoteEvents, nil
+}
+
+// ResetNoteEvents resets all changes to the "note_events" field.
+func (m *WebHookMutation) ResetNoteEvents() {
+	m.note_events = nil
+}
+
+// SetConfidentialNoteEvents sets the "confidential_note_events" field.
+func (m *WebHookMutation) SetConfidentialNoteEvents(b bool) {
+	m.confidential_note_events = &b
+}
+
+// ConfidentialNoteEvents returns the value of the "confidential_note_events" field in the mutation.
+func (m *WebHookMutation) ConfidentialNoteEvents() (r bool, exists bool) {
+	v := m.confidential_note_events
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConfidentialNoteEvents returns the old "confidential_note_events" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldConfidentialNoteEvents(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConfidentialNoteEvents is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConfidentialNoteEvents requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConfidentialNoteEvents: %w", err)
+	}
+	return oldValue.ConfidentialNoteEvents, nil
+}
+
+// ResetConfidentialNoteEvents resets all changes to the "confidential_note_events" field.
+func (m *WebHookMutation) ResetConfidentialNoteEvents() {
+	m.confidential_note_events = nil
+}
+
+// SetPipelineEvents sets the "pipeline_events" field.
+func (m *WebHookMutation) SetPipelineEvents(b bool) {
+	m.pipeline_events = &b
+}
+
+// PipelineEvents returns the value of the "pipeline_events" field in the mutation.
+func (m *WebHookMutation) PipelineEvents() (r bool, exists bool) {
+	v := m.pipeline_events
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPipelineEvents returns the old "pipeline_events" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldPipelineEvents(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPipelineEvents is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPipelineEvents requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPipelineEvents: %w", err)
+	}
+	return oldValue.PipelineEvents, nil
+}
+
+// ResetPipelineEvents resets all changes to the "pipeline_events" field.
+func (m *WebHookMutation) ResetPipelineEvents() {
+	m.pipeline_events = nil
+}
+
+// SetWikiPageEvents sets the "wiki_page_events" field.
+func (m *WebHookMutation) SetWikiPageEvents(b bool) {
+	m.wiki_page_events = &b
+}
+
+// WikiPageEvents returns the value of the "wiki_page_events" field in the mutation.
+func (m *WebHookMutation) WikiPageEvents() (r bool, exists bool) {
+	v := m.wiki_page_events
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWikiPageEvents returns the old "wiki_page_events" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldWikiPageEvents(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWikiPageEvents is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWikiPageEvents requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWikiPageEvents: %w", err)
+	}
+	return oldValue.WikiPageEvents, nil
+}
+
+// ResetWikiPageEvents resets all changes to the "wiki_page_events" field.
+func (m *WebHookMutation) ResetWikiPageEvents() {
+	m.wiki_page_events = nil
+}
+
+// SetJobEvents sets the "job_events" field.
+func (m *WebHookMutation) SetJobEvents(b bool) {
+	m.job_events = &b
+}
+
+// JobEvents returns the value of the "job_events" field in the mutation.
+func (m *WebHookMutation) JobEvents() (r bool, exists bool) {
+	v := m.job_events
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldJobEvents returns the old "job_events" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldJobEvents(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldJobEvents is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldJobEvents requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldJobEvents: %w", err)
+	}
+	return oldValue.JobEvents, nil
+}
+
+// ResetJobEvents resets all changes to the "job_events" field.
+func (m *WebHookMutation) ResetJobEvents() {
+	m.job_events = nil
+}
+
+// SetDeploymentEvents sets the "deployment_events" field.
+func (m *WebHookMutation) SetDeploymentEvents(b bool) {
+	m.deployment_events = &b
+}
+
+// DeploymentEvents returns the value of the "deployment_events" field in the mutation.
+func (m *WebHookMutation) DeploymentEvents() (r bool, exists bool) {
+	v := m.deployment_events
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeploymentEvents returns the old "deployment_events" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldDeploymentEvents(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeploymentEvents is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeploymentEvents requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeploymentEvents: %w", err)
+	}
+	return oldValue.DeploymentEvents, nil
+}
+
+// ResetDeploymentEvents resets all changes to the "deployment_events" field.
+func (m *WebHookMutation) ResetDeploymentEvents() {
+	m.deployment_events = nil
+}
+
+// SetReleasesEvents sets the "releases_events" field.
+func (m *WebHookMutation) SetReleasesEvents(b bool) {
+	m.releases_events = &b
+}
+
+// ReleasesEvents returns the value of the "releases_events" field in the mutation.
+func (m *WebHookMutation) ReleasesEvents() (r bool, exists bool) {
+	v := m.releases_events
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReleasesEvents returns the old "releases_events" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldReleasesEvents(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReleasesEvents is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReleasesEvents requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReleasesEvents: %w", err)
+	}
+	return oldValue.ReleasesEvents, nil
+}
+
+// ResetReleasesEvents resets all changes to the "releases_events" field.
+func (m *WebHookMutation) ResetReleasesEvents() {
+	m.releases_events = nil
+}
+
+// SetSubgroupEvents sets the "subgroup_events" field.
+func (m *WebHookMutation) SetSubgroupEvents(b bool) {
+	m.subgroup_events = &b
+}
+
+// SubgroupEvents returns the value of the "subgroup_events" field in the mutation.
+func (m *WebHookMutation) SubgroupEvents() (r bool, exists bool) {
+	v := m.subgroup_events
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubgroupEvents returns the old "subgroup_events" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldSubgroupEvents(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubgroupEvents is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubgroupEvents requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubgroupEvents: %w", err)
+	}
+	return oldValue.SubgroupEvents, nil
+}
+
+// ResetSubgroupEvents resets all changes to the "subgroup_events" field.
+func (m *WebHookMutation) ResetSubgroupEvents() {
+	m.subgroup_events = nil
+}
+
+// SetEmojiEvents sets the "emoji_events" field.
+func (m *WebHookMutation) SetEmojiEvents(b bool) {
+	m.emoji_events = &b
+}
+
+// EmojiEvents returns the value of the "emoji_events" field in the mutation.
+func (m *WebHookMutation) EmojiEvents() (r bool, exists bool) {
+	v := m.emoji_events
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEmojiEvents returns the old "emoji_events" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldEmojiEvents(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEmojiEvents is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEmojiEvents requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEmojiEvents: %w", err)
+	}
+	return oldValue.EmojiEvents, nil
+}
+
+// ResetEmojiEvents resets all changes to the "emoji_events" field.
+func (m *WebHookMutation) ResetEmojiEvents() {
+	m.emoji_events = nil
+}
+
+// SetResourceAccessTokenEvents sets the "resource_access_token_events" field.
+func (m *WebHookMutation) SetResourceAccessTokenEvents(b bool) {
+	m.resource_access_token_events = &b
+}
+
+// ResourceAccessTokenEvents returns the value of the "resource_access_token_events" field in the mutation.
+func (m *WebHookMutation) ResourceAccessTokenEvents() (r bool, exists bool) {
+	v := m.resource_access_token_events
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResourceAccessTokenEvents returns the old "resource_access_token_events" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldResourceAccessTokenEvents(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResourceAccessTokenEvents is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResourceAccessTokenEvents requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResourceAccessTokenEvents: %w", err)
+	}
+	return oldValue.ResourceAccessTokenEvents, nil
+}
+
+// ResetResourceAccessTokenEvents resets all changes to the "resource_access_token_events" field.
+func (m *WebHookMutation) ResetResourceAccessTokenEvents() {
+	m.resource_access_token_events = nil
+}
+
+// SetMemberEvents sets the "member_events" field.
+func (m *WebHookMutation) SetMemberEvents(b bool) {
+	m.member_events = &b
+}
+
+// MemberEvents returns the value of the "member_events" field in the mutation.
+func (m *WebHookMutation) MemberEvents() (r bool, exists bool) {
+	v := m.member_events
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberEvents returns the old "member_events" field's value of the WebHook entity.
+// If the WebHook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookMutation) OldMemberEvents(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberEvents is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberEvents requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberEvents: %w", err)
+	}
+	return oldValue.MemberEvents, nil
+}
+
+// ResetMemberEvents resets all changes to the "member_events" field.
+func (m *WebHookMutation) ResetMemberEvents() {
+	m.member_events = nil
+}
+
+// ClearProject clears the "project" edge to the Project entity.
+func (m *WebHookMutation) ClearProject() {
+	m.clearedproject = true
+	m.clearedFields[webhook.FieldProjectID] = struct{}{}
+}
+
+// ProjectCleared reports if the "project" edge to the Project entity was cleared.
+func (m *WebHookMutation) ProjectCleared() bool {
+	return m.ProjectIDCleared() || m.clearedproject
+}
+
+// ProjectIDs returns the "project" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProjectID instead. It exists only for internal usage by the builders.
+func (m *WebHookMutation) ProjectIDs() (ids []int) {
+	if id := m.project; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProject resets all changes to the "project" edge.
+func (m *WebHookMutation) ResetProject() {
+	m.project = nil
+	m.clearedproject = false
+}
+
+// ClearGroup clears the "group" edge to the Namespace entity.
+func (m *WebHookMutation) ClearGroup() {
+	m.clearedgroup = true
+	m.clearedFields[webhook.FieldGroupID] = struct{}{}
+}
+
+// GroupCleared reports if the "group" edge to the Namespace entity was cleared.
+func (m *WebHookMutation) GroupCleared() bool {
+	return m.GroupIDCleared() || m.clearedgroup
+}
+
+// GroupIDs returns the "group" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// GroupID instead. It exists only for internal usage by the builders.
+func (m *WebHookMutation) GroupIDs() (ids []int) {
+	if id := m.group; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetGroup resets all changes to the "group" edge.
+func (m *WebHookMutation) ResetGroup() {
+	m.group = nil
+	m.clearedgroup = false
+}
+
+// AddLogIDs adds the "logs" edge to the WebHookLog entity by ids.
+func (m *WebHookMutation) AddLogIDs(ids ...int) {
+	if m.logs == nil {
+		m.logs = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.logs[ids[i]] = struct{}{}
+	}
+}
+
+// ClearLogs clears the "logs" edge to the WebHookLog entity.
+func (m *WebHookMutation) ClearLogs() {
+	m.clearedlogs = true
+}
+
+// LogsCleared reports if the "logs" edge to the WebHookLog entity was cleared.
+func (m *WebHookMutation) LogsCleared() bool {
+	return m.clearedlogs
+}
+
+// RemoveLogIDs removes the "logs" edge to the WebHookLog entity by IDs.
+func (m *WebHookMutation) RemoveLogIDs(ids ...int) {
+	if m.removedlogs == nil {
+		m.removedlogs = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.logs, ids[i])
+		m.removedlogs[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedLogs returns the removed IDs of the "logs" edge to the WebHookLog entity.
+func (m *WebHookMutation) RemovedLogsIDs() (ids []int) {
+	for id := range m.removedlogs {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// LogsIDs returns the "logs" edge IDs in the mutation.
+func (m *WebHookMutation) LogsIDs() (ids []int) {
+	for id := range m.logs {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetLogs resets all changes to the "logs" edge.
+func (m *WebHookMutation) ResetLogs() {
+	m.logs = nil
+	m.clearedlogs = false
+	m.removedlogs = nil
+}
+
+// Where appends a list predicates to the WebHookMutation builder.
+func (m *WebHookMutation) Where(ps ...predicate.WebHook) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the WebHookMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *WebHookMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.WebHook, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *WebHookMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *WebHookMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (WebHook).
+func (m *WebHookMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *WebHookMutation) Fields() []string {
+	fields := make([]string, 0, 36)
+	if m.created_at != nil {
+		fields = append(fields, webhook.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, webhook.FieldUpdatedAt)
+	}
+	if m._type != nil {
+		fields = append(fields, webhook.FieldType)
+	}
+	if m.project != nil {
+		fields = append(fields, webhook.FieldProjectID)
+	}
+	if m.group != nil {
+		fields = append(fields, webhook.FieldGroupID)
+	}
+	if m.url != nil {
+		fields = append(fields, webhook.FieldURL)
+	}
+	if m.name != nil {
+		fields = append(fields, webhook.FieldName)
+	}
+	if m.description != nil {
+		fields = append(fields, webhook.FieldDescription)
+	}
+	if m.token != nil {
+		fields = append(fields, webhook.FieldToken)
+	}
+	if m.push_events_branch_filter != nil {
+		fields = append(fields, webhook.FieldPushEventsBranchFilter)
+	}
+	if m.branch_filter_strategy != nil {
+		fields = append(fields, webhook.FieldBranchFilterStrategy)
+	}
+	if m.custom_webhook_template != nil {
+		fields = append(fields, webhook.FieldCustomWebhookTemplate)
+	}
+	if m.custom_headers != nil {
+		fields = append(fields, webhook.FieldCustomHeaders)
+	}
+	if m.url_variables != nil {
+		fields = append(fields, webhook.FieldURLVariables)
+	}
+	if m.enable_ssl_verification != nil {
+		fields = append(fields, webhook.FieldEnableSslVerification)
+	}
+	if m.recent_failures != nil {
+		fields = append(fields, webhook.FieldRecentFailures)
+	}
+	if m.backoff_count != nil {
+		fields = append(fields, webhook.FieldBackoffCount)
+	}
+	if m.disabled_until != nil {
+		fields = append(fields, webhook.FieldDisabledUntil)
+	}
+	if m.permanently_disabled != nil {
+		fields = append(fields, webhook.FieldPermanentlyDisabled)
+	}
+	if m.push_events != nil {
+		fields = append(fields, webhook.FieldPushEvents)
+	}
+	if m.tag_push_events != nil {
+		fields = append(fields, webhook.FieldTagPushEvents)
+	}
+	if m.merge_requests_events != nil {
+		fields = append(fields, webhook.FieldMergeRequestsEvents)
+	}
+	if m.repository_update_events != nil {
+		fields = append(fields, webhook.FieldRepositoryUpdateEvents)
+	}
+	if m.issues_events != nil {
+		fields = append(fields, webhook.FieldIssuesEvents)
+	}
+	if m.confidential_issues_events != nil {
+		fields = append(fields, webhook.FieldConfidentialIssuesEvents)
+	}
+	if m.note_events != nil {
+		fields = append(fields, webhook.FieldNoteEvents)
+	}
+	if m.confidential_note_events != nil {
+		fields = append(fields, webhook.FieldConfidentialNoteEvents)
+	}
+	if m.pipeline_events != nil {
+		fields = append(fields, webhook.FieldPipelineEvents)
+	}
+	if m.wiki_page_events != nil {
+		fields = append(fields, webhook.FieldWikiPageEvents)
+	}
+	if m.job_events != nil {
+		fields = append(fields, webhook.FieldJobEvents)
+	}
+	if m.deployment_events != nil {
+		fields = append(fields, webhook.FieldDeploymentEvents)
+	}
+	if m.releases_events != nil {
+		fields = append(fields, webhook.FieldReleasesEvents)
+	}
+	if m.subgroup_events != nil {
+		fields = append(fields, webhook.FieldSubgroupEvents)
+	}
+	if m.emoji_events != nil {
+		fields = append(fields, webhook.FieldEmojiEvents)
+	}
+	if m.resource_access_token_events != nil {
+		fields = append(fields, webhook.FieldResourceAccessTokenEvents)
+	}
+	if m.member_events != nil {
+		fields = append(fields, webhook.FieldMemberEvents)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *WebHookMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case webhook.FieldCreatedAt:
+		return m.CreatedAt()
+	case webhook.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case webhook.FieldType:
+		return m.GetType()
+	case webhook.FieldProjectID:
+		return m.ProjectID()
+	case webhook.FieldGroupID:
+		return m.GroupID()
+	case webhook.FieldURL:
+		return m.URL()
+	case webhook.FieldName:
+		return m.Name()
+	case webhook.FieldDescription:
+		return m.Description()
+	case webhook.FieldToken:
+		return m.Token()
+	case webhook.FieldPushEventsBranchFilter:
+		return m.PushEventsBranchFilter()
+	case webhook.FieldBranchFilterStrategy:
+		return m.BranchFilterStrategy()
+	case webhook.FieldCustomWebhookTemplate:
+		return m.CustomWebhookTemplate()
+	case webhook.FieldCustomHeaders:
+		return m.CustomHeaders()
+	case webhook.FieldURLVariables:
+		return m.URLVariables()
+	case webhook.FieldEnableSslVerification:
+		return m.EnableSslVerification()
+	case webhook.FieldRecentFailures:
+		return m.RecentFailures()
+	case webhook.FieldBackoffCount:
+		return m.BackoffCount()
+	case webhook.FieldDisabledUntil:
+		return m.DisabledUntil()
+	case webhook.FieldPermanentlyDisabled:
+		return m.PermanentlyDisabled()
+	case webhook.FieldPushEvents:
+		return m.PushEvents()
+	case webhook.FieldTagPushEvents:
+		return m.TagPushEvents()
+	case webhook.FieldMergeRequestsEvents:
+		return m.MergeRequestsEvents()
+	case webhook.FieldRepositoryUpdateEvents:
+		return m.RepositoryUpdateEvents()
+	case webhook.FieldIssuesEvents:
+		return m.IssuesEvents()
+	case webhook.FieldConfidentialIssuesEvents:
+		return m.ConfidentialIssuesEvents()
+	case webhook.FieldNoteEvents:
+		return m.NoteEvents()
+	case webhook.FieldConfidentialNoteEvents:
+		return m.ConfidentialNoteEvents()
+	case webhook.FieldPipelineEvents:
+		return m.PipelineEvents()
+	case webhook.FieldWikiPageEvents:
+		return m.WikiPageEvents()
+	case webhook.FieldJobEvents:
+		return m.JobEvents()
+	case webhook.FieldDeploymentEvents:
+		return m.DeploymentEvents()
+	case webhook.FieldReleasesEvents:
+		return m.ReleasesEvents()
+	case webhook.FieldSubgroupEvents:
+		return m.SubgroupEvents()
+	case webhook.FieldEmojiEvents:
+		return m.EmojiEvents()
+	case webhook.FieldResourceAccessTokenEvents:
+		return m.ResourceAccessTokenEvents()
+	case webhook.FieldMemberEvents:
+		return m.MemberEvents()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *WebHookMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case webhook.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case webhook.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case webhook.FieldType:
+		return m.OldType(ctx)
+	case webhook.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case webhook.FieldGroupID:
+		return m.OldGroupID(ctx)
+	case webhook.FieldURL:
+		return m.OldURL(ctx)
+	case webhook.FieldName:
+		return m.OldName(ctx)
+	case webhook.FieldDescription:
+		return m.OldDescription(ctx)
+	case webhook.FieldToken:
+		return m.OldToken(ctx)
+	case webhook.FieldPushEventsBranchFilter:
+		return m.OldPushEventsBranchFilter(ctx)
+	case webhook.FieldBranchFilterStrategy:
+		return m.OldBranchFilterStrategy(ctx)
+	case webhook.FieldCustomWebhookTemplate:
+		return m.OldCustomWebhookTemplate(ctx)
+	case webhook.FieldCustomHeaders:
+		return m.OldCustomHeaders(ctx)
+	case webhook.FieldURLVariables:
+		return m.OldURLVariables(ctx)
+	case webhook.FieldEnableSslVerification:
+		return m.OldEnableSslVerification(ctx)
+	case webhook.FieldRecentFailures:
+		return m.OldRecentFailures(ctx)
+	case webhook.FieldBackoffCount:
+		return m.OldBackoffCount(ctx)
+	case webhook.FieldDisabledUntil:
+		return m.OldDisabledUntil(ctx)
+	case webhook.FieldPermanentlyDisabled:
+		return m.OldPermanentlyDisabled(ctx)
+	case webhook.FieldPushEvents:
+		return m.OldPushEvents(ctx)
+	case webhook.FieldTagPushEvents:
+		return m.OldTagPushEvents(ctx)
+	case webhook.FieldMergeRequestsEvents:
+		return m.OldMergeRequestsEvents(ctx)
+	case webhook.FieldRepositoryUpdateEvents:
+		return m.OldRepositoryUpdateEvents(ctx)
+	case webhook.FieldIssuesEvents:
+		return m.OldIssuesEvents(ctx)
+	case webhook.FieldConfidentialIssuesEvents:
+		return m.OldConfidentialIssuesEvents(ctx)
+	case webhook.FieldNoteEvents:
+		return m.OldNoteEvents(ctx)
+	case webhook.FieldConfidentialNoteEvents:
+		return m.OldConfidentialNoteEvents(ctx)
+	case webhook.FieldPipelineEvents:
+		return m.OldPipelineEvents(ctx)
+	case webhook.FieldWikiPageEvents:
+		return m.OldWikiPageEvents(ctx)
+	case webhook.FieldJobEvents:
+		return m.OldJobEvents(ctx)
+	case webhook.FieldDeploymentEvents:
+		return m.OldDeploymentEvents(ctx)
+	case webhook.FieldReleasesEvents:
+		return m.OldReleasesEvents(ctx)
+	case webhook.FieldSubgroupEvents:
+		return m.OldSubgroupEvents(ctx)
+	case webhook.FieldEmojiEvents:
+		return m.OldEmojiEvents(ctx)
+	case webhook.FieldResourceAccessTokenEvents:
+		return m.OldResourceAccessTokenEvents(ctx)
+	case webhook.FieldMemberEvents:
+		return m.OldMemberEvents(ctx)
+	}
+	return nil, fmt.Errorf("unknown WebHook field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *WebHookMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case webhook.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case webhook.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case webhook.FieldType:
+		v, ok := value.(webhook.Type)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case webhook.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case webhook.FieldGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupID(v)
+		return nil
+	case webhook.FieldURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetURL(v)
+		return nil
+	case webhook.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case webhook.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case webhook.FieldToken:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetToken(v)
+		return nil
+	case webhook.FieldPushEventsBranchFilter:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPushEventsBranchFilter(v)
+		return nil
+	case webhook.FieldBranchFilterStrategy:
+		v, ok := value.(webhook.BranchFilterStrategy)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBranchFilterStrategy(v)
+		return nil
+	case webhook.FieldCustomWebhookTemplate:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomWebhookTemplate(v)
+		return nil
+	case webhook.FieldCustomHeaders:
+		v, ok := value.(map[string]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomHeaders(v)
+		return nil
+	case webhook.FieldURLVariables:
+		v, ok := value.(map[string]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetURLVariables(v)
+		return nil
+	case webhook.FieldEnableSslVerification:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEnableSslVerification(v)
+		return nil
+	case webhook.FieldRecentFailures:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRecentFailures(v)
+		return nil
+	case webhook.FieldBackoffCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBackoffCount(v)
+		return nil
+	case webhook.FieldDisabledUntil:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDisabledUntil(v)
+		return nil
+	case webhook.FieldPermanentlyDisabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPermanentlyDisabled(v)
+		return nil
+	case webhook.FieldPushEvents:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPushEvents(v)
+		return nil
+	case webhook.FieldTagPushEvents:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTagPushEvents(v)
+		return nil
+	case webhook.FieldMergeRequestsEvents:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeRequestsEvents(v)
+		return nil
+	case webhook.FieldRepositoryUpdateEvents:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRepositoryUpdateEvents(v)
+		return nil
+	case webhook.FieldIssuesEvents:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIssuesEvents(v)
+		return nil
+	case webhook.FieldConfidentialIssuesEvents:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConfidentialIssuesEvents(v)
+		return nil
+	case webhook.FieldNoteEvents:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNoteEvents(v)
+		return nil
+	case webhook.FieldConfidentialNoteEvents:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConfidentialNoteEvents(v)
+		return nil
+	case webhook.FieldPipelineEvents:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPipelineEvents(v)
+		return nil
+	case webhook.FieldWikiPageEvents:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWikiPageEvents(v)
+		return nil
+	case webhook.FieldJobEvents:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetJobEvents(v)
+		return nil
+	case webhook.FieldDeploymentEvents:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeploymentEvents(v)
+		return nil
+	case webhook.FieldReleasesEvents:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReleasesEvents(v)
+		return nil
+	case webhook.FieldSubgroupEvents:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubgroupEvents(v)
+		return nil
+	case webhook.FieldEmojiEvents:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEmojiEvents(v)
+		return nil
+	case webhook.FieldResourceAccessTokenEvents:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResourceAccessTokenEvents(v)
+		return nil
+	case webhook.FieldMemberEvents:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberEvents(v)
+		return nil
+	}
+	return fmt.Errorf("unknown WebHook field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *WebHookMutation) AddedFields() []string {
+	var fields []string
+	if m.addrecent_failures != nil {
+		fields = append(fields, webhook.FieldRecentFailures)
+	}
+	if m.addbackoff_count != nil {
+		fields = append(fields, webhook.FieldBackoffCount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *WebHookMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case webhook.FieldRecentFailures:
+		return m.AddedRecentFailures()
+	case webhook.FieldBackoffCount:
+		return m.AddedBackoffCount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *WebHookMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case webhook.FieldRecentFailures:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRecentFailures(v)
+		return nil
+	case webhook.FieldBackoffCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBackoffCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown WebHook numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *WebHookMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(webhook.FieldProjectID) {
+		fields = append(fields, webhook.FieldProjectID)
+	}
+	if m.FieldCleared(webhook.FieldGroupID) {
+		fields = append(fields, webhook.FieldGroupID)
+	}
+	if m.FieldCleared(webhook.FieldPushEventsBranchFilter) {
+		fields = append(fields, webhook.FieldPushEventsBranchFilter)
+	}
+	if m.FieldCleared(webhook.FieldCustomWebhookTemplate) {
+		fields = append(fields, webhook.FieldCustomWebhookTemplate)
+	}
+	if m.FieldCleared(webhook.FieldCustomHeaders) {
+		fields = append(fields, webhook.FieldCustomHeaders)
+	}
+	if m.FieldCleared(webhook.FieldURLVariables) {
+		fields = append(fields, webhook.FieldURLVariables)
+	}
+	if m.FieldCleared(webhook.FieldDisabledUntil) {
+		fields = append(fields, webhook.FieldDisabledUntil)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *WebHookMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *WebHookMutation) ClearField(name string) error {
+	switch name {
+	case webhook.FieldProjectID:
+		m.ClearProjectID()
+		return nil
+	case webhook.FieldGroupID:
+		m.ClearGroupID()
+		return nil
+	case webhook.FieldPushEventsBranchFilter:
+		m.ClearPushEventsBranchFilter()
+		return nil
+	case webhook.FieldCustomWebhookTemplate:
+		m.ClearCustomWebhookTemplate()
+		return nil
+	case webhook.FieldCustomHeaders:
+		m.ClearCustomHeaders()
+		return nil
+	case webhook.FieldURLVariables:
+		m.ClearURLVariables()
+		return nil
+	case webhook.FieldDisabledUntil:
+		m.ClearDisabledUntil()
+		return nil
+	}
+	return fmt.Errorf("unknown WebHook nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *WebHookMutation) ResetField(name string) error {
+	switch name {
+	case webhook.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case webhook.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case webhook.FieldType:
+		m.ResetType()
+		return nil
+	case webhook.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case webhook.FieldGroupID:
+		m.ResetGroupID()
+		return nil
+	case webhook.FieldURL:
+		m.ResetURL()
+		return nil
+	case webhook.FieldName:
+		m.ResetName()
+		return nil
+	case webhook.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case webhook.FieldToken:
+		m.ResetToken()
+		return nil
+	case webhook.FieldPushEventsBranchFilter:
+		m.ResetPushEventsBranchFilter()
+		return nil
+	case webhook.FieldBranchFilterStrategy:
+		m.ResetBranchFilterStrategy()
+		return nil
+	case webhook.FieldCustomWebhookTemplate:
+		m.ResetCustomWebhookTemplate()
+		return nil
+	case webhook.FieldCustomHeaders:
+		m.ResetCustomHeaders()
+		return nil
+	case webhook.FieldURLVariables:
+		m.ResetURLVariables()
+		return nil
+	case webhook.FieldEnableSslVerification:
+		m.ResetEnableSslVerification()
+		return nil
+	case webhook.FieldRecentFailures:
+		m.ResetRecentFailures()
+		return nil
+	case webhook.FieldBackoffCount:
+		m.ResetBackoffCount()
+		return nil
+	case webhook.FieldDisabledUntil:
+		m.ResetDisabledUntil()
+		return nil
+	case webhook.FieldPermanentlyDisabled:
+		m.ResetPermanentlyDisabled()
+		return nil
+	case webhook.FieldPushEvents:
+		m.ResetPushEvents()
+		return nil
+	case webhook.FieldTagPushEvents:
+		m.ResetTagPushEvents()
+		return nil
+	case webhook.FieldMergeRequestsEvents:
+		m.ResetMergeRequestsEvents()
+		return nil
+	case webhook.FieldRepositoryUpdateEvents:
+		m.ResetRepositoryUpdateEvents()
+		return nil
+	case webhook.FieldIssuesEvents:
+		m.ResetIssuesEvents()
+		return nil
+	case webhook.FieldConfidentialIssuesEvents:
+		m.ResetConfidentialIssuesEvents()
+		return nil
+	case webhook.FieldNoteEvents:
+		m.ResetNoteEvents()
+		return nil
+	case webhook.FieldConfidentialNoteEvents:
+		m.ResetConfidentialNoteEvents()
+		return nil
+	case webhook.FieldPipelineEvents:
+		m.ResetPipelineEvents()
+		return nil
+	case webhook.FieldWikiPageEvents:
+		m.ResetWikiPageEvents()
+		return nil
+	case webhook.FieldJobEvents:
+		m.ResetJobEvents()
+		return nil
+	case webhook.FieldDeploymentEvents:
+		m.ResetDeploymentEvents()
+		return nil
+	case webhook.FieldReleasesEvents:
+		m.ResetReleasesEvents()
+		return nil
+	case webhook.FieldSubgroupEvents:
+		m.ResetSubgroupEvents()
+		return nil
+	case webhook.FieldEmojiEvents:
+		m.ResetEmojiEvents()
+		return nil
+	case webhook.FieldResourceAccessTokenEvents:
+		m.ResetResourceAccessTokenEvents()
+		return nil
+	case webhook.FieldMemberEvents:
+		m.ResetMemberEvents()
+		return nil
+	}
+	return fmt.Errorf("unknown WebHook field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *WebHookMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.project != nil {
+		edges = append(edges, webhook.EdgeProject)
+	}
+	if m.group != nil {
+		edges = append(edges, webhook.EdgeGroup)
+	}
+	if m.logs != nil {
+		edges = append(edges, webhook.EdgeLogs)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *WebHookMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case webhook.EdgeProject:
+		if id := m.project; id != nil {
+			return []ent.Value{*id}
+		}
+	case webhook.EdgeGroup:
+		if id := m.group; id != nil {
+			return []ent.Value{*id}
+		}
+	case webhook.EdgeLogs:
+		ids := make([]ent.Value, 0, len(m.logs))
+		for id := range m.logs {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *WebHookMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.removedlogs != nil {
+		edges = append(edges, webhook.EdgeLogs)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *WebHookMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case webhook.EdgeLogs:
+		ids := make([]ent.Value, 0, len(m.removedlogs))
+		for id := range m.removedlogs {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *WebHookMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedproject {
+		edges = append(edges, webhook.EdgeProject)
+	}
+	if m.clearedgroup {
+		edges = append(edges, webhook.EdgeGroup)
+	}
+	if m.clearedlogs {
+		edges = append(edges, webhook.EdgeLogs)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *WebHookMutation) EdgeCleared(name string) bool {
+	switch name {
+	case webhook.EdgeProject:
+		return m.clearedproject
+	case webhook.EdgeGroup:
+		return m.clearedgroup
+	case webhook.EdgeLogs:
+		return m.clearedlogs
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *WebHookMutation) ClearEdge(name string) error {
+	switch name {
+	case webhook.EdgeProject:
+		m.ClearProject()
+		return nil
+	case webhook.EdgeGroup:
+		m.ClearGroup()
+		return nil
+	}
+	return fmt.Errorf("unknown WebHook unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *WebHookMutation) ResetEdge(name string) error {
+	switch name {
+	case webhook.EdgeProject:
+		m.ResetProject()
+		return nil
+	case webhook.EdgeGroup:
+		m.ResetGroup()
+		return nil
+	case webhook.EdgeLogs:
+		m.ResetLogs()
+		return nil
+	}
+	return fmt.Errorf("unknown WebHook edge %s", name)
+}
+
+// WebHookLogMutation represents an operation that mutates the WebHookLog nodes in the graph.
+type WebHookLogMutation struct {
+	config
+	op                     Op
+	typ                    string
+	id                     *int
+	trigger                *string
+	url                    *string
+	request_headers        *map[string]string
+	request_data           *string
+	response_headers       *map[string]string
+	response_body          *string
+	execution_duration     *float64
+	addexecution_duration  *float64
+	response_status        *string
+	internal_error_message *string
+	created_at             *time.Time
+	clearedFields          map[string]struct{}
+	web_hook               *int
+	clearedweb_hook        bool
+	done                   bool
+	oldValue               func(context.Context) (*WebHookLog, error)
+	predicates             []predicate.WebHookLog
+}
+
+var _ ent.Mutation = (*WebHookLogMutation)(nil)
+
+// webhooklogOption allows management of the mutation configuration using functional options.
+type webhooklogOption func(*WebHookLogMutation)
+
+// newWebHookLogMutation creates new mutation for the WebHookLog entity.
+func newWebHookLogMutation(c config, op Op, opts ...webhooklogOption) *WebHookLogMutation {
+	m := &WebHookLogMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeWebHookLog,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withWebHookLogID sets the ID field of the mutation.
+func withWebHookLogID(id int) webhooklogOption {
+	return func(m *WebHookLogMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *WebHookLog
+		)
+		m.oldValue = func(ctx context.Context) (*WebHookLog, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().WebHookLog.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withWebHookLog sets the old WebHookLog of the mutation.
+func withWebHookLog(node *WebHookLog) webhooklogOption {
+	return func(m *WebHookLogMutation) {
+		m.oldValue = func(context.Context) (*WebHookLog, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m WebHookLogMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m WebHookLogMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *WebHookLogMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *WebHookLogMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().WebHookLog.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetWebHookID sets the "web_hook_id" field.
+func (m *WebHookLogMutation) SetWebHookID(i int) {
+	m.web_hook = &i
+}
+
+// WebHookID returns the value of the "web_hook_id" field in the mutation.
+func (m *WebHookLogMutation) WebHookID() (r int, exists bool) {
+	v := m.web_hook
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWebHookID returns the old "web_hook_id" field's value of the WebHookLog entity.
+// If the WebHookLog object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookLogMutation) OldWebHookID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWebHookID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWebHookID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWebHookID: %w", err)
+	}
+	return oldValue.WebHookID, nil
+}
+
+// ResetWebHookID resets all changes to the "web_hook_id" field.
+func (m *WebHookLogMutation) ResetWebHookID() {
+	m.web_hook = nil
+}
+
+// SetTrigger sets the "trigger" field.
+func (m *WebHookLogMutation) SetTrigger(s string) {
+	m.trigger = &s
+}
+
+// Trigger returns the value of the "trigger" field in the mutation.
+func (m *WebHookLogMutation) Trigger() (r string, exists bool) {
+	v := m.trigger
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTrigger returns the old "trigger" field's value of the WebHookLog entity.
+// If the WebHookLog object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookLogMutation) OldTrigger(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTrigger is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTrigger requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTrigger: %w", err)
+	}
+	return oldValue.Trigger, nil
+}
+
+// ResetTrigger resets all changes to the "trigger" field.
+func (m *WebHookLogMutation) ResetTrigger() {
+	m.trigger = nil
+}
+
+// SetURL sets the "url" field.
+func (m *WebHookLogMutation) SetURL(s string) {
+	m.url = &s
+}
+
+// URL returns the value of the "url" field in the mutation.
+func (m *WebHookLogMutation) URL() (r string, exists bool) {
+	v := m.url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldURL returns the old "url" field's value of the WebHookLog entity.
+// If the WebHookLog object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookLogMutation) OldURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldURL: %w", err)
+	}
+	return oldValue.URL, nil
+}
+
+// ResetURL resets all changes to the "url" field.
+func (m *WebHookLogMutation) ResetURL() {
+	m.url = nil
+}
+
+// SetRequestHeaders sets the "request_headers" field.
+func (m *WebHookLogMutation) SetRequestHeaders(value map[string]string) {
+	m.request_headers = &value
+}
+
+// RequestHeaders returns the value of the "request_headers" field in the mutation.
+func (m *WebHookLogMutation) RequestHeaders() (r map[string]string, exists bool) {
+	v := m.request_headers
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestHeaders returns the old "request_headers" field's value of the WebHookLog entity.
+// If the WebHookLog object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookLogMutation) OldRequestHeaders(ctx context.Context) (v map[string]string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestHeaders is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestHeaders requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestHeaders: %w", err)
+	}
+	return oldValue.RequestHeaders, nil
+}
+
+// ResetRequestHeaders resets all changes to the "request_headers" field.
+func (m *WebHookLogMutation) ResetRequestHeaders() {
+	m.request_headers = nil
+}
+
+// SetRequestData sets the "request_data" field.
+func (m *WebHookLogMutation) SetRequestData(s string) {
+	m.request_data = &s
+}
+
+// RequestData returns the value of the "request_data" field in the mutation.
+func (m *WebHookLogMutation) RequestData() (r string, exists bool) {
+	v := m.request_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestData returns the old "request_data" field's value of the WebHookLog entity.
+// If the WebHookLog object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookLogMutation) OldRequestData(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestData: %w", err)
+	}
+	return oldValue.RequestData, nil
+}
+
+// ResetRequestData resets all changes to the "request_data" field.
+func (m *WebHookLogMutation) ResetRequestData() {
+	m.request_data = nil
+}
+
+// SetResponseHeaders sets the "response_headers" field.
+func (m *WebHookLogMutation) SetResponseHeaders(value map[string]string) {
+	m.response_headers = &value
+}
+
+// ResponseHeaders returns the value of the "response_headers" field in the mutation.
+func (m *WebHookLogMutation) ResponseHeaders() (r map[string]string, exists bool) {
+	v := m.response_headers
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResponseHeaders returns the old "response_headers" field's value of the WebHookLog entity.
+// If the WebHookLog object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookLogMutation) OldResponseHeaders(ctx context.Context) (v map[string]string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResponseHeaders is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResponseHeaders requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResponseHeaders: %w", err)
+	}
+	return oldValue.ResponseHeaders, nil
+}
+
+// ResetResponseHeaders resets all changes to the "response_headers" field.
+func (m *WebHookLogMutation) ResetResponseHeaders() {
+	m.response_headers = nil
+}
+
+// SetResponseBody sets the "response_body" field.
+func (m *WebHookLogMutation) SetResponseBody(s string) {
+	m.response_body = &s
+}
+
+// ResponseBody returns the value of the "response_body" field in the mutation.
+func (m *WebHookLogMutation) ResponseBody() (r string, exists bool) {
+	v := m.response_body
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResponseBody returns the old "response_body" field's value of the WebHookLog entity.
+// If the WebHookLog object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookLogMutation) OldResponseBody(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResponseBody is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResponseBody requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResponseBody: %w", err)
+	}
+	return oldValue.ResponseBody, nil
+}
+
+// ResetResponseBody resets all changes to the "response_body" field.
+func (m *WebHookLogMutation) ResetResponseBody() {
+	m.response_body = nil
+}
+
+// SetExecutionDuration sets the "execution_duration" field.
+func (m *WebHookLogMutation) SetExecutionDuration(f float64) {
+	m.execution_duration = &f
+	m.addexecution_duration = nil
+}
+
+// ExecutionDuration returns the value of the "execution_duration" field in the mutation.
+func (m *WebHookLogMutation) ExecutionDuration() (r float64, exists bool) {
+	v := m.execution_duration
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExecutionDuration returns the old "execution_duration" field's value of the WebHookLog entity.
+// If the WebHookLog object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookLogMutation) OldExecutionDuration(ctx context.Context) (v float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExecutionDuration is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExecutionDuration requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExecutionDuration: %w", err)
+	}
+	return oldValue.ExecutionDuration, nil
+}
+
+// AddExecutionDuration adds f to the "execution_duration" field.
+func (m *WebHookLogMutation) AddExecutionDuration(f float64) {
+	if m.addexecution_duration != nil {
+		*m.addexecution_duration += f
+	} else {
+		m.addexecution_duration = &f
+	}
+}
+
+// AddedExecutionDuration returns the value that was added to the "execution_duration" field in this mutation.
+func (m *WebHookLogMutation) AddedExecutionDuration() (r float64, exists bool) {
+	v := m.addexecution_duration
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetExecutionDuration resets all changes to the "execution_duration" field.
+func (m *WebHookLogMutation) ResetExecutionDuration() {
+	m.execution_duration = nil
+	m.addexecution_duration = nil
+}
+
+// SetResponseStatus sets the "response_status" field.
+func (m *WebHookLogMutation) SetResponseStatus(s string) {
+	m.response_status = &s
+}
+
+// ResponseStatus returns the value of the "response_status" field in the mutation.
+func (m *WebHookLogMutation) ResponseStatus() (r string, exists bool) {
+	v := m.response_status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResponseStatus returns the old "response_status" field's value of the WebHookLog entity.
+// If the WebHookLog object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookLogMutation) OldResponseStatus(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResponseStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResponseStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResponseStatus: %w", err)
+	}
+	return oldValue.ResponseStatus, nil
+}
+
+// ResetResponseStatus resets all changes to the "response_status" field.
+func (m *WebHookLogMutation) ResetResponseStatus() {
+	m.response_status = nil
+}
+
+// SetInternalErrorMessage sets the "internal_error_message" field.
+func (m *WebHookLogMutation) SetInternalErrorMessage(s string) {
+	m.internal_error_message = &s
+}
+
+// InternalErrorMessage returns the value of the "internal_error_message" field in the mutation.
+func (m *WebHookLogMutation) InternalErrorMessage() (r string, exists bool) {
+	v := m.internal_error_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInternalErrorMessage returns the old "internal_error_message" field's value of the WebHookLog entity.
+// If the WebHookLog object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookLogMutation) OldInternalErrorMessage(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInternalErrorMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInternalErrorMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInternalErrorMessage: %w", err)
+	}
+	return oldValue.InternalErrorMessage, nil
+}
+
+// ResetInternalErrorMessage resets all changes to the "internal_error_message" field.
+func (m *WebHookLogMutation) ResetInternalErrorMessage() {
+	m.internal_error_message = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *WebHookLogMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *WebHookLogMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the WebHookLog entity.
+// If the WebHookLog object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebHookLogMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *WebHookLogMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearWebHook clears the "web_hook" edge to the WebHook entity.
+func (m *WebHookLogMutation) ClearWebHook() {
+	m.clearedweb_hook = true
+	m.clearedFields[webhooklog.FieldWebHookID] = struct{}{}
+}
+
+// WebHookCleared reports if the "web_hook" edge to the WebHook entity was cleared.
+func (m *WebHookLogMutation) WebHookCleared() bool {
+	return m.clearedweb_hook
+}
+
+// WebHookIDs returns the "web_hook" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// WebHookID instead. It exists only for internal usage by the builders.
+func (m *WebHookLogMutation) WebHookIDs() (ids []int) {
+	if id := m.web_hook; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetWebHook resets all changes to the "web_hook" edge.
+func (m *WebHookLogMutation) ResetWebHook() {
+	m.web_hook = nil
+	m.clearedweb_hook = false
+}
+
+// Where appends a list predicates to the WebHookLogMutation builder.
+func (m *WebHookLogMutation) Where(ps ...predicate.WebHookLog) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the WebHookLogMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *WebHookLogMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.WebHookLog, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *WebHookLogMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *WebHookLogMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (WebHookLog).
+func (m *WebHookLogMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *WebHookLogMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.web_hook != nil {
+		fields = append(fields, webhooklog.FieldWebHookID)
+	}
+	if m.trigger != nil {
+		fields = append(fields, webhooklog.FieldTrigger)
+	}
+	if m.url != nil {
+		fields = append(fields, webhooklog.FieldURL)
+	}
+	if m.request_headers != nil {
+		fields = append(fields, webhooklog.FieldRequestHeaders)
+	}
+	if m.request_data != nil {
+		fields = append(fields, webhooklog.FieldRequestData)
+	}
+	if m.response_headers != nil {
+		fields = append(fields, webhooklog.FieldResponseHeaders)
+	}
+	if m.response_body != nil {
+		fields = append(fields, webhooklog.FieldResponseBody)
+	}
+	if m.execution_duration != nil {
+		fields = append(fields, webhooklog.FieldExecutionDuration)
+	}
+	if m.response_status != nil {
+		fields = append(fields, webhooklog.FieldResponseStatus)
+	}
+	if m.internal_error_message != nil {
+		fields = append(fields, webhooklog.FieldInternalErrorMessage)
+	}
+	if m.created_at != nil {
+		fields = append(fields, webhooklog.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *WebHookLogMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case webhooklog.FieldWebHookID:
+		return m.WebHookID()
+	case webhooklog.FieldTrigger:
+		return m.Trigger()
+	case webhooklog.FieldURL:
+		return m.URL()
+	case webhooklog.FieldRequestHeaders:
+		return m.RequestHeaders()
+	case webhooklog.FieldRequestData:
+		return m.RequestData()
+	case webhooklog.FieldResponseHeaders:
+		return m.ResponseHeaders()
+	case webhooklog.FieldResponseBody:
+		return m.ResponseBody()
+	case webhooklog.FieldExecutionDuration:
+		return m.ExecutionDuration()
+	case webhooklog.FieldResponseStatus:
+		return m.ResponseStatus()
+	case webhooklog.FieldInternalErrorMessage:
+		return m.InternalErrorMessage()
+	case webhooklog.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *WebHookLogMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case webhooklog.FieldWebHookID:
+		return m.OldWebHookID(ctx)
+	case webhooklog.FieldTrigger:
+		return m.OldTrigger(ctx)
+	case webhooklog.FieldURL:
+		return m.OldURL(ctx)
+	case webhooklog.FieldRequestHeaders:
+		return m.OldRequestHeaders(ctx)
+	case webhooklog.FieldRequestData:
+		return m.OldRequestData(ctx)
+	case webhooklog.FieldResponseHeaders:
+		return m.OldResponseHeaders(ctx)
+	case webhooklog.FieldResponseBody:
+		return m.OldResponseBody(ctx)
+	case webhooklog.FieldExecutionDuration:
+		return m.OldExecutionDuration(ctx)
+	case webhooklog.FieldResponseStatus:
+		return m.OldResponseStatus(ctx)
+	case webhooklog.FieldInternalErrorMessage:
+		return m.OldInternalErrorMessage(ctx)
+	case webhooklog.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown WebHookLog field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *WebHookLogMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case webhooklog.FieldWebHookID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWebHookID(v)
+		return nil
+	case webhooklog.FieldTrigger:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTrigger(v)
+		return nil
+	case webhooklog.FieldURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetURL(v)
+		return nil
+	case webhooklog.FieldRequestHeaders:
+		v, ok := value.(map[string]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestHeaders(v)
+		return nil
+	case webhooklog.FieldRequestData:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestData(v)
+		return nil
+	case webhooklog.FieldResponseHeaders:
+		v, ok := value.(map[string]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResponseHeaders(v)
+		return nil
+	case webhooklog.FieldResponseBody:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResponseBody(v)
+		return nil
+	case webhooklog.FieldExecutionDuration:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExecutionDuration(v)
+		return nil
+	case webhooklog.FieldResponseStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResponseStatus(v)
+		return nil
+	case webhooklog.FieldInternalErrorMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInternalErrorMessage(v)
+		return nil
+	case webhooklog.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown WebHookLog field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *WebHookLogMutation) AddedFields() []string {
+	var fields []string
+	if m.addexecution_duration != nil {
+		fields = append(fields, webhooklog.FieldExecutionDuration)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *WebHookLogMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case webhooklog.FieldExecutionDuration:
+		return m.AddedExecutionDuration()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *WebHookLogMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case webhooklog.FieldExecutionDuration:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddExecutionDuration(v)
+		return nil
+	}
+	return fmt.Errorf("unknown WebHookLog numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *WebHookLogMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *WebHookLogMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *WebHookLogMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown WebHookLog nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *WebHookLogMutation) ResetField(name string) error {
+	switch name {
+	case webhooklog.FieldWebHookID:
+		m.ResetWebHookID()
+		return nil
+	case webhooklog.FieldTrigger:
+		m.ResetTrigger()
+		return nil
+	case webhooklog.FieldURL:
+		m.ResetURL()
+		return nil
+	case webhooklog.FieldRequestHeaders:
+		m.ResetRequestHeaders()
+		return nil
+	case webhooklog.FieldRequestData:
+		m.ResetRequestData()
+		return nil
+	case webhooklog.FieldResponseHeaders:
+		m.ResetResponseHeaders()
+		return nil
+	case webhooklog.FieldResponseBody:
+		m.ResetResponseBody()
+		return nil
+	case webhooklog.FieldExecutionDuration:
+		m.ResetExecutionDuration()
+		return nil
+	case webhooklog.FieldResponseStatus:
+		m.ResetResponseStatus()
+		return nil
+	case webhooklog.FieldInternalErrorMessage:
+		m.ResetInternalErrorMessage()
+		return nil
+	case webhooklog.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown WebHookLog field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *WebHookLogMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.web_hook != nil {
+		edges = append(edges, webhooklog.EdgeWebHook)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *WebHookLogMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case webhooklog.EdgeWebHook:
+		if id := m.web_hook; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *WebHookLogMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *WebHookLogMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *WebHookLogMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedweb_hook {
+		edges = append(edges, webhooklog.EdgeWebHook)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *WebHookLogMutation) EdgeCleared(name string) bool {
+	switch name {
+	case webhooklog.EdgeWebHook:
+		return m.clearedweb_hook
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *WebHookLogMutation) ClearEdge(name string) error {
+	switch name {
+	case webhooklog.EdgeWebHook:
+		m.ClearWebHook()
+		return nil
+	}
+	return fmt.Errorf("unknown WebHookLog unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *WebHookLogMutation) ResetEdge(name string) error {
+	switch name {
+	case webhooklog.EdgeWebHook:
+		m.ResetWebHook()
+		return nil
+	}
+	return fmt.Errorf("unknown WebHookLog edge %s", name)
 }

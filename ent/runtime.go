@@ -37,6 +37,8 @@ import (
 	"anvil/ent/snippet"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
+	"anvil/ent/webhook"
+	"anvil/ent/webhooklog"
 	"time"
 )
 
@@ -1387,4 +1389,133 @@ func init() {
 	usercustomattributeDescValue := usercustomattributeFields[2].Descriptor()
 	// usercustomattribute.ValueValidator is a validator for the "value" field. It is called by the builders before save.
 	usercustomattribute.ValueValidator = usercustomattributeDescValue.Validators[0].(func(string) error)
+	webhookMixin := schema.WebHook{}.Mixin()
+	webhookMixinFields0 := webhookMixin[0].Fields()
+	_ = webhookMixinFields0
+	webhookFields := schema.WebHook{}.Fields()
+	_ = webhookFields
+	// webhookDescCreatedAt is the schema descriptor for created_at field.
+	webhookDescCreatedAt := webhookMixinFields0[0].Descriptor()
+	// webhook.DefaultCreatedAt holds the default value on creation for the created_at field.
+	webhook.DefaultCreatedAt = webhookDescCreatedAt.Default.(func() time.Time)
+	// webhookDescUpdatedAt is the schema descriptor for updated_at field.
+	webhookDescUpdatedAt := webhookMixinFields0[1].Descriptor()
+	// webhook.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	webhook.DefaultUpdatedAt = webhookDescUpdatedAt.Default.(func() time.Time)
+	// webhook.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	webhook.UpdateDefaultUpdatedAt = webhookDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// webhookDescName is the schema descriptor for name field.
+	webhookDescName := webhookFields[4].Descriptor()
+	// webhook.DefaultName holds the default value on creation for the name field.
+	webhook.DefaultName = webhookDescName.Default.(string)
+	// webhookDescDescription is the schema descriptor for description field.
+	webhookDescDescription := webhookFields[5].Descriptor()
+	// webhook.DefaultDescription holds the default value on creation for the description field.
+	webhook.DefaultDescription = webhookDescDescription.Default.(string)
+	// webhookDescToken is the schema descriptor for token field.
+	webhookDescToken := webhookFields[6].Descriptor()
+	// webhook.DefaultToken holds the default value on creation for the token field.
+	webhook.DefaultToken = webhookDescToken.Default.(string)
+	// webhookDescEnableSslVerification is the schema descriptor for enable_ssl_verification field.
+	webhookDescEnableSslVerification := webhookFields[12].Descriptor()
+	// webhook.DefaultEnableSslVerification holds the default value on creation for the enable_ssl_verification field.
+	webhook.DefaultEnableSslVerification = webhookDescEnableSslVerification.Default.(bool)
+	// webhookDescRecentFailures is the schema descriptor for recent_failures field.
+	webhookDescRecentFailures := webhookFields[13].Descriptor()
+	// webhook.DefaultRecentFailures holds the default value on creation for the recent_failures field.
+	webhook.DefaultRecentFailures = webhookDescRecentFailures.Default.(int)
+	// webhookDescBackoffCount is the schema descriptor for backoff_count field.
+	webhookDescBackoffCount := webhookFields[14].Descriptor()
+	// webhook.DefaultBackoffCount holds the default value on creation for the backoff_count field.
+	webhook.DefaultBackoffCount = webhookDescBackoffCount.Default.(int)
+	// webhookDescPermanentlyDisabled is the schema descriptor for permanently_disabled field.
+	webhookDescPermanentlyDisabled := webhookFields[16].Descriptor()
+	// webhook.DefaultPermanentlyDisabled holds the default value on creation for the permanently_disabled field.
+	webhook.DefaultPermanentlyDisabled = webhookDescPermanentlyDisabled.Default.(bool)
+	// webhookDescPushEvents is the schema descriptor for push_events field.
+	webhookDescPushEvents := webhookFields[17].Descriptor()
+	// webhook.DefaultPushEvents holds the default value on creation for the push_events field.
+	webhook.DefaultPushEvents = webhookDescPushEvents.Default.(bool)
+	// webhookDescTagPushEvents is the schema descriptor for tag_push_events field.
+	webhookDescTagPushEvents := webhookFields[18].Descriptor()
+	// webhook.DefaultTagPushEvents holds the default value on creation for the tag_push_events field.
+	webhook.DefaultTagPushEvents = webhookDescTagPushEvents.Default.(bool)
+	// webhookDescMergeRequestsEvents is the schema descriptor for merge_requests_events field.
+	webhookDescMergeRequestsEvents := webhookFields[19].Descriptor()
+	// webhook.DefaultMergeRequestsEvents holds the default value on creation for the merge_requests_events field.
+	webhook.DefaultMergeRequestsEvents = webhookDescMergeRequestsEvents.Default.(bool)
+	// webhookDescRepositoryUpdateEvents is the schema descriptor for repository_update_events field.
+	webhookDescRepositoryUpdateEvents := webhookFields[20].Descriptor()
+	// webhook.DefaultRepositoryUpdateEvents holds the default value on creation for the repository_update_events field.
+	webhook.DefaultRepositoryUpdateEvents = webhookDescRepositoryUpdateEvents.Default.(bool)
+	// webhookDescIssuesEvents is the schema descriptor for issues_events field.
+	webhookDescIssuesEvents := webhookFields[21].Descriptor()
+	// webhook.DefaultIssuesEvents holds the default value on creation for the issues_events field.
+	webhook.DefaultIssuesEvents = webhookDescIssuesEvents.Default.(bool)
+	// webhookDescConfidentialIssuesEvents is the schema descriptor for confidential_issues_events field.
+	webhookDescConfidentialIssuesEvents := webhookFields[22].Descriptor()
+	// webhook.DefaultConfidentialIssuesEvents holds the default value on creation for the confidential_issues_events field.
+	webhook.DefaultConfidentialIssuesEvents = webhookDescConfidentialIssuesEvents.Default.(bool)
+	// webhookDescNoteEvents is the schema descriptor for note_events field.
+	webhookDescNoteEvents := webhookFields[23].Descriptor()
+	// webhook.DefaultNoteEvents holds the default value on creation for the note_events field.
+	webhook.DefaultNoteEvents = webhookDescNoteEvents.Default.(bool)
+	// webhookDescConfidentialNoteEvents is the schema descriptor for confidential_note_events field.
+	webhookDescConfidentialNoteEvents := webhookFields[24].Descriptor()
+	// webhook.DefaultConfidentialNoteEvents holds the default value on creation for the confidential_note_events field.
+	webhook.DefaultConfidentialNoteEvents = webhookDescConfidentialNoteEvents.Default.(bool)
+	// webhookDescPipelineEvents is the schema descriptor for pipeline_events field.
+	webhookDescPipelineEvents := webhookFields[25].Descriptor()
+	// webhook.DefaultPipelineEvents holds the default value on creation for the pipeline_events field.
+	webhook.DefaultPipelineEvents = webhookDescPipelineEvents.Default.(bool)
+	// webhookDescWikiPageEvents is the schema descriptor for wiki_page_events field.
+	webhookDescWikiPageEvents := webhookFields[26].Descriptor()
+	// webhook.DefaultWikiPageEvents holds the default value on creation for the wiki_page_events field.
+	webhook.DefaultWikiPageEvents = webhookDescWikiPageEvents.Default.(bool)
+	// webhookDescJobEvents is the schema descriptor for job_events field.
+	webhookDescJobEvents := webhookFields[27].Descriptor()
+	// webhook.DefaultJobEvents holds the default value on creation for the job_events field.
+	webhook.DefaultJobEvents = webhookDescJobEvents.Default.(bool)
+	// webhookDescDeploymentEvents is the schema descriptor for deployment_events field.
+	webhookDescDeploymentEvents := webhookFields[28].Descriptor()
+	// webhook.DefaultDeploymentEvents holds the default value on creation for the deployment_events field.
+	webhook.DefaultDeploymentEvents = webhookDescDeploymentEvents.Default.(bool)
+	// webhookDescReleasesEvents is the schema descriptor for releases_events field.
+	webhookDescReleasesEvents := webhookFields[29].Descriptor()
+	// webhook.DefaultReleasesEvents holds the default value on creation for the releases_events field.
+	webhook.DefaultReleasesEvents = webhookDescReleasesEvents.Default.(bool)
+	// webhookDescSubgroupEvents is the schema descriptor for subgroup_events field.
+	webhookDescSubgroupEvents := webhookFields[30].Descriptor()
+	// webhook.DefaultSubgroupEvents holds the default value on creation for the subgroup_events field.
+	webhook.DefaultSubgroupEvents = webhookDescSubgroupEvents.Default.(bool)
+	// webhookDescEmojiEvents is the schema descriptor for emoji_events field.
+	webhookDescEmojiEvents := webhookFields[31].Descriptor()
+	// webhook.DefaultEmojiEvents holds the default value on creation for the emoji_events field.
+	webhook.DefaultEmojiEvents = webhookDescEmojiEvents.Default.(bool)
+	// webhookDescResourceAccessTokenEvents is the schema descriptor for resource_access_token_events field.
+	webhookDescResourceAccessTokenEvents := webhookFields[32].Descriptor()
+	// webhook.DefaultResourceAccessTokenEvents holds the default value on creation for the resource_access_token_events field.
+	webhook.DefaultResourceAccessTokenEvents = webhookDescResourceAccessTokenEvents.Default.(bool)
+	// webhookDescMemberEvents is the schema descriptor for member_events field.
+	webhookDescMemberEvents := webhookFields[33].Descriptor()
+	// webhook.DefaultMemberEvents holds the default value on creation for the member_events field.
+	webhook.DefaultMemberEvents = webhookDescMemberEvents.Default.(bool)
+	webhooklogFields := schema.WebHookLog{}.Fields()
+	_ = webhooklogFields
+	// webhooklogDescResponseBody is the schema descriptor for response_body field.
+	webhooklogDescResponseBody := webhooklogFields[6].Descriptor()
+	// webhooklog.DefaultResponseBody holds the default value on creation for the response_body field.
+	webhooklog.DefaultResponseBody = webhooklogDescResponseBody.Default.(string)
+	// webhooklogDescExecutionDuration is the schema descriptor for execution_duration field.
+	webhooklogDescExecutionDuration := webhooklogFields[7].Descriptor()
+	// webhooklog.DefaultExecutionDuration holds the default value on creation for the execution_duration field.
+	webhooklog.DefaultExecutionDuration = webhooklogDescExecutionDuration.Default.(float64)
+	// webhooklogDescInternalErrorMessage is the schema descriptor for internal_error_message field.
+	webhooklogDescInternalErrorMessage := webhooklogFields[9].Descriptor()
+	// webhooklog.DefaultInternalErrorMessage holds the default value on creation for the internal_error_message field.
+	webhooklog.DefaultInternalErrorMessage = webhooklogDescInternalErrorMessage.Default.(string)
+	// webhooklogDescCreatedAt is the schema descriptor for created_at field.
+	webhooklogDescCreatedAt := webhooklogFields[10].Descriptor()
+	// webhooklog.DefaultCreatedAt holds the default value on creation for the created_at field.
+	webhooklog.DefaultCreatedAt = webhooklogDescCreatedAt.Default.(func() time.Time)
 }

@@ -88,6 +88,10 @@ type Tx struct {
 	User *UserClient
 	// UserCustomAttribute is the client for interacting with the UserCustomAttribute builders.
 	UserCustomAttribute *UserCustomAttributeClient
+	// WebHook is the client for interacting with the WebHook builders.
+	WebHook *WebHookClient
+	// WebHookLog is the client for interacting with the WebHookLog builders.
+	WebHookLog *WebHookLogClient
 
 	// lazily loaded.
 	client     *Client
@@ -256,6 +260,8 @@ func (tx *Tx) init() {
 	tx.Snippet = NewSnippetClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.UserCustomAttribute = NewUserCustomAttributeClient(tx.config)
+	tx.WebHook = NewWebHookClient(tx.config)
+	tx.WebHookLog = NewWebHookLogClient(tx.config)
 }
 
 // txDriver wraps the given dialect.Tx with a nop dialect.Driver implementation.

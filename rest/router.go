@@ -30,6 +30,7 @@ import (
 	"anvil/rest/tagapi"
 	"anvil/rest/tokenapi"
 	"anvil/rest/userapi"
+	"anvil/rest/webhookapi"
 
 	"github.com/gin-gonic/gin"
 )
@@ -62,4 +63,5 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	storagemoveapi.Register(t)
 	snippetapi.Register(t)
 	settingsapi.Register(t)
+	webhookapi.Register(t)
 }

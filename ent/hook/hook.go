@@ -452,6 +452,30 @@ func (f UserCustomAttributeFunc) Mutate(ctx context.Context, m ent.Mutation) (en
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.UserCustomAttributeMutation", m)
 }
 
+// The WebHookFunc type is an adapter to allow the use of ordinary
+// function as WebHook mutator.
+type WebHookFunc func(context.Context, *ent.WebHookMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f WebHookFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.WebHookMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.WebHookMutation", m)
+}
+
+// The WebHookLogFunc type is an adapter to allow the use of ordinary
+// function as WebHookLog mutator.
+type WebHookLogFunc func(context.Context, *ent.WebHookLogMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f WebHookLogFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.WebHookLogMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.WebHookLogMutation", m)
+}
+
 // Condition is a hook condition function.
 type Condition func(context.Context, ent.Mutation) bool
 

@@ -45,6 +45,8 @@ import (
 	"anvil/ent/snippet"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
+	"anvil/ent/webhook"
+	"anvil/ent/webhooklog"
 
 	"entgo.io/ent/dialect/sql"
 )
@@ -1104,6 +1106,60 @@ func (f TraverseUserCustomAttribute) Traverse(ctx context.Context, q ent.Query) 
 	return fmt.Errorf("unexpected query type %T. expect *ent.UserCustomAttributeQuery", q)
 }
 
+// The WebHookFunc type is an adapter to allow the use of ordinary function as a Querier.
+type WebHookFunc func(context.Context, *ent.WebHookQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f WebHookFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.WebHookQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.WebHookQuery", q)
+}
+
+// The TraverseWebHook type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseWebHook func(context.Context, *ent.WebHookQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseWebHook) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseWebHook) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.WebHookQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.WebHookQuery", q)
+}
+
+// The WebHookLogFunc type is an adapter to allow the use of ordinary function as a Querier.
+type WebHookLogFunc func(context.Context, *ent.WebHookLogQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f WebHookLogFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.WebHookLogQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.WebHookLogQuery", q)
+}
+
+// The TraverseWebHookLog type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseWebHookLog func(context.Context, *ent.WebHookLogQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseWebHookLog) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseWebHookLog) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.WebHookLogQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.WebHookLogQuery", q)
+}
+
 // NewQuery returns the generic Query interface for the given typed query.
 func NewQuery(q ent.Query) (Query, error) {
 	switch q := q.(type) {
@@ -1181,6 +1237,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.UserQuery, predicate.User, user.OrderOption]{typ: ent.TypeUser, tq: q}, nil
 	case *ent.UserCustomAttributeQuery:
 		return &query[*ent.UserCustomAttributeQuery, predicate.UserCustomAttribute, usercustomattribute.OrderOption]{typ: ent.TypeUserCustomAttribute, tq: q}, nil
+	case *ent.WebHookQuery:
+		return &query[*ent.WebHookQuery, predicate.WebHook, webhook.OrderOption]{typ: ent.TypeWebHook, tq: q}, nil
+	case *ent.WebHookLogQuery:
+		return &query[*ent.WebHookLogQuery, predicate.WebHookLog, webhooklog.OrderOption]{typ: ent.TypeWebHookLog, tq: q}, nil
 	default:
 		return nil, fmt.Errorf("unknown query type %T", q)
 	}

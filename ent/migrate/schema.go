@@ -1654,6 +1654,119 @@ var (
 			},
 		},
 	}
+	// WebHooksColumns holds the columns for the "web_hooks" table.
+	WebHooksColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "type", Type: field.TypeEnum, Enums: []string{"system", "group", "project"}},
+		{Name: "url", Type: field.TypeString, Size: 2147483647},
+		{Name: "name", Type: field.TypeString, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "token", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "push_events_branch_filter", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "branch_filter_strategy", Type: field.TypeEnum, Enums: []string{"wildcard", "regex", "all_branches"}, Default: "wildcard"},
+		{Name: "custom_webhook_template", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "custom_headers", Type: field.TypeJSON, Nullable: true},
+		{Name: "url_variables", Type: field.TypeJSON, Nullable: true},
+		{Name: "enable_ssl_verification", Type: field.TypeBool, Default: true},
+		{Name: "recent_failures", Type: field.TypeInt, Default: 0},
+		{Name: "backoff_count", Type: field.TypeInt, Default: 0},
+		{Name: "disabled_until", Type: field.TypeTime, Nullable: true},
+		{Name: "permanently_disabled", Type: field.TypeBool, Default: false},
+		{Name: "push_events", Type: field.TypeBool, Default: false},
+		{Name: "tag_push_events", Type: field.TypeBool, Default: false},
+		{Name: "merge_requests_events", Type: field.TypeBool, Default: false},
+		{Name: "repository_update_events", Type: field.TypeBool, Default: false},
+		{Name: "issues_events", Type: field.TypeBool, Default: false},
+		{Name: "confidential_issues_events", Type: field.TypeBool, Default: false},
+		{Name: "note_events", Type: field.TypeBool, Default: false},
+		{Name: "confidential_note_events", Type: field.TypeBool, Default: false},
+		{Name: "pipeline_events", Type: field.TypeBool, Default: false},
+		{Name: "wiki_page_events", Type: field.TypeBool, Default: false},
+		{Name: "job_events", Type: field.TypeBool, Default: false},
+		{Name: "deployment_events", Type: field.TypeBool, Default: false},
+		{Name: "releases_events", Type: field.TypeBool, Default: false},
+		{Name: "subgroup_events", Type: field.TypeBool, Default: false},
+		{Name: "emoji_events", Type: field.TypeBool, Default: false},
+		{Name: "resource_access_token_events", Type: field.TypeBool, Default: false},
+		{Name: "member_events", Type: field.TypeBool, Default: false},
+		{Name: "project_id", Type: field.TypeInt, Nullable: true},
+		{Name: "group_id", Type: field.TypeInt, Nullable: true},
+	}
+	// WebHooksTable holds the schema information for the "web_hooks" table.
+	WebHooksTable = &schema.Table{
+		Name:       "web_hooks",
+		Columns:    WebHooksColumns,
+		PrimaryKey: []*schema.Column{WebHooksColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "web_hooks_projects_project",
+				Columns:    []*schema.Column{WebHooksColumns[35]},
+				RefColumns: []*schema.Column{ProjectsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "web_hooks_namespaces_group",
+				Columns:    []*schema.Column{WebHooksColumns[36]},
+				RefColumns: []*schema.Column{NamespacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "webhook_project_id",
+				Unique:  false,
+				Columns: []*schema.Column{WebHooksColumns[35]},
+			},
+			{
+				Name:    "webhook_group_id",
+				Unique:  false,
+				Columns: []*schema.Column{WebHooksColumns[36]},
+			},
+			{
+				Name:    "webhook_type",
+				Unique:  false,
+				Columns: []*schema.Column{WebHooksColumns[3]},
+			},
+		},
+	}
+	// WebHookLogsColumns holds the columns for the "web_hook_logs" table.
+	WebHookLogsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "trigger", Type: field.TypeString},
+		{Name: "url", Type: field.TypeString, Size: 2147483647},
+		{Name: "request_headers", Type: field.TypeJSON},
+		{Name: "request_data", Type: field.TypeString, Size: 2147483647},
+		{Name: "response_headers", Type: field.TypeJSON},
+		{Name: "response_body", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "execution_duration", Type: field.TypeFloat64, Default: 0},
+		{Name: "response_status", Type: field.TypeString},
+		{Name: "internal_error_message", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "web_hook_id", Type: field.TypeInt},
+	}
+	// WebHookLogsTable holds the schema information for the "web_hook_logs" table.
+	WebHookLogsTable = &schema.Table{
+		Name:       "web_hook_logs",
+		Columns:    WebHookLogsColumns,
+		PrimaryKey: []*schema.Column{WebHookLogsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "web_hook_logs_web_hooks_logs",
+				Columns:    []*schema.Column{WebHookLogsColumns[11]},
+				RefColumns: []*schema.Column{WebHooksColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "webhooklog_web_hook_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{WebHookLogsColumns[11], WebHookLogsColumns[10]},
+			},
+		},
+	}
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		ContainerRepositoriesTable,
@@ -1693,6 +1806,8 @@ var (
 		SnippetsTable,
 		UsersTable,
 		UserCustomAttributesTable,
+		WebHooksTable,
+		WebHookLogsTable,
 	}
 )
 
@@ -1765,4 +1880,7 @@ func init() {
 	SnippetsTable.ForeignKeys[1].RefTable = ProjectsTable
 	UsersTable.ForeignKeys[0].RefTable = UsersTable
 	UserCustomAttributesTable.ForeignKeys[0].RefTable = UsersTable
+	WebHooksTable.ForeignKeys[0].RefTable = ProjectsTable
+	WebHooksTable.ForeignKeys[1].RefTable = NamespacesTable
+	WebHookLogsTable.ForeignKeys[0].RefTable = WebHooksTable
 }

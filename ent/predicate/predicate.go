@@ -116,3 +116,9 @@ type User func(*sql.Selector)
 
 // UserCustomAttribute is the predicate function for usercustomattribute builders.
 type UserCustomAttribute func(*sql.Selector)
+
+// WebHook is the predicate function for webhook builders.
+type WebHook func(*sql.Selector)
+
+// WebHookLog is the predicate function for webhooklog builders.
+type WebHookLog func(*sql.Selector)

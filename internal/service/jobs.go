@@ -9,11 +9,12 @@ import (
 	"anvil/internal/service/repos"
 	"anvil/internal/service/snippets"
 	"anvil/internal/service/storagemoves"
+	"anvil/internal/service/webhooks"
 )
 
 // registerJobs gives every background job kind its handler, and schedules the periodic ones.
 // A kind queued by a service must be registered here, or Enqueue fails.
-func registerJobs(q *jobs.Queue, r *repos.Service, cr *containerregistry.Service, moves *storagemoves.Service, ev *events.Service, sn *snippets.Service) {
+func registerJobs(q *jobs.Queue, r *repos.Service, cr *containerregistry.Service, moves *storagemoves.Service, ev *events.Service, sn *snippets.Service, hooks *webhooks.Service) {
 	jobs.Register(q, r.RunHousekeep)
 	jobs.Register(q, r.RunRemoveRepository)
 	jobs.Register(q, r.RunSweep)
@@ -30,4 +31,9 @@ func registerJobs(q *jobs.Queue, r *repos.Service, cr *containerregistry.Service
 
 	jobs.Register(q, ev.RunPrune)
 	jobs.Periodic(q, 24*time.Hour, events.PruneJob{})
+
+	jobs.Register(q, hooks.RunDelivery)
+	jobs.Register(q, hooks.RunPushHook)
+	jobs.Register(q, hooks.RunPruneLogs)
+	jobs.Periodic(q, 24*time.Hour, webhooks.PruneLogsJob{})
 }

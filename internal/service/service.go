@@ -46,6 +46,7 @@ import (
 	"anvil/internal/service/tags"
 	"anvil/internal/service/tokens"
 	"anvil/internal/service/users"
+	"anvil/internal/service/webhooks"
 )
 
 // Services is every domain service of one server.
@@ -101,6 +102,8 @@ type Services struct {
 	Epics *epics.Service
 	// StorageMoves moves projects' repositories between storages (repository_storage).
 	StorageMoves *storagemoves.Service
+	// Webhooks manages system, group and project hooks and delivers events to them.
+	Webhooks *webhooks.Service
 	// Jobs is the durable background job queue (started by the server, see jobs.go).
 	Jobs *jobs.Queue
 }
@@ -146,10 +149,14 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	q := jobs.New(d, cfg.DatabaseURL, jobs.Config{Workers: cfg.Jobs.Workers, PollInterval: cfg.Jobs.PollInterval,
 		JobTimeout: cfg.Jobs.Timeout, RescueAfter: cfg.Jobs.RescueAfter}, log)
 	p := projects.New(d.Client, policy, st)
+	// Webhooks are built early: repositories (pushes), issues and the ent hooks of system
+	// events call them; groups and repositories complete them.
+	hooks := webhooks.New(webhooks.Deps{Client: d.Client, Policy: policy, Projects: p, Settings: st,
+		Jobs: q, Log: log, ExternalURL: cfg.ExternalURL})
 	pb := protectedbranches.New(d.Client, policy, p, st, cfg.ExternalURL)
 	r := repos.New(repos.Deps{
 		Client: d.Client, Policy: policy, Projects: p, Settings: st,
-		Git: gitClient, Storage: stor, Log: log, Protected: pb, Jobs: q,
+		Git: gitClient, Storage: stor, Log: log, Protected: pb, Jobs: q, Pushes: hooks,
 	})
 	// A group deletion removes its projects through the repository service, which deletes
 	// their repositories only after the deletion commits.
@@ -178,12 +185,14 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	nt := notes.New(d.Client)
 	sn := snippets.New(snippets.Deps{Client: d.Client, Policy: policy, Projects: p, Storage: stor, Jobs: q, Log: log,
 		Observer: notes.NewSnippetObserver(nt)}) // a deleted snippet's notes go with it
-	registerJobs(q, r, cr, moves, ev, sn)
+	hooks.Complete(webhooks.Later{Groups: g, Repos: r})
+	registerJobs(q, r, cr, moves, ev, sn, hooks)
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete, sn.OnProjectDelete},
 		StorageMoves: moves})
 	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
 	issueObservers := issues.Observers{
 		notes.NewIssueObserver(nt), // system notes
+		hooks.IssueObserver(),      // webhooks
 	}
 	iss := issues.New(d.Client, policy, p, g, issueObservers)
 	// Noteables, each on its own line: their domains find them for the notes domain.
@@ -224,6 +233,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Snippets:          sn,
 		Epics:             ep,
 		StorageMoves:      moves,
+		Webhooks:          hooks,
 		Jobs:              q,
 	}, nil
 }

@@ -102,5 +102,5 @@ func newService(t *testing.T, f *writeFixture) *repos.Service {
 	t.Helper()
 	s := f.in.Services
 	return repos.New(repos.Deps{Client: f.in.DB.Client, Policy: s.Policy, Projects: s.Projects, Settings: s.Settings,
-		Git: s.Git, Storage: s.Repos.Storage, Log: slog.New(slog.NewTextHandler(f.logs, nil)), Protected: s.ProtectedBranches, Jobs: s.Jobs})
+		Git: s.Git, Storage: s.Repos.Storage, Log: slog.New(slog.NewTextHandler(f.logs, nil)), Protected: s.ProtectedBranches, Jobs: s.Jobs, Pushes: s.Webhooks})
 }

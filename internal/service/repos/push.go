@@ -77,6 +77,10 @@ func (s *Service) RecordPush(ctx context.Context, actor *authz.Actor, p *ent.Pro
 			if err := events.Record(ctx, tx, events.Pushes(p.ID, rows, limit)...); err != nil {
 				return err
 			}
+			// Webhooks queue their deliveries in the same transaction.
+			if err := s.pushes.PushRecorded(ctx, actor, p, rows); err != nil {
+				return err
+			}
 		}
 		upd := tx.Project.UpdateOneID(p.ID).SetLastActivityAt(time.Now())
 		if newDefault != "" {

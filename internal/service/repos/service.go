@@ -38,6 +38,8 @@ type Service struct {
 	protected *protectedbranches.Service
 	// jobs queues repository removal and housekeeping (jobs.go).
 	jobs jobs.Enqueuer
+	// pushes observes recorded pushes (webhooks).
+	pushes PushObserver
 	// sweepGrace is how old a leftover must be for the sweep to repair it (SweepJob).
 	sweepGrace time.Duration
 }
@@ -55,15 +57,24 @@ type Deps struct {
 	Protected *protectedbranches.Service
 	// Jobs queues repository removal and housekeeping in the transaction that causes them.
 	Jobs jobs.Enqueuer
+	// Pushes is told of every recorded push inside its transaction (webhooks queue their
+	// deliveries there).
+	Pushes PushObserver
+}
+
+// PushObserver is told of each recorded push in the push's transaction; an error rolls it back.
+type PushObserver interface {
+	PushRecorded(ctx context.Context, actor *authz.Actor, p *ent.Project, pushes []*ent.PushEvent) error
 }
 
 // New returns the repository service over an opened git client and storage.
 func New(d Deps) *Service {
 	wire.Require("repos", wire.D("client", d.Client), wire.D("policy", d.Policy), wire.D("projects", d.Projects),
 		wire.D("settings", d.Settings), wire.D("git client", d.Git), wire.D("storage", d.Storage),
-		wire.D("logger", d.Log), wire.D("protected branches", d.Protected), wire.D("jobs", d.Jobs))
+		wire.D("logger", d.Log), wire.D("protected branches", d.Protected), wire.D("jobs", d.Jobs),
+		wire.D("push observer", d.Pushes))
 	return &Service{client: d.Client, policy: d.Policy, projects: d.Projects, settings: d.Settings,
-		Git: d.Git, Storage: d.Storage, log: d.Log, protected: d.Protected, jobs: d.Jobs,
+		Git: d.Git, Storage: d.Storage, log: d.Log, protected: d.Protected, jobs: d.Jobs, pushes: d.Pushes,
 		lastCommits: newLastCommitCache(d.Client)}
 }
 

@@ -69,7 +69,7 @@ func newWriteFixture(t *testing.T) *writeFixture {
 	logs := &syncBuffer{}
 	s := in.Services
 	svc := repos.New(repos.Deps{Client: in.DB.Client, Policy: s.Policy, Projects: s.Projects, Settings: s.Settings,
-		Git: s.Git, Storage: s.Repos.Storage, Log: slog.New(slog.NewTextHandler(logs, nil)), Protected: s.ProtectedBranches, Jobs: s.Jobs})
+		Git: s.Git, Storage: s.Repos.Storage, Log: slog.New(slog.NewTextHandler(logs, nil)), Protected: s.ProtectedBranches, Jobs: s.Jobs, Pushes: s.Webhooks})
 	repo, err := svc.Repository(p)
 	require.NoError(t, err)
 	return &writeFixture{in: in, svc: svc, logs: logs, actor: actor, p: p, repo: repo}

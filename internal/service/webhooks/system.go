@@ -1,0 +1,189 @@
+package webhooks
+
+import (
+	"context"
+	"time"
+
+	"anvil/ent"
+	"anvil/ent/hook"
+	"anvil/ent/namespace"
+	"anvil/ent/project"
+	"anvil/ent/user"
+)
+
+// System events reach system hooks whatever path created or removed the project, user or
+// group: they are fired by ent hooks on those entities, inside the transaction of the write
+// (the mutation's own), so that no service has to remember to call them.
+
+// registerSystemEvents installs the ent hooks that fire project_create, project_destroy,
+// user_create, user_destroy, group_create and group_destroy.
+func (s *Service) registerSystemEvents() {
+	s.Client.Project.Use(func(next ent.Mutator) ent.Mutator {
+		return hook.ProjectFunc(func(ctx context.Context, m *ent.ProjectMutation) (ent.Value, error) {
+			ctx = withMutationTx(ctx, m.Tx)
+			var gone []*ent.Project
+			if m.Op().Is(ent.OpDelete | ent.OpDeleteOne) {
+				ids, err := m.IDs(ctx)
+				if err != nil {
+					return nil, err
+				}
+				if gone, err = m.Client().Project.Query().Where(project.IDIn(ids...)).WithNamespace().All(ctx); err != nil {
+					return nil, err
+				}
+			}
+			v, err := next.Mutate(ctx, m)
+			if err != nil {
+				return v, err
+			}
+			if m.Op().Is(ent.OpCreate) {
+				p, ok := v.(*ent.Project)
+				if !ok {
+					return v, nil
+				}
+				ns, err := m.Client().Namespace.Get(ctx, p.NamespaceID)
+				if err != nil {
+					return nil, err
+				}
+				p.Edges.Namespace = ns
+				return v, s.systemEvent(ctx, m.Client(), s.projectEvent("project_create", p))
+			}
+			for _, p := range gone {
+				if err := s.systemEvent(ctx, m.Client(), s.projectEvent("project_destroy", p)); err != nil {
+					return nil, err
+				}
+			}
+			return v, nil
+		})
+	})
+	s.Client.User.Use(func(next ent.Mutator) ent.Mutator {
+		return hook.UserFunc(func(ctx context.Context, m *ent.UserMutation) (ent.Value, error) {
+			ctx = withMutationTx(ctx, m.Tx)
+			var gone []*ent.User
+			if m.Op().Is(ent.OpDelete | ent.OpDeleteOne) {
+				ids, err := m.IDs(ctx)
+				if err != nil {
+					return nil, err
+				}
+				if gone, err = m.Client().User.Query().Where(user.IDIn(ids...)).All(ctx); err != nil {
+					return nil, err
+				}
+			}
+			v, err := next.Mutate(ctx, m)
+			if err != nil {
+				return v, err
+			}
+			if u, ok := v.(*ent.User); ok && m.Op().Is(ent.OpCreate) {
+				return v, s.systemEvent(ctx, m.Client(), userEvent("user_create", u))
+			}
+			for _, u := range gone {
+				if err := s.systemEvent(ctx, m.Client(), userEvent("user_destroy", u)); err != nil {
+					return nil, err
+				}
+			}
+			return v, nil
+		})
+	})
+	s.Client.Namespace.Use(func(next ent.Mutator) ent.Mutator {
+		return hook.NamespaceFunc(func(ctx context.Context, m *ent.NamespaceMutation) (ent.Value, error) {
+			ctx = withMutationTx(ctx, m.Tx)
+			var gone []*ent.Namespace
+			if m.Op().Is(ent.OpDelete | ent.OpDeleteOne) {
+				ids, err := m.IDs(ctx)
+				if err != nil {
+					return nil, err
+				}
+				if gone, err = m.Client().Namespace.Query().Where(namespace.IDIn(ids...), namespace.KindEQ(namespace.KindGroup)).All(ctx); err != nil {
+					return nil, err
+				}
+			}
+			v, err := next.Mutate(ctx, m)
+			if err != nil {
+				return v, err
+			}
+			if g, ok := v.(*ent.Namespace); ok && m.Op().Is(ent.OpCreate) && g.Kind == namespace.KindGroup {
+				if err := s.systemEvent(ctx, m.Client(), groupEvent("group_create", g)); err != nil {
+					return nil, err
+				}
+				return v, s.subgroupEvent(ctx, m.Client(), "subgroup_create", g)
+			}
+			for _, g := range gone {
+				if err := s.systemEvent(ctx, m.Client(), groupEvent("group_destroy", g)); err != nil {
+					return nil, err
+				}
+				if err := s.subgroupEvent(ctx, m.Client(), "subgroup_destroy", g); err != nil {
+					return nil, err
+				}
+			}
+			return v, nil
+		})
+	})
+}
+
+// withMutationTx makes ctx carry the transaction the mutation runs in, if any, so that the
+// deliveries are queued in it.
+func withMutationTx(ctx context.Context, txOf func() (*ent.Tx, error)) context.Context {
+	if ent.TxFromContext(ctx) != nil {
+		return ctx
+	}
+	if tx, err := txOf(); err == nil {
+		return ent.NewTxContext(ctx, tx)
+	}
+	return ctx
+}
+
+// systemEvent queues a system event to the system hooks, if there are any.
+func (s *Service) systemEvent(ctx context.Context, _ *ent.Client, payload map[string]any) error {
+	return s.Trigger(ctx, Instance, SystemEvent, payload)
+}
+
+// subgroupEvent queues subgroup_create or subgroup_destroy of g, when it has a parent, to the
+// group hooks of the parent and its ancestors that receive subgroup events.
+func (s *Service) subgroupEvent(ctx context.Context, c *ent.Client, name string, g *ent.Namespace) error {
+	if g.ParentID == nil {
+		return nil
+	}
+	parent, err := c.Namespace.Get(ctx, *g.ParentID)
+	if ent.IsNotFound(err) {
+		return nil // removed with its parent
+	}
+	if err != nil {
+		return err
+	}
+	payload := groupEvent(name, g)
+	payload["parent_group_id"], payload["parent_name"] = parent.ID, parent.Name
+	payload["parent_path"], payload["parent_full_path"] = parent.Path, parent.FullPath
+	return s.Trigger(ctx, Target{Group: parent}, SubgroupEvent, payload)
+}
+
+// isoTime is the time format of system event payloads.
+func isoTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
+
+// projectEvent is the payload of project_create and project_destroy.
+func (s *Service) projectEvent(name string, p *ent.Project) map[string]any {
+	ns := p.Edges.Namespace
+	full, owner := p.Path, ""
+	if ns != nil {
+		full, owner = ns.FullPath+"/"+p.Path, ns.Name
+	}
+	return map[string]any{
+		"created_at": isoTime(p.CreatedAt), "updated_at": isoTime(p.UpdatedAt), "event_name": name,
+		"name": p.Name, "owner_email": "", "owner_name": owner, "owners": []any{}, "path": p.Path,
+		"path_with_namespace": full, "project_id": p.ID, "project_visibility": string(p.Visibility),
+	}
+}
+
+// userEvent is the payload of user_create and user_destroy.
+func userEvent(name string, u *ent.User) map[string]any {
+	return map[string]any{
+		"created_at": isoTime(u.CreatedAt), "updated_at": isoTime(u.UpdatedAt), "event_name": name,
+		"email": u.Email, "name": u.Name, "username": u.Username, "user_id": u.ID,
+	}
+}
+
+// groupEvent is the payload of group_create and group_destroy.
+func groupEvent(name string, g *ent.Namespace) map[string]any {
+	return map[string]any{
+		"created_at": isoTime(g.CreatedAt), "updated_at": isoTime(g.UpdatedAt), "event_name": name,
+		"name": g.Name, "path": g.Path, "full_path": g.FullPath, "group_id": g.ID,
+	}
+}

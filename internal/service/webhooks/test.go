@@ -1,0 +1,137 @@
+package webhooks
+
+import (
+	"context"
+	"encoding/json"
+
+	"anvil/ent"
+	"anvil/ent/issue"
+	"anvil/ent/project"
+	"anvil/internal/apperr"
+	"anvil/internal/authz"
+	"anvil/internal/db"
+	"anvil/internal/git"
+	"anvil/internal/service/issues"
+)
+
+// testTriggers are the triggers POST .../hooks/:hook_id/test/:trigger accepts for project and
+// group hooks, with the event each sends.
+var testTriggers = map[string]Event{
+	"push_events": PushEvent, "tag_push_events": TagPushEvent, "issues_events": IssueEvent,
+	"confidential_issues_events": ConfidentialIssueEvent,
+}
+
+// TestTriggers are the trigger names a hook test accepts.
+func TestTriggers() []string {
+	return []string{"push_events", "tag_push_events", "issues_events", "confidential_issues_events"}
+}
+
+// Test delivers sample data of trigger to a project hook at once (GitLab's hook test): built
+// from the project's default branch for pushes, its newest issue for issues. It is limited to
+// five a minute per hook and user; a failing receiver answers 422.
+func (s *Service) Test(ctx context.Context, actor *authz.Actor, sc Scope, hookID int, trigger string) error {
+	o, err := s.resolve(ctx, actor, sc)
+	if err != nil {
+		return err
+	}
+	h, err := s.find(ctx, o, hookID)
+	if err != nil {
+		return err
+	}
+	ev, ok := testTriggers[trigger]
+	if !ok {
+		return apperr.NotAllowedValue("trigger")
+	}
+	if o.kind != Project {
+		return apperr.Unprocessable("Testing not available for this hook")
+	}
+	if wait, ok := s.limiter.allow("test", h.ID, actor.UserID()); !ok {
+		return apperr.RateLimited(wait)
+	}
+	p, err := db.ClientFrom(ctx, s.Client).Project.Query().Where(project.ID(o.project.ID)).WithNamespace().Only(ctx)
+	if err != nil {
+		return err
+	}
+	var payload any
+	switch ev.Trigger {
+	case PushEvent.Trigger, TagPushEvent.Trigger:
+		payload, err = s.samplePush(ctx, p, actor.User, ev == TagPushEvent)
+	default:
+		payload, err = s.sampleIssue(ctx, p, actor.User)
+	}
+	if err != nil {
+		return err
+	}
+	raw, err := json.Marshal(payload)
+	if err != nil {
+		return err
+	}
+	_, err = s.deliverNow(ctx, h, DeliveryJob{HookID: h.ID, Trigger: ev.Trigger, Header: ev.Header,
+		Payload: raw, EventUUID: NewUUID(), IdempotencyKey: NewUUID()})
+	return err
+}
+
+// samplePush is a push of the default branch's last three commits (GitLab's sample push data).
+func (s *Service) samplePush(ctx context.Context, p *ent.Project, u *ent.User, tag bool) (any, error) {
+	repo, err := s.repos.Repository(p)
+	if err != nil {
+		return nil, err
+	}
+	noCommits := apperr.Unprocessable("Ensure the project has at least one commit.")
+	if p.DefaultBranch == "" {
+		return nil, noCommits
+	}
+	commits, err := repo.Log(ctx, git.LogOptions{Revisions: []string{git.BranchRef(p.DefaultBranch)}, Limit: 3})
+	if err != nil || len(commits) == 0 {
+		return nil, noCommits
+	}
+	ids := make([]string, 0, len(commits))
+	for _, c := range commits {
+		ids = append(ids, string(c.ID))
+	}
+	before := git.ZeroOID
+	if last := commits[len(commits)-1]; len(last.Parents) > 0 {
+		before = last.Parents[0]
+	}
+	j := PushHookJob{ProjectID: p.ID, UserID: u.ID, Ref: git.BranchRef(p.DefaultBranch), Before: string(before),
+		After: ids[0], CommitIDs: ids, Total: len(ids)}
+	if tag {
+		j = PushHookJob{ProjectID: p.ID, UserID: u.ID, Ref: "refs/tags/v1.0.0", Before: string(git.ZeroOID), After: ids[0], Tag: true}
+	}
+	return s.pushPayload(ctx, p, u, j)
+}
+
+// sampleIssue is the issue payload of the project's newest issue.
+func (s *Service) sampleIssue(ctx context.Context, p *ent.Project, u *ent.User) (any, error) {
+	is, err := issues.Load(db.ClientFrom(ctx, s.Client).Issue.Query().Where(issue.ProjectID(p.ID))).
+		Order(ent.Desc(issue.FieldID)).First(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.Unprocessable("Ensure the project has issues.")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.issuePayload(u, p, issues.Change{Action: "created", After: is}, "open"), nil
+}
+
+// SystemTest delivers GitLab's mock project_create event to a system hook and returns it
+// (POST /hooks/:id).
+func (s *Service) SystemTest(ctx context.Context, actor *authz.Actor, hookID int) (map[string]any, error) {
+	o, err := s.resolve(ctx, actor, Scope{Kind: System})
+	if err != nil {
+		return nil, err
+	}
+	h, err := s.find(ctx, o, hookID)
+	if err != nil {
+		return nil, err
+	}
+	data := map[string]any{"event_name": "project_create", "name": "Ruby", "path": "ruby",
+		"project_id": 1, "owner_name": "Someone", "owner_email": "example@gitlabhq.com"}
+	raw, _ := json.Marshal(data)
+	// The answer is the mock data whatever the receiver said; the delivery is logged.
+	if _, err := s.execute(context.WithoutCancel(ctx), h, DeliveryJob{HookID: h.ID, Trigger: SystemEvent.Trigger,
+		Header: SystemEvent.Header, Payload: raw, EventUUID: NewUUID(), IdempotencyKey: NewUUID()}); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
