@@ -4,6 +4,9 @@ package ent
 
 import (
 	"anvil/ent/containerrepository"
+	"anvil/ent/epic"
+	"anvil/ent/epicissue"
+	"anvil/ent/epiclabel"
 	"anvil/ent/event"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
@@ -107,6 +110,9 @@ func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			containerrepository.Table:          containerrepository.ValidColumn,
+			epic.Table:                         epic.ValidColumn,
+			epicissue.Table:                    epicissue.ValidColumn,
+			epiclabel.Table:                    epiclabel.ValidColumn,
 			event.Table:                        event.ValidColumn,
 			groupcustomattribute.Table:         groupcustomattribute.ValidColumn,
 			groupgrouplink.Table:               groupgrouplink.ValidColumn,

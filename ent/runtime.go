@@ -4,6 +4,8 @@ package ent
 
 import (
 	"anvil/ent/containerrepository"
+	"anvil/ent/epic"
+	"anvil/ent/epicissue"
 	"anvil/ent/event"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
@@ -81,6 +83,67 @@ func init() {
 			return nil
 		}
 	}()
+	epicMixin := schema.Epic{}.Mixin()
+	epicMixinFields0 := epicMixin[0].Fields()
+	_ = epicMixinFields0
+	epicFields := schema.Epic{}.Fields()
+	_ = epicFields
+	// epicDescCreatedAt is the schema descriptor for created_at field.
+	epicDescCreatedAt := epicMixinFields0[0].Descriptor()
+	// epic.DefaultCreatedAt holds the default value on creation for the created_at field.
+	epic.DefaultCreatedAt = epicDescCreatedAt.Default.(func() time.Time)
+	// epicDescUpdatedAt is the schema descriptor for updated_at field.
+	epicDescUpdatedAt := epicMixinFields0[1].Descriptor()
+	// epic.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	epic.DefaultUpdatedAt = epicDescUpdatedAt.Default.(func() time.Time)
+	// epic.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	epic.UpdateDefaultUpdatedAt = epicDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// epicDescTitle is the schema descriptor for title field.
+	epicDescTitle := epicFields[2].Descriptor()
+	// epic.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	epic.TitleValidator = func() func(string) error {
+		validators := epicDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// epicDescConfidential is the schema descriptor for confidential field.
+	epicDescConfidential := epicFields[6].Descriptor()
+	// epic.DefaultConfidential holds the default value on creation for the confidential field.
+	epic.DefaultConfidential = epicDescConfidential.Default.(bool)
+	// epicDescStartDateIsFixed is the schema descriptor for start_date_is_fixed field.
+	epicDescStartDateIsFixed := epicFields[8].Descriptor()
+	// epic.DefaultStartDateIsFixed holds the default value on creation for the start_date_is_fixed field.
+	epic.DefaultStartDateIsFixed = epicDescStartDateIsFixed.Default.(bool)
+	// epicDescDueDateIsFixed is the schema descriptor for due_date_is_fixed field.
+	epicDescDueDateIsFixed := epicFields[10].Descriptor()
+	// epic.DefaultDueDateIsFixed holds the default value on creation for the due_date_is_fixed field.
+	epic.DefaultDueDateIsFixed = epicDescDueDateIsFixed.Default.(bool)
+	// epicDescColor is the schema descriptor for color field.
+	epicDescColor := epicFields[12].Descriptor()
+	// epic.DefaultColor holds the default value on creation for the color field.
+	epic.DefaultColor = epicDescColor.Default.(string)
+	epicissueFields := schema.EpicIssue{}.Fields()
+	_ = epicissueFields
+	// epicissueDescCreatedAt is the schema descriptor for created_at field.
+	epicissueDescCreatedAt := epicissueFields[2].Descriptor()
+	// epicissue.DefaultCreatedAt holds the default value on creation for the created_at field.
+	epicissue.DefaultCreatedAt = epicissueDescCreatedAt.Default.(func() time.Time)
+	// epicissueDescUpdatedAt is the schema descriptor for updated_at field.
+	epicissueDescUpdatedAt := epicissueFields[3].Descriptor()
+	// epicissue.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	epicissue.DefaultUpdatedAt = epicissueDescUpdatedAt.Default.(func() time.Time)
+	// epicissue.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	epicissue.UpdateDefaultUpdatedAt = epicissueDescUpdatedAt.UpdateDefault.(func() time.Time)
 	eventFields := schema.Event{}.Fields()
 	_ = eventFields
 	// eventDescTargetType is the schema descriptor for target_type field.

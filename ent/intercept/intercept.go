@@ -8,6 +8,9 @@ import (
 
 	"anvil/ent"
 	"anvil/ent/containerrepository"
+	"anvil/ent/epic"
+	"anvil/ent/epicissue"
+	"anvil/ent/epiclabel"
 	"anvil/ent/event"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
@@ -127,6 +130,87 @@ func (f TraverseContainerRepository) Traverse(ctx context.Context, q ent.Query) 
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.ContainerRepositoryQuery", q)
+}
+
+// The EpicFunc type is an adapter to allow the use of ordinary function as a Querier.
+type EpicFunc func(context.Context, *ent.EpicQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f EpicFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.EpicQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.EpicQuery", q)
+}
+
+// The TraverseEpic type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseEpic func(context.Context, *ent.EpicQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseEpic) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseEpic) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.EpicQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.EpicQuery", q)
+}
+
+// The EpicIssueFunc type is an adapter to allow the use of ordinary function as a Querier.
+type EpicIssueFunc func(context.Context, *ent.EpicIssueQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f EpicIssueFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.EpicIssueQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.EpicIssueQuery", q)
+}
+
+// The TraverseEpicIssue type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseEpicIssue func(context.Context, *ent.EpicIssueQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseEpicIssue) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseEpicIssue) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.EpicIssueQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.EpicIssueQuery", q)
+}
+
+// The EpicLabelFunc type is an adapter to allow the use of ordinary function as a Querier.
+type EpicLabelFunc func(context.Context, *ent.EpicLabelQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f EpicLabelFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.EpicLabelQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.EpicLabelQuery", q)
+}
+
+// The TraverseEpicLabel type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseEpicLabel func(context.Context, *ent.EpicLabelQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseEpicLabel) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseEpicLabel) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.EpicLabelQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.EpicLabelQuery", q)
 }
 
 // The EventFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1025,6 +1109,12 @@ func NewQuery(q ent.Query) (Query, error) {
 	switch q := q.(type) {
 	case *ent.ContainerRepositoryQuery:
 		return &query[*ent.ContainerRepositoryQuery, predicate.ContainerRepository, containerrepository.OrderOption]{typ: ent.TypeContainerRepository, tq: q}, nil
+	case *ent.EpicQuery:
+		return &query[*ent.EpicQuery, predicate.Epic, epic.OrderOption]{typ: ent.TypeEpic, tq: q}, nil
+	case *ent.EpicIssueQuery:
+		return &query[*ent.EpicIssueQuery, predicate.EpicIssue, epicissue.OrderOption]{typ: ent.TypeEpicIssue, tq: q}, nil
+	case *ent.EpicLabelQuery:
+		return &query[*ent.EpicLabelQuery, predicate.EpicLabel, epiclabel.OrderOption]{typ: ent.TypeEpicLabel, tq: q}, nil
 	case *ent.EventQuery:
 		return &query[*ent.EventQuery, predicate.Event, event.OrderOption]{typ: ent.TypeEvent, tq: q}, nil
 	case *ent.GroupCustomAttributeQuery:

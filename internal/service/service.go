@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sort"
 	"time"
 
 	"anvil/internal/authban"
@@ -23,6 +24,7 @@ import (
 	"anvil/internal/service/clientauth"
 	"anvil/internal/service/commits"
 	"anvil/internal/service/containerregistry"
+	"anvil/internal/service/epics"
 	"anvil/internal/service/events"
 	"anvil/internal/service/forks"
 	"anvil/internal/service/groups"
@@ -95,6 +97,8 @@ type Services struct {
 	Milestones *milestones.Service
 	// Snippets holds personal and project snippets and their repositories.
 	Snippets *snippets.Service
+	// Epics manages groups' epics and their trees.
+	Epics *epics.Service
 	// StorageMoves moves projects' repositories between storages (repository_storage).
 	StorageMoves *storagemoves.Service
 	// Jobs is the durable background job queue (started by the server, see jobs.go).
@@ -105,7 +109,12 @@ type Services struct {
 // account passwords.
 func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, hasher users.Hasher) (*Services, error) {
 	policy := authz.New(d.Client)
-	st := settings.New(d.Client)
+	storageNames := make([]string, 0, len(cfg.RepositoryStorages))
+	for name := range cfg.RepositoryStorages {
+		storageNames = append(storageNames, name)
+	}
+	sort.Strings(storageNames)
+	st := settings.New(d.Client, storageNames...)
 	home := filepath.Join(cfg.DataDir, "git-home")
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return nil, fmt.Errorf("git home: %w", err)
@@ -114,15 +123,14 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	if err != nil {
 		return nil, fmt.Errorf("git: %w", err)
 	}
-	var weights map[string]int
-	if err := st.Get(ctx, "repository_storages_weighted", &weights); err != nil {
+	weights, err := st.StorageWeights(ctx)
+	if err != nil {
 		_ = gitClient.Close()
 		return nil, err
 	}
-	if _, ok := weights["default"]; !ok || len(weights) == 0 {
-		weights = map[string]int{}
-		for name := range cfg.RepositoryStorages {
-			weights[name] = 100
+	for name := range weights {
+		if _, ok := cfg.RepositoryStorages[name]; !ok {
+			delete(weights, name) // a storage no longer configured gets nothing
 		}
 	}
 	stor, err := storage.New(gitClient, storage.Config{Roots: cfg.RepositoryStorages, Weights: weights})
@@ -181,6 +189,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	// Noteables, each on its own line: their domains find them for the notes domain.
 	nt.Register(notes.TypeIssue, notes.NewIssueNoteable(d.Client, iss))
 	nt.Register(notes.TypeSnippet, notes.NewSnippetNoteable(sn))
+	ep := epics.New(d.Client, policy, g, iss, nt)
+	nt.Register(notes.TypeEpic, ep.Noteable())
 	tok := tokens.New(d.Client, st, tokens.Deps{
 		Users: u, Policy: policy, Projects: p, Groups: g, ExternalURL: cfg.ExternalURL,
 	})
@@ -212,6 +222,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Labels:            labels.New(d.Client, policy, p, g, iss),
 		Milestones:        milestones.New(d.Client, policy, p, g, iss),
 		Snippets:          sn,
+		Epics:             ep,
 		StorageMoves:      moves,
 		Jobs:              q,
 	}, nil
