@@ -183,7 +183,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	r.SetSweepGrace(cfg.Jobs.SweepGrace)
 	ev := events.New(d.Client, policy, p, u)
 	nt := notes.New(d.Client)
-	sn := snippets.New(snippets.Deps{Client: d.Client, Policy: policy, Projects: p, Storage: stor, Jobs: q, Log: log,
+	sn := snippets.New(snippets.Deps{Client: d.Client, Policy: policy, Projects: p, Settings: st, Storage: stor, Jobs: q, Log: log,
 		Observer: notes.NewSnippetObserver(nt)}) // a deleted snippet's notes go with it
 	hooks.Complete(webhooks.Later{Groups: g, Repos: r})
 	registerJobs(q, r, cr, moves, ev, sn, hooks)

@@ -128,6 +128,15 @@ func TestSnippetListPaging(t *testing.T) {
 		require.Len(t, list, 1)
 		assert.Equal(t, ids[0], idOf(list[0]))
 	}
+	// /snippets/all's creation bounds.
+	assert.Len(t, servertest.List(t, in.Do(t, "GET", "/snippets/all?created_after=2000-01-01T00:00:00Z", tok, nil)), 3)
+	assert.Empty(t, servertest.List(t, in.Do(t, "GET", "/snippets/all?created_before=2000-01-01T00:00:00Z", tok, nil)))
+	assert.Empty(t, servertest.List(t, in.Do(t, "GET", "/snippets/all?created_after=2999-01-01T00:00:00Z", tok, nil)))
+	servertest.RequireError(t, in.Do(t, "GET", "/snippets/all?created_after=soon", tok, nil), 400, "error", "created_after is invalid")
+	// repository_storage narrows an administrator's list only.
+	assert.Empty(t, servertest.List(t, in.Do(t, "GET", "/snippets/all?repository_storage=elsewhere", servertest.RootToken, nil)))
+	assert.Len(t, servertest.List(t, in.Do(t, "GET", "/snippets/all?repository_storage=default", servertest.RootToken, nil)), 3)
+	assert.Len(t, servertest.List(t, in.Do(t, "GET", "/snippets/all?repository_storage=elsewhere", tok, nil)), 3)
 }
 
 // TestSnippetsOfDeletedUser: a deleted account's snippets stay, handed over to the ghost user

@@ -55,10 +55,10 @@ func TestSnippetNotes(t *testing.T) {
 	require.Equal(t, 200, r.Status, r.String())
 	assert.Len(t, servertest.List(t, r), 2)
 
-	// With the snippets feature off, its notes are refused as the snippets are.
+	// With the snippets feature off, the notes API finds no snippet.
 	r = in.Do(t, "PUT", "/projects/"+strconv.Itoa(p.ID), servertest.RootToken, url.Values{"snippets_access_level": {"disabled"}})
 	require.Equal(t, 200, r.Status, r.String())
-	assert.Equal(t, 403, in.Do(t, "GET", pubNotes, mtok, nil).Status)
+	servertest.RequireError(t, in.Do(t, "GET", pubNotes, mtok, nil), 404, "message", "404 Snippet Not Found")
 	r = in.Do(t, "PUT", "/projects/"+strconv.Itoa(p.ID), servertest.RootToken, url.Values{"snippets_access_level": {"enabled"}})
 	require.Equal(t, 200, r.Status, r.String())
 

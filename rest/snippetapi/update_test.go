@@ -1,7 +1,9 @@
 package snippetapi_test
 
 import (
+	"fmt"
 	"net/url"
+	"sync"
 	"testing"
 
 	"anvil/cmd/anvil/server/servertest"
@@ -152,4 +154,43 @@ func TestSnippetUpdateRefused(t *testing.T) {
 	assert.Equal(t, map[string]any{"message": map[string]any{"error": "Repository Error creating the snippet"}}, servertest.Object(t, r))
 	list := servertest.List(t, in.Do(t, "GET", "/snippets", tok, nil))
 	assert.Len(t, list, 1)
+}
+
+// TestSnippetConcurrentUpdates: parallel file changes of one snippet each land as a commit or
+// are refused whole ("Could not update refs/heads/main"); the files shown are the repository's.
+func TestSnippetConcurrentUpdates(t *testing.T) {
+	in := servertest.Start(t)
+	_, tok := in.NewUser(t, "racer")
+	sn := create(t, in, "/snippets", tok, `{"title":"t","files":[{"file_path":"base.txt","content":"0"}]}`)
+	base := "/snippets/" + idOf(sn)
+	const n = 6
+	statuses := make(chan int, n)
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			r := in.Do(t, "PUT", base, tok, fmt.Sprintf(`{"files":[{"action":"create","file_path":"f%d.txt","content":"%d"}]}`, i, i))
+			if r.Status != 200 {
+				assert.Equal(t, map[string]any{"message": map[string]any{"error": "Could not update refs/heads/main. Please refresh and try again."}},
+					servertest.Object(t, r))
+			}
+			statuses <- r.Status
+		}(i)
+	}
+	wg.Wait()
+	close(statuses)
+	ok := 0
+	for s := range statuses {
+		require.Contains(t, []int{200, 400}, s)
+		if s == 200 {
+			ok++
+		}
+	}
+	require.Positive(t, ok)
+	got := files(servertest.Object(t, in.Do(t, "GET", base, tok, nil)))
+	assert.Len(t, got, ok+1, "every accepted change and the first file: %v", got)
+	for _, f := range got {
+		raw(t, in, base, tok, "main", f)
+	}
 }

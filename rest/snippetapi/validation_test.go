@@ -54,3 +54,28 @@ func TestSnippetParameterErrors(t *testing.T) {
 	require.Equal(t, 404, r.Status, r.String())
 	assert.Equal(t, map[string]any{"message": "404 Snippet Not Found"}, servertest.Object(t, r))
 }
+
+// TestSnippetRestrictedVisibility: a level restricted by the administrator is refused to other
+// users creating or changing snippets, as GitLab's snippet services refuse it.
+func TestSnippetRestrictedVisibility(t *testing.T) {
+	in := servertest.Start(t)
+	_, tok := in.NewUser(t, "writer")
+	r := in.Do(t, "PUT", "/application/settings", servertest.RootToken, `{"restricted_visibility_levels":["public"]}`)
+	require.Equal(t, 200, r.Status, r.String())
+	refused := map[string]any{"message": map[string]any{"error": "Visibility level Public has been restricted by your GitLab administrator"}}
+
+	r = in.Do(t, "POST", "/snippets", tok, `{"title":"t","visibility":"public","file_name":"a","content":"b"}`)
+	require.Equal(t, 403, r.Status, r.String())
+	assert.Equal(t, refused, servertest.Object(t, r))
+	assert.Empty(t, servertest.List(t, in.Do(t, "GET", "/snippets", tok, nil)))
+
+	sn := create(t, in, "/snippets", tok, `{"title":"t","visibility":"private","file_name":"a","content":"b"}`)
+	r = in.Do(t, "PUT", "/snippets/"+idOf(sn), tok, `{"visibility":"public"}`)
+	require.Equal(t, 403, r.Status, r.String())
+	assert.Equal(t, refused, servertest.Object(t, r))
+	r = in.Do(t, "PUT", "/snippets/"+idOf(sn), tok, `{"visibility":"internal"}`)
+	require.Equal(t, 200, r.Status, r.String())
+
+	// Administrators are not restricted.
+	create(t, in, "/snippets", servertest.RootToken, `{"title":"t","visibility":"public","file_name":"a","content":"b"}`)
+}

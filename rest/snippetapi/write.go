@@ -218,6 +218,8 @@ func refusal(c *gin.Context, err error) error {
 		status, text = http.StatusBadRequest, e.Message
 	case e.Kind == apperr.KindUnprocessable && e.Message != "":
 		status, text = http.StatusUnprocessableEntity, e.Message
+	case e.Kind == apperr.KindForbidden && e.Message != "":
+		status, text = http.StatusForbidden, e.Message
 	default:
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"anvil/ent"
+	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/service/snippets"
 )
@@ -16,9 +17,15 @@ type SnippetNoteable struct{ snippets *snippets.Service }
 // NewSnippetNoteable returns the snippet noteable.
 func NewSnippetNoteable(sn *snippets.Service) *SnippetNoteable { return &SnippetNoteable{snippets: sn} }
 
-// Find returns snippet ref.ID of project ref.Parent as snippets.Service.FindInProject does.
+// Find returns snippet ref.ID of project ref.Parent as snippets.Service.FindInProject does,
+// a snippet whose project's snippets the actor may not use being 404 Snippet Not Found.
 func (n *SnippetNoteable) Find(ctx context.Context, actor *authz.Actor, ref Ref) (*Target, error) {
 	sn, level, err := n.snippets.FindInProject(ctx, actor, ref.Parent, ref.ID)
+	if apperr.Is(err, apperr.KindForbidden, apperr.KindUnauthorized) {
+		// The snippets feature is not available to the actor: the notes API finds no snippet
+		// (it has no check_snippets_enabled of its own).
+		return nil, apperr.NotFound("Snippet")
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"anvil/internal/git/storage"
 	"anvil/internal/jobs"
 	"anvil/internal/service/projects"
+	"anvil/internal/service/settings"
 	"anvil/internal/service/wire"
 )
 
@@ -28,6 +29,7 @@ type Service struct {
 	client   *ent.Client
 	policy   *authz.Policy
 	projects *projects.Service
+	settings *settings.Service
 	storage  *storage.Storage
 	jobs     jobs.Enqueuer
 	log      *slog.Logger
@@ -39,6 +41,8 @@ type Deps struct {
 	Client   *ent.Client
 	Policy   *authz.Policy
 	Projects *projects.Service
+	// Settings restricts the visibility levels non-administrators may choose.
+	Settings *settings.Service
 	// Storage places the snippets' repositories.
 	Storage *storage.Storage
 	// Jobs queues the removal of a deleted snippet's repository in the deletion's transaction.
@@ -50,8 +54,8 @@ type Deps struct {
 
 // New returns the snippet service.
 func New(d Deps) *Service {
-	wire.Require("snippets", wire.D("client", d.Client), wire.D("policy", d.Policy), wire.D("projects", d.Projects),
+	wire.Require("snippets", wire.D("client", d.Client), wire.D("policy", d.Policy), wire.D("projects", d.Projects), wire.D("settings", d.Settings),
 		wire.D("storage", d.Storage), wire.D("jobs", d.Jobs), wire.D("logger", d.Log), wire.D("observer", d.Observer))
-	return &Service{client: d.Client, policy: d.Policy, projects: d.Projects, storage: d.Storage, jobs: d.Jobs, log: d.Log,
+	return &Service{client: d.Client, policy: d.Policy, projects: d.Projects, settings: d.Settings, storage: d.Storage, jobs: d.Jobs, log: d.Log,
 		observer: d.Observer}
 }

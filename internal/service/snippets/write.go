@@ -49,6 +49,16 @@ type UpdateInput struct {
 // errMultipleFiles refuses file_name and content on a snippet of several files.
 var errMultipleFiles = apperr.Refused("To update Snippets with multiple files, you must use the `files` parameter")
 
+// checkVisibility refuses a level restricted by restricted_visibility_levels to a
+// non-administrator as GitLab's snippet services do: 403 with the model's message.
+func (s *Service) checkVisibility(ctx context.Context, actor *authz.Actor, level string) error {
+	err := s.settings.CheckVisibility(ctx, actor, level)
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.KindValidation {
+		return apperr.ForbiddenMessage("Visibility level " + strings.Join(e.Fields["visibility_level"], ", "))
+	}
+	return err
+}
+
 // validateTitle checks a title as GitLab's model does.
 func validateTitle(title string) error {
 	if strings.TrimSpace(title) == "" {
@@ -97,6 +107,9 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, projectRef str
 	visibility := snippet.VisibilityInternal
 	if in.Visibility != "" {
 		visibility = snippet.Visibility(in.Visibility)
+	}
+	if err := s.checkVisibility(ctx, actor, string(visibility)); err != nil {
+		return nil, err
 	}
 	name, err := s.storage.Pick()
 	if err != nil {
@@ -187,6 +200,11 @@ func (s *Service) update(ctx context.Context, actor *authz.Actor, sn *ent.Snippe
 	}
 	if in.Title != nil {
 		if err := validateTitle(*in.Title); err != nil {
+			return nil, err
+		}
+	}
+	if in.Visibility != nil && *in.Visibility != string(sn.Visibility) {
+		if err := s.checkVisibility(ctx, actor, *in.Visibility); err != nil {
 			return nil, err
 		}
 	}
