@@ -6,6 +6,7 @@ import (
 	"anvil/internal/service"
 	"anvil/rest/branchapi"
 	"anvil/rest/commitapi"
+	"anvil/rest/epicapi"
 	"anvil/rest/eventapi"
 	"anvil/rest/forkapi"
 	"anvil/rest/groupapi"
@@ -24,6 +25,7 @@ import (
 	"anvil/rest/route"
 	"anvil/rest/settingsapi"
 	"anvil/rest/sidekiqapi"
+	"anvil/rest/snippetapi"
 	"anvil/rest/storagemoveapi"
 	"anvil/rest/tagapi"
 	"anvil/rest/tokenapi"
@@ -55,7 +57,9 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	issueapi.Register(t)
 	noteapi.Register(t)
 	milestoneapi.Register(t)
+	epicapi.Register(t)
 	labelapi.Register(t)
 	storagemoveapi.Register(t)
+	snippetapi.Register(t)
 	settingsapi.Register(t)
 }
