@@ -177,7 +177,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	ev := events.New(d.Client, policy, p, u)
 	nt := notes.New(d.Client)
 	sn := snippets.New(snippets.Deps{Client: d.Client, Policy: policy, Projects: p, Storage: stor, Jobs: q, Log: log,
-		Observer: notes.NewSnippetObserver(nt)}) // a deleted snippet's notes go with it
+		Observer: notes.NewSnippetObserver(nt), Settings: st}) // a deleted snippet's notes go with it
 	registerJobs(q, r, cr, moves, ev, sn)
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete, sn.OnProjectDelete},
 		StorageMoves: moves})

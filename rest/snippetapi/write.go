@@ -214,6 +214,8 @@ func refusal(c *gin.Context, err error) error {
 	switch {
 	case e.Kind == apperr.KindValidation:
 		status, text = http.StatusBadRequest, fullMessages(e.Fields)
+	case e.Kind == apperr.KindForbidden && len(e.Fields) > 0:
+		status, text = http.StatusForbidden, fullMessages(e.Fields) // a restricted visibility level
 	case e.Kind == apperr.KindBadRequest && e.Message != "":
 		status, text = http.StatusBadRequest, e.Message
 	case e.Kind == apperr.KindUnprocessable && e.Message != "":

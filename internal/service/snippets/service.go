@@ -14,6 +14,7 @@ import (
 	"anvil/internal/git/storage"
 	"anvil/internal/jobs"
 	"anvil/internal/service/projects"
+	"anvil/internal/service/settings"
 	"anvil/internal/service/wire"
 )
 
@@ -32,6 +33,7 @@ type Service struct {
 	jobs     jobs.Enqueuer
 	log      *slog.Logger
 	observer Observer
+	settings *settings.Service
 }
 
 // Deps are the snippet service's collaborators; every one is required.
@@ -46,12 +48,15 @@ type Deps struct {
 	Log  *slog.Logger
 	// Observer is told of deleted snippets.
 	Observer Observer
+	// Settings holds restricted_visibility_levels.
+	Settings *settings.Service
 }
 
 // New returns the snippet service.
 func New(d Deps) *Service {
 	wire.Require("snippets", wire.D("client", d.Client), wire.D("policy", d.Policy), wire.D("projects", d.Projects),
-		wire.D("storage", d.Storage), wire.D("jobs", d.Jobs), wire.D("logger", d.Log), wire.D("observer", d.Observer))
+		wire.D("storage", d.Storage), wire.D("jobs", d.Jobs), wire.D("logger", d.Log), wire.D("observer", d.Observer),
+		wire.D("settings", d.Settings))
 	return &Service{client: d.Client, policy: d.Policy, projects: d.Projects, storage: d.Storage, jobs: d.Jobs, log: d.Log,
-		observer: d.Observer}
+		observer: d.Observer, settings: d.Settings}
 }

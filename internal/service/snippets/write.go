@@ -98,6 +98,9 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, projectRef str
 	if in.Visibility != "" {
 		visibility = snippet.Visibility(in.Visibility)
 	}
+	if err := s.checkVisibility(ctx, actor, string(visibility)); err != nil {
+		return nil, err
+	}
 	name, err := s.storage.Pick()
 	if err != nil {
 		return nil, err
@@ -173,6 +176,11 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, idText string,
 func (s *Service) update(ctx context.Context, actor *authz.Actor, sn *ent.Snippet, in UpdateInput) (*ent.Snippet, error) {
 	if (in.FileName != nil || in.Content != nil) && len(sn.Files) > 1 {
 		return nil, errMultipleFiles
+	}
+	if in.Visibility != nil && *in.Visibility != string(sn.Visibility) {
+		if err := s.checkVisibility(ctx, actor, *in.Visibility); err != nil {
+			return nil, err
+		}
 	}
 	actions := in.Files
 	if actions == nil && (in.FileName != nil || in.Content != nil) {
@@ -308,4 +316,15 @@ func (s *Service) repository(sn *ent.Snippet) (*git.Repository, error) {
 		return nil, apperr.NotFound("Snippet")
 	}
 	return s.storage.Repository(sn.RepositoryStorage, sn.DiskPath)
+}
+
+// checkVisibility refuses a restricted visibility level to a non-administrator as GitLab's
+// snippet services do: 403 with the model error ("Visibility level Public has been restricted
+// by your GitLab administrator").
+func (s *Service) checkVisibility(ctx context.Context, actor *authz.Actor, level string) error {
+	err := s.settings.CheckVisibility(ctx, actor, level)
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.KindValidation {
+		return &apperr.Error{Kind: apperr.KindForbidden, Fields: e.Fields}
+	}
+	return err
 }
