@@ -59,7 +59,13 @@ func (h *handlers) list(c *gin.Context, withScope bool, parent func(*events.List
 	if err != nil {
 		return err
 	}
-	return httpx.Page(c, httpx.P(c).BaseURL, res, httpx.P(c).Events(res.Items))
+	commented, err := h.notes.ForEvents(c.Request.Context(), res.Items)
+	if err != nil {
+		return err
+	}
+	out := httpx.P(c).Events(res.Items)
+	httpx.P(c).AttachNotes(out, commented)
+	return httpx.Page(c, httpx.P(c).BaseURL, res, out)
 }
 
 // own handles GET /events: the caller's events (scope=all: those of the caller's projects).

@@ -62,3 +62,21 @@ func (h *handlers) reply(c *gin.Context) error {
 	}
 	return httpx.Created(c, httpx.P(c).Note(n))
 }
+
+// resolveDiscussion handles PUT <noteable>/discussions/:discussion_id?resolved= (resolvable families).
+func (h *handlers) resolveDiscussion(c *gin.Context) error {
+	b, err := httpx.Bind(c)
+	if err != nil {
+		return err
+	}
+	b.Require("resolved")
+	resolved := b.BoolDefault("resolved", false)
+	if err := b.Err(); err != nil {
+		return err
+	}
+	d, _, err := h.notes.ResolveDiscussion(c.Request.Context(), httpx.Actor(c), h.ref(c), httpx.PathParam(c, "discussion_id"), resolved)
+	if err != nil {
+		return err
+	}
+	return httpx.OK(c, httpx.P(c).Discussion(d))
+}

@@ -13,11 +13,13 @@ import (
 )
 
 // Family is one noteable's URL family: its type, the path of one noteable (its parent in
-// :id) and the name of the path parameter that holds its id or iid.
+// :id) and the name of the path parameter that holds its id or iid. Resolvable families (merge
+// requests) also serve PUT .../discussions/:discussion_id?resolved=.
 type Family struct {
-	Type    string
-	Path    string
-	IDParam string
+	Type       string
+	Path       string
+	IDParam    string
+	Resolvable bool
 }
 
 // Families are the noteables served, one line each (snippets, epics, merge requests and
@@ -50,6 +52,9 @@ func Register(t *route.Table) {
 		t.POST(f.Path+"/discussions/:discussion_id/notes", h.reply, route.SignedIn)
 		t.PUT(f.Path+"/discussions/:discussion_id/notes/:note_id", h.update, route.SignedIn)
 		t.DELETE(f.Path+"/discussions/:discussion_id/notes/:note_id", h.delete, route.SignedIn)
+		if f.Resolvable {
+			t.PUT(f.Path+"/discussions/:discussion_id", h.resolveDiscussion, route.SignedIn)
+		}
 	}
 }
 

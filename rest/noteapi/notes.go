@@ -75,11 +75,23 @@ func (h *handlers) create(c *gin.Context) error {
 	return httpx.Created(c, httpx.P(c).Note(n))
 }
 
-// update handles PUT <noteable>/notes/:note_id and PUT <noteable>/discussions/:discussion_id/notes/:note_id.
+// update handles PUT <noteable>/notes/:note_id and PUT <noteable>/discussions/:discussion_id/notes/:note_id
+// (the discussion form resolves the note with resolved instead of body).
 func (h *handlers) update(c *gin.Context) error {
 	b, err := httpx.Bind(c)
 	if err != nil {
 		return err
+	}
+	if c.Param("discussion_id") != "" && !b.Has("body") && b.Has("resolved") {
+		resolved := b.BoolDefault("resolved", false)
+		if err := b.Err(); err != nil {
+			return err
+		}
+		n, _, err := h.notes.ResolveNote(c.Request.Context(), httpx.Actor(c), h.ref(c), httpx.PathParam(c, "note_id"), resolved)
+		if err != nil {
+			return err
+		}
+		return httpx.OK(c, httpx.P(c).Note(n))
 	}
 	b.Require("body")
 	body := b.StringDefault("body", "")

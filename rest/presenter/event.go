@@ -23,6 +23,7 @@ type Event struct {
 	Imported       bool              `json:"imported"`
 	ImportedFrom   string            `json:"imported_from"`
 	PushData       *PushEventPayload `json:"push_data,omitempty"`
+	Note           *Note             `json:"note,omitempty"`
 	AuthorUsername *string           `json:"author_username"`
 }
 
@@ -67,4 +68,15 @@ func (p *Presenter) Events(list []*ent.Event) []*Event {
 		out = append(out, p.Event(e))
 	}
 	return out
+}
+
+// AttachNotes sets the note of each "commented on" event of out from notes (by note id).
+func (p *Presenter) AttachNotes(out []*Event, notes map[int]*ent.Note) {
+	for _, e := range out {
+		if e.TargetType != nil && *e.TargetType == events.TargetNote && e.TargetID != nil {
+			if n := notes[*e.TargetID]; n != nil {
+				e.Note = p.Note(n)
+			}
+		}
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"anvil/internal/authz"
 	"anvil/internal/db"
 	"anvil/internal/pagination"
+	"anvil/internal/service/events"
 )
 
 // ListParams are the notes list's filters.
@@ -177,4 +178,23 @@ func group(rows []*ent.Note) []*Discussion {
 		d.Notes = append(d.Notes, n)
 	}
 	return out
+}
+
+// ForEvents reads the notes the "commented on" events among list are about, by note id.
+func (s *Service) ForEvents(ctx context.Context, list []*ent.Event) (map[int]*ent.Note, error) {
+	var ids []int
+	for _, e := range list {
+		if e.TargetType != nil && *e.TargetType == events.TargetNote && e.TargetID != nil {
+			ids = append(ids, *e.TargetID)
+		}
+	}
+	out := map[int]*ent.Note{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := withAuthors(db.ClientFrom(ctx, s.client).Note.Query().Where(note.IDIn(ids...))).All(ctx)
+	for _, n := range rows {
+		out[n.ID] = n
+	}
+	return out, err
 }

@@ -68,8 +68,10 @@ type Access struct {
 	AdminNotes bool
 	// BackDate: set_note_created_at (administrators, project or group owners).
 	BackDate bool
-	// Resolvable: the noteable's threads can be resolved (merge requests).
-	Resolvable bool
+	// Resolvable: the noteable's threads can be resolved (merge requests); ResolveThreads:
+	// the actor resolves others' threads (resolve_note beyond the thread's author).
+	Resolvable     bool
+	ResolveThreads bool
 }
 
 // mayComment applies the lock to Comment: a locked discussion takes comments from members only.

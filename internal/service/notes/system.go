@@ -11,8 +11,9 @@ import (
 
 // IssueObserver writes the system notes of issue changes in the change's transaction, in
 // GitLab's words (SystemNotes::IssuablesService): assignees, title, description,
-// confidentiality, discussion lock and due date. State, label and milestone changes are
-// resource events, not notes. When an issue is destroyed its notes go with it.
+// confidentiality, discussion lock and due date, and "mentioned in issue #M" on the issues its
+// description references. State, label and milestone changes are resource events, not notes.
+// When an issue is destroyed its notes go with it.
 type IssueObserver struct{ notes *Service }
 
 // NewIssueObserver returns the observer that writes issues' system notes.
@@ -23,7 +24,15 @@ func (o IssueObserver) IssueChanged(ctx context.Context, actor *authz.Actor, ch 
 	if ch.Action == "destroyed" {
 		return o.notes.DeleteFor(ctx, &Target{Type: TypeIssue, ID: ch.Before.ID})
 	}
-	if ch.Before == nil || ch.After == nil {
+	if ch.After == nil {
+		return nil
+	}
+	if !ch.After.Confidential && (ch.Before == nil || str(ch.Before.Description) != str(ch.After.Description)) {
+		if err := o.notes.crossReference(ctx, actor, ch.After.ProjectID, ch.After.Iid, str(ch.After.Description)); err != nil {
+			return err
+		}
+	}
+	if ch.Before == nil {
 		return nil // created: GitLab writes no system note for the issue's own creation
 	}
 	t := IssueTarget(actor, authz.NoAccess, ch.After)

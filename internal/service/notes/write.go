@@ -106,7 +106,7 @@ func (s *Service) Reply(ctx context.Context, actor *authz.Actor, ref Ref, discus
 	err = db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
 		if d.Individual {
 			if err := c.Note.Update().Where(of(t), note.DiscussionID(d.ID), note.TypeIsNil()).
-				SetType(note.TypeDiscussionNote).Exec(ctx); err != nil {
+				SetType(note.TypeDiscussionNote).SetResolvable(t.Access.Resolvable).Exec(ctx); err != nil {
 				return err
 			}
 		}
@@ -134,8 +134,17 @@ func (s *Service) write(ctx context.Context, actor *authz.Actor, n Noteable, t *
 		if err := n.UserNotesChanged(ctx, t, 1); err != nil {
 			return err
 		}
-		if err := events.Record(ctx, c, events.Commented(row.ID, actor.UserID(), t.ProjectID, t.GroupID)); err != nil {
-			return err
+		if t.Type == TypeIssue && !internal && !confidentialIssue(t) {
+			if err := s.crossReference(ctx, actor, *t.ProjectID, *t.IID, in.Body); err != nil {
+				return err
+			}
+		}
+		// An internal note, or a note on a confidential issue, records no event: the feed would
+		// show it to those it is hidden from.
+		if !internal && !confidentialIssue(t) {
+			if err := events.Record(ctx, c, events.Commented(row.ID, actor.UserID(), t.ProjectID, t.GroupID)); err != nil {
+				return err
+			}
 		}
 		out, err = withAuthors(c.Note.Query().Where(note.ID(row.ID))).Only(ctx)
 		return err
@@ -167,7 +176,8 @@ func (s *Service) mayChange(ctx context.Context, actor *authz.Actor, ref Ref, no
 	if actor.IsAnonymous() {
 		return nil, nil, nil, apperr.Unauthorized()
 	}
-	own := row.AuthorID != nil && *row.AuthorID == actor.UserID()
+	// Authors change their own notes while they may comment (not once the project is archived).
+	own := row.AuthorID != nil && *row.AuthorID == actor.UserID() && t.Access.Comment
 	if row.System || !(own || t.Access.AdminNotes) || (t.Access.Locked && !t.Access.Member) {
 		return nil, nil, nil, apperr.Forbidden("")
 	}
@@ -222,4 +232,10 @@ func (s *Service) DeleteFor(ctx context.Context, t *Target) error {
 func (s *Service) AddSystem(ctx context.Context, t *Target, authorID *int, body string) error {
 	return create(db.ClientFrom(ctx, s.client), t).SetNillableAuthorID(authorID).SetBody(body).SetSystem(true).
 		SetDiscussionID(newDiscussionID()).Exec(ctx)
+}
+
+// confidentialIssue reports whether t is a confidential issue.
+func confidentialIssue(t *Target) bool {
+	is, ok := t.Object.(*ent.Issue)
+	return ok && is.Confidential
 }
