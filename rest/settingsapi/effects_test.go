@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"anvil/cmd/anvil/server/servertest"
+	"anvil/ent"
 	"anvil/internal/config"
 	"anvil/internal/service/settings"
 
@@ -132,3 +133,16 @@ func TestSettingsCache_otherReplica(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// A setting written inside a caller's transaction is not kept stale by a read made before the
+// commit.
+func TestSettingsCache_writeInCallersTransaction(t *testing.T) {
+	in := servertest.Start(t)
+	st := in.Services.Settings
+	tx, err := in.DB.Client.Tx(t.Context())
+	require.NoError(t, err)
+	require.NoError(t, st.Set(ent.NewTxContext(t.Context(), tx), "personal_access_token_prefix", "tx-"))
+	assert.Equal(t, "glpat-", st.String(t.Context(), "personal_access_token_prefix"), "not committed yet")
+	require.NoError(t, tx.Commit())
+	assert.Equal(t, "tx-", st.String(t.Context(), "personal_access_token_prefix"))
+}

@@ -143,6 +143,17 @@ func (s *Service) write(ctx context.Context, values map[string]any) error {
 	if err != nil {
 		return err
 	}
+	if tx := ent.TxFromContext(ctx); tx != nil {
+		// Written inside a caller's transaction: drop the cache again once it commits, so a
+		// read between this write and the commit cannot keep the old value cached.
+		tx.OnCommit(func(next ent.Committer) ent.Committer {
+			return ent.CommitFunc(func(ctx context.Context, tx *ent.Tx) error {
+				err := next.Commit(ctx, tx)
+				s.Invalidate()
+				return err
+			})
+		})
+	}
 	err = db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
 		for key, value := range values {
 			b, err := json.Marshal(value)

@@ -179,8 +179,9 @@ func spell(required, flagParam, flagName string) string {
 		return required
 	}
 	for syn, real := range Synonyms {
-		if real == required && strings.HasPrefix(syn, commonPrefix(flagParam, syn)) &&
-			len(commonPrefix(flagParam, syn)) > len(commonPrefix(flagName, required)) {
+		// The synonym of the companion that shares more with the flag's spelling than the
+		// real names share with each other (domain_blacklist beside domain_blacklist_enabled).
+		if real == required && len(commonPrefix(flagParam, syn)) > len(commonPrefix(flagName, required)) {
 			return syn
 		}
 	}

@@ -187,6 +187,11 @@ func (s *Service) update(ctx context.Context, actor *authz.Actor, sn *ent.Snippe
 	if (in.FileName != nil || in.Content != nil) && len(sn.Files) > 1 {
 		return nil, errMultipleFiles
 	}
+	if in.Visibility != nil && *in.Visibility != string(sn.Visibility) {
+		if err := s.checkVisibility(ctx, actor, *in.Visibility); err != nil {
+			return nil, err
+		}
+	}
 	actions := in.Files
 	if actions == nil && (in.FileName != nil || in.Content != nil) {
 		actions = legacyActions(sn, in.FileName, in.Content)
