@@ -45,6 +45,7 @@ import (
 	"anvil/ent/resourcemilestoneevent"
 	"anvil/ent/resourcestateevent"
 	"anvil/ent/setting"
+	"anvil/ent/snippet"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
 
@@ -129,6 +130,8 @@ type Client struct {
 	ResourceStateEvent *ResourceStateEventClient
 	// Setting is the client for interacting with the Setting builders.
 	Setting *SettingClient
+	// Snippet is the client for interacting with the Snippet builders.
+	Snippet *SnippetClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 	// UserCustomAttribute is the client for interacting with the UserCustomAttribute builders.
@@ -180,6 +183,7 @@ func (c *Client) init() {
 	c.ResourceMilestoneEvent = NewResourceMilestoneEventClient(c.config)
 	c.ResourceStateEvent = NewResourceStateEventClient(c.config)
 	c.Setting = NewSettingClient(c.config)
+	c.Snippet = NewSnippetClient(c.config)
 	c.User = NewUserClient(c.config)
 	c.UserCustomAttribute = NewUserCustomAttributeClient(c.config)
 }
@@ -308,6 +312,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ResourceMilestoneEvent:       NewResourceMilestoneEventClient(cfg),
 		ResourceStateEvent:           NewResourceStateEventClient(cfg),
 		Setting:                      NewSettingClient(cfg),
+		Snippet:                      NewSnippetClient(cfg),
 		User:                         NewUserClient(cfg),
 		UserCustomAttribute:          NewUserCustomAttributeClient(cfg),
 	}, nil
@@ -363,6 +368,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ResourceMilestoneEvent:       NewResourceMilestoneEventClient(cfg),
 		ResourceStateEvent:           NewResourceStateEventClient(cfg),
 		Setting:                      NewSettingClient(cfg),
+		Snippet:                      NewSnippetClient(cfg),
 		User:                         NewUserClient(cfg),
 		UserCustomAttribute:          NewUserCustomAttributeClient(cfg),
 	}, nil
@@ -402,7 +408,7 @@ func (c *Client) Use(hooks ...Hook) {
 		c.ProjectRepositoryStorageMove, c.ProjectStar, c.ProjectStatistics,
 		c.ProtectedBranch, c.PushEvent, c.PushEventPayload, c.RedirectRoute,
 		c.ResourceLabelEvent, c.ResourceMilestoneEvent, c.ResourceStateEvent,
-		c.Setting, c.User, c.UserCustomAttribute,
+		c.Setting, c.Snippet, c.User, c.UserCustomAttribute,
 	} {
 		n.Use(hooks...)
 	}
@@ -420,7 +426,7 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.ProjectRepositoryStorageMove, c.ProjectStar, c.ProjectStatistics,
 		c.ProtectedBranch, c.PushEvent, c.PushEventPayload, c.RedirectRoute,
 		c.ResourceLabelEvent, c.ResourceMilestoneEvent, c.ResourceStateEvent,
-		c.Setting, c.User, c.UserCustomAttribute,
+		c.Setting, c.Snippet, c.User, c.UserCustomAttribute,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -497,6 +503,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ResourceStateEvent.mutate(ctx, m)
 	case *SettingMutation:
 		return c.Setting.mutate(ctx, m)
+	case *SnippetMutation:
+		return c.Snippet.mutate(ctx, m)
 	case *UserMutation:
 		return c.User.mutate(ctx, m)
 	case *UserCustomAttributeMutation:
@@ -6372,6 +6380,171 @@ func (c *SettingClient) mutate(ctx context.Context, m *SettingMutation) (Value, 
 	}
 }
 
+// SnippetClient is a client for the Snippet schema.
+type SnippetClient struct {
+	config
+}
+
+// NewSnippetClient returns a client for the Snippet from the given config.
+func NewSnippetClient(c config) *SnippetClient {
+	return &SnippetClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `snippet.Hooks(f(g(h())))`.
+func (c *SnippetClient) Use(hooks ...Hook) {
+	c.hooks.Snippet = append(c.hooks.Snippet, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `snippet.Intercept(f(g(h())))`.
+func (c *SnippetClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Snippet = append(c.inters.Snippet, interceptors...)
+}
+
+// Create returns a builder for creating a Snippet entity.
+func (c *SnippetClient) Create() *SnippetCreate {
+	mutation := newSnippetMutation(c.config, OpCreate)
+	return &SnippetCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Snippet entities.
+func (c *SnippetClient) CreateBulk(builders ...*SnippetCreate) *SnippetCreateBulk {
+	return &SnippetCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SnippetClient) MapCreateBulk(slice any, setFunc func(*SnippetCreate, int)) *SnippetCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SnippetCreateBulk{err: fmt.Errorf("calling to SnippetClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SnippetCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SnippetCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Snippet.
+func (c *SnippetClient) Update() *SnippetUpdate {
+	mutation := newSnippetMutation(c.config, OpUpdate)
+	return &SnippetUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SnippetClient) UpdateOne(_m *Snippet) *SnippetUpdateOne {
+	mutation := newSnippetMutation(c.config, OpUpdateOne, withSnippet(_m))
+	return &SnippetUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SnippetClient) UpdateOneID(id int) *SnippetUpdateOne {
+	mutation := newSnippetMutation(c.config, OpUpdateOne, withSnippetID(id))
+	return &SnippetUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Snippet.
+func (c *SnippetClient) Delete() *SnippetDelete {
+	mutation := newSnippetMutation(c.config, OpDelete)
+	return &SnippetDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SnippetClient) DeleteOne(_m *Snippet) *SnippetDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SnippetClient) DeleteOneID(id int) *SnippetDeleteOne {
+	builder := c.Delete().Where(snippet.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SnippetDeleteOne{builder}
+}
+
+// Query returns a query builder for Snippet.
+func (c *SnippetClient) Query() *SnippetQuery {
+	return &SnippetQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSnippet},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Snippet entity by its id.
+func (c *SnippetClient) Get(ctx context.Context, id int) (*Snippet, error) {
+	return c.Query().Where(snippet.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SnippetClient) GetX(ctx context.Context, id int) *Snippet {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryAuthor queries the author edge of a Snippet.
+func (c *SnippetClient) QueryAuthor(_m *Snippet) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(snippet.Table, snippet.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, snippet.AuthorTable, snippet.AuthorColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryProject queries the project edge of a Snippet.
+func (c *SnippetClient) QueryProject(_m *Snippet) *ProjectQuery {
+	query := (&ProjectClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(snippet.Table, snippet.FieldID, id),
+			sqlgraph.To(project.Table, project.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, snippet.ProjectTable, snippet.ProjectColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SnippetClient) Hooks() []Hook {
+	return c.hooks.Snippet
+}
+
+// Interceptors returns the client interceptors.
+func (c *SnippetClient) Interceptors() []Interceptor {
+	return c.inters.Snippet
+}
+
+func (c *SnippetClient) mutate(ctx context.Context, m *SnippetMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SnippetCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SnippetUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SnippetUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SnippetDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Snippet mutation op: %q", m.Op())
+	}
+}
+
 // UserClient is a client for the User schema.
 type UserClient struct {
 	config
@@ -6823,7 +6996,7 @@ type (
 		Note, PersonalAccessToken, Project, ProjectGroupLink,
 		ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics, ProtectedBranch,
 		PushEvent, PushEventPayload, RedirectRoute, ResourceLabelEvent,
-		ResourceMilestoneEvent, ResourceStateEvent, Setting, User,
+		ResourceMilestoneEvent, ResourceStateEvent, Setting, Snippet, User,
 		UserCustomAttribute []ent.Hook
 	}
 	inters struct {
@@ -6833,7 +7006,7 @@ type (
 		Note, PersonalAccessToken, Project, ProjectGroupLink,
 		ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics, ProtectedBranch,
 		PushEvent, PushEventPayload, RedirectRoute, ResourceLabelEvent,
-		ResourceMilestoneEvent, ResourceStateEvent, Setting, User,
+		ResourceMilestoneEvent, ResourceStateEvent, Setting, Snippet, User,
 		UserCustomAttribute []ent.Interceptor
 	}
 )

@@ -37,6 +37,7 @@ import (
 	"anvil/ent/resourcemilestoneevent"
 	"anvil/ent/resourcestateevent"
 	"anvil/ent/setting"
+	"anvil/ent/snippet"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
 	"context"
@@ -142,6 +143,7 @@ func checkColumn(t, c string) error {
 			resourcemilestoneevent.Table:       resourcemilestoneevent.ValidColumn,
 			resourcestateevent.Table:           resourcestateevent.ValidColumn,
 			setting.Table:                      setting.ValidColumn,
+			snippet.Table:                      snippet.ValidColumn,
 			user.Table:                         user.ValidColumn,
 			usercustomattribute.Table:          usercustomattribute.ValidColumn,
 		})

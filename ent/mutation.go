@@ -39,6 +39,7 @@ import (
 	"anvil/ent/resourcestateevent"
 	"anvil/ent/schema"
 	"anvil/ent/setting"
+	"anvil/ent/snippet"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
 	"context"
@@ -94,6 +95,7 @@ const (
 	TypeResourceMilestoneEvent       = "ResourceMilestoneEvent"
 	TypeResourceStateEvent           = "ResourceStateEvent"
 	TypeSetting                      = "Setting"
+	TypeSnippet                      = "Snippet"
 	TypeUser                         = "User"
 	TypeUserCustomAttribute          = "UserCustomAttribute"
 )
@@ -34272,6 +34274,1287 @@ func (m *SettingMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *SettingMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Setting edge %s", name)
+}
+
+// SnippetMutation represents an operation that mutates the Snippet nodes in the graph.
+type SnippetMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	created_at         *time.Time
+	updated_at         *time.Time
+	title              *string
+	description        *string
+	visibility         *snippet.Visibility
+	file_name          *string
+	files              *[]string
+	appendfiles        []string
+	repository_storage *string
+	disk_path          *string
+	default_branch     *string
+	imported_from      *string
+	user_agent         *string
+	ip_address         *string
+	clearedFields      map[string]struct{}
+	author             *int
+	clearedauthor      bool
+	project            *int
+	clearedproject     bool
+	done               bool
+	oldValue           func(context.Context) (*Snippet, error)
+	predicates         []predicate.Snippet
+}
+
+var _ ent.Mutation = (*SnippetMutation)(nil)
+
+// snippetOption allows management of the mutation configuration using functional options.
+type snippetOption func(*SnippetMutation)
+
+// newSnippetMutation creates new mutation for the Snippet entity.
+func newSnippetMutation(c config, op Op, opts ...snippetOption) *SnippetMutation {
+	m := &SnippetMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSnippet,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSnippetID sets the ID field of the mutation.
+func withSnippetID(id int) snippetOption {
+	return func(m *SnippetMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Snippet
+		)
+		m.oldValue = func(ctx context.Context) (*Snippet, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Snippet.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSnippet sets the old Snippet of the mutation.
+func withSnippet(node *Snippet) snippetOption {
+	return func(m *SnippetMutation) {
+		m.oldValue = func(context.Context) (*Snippet, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SnippetMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SnippetMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SnippetMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SnippetMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Snippet.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SnippetMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SnippetMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SnippetMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SnippetMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SnippetMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SnippetMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *SnippetMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *SnippetMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *SnippetMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *SnippetMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *SnippetMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldDescription(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ClearDescription clears the value of the "description" field.
+func (m *SnippetMutation) ClearDescription() {
+	m.description = nil
+	m.clearedFields[snippet.FieldDescription] = struct{}{}
+}
+
+// DescriptionCleared returns if the "description" field was cleared in this mutation.
+func (m *SnippetMutation) DescriptionCleared() bool {
+	_, ok := m.clearedFields[snippet.FieldDescription]
+	return ok
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *SnippetMutation) ResetDescription() {
+	m.description = nil
+	delete(m.clearedFields, snippet.FieldDescription)
+}
+
+// SetVisibility sets the "visibility" field.
+func (m *SnippetMutation) SetVisibility(s snippet.Visibility) {
+	m.visibility = &s
+}
+
+// Visibility returns the value of the "visibility" field in the mutation.
+func (m *SnippetMutation) Visibility() (r snippet.Visibility, exists bool) {
+	v := m.visibility
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVisibility returns the old "visibility" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldVisibility(ctx context.Context) (v snippet.Visibility, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVisibility is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVisibility requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVisibility: %w", err)
+	}
+	return oldValue.Visibility, nil
+}
+
+// ResetVisibility resets all changes to the "visibility" field.
+func (m *SnippetMutation) ResetVisibility() {
+	m.visibility = nil
+}
+
+// SetAuthorID sets the "author_id" field.
+func (m *SnippetMutation) SetAuthorID(i int) {
+	m.author = &i
+}
+
+// AuthorID returns the value of the "author_id" field in the mutation.
+func (m *SnippetMutation) AuthorID() (r int, exists bool) {
+	v := m.author
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAuthorID returns the old "author_id" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldAuthorID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAuthorID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAuthorID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAuthorID: %w", err)
+	}
+	return oldValue.AuthorID, nil
+}
+
+// ClearAuthorID clears the value of the "author_id" field.
+func (m *SnippetMutation) ClearAuthorID() {
+	m.author = nil
+	m.clearedFields[snippet.FieldAuthorID] = struct{}{}
+}
+
+// AuthorIDCleared returns if the "author_id" field was cleared in this mutation.
+func (m *SnippetMutation) AuthorIDCleared() bool {
+	_, ok := m.clearedFields[snippet.FieldAuthorID]
+	return ok
+}
+
+// ResetAuthorID resets all changes to the "author_id" field.
+func (m *SnippetMutation) ResetAuthorID() {
+	m.author = nil
+	delete(m.clearedFields, snippet.FieldAuthorID)
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *SnippetMutation) SetProjectID(i int) {
+	m.project = &i
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *SnippetMutation) ProjectID() (r int, exists bool) {
+	v := m.project
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldProjectID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// ClearProjectID clears the value of the "project_id" field.
+func (m *SnippetMutation) ClearProjectID() {
+	m.project = nil
+	m.clearedFields[snippet.FieldProjectID] = struct{}{}
+}
+
+// ProjectIDCleared returns if the "project_id" field was cleared in this mutation.
+func (m *SnippetMutation) ProjectIDCleared() bool {
+	_, ok := m.clearedFields[snippet.FieldProjectID]
+	return ok
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *SnippetMutation) ResetProjectID() {
+	m.project = nil
+	delete(m.clearedFields, snippet.FieldProjectID)
+}
+
+// SetFileName sets the "file_name" field.
+func (m *SnippetMutation) SetFileName(s string) {
+	m.file_name = &s
+}
+
+// FileName returns the value of the "file_name" field in the mutation.
+func (m *SnippetMutation) FileName() (r string, exists bool) {
+	v := m.file_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFileName returns the old "file_name" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldFileName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFileName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFileName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFileName: %w", err)
+	}
+	return oldValue.FileName, nil
+}
+
+// ResetFileName resets all changes to the "file_name" field.
+func (m *SnippetMutation) ResetFileName() {
+	m.file_name = nil
+}
+
+// SetFiles sets the "files" field.
+func (m *SnippetMutation) SetFiles(s []string) {
+	m.files = &s
+	m.appendfiles = nil
+}
+
+// Files returns the value of the "files" field in the mutation.
+func (m *SnippetMutation) Files() (r []string, exists bool) {
+	v := m.files
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFiles returns the old "files" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldFiles(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFiles is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFiles requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFiles: %w", err)
+	}
+	return oldValue.Files, nil
+}
+
+// AppendFiles adds s to the "files" field.
+func (m *SnippetMutation) AppendFiles(s []string) {
+	m.appendfiles = append(m.appendfiles, s...)
+}
+
+// AppendedFiles returns the list of values that were appended to the "files" field in this mutation.
+func (m *SnippetMutation) AppendedFiles() ([]string, bool) {
+	if len(m.appendfiles) == 0 {
+		return nil, false
+	}
+	return m.appendfiles, true
+}
+
+// ClearFiles clears the value of the "files" field.
+func (m *SnippetMutation) ClearFiles() {
+	m.files = nil
+	m.appendfiles = nil
+	m.clearedFields[snippet.FieldFiles] = struct{}{}
+}
+
+// FilesCleared returns if the "files" field was cleared in this mutation.
+func (m *SnippetMutation) FilesCleared() bool {
+	_, ok := m.clearedFields[snippet.FieldFiles]
+	return ok
+}
+
+// ResetFiles resets all changes to the "files" field.
+func (m *SnippetMutation) ResetFiles() {
+	m.files = nil
+	m.appendfiles = nil
+	delete(m.clearedFields, snippet.FieldFiles)
+}
+
+// SetRepositoryStorage sets the "repository_storage" field.
+func (m *SnippetMutation) SetRepositoryStorage(s string) {
+	m.repository_storage = &s
+}
+
+// RepositoryStorage returns the value of the "repository_storage" field in the mutation.
+func (m *SnippetMutation) RepositoryStorage() (r string, exists bool) {
+	v := m.repository_storage
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRepositoryStorage returns the old "repository_storage" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldRepositoryStorage(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRepositoryStorage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRepositoryStorage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRepositoryStorage: %w", err)
+	}
+	return oldValue.RepositoryStorage, nil
+}
+
+// ResetRepositoryStorage resets all changes to the "repository_storage" field.
+func (m *SnippetMutation) ResetRepositoryStorage() {
+	m.repository_storage = nil
+}
+
+// SetDiskPath sets the "disk_path" field.
+func (m *SnippetMutation) SetDiskPath(s string) {
+	m.disk_path = &s
+}
+
+// DiskPath returns the value of the "disk_path" field in the mutation.
+func (m *SnippetMutation) DiskPath() (r string, exists bool) {
+	v := m.disk_path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDiskPath returns the old "disk_path" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldDiskPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDiskPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDiskPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDiskPath: %w", err)
+	}
+	return oldValue.DiskPath, nil
+}
+
+// ResetDiskPath resets all changes to the "disk_path" field.
+func (m *SnippetMutation) ResetDiskPath() {
+	m.disk_path = nil
+}
+
+// SetDefaultBranch sets the "default_branch" field.
+func (m *SnippetMutation) SetDefaultBranch(s string) {
+	m.default_branch = &s
+}
+
+// DefaultBranch returns the value of the "default_branch" field in the mutation.
+func (m *SnippetMutation) DefaultBranch() (r string, exists bool) {
+	v := m.default_branch
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDefaultBranch returns the old "default_branch" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldDefaultBranch(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDefaultBranch is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDefaultBranch requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDefaultBranch: %w", err)
+	}
+	return oldValue.DefaultBranch, nil
+}
+
+// ResetDefaultBranch resets all changes to the "default_branch" field.
+func (m *SnippetMutation) ResetDefaultBranch() {
+	m.default_branch = nil
+}
+
+// SetImportedFrom sets the "imported_from" field.
+func (m *SnippetMutation) SetImportedFrom(s string) {
+	m.imported_from = &s
+}
+
+// ImportedFrom returns the value of the "imported_from" field in the mutation.
+func (m *SnippetMutation) ImportedFrom() (r string, exists bool) {
+	v := m.imported_from
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldImportedFrom returns the old "imported_from" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldImportedFrom(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldImportedFrom is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldImportedFrom requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldImportedFrom: %w", err)
+	}
+	return oldValue.ImportedFrom, nil
+}
+
+// ResetImportedFrom resets all changes to the "imported_from" field.
+func (m *SnippetMutation) ResetImportedFrom() {
+	m.imported_from = nil
+}
+
+// SetUserAgent sets the "user_agent" field.
+func (m *SnippetMutation) SetUserAgent(s string) {
+	m.user_agent = &s
+}
+
+// UserAgent returns the value of the "user_agent" field in the mutation.
+func (m *SnippetMutation) UserAgent() (r string, exists bool) {
+	v := m.user_agent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserAgent returns the old "user_agent" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldUserAgent(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserAgent is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserAgent requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserAgent: %w", err)
+	}
+	return oldValue.UserAgent, nil
+}
+
+// ResetUserAgent resets all changes to the "user_agent" field.
+func (m *SnippetMutation) ResetUserAgent() {
+	m.user_agent = nil
+}
+
+// SetIPAddress sets the "ip_address" field.
+func (m *SnippetMutation) SetIPAddress(s string) {
+	m.ip_address = &s
+}
+
+// IPAddress returns the value of the "ip_address" field in the mutation.
+func (m *SnippetMutation) IPAddress() (r string, exists bool) {
+	v := m.ip_address
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIPAddress returns the old "ip_address" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldIPAddress(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIPAddress is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIPAddress requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIPAddress: %w", err)
+	}
+	return oldValue.IPAddress, nil
+}
+
+// ResetIPAddress resets all changes to the "ip_address" field.
+func (m *SnippetMutation) ResetIPAddress() {
+	m.ip_address = nil
+}
+
+// ClearAuthor clears the "author" edge to the User entity.
+func (m *SnippetMutation) ClearAuthor() {
+	m.clearedauthor = true
+	m.clearedFields[snippet.FieldAuthorID] = struct{}{}
+}
+
+// AuthorCleared reports if the "author" edge to the User entity was cleared.
+func (m *SnippetMutation) AuthorCleared() bool {
+	return m.AuthorIDCleared() || m.clearedauthor
+}
+
+// AuthorIDs returns the "author" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// AuthorID instead. It exists only for internal usage by the builders.
+func (m *SnippetMutation) AuthorIDs() (ids []int) {
+	if id := m.author; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetAuthor resets all changes to the "author" edge.
+func (m *SnippetMutation) ResetAuthor() {
+	m.author = nil
+	m.clearedauthor = false
+}
+
+// ClearProject clears the "project" edge to the Project entity.
+func (m *SnippetMutation) ClearProject() {
+	m.clearedproject = true
+	m.clearedFields[snippet.FieldProjectID] = struct{}{}
+}
+
+// ProjectCleared reports if the "project" edge to the Project entity was cleared.
+func (m *SnippetMutation) ProjectCleared() bool {
+	return m.ProjectIDCleared() || m.clearedproject
+}
+
+// ProjectIDs returns the "project" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProjectID instead. It exists only for internal usage by the builders.
+func (m *SnippetMutation) ProjectIDs() (ids []int) {
+	if id := m.project; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProject resets all changes to the "project" edge.
+func (m *SnippetMutation) ResetProject() {
+	m.project = nil
+	m.clearedproject = false
+}
+
+// Where appends a list predicates to the SnippetMutation builder.
+func (m *SnippetMutation) Where(ps ...predicate.Snippet) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SnippetMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SnippetMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Snippet, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SnippetMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SnippetMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Snippet).
+func (m *SnippetMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SnippetMutation) Fields() []string {
+	fields := make([]string, 0, 15)
+	if m.created_at != nil {
+		fields = append(fields, snippet.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, snippet.FieldUpdatedAt)
+	}
+	if m.title != nil {
+		fields = append(fields, snippet.FieldTitle)
+	}
+	if m.description != nil {
+		fields = append(fields, snippet.FieldDescription)
+	}
+	if m.visibility != nil {
+		fields = append(fields, snippet.FieldVisibility)
+	}
+	if m.author != nil {
+		fields = append(fields, snippet.FieldAuthorID)
+	}
+	if m.project != nil {
+		fields = append(fields, snippet.FieldProjectID)
+	}
+	if m.file_name != nil {
+		fields = append(fields, snippet.FieldFileName)
+	}
+	if m.files != nil {
+		fields = append(fields, snippet.FieldFiles)
+	}
+	if m.repository_storage != nil {
+		fields = append(fields, snippet.FieldRepositoryStorage)
+	}
+	if m.disk_path != nil {
+		fields = append(fields, snippet.FieldDiskPath)
+	}
+	if m.default_branch != nil {
+		fields = append(fields, snippet.FieldDefaultBranch)
+	}
+	if m.imported_from != nil {
+		fields = append(fields, snippet.FieldImportedFrom)
+	}
+	if m.user_agent != nil {
+		fields = append(fields, snippet.FieldUserAgent)
+	}
+	if m.ip_address != nil {
+		fields = append(fields, snippet.FieldIPAddress)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SnippetMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case snippet.FieldCreatedAt:
+		return m.CreatedAt()
+	case snippet.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case snippet.FieldTitle:
+		return m.Title()
+	case snippet.FieldDescription:
+		return m.Description()
+	case snippet.FieldVisibility:
+		return m.Visibility()
+	case snippet.FieldAuthorID:
+		return m.AuthorID()
+	case snippet.FieldProjectID:
+		return m.ProjectID()
+	case snippet.FieldFileName:
+		return m.FileName()
+	case snippet.FieldFiles:
+		return m.Files()
+	case snippet.FieldRepositoryStorage:
+		return m.RepositoryStorage()
+	case snippet.FieldDiskPath:
+		return m.DiskPath()
+	case snippet.FieldDefaultBranch:
+		return m.DefaultBranch()
+	case snippet.FieldImportedFrom:
+		return m.ImportedFrom()
+	case snippet.FieldUserAgent:
+		return m.UserAgent()
+	case snippet.FieldIPAddress:
+		return m.IPAddress()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SnippetMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case snippet.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case snippet.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case snippet.FieldTitle:
+		return m.OldTitle(ctx)
+	case snippet.FieldDescription:
+		return m.OldDescription(ctx)
+	case snippet.FieldVisibility:
+		return m.OldVisibility(ctx)
+	case snippet.FieldAuthorID:
+		return m.OldAuthorID(ctx)
+	case snippet.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case snippet.FieldFileName:
+		return m.OldFileName(ctx)
+	case snippet.FieldFiles:
+		return m.OldFiles(ctx)
+	case snippet.FieldRepositoryStorage:
+		return m.OldRepositoryStorage(ctx)
+	case snippet.FieldDiskPath:
+		return m.OldDiskPath(ctx)
+	case snippet.FieldDefaultBranch:
+		return m.OldDefaultBranch(ctx)
+	case snippet.FieldImportedFrom:
+		return m.OldImportedFrom(ctx)
+	case snippet.FieldUserAgent:
+		return m.OldUserAgent(ctx)
+	case snippet.FieldIPAddress:
+		return m.OldIPAddress(ctx)
+	}
+	return nil, fmt.Errorf("unknown Snippet field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SnippetMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case snippet.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case snippet.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case snippet.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case snippet.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case snippet.FieldVisibility:
+		v, ok := value.(snippet.Visibility)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVisibility(v)
+		return nil
+	case snippet.FieldAuthorID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAuthorID(v)
+		return nil
+	case snippet.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case snippet.FieldFileName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFileName(v)
+		return nil
+	case snippet.FieldFiles:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFiles(v)
+		return nil
+	case snippet.FieldRepositoryStorage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRepositoryStorage(v)
+		return nil
+	case snippet.FieldDiskPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDiskPath(v)
+		return nil
+	case snippet.FieldDefaultBranch:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultBranch(v)
+		return nil
+	case snippet.FieldImportedFrom:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImportedFrom(v)
+		return nil
+	case snippet.FieldUserAgent:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserAgent(v)
+		return nil
+	case snippet.FieldIPAddress:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIPAddress(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Snippet field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SnippetMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SnippetMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SnippetMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Snippet numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SnippetMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(snippet.FieldDescription) {
+		fields = append(fields, snippet.FieldDescription)
+	}
+	if m.FieldCleared(snippet.FieldAuthorID) {
+		fields = append(fields, snippet.FieldAuthorID)
+	}
+	if m.FieldCleared(snippet.FieldProjectID) {
+		fields = append(fields, snippet.FieldProjectID)
+	}
+	if m.FieldCleared(snippet.FieldFiles) {
+		fields = append(fields, snippet.FieldFiles)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SnippetMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SnippetMutation) ClearField(name string) error {
+	switch name {
+	case snippet.FieldDescription:
+		m.ClearDescription()
+		return nil
+	case snippet.FieldAuthorID:
+		m.ClearAuthorID()
+		return nil
+	case snippet.FieldProjectID:
+		m.ClearProjectID()
+		return nil
+	case snippet.FieldFiles:
+		m.ClearFiles()
+		return nil
+	}
+	return fmt.Errorf("unknown Snippet nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SnippetMutation) ResetField(name string) error {
+	switch name {
+	case snippet.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case snippet.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case snippet.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case snippet.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case snippet.FieldVisibility:
+		m.ResetVisibility()
+		return nil
+	case snippet.FieldAuthorID:
+		m.ResetAuthorID()
+		return nil
+	case snippet.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case snippet.FieldFileName:
+		m.ResetFileName()
+		return nil
+	case snippet.FieldFiles:
+		m.ResetFiles()
+		return nil
+	case snippet.FieldRepositoryStorage:
+		m.ResetRepositoryStorage()
+		return nil
+	case snippet.FieldDiskPath:
+		m.ResetDiskPath()
+		return nil
+	case snippet.FieldDefaultBranch:
+		m.ResetDefaultBranch()
+		return nil
+	case snippet.FieldImportedFrom:
+		m.ResetImportedFrom()
+		return nil
+	case snippet.FieldUserAgent:
+		m.ResetUserAgent()
+		return nil
+	case snippet.FieldIPAddress:
+		m.ResetIPAddress()
+		return nil
+	}
+	return fmt.Errorf("unknown Snippet field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SnippetMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.author != nil {
+		edges = append(edges, snippet.EdgeAuthor)
+	}
+	if m.project != nil {
+		edges = append(edges, snippet.EdgeProject)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SnippetMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case snippet.EdgeAuthor:
+		if id := m.author; id != nil {
+			return []ent.Value{*id}
+		}
+	case snippet.EdgeProject:
+		if id := m.project; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SnippetMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SnippetMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SnippetMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedauthor {
+		edges = append(edges, snippet.EdgeAuthor)
+	}
+	if m.clearedproject {
+		edges = append(edges, snippet.EdgeProject)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SnippetMutation) EdgeCleared(name string) bool {
+	switch name {
+	case snippet.EdgeAuthor:
+		return m.clearedauthor
+	case snippet.EdgeProject:
+		return m.clearedproject
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SnippetMutation) ClearEdge(name string) error {
+	switch name {
+	case snippet.EdgeAuthor:
+		m.ClearAuthor()
+		return nil
+	case snippet.EdgeProject:
+		m.ClearProject()
+		return nil
+	}
+	return fmt.Errorf("unknown Snippet unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SnippetMutation) ResetEdge(name string) error {
+	switch name {
+	case snippet.EdgeAuthor:
+		m.ResetAuthor()
+		return nil
+	case snippet.EdgeProject:
+		m.ResetProject()
+		return nil
+	}
+	return fmt.Errorf("unknown Snippet edge %s", name)
 }
 
 // UserMutation represents an operation that mutates the User nodes in the graph.

@@ -82,6 +82,8 @@ type Tx struct {
 	ResourceStateEvent *ResourceStateEventClient
 	// Setting is the client for interacting with the Setting builders.
 	Setting *SettingClient
+	// Snippet is the client for interacting with the Snippet builders.
+	Snippet *SnippetClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 	// UserCustomAttribute is the client for interacting with the UserCustomAttribute builders.
@@ -251,6 +253,7 @@ func (tx *Tx) init() {
 	tx.ResourceMilestoneEvent = NewResourceMilestoneEventClient(tx.config)
 	tx.ResourceStateEvent = NewResourceStateEventClient(tx.config)
 	tx.Setting = NewSettingClient(tx.config)
+	tx.Snippet = NewSnippetClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.UserCustomAttribute = NewUserCustomAttributeClient(tx.config)
 }

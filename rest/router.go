@@ -24,6 +24,7 @@ import (
 	"anvil/rest/repositoryapi"
 	"anvil/rest/route"
 	"anvil/rest/sidekiqapi"
+	"anvil/rest/snippetapi"
 	"anvil/rest/storagemoveapi"
 	"anvil/rest/tagapi"
 	"anvil/rest/tokenapi"
@@ -58,4 +59,5 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	epicapi.Register(t)
 	labelapi.Register(t)
 	storagemoveapi.Register(t)
+	snippetapi.Register(t)
 }

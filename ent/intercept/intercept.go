@@ -42,6 +42,7 @@ import (
 	"anvil/ent/resourcemilestoneevent"
 	"anvil/ent/resourcestateevent"
 	"anvil/ent/setting"
+	"anvil/ent/snippet"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
 
@@ -1022,6 +1023,33 @@ func (f TraverseSetting) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.SettingQuery", q)
 }
 
+// The SnippetFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SnippetFunc func(context.Context, *ent.SnippetQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SnippetFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SnippetQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SnippetQuery", q)
+}
+
+// The TraverseSnippet type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSnippet func(context.Context, *ent.SnippetQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSnippet) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSnippet) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SnippetQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SnippetQuery", q)
+}
+
 // The UserFunc type is an adapter to allow the use of ordinary function as a Querier.
 type UserFunc func(context.Context, *ent.UserQuery) (ent.Value, error)
 
@@ -1147,6 +1175,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ResourceStateEventQuery, predicate.ResourceStateEvent, resourcestateevent.OrderOption]{typ: ent.TypeResourceStateEvent, tq: q}, nil
 	case *ent.SettingQuery:
 		return &query[*ent.SettingQuery, predicate.Setting, setting.OrderOption]{typ: ent.TypeSetting, tq: q}, nil
+	case *ent.SnippetQuery:
+		return &query[*ent.SnippetQuery, predicate.Snippet, snippet.OrderOption]{typ: ent.TypeSnippet, tq: q}, nil
 	case *ent.UserQuery:
 		return &query[*ent.UserQuery, predicate.User, user.OrderOption]{typ: ent.TypeUser, tq: q}, nil
 	case *ent.UserCustomAttributeQuery:

@@ -1490,6 +1490,62 @@ var (
 		Columns:    SettingsColumns,
 		PrimaryKey: []*schema.Column{SettingsColumns[0]},
 	}
+	// SnippetsColumns holds the columns for the "snippets" table.
+	SnippetsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "title", Type: field.TypeString, Size: 255},
+		{Name: "description", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "visibility", Type: field.TypeEnum, Enums: []string{"private", "internal", "public"}, Default: "private"},
+		{Name: "file_name", Type: field.TypeString, Default: ""},
+		{Name: "files", Type: field.TypeJSON, Nullable: true},
+		{Name: "repository_storage", Type: field.TypeString, Default: ""},
+		{Name: "disk_path", Type: field.TypeString, Default: ""},
+		{Name: "default_branch", Type: field.TypeString, Default: "main"},
+		{Name: "imported_from", Type: field.TypeString, Default: "none"},
+		{Name: "user_agent", Type: field.TypeString, Default: ""},
+		{Name: "ip_address", Type: field.TypeString, Default: ""},
+		{Name: "author_id", Type: field.TypeInt, Nullable: true},
+		{Name: "project_id", Type: field.TypeInt, Nullable: true},
+	}
+	// SnippetsTable holds the schema information for the "snippets" table.
+	SnippetsTable = &schema.Table{
+		Name:       "snippets",
+		Columns:    SnippetsColumns,
+		PrimaryKey: []*schema.Column{SnippetsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "snippets_users_author",
+				Columns:    []*schema.Column{SnippetsColumns[14]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "snippets_projects_project",
+				Columns:    []*schema.Column{SnippetsColumns[15]},
+				RefColumns: []*schema.Column{ProjectsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "snippet_project_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{SnippetsColumns[15], SnippetsColumns[0]},
+			},
+			{
+				Name:    "snippet_author_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{SnippetsColumns[14], SnippetsColumns[0]},
+			},
+			{
+				Name:    "snippet_visibility_project_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{SnippetsColumns[5], SnippetsColumns[15], SnippetsColumns[1]},
+			},
+		},
+	}
 	// UsersColumns holds the columns for the "users" table.
 	UsersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1634,6 +1690,7 @@ var (
 		ResourceMilestoneEventsTable,
 		ResourceStateEventsTable,
 		SettingsTable,
+		SnippetsTable,
 		UsersTable,
 		UserCustomAttributesTable,
 	}
@@ -1704,6 +1761,8 @@ func init() {
 	ResourceMilestoneEventsTable.ForeignKeys[2].RefTable = MilestonesTable
 	ResourceStateEventsTable.ForeignKeys[0].RefTable = IssuesTable
 	ResourceStateEventsTable.ForeignKeys[1].RefTable = UsersTable
+	SnippetsTable.ForeignKeys[0].RefTable = UsersTable
+	SnippetsTable.ForeignKeys[1].RefTable = ProjectsTable
 	UsersTable.ForeignKeys[0].RefTable = UsersTable
 	UserCustomAttributesTable.ForeignKeys[0].RefTable = UsersTable
 }

@@ -108,6 +108,9 @@ type ResourceStateEvent func(*sql.Selector)
 // Setting is the predicate function for setting builders.
 type Setting func(*sql.Selector)
 
+// Snippet is the predicate function for snippet builders.
+type Snippet func(*sql.Selector)
+
 // User is the predicate function for user builders.
 type User func(*sql.Selector)
 

@@ -38,6 +38,7 @@ import (
 	"anvil/internal/service/repofiles"
 	"anvil/internal/service/repos"
 	"anvil/internal/service/settings"
+	"anvil/internal/service/snippets"
 	"anvil/internal/service/stars"
 	"anvil/internal/service/statistics"
 	"anvil/internal/service/storagemoves"
@@ -93,6 +94,8 @@ type Services struct {
 	Labels *labels.Service
 	// Milestones manages project and group milestones.
 	Milestones *milestones.Service
+	// Snippets holds personal and project snippets and their repositories.
+	Snippets *snippets.Service
 	// Epics manages groups' epics and their trees.
 	Epics *epics.Service
 	// StorageMoves moves projects' repositories between storages (repository_storage).
@@ -167,17 +170,20 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	})
 	r.SetSweepGrace(cfg.Jobs.SweepGrace)
 	ev := events.New(d.Client, policy, p, u)
-	registerJobs(q, r, cr, moves, ev)
-	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete},
+	nt := notes.New(d.Client)
+	sn := snippets.New(snippets.Deps{Client: d.Client, Policy: policy, Projects: p, Storage: stor, Jobs: q, Log: log,
+		Observer: notes.NewSnippetObserver(nt)}) // a deleted snippet's notes go with it
+	registerJobs(q, r, cr, moves, ev, sn)
+	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete, sn.OnProjectDelete},
 		StorageMoves: moves})
 	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
-	nt := notes.New(d.Client)
 	issueObservers := issues.Observers{
 		notes.NewIssueObserver(nt), // system notes
 	}
 	iss := issues.New(d.Client, policy, p, g, issueObservers)
 	// Noteables, each on its own line: their domains find them for the notes domain.
 	nt.Register(notes.TypeIssue, notes.NewIssueNoteable(d.Client, iss))
+	nt.Register(notes.TypeSnippet, notes.NewSnippetNoteable(sn))
 	ep := epics.New(d.Client, policy, g, iss, nt)
 	nt.Register(notes.TypeEpic, ep.Noteable())
 	tok := tokens.New(d.Client, st, tokens.Deps{
@@ -210,6 +216,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Notes:             nt,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
 		Milestones:        milestones.New(d.Client, policy, p, g, iss),
+		Snippets:          sn,
 		Epics:             ep,
 		StorageMoves:      moves,
 		Jobs:              q,
