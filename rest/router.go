@@ -23,6 +23,7 @@ import (
 	"anvil/rest/registryapi"
 	"anvil/rest/repositoryapi"
 	"anvil/rest/route"
+	"anvil/rest/settingsapi"
 	"anvil/rest/sidekiqapi"
 	"anvil/rest/snippetapi"
 	"anvil/rest/storagemoveapi"
@@ -60,4 +61,5 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	labelapi.Register(t)
 	storagemoveapi.Register(t)
 	snippetapi.Register(t)
+	settingsapi.Register(t)
 }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sort"
 	"time"
 
 	"anvil/internal/authban"
@@ -108,7 +109,12 @@ type Services struct {
 // account passwords.
 func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, hasher users.Hasher) (*Services, error) {
 	policy := authz.New(d.Client)
-	st := settings.New(d.Client)
+	storageNames := make([]string, 0, len(cfg.RepositoryStorages))
+	for name := range cfg.RepositoryStorages {
+		storageNames = append(storageNames, name)
+	}
+	sort.Strings(storageNames)
+	st := settings.New(d.Client, storageNames...)
 	home := filepath.Join(cfg.DataDir, "git-home")
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return nil, fmt.Errorf("git home: %w", err)
@@ -117,15 +123,14 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	if err != nil {
 		return nil, fmt.Errorf("git: %w", err)
 	}
-	var weights map[string]int
-	if err := st.Get(ctx, "repository_storages_weighted", &weights); err != nil {
+	weights, err := st.StorageWeights(ctx)
+	if err != nil {
 		_ = gitClient.Close()
 		return nil, err
 	}
-	if _, ok := weights["default"]; !ok || len(weights) == 0 {
-		weights = map[string]int{}
-		for name := range cfg.RepositoryStorages {
-			weights[name] = 100
+	for name := range weights {
+		if _, ok := cfg.RepositoryStorages[name]; !ok {
+			delete(weights, name) // a storage no longer configured gets nothing
 		}
 	}
 	stor, err := storage.New(gitClient, storage.Config{Roots: cfg.RepositoryStorages, Weights: weights})

@@ -124,11 +124,16 @@ func (s *Storage) SetWeights(weights map[string]int) error {
 // Names lists the configured storages, sorted.
 func (s *Storage) Names() []string { return append([]string(nil), s.names...) }
 
-// Pick chooses the storage of a new repository by weight.
-func (s *Storage) Pick() (string, error) {
+// Pick chooses the storage of a new repository by the configured weights.
+func (s *Storage) Pick() (string, error) { return s.PickBy(s.weights) }
+
+// PickBy chooses the storage of a new repository by the given weights (the instance setting as
+// it is now); names that are not configured storages, and negative weights, count as 0.
+func (s *Storage) PickBy(weights map[string]int) (string, error) {
+	w := func(name string) int { return max(weights[name], 0) }
 	total := 0
 	for _, name := range s.names {
-		total += s.weights[name]
+		total += w(name)
 	}
 	if total == 0 {
 		return "", ErrNoStorage
@@ -139,10 +144,10 @@ func (s *Storage) Pick() (string, error) {
 	}
 	left := int(n.Int64())
 	for _, name := range s.names {
-		if left < s.weights[name] {
+		if left < w(name) {
 			return name, nil
 		}
-		left -= s.weights[name]
+		left -= w(name)
 	}
 	return "", ErrNoStorage
 }
