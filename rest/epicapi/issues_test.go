@@ -22,7 +22,7 @@ func TestEpicIssues(t *testing.T) {
 	far := in.NewProject(t, other, "far", "public")
 	gid := strconv.Itoa(g.ID)
 	tok := servertest.RootToken
-	newEpic(t, in, g.ID, tok, url.Values{"title": {"Plan"}})
+	first := newEpic(t, in, g.ID, tok, url.Values{"title": {"Plan"}})
 	e2 := newEpic(t, in, g.ID, tok, url.Values{"title": {"Other plan"}})
 	base := "/groups/" + gid + "/epics/"
 	ms := func(owner, title, start, due string) string {
@@ -99,4 +99,15 @@ func TestEpicIssues(t *testing.T) {
 	assert.Equal(t, "B", servertest.Object(t, r)["issue"].(map[string]any)["title"])
 	assert.Equal(t, 404, in.Do(t, "DELETE", base+"1/issues/"+strconv.Itoa(num(bl["epic_issue_id"])), tok, nil).Status)
 	assert.Len(t, servertest.List(t, in.Do(t, "GET", base+"1/issues", tok, nil)), 0)
+	// System notes on the epics and on the issue.
+	assert.Equal(t, []string{"added issue work/team/app#1", "added issue work/team/app#2", "removed issue work/team/app#1", "removed issue work/team/app#2"},
+		systemNotes(t, in, base+strconv.Itoa(num(first["id"]))))
+	r = in.Do(t, "GET", "/projects/"+strconv.Itoa(p.ID)+"/issues/1/notes?sort=asc", tok, nil)
+	bodies := []string{}
+	for _, n := range servertest.List(t, r) {
+		if n["system"] == true {
+			bodies = append(bodies, n["body"].(string))
+		}
+	}
+	assert.Equal(t, []string{"added to epic work&1", "removed from epic work&1", "added to epic work&2"}, bodies)
 }

@@ -40,6 +40,10 @@ func TestEpicTree(t *testing.T) {
 	assert.Equal(t, num(root["id"]), num(servertest.Object(t, r)["parent_id"]))
 	r = in.Do(t, "POST", "/groups/"+strconv.Itoa(g.ID)+"/-/epics/1/epics/"+id(b), tok, nil)
 	require.Equal(t, 201, r.Status, r.String())
+	// Each link is told in system notes on both sides.
+	assert.Equal(t, []string{"added epic &2 as child epic", "added epic tree/branch&1 as child epic"},
+		systemNotes(t, in, base+"/"+id(root)))
+	assert.Equal(t, []string{"added epic tree&1 as parent epic"}, systemNotes(t, in, "/groups/"+strconv.Itoa(sub.ID)+"/epics/"+id(b)))
 	kids := servertest.List(t, in.Do(t, "GET", base+"/1/epics", tok, nil))
 	assert.Equal(t, []string{"A", "B"}, []string{kids[0]["title"].(string), kids[1]["title"].(string)})
 	assert.Equal(t, "tree/branch&1", kids[1]["references"].(map[string]any)["relative"])
@@ -112,6 +116,7 @@ func TestEpicTree(t *testing.T) {
 	require.Equal(t, 200, r.Status, r.String())
 	assert.Nil(t, servertest.Object(t, r)["parent_id"])
 	servertest.RequireError(t, in.Do(t, "DELETE", base+"/1/epics/"+id(a), tok, nil), 404, "message", "No Epic found for given params")
+	assert.Equal(t, []string{"added epic &1 as parent epic", "removed parent epic &1"}, systemNotes(t, in, base+"/"+id(a)))
 	kids = servertest.List(t, in.Do(t, "GET", base+"/1/epics", tok, nil))
 	assert.Len(t, kids, 1)
 
@@ -125,4 +130,18 @@ func TestEpicTree(t *testing.T) {
 	assert.Len(t, servertest.List(t, in.Do(t, "GET", base+"/1/epics", tok, nil)), 2)
 	assert.Len(t, servertest.List(t, in.Do(t, "GET", base+"/1/epics", gtok, nil)), 1)
 	assert.Equal(t, 404, in.Do(t, "GET", secretPath+"/epics", gtok, nil).Status)
+}
+
+// systemNotes returns the bodies of the system notes of the epic at path (its id form), oldest first.
+func systemNotes(t *testing.T, in *servertest.Instance, path string) []string {
+	t.Helper()
+	r := in.Do(t, "GET", path+"/notes?sort=asc", servertest.RootToken, nil)
+	require.Equal(t, 200, r.Status, r.String())
+	out := []string{}
+	for _, n := range servertest.List(t, r) {
+		if n["system"] == true {
+			out = append(out, n["body"].(string))
+		}
+	}
+	return out
 }

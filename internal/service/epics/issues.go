@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"anvil/ent"
+	"anvil/ent/epic"
 	"anvil/ent/epicissue"
 	"anvil/ent/issue"
 	"anvil/internal/apperr"
@@ -119,11 +120,20 @@ func (s *Service) AssignIssue(ctx context.Context, actor *authz.Actor, ref, iid,
 			if err := c.EpicIssue.DeleteOne(cur).Exec(ctx); err != nil {
 				return err
 			}
+			old, err := Load(c.Epic.Query().Where(epic.ID(cur.EpicID))).Only(ctx)
+			if err != nil {
+				return err
+			}
+			if err := s.noteIssue(ctx, actor, old, is, false); err != nil {
+				return err
+			}
 		case !ent.IsNotFound(err):
 			return err
 		}
-		link, err = c.EpicIssue.Create().SetEpicID(e.ID).SetIssueID(is.ID).Save(ctx)
-		return err
+		if link, err = c.EpicIssue.Create().SetEpicID(e.ID).SetIssueID(is.ID).Save(ctx); err != nil {
+			return err
+		}
+		return s.noteIssue(ctx, actor, e, is, true)
 	})
 	if err != nil {
 		return IssueLink{}, err
@@ -161,7 +171,13 @@ func (s *Service) RemoveIssue(ctx context.Context, actor *authz.Actor, ref, iid,
 	if err != nil {
 		return IssueLink{}, err
 	}
-	if err := c.EpicIssue.DeleteOne(link).Exec(ctx); err != nil {
+	err = db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
+		if err := c.EpicIssue.DeleteOne(link).Exec(ctx); err != nil {
+			return err
+		}
+		return s.noteIssue(ctx, actor, e, is, false)
+	})
+	if err != nil {
 		return IssueLink{}, err
 	}
 	v, err := s.view(ctx, g.Namespace, e)

@@ -231,7 +231,10 @@ func (s *Service) AssignChild(ctx context.Context, actor *authz.Actor, ref, iid,
 		if pe != nil {
 			return apperr.Conflict(pe.msg)
 		}
-		return c.Epic.UpdateOneID(child.ID).SetParentID(parent.ID).Exec(ctx)
+		if err := c.Epic.UpdateOneID(child.ID).SetParentID(parent.ID).Exec(ctx); err != nil {
+			return err
+		}
+		return s.noteRelation(ctx, actor, parent, child, true)
 	})
 	if err != nil {
 		return View{}, err
@@ -273,7 +276,13 @@ func (s *Service) RemoveChild(ctx context.Context, actor *authz.Actor, ref, iid,
 	if child == nil || child.ParentID == nil || *child.ParentID != parent.ID {
 		return View{}, apperr.NotFoundMessage(msgNoChild)
 	}
-	if err := db.ClientFrom(ctx, s.client).Epic.UpdateOneID(child.ID).ClearParentID().Exec(ctx); err != nil {
+	err = db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
+		if err := c.Epic.UpdateOneID(child.ID).ClearParentID().Exec(ctx); err != nil {
+			return err
+		}
+		return s.noteRelation(ctx, actor, parent, child, false)
+	})
+	if err != nil {
 		return View{}, err
 	}
 	return s.reload(ctx, g.Namespace, child.ID)

@@ -107,7 +107,14 @@ func (s *Service) create(ctx context.Context, actor *authz.Actor, g Group, in In
 		if err != nil {
 			return err
 		}
-		return linkLabels(ctx, c, e.ID, ls)
+		if err := linkLabels(ctx, c, e.ID, ls); err != nil {
+			return err
+		}
+		if parent == nil {
+			return nil
+		}
+		e.Edges.Group = g.Namespace
+		return s.noteRelation(ctx, actor, parent, e, true)
 	})
 	if err != nil {
 		return View{}, err
@@ -163,6 +170,9 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref, iid strin
 					return err
 				}
 				up.SetParentID(parent.ID)
+				if err := s.noteRelation(ctx, actor, parent, cur, true); err != nil {
+					return err
+				}
 			}
 		} else if cur.Edges.Parent != nil && !confidential && cur.Edges.Parent.Confidential {
 			return apperr.FieldError("confidential", msgConfidentialParent)
