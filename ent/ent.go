@@ -33,6 +33,7 @@ import (
 	"anvil/ent/resourcemilestoneevent"
 	"anvil/ent/resourcestateevent"
 	"anvil/ent/setting"
+	"anvil/ent/todo"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
 	"context"
@@ -134,6 +135,7 @@ func checkColumn(t, c string) error {
 			resourcemilestoneevent.Table:       resourcemilestoneevent.ValidColumn,
 			resourcestateevent.Table:           resourcestateevent.ValidColumn,
 			setting.Table:                      setting.ValidColumn,
+			todo.Table:                         todo.ValidColumn,
 			user.Table:                         user.ValidColumn,
 			usercustomattribute.Table:          usercustomattribute.ValidColumn,
 		})

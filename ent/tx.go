@@ -74,6 +74,8 @@ type Tx struct {
 	ResourceStateEvent *ResourceStateEventClient
 	// Setting is the client for interacting with the Setting builders.
 	Setting *SettingClient
+	// Todo is the client for interacting with the Todo builders.
+	Todo *TodoClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 	// UserCustomAttribute is the client for interacting with the UserCustomAttribute builders.
@@ -239,6 +241,7 @@ func (tx *Tx) init() {
 	tx.ResourceMilestoneEvent = NewResourceMilestoneEventClient(tx.config)
 	tx.ResourceStateEvent = NewResourceStateEventClient(tx.config)
 	tx.Setting = NewSettingClient(tx.config)
+	tx.Todo = NewTodoClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.UserCustomAttribute = NewUserCustomAttributeClient(tx.config)
 }

@@ -96,6 +96,9 @@ type ResourceStateEvent func(*sql.Selector)
 // Setting is the predicate function for setting builders.
 type Setting func(*sql.Selector)
 
+// Todo is the predicate function for todo builders.
+type Todo func(*sql.Selector)
+
 // User is the predicate function for user builders.
 type User func(*sql.Selector)
 

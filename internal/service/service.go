@@ -24,6 +24,7 @@ import (
 	"anvil/internal/service/commits"
 	"anvil/internal/service/containerregistry"
 	"anvil/internal/service/events"
+	"anvil/internal/service/events/issueevents"
 	"anvil/internal/service/forks"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/issues"
@@ -40,6 +41,7 @@ import (
 	"anvil/internal/service/statistics"
 	"anvil/internal/service/storagemoves"
 	"anvil/internal/service/tags"
+	"anvil/internal/service/todos"
 	"anvil/internal/service/tokens"
 	"anvil/internal/service/users"
 )
@@ -89,6 +91,8 @@ type Services struct {
 	Labels *labels.Service
 	// Milestones manages project and group milestones.
 	Milestones *milestones.Service
+	// Todos lists and resolves the users' to-do items (its Recorder creates them).
+	Todos *todos.Service
 	// StorageMoves moves projects' repositories between storages (repository_storage).
 	StorageMoves *storagemoves.Service
 	// Jobs is the durable background job queue (started by the server, see jobs.go).
@@ -165,7 +169,11 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete},
 		StorageMoves: moves})
 	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
-	issueObservers := issues.Observers{}
+	todoRecorder := todos.NewRecorder(d.Client, policy)
+	issueObservers := issues.Observers{
+		issueevents.New(d.Client),
+		todoRecorder,
+	}
 	iss := issues.New(d.Client, policy, p, g, issueObservers)
 	tok := tokens.New(d.Client, st, tokens.Deps{
 		Users: u, Policy: policy, Projects: p, Groups: g, ExternalURL: cfg.ExternalURL,
@@ -196,6 +204,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Issues:            iss,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
 		Milestones:        milestones.New(d.Client, policy, p, g, iss),
+		Todos:             todos.New(d.Client, todoRecorder, iss),
 		StorageMoves:      moves,
 		Jobs:              q,
 	}, nil
