@@ -24,6 +24,7 @@ import (
 	"anvil/rest/sidekiqapi"
 	"anvil/rest/storagemoveapi"
 	"anvil/rest/tagapi"
+	"anvil/rest/todoapi"
 	"anvil/rest/tokenapi"
 	"anvil/rest/userapi"
 
@@ -54,4 +55,5 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	milestoneapi.Register(t)
 	labelapi.Register(t)
 	storagemoveapi.Register(t)
+	todoapi.Register(t)
 }
