@@ -144,8 +144,8 @@ func TestTodos_editsCloseAndDelete(t *testing.T) {
 func TestTodos_filters(t *testing.T) {
 	w := newWorld(t)
 	w.issue(t, w.app, "dev", url.Values{"title": {"A1"}, "assignee_ids": {strconv.Itoa(w.users["reporter"].ID)}}) // assigned by dev
-	w.issue(t, w.site, "owner", url.Values{"title": {"S1"}, "description": {"cc @reporter"}})                        // mentioned by owner
-	w.issue(t, w.site, "dev", url.Values{"title": {"S2"}, "description": {"@reporter look"}})                        // addressed by dev
+	w.issue(t, w.site, "owner", url.Values{"title": {"S1"}, "description": {"cc @reporter"}})                     // mentioned by owner
+	w.issue(t, w.site, "dev", url.Values{"title": {"S2"}, "description": {"@reporter look"}})                     // addressed by dev
 	other := w.in.NewGroup(t, "other", "public", nil)
 	op := w.in.NewProject(t, other, "lib", "public")
 	w.issue(t, op, "dev", url.Values{"title": {"L1"}, "description": {"cc @reporter"}})
@@ -269,8 +269,8 @@ func TestTodos_issueTodo(t *testing.T) {
 		who, path string
 		status    int
 	}{
-		{"guest", w.appIssuesPath + "/2/todo", 404},   // confidential
-		{"outsider", path, 404},                       // private project
+		{"guest", w.appIssuesPath + "/2/todo", 404},     // confidential
+		{"outsider", path, 404},                         // private project
 		{"reporter", w.appIssuesPath + "/99/todo", 404}, // no such issue
 		{"", path, 401},
 	} {
