@@ -29,3 +29,10 @@ func MilestoneDestroyed(ctx context.Context, c *ent.Client, m *ent.Milestone, au
 	return Record(ctx, c, Entry{Action: event.ActionDestroyed, AuthorID: authorID, ProjectID: m.ProjectID,
 		Target: &Target{Type: TargetMilestone}})
 }
+
+// MilestoneRetitled keeps the title the milestone's events show current (GitLab reads it from
+// the milestone), inside the renaming transaction.
+func MilestoneRetitled(ctx context.Context, c *ent.Client, m *ent.Milestone) error {
+	return db.ClientFrom(ctx, c).Event.Update().Where(event.TargetType(TargetMilestone), event.TargetID(m.ID)).
+		SetTargetTitle(m.Title).Exec(ctx)
+}

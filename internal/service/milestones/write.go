@@ -106,7 +106,15 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, o Owner, id st
 		if m, err = up.Save(ctx); err != nil {
 			return err
 		}
-		if action == "" || own.project == nil || actor.IsAnonymous() {
+		if own.project == nil {
+			return nil // group milestones record no activity
+		}
+		if m.Title != cur.Title {
+			if err := events.MilestoneRetitled(ctx, c, m); err != nil {
+				return err
+			}
+		}
+		if action == "" || actor.IsAnonymous() {
 			return nil
 		}
 		return events.Record(ctx, c, events.Milestone(action, m, actor.UserID()))
@@ -118,7 +126,8 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, o Owner, id st
 }
 
 // Delete removes a milestone of the owner (destroy_milestone: Reporter in a project,
-// Developer in a group); its issues lose their milestone.
+// Developer in a group); its issues lose their milestone, and a project milestone's deletion
+// is recorded as activity.
 func (s *Service) Delete(ctx context.Context, actor *authz.Actor, o Owner, id string) error {
 	own, err := s.resolve(ctx, actor, o, authz.DestroyMilestone)
 	if err != nil {
