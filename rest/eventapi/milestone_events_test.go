@@ -36,7 +36,7 @@ func TestMilestoneEvents(t *testing.T) {
 	one := fmt.Sprintf("%s/%v", ms, m["id"])
 	f.do(t, "PUT", one, "reporter", url.Values{"state_event": {"close"}}, 200)
 	f.do(t, "PUT", one, "reporter", url.Values{"state_event": {"close"}}, 200) // already closed: nothing
-	f.do(t, "PUT", one, "reporter", url.Values{"title": {"v1.0"}}, 200)       // an edit: no event, the title follows
+	f.do(t, "PUT", one, "reporter", url.Values{"title": {"v1.0"}}, 200)        // an edit: no event, the title follows
 	f.do(t, "PUT", one, "reporter", url.Values{"state_event": {"activate"}}, 200)
 	f.do(t, "POST", fmt.Sprintf("/groups/%d/milestones", f.group.ID), "owner", url.Values{"title": {"g1"}}, 201)
 
