@@ -19,6 +19,7 @@ import (
 	"anvil/ent/member"
 	"anvil/ent/milestone"
 	"anvil/ent/namespace"
+	"anvil/ent/note"
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
@@ -121,6 +122,7 @@ func checkColumn(t, c string) error {
 			member.Table:                       member.ValidColumn,
 			milestone.Table:                    milestone.ValidColumn,
 			namespace.Table:                    namespace.ValidColumn,
+			note.Table:                         note.ValidColumn,
 			personalaccesstoken.Table:          personalaccesstoken.ValidColumn,
 			project.Table:                      project.ValidColumn,
 			projectgrouplink.Table:             projectgrouplink.ValidColumn,

@@ -16,6 +16,7 @@ import (
 	"anvil/rest/metaapi"
 	"anvil/rest/milestoneapi"
 	"anvil/rest/namespaceapi"
+	"anvil/rest/noteapi"
 	"anvil/rest/projectapi"
 	"anvil/rest/protectedbranchapi"
 	"anvil/rest/registryapi"
@@ -52,6 +53,7 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	eventapi.Register(t)
 	sidekiqapi.Register(t)
 	issueapi.Register(t)
+	noteapi.Register(t)
 	milestoneapi.Register(t)
 	labelapi.Register(t)
 	storagemoveapi.Register(t)

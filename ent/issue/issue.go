@@ -47,6 +47,8 @@ const (
 	FieldClosedAt = "closed_at"
 	// FieldClosedByID holds the string denoting the closed_by_id field in the database.
 	FieldClosedByID = "closed_by_id"
+	// FieldUserNotesCount holds the string denoting the user_notes_count field in the database.
+	FieldUserNotesCount = "user_notes_count"
 	// EdgeProject holds the string denoting the project edge name in mutations.
 	EdgeProject = "project"
 	// EdgeAuthor holds the string denoting the author edge name in mutations.
@@ -123,6 +125,7 @@ var Columns = []string{
 	FieldDueDate,
 	FieldClosedAt,
 	FieldClosedByID,
+	FieldUserNotesCount,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -146,6 +149,8 @@ var (
 	TitleValidator func(string) error
 	// DefaultConfidential holds the default value on creation for the "confidential" field.
 	DefaultConfidential bool
+	// DefaultUserNotesCount holds the default value on creation for the "user_notes_count" field.
+	DefaultUserNotesCount int
 )
 
 // State defines the type for the "state" enum field.
@@ -283,6 +288,11 @@ func ByClosedAt(opts ...sql.OrderTermOption) OrderOption {
 // ByClosedByID orders the results by the closed_by_id field.
 func ByClosedByID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldClosedByID, opts...).ToFunc()
+}
+
+// ByUserNotesCount orders the results by the user_notes_count field.
+func ByUserNotesCount(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldUserNotesCount, opts...).ToFunc()
 }
 
 // ByProjectField orders the results by project field.

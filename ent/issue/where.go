@@ -120,6 +120,11 @@ func ClosedByID(v int) predicate.Issue {
 	return predicate.Issue(sql.FieldEQ(FieldClosedByID, v))
 }
 
+// UserNotesCount applies equality check predicate on the "user_notes_count" field. It's identical to UserNotesCountEQ.
+func UserNotesCount(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldEQ(FieldUserNotesCount, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Issue {
 	return predicate.Issue(sql.FieldEQ(FieldCreatedAt, v))
@@ -658,6 +663,46 @@ func ClosedByIDIsNil() predicate.Issue {
 // ClosedByIDNotNil applies the NotNil predicate on the "closed_by_id" field.
 func ClosedByIDNotNil() predicate.Issue {
 	return predicate.Issue(sql.FieldNotNull(FieldClosedByID))
+}
+
+// UserNotesCountEQ applies the EQ predicate on the "user_notes_count" field.
+func UserNotesCountEQ(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldEQ(FieldUserNotesCount, v))
+}
+
+// UserNotesCountNEQ applies the NEQ predicate on the "user_notes_count" field.
+func UserNotesCountNEQ(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldNEQ(FieldUserNotesCount, v))
+}
+
+// UserNotesCountIn applies the In predicate on the "user_notes_count" field.
+func UserNotesCountIn(vs ...int) predicate.Issue {
+	return predicate.Issue(sql.FieldIn(FieldUserNotesCount, vs...))
+}
+
+// UserNotesCountNotIn applies the NotIn predicate on the "user_notes_count" field.
+func UserNotesCountNotIn(vs ...int) predicate.Issue {
+	return predicate.Issue(sql.FieldNotIn(FieldUserNotesCount, vs...))
+}
+
+// UserNotesCountGT applies the GT predicate on the "user_notes_count" field.
+func UserNotesCountGT(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldGT(FieldUserNotesCount, v))
+}
+
+// UserNotesCountGTE applies the GTE predicate on the "user_notes_count" field.
+func UserNotesCountGTE(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldGTE(FieldUserNotesCount, v))
+}
+
+// UserNotesCountLT applies the LT predicate on the "user_notes_count" field.
+func UserNotesCountLT(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldLT(FieldUserNotesCount, v))
+}
+
+// UserNotesCountLTE applies the LTE predicate on the "user_notes_count" field.
+func UserNotesCountLTE(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldLTE(FieldUserNotesCount, v))
 }
 
 // HasProject applies the HasEdge predicate on the "project" edge.

@@ -33,6 +33,10 @@ func (Issue) Fields() []ent.Field {
 		field.Time("due_date").Optional().Nillable(),
 		field.Time("closed_at").Optional().Nillable(),
 		field.Int("closed_by_id").Optional().Nillable(),
+		// user_notes_count counts the issue's user (non-system) notes, kept in step by the notes
+		// domain in each note's transaction (GitLab counts them per read; a counter keeps lists
+		// at one statement).
+		field.Int("user_notes_count").Default(0),
 	}
 }
 

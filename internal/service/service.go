@@ -32,6 +32,7 @@ import (
 	"anvil/internal/service/members"
 	"anvil/internal/service/milestones"
 	"anvil/internal/service/namespaces"
+	"anvil/internal/service/notes"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/protectedbranches"
 	"anvil/internal/service/repofiles"
@@ -87,6 +88,8 @@ type Services struct {
 	Events *events.Service
 	// Issues lists, reads and changes issues.
 	Issues *issues.Service
+	// Notes holds the notes and discussions of every noteable (issues, ...).
+	Notes *notes.Service
 	// Labels manages project and group labels.
 	Labels *labels.Service
 	// Milestones manages project and group milestones.
@@ -169,12 +172,16 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete},
 		StorageMoves: moves})
 	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
+	nt := notes.New(d.Client)
 	todoRecorder := todos.NewRecorder(d.Client, policy)
 	issueObservers := issues.Observers{
-		issueevents.New(d.Client),
-		todoRecorder,
+		notes.NewIssueObserver(nt), // system notes
+		issueevents.New(d.Client),  // activity events
+		todoRecorder,               // to-dos
 	}
 	iss := issues.New(d.Client, policy, p, g, issueObservers)
+	// Noteables, each on its own line: their domains find them for the notes domain.
+	nt.Register(notes.TypeIssue, notes.NewIssueNoteable(d.Client, iss))
 	tok := tokens.New(d.Client, st, tokens.Deps{
 		Users: u, Policy: policy, Projects: p, Groups: g, ExternalURL: cfg.ExternalURL,
 	})
@@ -202,6 +209,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Statistics:        statistics.New(d.Client, r),
 		Events:            ev,
 		Issues:            iss,
+		Notes:             nt,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
 		Milestones:        milestones.New(d.Client, policy, p, g, iss),
 		Todos:             todos.New(d.Client, todoRecorder, iss),

@@ -26,8 +26,8 @@ const (
 )
 
 // Target is what an event is about: its kind, row, per-parent iid (when the kind has one)
-// and title, kept with the event. A target whose row is gone (a deleted milestone) has no ID
-// and no title.
+// and title (empty: null; notes have none), kept with the event. A target whose row is gone
+// (a deleted milestone) has no ID (0: null).
 type Target struct {
 	Type  string
 	ID    int
@@ -83,7 +83,7 @@ func Record(ctx context.Context, c *ent.Client, entries ...Entry) error {
 			if t.ID != 0 {
 				cr.SetTargetID(t.ID)
 			}
-			if t.Title != "" {
+			if t.Title != "" { // notes have no title: target_title null
 				cr.SetTargetTitle(t.Title)
 			}
 		}
@@ -128,4 +128,11 @@ func Left(projectID, userID int, expired bool) Entry {
 		a = event.ActionExpired
 	}
 	return Entry{Action: a, AuthorID: userID, ProjectID: &projectID}
+}
+
+// Commented is the event of author's comment (note noteID) in a project, or in a group for a
+// group's noteable (epics): GitLab's "commented on", with the note as its target.
+func Commented(noteID, authorID int, projectID, groupID *int) Entry {
+	return Entry{Action: event.ActionCommented, AuthorID: authorID, ProjectID: projectID, GroupID: groupID,
+		Target: &Target{Type: TargetNote, ID: noteID}}
 }
