@@ -8,6 +8,7 @@ import (
 	"anvil/ent/event"
 	"anvil/ent/issue"
 	"anvil/ent/issueassignee"
+	"anvil/ent/note"
 	"anvil/ent/predicate"
 	"anvil/ent/project"
 	"anvil/internal/authz"
@@ -46,8 +47,9 @@ func startOfDay(t time.Time) time.Time {
 // push also needs the project's code (download_code: the repository feature, Reporter in a
 // private project); an issue's events need its issues (read_issue: the issues feature, and a
 // confidential issue only for Reporters, its author and its assignees); a milestone's need
-// its issues or merge requests (read_milestone). The kinds to come (merge requests, notes,
-// snippets) add their term to targetRules.
+// its issues or merge requests (read_milestone); a comment's need its issue, and an internal
+// comment Reporter. The kinds to come (merge requests, snippets) add their term to
+// targetRules.
 func visibleTo(actor *authz.Actor, scope *authz.Scope) predicate.Event {
 	readable := event.ProjectIDNotNil()
 	if !actor.IsAdmin() {
@@ -66,12 +68,32 @@ func targetRules(actor *authz.Actor, scope *authz.Scope) predicate.Event {
 		issueRule = event.And(issueRule, predicate.Event(notIn(event.FieldTargetID, issue.Table, issue.FieldID, hidden)))
 	}
 	milestoneRule := inProjects(project.Or(issues, authz.FeatureAvailableIn(actor, scope, authz.FeatureMergeRequests)))
+	noteRule := predicate.Event(notIn(event.FieldTargetID, note.Table, note.FieldID, hiddenNotes(actor, scope, issues)))
 	return event.Or(
 		event.TargetTypeIsNil(),
-		event.TargetTypeNotIn(TargetIssue, TargetMilestone),
+		event.TargetTypeNotIn(TargetIssue, TargetMilestone, TargetNote),
 		event.And(event.TargetType(TargetIssue), issueRule),
 		event.And(event.TargetType(TargetMilestone), milestoneRule),
+		event.And(event.TargetType(TargetNote), event.TargetIDNotNil(), noteRule),
 	)
+}
+
+// hiddenNotes selects the comments whose "commented on" events the actor may not see, in the
+// projects it reads: comments on issues it may not read (the issues feature unavailable to it,
+// or a confidential issue it may not read) and internal comments where it is not a Reporter.
+// Like hiddenConfidentialIssues, a small set to exclude rather than every comment to join.
+func hiddenNotes(actor *authz.Actor, scope *authz.Scope, issuesAvailable predicate.Project) func(*sql.Selector) {
+	noIssues := project.And(authz.VisibleProjectsIn(actor, scope), project.Not(issuesAvailable))
+	onIssues := []predicate.Note{note.HasProjectWith(noIssues)}
+	if hidden, ok := hiddenConfidentialIssues(actor, scope); ok {
+		onIssues = append(onIssues, predicate.Note(db.In(note.FieldNoteableID, issue.Table, issue.FieldID, hidden)))
+	}
+	where := note.And(note.NoteableTypeEQ(note.NoteableTypeIssue), note.Or(onIssues...))
+	if !actor.IsAdmin() {
+		where = note.Or(where, note.And(note.Internal(true),
+			note.Not(note.HasProjectWith(authz.ProjectsWithLevelIn(actor, scope, authz.Reporter)))))
+	}
+	return func(s *sql.Selector) { where(s) }
 }
 
 // hiddenConfidentialIssues selects the confidential issues the actor may not read (the issue
