@@ -311,3 +311,25 @@ func TestUserCounts(t *testing.T) {
 		"review_requested_merge_requests":0,"todos":0}`, string(r.Body))
 	assert.Equal(t, 401, w.in.Do(t, "GET", "/user_counts", "", nil).Status)
 }
+
+// TestTodos_groupMentions: mentioning a group gives its members who may read the issue a
+// to-do; a group with mentions disabled, or one the author may not see, gives none.
+func TestTodos_groupMentions(t *testing.T) {
+	w := newWorld(t)
+	hidden := w.in.NewGroup(t, "hidden", "private", nil)
+	w.in.AddGroupMember(t, hidden, w.users["outsider"], 30)
+	w.issue(t, w.app, "dev", url.Values{"title": {"All hands"}, "description": {"cc @team"}})
+	for _, who := range []string{"guest", "reporter", "dev", "assignee", "owner"} {
+		assert.Equal(t, []string{"mentioned 1"}, summary(w.todos(t, who, "")), who)
+	}
+	// The outsider reads the public project's issue, but the dev may not see the private group.
+	w.issue(t, w.site, "dev", url.Values{"title": {"Psst"}, "description": {"cc @hidden"}})
+	assert.Empty(t, w.todos(t, "outsider", ""))
+	w.issue(t, w.site, "admin", url.Values{"title": {"Psst"}, "description": {"cc @hidden"}})
+	assert.Equal(t, []string{"mentioned 2"}, summary(w.todos(t, "outsider", "")), "an administrator sees every group")
+
+	_, err := w.in.DB.Client.Namespace.UpdateOne(w.group).SetMentionsDisabled(true).Save(t.Context())
+	require.NoError(t, err)
+	w.issue(t, w.app, "dev", url.Values{"title": {"Quiet"}, "description": {"@team"}})
+	assert.Equal(t, []string{"mentioned 1"}, summary(w.todos(t, "guest", "")))
+}

@@ -7,7 +7,7 @@ import (
 
 // A mention is GitLab's user reference: "@" and a username (letters, digits, "_", "-", ".";
 // not ending in "."), not preceded by a word character, so that an e-mail address mentions
-// nobody. Group paths ("@group/subgroup") are read whole and match no user.
+// nobody. A group's path ("@group", "@group/subgroup") mentions the group's members.
 var mentionPattern = regexp.MustCompile(`(?:^|[^A-Za-z0-9_])@([A-Za-z0-9_.][A-Za-z0-9_.\-]*[A-Za-z0-9_\-]|[A-Za-z0-9_])((?:/[A-Za-z0-9_.\-]+)*)`)
 
 // leadingMentions is a line's opening run of mentions (after indentation), separated by
@@ -20,8 +20,8 @@ var (
 	inlineCode = regexp.MustCompile("`[^`\n]*`")
 )
 
-// Mentions are the usernames a text mentions, lowercased, each once: addressed lists those a
-// line begins with (GitLab's directly addressed users), mentioned the others.
+// Mentions are the usernames and group paths a text mentions, lowercased, each once: addressed
+// lists those a line begins with (GitLab's directly addressed users), mentioned the others.
 type Mentions struct {
 	Addressed []string
 	Mentioned []string
@@ -35,10 +35,7 @@ func ParseMentions(text string) Mentions {
 	seen := map[string]bool{}
 	add := func(list *[]string, s string) {
 		for _, m := range mentionPattern.FindAllStringSubmatch(s, -1) {
-			if m[2] != "" { // a group path
-				continue
-			}
-			name := strings.ToLower(m[1])
+			name := strings.ToLower(m[1] + m[2])
 			if !seen[name] {
 				seen[name] = true
 				*list = append(*list, name)

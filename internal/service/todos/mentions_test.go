@@ -17,7 +17,7 @@ func TestParseMentions(t *testing.T) {
 		{"first line\n  @dave at the start of a line", []string{"dave"}, nil},
 		{"mail me at me@example.com or @erin.", nil, []string{"erin"}},
 		{"`@notme` and\n```\n@norme\n```\n@frank", []string{"frank"}, nil},
-		{"@group/sub is a group, @alice a user", nil, []string{"alice"}},
+		{"@group/sub is a group, @alice a user", []string{"group/sub"}, []string{"alice"}},
 		{"@alice twice @alice", []string{"alice"}, nil},
 		{"no mentions here", nil, nil},
 	} {

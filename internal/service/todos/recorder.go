@@ -3,9 +3,12 @@ package todos
 import (
 	"context"
 	"slices"
+	"strings"
 	"time"
 
 	"anvil/ent"
+	"anvil/ent/member"
+	"anvil/ent/namespace"
 	"anvil/ent/predicate"
 	"anvil/ent/todo"
 	"anvil/ent/user"
@@ -209,7 +212,7 @@ func (r *Recorder) mentions(ctx context.Context, c *ent.Client, actor *authz.Act
 		if len(names) == 0 {
 			continue
 		}
-		ids, err := r.readers(ctx, c, t, names)
+		ids, err := r.readers(ctx, c, actor, t, names)
 		if err != nil {
 			return err
 		}
@@ -220,8 +223,10 @@ func (r *Recorder) mentions(ctx context.Context, c *ent.Client, actor *authz.Act
 	return nil
 }
 
-// readers are the active users of names (case-insensitively) who may read t.
-func (r *Recorder) readers(ctx context.Context, c *ent.Client, t Target, names []string) ([]int, error) {
+// readers are the active users named (usernames, case-insensitively) or reached through a
+// named group (its direct members, when the actor may read the group and the group allows
+// mentions, as GitLab expands a group mention) who may read t.
+func (r *Recorder) readers(ctx context.Context, c *ent.Client, actor *authz.Actor, t Target, names []string) ([]int, error) {
 	var or []predicate.User
 	for _, n := range names {
 		or = append(or, user.UsernameEqualFold(n))
@@ -230,8 +235,28 @@ func (r *Recorder) readers(ctx context.Context, c *ent.Client, t Target, names [
 	if err != nil {
 		return nil, err
 	}
+	named := map[string]bool{}
+	for _, u := range us {
+		named[strings.ToLower(u.Username)] = true
+	}
+	var groupPaths []predicate.Namespace
+	for _, n := range names {
+		if !named[n] {
+			groupPaths = append(groupPaths, namespace.FullPathEqualFold(n))
+		}
+	}
+	if len(groupPaths) > 0 {
+		members, err := r.groupMembers(ctx, c, actor, groupPaths)
+		if err != nil {
+			return nil, err
+		}
+		us = append(us, members...)
+	}
 	var ids []int
 	for _, u := range us {
+		if slices.Contains(ids, u.ID) {
+			continue
+		}
 		ok, err := t.Readable(ctx, u)
 		if err != nil {
 			return nil, err
@@ -241,6 +266,38 @@ func (r *Recorder) readers(ctx context.Context, c *ent.Client, t Target, names [
 		}
 	}
 	return ids, nil
+}
+
+// groupMembers are the active direct members of the groups matching paths that the actor may
+// read and that allow mentions.
+func (r *Recorder) groupMembers(ctx context.Context, c *ent.Client, actor *authz.Actor, paths []predicate.Namespace) ([]*ent.User, error) {
+	groups, err := c.Namespace.Query().Where(namespace.KindEQ(namespace.KindGroup), namespace.MentionsDisabled(false),
+		namespace.Or(paths...)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []*ent.User
+	for _, g := range groups {
+		_, readable, err := r.policy.GroupLevel(ctx, actor, g)
+		if err != nil {
+			return nil, err
+		}
+		if !readable {
+			continue
+		}
+		ms, err := c.Member.Query().Where(member.NamespaceID(g.ID), member.State("active"),
+			member.Or(member.ExpiresAtIsNil(), member.ExpiresAtGT(now()))).
+			WithUser().Order(member.ByUserID()).All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range ms {
+			if u := m.Edges.User; u != nil && u.State == user.StateActive {
+				out = append(out, u)
+			}
+		}
+	}
+	return out, nil
 }
 
 // create gives each of users a pending to-do of action on t by actor, except users who already
