@@ -4,6 +4,9 @@ package ent
 
 import (
 	"anvil/ent/containerrepository"
+	"anvil/ent/epic"
+	"anvil/ent/epicissue"
+	"anvil/ent/epiclabel"
 	"anvil/ent/event"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
@@ -34,6 +37,7 @@ import (
 	"anvil/ent/resourcemilestoneevent"
 	"anvil/ent/resourcestateevent"
 	"anvil/ent/setting"
+	"anvil/ent/snippet"
 	"anvil/ent/todo"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
@@ -107,6 +111,9 @@ func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			containerrepository.Table:          containerrepository.ValidColumn,
+			epic.Table:                         epic.ValidColumn,
+			epicissue.Table:                    epicissue.ValidColumn,
+			epiclabel.Table:                    epiclabel.ValidColumn,
 			event.Table:                        event.ValidColumn,
 			groupcustomattribute.Table:         groupcustomattribute.ValidColumn,
 			groupgrouplink.Table:               groupgrouplink.ValidColumn,
@@ -137,6 +144,7 @@ func checkColumn(t, c string) error {
 			resourcemilestoneevent.Table:       resourcemilestoneevent.ValidColumn,
 			resourcestateevent.Table:           resourcestateevent.ValidColumn,
 			setting.Table:                      setting.ValidColumn,
+			snippet.Table:                      snippet.ValidColumn,
 			todo.Table:                         todo.ValidColumn,
 			user.Table:                         user.ValidColumn,
 			usercustomattribute.Table:          usercustomattribute.ValidColumn,

@@ -3,7 +3,10 @@
 package ent
 
 import (
+	"anvil/ent/issue"
+	"anvil/ent/label"
 	"anvil/ent/member"
+	"anvil/ent/milestone"
 	"anvil/ent/namespace"
 	"anvil/ent/project"
 	"anvil/ent/user"
@@ -12,6 +15,233 @@ import (
 	"entgo.io/contrib/entgql"
 	"github.com/99designs/gqlgen/graphql"
 )
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *IssueQuery) CollectFields(ctx context.Context, satisfies ...string) (*IssueQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *IssueQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(issue.Columns))
+		selectedFields = []string{issue.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "createdAt":
+			if _, ok := fieldSeen[issue.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, issue.FieldCreatedAt)
+				fieldSeen[issue.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[issue.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, issue.FieldUpdatedAt)
+				fieldSeen[issue.FieldUpdatedAt] = struct{}{}
+			}
+		case "title":
+			if _, ok := fieldSeen[issue.FieldTitle]; !ok {
+				selectedFields = append(selectedFields, issue.FieldTitle)
+				fieldSeen[issue.FieldTitle] = struct{}{}
+			}
+		case "description":
+			if _, ok := fieldSeen[issue.FieldDescription]; !ok {
+				selectedFields = append(selectedFields, issue.FieldDescription)
+				fieldSeen[issue.FieldDescription] = struct{}{}
+			}
+		case "confidential":
+			if _, ok := fieldSeen[issue.FieldConfidential]; !ok {
+				selectedFields = append(selectedFields, issue.FieldConfidential)
+				fieldSeen[issue.FieldConfidential] = struct{}{}
+			}
+		case "dueDate":
+			if _, ok := fieldSeen[issue.FieldDueDate]; !ok {
+				selectedFields = append(selectedFields, issue.FieldDueDate)
+				fieldSeen[issue.FieldDueDate] = struct{}{}
+			}
+		case "closedAt":
+			if _, ok := fieldSeen[issue.FieldClosedAt]; !ok {
+				selectedFields = append(selectedFields, issue.FieldClosedAt)
+				fieldSeen[issue.FieldClosedAt] = struct{}{}
+			}
+		case "userNotesCount":
+			if _, ok := fieldSeen[issue.FieldUserNotesCount]; !ok {
+				selectedFields = append(selectedFields, issue.FieldUserNotesCount)
+				fieldSeen[issue.FieldUserNotesCount] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type issuePaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []IssuePaginateOption
+}
+
+func newIssuePaginateArgs(rv map[string]any) *issuePaginateArgs {
+	args := &issuePaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &IssueOrder{Field: &IssueOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithIssueOrder(order))
+			}
+		case *IssueOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithIssueOrder(v))
+			}
+		}
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *LabelQuery) CollectFields(ctx context.Context, satisfies ...string) (*LabelQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *LabelQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(label.Columns))
+		selectedFields = []string{label.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "createdAt":
+			if _, ok := fieldSeen[label.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, label.FieldCreatedAt)
+				fieldSeen[label.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[label.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, label.FieldUpdatedAt)
+				fieldSeen[label.FieldUpdatedAt] = struct{}{}
+			}
+		case "title":
+			if _, ok := fieldSeen[label.FieldTitle]; !ok {
+				selectedFields = append(selectedFields, label.FieldTitle)
+				fieldSeen[label.FieldTitle] = struct{}{}
+			}
+		case "color":
+			if _, ok := fieldSeen[label.FieldColor]; !ok {
+				selectedFields = append(selectedFields, label.FieldColor)
+				fieldSeen[label.FieldColor] = struct{}{}
+			}
+		case "description":
+			if _, ok := fieldSeen[label.FieldDescription]; !ok {
+				selectedFields = append(selectedFields, label.FieldDescription)
+				fieldSeen[label.FieldDescription] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type labelPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []LabelPaginateOption
+}
+
+func newLabelPaginateArgs(rv map[string]any) *labelPaginateArgs {
+	args := &labelPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &LabelOrder{Field: &LabelOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithLabelOrder(order))
+			}
+		case *LabelOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithLabelOrder(v))
+			}
+		}
+	}
+	return args
+}
 
 // CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
 func (_q *MemberQuery) CollectFields(ctx context.Context, satisfies ...string) (*MemberQuery, error) {
@@ -168,6 +398,122 @@ func newMemberPaginateArgs(rv map[string]any) *memberPaginateArgs {
 		case *MemberOrder:
 			if v != nil {
 				args.opts = append(args.opts, WithMemberOrder(v))
+			}
+		}
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *MilestoneQuery) CollectFields(ctx context.Context, satisfies ...string) (*MilestoneQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *MilestoneQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(milestone.Columns))
+		selectedFields = []string{milestone.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "createdAt":
+			if _, ok := fieldSeen[milestone.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, milestone.FieldCreatedAt)
+				fieldSeen[milestone.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[milestone.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, milestone.FieldUpdatedAt)
+				fieldSeen[milestone.FieldUpdatedAt] = struct{}{}
+			}
+		case "title":
+			if _, ok := fieldSeen[milestone.FieldTitle]; !ok {
+				selectedFields = append(selectedFields, milestone.FieldTitle)
+				fieldSeen[milestone.FieldTitle] = struct{}{}
+			}
+		case "description":
+			if _, ok := fieldSeen[milestone.FieldDescription]; !ok {
+				selectedFields = append(selectedFields, milestone.FieldDescription)
+				fieldSeen[milestone.FieldDescription] = struct{}{}
+			}
+		case "state":
+			if _, ok := fieldSeen[milestone.FieldState]; !ok {
+				selectedFields = append(selectedFields, milestone.FieldState)
+				fieldSeen[milestone.FieldState] = struct{}{}
+			}
+		case "dueDate":
+			if _, ok := fieldSeen[milestone.FieldDueDate]; !ok {
+				selectedFields = append(selectedFields, milestone.FieldDueDate)
+				fieldSeen[milestone.FieldDueDate] = struct{}{}
+			}
+		case "startDate":
+			if _, ok := fieldSeen[milestone.FieldStartDate]; !ok {
+				selectedFields = append(selectedFields, milestone.FieldStartDate)
+				fieldSeen[milestone.FieldStartDate] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type milestonePaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []MilestonePaginateOption
+}
+
+func newMilestonePaginateArgs(rv map[string]any) *milestonePaginateArgs {
+	args := &milestonePaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &MilestoneOrder{Field: &MilestoneOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithMilestoneOrder(order))
+			}
+		case *MilestoneOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithMilestoneOrder(v))
 			}
 		}
 	}

@@ -3,7 +3,10 @@
 package ent
 
 import (
+	"anvil/ent/issue"
+	"anvil/ent/label"
 	"anvil/ent/member"
+	"anvil/ent/milestone"
 	"anvil/ent/namespace"
 	"anvil/ent/project"
 	"anvil/ent/user"
@@ -26,10 +29,25 @@ type Noder interface {
 	IsNode()
 }
 
+var issueImplementors = []string{"Issue", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Issue) IsNode() {}
+
+var labelImplementors = []string{"Label", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Label) IsNode() {}
+
 var memberImplementors = []string{"Member", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*Member) IsNode() {}
+
+var milestoneImplementors = []string{"Milestone", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Milestone) IsNode() {}
 
 var namespaceImplementors = []string{"Group", "Node"}
 
@@ -104,11 +122,38 @@ func (c *Client) Noder(ctx context.Context, id int, opts ...NodeOption) (_ Noder
 
 func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error) {
 	switch table {
+	case issue.Table:
+		query := c.Issue.Query().
+			Where(issue.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, issueImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case label.Table:
+		query := c.Label.Query().
+			Where(label.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, labelImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
 	case member.Table:
 		query := c.Member.Query().
 			Where(member.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, memberImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case milestone.Table:
+		query := c.Milestone.Query().
+			Where(milestone.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, milestoneImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -213,10 +258,58 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		idmap[id] = append(idmap[id], &noders[i])
 	}
 	switch table {
+	case issue.Table:
+		query := c.Issue.Query().
+			Where(issue.IDIn(ids...))
+		query, err := query.CollectFields(ctx, issueImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case label.Table:
+		query := c.Label.Query().
+			Where(label.IDIn(ids...))
+		query, err := query.CollectFields(ctx, labelImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
 	case member.Table:
 		query := c.Member.Query().
 			Where(member.IDIn(ids...))
 		query, err := query.CollectFields(ctx, memberImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case milestone.Table:
+		query := c.Milestone.Query().
+			Where(milestone.IDIn(ids...))
+		query, err := query.CollectFields(ctx, milestoneImplementors...)
 		if err != nil {
 			return nil, err
 		}

@@ -3,7 +3,10 @@
 package ent
 
 import (
+	"anvil/ent/issue"
+	"anvil/ent/label"
 	"anvil/ent/member"
+	"anvil/ent/milestone"
 	"anvil/ent/namespace"
 	"anvil/ent/project"
 	"anvil/ent/user"
@@ -99,6 +102,670 @@ func paginateLimit(first, last *int) int {
 		limit = *last + 1
 	}
 	return limit
+}
+
+// IssueEdge is the edge representation of Issue.
+type IssueEdge struct {
+	Node   *Issue `json:"node"`
+	Cursor Cursor `json:"cursor"`
+}
+
+// IssueConnection is the connection containing edges to Issue.
+type IssueConnection struct {
+	Edges      []*IssueEdge `json:"edges"`
+	PageInfo   PageInfo     `json:"pageInfo"`
+	TotalCount int          `json:"totalCount"`
+}
+
+func (c *IssueConnection) build(nodes []*Issue, pager *issuePager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Issue
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Issue {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Issue {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*IssueEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &IssueEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// IssuePaginateOption enables pagination customization.
+type IssuePaginateOption func(*issuePager) error
+
+// WithIssueOrder configures pagination ordering.
+func WithIssueOrder(order *IssueOrder) IssuePaginateOption {
+	if order == nil {
+		order = DefaultIssueOrder
+	}
+	o := *order
+	return func(pager *issuePager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultIssueOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithIssueFilter configures pagination filter.
+func WithIssueFilter(filter func(*IssueQuery) (*IssueQuery, error)) IssuePaginateOption {
+	return func(pager *issuePager) error {
+		if filter == nil {
+			return errors.New("IssueQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type issuePager struct {
+	reverse bool
+	order   *IssueOrder
+	filter  func(*IssueQuery) (*IssueQuery, error)
+}
+
+func newIssuePager(opts []IssuePaginateOption, reverse bool) (*issuePager, error) {
+	pager := &issuePager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultIssueOrder
+	}
+	return pager, nil
+}
+
+func (p *issuePager) applyFilter(query *IssueQuery) (*IssueQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *issuePager) toCursor(_m *Issue) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *issuePager) applyCursors(query *IssueQuery, after, before *Cursor) (*IssueQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultIssueOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *issuePager) applyOrder(query *IssueQuery) *IssueQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultIssueOrder.Field {
+		query = query.Order(DefaultIssueOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *issuePager) orderExpr(query *IssueQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultIssueOrder.Field {
+			b.Comma().Ident(DefaultIssueOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Issue.
+func (_m *IssueQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...IssuePaginateOption,
+) (*IssueConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newIssuePager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &IssueConnection{Edges: []*IssueEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// IssueOrderFieldCreatedAt orders Issue by created_at.
+	IssueOrderFieldCreatedAt = &IssueOrderField{
+		Value: func(_m *Issue) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: issue.FieldCreatedAt,
+		toTerm: issue.ByCreatedAt,
+		toCursor: func(_m *Issue) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// IssueOrderFieldUpdatedAt orders Issue by updated_at.
+	IssueOrderFieldUpdatedAt = &IssueOrderField{
+		Value: func(_m *Issue) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: issue.FieldUpdatedAt,
+		toTerm: issue.ByUpdatedAt,
+		toCursor: func(_m *Issue) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+	// IssueOrderFieldTitle orders Issue by title.
+	IssueOrderFieldTitle = &IssueOrderField{
+		Value: func(_m *Issue) (ent.Value, error) {
+			return _m.Title, nil
+		},
+		column: issue.FieldTitle,
+		toTerm: issue.ByTitle,
+		toCursor: func(_m *Issue) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Title,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f IssueOrderField) String() string {
+	var str string
+	switch f.column {
+	case IssueOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case IssueOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	case IssueOrderFieldTitle.column:
+		str = "TITLE"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f IssueOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *IssueOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("IssueOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *IssueOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *IssueOrderFieldUpdatedAt
+	case "TITLE":
+		*f = *IssueOrderFieldTitle
+	default:
+		return fmt.Errorf("%s is not a valid IssueOrderField", str)
+	}
+	return nil
+}
+
+// IssueOrderField defines the ordering field of Issue.
+type IssueOrderField struct {
+	// Value extracts the ordering value from the given Issue.
+	Value    func(*Issue) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) issue.OrderOption
+	toCursor func(*Issue) Cursor
+}
+
+// IssueOrder defines the ordering of Issue.
+type IssueOrder struct {
+	Direction OrderDirection   `json:"direction"`
+	Field     *IssueOrderField `json:"field"`
+}
+
+// DefaultIssueOrder is the default ordering of Issue.
+var DefaultIssueOrder = &IssueOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &IssueOrderField{
+		Value: func(_m *Issue) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: issue.FieldID,
+		toTerm: issue.ByID,
+		toCursor: func(_m *Issue) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Issue into IssueEdge.
+func (_m *Issue) ToEdge(order *IssueOrder) *IssueEdge {
+	if order == nil {
+		order = DefaultIssueOrder
+	}
+	return &IssueEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// LabelEdge is the edge representation of Label.
+type LabelEdge struct {
+	Node   *Label `json:"node"`
+	Cursor Cursor `json:"cursor"`
+}
+
+// LabelConnection is the connection containing edges to Label.
+type LabelConnection struct {
+	Edges      []*LabelEdge `json:"edges"`
+	PageInfo   PageInfo     `json:"pageInfo"`
+	TotalCount int          `json:"totalCount"`
+}
+
+func (c *LabelConnection) build(nodes []*Label, pager *labelPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Label
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Label {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Label {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*LabelEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &LabelEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// LabelPaginateOption enables pagination customization.
+type LabelPaginateOption func(*labelPager) error
+
+// WithLabelOrder configures pagination ordering.
+func WithLabelOrder(order *LabelOrder) LabelPaginateOption {
+	if order == nil {
+		order = DefaultLabelOrder
+	}
+	o := *order
+	return func(pager *labelPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultLabelOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithLabelFilter configures pagination filter.
+func WithLabelFilter(filter func(*LabelQuery) (*LabelQuery, error)) LabelPaginateOption {
+	return func(pager *labelPager) error {
+		if filter == nil {
+			return errors.New("LabelQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type labelPager struct {
+	reverse bool
+	order   *LabelOrder
+	filter  func(*LabelQuery) (*LabelQuery, error)
+}
+
+func newLabelPager(opts []LabelPaginateOption, reverse bool) (*labelPager, error) {
+	pager := &labelPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultLabelOrder
+	}
+	return pager, nil
+}
+
+func (p *labelPager) applyFilter(query *LabelQuery) (*LabelQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *labelPager) toCursor(_m *Label) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *labelPager) applyCursors(query *LabelQuery, after, before *Cursor) (*LabelQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultLabelOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *labelPager) applyOrder(query *LabelQuery) *LabelQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultLabelOrder.Field {
+		query = query.Order(DefaultLabelOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *labelPager) orderExpr(query *LabelQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultLabelOrder.Field {
+			b.Comma().Ident(DefaultLabelOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Label.
+func (_m *LabelQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...LabelPaginateOption,
+) (*LabelConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newLabelPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &LabelConnection{Edges: []*LabelEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// LabelOrderFieldCreatedAt orders Label by created_at.
+	LabelOrderFieldCreatedAt = &LabelOrderField{
+		Value: func(_m *Label) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: label.FieldCreatedAt,
+		toTerm: label.ByCreatedAt,
+		toCursor: func(_m *Label) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// LabelOrderFieldUpdatedAt orders Label by updated_at.
+	LabelOrderFieldUpdatedAt = &LabelOrderField{
+		Value: func(_m *Label) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: label.FieldUpdatedAt,
+		toTerm: label.ByUpdatedAt,
+		toCursor: func(_m *Label) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+	// LabelOrderFieldTitle orders Label by title.
+	LabelOrderFieldTitle = &LabelOrderField{
+		Value: func(_m *Label) (ent.Value, error) {
+			return _m.Title, nil
+		},
+		column: label.FieldTitle,
+		toTerm: label.ByTitle,
+		toCursor: func(_m *Label) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Title,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f LabelOrderField) String() string {
+	var str string
+	switch f.column {
+	case LabelOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case LabelOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	case LabelOrderFieldTitle.column:
+		str = "TITLE"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f LabelOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *LabelOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("LabelOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *LabelOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *LabelOrderFieldUpdatedAt
+	case "TITLE":
+		*f = *LabelOrderFieldTitle
+	default:
+		return fmt.Errorf("%s is not a valid LabelOrderField", str)
+	}
+	return nil
+}
+
+// LabelOrderField defines the ordering field of Label.
+type LabelOrderField struct {
+	// Value extracts the ordering value from the given Label.
+	Value    func(*Label) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) label.OrderOption
+	toCursor func(*Label) Cursor
+}
+
+// LabelOrder defines the ordering of Label.
+type LabelOrder struct {
+	Direction OrderDirection   `json:"direction"`
+	Field     *LabelOrderField `json:"field"`
+}
+
+// DefaultLabelOrder is the default ordering of Label.
+var DefaultLabelOrder = &LabelOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &LabelOrderField{
+		Value: func(_m *Label) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: label.FieldID,
+		toTerm: label.ByID,
+		toCursor: func(_m *Label) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Label into LabelEdge.
+func (_m *Label) ToEdge(order *LabelOrder) *LabelEdge {
+	if order == nil {
+		order = DefaultLabelOrder
+	}
+	return &LabelEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
 }
 
 // MemberEdge is the edge representation of Member.
@@ -428,6 +1095,338 @@ func (_m *Member) ToEdge(order *MemberOrder) *MemberEdge {
 		order = DefaultMemberOrder
 	}
 	return &MemberEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// MilestoneEdge is the edge representation of Milestone.
+type MilestoneEdge struct {
+	Node   *Milestone `json:"node"`
+	Cursor Cursor     `json:"cursor"`
+}
+
+// MilestoneConnection is the connection containing edges to Milestone.
+type MilestoneConnection struct {
+	Edges      []*MilestoneEdge `json:"edges"`
+	PageInfo   PageInfo         `json:"pageInfo"`
+	TotalCount int              `json:"totalCount"`
+}
+
+func (c *MilestoneConnection) build(nodes []*Milestone, pager *milestonePager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Milestone
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Milestone {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Milestone {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*MilestoneEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &MilestoneEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// MilestonePaginateOption enables pagination customization.
+type MilestonePaginateOption func(*milestonePager) error
+
+// WithMilestoneOrder configures pagination ordering.
+func WithMilestoneOrder(order *MilestoneOrder) MilestonePaginateOption {
+	if order == nil {
+		order = DefaultMilestoneOrder
+	}
+	o := *order
+	return func(pager *milestonePager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultMilestoneOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithMilestoneFilter configures pagination filter.
+func WithMilestoneFilter(filter func(*MilestoneQuery) (*MilestoneQuery, error)) MilestonePaginateOption {
+	return func(pager *milestonePager) error {
+		if filter == nil {
+			return errors.New("MilestoneQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type milestonePager struct {
+	reverse bool
+	order   *MilestoneOrder
+	filter  func(*MilestoneQuery) (*MilestoneQuery, error)
+}
+
+func newMilestonePager(opts []MilestonePaginateOption, reverse bool) (*milestonePager, error) {
+	pager := &milestonePager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultMilestoneOrder
+	}
+	return pager, nil
+}
+
+func (p *milestonePager) applyFilter(query *MilestoneQuery) (*MilestoneQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *milestonePager) toCursor(_m *Milestone) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *milestonePager) applyCursors(query *MilestoneQuery, after, before *Cursor) (*MilestoneQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultMilestoneOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *milestonePager) applyOrder(query *MilestoneQuery) *MilestoneQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultMilestoneOrder.Field {
+		query = query.Order(DefaultMilestoneOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *milestonePager) orderExpr(query *MilestoneQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultMilestoneOrder.Field {
+			b.Comma().Ident(DefaultMilestoneOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Milestone.
+func (_m *MilestoneQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...MilestonePaginateOption,
+) (*MilestoneConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newMilestonePager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &MilestoneConnection{Edges: []*MilestoneEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// MilestoneOrderFieldCreatedAt orders Milestone by created_at.
+	MilestoneOrderFieldCreatedAt = &MilestoneOrderField{
+		Value: func(_m *Milestone) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: milestone.FieldCreatedAt,
+		toTerm: milestone.ByCreatedAt,
+		toCursor: func(_m *Milestone) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// MilestoneOrderFieldUpdatedAt orders Milestone by updated_at.
+	MilestoneOrderFieldUpdatedAt = &MilestoneOrderField{
+		Value: func(_m *Milestone) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: milestone.FieldUpdatedAt,
+		toTerm: milestone.ByUpdatedAt,
+		toCursor: func(_m *Milestone) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+	// MilestoneOrderFieldTitle orders Milestone by title.
+	MilestoneOrderFieldTitle = &MilestoneOrderField{
+		Value: func(_m *Milestone) (ent.Value, error) {
+			return _m.Title, nil
+		},
+		column: milestone.FieldTitle,
+		toTerm: milestone.ByTitle,
+		toCursor: func(_m *Milestone) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Title,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f MilestoneOrderField) String() string {
+	var str string
+	switch f.column {
+	case MilestoneOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case MilestoneOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	case MilestoneOrderFieldTitle.column:
+		str = "TITLE"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f MilestoneOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *MilestoneOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("MilestoneOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *MilestoneOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *MilestoneOrderFieldUpdatedAt
+	case "TITLE":
+		*f = *MilestoneOrderFieldTitle
+	default:
+		return fmt.Errorf("%s is not a valid MilestoneOrderField", str)
+	}
+	return nil
+}
+
+// MilestoneOrderField defines the ordering field of Milestone.
+type MilestoneOrderField struct {
+	// Value extracts the ordering value from the given Milestone.
+	Value    func(*Milestone) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) milestone.OrderOption
+	toCursor func(*Milestone) Cursor
+}
+
+// MilestoneOrder defines the ordering of Milestone.
+type MilestoneOrder struct {
+	Direction OrderDirection       `json:"direction"`
+	Field     *MilestoneOrderField `json:"field"`
+}
+
+// DefaultMilestoneOrder is the default ordering of Milestone.
+var DefaultMilestoneOrder = &MilestoneOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &MilestoneOrderField{
+		Value: func(_m *Milestone) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: milestone.FieldID,
+		toTerm: milestone.ByID,
+		toCursor: func(_m *Milestone) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Milestone into MilestoneEdge.
+func (_m *Milestone) ToEdge(order *MilestoneOrder) *MilestoneEdge {
+	if order == nil {
+		order = DefaultMilestoneOrder
+	}
+	return &MilestoneEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

@@ -75,8 +75,6 @@ type IssueEdges struct {
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [6]bool
-	// totalCount holds the count of the edges above.
-	totalCount [3]map[string]int
 
 	namedLabelLinks    map[string][]*IssueLabel
 	namedAssigneeLinks map[string][]*IssueAssignee

@@ -37,6 +37,8 @@ type IssueLabelEdges struct {
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [2]bool
+	// totalCount holds the count of the edges above.
+	totalCount [2]map[string]int
 }
 
 // IssueOrErr returns the Issue value or an error if the edge

@@ -54,8 +54,6 @@ type LabelEdges struct {
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [4]bool
-	// totalCount holds the count of the edges above.
-	totalCount [2]map[string]int
 
 	namedIssueLinks    map[string][]*IssueLabel
 	namedSubscriptions map[string][]*LabelSubscription

@@ -50,7 +50,7 @@ type ResourceLabelEventEdges struct {
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [3]bool
 	// totalCount holds the count of the edges above.
-	totalCount [1]map[string]int
+	totalCount [3]map[string]int
 }
 
 // IssueOrErr returns the Issue value or an error if the edge

@@ -52,7 +52,7 @@ type ResourceMilestoneEventEdges struct {
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [3]bool
 	// totalCount holds the count of the edges above.
-	totalCount [1]map[string]int
+	totalCount [3]map[string]int
 }
 
 // IssueOrErr returns the Issue value or an error if the edge

@@ -16,6 +16,12 @@ type Tx struct {
 	config
 	// ContainerRepository is the client for interacting with the ContainerRepository builders.
 	ContainerRepository *ContainerRepositoryClient
+	// Epic is the client for interacting with the Epic builders.
+	Epic *EpicClient
+	// EpicIssue is the client for interacting with the EpicIssue builders.
+	EpicIssue *EpicIssueClient
+	// EpicLabel is the client for interacting with the EpicLabel builders.
+	EpicLabel *EpicLabelClient
 	// Event is the client for interacting with the Event builders.
 	Event *EventClient
 	// GroupCustomAttribute is the client for interacting with the GroupCustomAttribute builders.
@@ -76,6 +82,8 @@ type Tx struct {
 	ResourceStateEvent *ResourceStateEventClient
 	// Setting is the client for interacting with the Setting builders.
 	Setting *SettingClient
+	// Snippet is the client for interacting with the Snippet builders.
+	Snippet *SnippetClient
 	// Todo is the client for interacting with the Todo builders.
 	Todo *TodoClient
 	// User is the client for interacting with the User builders.
@@ -214,6 +222,9 @@ func (tx *Tx) Client() *Client {
 
 func (tx *Tx) init() {
 	tx.ContainerRepository = NewContainerRepositoryClient(tx.config)
+	tx.Epic = NewEpicClient(tx.config)
+	tx.EpicIssue = NewEpicIssueClient(tx.config)
+	tx.EpicLabel = NewEpicLabelClient(tx.config)
 	tx.Event = NewEventClient(tx.config)
 	tx.GroupCustomAttribute = NewGroupCustomAttributeClient(tx.config)
 	tx.GroupGroupLink = NewGroupGroupLinkClient(tx.config)
@@ -244,6 +255,7 @@ func (tx *Tx) init() {
 	tx.ResourceMilestoneEvent = NewResourceMilestoneEventClient(tx.config)
 	tx.ResourceStateEvent = NewResourceStateEventClient(tx.config)
 	tx.Setting = NewSettingClient(tx.config)
+	tx.Snippet = NewSnippetClient(tx.config)
 	tx.Todo = NewTodoClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.UserCustomAttribute = NewUserCustomAttributeClient(tx.config)

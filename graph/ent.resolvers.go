@@ -17,8 +17,23 @@ func (r *groupResolver) ID(ctx context.Context, obj *ent.Namespace) (string, err
 }
 
 // ID is the resolver for the id field.
+func (r *issueResolver) ID(ctx context.Context, obj *ent.Issue) (string, error) {
+	return formatGID(gidIssue, obj.ID), nil
+}
+
+// ID is the resolver for the id field.
+func (r *labelResolver) ID(ctx context.Context, obj *ent.Label) (string, error) {
+	return labelGID(obj), nil
+}
+
+// ID is the resolver for the id field.
 func (r *memberResolver) ID(ctx context.Context, obj *ent.Member) (string, error) {
 	return memberGID(obj), nil
+}
+
+// ID is the resolver for the id field.
+func (r *milestoneResolver) ID(ctx context.Context, obj *ent.Milestone) (string, error) {
+	return formatGID(gidMilestone, obj.ID), nil
 }
 
 // ID is the resolver for the id field.
@@ -49,12 +64,36 @@ func (r *Resolver) GroupConnection() generated.GroupConnectionResolver {
 	return &groupConnectionResolver{r}
 }
 
+// Issue returns generated.IssueResolver implementation.
+func (r *Resolver) Issue() generated.IssueResolver { return &issueResolver{r} }
+
+// IssueConnection returns generated.IssueConnectionResolver implementation.
+func (r *Resolver) IssueConnection() generated.IssueConnectionResolver {
+	return &issueConnectionResolver{r}
+}
+
+// Label returns generated.LabelResolver implementation.
+func (r *Resolver) Label() generated.LabelResolver { return &labelResolver{r} }
+
+// LabelConnection returns generated.LabelConnectionResolver implementation.
+func (r *Resolver) LabelConnection() generated.LabelConnectionResolver {
+	return &labelConnectionResolver{r}
+}
+
 // Member returns generated.MemberResolver implementation.
 func (r *Resolver) Member() generated.MemberResolver { return &memberResolver{r} }
 
 // MemberConnection returns generated.MemberConnectionResolver implementation.
 func (r *Resolver) MemberConnection() generated.MemberConnectionResolver {
 	return &memberConnectionResolver{r}
+}
+
+// Milestone returns generated.MilestoneResolver implementation.
+func (r *Resolver) Milestone() generated.MilestoneResolver { return &milestoneResolver{r} }
+
+// MilestoneConnection returns generated.MilestoneConnectionResolver implementation.
+func (r *Resolver) MilestoneConnection() generated.MilestoneConnectionResolver {
+	return &milestoneConnectionResolver{r}
 }
 
 // Project returns generated.ProjectResolver implementation.
@@ -77,13 +116,19 @@ func (r *Resolver) UserConnection() generated.UserConnectionResolver {
 }
 
 type (
-	groupResolver             struct{ *Resolver }
-	groupConnectionResolver   struct{ *Resolver }
-	memberResolver            struct{ *Resolver }
-	memberConnectionResolver  struct{ *Resolver }
-	projectResolver           struct{ *Resolver }
-	projectConnectionResolver struct{ *Resolver }
-	queryResolver             struct{ *Resolver }
-	userResolver              struct{ *Resolver }
-	userConnectionResolver    struct{ *Resolver }
+	groupResolver               struct{ *Resolver }
+	groupConnectionResolver     struct{ *Resolver }
+	issueResolver               struct{ *Resolver }
+	issueConnectionResolver     struct{ *Resolver }
+	labelResolver               struct{ *Resolver }
+	labelConnectionResolver     struct{ *Resolver }
+	memberResolver              struct{ *Resolver }
+	memberConnectionResolver    struct{ *Resolver }
+	milestoneResolver           struct{ *Resolver }
+	milestoneConnectionResolver struct{ *Resolver }
+	projectResolver             struct{ *Resolver }
+	projectConnectionResolver   struct{ *Resolver }
+	queryResolver               struct{ *Resolver }
+	userResolver                struct{ *Resolver }
+	userConnectionResolver      struct{ *Resolver }
 )

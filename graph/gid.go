@@ -16,7 +16,16 @@ const (
 	gidProject       = "Project"
 	gidGroupMember   = "GroupMember"
 	gidProjectMember = "ProjectMember"
+	gidIssue         = "Issue"
+	gidProjectLabel  = "ProjectLabel"
+	gidGroupLabel    = "GroupLabel"
+	gidLabel         = "Label"
+	gidMilestone     = "Milestone"
 )
+
+// labelModels are the global id models a label argument accepts: GitLab's labels are project
+// or group labels, and LabelID takes either, or the base class.
+var labelModels = []string{gidLabel, gidProjectLabel, gidGroupLabel}
 
 // gidRe is the shape of a GitLab global id; the model part may be namespaced with "::".
 var gidRe = regexp.MustCompile(`^gid://gitlab/([A-Z][A-Za-z0-9]*(?:::[A-Z][A-Za-z0-9]*)*)/([0-9]+)$`)
@@ -87,4 +96,12 @@ func memberGID(m *ent.Member) string {
 		return formatGID(gidProjectMember, m.ID)
 	}
 	return formatGID(gidGroupMember, m.ID)
+}
+
+// labelGID is a label's global id: ProjectLabel or GroupLabel by its owner, as GitLab's.
+func labelGID(l *ent.Label) string {
+	if l.GroupID != nil {
+		return formatGID(gidGroupLabel, l.ID)
+	}
+	return formatGID(gidProjectLabel, l.ID)
 }

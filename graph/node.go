@@ -46,6 +46,24 @@ func (r *Resolver) node(ctx context.Context, id string) (ent.Noder, error) {
 			return nil, err
 		}
 		return p, nil
+	case gidIssue:
+		is, err := orNull(r.svc.Issues.FindVisible(ctx, a, g.ID))
+		if is == nil {
+			return nil, err
+		}
+		return is, nil
+	case gidLabel, gidProjectLabel, gidGroupLabel:
+		l, err := orNull(r.svc.Labels.FindByID(ctx, a, g.ID))
+		if l == nil || (g.Model != gidLabel && labelGID(l) != id) {
+			return nil, err
+		}
+		return l, nil
+	case gidMilestone:
+		m, err := orNull(r.svc.Milestones.FindByID(ctx, a, g.ID))
+		if m == nil {
+			return nil, err
+		}
+		return m, nil
 	case gidGroupMember, gidProjectMember:
 		e, err := orNull(r.svc.Members.FindByID(ctx, a, g.ID))
 		if e == nil || memberGID(e.Member) != id {

@@ -6,6 +6,7 @@ import (
 	"anvil/internal/service"
 	"anvil/rest/branchapi"
 	"anvil/rest/commitapi"
+	"anvil/rest/epicapi"
 	"anvil/rest/eventapi"
 	"anvil/rest/forkapi"
 	"anvil/rest/groupapi"
@@ -22,7 +23,9 @@ import (
 	"anvil/rest/registryapi"
 	"anvil/rest/repositoryapi"
 	"anvil/rest/route"
+	"anvil/rest/settingsapi"
 	"anvil/rest/sidekiqapi"
+	"anvil/rest/snippetapi"
 	"anvil/rest/storagemoveapi"
 	"anvil/rest/tagapi"
 	"anvil/rest/todoapi"
@@ -55,7 +58,10 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	issueapi.Register(t)
 	noteapi.Register(t)
 	milestoneapi.Register(t)
+	epicapi.Register(t)
 	labelapi.Register(t)
 	storagemoveapi.Register(t)
+	snippetapi.Register(t)
+	settingsapi.Register(t)
 	todoapi.Register(t)
 }

@@ -9,6 +9,15 @@ import (
 // ContainerRepository is the predicate function for containerrepository builders.
 type ContainerRepository func(*sql.Selector)
 
+// Epic is the predicate function for epic builders.
+type Epic func(*sql.Selector)
+
+// EpicIssue is the predicate function for epicissue builders.
+type EpicIssue func(*sql.Selector)
+
+// EpicLabel is the predicate function for epiclabel builders.
+type EpicLabel func(*sql.Selector)
+
 // Event is the predicate function for event builders.
 type Event func(*sql.Selector)
 
@@ -98,6 +107,9 @@ type ResourceStateEvent func(*sql.Selector)
 
 // Setting is the predicate function for setting builders.
 type Setting func(*sql.Selector)
+
+// Snippet is the predicate function for snippet builders.
+type Snippet func(*sql.Selector)
 
 // Todo is the predicate function for todo builders.
 type Todo func(*sql.Selector)

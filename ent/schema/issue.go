@@ -19,20 +19,23 @@ func (Issue) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
 // Fields returns the issue fields.
 func (Issue) Fields() []ent.Field {
 	return []ent.Field{
-		field.Int("project_id"),
-		field.Int("iid"),
-		field.String("title").NotEmpty().MaxLen(255),
+		// GraphQL presents iid (a String), state, type and discussionLocked in GitLab's
+		// shapes through resolvers (graph/issue.graphql); the ids are edges there.
+		field.Int("project_id").Annotations(entgql.Skip()),
+		field.Int("iid").Annotations(entgql.Skip()),
+		field.String("title").NotEmpty().MaxLen(255).Annotations(entgql.OrderField("TITLE")),
 		field.Text("description").Optional().Nillable(),
-		field.Enum("state").Values("opened", "closed").Default("opened"),
-		field.Enum("issue_type").Values("issue", "incident", "test_case", "task").Default("issue"),
+		field.Enum("state").Values("opened", "closed").Default("opened").Annotations(entgql.Skip()),
+		field.Enum("issue_type").Values("issue", "incident", "test_case", "task").Default("issue").
+			Annotations(entgql.Skip()),
 		// author_id is null once the author's account is gone.
-		field.Int("author_id").Optional().Nillable(),
-		field.Int("milestone_id").Optional().Nillable(),
+		field.Int("author_id").Optional().Nillable().Annotations(entgql.Skip()),
+		field.Int("milestone_id").Optional().Nillable().Annotations(entgql.Skip()),
 		field.Bool("confidential").Default(false),
-		field.Bool("discussion_locked").Optional().Nillable(),
+		field.Bool("discussion_locked").Optional().Nillable().Annotations(entgql.Skip()),
 		field.Time("due_date").Optional().Nillable(),
 		field.Time("closed_at").Optional().Nillable(),
-		field.Int("closed_by_id").Optional().Nillable(),
+		field.Int("closed_by_id").Optional().Nillable().Annotations(entgql.Skip()),
 		// user_notes_count counts the issue's user (non-system) notes, kept in step by the notes
 		// domain in each note's transaction (GitLab counts them per read; a counter keeps lists
 		// at one statement).
@@ -43,16 +46,17 @@ func (Issue) Fields() []ent.Field {
 // Edges returns the issue's project, people, milestone, labels and assignees.
 func (Issue) Edges() []ent.Edge {
 	return []ent.Edge{
+		// GraphQL resolves these from the edges issues.Load eager-loads (graph/issues.go).
 		edge.To("project", Project.Type).Field("project_id").Unique().Required().
-			Annotations(entsql.OnDelete(entsql.Cascade)),
+			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip()),
 		edge.To("author", User.Type).Field("author_id").Unique().
-			Annotations(entsql.OnDelete(entsql.SetNull)),
+			Annotations(entsql.OnDelete(entsql.SetNull), entgql.Skip()),
 		edge.To("closed_by", User.Type).Field("closed_by_id").Unique().
-			Annotations(entsql.OnDelete(entsql.SetNull)),
+			Annotations(entsql.OnDelete(entsql.SetNull), entgql.Skip()),
 		edge.To("milestone", Milestone.Type).Field("milestone_id").Unique().
-			Annotations(entsql.OnDelete(entsql.SetNull)),
-		edge.To("label_links", IssueLabel.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
-		edge.To("assignee_links", IssueAssignee.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+			Annotations(entsql.OnDelete(entsql.SetNull), entgql.Skip()),
+		edge.To("label_links", IssueLabel.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip()),
+		edge.To("assignee_links", IssueAssignee.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip()),
 	}
 }
 
@@ -66,9 +70,9 @@ func (Issue) Indexes() []ent.Index {
 	}
 }
 
-// Annotations keeps issues out of the generated GraphQL schema for now.
+// Annotations makes issues a GraphQL node type with Relay connections.
 func (Issue) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.Skip(entgql.SkipAll)}
+	return []schema.Annotation{entgql.RelayConnection()}
 }
 
 // IssueLabel applies a label to an issue (GitLab's label_links for issues).

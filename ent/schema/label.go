@@ -21,12 +21,12 @@ func (Label) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
 // Fields returns the label fields; color is "#rrggbb" (names are resolved on the way in).
 func (Label) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("title").NotEmpty().MaxLen(255),
+		field.String("title").NotEmpty().MaxLen(255).Annotations(entgql.OrderField("TITLE")),
 		field.String("color").NotEmpty(),
 		field.Text("description").Optional().Nillable(),
-		field.Int("priority").Optional().Nillable(),
-		field.Int("project_id").Optional().Nillable(),
-		field.Int("group_id").Optional().Nillable(),
+		field.Int("priority").Optional().Nillable().Annotations(entgql.Skip()),
+		field.Int("project_id").Optional().Nillable().Annotations(entgql.Skip()),
+		field.Int("group_id").Optional().Nillable().Annotations(entgql.Skip()),
 	}
 }
 
@@ -34,11 +34,11 @@ func (Label) Fields() []ent.Field {
 func (Label) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("project", Project.Type).Field("project_id").Unique().
-			Annotations(entsql.OnDelete(entsql.Cascade)),
+			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip()),
 		edge.To("group", Namespace.Type).Field("group_id").Unique().
-			Annotations(entsql.OnDelete(entsql.Cascade)),
-		edge.To("issue_links", IssueLabel.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
-		edge.To("subscriptions", LabelSubscription.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip()),
+		edge.To("issue_links", IssueLabel.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip()),
+		edge.To("subscriptions", LabelSubscription.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip()),
 	}
 }
 
@@ -50,9 +50,9 @@ func (Label) Indexes() []ent.Index {
 	}
 }
 
-// Annotations keeps labels out of the generated GraphQL schema for now.
+// Annotations makes labels a GraphQL node type with Relay connections.
 func (Label) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.Skip(entgql.SkipAll)}
+	return []schema.Annotation{entgql.RelayConnection()}
 }
 
 // LabelSubscription is a user's subscription to a label (GitLab's subscriptions for labels).

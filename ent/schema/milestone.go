@@ -20,14 +20,16 @@ func (Milestone) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
 // Fields returns the milestone fields; the dates are days (midnight UTC).
 func (Milestone) Fields() []ent.Field {
 	return []ent.Field{
-		field.Int("iid"),
-		field.String("title").NotEmpty().MaxLen(255),
+		// GraphQL's iid is an ID (a String), presented by a resolver.
+		field.Int("iid").Annotations(entgql.Skip()),
+		field.String("title").NotEmpty().MaxLen(255).Annotations(entgql.OrderField("TITLE")),
 		field.Text("description").Optional().Nillable(),
-		field.Enum("state").Values("active", "closed").Default("active"),
+		field.Enum("state").Values("active", "closed").Default("active").
+			Annotations(entgql.Type("MilestoneStateEnum")),
 		field.Time("due_date").Optional().Nillable(),
 		field.Time("start_date").Optional().Nillable(),
-		field.Int("project_id").Optional().Nillable(),
-		field.Int("group_id").Optional().Nillable(),
+		field.Int("project_id").Optional().Nillable().Annotations(entgql.Skip()),
+		field.Int("group_id").Optional().Nillable().Annotations(entgql.Skip()),
 	}
 }
 
@@ -35,9 +37,9 @@ func (Milestone) Fields() []ent.Field {
 func (Milestone) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("project", Project.Type).Field("project_id").Unique().
-			Annotations(entsql.OnDelete(entsql.Cascade)),
+			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip()),
 		edge.To("group", Namespace.Type).Field("group_id").Unique().
-			Annotations(entsql.OnDelete(entsql.Cascade)),
+			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip()),
 	}
 }
 
@@ -51,7 +53,7 @@ func (Milestone) Indexes() []ent.Index {
 	}
 }
 
-// Annotations keeps milestones out of the generated GraphQL schema for now.
+// Annotations makes milestones a GraphQL node type with Relay connections.
 func (Milestone) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.Skip(entgql.SkipAll)}
+	return []schema.Annotation{entgql.RelayConnection()}
 }

@@ -4,10 +4,12 @@ package generated
 
 import (
 	"anvil/ent"
+	"anvil/ent/milestone"
 	"anvil/ent/namespace"
 	"anvil/ent/project"
 	"anvil/ent/user"
 	"anvil/graph/model"
+	"anvil/internal/service/notes"
 	"bytes"
 	"context"
 	"errors"
@@ -35,11 +37,19 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	Commit() CommitResolver
+	Discussion() DiscussionResolver
 	Group() GroupResolver
 	GroupConnection() GroupConnectionResolver
+	Issue() IssueResolver
+	IssueConnection() IssueConnectionResolver
+	Label() LabelResolver
+	LabelConnection() LabelConnectionResolver
 	Member() MemberResolver
 	MemberConnection() MemberConnectionResolver
+	Milestone() MilestoneResolver
+	MilestoneConnection() MilestoneConnectionResolver
 	Mutation() MutationResolver
+	Note() NoteResolver
 	Project() ProjectResolver
 	ProjectConnection() ProjectConnectionResolver
 	Query() QueryResolver
@@ -137,6 +147,40 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	CreateIssuePayload struct {
+		ClientMutationID func(childComplexity int) int
+		Errors           func(childComplexity int) int
+		Issue            func(childComplexity int) int
+	}
+
+	CreateNotePayload struct {
+		ClientMutationID func(childComplexity int) int
+		Errors           func(childComplexity int) int
+		Note             func(childComplexity int) int
+	}
+
+	Discussion struct {
+		CreatedAt      func(childComplexity int) int
+		ID             func(childComplexity int) int
+		IndividualNote func(childComplexity int) int
+		Notes          func(childComplexity int, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		ReplyID        func(childComplexity int) int
+		Resolvable     func(childComplexity int) int
+		Resolved       func(childComplexity int) int
+	}
+
+	DiscussionConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	DiscussionEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	Group struct {
 		CreatedAt    func(childComplexity int) int
 		Description  func(childComplexity int) int
@@ -144,7 +188,11 @@ type ComplexityRoot struct {
 		FullPath     func(childComplexity int) int
 		GroupMembers func(childComplexity int, search *string, relations []model.GroupMemberRelation, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		ID           func(childComplexity int) int
+		Issues       func(childComplexity int, iid *string, iids []string, state *model.IssuableState, labelName []*string, milestoneTitle []*string, milestoneWildcardID *model.MilestoneWildcardID, authorUsername *string, assigneeUsernames []string, assigneeUsername *string, assigneeID *string, assigneeWildcardID *model.AssigneeWildcardID, search *string, in []model.IssuableSearchableField, types []model.IssueType, confidential *bool, createdBefore *time.Time, createdAfter *time.Time, updatedBefore *time.Time, updatedAfter *time.Time, closedBefore *time.Time, closedAfter *time.Time, dueBefore *time.Time, dueAfter *time.Time, not *model.NegatedIssueFilterInput, sort *model.IssueSort, includeSubgroups *bool, includeArchived *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		Kind         func(childComplexity int) int
+		Label        func(childComplexity int, title string) int
+		Labels       func(childComplexity int, searchTerm *string, includeAncestorGroups *bool, includeDescendantGroups *bool, onlyGroupLabels *bool, title *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		Milestones   func(childComplexity int, timeframe *model.Timeframe, ids []string, state *milestone.State, title *string, searchTitle *string, containingDate *time.Time, sort *model.MilestoneSort, includeDescendants *bool, includeAncestors *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		Name         func(childComplexity int) int
 		Parent       func(childComplexity int) int
 		ParentID     func(childComplexity int) int
@@ -192,6 +240,81 @@ type ComplexityRoot struct {
 		Group            func(childComplexity int) int
 	}
 
+	Issue struct {
+		Assignees        func(childComplexity int, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		Author           func(childComplexity int) int
+		ClosedAt         func(childComplexity int) int
+		ClosedBy         func(childComplexity int) int
+		Confidential     func(childComplexity int) int
+		CreatedAt        func(childComplexity int) int
+		Description      func(childComplexity int) int
+		DiscussionLocked func(childComplexity int) int
+		Discussions      func(childComplexity int, filter *model.NotesFilterType, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		DueDate          func(childComplexity int) int
+		ID               func(childComplexity int) int
+		Iid              func(childComplexity int) int
+		Labels           func(childComplexity int, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		Milestone        func(childComplexity int) int
+		Notes            func(childComplexity int, filter *model.NotesFilterType, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		ProjectID        func(childComplexity int) int
+		Reference        func(childComplexity int, full *bool) int
+		State            func(childComplexity int) int
+		Title            func(childComplexity int) int
+		Type             func(childComplexity int) int
+		UpdatedAt        func(childComplexity int) int
+		UserNotesCount   func(childComplexity int) int
+		WebPath          func(childComplexity int) int
+		WebURL           func(childComplexity int) int
+	}
+
+	IssueConnection struct {
+		Count      func(childComplexity int) int
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	IssueEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	IssueSetAssigneesPayload struct {
+		ClientMutationID func(childComplexity int) int
+		Errors           func(childComplexity int) int
+		Issue            func(childComplexity int) int
+	}
+
+	Label struct {
+		Color       func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		Description func(childComplexity int) int
+		ID          func(childComplexity int) int
+		TextColor   func(childComplexity int) int
+		Title       func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+	}
+
+	LabelConnection struct {
+		Count      func(childComplexity int) int
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	LabelCreatePayload struct {
+		ClientMutationID func(childComplexity int) int
+		Errors           func(childComplexity int) int
+		Label            func(childComplexity int) int
+	}
+
+	LabelEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	Member struct {
 		AccessLevel func(childComplexity int) int
 		CreatedAt   func(childComplexity int) int
@@ -221,17 +344,80 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	Milestone struct {
+		CreatedAt        func(childComplexity int) int
+		Description      func(childComplexity int) int
+		DueDate          func(childComplexity int) int
+		Expired          func(childComplexity int) int
+		GroupMilestone   func(childComplexity int) int
+		ID               func(childComplexity int) int
+		Iid              func(childComplexity int) int
+		ProjectMilestone func(childComplexity int) int
+		StartDate        func(childComplexity int) int
+		State            func(childComplexity int) int
+		Title            func(childComplexity int) int
+		Upcoming         func(childComplexity int) int
+		UpdatedAt        func(childComplexity int) int
+		WebPath          func(childComplexity int) int
+		WebURL           func(childComplexity int) int
+	}
+
+	MilestoneConnection struct {
+		Count      func(childComplexity int) int
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	MilestoneEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	Mutation struct {
+		CreateIssue         func(childComplexity int, input model.CreateIssueInput) int
+		CreateNote          func(childComplexity int, input model.CreateNoteInput) int
 		GroupCreate         func(childComplexity int, input model.GroupCreateInput) int
 		GroupMemberCreate   func(childComplexity int, input model.GroupMemberCreateInput) int
 		GroupMemberUpdate   func(childComplexity int, input model.GroupMemberUpdateInput) int
 		GroupUpdate         func(childComplexity int, input model.GroupUpdateInput) int
+		IssueSetAssignees   func(childComplexity int, input model.IssueSetAssigneesInput) int
+		LabelCreate         func(childComplexity int, input model.LabelCreateInput) int
 		ProjectCreate       func(childComplexity int, input model.ProjectCreateInput) int
 		ProjectMemberCreate func(childComplexity int, input model.ProjectMemberCreateInput) int
 		ProjectMemberUpdate func(childComplexity int, input model.ProjectMemberUpdateInput) int
 		ProjectUpdate       func(childComplexity int, input model.ProjectUpdateInput) int
+		UpdateIssue         func(childComplexity int, input model.UpdateIssueInput) int
 		UserCreate          func(childComplexity int, input model.UserCreateInput) int
 		UserUpdate          func(childComplexity int, input model.UserUpdateInput) int
+	}
+
+	Note struct {
+		Author       func(childComplexity int) int
+		Body         func(childComplexity int) int
+		CreatedAt    func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Internal     func(childComplexity int) int
+		LastEditedAt func(childComplexity int) int
+		Resolvable   func(childComplexity int) int
+		Resolved     func(childComplexity int) int
+		ResolvedAt   func(childComplexity int) int
+		ResolvedBy   func(childComplexity int) int
+		System       func(childComplexity int) int
+		UpdatedAt    func(childComplexity int) int
+	}
+
+	NoteConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	NoteEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	PageInfo struct {
@@ -248,7 +434,12 @@ type ComplexityRoot struct {
 		FullPath          func(childComplexity int) int
 		Group             func(childComplexity int) int
 		ID                func(childComplexity int) int
+		Issue             func(childComplexity int, iid string) int
+		Issues            func(childComplexity int, iid *string, iids []string, state *model.IssuableState, labelName []*string, milestoneTitle []*string, milestoneWildcardID *model.MilestoneWildcardID, authorUsername *string, assigneeUsernames []string, assigneeUsername *string, assigneeID *string, assigneeWildcardID *model.AssigneeWildcardID, search *string, in []model.IssuableSearchableField, types []model.IssueType, confidential *bool, createdBefore *time.Time, createdAfter *time.Time, updatedBefore *time.Time, updatedAfter *time.Time, closedBefore *time.Time, closedAfter *time.Time, dueBefore *time.Time, dueAfter *time.Time, not *model.NegatedIssueFilterInput, sort *model.IssueSort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		Label             func(childComplexity int, title string) int
+		Labels            func(childComplexity int, searchTerm *string, includeAncestorGroups *bool, title *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		LastActivityAt    func(childComplexity int) int
+		Milestones        func(childComplexity int, timeframe *model.Timeframe, ids []string, state *milestone.State, title *string, searchTitle *string, containingDate *time.Time, sort *model.MilestoneSort, includeAncestors *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		Name              func(childComplexity int) int
 		NameWithNamespace func(childComplexity int) int
 		Namespace         func(childComplexity int) int
@@ -303,6 +494,8 @@ type ComplexityRoot struct {
 		CurrentUser     func(childComplexity int) int
 		Group           func(childComplexity int, fullPath string) int
 		Groups          func(childComplexity int, search *string, allAvailable *bool, topLevelOnly *bool, ownedOnly *bool, sort *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		Issue           func(childComplexity int, id string) int
+		Milestone       func(childComplexity int, id string) int
 		Namespace       func(childComplexity int, fullPath string) int
 		Node            func(childComplexity int, id string) int
 		Nodes           func(childComplexity int, ids []string) int
@@ -421,6 +614,12 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	UpdateIssuePayload struct {
+		ClientMutationID func(childComplexity int) int
+		Errors           func(childComplexity int) int
+		Issue            func(childComplexity int) int
+	}
+
 	User struct {
 		AvatarURL       func(childComplexity int) int
 		Bio             func(childComplexity int) int
@@ -471,6 +670,15 @@ type ComplexityRoot struct {
 type CommitResolver interface {
 	Author(ctx context.Context, obj *model.Commit) (*ent.User, error)
 }
+type DiscussionResolver interface {
+	ID(ctx context.Context, obj *notes.Discussion) (string, error)
+	ReplyID(ctx context.Context, obj *notes.Discussion) (string, error)
+	CreatedAt(ctx context.Context, obj *notes.Discussion) (*time.Time, error)
+	IndividualNote(ctx context.Context, obj *notes.Discussion) (bool, error)
+	Resolvable(ctx context.Context, obj *notes.Discussion) (bool, error)
+	Resolved(ctx context.Context, obj *notes.Discussion) (bool, error)
+	Notes(ctx context.Context, obj *notes.Discussion, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.NoteConnection, error)
+}
 type GroupResolver interface {
 	ID(ctx context.Context, obj *ent.Namespace) (string, error)
 
@@ -479,10 +687,46 @@ type GroupResolver interface {
 	Parent(ctx context.Context, obj *ent.Namespace) (*ent.Namespace, error)
 	Projects(ctx context.Context, obj *ent.Namespace, includeSubgroups *bool, search *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.ProjectConnection, error)
 	GroupMembers(ctx context.Context, obj *ent.Namespace, search *string, relations []model.GroupMemberRelation, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.MemberConnection, error)
+	Issues(ctx context.Context, obj *ent.Namespace, iid *string, iids []string, state *model.IssuableState, labelName []*string, milestoneTitle []*string, milestoneWildcardID *model.MilestoneWildcardID, authorUsername *string, assigneeUsernames []string, assigneeUsername *string, assigneeID *string, assigneeWildcardID *model.AssigneeWildcardID, search *string, in []model.IssuableSearchableField, types []model.IssueType, confidential *bool, createdBefore *time.Time, createdAfter *time.Time, updatedBefore *time.Time, updatedAfter *time.Time, closedBefore *time.Time, closedAfter *time.Time, dueBefore *time.Time, dueAfter *time.Time, not *model.NegatedIssueFilterInput, sort *model.IssueSort, includeSubgroups *bool, includeArchived *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.IssueConnection, error)
+	Label(ctx context.Context, obj *ent.Namespace, title string) (*ent.Label, error)
+	Labels(ctx context.Context, obj *ent.Namespace, searchTerm *string, includeAncestorGroups *bool, includeDescendantGroups *bool, onlyGroupLabels *bool, title *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.LabelConnection, error)
+	Milestones(ctx context.Context, obj *ent.Namespace, timeframe *model.Timeframe, ids []string, state *milestone.State, title *string, searchTitle *string, containingDate *time.Time, sort *model.MilestoneSort, includeDescendants *bool, includeAncestors *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.MilestoneConnection, error)
 }
 type GroupConnectionResolver interface {
 	Nodes(ctx context.Context, obj *ent.GroupConnection) ([]*ent.Namespace, error)
 	Count(ctx context.Context, obj *ent.GroupConnection) (int, error)
+}
+type IssueResolver interface {
+	ID(ctx context.Context, obj *ent.Issue) (string, error)
+
+	Iid(ctx context.Context, obj *ent.Issue) (string, error)
+	State(ctx context.Context, obj *ent.Issue) (model.IssueState, error)
+	Type(ctx context.Context, obj *ent.Issue) (*model.IssueType, error)
+	DiscussionLocked(ctx context.Context, obj *ent.Issue) (bool, error)
+	ProjectID(ctx context.Context, obj *ent.Issue) (int, error)
+	Author(ctx context.Context, obj *ent.Issue) (*ent.User, error)
+	Assignees(ctx context.Context, obj *ent.Issue, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.UserConnection, error)
+	Labels(ctx context.Context, obj *ent.Issue, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.LabelConnection, error)
+	Milestone(ctx context.Context, obj *ent.Issue) (*ent.Milestone, error)
+	ClosedBy(ctx context.Context, obj *ent.Issue) (*ent.User, error)
+	WebURL(ctx context.Context, obj *ent.Issue) (string, error)
+	WebPath(ctx context.Context, obj *ent.Issue) (string, error)
+	Reference(ctx context.Context, obj *ent.Issue, full *bool) (string, error)
+	Notes(ctx context.Context, obj *ent.Issue, filter *model.NotesFilterType, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.NoteConnection, error)
+	Discussions(ctx context.Context, obj *ent.Issue, filter *model.NotesFilterType, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.DiscussionConnection, error)
+}
+type IssueConnectionResolver interface {
+	Nodes(ctx context.Context, obj *ent.IssueConnection) ([]*ent.Issue, error)
+	Count(ctx context.Context, obj *ent.IssueConnection) (int, error)
+}
+type LabelResolver interface {
+	ID(ctx context.Context, obj *ent.Label) (string, error)
+
+	TextColor(ctx context.Context, obj *ent.Label) (string, error)
+}
+type LabelConnectionResolver interface {
+	Nodes(ctx context.Context, obj *ent.LabelConnection) ([]*ent.Label, error)
+	Count(ctx context.Context, obj *ent.LabelConnection) (int, error)
 }
 type MemberResolver interface {
 	ID(ctx context.Context, obj *ent.Member) (string, error)
@@ -494,21 +738,55 @@ type MemberConnectionResolver interface {
 	Nodes(ctx context.Context, obj *ent.MemberConnection) ([]*ent.Member, error)
 	Count(ctx context.Context, obj *ent.MemberConnection) (int, error)
 }
+type MilestoneResolver interface {
+	ID(ctx context.Context, obj *ent.Milestone) (string, error)
+
+	Iid(ctx context.Context, obj *ent.Milestone) (string, error)
+	WebPath(ctx context.Context, obj *ent.Milestone) (string, error)
+	WebURL(ctx context.Context, obj *ent.Milestone) (string, error)
+	Expired(ctx context.Context, obj *ent.Milestone) (bool, error)
+	Upcoming(ctx context.Context, obj *ent.Milestone) (bool, error)
+	ProjectMilestone(ctx context.Context, obj *ent.Milestone) (bool, error)
+	GroupMilestone(ctx context.Context, obj *ent.Milestone) (bool, error)
+}
+type MilestoneConnectionResolver interface {
+	Nodes(ctx context.Context, obj *ent.MilestoneConnection) ([]*ent.Milestone, error)
+	Count(ctx context.Context, obj *ent.MilestoneConnection) (int, error)
+}
 type MutationResolver interface {
 	GroupCreate(ctx context.Context, input model.GroupCreateInput) (*model.GroupCreatePayload, error)
 	GroupUpdate(ctx context.Context, input model.GroupUpdateInput) (*model.GroupUpdatePayload, error)
+	CreateIssue(ctx context.Context, input model.CreateIssueInput) (*model.CreateIssuePayload, error)
+	UpdateIssue(ctx context.Context, input model.UpdateIssueInput) (*model.UpdateIssuePayload, error)
+	IssueSetAssignees(ctx context.Context, input model.IssueSetAssigneesInput) (*model.IssueSetAssigneesPayload, error)
+	LabelCreate(ctx context.Context, input model.LabelCreateInput) (*model.LabelCreatePayload, error)
 	GroupMemberCreate(ctx context.Context, input model.GroupMemberCreateInput) (*model.GroupMemberCreatePayload, error)
 	GroupMemberUpdate(ctx context.Context, input model.GroupMemberUpdateInput) (*model.GroupMemberUpdatePayload, error)
 	ProjectMemberCreate(ctx context.Context, input model.ProjectMemberCreateInput) (*model.ProjectMemberCreatePayload, error)
 	ProjectMemberUpdate(ctx context.Context, input model.ProjectMemberUpdateInput) (*model.ProjectMemberUpdatePayload, error)
+	CreateNote(ctx context.Context, input model.CreateNoteInput) (*model.CreateNotePayload, error)
 	ProjectCreate(ctx context.Context, input model.ProjectCreateInput) (*model.ProjectCreatePayload, error)
 	ProjectUpdate(ctx context.Context, input model.ProjectUpdateInput) (*model.ProjectUpdatePayload, error)
 	UserCreate(ctx context.Context, input model.UserCreateInput) (*model.UserCreatePayload, error)
 	UserUpdate(ctx context.Context, input model.UserUpdateInput) (*model.UserUpdatePayload, error)
 }
+type NoteResolver interface {
+	ID(ctx context.Context, obj *ent.Note) (string, error)
+
+	Author(ctx context.Context, obj *ent.Note) (*ent.User, error)
+
+	Resolved(ctx context.Context, obj *ent.Note) (bool, error)
+
+	ResolvedBy(ctx context.Context, obj *ent.Note) (*ent.User, error)
+}
 type ProjectResolver interface {
 	ID(ctx context.Context, obj *ent.Project) (string, error)
 
+	Issue(ctx context.Context, obj *ent.Project, iid string) (*ent.Issue, error)
+	Issues(ctx context.Context, obj *ent.Project, iid *string, iids []string, state *model.IssuableState, labelName []*string, milestoneTitle []*string, milestoneWildcardID *model.MilestoneWildcardID, authorUsername *string, assigneeUsernames []string, assigneeUsername *string, assigneeID *string, assigneeWildcardID *model.AssigneeWildcardID, search *string, in []model.IssuableSearchableField, types []model.IssueType, confidential *bool, createdBefore *time.Time, createdAfter *time.Time, updatedBefore *time.Time, updatedAfter *time.Time, closedBefore *time.Time, closedAfter *time.Time, dueBefore *time.Time, dueAfter *time.Time, not *model.NegatedIssueFilterInput, sort *model.IssueSort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.IssueConnection, error)
+	Label(ctx context.Context, obj *ent.Project, title string) (*ent.Label, error)
+	Labels(ctx context.Context, obj *ent.Project, searchTerm *string, includeAncestorGroups *bool, title *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.LabelConnection, error)
+	Milestones(ctx context.Context, obj *ent.Project, timeframe *model.Timeframe, ids []string, state *milestone.State, title *string, searchTitle *string, containingDate *time.Time, sort *model.MilestoneSort, includeAncestors *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.MilestoneConnection, error)
 	FullPath(ctx context.Context, obj *ent.Project) (string, error)
 	NameWithNamespace(ctx context.Context, obj *ent.Project) (string, error)
 	WebURL(ctx context.Context, obj *ent.Project) (*string, error)
@@ -525,6 +803,8 @@ type QueryResolver interface {
 	Nodes(ctx context.Context, ids []string) ([]ent.Noder, error)
 	Group(ctx context.Context, fullPath string) (*ent.Namespace, error)
 	Groups(ctx context.Context, search *string, allAvailable *bool, topLevelOnly *bool, ownedOnly *bool, sort *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.GroupConnection, error)
+	Issue(ctx context.Context, id string) (*ent.Issue, error)
+	Milestone(ctx context.Context, id string) (*ent.Milestone, error)
 	Namespace(ctx context.Context, fullPath string) (*ent.Namespace, error)
 	Project(ctx context.Context, fullPath string) (*ent.Project, error)
 	Projects(ctx context.Context, ids []string, membership *bool, search *string, searchNamespaces *bool, sort *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.ProjectConnection, error)
@@ -917,6 +1197,130 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CommitEdge.Node(childComplexity), true
 
+	case "CreateIssuePayload.clientMutationId":
+		if e.ComplexityRoot.CreateIssuePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateIssuePayload.ClientMutationID(childComplexity), true
+	case "CreateIssuePayload.errors":
+		if e.ComplexityRoot.CreateIssuePayload.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateIssuePayload.Errors(childComplexity), true
+	case "CreateIssuePayload.issue":
+		if e.ComplexityRoot.CreateIssuePayload.Issue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateIssuePayload.Issue(childComplexity), true
+
+	case "CreateNotePayload.clientMutationId":
+		if e.ComplexityRoot.CreateNotePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateNotePayload.ClientMutationID(childComplexity), true
+	case "CreateNotePayload.errors":
+		if e.ComplexityRoot.CreateNotePayload.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateNotePayload.Errors(childComplexity), true
+	case "CreateNotePayload.note":
+		if e.ComplexityRoot.CreateNotePayload.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateNotePayload.Note(childComplexity), true
+
+	case "Discussion.createdAt":
+		if e.ComplexityRoot.Discussion.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discussion.CreatedAt(childComplexity), true
+	case "Discussion.id":
+		if e.ComplexityRoot.Discussion.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discussion.ID(childComplexity), true
+	case "Discussion.individualNote":
+		if e.ComplexityRoot.Discussion.IndividualNote == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discussion.IndividualNote(childComplexity), true
+	case "Discussion.notes":
+		if e.ComplexityRoot.Discussion.Notes == nil {
+			break
+		}
+
+		args, err := ec.field_Discussion_notes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Discussion.Notes(childComplexity, args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+	case "Discussion.replyId":
+		if e.ComplexityRoot.Discussion.ReplyID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discussion.ReplyID(childComplexity), true
+	case "Discussion.resolvable":
+		if e.ComplexityRoot.Discussion.Resolvable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discussion.Resolvable(childComplexity), true
+	case "Discussion.resolved":
+		if e.ComplexityRoot.Discussion.Resolved == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discussion.Resolved(childComplexity), true
+
+	case "DiscussionConnection.edges":
+		if e.ComplexityRoot.DiscussionConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscussionConnection.Edges(childComplexity), true
+	case "DiscussionConnection.nodes":
+		if e.ComplexityRoot.DiscussionConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscussionConnection.Nodes(childComplexity), true
+	case "DiscussionConnection.pageInfo":
+		if e.ComplexityRoot.DiscussionConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscussionConnection.PageInfo(childComplexity), true
+	case "DiscussionConnection.count":
+		if e.ComplexityRoot.DiscussionConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscussionConnection.TotalCount(childComplexity), true
+
+	case "DiscussionEdge.cursor":
+		if e.ComplexityRoot.DiscussionEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscussionEdge.Cursor(childComplexity), true
+	case "DiscussionEdge.node":
+		if e.ComplexityRoot.DiscussionEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscussionEdge.Node(childComplexity), true
+
 	case "Group.createdAt":
 		if e.ComplexityRoot.Group.CreatedAt == nil {
 			break
@@ -958,12 +1362,56 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Group.ID(childComplexity), true
+	case "Group.issues":
+		if e.ComplexityRoot.Group.Issues == nil {
+			break
+		}
+
+		args, err := ec.field_Group_issues_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Group.Issues(childComplexity, args["iid"].(*string), args["iids"].([]string), args["state"].(*model.IssuableState), args["labelName"].([]*string), args["milestoneTitle"].([]*string), args["milestoneWildcardId"].(*model.MilestoneWildcardID), args["authorUsername"].(*string), args["assigneeUsernames"].([]string), args["assigneeUsername"].(*string), args["assigneeId"].(*string), args["assigneeWildcardId"].(*model.AssigneeWildcardID), args["search"].(*string), args["in"].([]model.IssuableSearchableField), args["types"].([]model.IssueType), args["confidential"].(*bool), args["createdBefore"].(*time.Time), args["createdAfter"].(*time.Time), args["updatedBefore"].(*time.Time), args["updatedAfter"].(*time.Time), args["closedBefore"].(*time.Time), args["closedAfter"].(*time.Time), args["dueBefore"].(*time.Time), args["dueAfter"].(*time.Time), args["not"].(*model.NegatedIssueFilterInput), args["sort"].(*model.IssueSort), args["includeSubgroups"].(*bool), args["includeArchived"].(*bool), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 	case "Group.kind":
 		if e.ComplexityRoot.Group.Kind == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Group.Kind(childComplexity), true
+	case "Group.label":
+		if e.ComplexityRoot.Group.Label == nil {
+			break
+		}
+
+		args, err := ec.field_Group_label_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Group.Label(childComplexity, args["title"].(string)), true
+	case "Group.labels":
+		if e.ComplexityRoot.Group.Labels == nil {
+			break
+		}
+
+		args, err := ec.field_Group_labels_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Group.Labels(childComplexity, args["searchTerm"].(*string), args["includeAncestorGroups"].(*bool), args["includeDescendantGroups"].(*bool), args["onlyGroupLabels"].(*bool), args["title"].(*string), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+	case "Group.milestones":
+		if e.ComplexityRoot.Group.Milestones == nil {
+			break
+		}
+
+		args, err := ec.field_Group_milestones_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Group.Milestones(childComplexity, args["timeframe"].(*model.Timeframe), args["ids"].([]string), args["state"].(*milestone.State), args["title"].(*string), args["searchTitle"].(*string), args["containingDate"].(*time.Time), args["sort"].(*model.MilestoneSort), args["includeDescendants"].(*bool), args["includeAncestors"].(*bool), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 	case "Group.name":
 		if e.ComplexityRoot.Group.Name == nil {
 			break
@@ -1138,6 +1586,345 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.GroupUpdatePayload.Group(childComplexity), true
 
+	case "Issue.assignees":
+		if e.ComplexityRoot.Issue.Assignees == nil {
+			break
+		}
+
+		args, err := ec.field_Issue_assignees_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Issue.Assignees(childComplexity, args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+	case "Issue.author":
+		if e.ComplexityRoot.Issue.Author == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.Author(childComplexity), true
+	case "Issue.closedAt":
+		if e.ComplexityRoot.Issue.ClosedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.ClosedAt(childComplexity), true
+	case "Issue.closedBy":
+		if e.ComplexityRoot.Issue.ClosedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.ClosedBy(childComplexity), true
+	case "Issue.confidential":
+		if e.ComplexityRoot.Issue.Confidential == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.Confidential(childComplexity), true
+	case "Issue.createdAt":
+		if e.ComplexityRoot.Issue.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.CreatedAt(childComplexity), true
+	case "Issue.description":
+		if e.ComplexityRoot.Issue.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.Description(childComplexity), true
+	case "Issue.discussionLocked":
+		if e.ComplexityRoot.Issue.DiscussionLocked == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.DiscussionLocked(childComplexity), true
+	case "Issue.discussions":
+		if e.ComplexityRoot.Issue.Discussions == nil {
+			break
+		}
+
+		args, err := ec.field_Issue_discussions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Issue.Discussions(childComplexity, args["filter"].(*model.NotesFilterType), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+	case "Issue.dueDate":
+		if e.ComplexityRoot.Issue.DueDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.DueDate(childComplexity), true
+	case "Issue.id":
+		if e.ComplexityRoot.Issue.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.ID(childComplexity), true
+	case "Issue.iid":
+		if e.ComplexityRoot.Issue.Iid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.Iid(childComplexity), true
+	case "Issue.labels":
+		if e.ComplexityRoot.Issue.Labels == nil {
+			break
+		}
+
+		args, err := ec.field_Issue_labels_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Issue.Labels(childComplexity, args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+	case "Issue.milestone":
+		if e.ComplexityRoot.Issue.Milestone == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.Milestone(childComplexity), true
+	case "Issue.notes":
+		if e.ComplexityRoot.Issue.Notes == nil {
+			break
+		}
+
+		args, err := ec.field_Issue_notes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Issue.Notes(childComplexity, args["filter"].(*model.NotesFilterType), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+	case "Issue.projectId":
+		if e.ComplexityRoot.Issue.ProjectID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.ProjectID(childComplexity), true
+	case "Issue.reference":
+		if e.ComplexityRoot.Issue.Reference == nil {
+			break
+		}
+
+		args, err := ec.field_Issue_reference_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Issue.Reference(childComplexity, args["full"].(*bool)), true
+	case "Issue.state":
+		if e.ComplexityRoot.Issue.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.State(childComplexity), true
+	case "Issue.title":
+		if e.ComplexityRoot.Issue.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.Title(childComplexity), true
+	case "Issue.type":
+		if e.ComplexityRoot.Issue.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.Type(childComplexity), true
+	case "Issue.updatedAt":
+		if e.ComplexityRoot.Issue.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.UpdatedAt(childComplexity), true
+	case "Issue.userNotesCount":
+		if e.ComplexityRoot.Issue.UserNotesCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.UserNotesCount(childComplexity), true
+	case "Issue.webPath":
+		if e.ComplexityRoot.Issue.WebPath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.WebPath(childComplexity), true
+	case "Issue.webUrl":
+		if e.ComplexityRoot.Issue.WebURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.WebURL(childComplexity), true
+
+	case "IssueConnection.count":
+		if e.ComplexityRoot.IssueConnection.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssueConnection.Count(childComplexity), true
+	case "IssueConnection.edges":
+		if e.ComplexityRoot.IssueConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssueConnection.Edges(childComplexity), true
+	case "IssueConnection.nodes":
+		if e.ComplexityRoot.IssueConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssueConnection.Nodes(childComplexity), true
+	case "IssueConnection.pageInfo":
+		if e.ComplexityRoot.IssueConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssueConnection.PageInfo(childComplexity), true
+	case "IssueConnection.totalCount":
+		if e.ComplexityRoot.IssueConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssueConnection.TotalCount(childComplexity), true
+
+	case "IssueEdge.cursor":
+		if e.ComplexityRoot.IssueEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssueEdge.Cursor(childComplexity), true
+	case "IssueEdge.node":
+		if e.ComplexityRoot.IssueEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssueEdge.Node(childComplexity), true
+
+	case "IssueSetAssigneesPayload.clientMutationId":
+		if e.ComplexityRoot.IssueSetAssigneesPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssueSetAssigneesPayload.ClientMutationID(childComplexity), true
+	case "IssueSetAssigneesPayload.errors":
+		if e.ComplexityRoot.IssueSetAssigneesPayload.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssueSetAssigneesPayload.Errors(childComplexity), true
+	case "IssueSetAssigneesPayload.issue":
+		if e.ComplexityRoot.IssueSetAssigneesPayload.Issue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssueSetAssigneesPayload.Issue(childComplexity), true
+
+	case "Label.color":
+		if e.ComplexityRoot.Label.Color == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Label.Color(childComplexity), true
+	case "Label.createdAt":
+		if e.ComplexityRoot.Label.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Label.CreatedAt(childComplexity), true
+	case "Label.description":
+		if e.ComplexityRoot.Label.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Label.Description(childComplexity), true
+	case "Label.id":
+		if e.ComplexityRoot.Label.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Label.ID(childComplexity), true
+	case "Label.textColor":
+		if e.ComplexityRoot.Label.TextColor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Label.TextColor(childComplexity), true
+	case "Label.title":
+		if e.ComplexityRoot.Label.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Label.Title(childComplexity), true
+	case "Label.updatedAt":
+		if e.ComplexityRoot.Label.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Label.UpdatedAt(childComplexity), true
+
+	case "LabelConnection.count":
+		if e.ComplexityRoot.LabelConnection.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LabelConnection.Count(childComplexity), true
+	case "LabelConnection.edges":
+		if e.ComplexityRoot.LabelConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LabelConnection.Edges(childComplexity), true
+	case "LabelConnection.nodes":
+		if e.ComplexityRoot.LabelConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LabelConnection.Nodes(childComplexity), true
+	case "LabelConnection.pageInfo":
+		if e.ComplexityRoot.LabelConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LabelConnection.PageInfo(childComplexity), true
+	case "LabelConnection.totalCount":
+		if e.ComplexityRoot.LabelConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LabelConnection.TotalCount(childComplexity), true
+
+	case "LabelCreatePayload.clientMutationId":
+		if e.ComplexityRoot.LabelCreatePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LabelCreatePayload.ClientMutationID(childComplexity), true
+	case "LabelCreatePayload.errors":
+		if e.ComplexityRoot.LabelCreatePayload.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LabelCreatePayload.Errors(childComplexity), true
+	case "LabelCreatePayload.label":
+		if e.ComplexityRoot.LabelCreatePayload.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LabelCreatePayload.Label(childComplexity), true
+
+	case "LabelEdge.cursor":
+		if e.ComplexityRoot.LabelEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LabelEdge.Cursor(childComplexity), true
+	case "LabelEdge.node":
+		if e.ComplexityRoot.LabelEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LabelEdge.Node(childComplexity), true
+
 	case "Member.accessLevel":
 		if e.ComplexityRoot.Member.AccessLevel == nil {
 			break
@@ -1261,6 +2048,163 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MemberEdge.Node(childComplexity), true
 
+	case "Milestone.createdAt":
+		if e.ComplexityRoot.Milestone.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Milestone.CreatedAt(childComplexity), true
+	case "Milestone.description":
+		if e.ComplexityRoot.Milestone.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Milestone.Description(childComplexity), true
+	case "Milestone.dueDate":
+		if e.ComplexityRoot.Milestone.DueDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Milestone.DueDate(childComplexity), true
+	case "Milestone.expired":
+		if e.ComplexityRoot.Milestone.Expired == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Milestone.Expired(childComplexity), true
+	case "Milestone.groupMilestone":
+		if e.ComplexityRoot.Milestone.GroupMilestone == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Milestone.GroupMilestone(childComplexity), true
+	case "Milestone.id":
+		if e.ComplexityRoot.Milestone.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Milestone.ID(childComplexity), true
+	case "Milestone.iid":
+		if e.ComplexityRoot.Milestone.Iid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Milestone.Iid(childComplexity), true
+	case "Milestone.projectMilestone":
+		if e.ComplexityRoot.Milestone.ProjectMilestone == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Milestone.ProjectMilestone(childComplexity), true
+	case "Milestone.startDate":
+		if e.ComplexityRoot.Milestone.StartDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Milestone.StartDate(childComplexity), true
+	case "Milestone.state":
+		if e.ComplexityRoot.Milestone.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Milestone.State(childComplexity), true
+	case "Milestone.title":
+		if e.ComplexityRoot.Milestone.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Milestone.Title(childComplexity), true
+	case "Milestone.upcoming":
+		if e.ComplexityRoot.Milestone.Upcoming == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Milestone.Upcoming(childComplexity), true
+	case "Milestone.updatedAt":
+		if e.ComplexityRoot.Milestone.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Milestone.UpdatedAt(childComplexity), true
+	case "Milestone.webPath":
+		if e.ComplexityRoot.Milestone.WebPath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Milestone.WebPath(childComplexity), true
+	case "Milestone.webUrl":
+		if e.ComplexityRoot.Milestone.WebURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Milestone.WebURL(childComplexity), true
+
+	case "MilestoneConnection.count":
+		if e.ComplexityRoot.MilestoneConnection.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MilestoneConnection.Count(childComplexity), true
+	case "MilestoneConnection.edges":
+		if e.ComplexityRoot.MilestoneConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MilestoneConnection.Edges(childComplexity), true
+	case "MilestoneConnection.nodes":
+		if e.ComplexityRoot.MilestoneConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MilestoneConnection.Nodes(childComplexity), true
+	case "MilestoneConnection.pageInfo":
+		if e.ComplexityRoot.MilestoneConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MilestoneConnection.PageInfo(childComplexity), true
+	case "MilestoneConnection.totalCount":
+		if e.ComplexityRoot.MilestoneConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MilestoneConnection.TotalCount(childComplexity), true
+
+	case "MilestoneEdge.cursor":
+		if e.ComplexityRoot.MilestoneEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MilestoneEdge.Cursor(childComplexity), true
+	case "MilestoneEdge.node":
+		if e.ComplexityRoot.MilestoneEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MilestoneEdge.Node(childComplexity), true
+
+	case "Mutation.createIssue":
+		if e.ComplexityRoot.Mutation.CreateIssue == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createIssue_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateIssue(childComplexity, args["input"].(model.CreateIssueInput)), true
+	case "Mutation.createNote":
+		if e.ComplexityRoot.Mutation.CreateNote == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createNote_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateNote(childComplexity, args["input"].(model.CreateNoteInput)), true
 	case "Mutation.groupCreate":
 		if e.ComplexityRoot.Mutation.GroupCreate == nil {
 			break
@@ -1305,6 +2249,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.GroupUpdate(childComplexity, args["input"].(model.GroupUpdateInput)), true
+	case "Mutation.issueSetAssignees":
+		if e.ComplexityRoot.Mutation.IssueSetAssignees == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_issueSetAssignees_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.IssueSetAssignees(childComplexity, args["input"].(model.IssueSetAssigneesInput)), true
+	case "Mutation.labelCreate":
+		if e.ComplexityRoot.Mutation.LabelCreate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_labelCreate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.LabelCreate(childComplexity, args["input"].(model.LabelCreateInput)), true
 	case "Mutation.projectCreate":
 		if e.ComplexityRoot.Mutation.ProjectCreate == nil {
 			break
@@ -1349,6 +2315,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ProjectUpdate(childComplexity, args["input"].(model.ProjectUpdateInput)), true
+	case "Mutation.updateIssue":
+		if e.ComplexityRoot.Mutation.UpdateIssue == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateIssue_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateIssue(childComplexity, args["input"].(model.UpdateIssueInput)), true
 	case "Mutation.userCreate":
 		if e.ComplexityRoot.Mutation.UserCreate == nil {
 			break
@@ -1371,6 +2348,117 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UserUpdate(childComplexity, args["input"].(model.UserUpdateInput)), true
+
+	case "Note.author":
+		if e.ComplexityRoot.Note.Author == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.Author(childComplexity), true
+	case "Note.body":
+		if e.ComplexityRoot.Note.Body == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.Body(childComplexity), true
+	case "Note.createdAt":
+		if e.ComplexityRoot.Note.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.CreatedAt(childComplexity), true
+	case "Note.id":
+		if e.ComplexityRoot.Note.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.ID(childComplexity), true
+	case "Note.internal":
+		if e.ComplexityRoot.Note.Internal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.Internal(childComplexity), true
+	case "Note.lastEditedAt":
+		if e.ComplexityRoot.Note.LastEditedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.LastEditedAt(childComplexity), true
+	case "Note.resolvable":
+		if e.ComplexityRoot.Note.Resolvable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.Resolvable(childComplexity), true
+	case "Note.resolved":
+		if e.ComplexityRoot.Note.Resolved == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.Resolved(childComplexity), true
+	case "Note.resolvedAt":
+		if e.ComplexityRoot.Note.ResolvedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.ResolvedAt(childComplexity), true
+	case "Note.resolvedBy":
+		if e.ComplexityRoot.Note.ResolvedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.ResolvedBy(childComplexity), true
+	case "Note.system":
+		if e.ComplexityRoot.Note.System == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.System(childComplexity), true
+	case "Note.updatedAt":
+		if e.ComplexityRoot.Note.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Note.UpdatedAt(childComplexity), true
+
+	case "NoteConnection.edges":
+		if e.ComplexityRoot.NoteConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NoteConnection.Edges(childComplexity), true
+	case "NoteConnection.nodes":
+		if e.ComplexityRoot.NoteConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NoteConnection.Nodes(childComplexity), true
+	case "NoteConnection.pageInfo":
+		if e.ComplexityRoot.NoteConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NoteConnection.PageInfo(childComplexity), true
+	case "NoteConnection.count":
+		if e.ComplexityRoot.NoteConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NoteConnection.TotalCount(childComplexity), true
+
+	case "NoteEdge.cursor":
+		if e.ComplexityRoot.NoteEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NoteEdge.Cursor(childComplexity), true
+	case "NoteEdge.node":
+		if e.ComplexityRoot.NoteEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NoteEdge.Node(childComplexity), true
 
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
@@ -1433,12 +2521,67 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Project.ID(childComplexity), true
+	case "Project.issue":
+		if e.ComplexityRoot.Project.Issue == nil {
+			break
+		}
+
+		args, err := ec.field_Project_issue_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Project.Issue(childComplexity, args["iid"].(string)), true
+	case "Project.issues":
+		if e.ComplexityRoot.Project.Issues == nil {
+			break
+		}
+
+		args, err := ec.field_Project_issues_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Project.Issues(childComplexity, args["iid"].(*string), args["iids"].([]string), args["state"].(*model.IssuableState), args["labelName"].([]*string), args["milestoneTitle"].([]*string), args["milestoneWildcardId"].(*model.MilestoneWildcardID), args["authorUsername"].(*string), args["assigneeUsernames"].([]string), args["assigneeUsername"].(*string), args["assigneeId"].(*string), args["assigneeWildcardId"].(*model.AssigneeWildcardID), args["search"].(*string), args["in"].([]model.IssuableSearchableField), args["types"].([]model.IssueType), args["confidential"].(*bool), args["createdBefore"].(*time.Time), args["createdAfter"].(*time.Time), args["updatedBefore"].(*time.Time), args["updatedAfter"].(*time.Time), args["closedBefore"].(*time.Time), args["closedAfter"].(*time.Time), args["dueBefore"].(*time.Time), args["dueAfter"].(*time.Time), args["not"].(*model.NegatedIssueFilterInput), args["sort"].(*model.IssueSort), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+	case "Project.label":
+		if e.ComplexityRoot.Project.Label == nil {
+			break
+		}
+
+		args, err := ec.field_Project_label_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Project.Label(childComplexity, args["title"].(string)), true
+	case "Project.labels":
+		if e.ComplexityRoot.Project.Labels == nil {
+			break
+		}
+
+		args, err := ec.field_Project_labels_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Project.Labels(childComplexity, args["searchTerm"].(*string), args["includeAncestorGroups"].(*bool), args["title"].(*string), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 	case "Project.lastActivityAt":
 		if e.ComplexityRoot.Project.LastActivityAt == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Project.LastActivityAt(childComplexity), true
+	case "Project.milestones":
+		if e.ComplexityRoot.Project.Milestones == nil {
+			break
+		}
+
+		args, err := ec.field_Project_milestones_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Project.Milestones(childComplexity, args["timeframe"].(*model.Timeframe), args["ids"].([]string), args["state"].(*milestone.State), args["title"].(*string), args["searchTitle"].(*string), args["containingDate"].(*time.Time), args["sort"].(*model.MilestoneSort), args["includeAncestors"].(*bool), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 	case "Project.name":
 		if e.ComplexityRoot.Project.Name == nil {
 			break
@@ -1660,6 +2803,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Groups(childComplexity, args["search"].(*string), args["allAvailable"].(*bool), args["topLevelOnly"].(*bool), args["ownedOnly"].(*bool), args["sort"].(*string), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 
+	case "Query.issue":
+		if e.ComplexityRoot.Query.Issue == nil {
+			break
+		}
+
+		args, err := ec.field_Query_issue_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Issue(childComplexity, args["id"].(string)), true
+	case "Query.milestone":
+		if e.ComplexityRoot.Query.Milestone == nil {
+			break
+		}
+
+		args, err := ec.field_Query_milestone_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Milestone(childComplexity, args["id"].(string)), true
 	case "Query.namespace":
 		if e.ComplexityRoot.Query.Namespace == nil {
 			break
@@ -2204,6 +3369,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TreeEntryEdge.Node(childComplexity), true
 
+	case "UpdateIssuePayload.clientMutationId":
+		if e.ComplexityRoot.UpdateIssuePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateIssuePayload.ClientMutationID(childComplexity), true
+	case "UpdateIssuePayload.errors":
+		if e.ComplexityRoot.UpdateIssuePayload.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateIssuePayload.Errors(childComplexity), true
+	case "UpdateIssuePayload.issue":
+		if e.ComplexityRoot.UpdateIssuePayload.Issue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UpdateIssuePayload.Issue(childComplexity), true
+
 	case "User.avatarUrl":
 		if e.ComplexityRoot.User.AvatarURL == nil {
 			break
@@ -2384,17 +3568,27 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputCreateIssueInput,
+		ec.unmarshalInputCreateNoteInput,
 		ec.unmarshalInputGroupCreateInput,
 		ec.unmarshalInputGroupMemberCreateInput,
 		ec.unmarshalInputGroupMemberUpdateInput,
 		ec.unmarshalInputGroupOrder,
 		ec.unmarshalInputGroupUpdateInput,
+		ec.unmarshalInputIssueOrder,
+		ec.unmarshalInputIssueSetAssigneesInput,
+		ec.unmarshalInputLabelCreateInput,
+		ec.unmarshalInputLabelOrder,
 		ec.unmarshalInputMemberOrder,
+		ec.unmarshalInputMilestoneOrder,
+		ec.unmarshalInputNegatedIssueFilterInput,
 		ec.unmarshalInputProjectCreateInput,
 		ec.unmarshalInputProjectMemberCreateInput,
 		ec.unmarshalInputProjectMemberUpdateInput,
 		ec.unmarshalInputProjectOrder,
 		ec.unmarshalInputProjectUpdateInput,
+		ec.unmarshalInputTimeframe,
+		ec.unmarshalInputUpdateIssueInput,
 		ec.unmarshalInputUserCreateInput,
 		ec.unmarshalInputUserOrder,
 		ec.unmarshalInputUserUpdateInput,
@@ -2559,6 +3753,127 @@ enum GroupVisibility @goModel(model: "anvil/ent/namespace.Visibility") {
   internal
   public
 }
+type Issue implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  title: String!
+  description: String
+  confidential: Boolean!
+  dueDate: Time
+  closedAt: Time
+  userNotesCount: Int!
+}
+"""
+A connection to a list of items.
+"""
+type IssueConnection {
+  """
+  A list of edges.
+  """
+  edges: [IssueEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type IssueEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: Issue
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for Issue connections
+"""
+input IssueOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order Issues.
+  """
+  field: IssueOrderField!
+}
+"""
+Properties by which Issue connections can be ordered.
+"""
+enum IssueOrderField {
+  CREATED_AT
+  UPDATED_AT
+  TITLE
+}
+type Label implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  title: String!
+  color: String!
+  description: String
+}
+"""
+A connection to a list of items.
+"""
+type LabelConnection {
+  """
+  A list of edges.
+  """
+  edges: [LabelEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type LabelEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: Label
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for Label connections
+"""
+input LabelOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order Labels.
+  """
+  field: LabelOrderField!
+}
+"""
+Properties by which Label connections can be ordered.
+"""
+enum LabelOrderField {
+  CREATED_AT
+  UPDATED_AT
+  TITLE
+}
 type Member implements Node {
   id: ID!
   createdAt: Time!
@@ -2622,6 +3937,74 @@ enum MemberOrderField {
   CREATED_AT
   UPDATED_AT
   ACCESS_LEVEL
+}
+type Milestone implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  title: String!
+  description: String
+  state: MilestoneStateEnum!
+  dueDate: Time
+  startDate: Time
+}
+"""
+A connection to a list of items.
+"""
+type MilestoneConnection {
+  """
+  A list of edges.
+  """
+  edges: [MilestoneEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type MilestoneEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: Milestone
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for Milestone connections
+"""
+input MilestoneOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order Milestones.
+  """
+  field: MilestoneOrderField!
+}
+"""
+Properties by which Milestone connections can be ordered.
+"""
+enum MilestoneOrderField {
+  CREATED_AT
+  UPDATED_AT
+  TITLE
+}
+"""
+MilestoneStateEnum is enum for the field state
+"""
+enum MilestoneStateEnum @goModel(model: "anvil/ent/milestone.State") {
+  active
+  closed
 }
 """
 An object with an ID.
@@ -3004,6 +4387,673 @@ type GroupUpdatePayload {
   errors: [String!]!
 }
 `, BuiltIn: false},
+	{Name: "../issue.graphql", Input: `# Issues: a project's or group's issues with GitLab's filters, one issue, and issue mutations.
+# The filters map onto issues.ListParams (graph/issues.go), the same finder as REST's lists.
+
+extend type Query {
+  """
+  Find an issue.
+  """
+  issue(
+    """
+    Global ID of the issue.
+    """
+    id: IssueID!
+  ): Issue
+}
+
+extend type Project {
+  """
+  A single issue of the project.
+  """
+  issue(
+    """
+    IID of the issue. For example, "1".
+    """
+    iid: String!
+  ): Issue
+  """
+  Issues of the project.
+  """
+  issues(
+    """
+    IID of the issue. For example, "1".
+    """
+    iid: String
+    """
+    List of IIDs of issues. For example, ` + "`" + `["1", "2"]` + "`" + `.
+    """
+    iids: [String!]
+    """
+    Current state of the issue.
+    """
+    state: IssuableState
+    """
+    Labels applied to the issue (all of them); "None" or "Any" alone match issues without or with labels.
+    """
+    labelName: [String]
+    """
+    Milestone applied to the issue; "None" or "Any" alone match issues without or with one.
+    """
+    milestoneTitle: [String]
+    """
+    Filter issues by milestone ID wildcard.
+    """
+    milestoneWildcardId: MilestoneWildcardId
+    """
+    Username of the author of the issue.
+    """
+    authorUsername: String
+    """
+    Usernames of users assigned to the issue (all of them).
+    """
+    assigneeUsernames: [String!]
+    """
+    Username of a user assigned to the issue.
+    """
+    assigneeUsername: String @deprecated(reason: "Use ` + "`" + `assigneeUsernames` + "`" + `. Deprecated in GitLab 13.11.")
+    """
+    ID of a user assigned to the issues. Wildcard values "NONE" and "ANY" are supported.
+    """
+    assigneeId: String @deprecated(reason: "Use ` + "`" + `assigneeWildcardId` + "`" + `. Deprecated in GitLab 17.0.")
+    """
+    Filter by assignee wildcard.
+    """
+    assigneeWildcardId: AssigneeWildcardId
+    """
+    Search query for title or description.
+    """
+    search: String
+    """
+    Specify the fields to perform the search in. Defaults to ` + "`" + `[TITLE, DESCRIPTION]` + "`" + `.
+    """
+    in: [IssuableSearchableField!]
+    """
+    Filter issues by the given issue types.
+    """
+    types: [IssueType!]
+    """
+    Filter for confidential issues. If "false", excludes confidential issues. If "true", returns only confidential issues.
+    """
+    confidential: Boolean
+    """
+    Issues created before this date.
+    """
+    createdBefore: Time
+    """
+    Issues created after this date.
+    """
+    createdAfter: Time
+    """
+    Issues updated before this date.
+    """
+    updatedBefore: Time
+    """
+    Issues updated after this date.
+    """
+    updatedAfter: Time
+    """
+    Issues closed before this date.
+    """
+    closedBefore: Time
+    """
+    Issues closed after this date.
+    """
+    closedAfter: Time
+    """
+    Issues due before this date.
+    """
+    dueBefore: Time
+    """
+    Issues due after this date.
+    """
+    dueAfter: Time
+    """
+    Negated arguments.
+    """
+    not: NegatedIssueFilterInput
+    """
+    Sort issues by the criteria.
+    """
+    sort: IssueSort = created_desc
+    after: Cursor
+    before: Cursor
+    first: Int
+    last: Int
+  ): IssueConnection
+}
+
+extend type Group {
+  """
+  Issues of the group.
+  """
+  issues(
+    iid: String
+    iids: [String!]
+    state: IssuableState
+    labelName: [String]
+    milestoneTitle: [String]
+    milestoneWildcardId: MilestoneWildcardId
+    authorUsername: String
+    assigneeUsernames: [String!]
+    assigneeUsername: String @deprecated(reason: "Use ` + "`" + `assigneeUsernames` + "`" + `. Deprecated in GitLab 13.11.")
+    assigneeId: String @deprecated(reason: "Use ` + "`" + `assigneeWildcardId` + "`" + `. Deprecated in GitLab 17.0.")
+    assigneeWildcardId: AssigneeWildcardId
+    search: String
+    in: [IssuableSearchableField!]
+    types: [IssueType!]
+    confidential: Boolean
+    createdBefore: Time
+    createdAfter: Time
+    updatedBefore: Time
+    updatedAfter: Time
+    closedBefore: Time
+    closedAfter: Time
+    dueBefore: Time
+    dueAfter: Time
+    not: NegatedIssueFilterInput
+    sort: IssueSort = created_desc
+    """
+    Include issues belonging to subgroups.
+    """
+    includeSubgroups: Boolean = false
+    """
+    Return issues from archived projects.
+    """
+    includeArchived: Boolean = false
+    after: Cursor
+    before: Cursor
+    first: Int
+    last: Int
+  ): IssueConnection
+}
+
+extend type Issue {
+  """
+  Internal ID of the issue.
+  """
+  iid: String!
+  """
+  State of the issue.
+  """
+  state: IssueState!
+  """
+  Type of the issue.
+  """
+  type: IssueType
+  """
+  Indicates discussion is locked on the issue.
+  """
+  discussionLocked: Boolean!
+  """
+  ID of the issue's project.
+  """
+  projectId: Int!
+  """
+  User that created the issue; null once the account is gone.
+  """
+  author: User
+  """
+  Assignees of the issue.
+  """
+  assignees(after: Cursor, before: Cursor, first: Int, last: Int): UserConnection
+  """
+  Labels of the issue.
+  """
+  labels(after: Cursor, before: Cursor, first: Int, last: Int): LabelConnection
+  """
+  Milestone of the issue.
+  """
+  milestone: Milestone
+  """
+  User that closed the issue.
+  """
+  closedBy: User
+  """
+  Web URL of the issue.
+  """
+  webUrl: String!
+  """
+  Web path of the issue.
+  """
+  webPath: String!
+  """
+  Internal reference of the issue. Returned in shortened format by default.
+  """
+  reference(
+    """
+    Boolean option specifying whether the reference should be returned in full.
+    """
+    full: Boolean = false
+  ): String!
+}
+
+extend type IssueConnection {
+  """
+  The issues of this page.
+  """
+  nodes: [Issue]
+  """
+  Total count of issues.
+  """
+  count: Int!
+}
+
+"""
+State of a GitLab issue.
+"""
+enum IssueState {
+  opened
+  closed
+  locked
+  all
+}
+
+"""
+State of a GitLab issue or merge request.
+"""
+enum IssuableState {
+  opened
+  closed
+  locked
+  all
+}
+
+"""
+Issue type.
+"""
+enum IssueType {
+  ISSUE
+  INCIDENT
+  TEST_CASE
+  TASK
+}
+
+"""
+Fields to perform the search in.
+"""
+enum IssuableSearchableField {
+  TITLE
+  DESCRIPTION
+}
+
+"""
+Milestone ID wildcard values.
+"""
+enum MilestoneWildcardId {
+  """
+  No milestone is assigned.
+  """
+  NONE
+  """
+  Milestone is assigned.
+  """
+  ANY
+  """
+  Milestone assigned is open and started (overlaps current date).
+  """
+  STARTED
+  """
+  Milestone assigned is open but due in the future.
+  """
+  UPCOMING
+}
+
+"""
+Negated milestone ID wildcard values.
+"""
+enum NegatedMilestoneWildcardId {
+  STARTED
+  UPCOMING
+}
+
+"""
+Assignee ID wildcard values.
+"""
+enum AssigneeWildcardId {
+  """
+  No assignee is assigned.
+  """
+  NONE
+  """
+  An assignee is assigned.
+  """
+  ANY
+}
+
+"""
+Values for sorting issues.
+"""
+enum IssueSort {
+  updated_desc @deprecated(reason: "Use UPDATED_DESC. Deprecated in GitLab 13.5.")
+  updated_asc @deprecated(reason: "Use UPDATED_ASC. Deprecated in GitLab 13.5.")
+  created_desc @deprecated(reason: "Use CREATED_DESC. Deprecated in GitLab 13.5.")
+  created_asc @deprecated(reason: "Use CREATED_ASC. Deprecated in GitLab 13.5.")
+  UPDATED_DESC
+  UPDATED_ASC
+  CREATED_DESC
+  CREATED_ASC
+  """
+  Title by ascending order.
+  """
+  TITLE_ASC
+  """
+  Title by descending order.
+  """
+  TITLE_DESC
+}
+
+"""
+Negated issue filters: issues matching any of them are left out.
+"""
+input NegatedIssueFilterInput {
+  iids: [String!]
+  labelName: [String!]
+  milestoneTitle: [String!]
+  milestoneWildcardId: NegatedMilestoneWildcardId
+  authorUsername: [String!]
+  assigneeUsernames: [String!]
+  assigneeId: String
+  types: [IssueType!]
+}
+
+extend type Mutation {
+  """
+  Create an issue.
+  """
+  createIssue(input: CreateIssueInput!): CreateIssuePayload
+  """
+  Update an issue.
+  """
+  updateIssue(input: UpdateIssueInput!): UpdateIssuePayload
+  """
+  Set the assignees of an issue.
+  """
+  issueSetAssignees(input: IssueSetAssigneesInput!): IssueSetAssigneesPayload
+}
+
+"""
+A date (YYYY-MM-DD).
+"""
+scalar ISO8601Date
+
+input CreateIssueInput {
+  clientMutationId: String
+  """
+  Project full path the issue is associated with.
+  """
+  projectPath: ID!
+  title: String!
+  description: String
+  confidential: Boolean
+  """
+  Due date of the issue.
+  """
+  dueDate: ISO8601Date
+  """
+  Indicates discussion is locked on the issue.
+  """
+  locked: Boolean
+  """
+  Timestamp when the issue was created (administrators and project owners).
+  """
+  createdAt: Time
+  """
+  Array of user IDs to assign to the issue.
+  """
+  assigneeIds: [UserID!]
+  """
+  IDs of labels to be added to the issue.
+  """
+  labelIds: [LabelID!]
+  """
+  Labels of the issue, by title (created in the project when missing).
+  """
+  labels: [String!]
+  """
+  ID of the milestone to assign to the issue.
+  """
+  milestoneId: MilestoneID
+  """
+  Type of the issue.
+  """
+  type: IssueType
+}
+
+input UpdateIssueInput {
+  clientMutationId: String
+  """
+  Project the issue to mutate is in.
+  """
+  projectPath: ID!
+  """
+  IID of the issue to mutate.
+  """
+  iid: String!
+  title: String
+  description: String
+  confidential: Boolean
+  """
+  Due date of the issue; null clears it.
+  """
+  dueDate: ISO8601Date @goField(omittable: true)
+  """
+  Indicates discussion is locked on the issue.
+  """
+  locked: Boolean
+  """
+  Close or reopen an issue.
+  """
+  stateEvent: IssueStateEvent
+  """
+  IDs of labels to be added to the issue.
+  """
+  addLabelIds: [ID!]
+  """
+  IDs of labels to be removed from the issue.
+  """
+  removeLabelIds: [ID!]
+  """
+  IDs of labels to be set; replaces existing issue labels.
+  """
+  labelIds: [ID!]
+  """
+  ID of the milestone to assign to the issue. On update milestone will be removed if set to null.
+  """
+  milestoneId: ID @goField(omittable: true)
+  """
+  Type of the issue.
+  """
+  type: IssueType
+}
+
+"""
+Values for issue state events.
+"""
+enum IssueStateEvent {
+  """
+  Reopens the issue.
+  """
+  REOPEN
+  """
+  Closes the issue.
+  """
+  CLOSE
+}
+
+"""
+Different toggles for changing mutator behavior.
+"""
+enum MutationOperationMode {
+  """
+  Performs a replace operation.
+  """
+  REPLACE
+  """
+  Performs an append operation.
+  """
+  APPEND
+  """
+  Performs a removal operation.
+  """
+  REMOVE
+}
+
+input IssueSetAssigneesInput {
+  clientMutationId: String
+  projectPath: ID!
+  iid: String!
+  """
+  Usernames to assign to the resource. Replaces existing assignees by default.
+  """
+  assigneeUsernames: [String!]!
+  """
+  Operation to perform. Defaults to REPLACE.
+  """
+  operationMode: MutationOperationMode = REPLACE
+}
+
+type CreateIssuePayload {
+  clientMutationId: String
+  issue: Issue
+  errors: [String!]!
+}
+
+type UpdateIssuePayload {
+  clientMutationId: String
+  issue: Issue
+  errors: [String!]!
+}
+
+type IssueSetAssigneesPayload {
+  clientMutationId: String
+  issue: Issue
+  errors: [String!]!
+}
+`, BuiltIn: false},
+	{Name: "../label.graphql", Input: `# Labels: a project's or group's labels (with their ancestors' when asked), one label by
+# title, and labelCreate. The lists are labels.Service.Query, the finder of REST's lists.
+
+extend type Project {
+  """
+  A label available on this project.
+  """
+  label(
+    """
+    Title of the label.
+    """
+    title: String!
+  ): Label
+  """
+  Labels available on this project.
+  """
+  labels(
+    """
+    Search term to find labels with.
+    """
+    searchTerm: String
+    """
+    Include labels from ancestor groups.
+    """
+    includeAncestorGroups: Boolean = false
+    """
+    Exact match on title.
+    """
+    title: String
+    after: Cursor
+    before: Cursor
+    first: Int
+    last: Int
+  ): LabelConnection
+}
+
+extend type Group {
+  """
+  A label available on this group.
+  """
+  label(
+    """
+    Title of the label.
+    """
+    title: String!
+  ): Label
+  """
+  Labels available on this group.
+  """
+  labels(
+    searchTerm: String
+    includeAncestorGroups: Boolean = false
+    """
+    Include labels from descendant groups.
+    """
+    includeDescendantGroups: Boolean = false
+    """
+    Include only group level labels.
+    """
+    onlyGroupLabels: Boolean = false
+    title: String
+    after: Cursor
+    before: Cursor
+    first: Int
+    last: Int
+  ): LabelConnection
+}
+
+extend type Label {
+  """
+  Text color of the label.
+  """
+  textColor: String!
+}
+
+extend type LabelConnection {
+  """
+  The labels of this page.
+  """
+  nodes: [Label]
+  """
+  Total count of labels.
+  """
+  count: Int!
+}
+
+extend type Mutation {
+  """
+  Create a project or group label.
+  """
+  labelCreate(input: LabelCreateInput!): LabelCreatePayload
+}
+
+input LabelCreateInput {
+  clientMutationId: String
+  """
+  Full path of the project with which the resource is associated.
+  """
+  projectPath: ID
+  """
+  Full path of the group with which the resource is associated.
+  """
+  groupPath: ID
+  """
+  Title of the label.
+  """
+  title: String!
+  """
+  Description of the label.
+  """
+  description: String
+  """
+  The color of the label given in 6-digit hex notation with leading '#' sign (for example, ` + "`" + `#FFAABB` + "`" + `) or one of the CSS color names.
+  """
+  color: String = "#6699cc"
+}
+
+type LabelCreatePayload {
+  clientMutationId: String
+  label: Label
+  errors: [String!]!
+}
+`, BuiltIn: false},
 	{Name: "../member.graphql", Input: `# Memberships of groups and projects: access levels and member mutations.
 
 extend type Member {
@@ -3169,6 +5219,175 @@ type ProjectMemberUpdatePayload {
   errors: [String!]!
 }
 `, BuiltIn: false},
+	{Name: "../milestone.graphql", Input: `# Milestones: a project's or group's milestones with GitLab's filters (milestones.Service.Query,
+# the finder of REST's lists). GitLab's GraphQL has no milestone mutations.
+
+extend type Query {
+  """
+  Find a milestone.
+  """
+  milestone(
+    """
+    Find a milestone by its ID.
+    """
+    id: MilestoneID!
+  ): Milestone
+}
+
+extend type Project {
+  """
+  Milestones of the project.
+  """
+  milestones(
+    """
+    List items overlapping the given timeframe.
+    """
+    timeframe: Timeframe
+    """
+    Array of global milestone IDs, for example, ` + "`" + `"gid://gitlab/Milestone/1"` + "`" + `.
+    """
+    ids: [ID!]
+    """
+    Filter milestones by state.
+    """
+    state: MilestoneStateEnum
+    """
+    Title of the milestone.
+    """
+    title: String
+    """
+    Search string for the title.
+    """
+    searchTitle: String
+    """
+    Date the milestone contains.
+    """
+    containingDate: Time
+    """
+    Sort milestones by the criteria.
+    """
+    sort: MilestoneSort
+    """
+    Also return milestones in the project's parent group and its ancestors.
+    """
+    includeAncestors: Boolean
+    after: Cursor
+    before: Cursor
+    first: Int
+    last: Int
+  ): MilestoneConnection
+}
+
+extend type Group {
+  """
+  Milestones of the group.
+  """
+  milestones(
+    timeframe: Timeframe
+    ids: [ID!]
+    state: MilestoneStateEnum
+    title: String
+    searchTitle: String
+    containingDate: Time
+    sort: MilestoneSort
+    """
+    Include milestones from all subgroups and subprojects.
+    """
+    includeDescendants: Boolean
+    """
+    Include milestones from all parent groups.
+    """
+    includeAncestors: Boolean
+    after: Cursor
+    before: Cursor
+    first: Int
+    last: Int
+  ): MilestoneConnection
+}
+
+extend type Milestone {
+  """
+  Internal ID of the milestone.
+  """
+  iid: ID!
+  """
+  Web path of the milestone.
+  """
+  webPath: String!
+  """
+  Web URL of the milestone.
+  """
+  webUrl: String!
+  """
+  Expired state of the milestone (a milestone is expired when the due date is past the current date).
+  """
+  expired: Boolean!
+  """
+  Upcoming state of the milestone (a milestone is upcoming when the start date is in the future).
+  """
+  upcoming: Boolean!
+  """
+  Indicates if milestone is at project level.
+  """
+  projectMilestone: Boolean!
+  """
+  Indicates if milestone is at group level.
+  """
+  groupMilestone: Boolean!
+}
+
+extend type MilestoneConnection {
+  """
+  The milestones of this page.
+  """
+  nodes: [Milestone]
+  """
+  Total count of milestones.
+  """
+  count: Int!
+}
+
+"""
+A time frame: the dates are inclusive.
+"""
+input Timeframe {
+  """
+  Start of the timeframe.
+  """
+  start: Date!
+  """
+  End of the timeframe.
+  """
+  end: Date!
+}
+
+"""
+Date represented in ISO 8601.
+"""
+scalar Date
+
+"""
+Values for sorting milestones.
+"""
+enum MilestoneSort {
+  """
+  Created at descending order.
+  """
+  CREATED_DESC
+  """
+  Created at ascending order.
+  """
+  CREATED_ASC
+  """
+  Updated at descending order.
+  """
+  UPDATED_DESC
+  """
+  Updated at ascending order.
+  """
+  UPDATED_ASC
+}
+`, BuiltIn: false},
 	{Name: "../namespace.graphql", Input: `# Namespaces and stars: a namespace by path, and the projects a user starred.
 
 extend type Query {
@@ -3193,6 +5412,217 @@ extend type User {
     first: Int
     last: Int
   ): ProjectConnection
+}
+`, BuiltIn: false},
+	{Name: "../note.graphql", Input: `# Notes and discussions of issues (the notes domain, internal/service/notes), and createNote.
+# A noteable's notes are read whole and paged in memory, as the REST discussions list does.
+
+extend type Issue {
+  """
+  All notes on this noteable.
+  """
+  notes(
+    """
+    Type of notes collection: ALL_NOTES, ONLY_COMMENTS, ONLY_ACTIVITY.
+    """
+    filter: NotesFilterType = ALL_NOTES
+    after: Cursor
+    before: Cursor
+    first: Int
+    last: Int
+  ): NoteConnection!
+  """
+  All discussions on this noteable.
+  """
+  discussions(
+    filter: NotesFilterType = ALL_NOTES
+    after: Cursor
+    before: Cursor
+    first: Int
+    last: Int
+  ): DiscussionConnection!
+}
+
+"""
+A note: a comment on a noteable, or a system note about a change to it.
+"""
+type Note {
+  """
+  ID of the note.
+  """
+  id: ID!
+  """
+  Content of the note.
+  """
+  body: String!
+  """
+  User who wrote the note; null once the account is gone.
+  """
+  author: User
+  """
+  Timestamp of the note creation.
+  """
+  createdAt: Time!
+  """
+  Timestamp of the note's last activity.
+  """
+  updatedAt: Time!
+  """
+  Indicates whether the note was created by the system or by a user.
+  """
+  system: Boolean!
+  """
+  Indicates if the note is internal.
+  """
+  internal: Boolean
+  """
+  Indicates if the object can be resolved.
+  """
+  resolvable: Boolean!
+  """
+  Indicates if the object is resolved.
+  """
+  resolved: Boolean!
+  """
+  Timestamp of when the object was resolved.
+  """
+  resolvedAt: Time
+  """
+  User who resolved the object.
+  """
+  resolvedBy: User
+  """
+  Timestamp when note was last edited.
+  """
+  lastEditedAt: Time
+}
+
+"""
+A thread of notes, or one note that is not part of a thread.
+"""
+type Discussion {
+  """
+  ID of this discussion.
+  """
+  id: ID!
+  """
+  ID used to reply to this discussion.
+  """
+  replyId: ID!
+  """
+  Timestamp of the discussion's creation.
+  """
+  createdAt: Time!
+  """
+  Indicates whether the discussion is an individual note rather than a thread.
+  """
+  individualNote: Boolean!
+  """
+  Indicates if the object can be resolved.
+  """
+  resolvable: Boolean!
+  """
+  Indicates if the object is resolved.
+  """
+  resolved: Boolean!
+  """
+  All notes in the discussion.
+  """
+  notes(after: Cursor, before: Cursor, first: Int, last: Int): NoteConnection!
+}
+
+"""
+The connection type for Note.
+"""
+type NoteConnection {
+  """
+  Total count of collection.
+  """
+  count: Int!
+  edges: [NoteEdge]
+  nodes: [Note]
+  pageInfo: PageInfo!
+}
+
+type NoteEdge {
+  cursor: Cursor!
+  node: Note
+}
+
+"""
+The connection type for Discussion.
+"""
+type DiscussionConnection {
+  count: Int!
+  edges: [DiscussionEdge]
+  nodes: [Discussion]
+  pageInfo: PageInfo!
+}
+
+type DiscussionEdge {
+  cursor: Cursor!
+  node: Discussion
+}
+
+"""
+Work item notes collection type.
+"""
+enum NotesFilterType {
+  """
+  Show all activity
+  """
+  ALL_NOTES
+  """
+  Show comments only
+  """
+  ONLY_COMMENTS
+  """
+  Show history only
+  """
+  ONLY_ACTIVITY
+}
+
+"""
+A global id of a noteable, ` + "`" + `gid://gitlab/Issue/1` + "`" + `.
+"""
+scalar NoteableID
+
+"""
+A global id of a discussion, ` + "`" + `gid://gitlab/Discussion/<40 hex digits>` + "`" + `.
+"""
+scalar DiscussionID
+
+extend type Mutation {
+  """
+  Creates a note on a noteable, or a reply in one of its discussions.
+  """
+  createNote(input: CreateNoteInput!): CreateNotePayload
+}
+
+input CreateNoteInput {
+  clientMutationId: String
+  """
+  Global ID of the resource to add a note to.
+  """
+  noteableId: NoteableID!
+  """
+  Content of the note.
+  """
+  body: String!
+  """
+  Global ID of the discussion the note is in reply to.
+  """
+  discussionId: DiscussionID
+  """
+  Internal flag for a note. Default is false.
+  """
+  internal: Boolean
+}
+
+type CreateNotePayload {
+  clientMutationId: String
+  note: Note
+  errors: [String!]!
 }
 `, BuiltIn: false},
 	{Name: "../project.graphql", Input: `# Projects: lookups, the project list, a project's members and project mutations.
@@ -3967,6 +6397,21 @@ scalar NamespaceID
 A global id of a project, ` + "`" + `gid://gitlab/Project/1` + "`" + `.
 """
 scalar ProjectID
+
+"""
+A global id of a label, ` + "`" + `gid://gitlab/Label/1` + "`" + `.
+"""
+scalar LabelID
+
+"""
+A global id of a milestone, ` + "`" + `gid://gitlab/Milestone/1` + "`" + `.
+"""
+scalar MilestoneID
+
+"""
+A global id of an issue, ` + "`" + `gid://gitlab/Issue/1` + "`" + `.
+"""
+scalar IssueID
 `, BuiltIn: false},
 	{Name: "../user.graphql", Input: `# Users: lookups, the user list and the administrator mutations.
 
@@ -4311,6 +6756,74 @@ func (ec *executionContext) childFields_CommitEdge(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type CommitEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_CreateIssuePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientMutationId":
+		return ec.fieldContext_CreateIssuePayload_clientMutationId(ctx, field)
+	case "issue":
+		return ec.fieldContext_CreateIssuePayload_issue(ctx, field)
+	case "errors":
+		return ec.fieldContext_CreateIssuePayload_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateIssuePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_CreateNotePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientMutationId":
+		return ec.fieldContext_CreateNotePayload_clientMutationId(ctx, field)
+	case "note":
+		return ec.fieldContext_CreateNotePayload_note(ctx, field)
+	case "errors":
+		return ec.fieldContext_CreateNotePayload_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateNotePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_Discussion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Discussion_id(ctx, field)
+	case "replyId":
+		return ec.fieldContext_Discussion_replyId(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Discussion_createdAt(ctx, field)
+	case "individualNote":
+		return ec.fieldContext_Discussion_individualNote(ctx, field)
+	case "resolvable":
+		return ec.fieldContext_Discussion_resolvable(ctx, field)
+	case "resolved":
+		return ec.fieldContext_Discussion_resolved(ctx, field)
+	case "notes":
+		return ec.fieldContext_Discussion_notes(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Discussion", field.Name)
+}
+
+func (ec *executionContext) childFields_DiscussionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "count":
+		return ec.fieldContext_DiscussionConnection_count(ctx, field)
+	case "edges":
+		return ec.fieldContext_DiscussionConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_DiscussionConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_DiscussionConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DiscussionConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_DiscussionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_DiscussionEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_DiscussionEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DiscussionEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_Group(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -4343,6 +6856,14 @@ func (ec *executionContext) childFields_Group(ctx context.Context, field graphql
 		return ec.fieldContext_Group_projects(ctx, field)
 	case "groupMembers":
 		return ec.fieldContext_Group_groupMembers(ctx, field)
+	case "issues":
+		return ec.fieldContext_Group_issues(ctx, field)
+	case "label":
+		return ec.fieldContext_Group_label(ctx, field)
+	case "labels":
+		return ec.fieldContext_Group_labels(ctx, field)
+	case "milestones":
+		return ec.fieldContext_Group_milestones(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Group", field.Name)
 }
@@ -4421,6 +6942,156 @@ func (ec *executionContext) childFields_GroupUpdatePayload(ctx context.Context, 
 	return nil, fmt.Errorf("no field named %q was found under type GroupUpdatePayload", field.Name)
 }
 
+func (ec *executionContext) childFields_Issue(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Issue_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Issue_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Issue_updatedAt(ctx, field)
+	case "title":
+		return ec.fieldContext_Issue_title(ctx, field)
+	case "description":
+		return ec.fieldContext_Issue_description(ctx, field)
+	case "confidential":
+		return ec.fieldContext_Issue_confidential(ctx, field)
+	case "dueDate":
+		return ec.fieldContext_Issue_dueDate(ctx, field)
+	case "closedAt":
+		return ec.fieldContext_Issue_closedAt(ctx, field)
+	case "userNotesCount":
+		return ec.fieldContext_Issue_userNotesCount(ctx, field)
+	case "iid":
+		return ec.fieldContext_Issue_iid(ctx, field)
+	case "state":
+		return ec.fieldContext_Issue_state(ctx, field)
+	case "type":
+		return ec.fieldContext_Issue_type(ctx, field)
+	case "discussionLocked":
+		return ec.fieldContext_Issue_discussionLocked(ctx, field)
+	case "projectId":
+		return ec.fieldContext_Issue_projectId(ctx, field)
+	case "author":
+		return ec.fieldContext_Issue_author(ctx, field)
+	case "assignees":
+		return ec.fieldContext_Issue_assignees(ctx, field)
+	case "labels":
+		return ec.fieldContext_Issue_labels(ctx, field)
+	case "milestone":
+		return ec.fieldContext_Issue_milestone(ctx, field)
+	case "closedBy":
+		return ec.fieldContext_Issue_closedBy(ctx, field)
+	case "webUrl":
+		return ec.fieldContext_Issue_webUrl(ctx, field)
+	case "webPath":
+		return ec.fieldContext_Issue_webPath(ctx, field)
+	case "reference":
+		return ec.fieldContext_Issue_reference(ctx, field)
+	case "notes":
+		return ec.fieldContext_Issue_notes(ctx, field)
+	case "discussions":
+		return ec.fieldContext_Issue_discussions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Issue", field.Name)
+}
+
+func (ec *executionContext) childFields_IssueConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_IssueConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_IssueConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_IssueConnection_totalCount(ctx, field)
+	case "nodes":
+		return ec.fieldContext_IssueConnection_nodes(ctx, field)
+	case "count":
+		return ec.fieldContext_IssueConnection_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IssueConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_IssueEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_IssueEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_IssueEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IssueEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_IssueSetAssigneesPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientMutationId":
+		return ec.fieldContext_IssueSetAssigneesPayload_clientMutationId(ctx, field)
+	case "issue":
+		return ec.fieldContext_IssueSetAssigneesPayload_issue(ctx, field)
+	case "errors":
+		return ec.fieldContext_IssueSetAssigneesPayload_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IssueSetAssigneesPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_Label(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Label_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Label_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Label_updatedAt(ctx, field)
+	case "title":
+		return ec.fieldContext_Label_title(ctx, field)
+	case "color":
+		return ec.fieldContext_Label_color(ctx, field)
+	case "description":
+		return ec.fieldContext_Label_description(ctx, field)
+	case "textColor":
+		return ec.fieldContext_Label_textColor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Label", field.Name)
+}
+
+func (ec *executionContext) childFields_LabelConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_LabelConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_LabelConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_LabelConnection_totalCount(ctx, field)
+	case "nodes":
+		return ec.fieldContext_LabelConnection_nodes(ctx, field)
+	case "count":
+		return ec.fieldContext_LabelConnection_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LabelConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_LabelCreatePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientMutationId":
+		return ec.fieldContext_LabelCreatePayload_clientMutationId(ctx, field)
+	case "label":
+		return ec.fieldContext_LabelCreatePayload_label(ctx, field)
+	case "errors":
+		return ec.fieldContext_LabelCreatePayload_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LabelCreatePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_LabelEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_LabelEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_LabelEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LabelEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_Member(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -4479,6 +7150,122 @@ func (ec *executionContext) childFields_MemberEdge(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type MemberEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_Milestone(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Milestone_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Milestone_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Milestone_updatedAt(ctx, field)
+	case "title":
+		return ec.fieldContext_Milestone_title(ctx, field)
+	case "description":
+		return ec.fieldContext_Milestone_description(ctx, field)
+	case "state":
+		return ec.fieldContext_Milestone_state(ctx, field)
+	case "dueDate":
+		return ec.fieldContext_Milestone_dueDate(ctx, field)
+	case "startDate":
+		return ec.fieldContext_Milestone_startDate(ctx, field)
+	case "iid":
+		return ec.fieldContext_Milestone_iid(ctx, field)
+	case "webPath":
+		return ec.fieldContext_Milestone_webPath(ctx, field)
+	case "webUrl":
+		return ec.fieldContext_Milestone_webUrl(ctx, field)
+	case "expired":
+		return ec.fieldContext_Milestone_expired(ctx, field)
+	case "upcoming":
+		return ec.fieldContext_Milestone_upcoming(ctx, field)
+	case "projectMilestone":
+		return ec.fieldContext_Milestone_projectMilestone(ctx, field)
+	case "groupMilestone":
+		return ec.fieldContext_Milestone_groupMilestone(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Milestone", field.Name)
+}
+
+func (ec *executionContext) childFields_MilestoneConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_MilestoneConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_MilestoneConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_MilestoneConnection_totalCount(ctx, field)
+	case "nodes":
+		return ec.fieldContext_MilestoneConnection_nodes(ctx, field)
+	case "count":
+		return ec.fieldContext_MilestoneConnection_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MilestoneConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_MilestoneEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_MilestoneEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_MilestoneEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MilestoneEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_Note(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Note_id(ctx, field)
+	case "body":
+		return ec.fieldContext_Note_body(ctx, field)
+	case "author":
+		return ec.fieldContext_Note_author(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Note_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Note_updatedAt(ctx, field)
+	case "system":
+		return ec.fieldContext_Note_system(ctx, field)
+	case "internal":
+		return ec.fieldContext_Note_internal(ctx, field)
+	case "resolvable":
+		return ec.fieldContext_Note_resolvable(ctx, field)
+	case "resolved":
+		return ec.fieldContext_Note_resolved(ctx, field)
+	case "resolvedAt":
+		return ec.fieldContext_Note_resolvedAt(ctx, field)
+	case "resolvedBy":
+		return ec.fieldContext_Note_resolvedBy(ctx, field)
+	case "lastEditedAt":
+		return ec.fieldContext_Note_lastEditedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Note", field.Name)
+}
+
+func (ec *executionContext) childFields_NoteConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "count":
+		return ec.fieldContext_NoteConnection_count(ctx, field)
+	case "edges":
+		return ec.fieldContext_NoteConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_NoteConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_NoteConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type NoteConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_NoteEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_NoteEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_NoteEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type NoteEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "hasNextPage":
@@ -4519,6 +7306,16 @@ func (ec *executionContext) childFields_Project(ctx context.Context, field graph
 		return ec.fieldContext_Project_starCount(ctx, field)
 	case "namespace":
 		return ec.fieldContext_Project_namespace(ctx, field)
+	case "issue":
+		return ec.fieldContext_Project_issue(ctx, field)
+	case "issues":
+		return ec.fieldContext_Project_issues(ctx, field)
+	case "label":
+		return ec.fieldContext_Project_label(ctx, field)
+	case "labels":
+		return ec.fieldContext_Project_labels(ctx, field)
+	case "milestones":
+		return ec.fieldContext_Project_milestones(ctx, field)
 	case "fullPath":
 		return ec.fieldContext_Project_fullPath(ctx, field)
 	case "nameWithNamespace":
@@ -4825,6 +7622,18 @@ func (ec *executionContext) childFields_TreeEntryEdge(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type TreeEntryEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_UpdateIssuePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientMutationId":
+		return ec.fieldContext_UpdateIssuePayload_clientMutationId(ctx, field)
+	case "issue":
+		return ec.fieldContext_UpdateIssuePayload_issue(ctx, field)
+	case "errors":
+		return ec.fieldContext_UpdateIssuePayload_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UpdateIssuePayload", field.Name)
+}
+
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -5025,6 +7834,44 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_Discussion_notes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Group_groupMembers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5076,6 +7923,462 @@ func (ec *executionContext) field_Group_groupMembers_args(ctx context.Context, r
 		return nil, err
 	}
 	args["last"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Group_issues_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "iid",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["iid"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "iids",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["iids"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "state",
+		func(ctx context.Context, v any) (*model.IssuableState, error) {
+			return ec.unmarshalOIssuableState2ᚖanvilᚋgraphᚋmodelᚐIssuableState(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["state"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "labelName",
+		func(ctx context.Context, v any) ([]*string, error) {
+			return ec.unmarshalOString2ᚕᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["labelName"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "milestoneTitle",
+		func(ctx context.Context, v any) ([]*string, error) {
+			return ec.unmarshalOString2ᚕᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["milestoneTitle"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "milestoneWildcardId",
+		func(ctx context.Context, v any) (*model.MilestoneWildcardID, error) {
+			return ec.unmarshalOMilestoneWildcardId2ᚖanvilᚋgraphᚋmodelᚐMilestoneWildcardID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["milestoneWildcardId"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "authorUsername",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["authorUsername"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "assigneeUsernames",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["assigneeUsernames"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "assigneeUsername",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["assigneeUsername"] = arg8
+	arg9, err := graphql.ProcessArgField(ctx, rawArgs, "assigneeId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["assigneeId"] = arg9
+	arg10, err := graphql.ProcessArgField(ctx, rawArgs, "assigneeWildcardId",
+		func(ctx context.Context, v any) (*model.AssigneeWildcardID, error) {
+			return ec.unmarshalOAssigneeWildcardId2ᚖanvilᚋgraphᚋmodelᚐAssigneeWildcardID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["assigneeWildcardId"] = arg10
+	arg11, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg11
+	arg12, err := graphql.ProcessArgField(ctx, rawArgs, "in",
+		func(ctx context.Context, v any) ([]model.IssuableSearchableField, error) {
+			return ec.unmarshalOIssuableSearchableField2ᚕanvilᚋgraphᚋmodelᚐIssuableSearchableFieldᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["in"] = arg12
+	arg13, err := graphql.ProcessArgField(ctx, rawArgs, "types",
+		func(ctx context.Context, v any) ([]model.IssueType, error) {
+			return ec.unmarshalOIssueType2ᚕanvilᚋgraphᚋmodelᚐIssueTypeᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["types"] = arg13
+	arg14, err := graphql.ProcessArgField(ctx, rawArgs, "confidential",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["confidential"] = arg14
+	arg15, err := graphql.ProcessArgField(ctx, rawArgs, "createdBefore",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["createdBefore"] = arg15
+	arg16, err := graphql.ProcessArgField(ctx, rawArgs, "createdAfter",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["createdAfter"] = arg16
+	arg17, err := graphql.ProcessArgField(ctx, rawArgs, "updatedBefore",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["updatedBefore"] = arg17
+	arg18, err := graphql.ProcessArgField(ctx, rawArgs, "updatedAfter",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["updatedAfter"] = arg18
+	arg19, err := graphql.ProcessArgField(ctx, rawArgs, "closedBefore",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["closedBefore"] = arg19
+	arg20, err := graphql.ProcessArgField(ctx, rawArgs, "closedAfter",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["closedAfter"] = arg20
+	arg21, err := graphql.ProcessArgField(ctx, rawArgs, "dueBefore",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["dueBefore"] = arg21
+	arg22, err := graphql.ProcessArgField(ctx, rawArgs, "dueAfter",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["dueAfter"] = arg22
+	arg23, err := graphql.ProcessArgField(ctx, rawArgs, "not",
+		func(ctx context.Context, v any) (*model.NegatedIssueFilterInput, error) {
+			return ec.unmarshalONegatedIssueFilterInput2ᚖanvilᚋgraphᚋmodelᚐNegatedIssueFilterInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["not"] = arg23
+	arg24, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+		func(ctx context.Context, v any) (*model.IssueSort, error) {
+			return ec.unmarshalOIssueSort2ᚖanvilᚋgraphᚋmodelᚐIssueSort(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sort"] = arg24
+	arg25, err := graphql.ProcessArgField(ctx, rawArgs, "includeSubgroups",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["includeSubgroups"] = arg25
+	arg26, err := graphql.ProcessArgField(ctx, rawArgs, "includeArchived",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["includeArchived"] = arg26
+	arg27, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg27
+	arg28, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg28
+	arg29, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg29
+	arg30, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg30
+	return args, nil
+}
+
+func (ec *executionContext) field_Group_label_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "title",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["title"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Group_labels_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "searchTerm",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["searchTerm"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "includeAncestorGroups",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["includeAncestorGroups"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "includeDescendantGroups",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["includeDescendantGroups"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "onlyGroupLabels",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["onlyGroupLabels"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "title",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["title"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg8
+	return args, nil
+}
+
+func (ec *executionContext) field_Group_milestones_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "timeframe",
+		func(ctx context.Context, v any) (*model.Timeframe, error) {
+			return ec.unmarshalOTimeframe2ᚖanvilᚋgraphᚋmodelᚐTimeframe(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["timeframe"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "ids",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ids"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "state",
+		func(ctx context.Context, v any) (*milestone.State, error) {
+			return ec.unmarshalOMilestoneStateEnum2ᚖanvilᚋentᚋmilestoneᚐState(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["state"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "title",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["title"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "searchTitle",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["searchTitle"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "containingDate",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["containingDate"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+		func(ctx context.Context, v any) (*model.MilestoneSort, error) {
+			return ec.unmarshalOMilestoneSort2ᚖanvilᚋgraphᚋmodelᚐMilestoneSort(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sort"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "includeDescendants",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["includeDescendants"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "includeAncestors",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["includeAncestors"] = arg8
+	arg9, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg9
+	arg10, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg10
+	arg11, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg11
+	arg12, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg12
 	return args, nil
 }
 
@@ -5133,6 +8436,216 @@ func (ec *executionContext) field_Group_projects_args(ctx context.Context, rawAr
 	return args, nil
 }
 
+func (ec *executionContext) field_Issue_assignees_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Issue_discussions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*model.NotesFilterType, error) {
+			return ec.unmarshalONotesFilterType2ᚖanvilᚋgraphᚋmodelᚐNotesFilterType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Issue_labels_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Issue_notes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*model.NotesFilterType, error) {
+			return ec.unmarshalONotesFilterType2ᚖanvilᚋgraphᚋmodelᚐNotesFilterType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Issue_reference_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "full",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["full"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createIssue_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateIssueInput, error) {
+			return ec.unmarshalNCreateIssueInput2anvilᚋgraphᚋmodelᚐCreateIssueInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createNote_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateNoteInput, error) {
+			return ec.unmarshalNCreateNoteInput2anvilᚋgraphᚋmodelᚐCreateNoteInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_groupCreate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5181,6 +8694,34 @@ func (ec *executionContext) field_Mutation_groupUpdate_args(ctx context.Context,
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.GroupUpdateInput, error) {
 			return ec.unmarshalNGroupUpdateInput2anvilᚋgraphᚋmodelᚐGroupUpdateInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_issueSetAssignees_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.IssueSetAssigneesInput, error) {
+			return ec.unmarshalNIssueSetAssigneesInput2anvilᚋgraphᚋmodelᚐIssueSetAssigneesInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_labelCreate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.LabelCreateInput, error) {
+			return ec.unmarshalNLabelCreateInput2anvilᚋgraphᚋmodelᚐLabelCreateInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -5245,6 +8786,20 @@ func (ec *executionContext) field_Mutation_projectUpdate_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateIssue_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateIssueInput, error) {
+			return ec.unmarshalNUpdateIssueInput2anvilᚋgraphᚋmodelᚐUpdateIssueInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_userCreate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5270,6 +8825,436 @@ func (ec *executionContext) field_Mutation_userUpdate_args(ctx context.Context, 
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Project_issue_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "iid",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["iid"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Project_issues_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "iid",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["iid"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "iids",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["iids"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "state",
+		func(ctx context.Context, v any) (*model.IssuableState, error) {
+			return ec.unmarshalOIssuableState2ᚖanvilᚋgraphᚋmodelᚐIssuableState(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["state"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "labelName",
+		func(ctx context.Context, v any) ([]*string, error) {
+			return ec.unmarshalOString2ᚕᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["labelName"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "milestoneTitle",
+		func(ctx context.Context, v any) ([]*string, error) {
+			return ec.unmarshalOString2ᚕᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["milestoneTitle"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "milestoneWildcardId",
+		func(ctx context.Context, v any) (*model.MilestoneWildcardID, error) {
+			return ec.unmarshalOMilestoneWildcardId2ᚖanvilᚋgraphᚋmodelᚐMilestoneWildcardID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["milestoneWildcardId"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "authorUsername",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["authorUsername"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "assigneeUsernames",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["assigneeUsernames"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "assigneeUsername",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["assigneeUsername"] = arg8
+	arg9, err := graphql.ProcessArgField(ctx, rawArgs, "assigneeId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["assigneeId"] = arg9
+	arg10, err := graphql.ProcessArgField(ctx, rawArgs, "assigneeWildcardId",
+		func(ctx context.Context, v any) (*model.AssigneeWildcardID, error) {
+			return ec.unmarshalOAssigneeWildcardId2ᚖanvilᚋgraphᚋmodelᚐAssigneeWildcardID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["assigneeWildcardId"] = arg10
+	arg11, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg11
+	arg12, err := graphql.ProcessArgField(ctx, rawArgs, "in",
+		func(ctx context.Context, v any) ([]model.IssuableSearchableField, error) {
+			return ec.unmarshalOIssuableSearchableField2ᚕanvilᚋgraphᚋmodelᚐIssuableSearchableFieldᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["in"] = arg12
+	arg13, err := graphql.ProcessArgField(ctx, rawArgs, "types",
+		func(ctx context.Context, v any) ([]model.IssueType, error) {
+			return ec.unmarshalOIssueType2ᚕanvilᚋgraphᚋmodelᚐIssueTypeᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["types"] = arg13
+	arg14, err := graphql.ProcessArgField(ctx, rawArgs, "confidential",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["confidential"] = arg14
+	arg15, err := graphql.ProcessArgField(ctx, rawArgs, "createdBefore",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["createdBefore"] = arg15
+	arg16, err := graphql.ProcessArgField(ctx, rawArgs, "createdAfter",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["createdAfter"] = arg16
+	arg17, err := graphql.ProcessArgField(ctx, rawArgs, "updatedBefore",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["updatedBefore"] = arg17
+	arg18, err := graphql.ProcessArgField(ctx, rawArgs, "updatedAfter",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["updatedAfter"] = arg18
+	arg19, err := graphql.ProcessArgField(ctx, rawArgs, "closedBefore",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["closedBefore"] = arg19
+	arg20, err := graphql.ProcessArgField(ctx, rawArgs, "closedAfter",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["closedAfter"] = arg20
+	arg21, err := graphql.ProcessArgField(ctx, rawArgs, "dueBefore",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["dueBefore"] = arg21
+	arg22, err := graphql.ProcessArgField(ctx, rawArgs, "dueAfter",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["dueAfter"] = arg22
+	arg23, err := graphql.ProcessArgField(ctx, rawArgs, "not",
+		func(ctx context.Context, v any) (*model.NegatedIssueFilterInput, error) {
+			return ec.unmarshalONegatedIssueFilterInput2ᚖanvilᚋgraphᚋmodelᚐNegatedIssueFilterInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["not"] = arg23
+	arg24, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+		func(ctx context.Context, v any) (*model.IssueSort, error) {
+			return ec.unmarshalOIssueSort2ᚖanvilᚋgraphᚋmodelᚐIssueSort(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sort"] = arg24
+	arg25, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg25
+	arg26, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg26
+	arg27, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg27
+	arg28, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg28
+	return args, nil
+}
+
+func (ec *executionContext) field_Project_label_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "title",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["title"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Project_labels_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "searchTerm",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["searchTerm"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "includeAncestorGroups",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["includeAncestorGroups"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "title",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["title"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg6
+	return args, nil
+}
+
+func (ec *executionContext) field_Project_milestones_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "timeframe",
+		func(ctx context.Context, v any) (*model.Timeframe, error) {
+			return ec.unmarshalOTimeframe2ᚖanvilᚋgraphᚋmodelᚐTimeframe(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["timeframe"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "ids",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ids"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "state",
+		func(ctx context.Context, v any) (*milestone.State, error) {
+			return ec.unmarshalOMilestoneStateEnum2ᚖanvilᚋentᚋmilestoneᚐState(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["state"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "title",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["title"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "searchTitle",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["searchTitle"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "containingDate",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["containingDate"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+		func(ctx context.Context, v any) (*model.MilestoneSort, error) {
+			return ec.unmarshalOMilestoneSort2ᚖanvilᚋgraphᚋmodelᚐMilestoneSort(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sort"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "includeAncestors",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["includeAncestors"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg8
+	arg9, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg9
+	arg10, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg10
+	arg11, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg11
 	return args, nil
 }
 
@@ -5430,6 +9415,34 @@ func (ec *executionContext) field_Query_groups_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["last"] = arg8
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_issue_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNIssueID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_milestone_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNMilestoneID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -7553,6 +11566,518 @@ func (ec *executionContext) fieldContext_CommitEdge_node(_ context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _CreateIssuePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateIssuePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateIssuePayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateIssuePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreateIssuePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CreateIssuePayload_issue(ctx context.Context, field graphql.CollectedField, obj *model.CreateIssuePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateIssuePayload_issue(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Issue, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Issue) graphql.Marshaler {
+			return ec.marshalOIssue2ᚖanvilᚋentᚐIssue(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateIssuePayload_issue(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateIssuePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Issue(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateIssuePayload_errors(ctx context.Context, field graphql.CollectedField, obj *model.CreateIssuePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateIssuePayload_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateIssuePayload_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreateIssuePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CreateNotePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateNotePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateNotePayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateNotePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreateNotePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CreateNotePayload_note(ctx context.Context, field graphql.CollectedField, obj *model.CreateNotePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateNotePayload_note(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Note, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Note) graphql.Marshaler {
+			return ec.marshalONote2ᚖanvilᚋentᚐNote(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateNotePayload_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateNotePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Note(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateNotePayload_errors(ctx context.Context, field graphql.CollectedField, obj *model.CreateNotePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateNotePayload_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateNotePayload_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreateNotePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Discussion_id(ctx context.Context, field graphql.CollectedField, obj *notes.Discussion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discussion_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Discussion().ID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discussion_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discussion", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Discussion_replyId(ctx context.Context, field graphql.CollectedField, obj *notes.Discussion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discussion_replyId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Discussion().ReplyID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discussion_replyId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discussion", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Discussion_createdAt(ctx context.Context, field graphql.CollectedField, obj *notes.Discussion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discussion_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Discussion().CreatedAt(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalNTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discussion_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discussion", field, true, true, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Discussion_individualNote(ctx context.Context, field graphql.CollectedField, obj *notes.Discussion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discussion_individualNote(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Discussion().IndividualNote(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discussion_individualNote(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discussion", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Discussion_resolvable(ctx context.Context, field graphql.CollectedField, obj *notes.Discussion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discussion_resolvable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Discussion().Resolvable(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discussion_resolvable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discussion", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Discussion_resolved(ctx context.Context, field graphql.CollectedField, obj *notes.Discussion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discussion_resolved(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Discussion().Resolved(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discussion_resolved(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discussion", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Discussion_notes(ctx context.Context, field graphql.CollectedField, obj *notes.Discussion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discussion_notes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Discussion().Notes(ctx, obj, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.NoteConnection) graphql.Marshaler {
+			return ec.marshalNNoteConnection2ᚖanvilᚋgraphᚋmodelᚐNoteConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discussion_notes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Discussion",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_NoteConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Discussion_notes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DiscussionConnection_count(ctx context.Context, field graphql.CollectedField, obj *model.DiscussionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscussionConnection_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscussionConnection_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscussionConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DiscussionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.DiscussionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscussionConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.DiscussionEdge) graphql.Marshaler {
+			return ec.marshalODiscussionEdge2ᚕᚖanvilᚋgraphᚋmodelᚐDiscussionEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DiscussionConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DiscussionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiscussionEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DiscussionConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.DiscussionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscussionConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*notes.Discussion) graphql.Marshaler {
+			return ec.marshalODiscussion2ᚕᚖanvilᚋinternalᚋserviceᚋnotesᚐDiscussion(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DiscussionConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DiscussionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Discussion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DiscussionConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.DiscussionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscussionConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscussionConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DiscussionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DiscussionEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.DiscussionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscussionEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscussionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscussionEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _DiscussionEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.DiscussionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscussionEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *notes.Discussion) graphql.Marshaler {
+			return ec.marshalODiscussion2ᚖanvilᚋinternalᚋserviceᚋnotesᚐDiscussion(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DiscussionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DiscussionEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Discussion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Group_id(ctx context.Context, field graphql.CollectedField, obj *ent.Namespace) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7943,6 +12468,182 @@ func (ec *executionContext) fieldContext_Group_groupMembers(ctx context.Context,
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Group_groupMembers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Group_issues(ctx context.Context, field graphql.CollectedField, obj *ent.Namespace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Group_issues(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Group().Issues(ctx, obj, fc.Args["iid"].(*string), fc.Args["iids"].([]string), fc.Args["state"].(*model.IssuableState), fc.Args["labelName"].([]*string), fc.Args["milestoneTitle"].([]*string), fc.Args["milestoneWildcardId"].(*model.MilestoneWildcardID), fc.Args["authorUsername"].(*string), fc.Args["assigneeUsernames"].([]string), fc.Args["assigneeUsername"].(*string), fc.Args["assigneeId"].(*string), fc.Args["assigneeWildcardId"].(*model.AssigneeWildcardID), fc.Args["search"].(*string), fc.Args["in"].([]model.IssuableSearchableField), fc.Args["types"].([]model.IssueType), fc.Args["confidential"].(*bool), fc.Args["createdBefore"].(*time.Time), fc.Args["createdAfter"].(*time.Time), fc.Args["updatedBefore"].(*time.Time), fc.Args["updatedAfter"].(*time.Time), fc.Args["closedBefore"].(*time.Time), fc.Args["closedAfter"].(*time.Time), fc.Args["dueBefore"].(*time.Time), fc.Args["dueAfter"].(*time.Time), fc.Args["not"].(*model.NegatedIssueFilterInput), fc.Args["sort"].(*model.IssueSort), fc.Args["includeSubgroups"].(*bool), fc.Args["includeArchived"].(*bool), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.IssueConnection) graphql.Marshaler {
+			return ec.marshalOIssueConnection2ᚖanvilᚋentᚐIssueConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Group_issues(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Group",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IssueConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Group_issues_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Group_label(ctx context.Context, field graphql.CollectedField, obj *ent.Namespace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Group_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Group().Label(ctx, obj, fc.Args["title"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Label) graphql.Marshaler {
+			return ec.marshalOLabel2ᚖanvilᚋentᚐLabel(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Group_label(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Group",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Label(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Group_label_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Group_labels(ctx context.Context, field graphql.CollectedField, obj *ent.Namespace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Group_labels(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Group().Labels(ctx, obj, fc.Args["searchTerm"].(*string), fc.Args["includeAncestorGroups"].(*bool), fc.Args["includeDescendantGroups"].(*bool), fc.Args["onlyGroupLabels"].(*bool), fc.Args["title"].(*string), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LabelConnection) graphql.Marshaler {
+			return ec.marshalOLabelConnection2ᚖanvilᚋentᚐLabelConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Group_labels(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Group",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LabelConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Group_labels_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Group_milestones(ctx context.Context, field graphql.CollectedField, obj *ent.Namespace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Group_milestones(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Group().Milestones(ctx, obj, fc.Args["timeframe"].(*model.Timeframe), fc.Args["ids"].([]string), fc.Args["state"].(*milestone.State), fc.Args["title"].(*string), fc.Args["searchTitle"].(*string), fc.Args["containingDate"].(*time.Time), fc.Args["sort"].(*model.MilestoneSort), fc.Args["includeDescendants"].(*bool), fc.Args["includeAncestors"].(*bool), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MilestoneConnection) graphql.Marshaler {
+			return ec.marshalOMilestoneConnection2ᚖanvilᚋentᚐMilestoneConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Group_milestones(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Group",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MilestoneConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Group_milestones_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -8456,6 +13157,1401 @@ func (ec *executionContext) _GroupUpdatePayload_errors(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_GroupUpdatePayload_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("GroupUpdatePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_id(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Issue().ID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Issue", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Issue", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Issue", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_title(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Issue", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_description(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Issue", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_confidential(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_confidential(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Confidential, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_confidential(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Issue", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_dueDate(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_dueDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DueDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_dueDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Issue", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_closedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_closedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClosedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_closedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Issue", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_userNotesCount(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_userNotesCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserNotesCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_userNotesCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Issue", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_iid(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_iid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Issue().Iid(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_iid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Issue", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_state(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Issue().State(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.IssueState) graphql.Marshaler {
+			return ec.marshalNIssueState2anvilᚋgraphᚋmodelᚐIssueState(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Issue", field, true, true, errors.New("field of type IssueState does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_type(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Issue().Type(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.IssueType) graphql.Marshaler {
+			return ec.marshalOIssueType2ᚖanvilᚋgraphᚋmodelᚐIssueType(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Issue", field, true, true, errors.New("field of type IssueType does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_discussionLocked(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_discussionLocked(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Issue().DiscussionLocked(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_discussionLocked(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Issue", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_projectId(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_projectId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Issue().ProjectID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_projectId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Issue", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_author(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_author(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Issue().Author(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖanvilᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_author(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Issue",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Issue_assignees(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_assignees(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Issue().Assignees(ctx, obj, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.UserConnection) graphql.Marshaler {
+			return ec.marshalOUserConnection2ᚖanvilᚋentᚐUserConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_assignees(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Issue",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Issue_assignees_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Issue_labels(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_labels(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Issue().Labels(ctx, obj, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LabelConnection) graphql.Marshaler {
+			return ec.marshalOLabelConnection2ᚖanvilᚋentᚐLabelConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_labels(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Issue",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LabelConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Issue_labels_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Issue_milestone(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_milestone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Issue().Milestone(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Milestone) graphql.Marshaler {
+			return ec.marshalOMilestone2ᚖanvilᚋentᚐMilestone(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_milestone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Issue",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Milestone(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Issue_closedBy(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_closedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Issue().ClosedBy(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖanvilᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_closedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Issue",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Issue_webUrl(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_webUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Issue().WebURL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_webUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Issue", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_webPath(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_webPath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Issue().WebPath(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_webPath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Issue", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_reference(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_reference(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Issue().Reference(ctx, obj, fc.Args["full"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_reference(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Issue",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Issue_reference_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Issue_notes(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_notes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Issue().Notes(ctx, obj, fc.Args["filter"].(*model.NotesFilterType), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.NoteConnection) graphql.Marshaler {
+			return ec.marshalNNoteConnection2ᚖanvilᚋgraphᚋmodelᚐNoteConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_notes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Issue",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_NoteConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Issue_notes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Issue_discussions(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_discussions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Issue().Discussions(ctx, obj, fc.Args["filter"].(*model.NotesFilterType), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DiscussionConnection) graphql.Marshaler {
+			return ec.marshalNDiscussionConnection2ᚖanvilᚋgraphᚋmodelᚐDiscussionConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_discussions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Issue",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiscussionConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Issue_discussions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IssueConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.IssueConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssueConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.IssueEdge) graphql.Marshaler {
+			return ec.marshalOIssueEdge2ᚕᚖanvilᚋentᚐIssueEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IssueConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IssueConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IssueEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IssueConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.IssueConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssueConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IssueConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IssueConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IssueConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.IssueConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssueConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IssueConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IssueConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _IssueConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *ent.IssueConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssueConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IssueConnection().Nodes(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Issue) graphql.Marshaler {
+			return ec.marshalOIssue2ᚕᚖanvilᚋentᚐIssue(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IssueConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IssueConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Issue(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IssueConnection_count(ctx context.Context, field graphql.CollectedField, obj *ent.IssueConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssueConnection_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IssueConnection().Count(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IssueConnection_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IssueConnection", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _IssueEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.IssueEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssueEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Issue) graphql.Marshaler {
+			return ec.marshalOIssue2ᚖanvilᚋentᚐIssue(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IssueEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IssueEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Issue(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IssueEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.IssueEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssueEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IssueEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IssueEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _IssueSetAssigneesPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.IssueSetAssigneesPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssueSetAssigneesPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IssueSetAssigneesPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IssueSetAssigneesPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IssueSetAssigneesPayload_issue(ctx context.Context, field graphql.CollectedField, obj *model.IssueSetAssigneesPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssueSetAssigneesPayload_issue(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Issue, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Issue) graphql.Marshaler {
+			return ec.marshalOIssue2ᚖanvilᚋentᚐIssue(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IssueSetAssigneesPayload_issue(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IssueSetAssigneesPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Issue(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IssueSetAssigneesPayload_errors(ctx context.Context, field graphql.CollectedField, obj *model.IssueSetAssigneesPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssueSetAssigneesPayload_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IssueSetAssigneesPayload_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IssueSetAssigneesPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Label_id(ctx context.Context, field graphql.CollectedField, obj *ent.Label) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Label_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Label().ID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Label_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Label", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Label_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Label) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Label_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Label_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Label", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Label_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Label) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Label_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Label_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Label", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Label_title(ctx context.Context, field graphql.CollectedField, obj *ent.Label) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Label_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Label_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Label", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Label_color(ctx context.Context, field graphql.CollectedField, obj *ent.Label) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Label_color(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Color, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Label_color(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Label", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Label_description(ctx context.Context, field graphql.CollectedField, obj *ent.Label) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Label_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Label_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Label", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Label_textColor(ctx context.Context, field graphql.CollectedField, obj *ent.Label) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Label_textColor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Label().TextColor(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Label_textColor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Label", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LabelConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.LabelConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LabelConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.LabelEdge) graphql.Marshaler {
+			return ec.marshalOLabelEdge2ᚕᚖanvilᚋentᚐLabelEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LabelConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LabelConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LabelEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LabelConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.LabelConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LabelConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LabelConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LabelConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LabelConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.LabelConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LabelConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LabelConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LabelConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LabelConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *ent.LabelConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LabelConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.LabelConnection().Nodes(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Label) graphql.Marshaler {
+			return ec.marshalOLabel2ᚕᚖanvilᚋentᚐLabel(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LabelConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LabelConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Label(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LabelConnection_count(ctx context.Context, field graphql.CollectedField, obj *ent.LabelConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LabelConnection_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.LabelConnection().Count(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LabelConnection_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LabelConnection", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LabelCreatePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.LabelCreatePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LabelCreatePayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LabelCreatePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LabelCreatePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LabelCreatePayload_label(ctx context.Context, field graphql.CollectedField, obj *model.LabelCreatePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LabelCreatePayload_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Label, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Label) graphql.Marshaler {
+			return ec.marshalOLabel2ᚖanvilᚋentᚐLabel(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LabelCreatePayload_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LabelCreatePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Label(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LabelCreatePayload_errors(ctx context.Context, field graphql.CollectedField, obj *model.LabelCreatePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LabelCreatePayload_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LabelCreatePayload_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LabelCreatePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LabelEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.LabelEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LabelEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Label) graphql.Marshaler {
+			return ec.marshalOLabel2ᚖanvilᚋentᚐLabel(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LabelEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LabelEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Label(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LabelEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.LabelEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LabelEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LabelEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LabelEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
 func (ec *executionContext) _Member_id(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
@@ -8999,6 +15095,548 @@ func (ec *executionContext) fieldContext_MemberEdge_cursor(_ context.Context, fi
 	return graphql.NewScalarFieldContext("MemberEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
+func (ec *executionContext) _Milestone_id(ctx context.Context, field graphql.CollectedField, obj *ent.Milestone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Milestone_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Milestone().ID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Milestone_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Milestone", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Milestone_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Milestone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Milestone_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Milestone_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Milestone", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Milestone_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Milestone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Milestone_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Milestone_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Milestone", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Milestone_title(ctx context.Context, field graphql.CollectedField, obj *ent.Milestone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Milestone_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Milestone_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Milestone", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Milestone_description(ctx context.Context, field graphql.CollectedField, obj *ent.Milestone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Milestone_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Milestone_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Milestone", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Milestone_state(ctx context.Context, field graphql.CollectedField, obj *ent.Milestone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Milestone_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.State, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v milestone.State) graphql.Marshaler {
+			return ec.marshalNMilestoneStateEnum2anvilᚋentᚋmilestoneᚐState(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Milestone_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Milestone", field, false, false, errors.New("field of type MilestoneStateEnum does not have child fields"))
+}
+
+func (ec *executionContext) _Milestone_dueDate(ctx context.Context, field graphql.CollectedField, obj *ent.Milestone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Milestone_dueDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DueDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Milestone_dueDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Milestone", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Milestone_startDate(ctx context.Context, field graphql.CollectedField, obj *ent.Milestone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Milestone_startDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Milestone_startDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Milestone", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Milestone_iid(ctx context.Context, field graphql.CollectedField, obj *ent.Milestone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Milestone_iid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Milestone().Iid(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Milestone_iid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Milestone", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Milestone_webPath(ctx context.Context, field graphql.CollectedField, obj *ent.Milestone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Milestone_webPath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Milestone().WebPath(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Milestone_webPath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Milestone", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Milestone_webUrl(ctx context.Context, field graphql.CollectedField, obj *ent.Milestone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Milestone_webUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Milestone().WebURL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Milestone_webUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Milestone", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Milestone_expired(ctx context.Context, field graphql.CollectedField, obj *ent.Milestone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Milestone_expired(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Milestone().Expired(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Milestone_expired(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Milestone", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Milestone_upcoming(ctx context.Context, field graphql.CollectedField, obj *ent.Milestone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Milestone_upcoming(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Milestone().Upcoming(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Milestone_upcoming(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Milestone", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Milestone_projectMilestone(ctx context.Context, field graphql.CollectedField, obj *ent.Milestone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Milestone_projectMilestone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Milestone().ProjectMilestone(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Milestone_projectMilestone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Milestone", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Milestone_groupMilestone(ctx context.Context, field graphql.CollectedField, obj *ent.Milestone) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Milestone_groupMilestone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Milestone().GroupMilestone(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Milestone_groupMilestone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Milestone", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _MilestoneConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.MilestoneConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MilestoneConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.MilestoneEdge) graphql.Marshaler {
+			return ec.marshalOMilestoneEdge2ᚕᚖanvilᚋentᚐMilestoneEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MilestoneConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MilestoneConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MilestoneEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MilestoneConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.MilestoneConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MilestoneConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MilestoneConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MilestoneConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MilestoneConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.MilestoneConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MilestoneConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MilestoneConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MilestoneConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MilestoneConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *ent.MilestoneConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MilestoneConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MilestoneConnection().Nodes(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Milestone) graphql.Marshaler {
+			return ec.marshalOMilestone2ᚕᚖanvilᚋentᚐMilestone(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MilestoneConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MilestoneConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Milestone(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MilestoneConnection_count(ctx context.Context, field graphql.CollectedField, obj *ent.MilestoneConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MilestoneConnection_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MilestoneConnection().Count(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MilestoneConnection_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MilestoneConnection", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MilestoneEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.MilestoneEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MilestoneEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Milestone) graphql.Marshaler {
+			return ec.marshalOMilestone2ᚖanvilᚋentᚐMilestone(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MilestoneEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MilestoneEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Milestone(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MilestoneEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.MilestoneEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MilestoneEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MilestoneEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MilestoneEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
 func (ec *executionContext) _Mutation_groupCreate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9081,6 +15719,182 @@ func (ec *executionContext) fieldContext_Mutation_groupUpdate(ctx context.Contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_groupUpdate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createIssue(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createIssue(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateIssue(ctx, fc.Args["input"].(model.CreateIssueInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateIssuePayload) graphql.Marshaler {
+			return ec.marshalOCreateIssuePayload2ᚖanvilᚋgraphᚋmodelᚐCreateIssuePayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createIssue(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreateIssuePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createIssue_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateIssue(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateIssue(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateIssue(ctx, fc.Args["input"].(model.UpdateIssueInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateIssuePayload) graphql.Marshaler {
+			return ec.marshalOUpdateIssuePayload2ᚖanvilᚋgraphᚋmodelᚐUpdateIssuePayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateIssue(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UpdateIssuePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateIssue_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_issueSetAssignees(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_issueSetAssignees(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().IssueSetAssignees(ctx, fc.Args["input"].(model.IssueSetAssigneesInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.IssueSetAssigneesPayload) graphql.Marshaler {
+			return ec.marshalOIssueSetAssigneesPayload2ᚖanvilᚋgraphᚋmodelᚐIssueSetAssigneesPayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_issueSetAssignees(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IssueSetAssigneesPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_issueSetAssignees_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_labelCreate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_labelCreate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().LabelCreate(ctx, fc.Args["input"].(model.LabelCreateInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LabelCreatePayload) graphql.Marshaler {
+			return ec.marshalOLabelCreatePayload2ᚖanvilᚋgraphᚋmodelᚐLabelCreatePayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_labelCreate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LabelCreatePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_labelCreate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -9263,6 +16077,50 @@ func (ec *executionContext) fieldContext_Mutation_projectMemberUpdate(ctx contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createNote(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createNote(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateNote(ctx, fc.Args["input"].(model.CreateNoteInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateNotePayload) graphql.Marshaler {
+			return ec.marshalOCreateNotePayload2ᚖanvilᚋgraphᚋmodelᚐCreateNotePayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createNote(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreateNotePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createNote_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_projectCreate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9435,6 +16293,474 @@ func (ec *executionContext) fieldContext_Mutation_userUpdate(ctx context.Context
 	if fc.Args, err = ec.field_Mutation_userUpdate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Note_id(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Note().ID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Note_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Note", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Note_body(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_body(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Body, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Note_body(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Note", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Note_author(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_author(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Note().Author(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖanvilᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Note_author(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Note",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Note_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Note_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Note", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Note_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Note_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Note", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Note_system(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_system(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.System, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Note_system(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Note", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Note_internal(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_internal(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Internal, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalOBoolean2bool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Note_internal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Note", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Note_resolvable(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_resolvable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Resolvable, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Note_resolvable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Note", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Note_resolved(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_resolved(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Note().Resolved(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Note_resolved(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Note", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Note_resolvedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_resolvedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResolvedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Note_resolvedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Note", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Note_resolvedBy(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_resolvedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Note().ResolvedBy(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖanvilᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Note_resolvedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Note",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Note_lastEditedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Note) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Note_lastEditedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastEditedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Note_lastEditedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Note", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _NoteConnection_count(ctx context.Context, field graphql.CollectedField, obj *model.NoteConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NoteConnection_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NoteConnection_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NoteConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _NoteConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.NoteConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NoteConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.NoteEdge) graphql.Marshaler {
+			return ec.marshalONoteEdge2ᚕᚖanvilᚋgraphᚋmodelᚐNoteEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NoteConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "NoteConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_NoteEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _NoteConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.NoteConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NoteConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Note) graphql.Marshaler {
+			return ec.marshalONote2ᚕᚖanvilᚋentᚐNote(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NoteConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "NoteConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Note(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _NoteConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.NoteConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NoteConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NoteConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "NoteConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _NoteEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.NoteEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NoteEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NoteEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NoteEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _NoteEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.NoteEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NoteEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Note) graphql.Marshaler {
+			return ec.marshalONote2ᚖanvilᚋentᚐNote(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NoteEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "NoteEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Note(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -9812,6 +17138,226 @@ func (ec *executionContext) fieldContext_Project_namespace(_ context.Context, fi
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Group(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Project_issue(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Project_issue(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Project().Issue(ctx, obj, fc.Args["iid"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Issue) graphql.Marshaler {
+			return ec.marshalOIssue2ᚖanvilᚋentᚐIssue(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Project_issue(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Project",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Issue(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Project_issue_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Project_issues(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Project_issues(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Project().Issues(ctx, obj, fc.Args["iid"].(*string), fc.Args["iids"].([]string), fc.Args["state"].(*model.IssuableState), fc.Args["labelName"].([]*string), fc.Args["milestoneTitle"].([]*string), fc.Args["milestoneWildcardId"].(*model.MilestoneWildcardID), fc.Args["authorUsername"].(*string), fc.Args["assigneeUsernames"].([]string), fc.Args["assigneeUsername"].(*string), fc.Args["assigneeId"].(*string), fc.Args["assigneeWildcardId"].(*model.AssigneeWildcardID), fc.Args["search"].(*string), fc.Args["in"].([]model.IssuableSearchableField), fc.Args["types"].([]model.IssueType), fc.Args["confidential"].(*bool), fc.Args["createdBefore"].(*time.Time), fc.Args["createdAfter"].(*time.Time), fc.Args["updatedBefore"].(*time.Time), fc.Args["updatedAfter"].(*time.Time), fc.Args["closedBefore"].(*time.Time), fc.Args["closedAfter"].(*time.Time), fc.Args["dueBefore"].(*time.Time), fc.Args["dueAfter"].(*time.Time), fc.Args["not"].(*model.NegatedIssueFilterInput), fc.Args["sort"].(*model.IssueSort), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.IssueConnection) graphql.Marshaler {
+			return ec.marshalOIssueConnection2ᚖanvilᚋentᚐIssueConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Project_issues(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Project",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IssueConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Project_issues_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Project_label(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Project_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Project().Label(ctx, obj, fc.Args["title"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Label) graphql.Marshaler {
+			return ec.marshalOLabel2ᚖanvilᚋentᚐLabel(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Project_label(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Project",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Label(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Project_label_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Project_labels(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Project_labels(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Project().Labels(ctx, obj, fc.Args["searchTerm"].(*string), fc.Args["includeAncestorGroups"].(*bool), fc.Args["title"].(*string), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LabelConnection) graphql.Marshaler {
+			return ec.marshalOLabelConnection2ᚖanvilᚋentᚐLabelConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Project_labels(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Project",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LabelConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Project_labels_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Project_milestones(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Project_milestones(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Project().Milestones(ctx, obj, fc.Args["timeframe"].(*model.Timeframe), fc.Args["ids"].([]string), fc.Args["state"].(*milestone.State), fc.Args["title"].(*string), fc.Args["searchTitle"].(*string), fc.Args["containingDate"].(*time.Time), fc.Args["sort"].(*model.MilestoneSort), fc.Args["includeAncestors"].(*bool), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MilestoneConnection) graphql.Marshaler {
+			return ec.marshalOMilestoneConnection2ᚖanvilᚋentᚐMilestoneConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Project_milestones(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Project",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MilestoneConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Project_milestones_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -10672,6 +18218,94 @@ func (ec *executionContext) fieldContext_Query_groups(ctx context.Context, field
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_groups_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_issue(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_issue(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Issue(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Issue) graphql.Marshaler {
+			return ec.marshalOIssue2ᚖanvilᚋentᚐIssue(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_issue(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Issue(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_issue_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_milestone(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_milestone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Milestone(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Milestone) graphql.Marshaler {
+			return ec.marshalOMilestone2ᚖanvilᚋentᚐMilestone(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_milestone(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Milestone(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_milestone_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -12919,6 +20553,84 @@ func (ec *executionContext) fieldContext_TreeEntryEdge_node(_ context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _UpdateIssuePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateIssuePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateIssuePayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateIssuePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpdateIssuePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UpdateIssuePayload_issue(ctx context.Context, field graphql.CollectedField, obj *model.UpdateIssuePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateIssuePayload_issue(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Issue, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Issue) graphql.Marshaler {
+			return ec.marshalOIssue2ᚖanvilᚋentᚐIssue(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateIssuePayload_issue(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UpdateIssuePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Issue(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UpdateIssuePayload_errors(ctx context.Context, field graphql.CollectedField, obj *model.UpdateIssuePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UpdateIssuePayload_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UpdateIssuePayload_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UpdateIssuePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14674,6 +22386,178 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputCreateIssueInput(ctx context.Context, obj any) (model.CreateIssueInput, error) {
+	var it model.CreateIssueInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"clientMutationId", "projectPath", "title", "description", "confidential", "dueDate", "locked", "createdAt", "assigneeIds", "labelIds", "labels", "milestoneId", "type"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		case "projectPath":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("projectPath"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProjectPath = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "confidential":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("confidential"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Confidential = data
+		case "dueDate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dueDate"))
+			data, err := ec.unmarshalOISO8601Date2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DueDate = data
+		case "locked":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("locked"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Locked = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "assigneeIds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("assigneeIds"))
+			data, err := ec.unmarshalOUserID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AssigneeIds = data
+		case "labelIds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("labelIds"))
+			data, err := ec.unmarshalOLabelID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LabelIds = data
+		case "labels":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("labels"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Labels = data
+		case "milestoneId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("milestoneId"))
+			data, err := ec.unmarshalOMilestoneID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MilestoneID = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalOIssueType2ᚖanvilᚋgraphᚋmodelᚐIssueType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateNoteInput(ctx context.Context, obj any) (model.CreateNoteInput, error) {
+	var it model.CreateNoteInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"clientMutationId", "noteableId", "body", "discussionId", "internal"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		case "noteableId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("noteableId"))
+			data, err := ec.unmarshalNNoteableID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NoteableID = data
+		case "body":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("body"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Body = data
+		case "discussionId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("discussionId"))
+			data, err := ec.unmarshalODiscussionID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DiscussionID = data
+		case "internal":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("internal"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Internal = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputGroupCreateInput(ctx context.Context, obj any) (model.GroupCreateInput, error) {
 	var it model.GroupCreateInput
 	if obj == nil {
@@ -14961,6 +22845,219 @@ func (ec *executionContext) unmarshalInputGroupUpdateInput(ctx context.Context, 
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputIssueOrder(ctx context.Context, obj any) (ent.IssueOrder, error) {
+	var it ent.IssueOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNIssueOrderField2ᚖanvilᚋentᚐIssueOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputIssueSetAssigneesInput(ctx context.Context, obj any) (model.IssueSetAssigneesInput, error) {
+	var it model.IssueSetAssigneesInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["operationMode"]; !present {
+		asMap["operationMode"] = "REPLACE"
+	}
+
+	fieldsInOrder := [...]string{"clientMutationId", "projectPath", "iid", "assigneeUsernames", "operationMode"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		case "projectPath":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("projectPath"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProjectPath = data
+		case "iid":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("iid"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Iid = data
+		case "assigneeUsernames":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("assigneeUsernames"))
+			data, err := ec.unmarshalNString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AssigneeUsernames = data
+		case "operationMode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationMode"))
+			data, err := ec.unmarshalOMutationOperationMode2ᚖanvilᚋgraphᚋmodelᚐMutationOperationMode(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationMode = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputLabelCreateInput(ctx context.Context, obj any) (model.LabelCreateInput, error) {
+	var it model.LabelCreateInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["color"]; !present {
+		asMap["color"] = "#6699cc"
+	}
+
+	fieldsInOrder := [...]string{"clientMutationId", "projectPath", "groupPath", "title", "description", "color"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		case "projectPath":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("projectPath"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProjectPath = data
+		case "groupPath":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupPath"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupPath = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "color":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("color"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Color = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputLabelOrder(ctx context.Context, obj any) (ent.LabelOrder, error) {
+	var it ent.LabelOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNLabelOrderField2ᚖanvilᚋentᚐLabelOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputMemberOrder(ctx context.Context, obj any) (ent.MemberOrder, error) {
 	var it ent.MemberOrder
 	if obj == nil {
@@ -14997,6 +23094,126 @@ func (ec *executionContext) unmarshalInputMemberOrder(ctx context.Context, obj a
 				return it, err
 			}
 			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputMilestoneOrder(ctx context.Context, obj any) (ent.MilestoneOrder, error) {
+	var it ent.MilestoneOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNMilestoneOrderField2ᚖanvilᚋentᚐMilestoneOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputNegatedIssueFilterInput(ctx context.Context, obj any) (model.NegatedIssueFilterInput, error) {
+	var it model.NegatedIssueFilterInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"iids", "labelName", "milestoneTitle", "milestoneWildcardId", "authorUsername", "assigneeUsernames", "assigneeId", "types"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "iids":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("iids"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Iids = data
+		case "labelName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("labelName"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LabelName = data
+		case "milestoneTitle":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("milestoneTitle"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MilestoneTitle = data
+		case "milestoneWildcardId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("milestoneWildcardId"))
+			data, err := ec.unmarshalONegatedMilestoneWildcardId2ᚖanvilᚋgraphᚋmodelᚐNegatedMilestoneWildcardID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MilestoneWildcardID = data
+		case "authorUsername":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorUsername"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthorUsername = data
+		case "assigneeUsernames":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("assigneeUsernames"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AssigneeUsernames = data
+		case "assigneeId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("assigneeId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AssigneeID = data
+		case "types":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("types"))
+			data, err := ec.unmarshalOIssueType2ᚕanvilᚋgraphᚋmodelᚐIssueTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Types = data
 		}
 	}
 	return it, nil
@@ -15284,6 +23501,164 @@ func (ec *executionContext) unmarshalInputProjectUpdateInput(ctx context.Context
 				return it, err
 			}
 			it.Visibility = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputTimeframe(ctx context.Context, obj any) (model.Timeframe, error) {
+	var it model.Timeframe
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"start", "end"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "start":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("start"))
+			data, err := ec.unmarshalNDate2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Start = data
+		case "end":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("end"))
+			data, err := ec.unmarshalNDate2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.End = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateIssueInput(ctx context.Context, obj any) (model.UpdateIssueInput, error) {
+	var it model.UpdateIssueInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"clientMutationId", "projectPath", "iid", "title", "description", "confidential", "dueDate", "locked", "stateEvent", "addLabelIds", "removeLabelIds", "labelIds", "milestoneId", "type"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		case "projectPath":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("projectPath"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProjectPath = data
+		case "iid":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("iid"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Iid = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "confidential":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("confidential"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Confidential = data
+		case "dueDate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dueDate"))
+			data, err := ec.unmarshalOISO8601Date2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DueDate = graphql.OmittableOf(data)
+		case "locked":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("locked"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Locked = data
+		case "stateEvent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stateEvent"))
+			data, err := ec.unmarshalOIssueStateEvent2ᚖanvilᚋgraphᚋmodelᚐIssueStateEvent(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StateEvent = data
+		case "addLabelIds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addLabelIds"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AddLabelIds = data
+		case "removeLabelIds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("removeLabelIds"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RemoveLabelIds = data
+		case "labelIds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("labelIds"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LabelIds = data
+		case "milestoneId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("milestoneId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MilestoneID = graphql.OmittableOf(data)
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalOIssueType2ᚖanvilᚋgraphᚋmodelᚐIssueType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
 		}
 	}
 	return it, nil
@@ -15610,11 +23985,26 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Project(ctx, sel, obj)
+	case *ent.Milestone:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Milestone(ctx, sel, obj)
 	case *ent.Member:
 		if obj == nil {
 			return graphql.Null
 		}
 		return ec._Member(ctx, sel, obj)
+	case *ent.Label:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Label(ctx, sel, obj)
+	case *ent.Issue:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Issue(ctx, sel, obj)
 	case *ent.Namespace:
 		if obj == nil {
 			return graphql.Null
@@ -16266,6 +24656,497 @@ func (ec *executionContext) _CommitEdge(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var createIssuePayloadImplementors = []string{"CreateIssuePayload"}
+
+func (ec *executionContext) _CreateIssuePayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateIssuePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createIssuePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateIssuePayload")
+		case "clientMutationId":
+			out.Values[i] = ec._CreateIssuePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "issue":
+			out.Values[i] = ec._CreateIssuePayload_issue(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._CreateIssuePayload_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var createNotePayloadImplementors = []string{"CreateNotePayload"}
+
+func (ec *executionContext) _CreateNotePayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateNotePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createNotePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateNotePayload")
+		case "clientMutationId":
+			out.Values[i] = ec._CreateNotePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "note":
+			out.Values[i] = ec._CreateNotePayload_note(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._CreateNotePayload_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var discussionImplementors = []string{"Discussion"}
+
+func (ec *executionContext) _Discussion(ctx context.Context, sel ast.SelectionSet, obj *notes.Discussion) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, discussionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Discussion")
+		case "id":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Discussion_id(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "replyId":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Discussion_replyId(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "createdAt":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Discussion_createdAt(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "individualNote":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Discussion_individualNote(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "resolvable":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Discussion_resolvable(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "resolved":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Discussion_resolved(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "notes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Discussion_notes(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var discussionConnectionImplementors = []string{"DiscussionConnection"}
+
+func (ec *executionContext) _DiscussionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.DiscussionConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, discussionConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DiscussionConnection")
+		case "count":
+			out.Values[i] = ec._DiscussionConnection_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "edges":
+			out.Values[i] = ec._DiscussionConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._DiscussionConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._DiscussionConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var discussionEdgeImplementors = []string{"DiscussionEdge"}
+
+func (ec *executionContext) _DiscussionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.DiscussionEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, discussionEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DiscussionEdge")
+		case "cursor":
+			out.Values[i] = ec._DiscussionEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._DiscussionEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var groupImplementors = []string{"Group", "Node"}
 
 func (ec *executionContext) _Group(ctx context.Context, sel ast.SelectionSet, obj *ent.Namespace) graphql.Marshaler {
@@ -16523,6 +25404,158 @@ func (ec *executionContext) _Group(ctx context.Context, sel ast.SelectionSet, ob
 					}
 				}()
 				res = ec._Group_groupMembers(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "issues":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Group_issues(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "label":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Group_label(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "labels":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Group_labels(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "milestones":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Group_milestones(ctx, field, obj)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -16907,6 +25940,1251 @@ func (ec *executionContext) _GroupUpdatePayload(ctx context.Context, sel ast.Sel
 			}
 		case "errors":
 			out.Values[i] = ec._GroupUpdatePayload_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var issueImplementors = []string{"Issue", "Node"}
+
+func (ec *executionContext) _Issue(ctx context.Context, sel ast.SelectionSet, obj *ent.Issue) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, issueImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Issue")
+		case "id":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Issue_id(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "createdAt":
+			out.Values[i] = ec._Issue_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Issue_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._Issue_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._Issue_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "confidential":
+			out.Values[i] = ec._Issue_confidential(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "dueDate":
+			out.Values[i] = ec._Issue_dueDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "closedAt":
+			out.Values[i] = ec._Issue_closedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "userNotesCount":
+			out.Values[i] = ec._Issue_userNotesCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "iid":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Issue_iid(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "state":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Issue_state(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "type":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Issue_type(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "discussionLocked":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Issue_discussionLocked(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "projectId":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Issue_projectId(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "author":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Issue_author(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "assignees":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Issue_assignees(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "labels":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Issue_labels(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "milestone":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Issue_milestone(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "closedBy":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Issue_closedBy(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "webUrl":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Issue_webUrl(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "webPath":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Issue_webPath(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "reference":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Issue_reference(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "notes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Issue_notes(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "discussions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Issue_discussions(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var issueConnectionImplementors = []string{"IssueConnection"}
+
+func (ec *executionContext) _IssueConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.IssueConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, issueConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IssueConnection")
+		case "edges":
+			out.Values[i] = ec._IssueConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._IssueConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			out.Values[i] = ec._IssueConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IssueConnection_nodes(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "count":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IssueConnection_count(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var issueEdgeImplementors = []string{"IssueEdge"}
+
+func (ec *executionContext) _IssueEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.IssueEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, issueEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IssueEdge")
+		case "node":
+			out.Values[i] = ec._IssueEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._IssueEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var issueSetAssigneesPayloadImplementors = []string{"IssueSetAssigneesPayload"}
+
+func (ec *executionContext) _IssueSetAssigneesPayload(ctx context.Context, sel ast.SelectionSet, obj *model.IssueSetAssigneesPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, issueSetAssigneesPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IssueSetAssigneesPayload")
+		case "clientMutationId":
+			out.Values[i] = ec._IssueSetAssigneesPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "issue":
+			out.Values[i] = ec._IssueSetAssigneesPayload_issue(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._IssueSetAssigneesPayload_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var labelImplementors = []string{"Label", "Node"}
+
+func (ec *executionContext) _Label(ctx context.Context, sel ast.SelectionSet, obj *ent.Label) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, labelImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Label")
+		case "id":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Label_id(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "createdAt":
+			out.Values[i] = ec._Label_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Label_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._Label_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "color":
+			out.Values[i] = ec._Label_color(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._Label_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "textColor":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Label_textColor(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var labelConnectionImplementors = []string{"LabelConnection"}
+
+func (ec *executionContext) _LabelConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.LabelConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, labelConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LabelConnection")
+		case "edges":
+			out.Values[i] = ec._LabelConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._LabelConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			out.Values[i] = ec._LabelConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._LabelConnection_nodes(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "count":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._LabelConnection_count(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var labelCreatePayloadImplementors = []string{"LabelCreatePayload"}
+
+func (ec *executionContext) _LabelCreatePayload(ctx context.Context, sel ast.SelectionSet, obj *model.LabelCreatePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, labelCreatePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LabelCreatePayload")
+		case "clientMutationId":
+			out.Values[i] = ec._LabelCreatePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "label":
+			out.Values[i] = ec._LabelCreatePayload_label(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._LabelCreatePayload_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var labelEdgeImplementors = []string{"LabelEdge"}
+
+func (ec *executionContext) _LabelEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.LabelEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, labelEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LabelEdge")
+		case "node":
+			out.Values[i] = ec._LabelEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._LabelEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -17394,6 +27672,545 @@ func (ec *executionContext) _MemberEdge(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var milestoneImplementors = []string{"Milestone", "Node"}
+
+func (ec *executionContext) _Milestone(ctx context.Context, sel ast.SelectionSet, obj *ent.Milestone) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, milestoneImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Milestone")
+		case "id":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Milestone_id(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "createdAt":
+			out.Values[i] = ec._Milestone_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Milestone_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._Milestone_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._Milestone_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "state":
+			out.Values[i] = ec._Milestone_state(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "dueDate":
+			out.Values[i] = ec._Milestone_dueDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "startDate":
+			out.Values[i] = ec._Milestone_startDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "iid":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Milestone_iid(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "webPath":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Milestone_webPath(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "webUrl":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Milestone_webUrl(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "expired":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Milestone_expired(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "upcoming":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Milestone_upcoming(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "projectMilestone":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Milestone_projectMilestone(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "groupMilestone":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Milestone_groupMilestone(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var milestoneConnectionImplementors = []string{"MilestoneConnection"}
+
+func (ec *executionContext) _MilestoneConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.MilestoneConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, milestoneConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MilestoneConnection")
+		case "edges":
+			out.Values[i] = ec._MilestoneConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._MilestoneConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			out.Values[i] = ec._MilestoneConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MilestoneConnection_nodes(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "count":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MilestoneConnection_count(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var milestoneEdgeImplementors = []string{"MilestoneEdge"}
+
+func (ec *executionContext) _MilestoneEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.MilestoneEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, milestoneEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MilestoneEdge")
+		case "node":
+			out.Values[i] = ec._MilestoneEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._MilestoneEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -17428,6 +28245,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "createIssue":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createIssue(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateIssue":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateIssue(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "issueSetAssignees":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_issueSetAssignees(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "labelCreate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_labelCreate(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "groupMemberCreate":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_groupMemberCreate(ctx, field)
@@ -17452,6 +28297,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "projectMemberUpdate":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_projectMemberUpdate(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createNote":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createNote(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -17481,6 +28333,327 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_userUpdate(ctx, field)
 			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var noteImplementors = []string{"Note"}
+
+func (ec *executionContext) _Note(ctx context.Context, sel ast.SelectionSet, obj *ent.Note) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, noteImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Note")
+		case "id":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Note_id(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "body":
+			out.Values[i] = ec._Note_body(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "author":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Note_author(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "createdAt":
+			out.Values[i] = ec._Note_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Note_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "system":
+			out.Values[i] = ec._Note_system(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "internal":
+			out.Values[i] = ec._Note_internal(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "resolvable":
+			out.Values[i] = ec._Note_resolvable(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "resolved":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Note_resolved(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "resolvedAt":
+			out.Values[i] = ec._Note_resolvedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "resolvedBy":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Note_resolvedBy(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "lastEditedAt":
+			out.Values[i] = ec._Note_lastEditedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var noteConnectionImplementors = []string{"NoteConnection"}
+
+func (ec *executionContext) _NoteConnection(ctx context.Context, sel ast.SelectionSet, obj *model.NoteConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, noteConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("NoteConnection")
+		case "count":
+			out.Values[i] = ec._NoteConnection_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "edges":
+			out.Values[i] = ec._NoteConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._NoteConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._NoteConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var noteEdgeImplementors = []string{"NoteEdge"}
+
+func (ec *executionContext) _NoteEdge(ctx context.Context, sel ast.SelectionSet, obj *model.NoteEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, noteEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("NoteEdge")
+		case "cursor":
+			out.Values[i] = ec._NoteEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._NoteEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -17669,6 +28842,196 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 				}()
 				res = ec._Project_namespace(ctx, field, obj)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "issue":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Project_issue(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "issues":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Project_issues(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "label":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Project_label(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "labels":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Project_labels(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "milestones":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Project_milestones(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -18400,6 +29763,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_groups(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "issue":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_issue(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "milestone":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_milestone(ctx, field)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -19855,6 +31262,54 @@ func (ec *executionContext) _TreeEntryEdge(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var updateIssuePayloadImplementors = []string{"UpdateIssuePayload"}
+
+func (ec *executionContext) _UpdateIssuePayload(ctx context.Context, sel ast.SelectionSet, obj *model.UpdateIssuePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, updateIssuePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UpdateIssuePayload")
+		case "clientMutationId":
+			out.Values[i] = ec._UpdateIssuePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "issue":
+			out.Values[i] = ec._UpdateIssuePayload_issue(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._UpdateIssuePayload_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var userImplementors = []string{"User", "Node"}
 
 func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj *ent.User) graphql.Marshaler {
@@ -20837,6 +32292,16 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) unmarshalNCreateIssueInput2anvilᚋgraphᚋmodelᚐCreateIssueInput(ctx context.Context, v any) (model.CreateIssueInput, error) {
+	res, err := ec.unmarshalInputCreateIssueInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCreateNoteInput2anvilᚋgraphᚋmodelᚐCreateNoteInput(ctx context.Context, v any) (model.CreateNoteInput, error) {
+	res, err := ec.unmarshalInputCreateNoteInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, v any) (entgql.Cursor[int], error) {
 	var res entgql.Cursor[int]
 	err := res.UnmarshalGQL(v)
@@ -20845,6 +32310,32 @@ func (ec *executionContext) unmarshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCur
 
 func (ec *executionContext) marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, sel ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) unmarshalNDate2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalString(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDate2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+func (ec *executionContext) marshalNDiscussionConnection2ᚖanvilᚋgraphᚋmodelᚐDiscussionConnection(ctx context.Context, sel ast.SelectionSet, v *model.DiscussionConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DiscussionConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNEntryType2anvilᚋgraphᚋmodelᚐEntryType(ctx context.Context, v any) (model.EntryType, error) {
@@ -21010,6 +32501,110 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 	return res
 }
 
+func (ec *executionContext) unmarshalNIssuableSearchableField2anvilᚋgraphᚋmodelᚐIssuableSearchableField(ctx context.Context, v any) (model.IssuableSearchableField, error) {
+	var res model.IssuableSearchableField
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNIssuableSearchableField2anvilᚋgraphᚋmodelᚐIssuableSearchableField(ctx context.Context, sel ast.SelectionSet, v model.IssuableSearchableField) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNIssueID2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalID(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNIssueID2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalID(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNIssueOrderField2ᚖanvilᚋentᚐIssueOrderField(ctx context.Context, v any) (*ent.IssueOrderField, error) {
+	var res = new(ent.IssueOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNIssueOrderField2ᚖanvilᚋentᚐIssueOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.IssueOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNIssueSetAssigneesInput2anvilᚋgraphᚋmodelᚐIssueSetAssigneesInput(ctx context.Context, v any) (model.IssueSetAssigneesInput, error) {
+	res, err := ec.unmarshalInputIssueSetAssigneesInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNIssueState2anvilᚋgraphᚋmodelᚐIssueState(ctx context.Context, v any) (model.IssueState, error) {
+	var res model.IssueState
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNIssueState2anvilᚋgraphᚋmodelᚐIssueState(ctx context.Context, sel ast.SelectionSet, v model.IssueState) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNIssueType2anvilᚋgraphᚋmodelᚐIssueType(ctx context.Context, v any) (model.IssueType, error) {
+	var res model.IssueType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNIssueType2anvilᚋgraphᚋmodelᚐIssueType(ctx context.Context, sel ast.SelectionSet, v model.IssueType) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNLabelCreateInput2anvilᚋgraphᚋmodelᚐLabelCreateInput(ctx context.Context, v any) (model.LabelCreateInput, error) {
+	res, err := ec.unmarshalInputLabelCreateInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNLabelID2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalID(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLabelID2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalID(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNLabelOrderField2ᚖanvilᚋentᚐLabelOrderField(ctx context.Context, v any) (*ent.LabelOrderField, error) {
+	var res = new(ent.LabelOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLabelOrderField2ᚖanvilᚋentᚐLabelOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.LabelOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
 func (ec *executionContext) unmarshalNMemberAccessLevel2anvilᚋgraphᚋmodelᚐMemberAccessLevel(ctx context.Context, v any) (model.MemberAccessLevel, error) {
 	var res model.MemberAccessLevel
 	err := res.UnmarshalGQL(v)
@@ -21036,6 +32631,48 @@ func (ec *executionContext) marshalNMemberOrderField2ᚖanvilᚋentᚐMemberOrde
 	return v
 }
 
+func (ec *executionContext) unmarshalNMilestoneID2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalID(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMilestoneID2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalID(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNMilestoneOrderField2ᚖanvilᚋentᚐMilestoneOrderField(ctx context.Context, v any) (*ent.MilestoneOrderField, error) {
+	var res = new(ent.MilestoneOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMilestoneOrderField2ᚖanvilᚋentᚐMilestoneOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.MilestoneOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNMilestoneStateEnum2anvilᚋentᚋmilestoneᚐState(ctx context.Context, v any) (milestone.State, error) {
+	var res milestone.State
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMilestoneStateEnum2anvilᚋentᚋmilestoneᚐState(ctx context.Context, sel ast.SelectionSet, v milestone.State) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) marshalNNode2ᚕanvilᚋentᚐNoder(ctx context.Context, sel ast.SelectionSet, v []ent.Noder) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -21044,6 +32681,32 @@ func (ec *executionContext) marshalNNode2ᚕanvilᚋentᚐNoder(ctx context.Cont
 	})
 
 	return ret
+}
+
+func (ec *executionContext) marshalNNoteConnection2ᚖanvilᚋgraphᚋmodelᚐNoteConnection(ctx context.Context, sel ast.SelectionSet, v *model.NoteConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._NoteConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNNoteableID2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalID(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNNoteableID2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalID(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
 }
 
 func (ec *executionContext) unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx context.Context, v any) (entgql.OrderDirection, error) {
@@ -21207,6 +32870,28 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 	return res
 }
 
+func (ec *executionContext) unmarshalNTime2ᚖtimeᚐTime(ctx context.Context, v any) (*time.Time, error) {
+	res, err := graphql.UnmarshalTime(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTime2ᚖtimeᚐTime(ctx context.Context, sel ast.SelectionSet, v *time.Time) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalTime(*v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
 func (ec *executionContext) marshalNTreeEntryConnection2ᚖanvilᚋgraphᚋmodelᚐTreeEntryConnection(ctx context.Context, sel ast.SelectionSet, v *model.TreeEntryConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -21215,6 +32900,11 @@ func (ec *executionContext) marshalNTreeEntryConnection2ᚖanvilᚋgraphᚋmodel
 		return graphql.Null
 	}
 	return ec._TreeEntryConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUpdateIssueInput2anvilᚋgraphᚋmodelᚐUpdateIssueInput(ctx context.Context, v any) (model.UpdateIssueInput, error) {
+	res, err := ec.unmarshalInputUpdateIssueInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNUser2ᚖanvilᚋentᚐUser(ctx context.Context, sel ast.SelectionSet, v *ent.User) graphql.Marshaler {
@@ -21442,6 +33132,22 @@ func (ec *executionContext) marshalOAccessLevelEnum2ᚖanvilᚋgraphᚋmodelᚐA
 	return v
 }
 
+func (ec *executionContext) unmarshalOAssigneeWildcardId2ᚖanvilᚋgraphᚋmodelᚐAssigneeWildcardID(ctx context.Context, v any) (*model.AssigneeWildcardID, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.AssigneeWildcardID)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOAssigneeWildcardId2ᚖanvilᚋgraphᚋmodelᚐAssigneeWildcardID(ctx context.Context, sel ast.SelectionSet, v *model.AssigneeWildcardID) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
 func (ec *executionContext) marshalOBlob2ᚕᚖanvilᚋgraphᚋmodelᚐBlob(ctx context.Context, sel ast.SelectionSet, v []*model.Blob) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -21606,6 +33312,20 @@ func (ec *executionContext) marshalOCommitEdge2ᚖanvilᚋgraphᚋmodelᚐCommit
 	return ec._CommitEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOCreateIssuePayload2ᚖanvilᚋgraphᚋmodelᚐCreateIssuePayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateIssuePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreateIssuePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCreateNotePayload2ᚖanvilᚋgraphᚋmodelᚐCreateNotePayload(ctx context.Context, sel ast.SelectionSet, v *model.CreateNotePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreateNotePayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, v any) (*entgql.Cursor[int], error) {
 	if v == nil {
 		return nil, nil
@@ -21620,6 +33340,64 @@ func (ec *executionContext) marshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCu
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalODiscussion2ᚕᚖanvilᚋinternalᚋserviceᚋnotesᚐDiscussion(ctx context.Context, sel ast.SelectionSet, v []*notes.Discussion) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalODiscussion2ᚖanvilᚋinternalᚋserviceᚋnotesᚐDiscussion(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalODiscussion2ᚖanvilᚋinternalᚋserviceᚋnotesᚐDiscussion(ctx context.Context, sel ast.SelectionSet, v *notes.Discussion) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Discussion(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODiscussionEdge2ᚕᚖanvilᚋgraphᚋmodelᚐDiscussionEdge(ctx context.Context, sel ast.SelectionSet, v []*model.DiscussionEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalODiscussionEdge2ᚖanvilᚋgraphᚋmodelᚐDiscussionEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalODiscussionEdge2ᚖanvilᚋgraphᚋmodelᚐDiscussionEdge(ctx context.Context, sel ast.SelectionSet, v *model.DiscussionEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DiscussionEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalODiscussionID2ᚖstring(ctx context.Context, v any) (*string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalID(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalODiscussionID2ᚖstring(ctx context.Context, sel ast.SelectionSet, v *string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalID(*v)
+	return res
 }
 
 func (ec *executionContext) marshalOGroup2ᚕᚖanvilᚋentᚐNamespace(ctx context.Context, sel ast.SelectionSet, v []*ent.Namespace) graphql.Marshaler {
@@ -21820,6 +33598,42 @@ func (ec *executionContext) marshalOID2ᚖint(ctx context.Context, sel ast.Selec
 	return res
 }
 
+func (ec *executionContext) unmarshalOID2ᚖstring(ctx context.Context, v any) (*string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalID(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOID2ᚖstring(ctx context.Context, sel ast.SelectionSet, v *string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalID(*v)
+	return res
+}
+
+func (ec *executionContext) unmarshalOISO8601Date2ᚖstring(ctx context.Context, v any) (*string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalString(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOISO8601Date2ᚖstring(ctx context.Context, sel ast.SelectionSet, v *string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(*v)
+	return res
+}
+
 func (ec *executionContext) unmarshalOInt2ᚖint(ctx context.Context, v any) (*int, error) {
 	if v == nil {
 		return nil, nil
@@ -21836,6 +33650,285 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	_ = ctx
 	res := graphql.MarshalInt(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOIssuableSearchableField2ᚕanvilᚋgraphᚋmodelᚐIssuableSearchableFieldᚄ(ctx context.Context, v any) ([]model.IssuableSearchableField, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]model.IssuableSearchableField, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNIssuableSearchableField2anvilᚋgraphᚋmodelᚐIssuableSearchableField(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOIssuableSearchableField2ᚕanvilᚋgraphᚋmodelᚐIssuableSearchableFieldᚄ(ctx context.Context, sel ast.SelectionSet, v []model.IssuableSearchableField) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNIssuableSearchableField2anvilᚋgraphᚋmodelᚐIssuableSearchableField(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOIssuableState2ᚖanvilᚋgraphᚋmodelᚐIssuableState(ctx context.Context, v any) (*model.IssuableState, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.IssuableState)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOIssuableState2ᚖanvilᚋgraphᚋmodelᚐIssuableState(ctx context.Context, sel ast.SelectionSet, v *model.IssuableState) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalOIssue2ᚕᚖanvilᚋentᚐIssue(ctx context.Context, sel ast.SelectionSet, v []*ent.Issue) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOIssue2ᚖanvilᚋentᚐIssue(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOIssue2ᚖanvilᚋentᚐIssue(ctx context.Context, sel ast.SelectionSet, v *ent.Issue) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Issue(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOIssueConnection2ᚖanvilᚋentᚐIssueConnection(ctx context.Context, sel ast.SelectionSet, v *ent.IssueConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._IssueConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOIssueEdge2ᚕᚖanvilᚋentᚐIssueEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.IssueEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOIssueEdge2ᚖanvilᚋentᚐIssueEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOIssueEdge2ᚖanvilᚋentᚐIssueEdge(ctx context.Context, sel ast.SelectionSet, v *ent.IssueEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._IssueEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOIssueSetAssigneesPayload2ᚖanvilᚋgraphᚋmodelᚐIssueSetAssigneesPayload(ctx context.Context, sel ast.SelectionSet, v *model.IssueSetAssigneesPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._IssueSetAssigneesPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOIssueSort2ᚖanvilᚋgraphᚋmodelᚐIssueSort(ctx context.Context, v any) (*model.IssueSort, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.IssueSort)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOIssueSort2ᚖanvilᚋgraphᚋmodelᚐIssueSort(ctx context.Context, sel ast.SelectionSet, v *model.IssueSort) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOIssueStateEvent2ᚖanvilᚋgraphᚋmodelᚐIssueStateEvent(ctx context.Context, v any) (*model.IssueStateEvent, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.IssueStateEvent)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOIssueStateEvent2ᚖanvilᚋgraphᚋmodelᚐIssueStateEvent(ctx context.Context, sel ast.SelectionSet, v *model.IssueStateEvent) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOIssueType2ᚕanvilᚋgraphᚋmodelᚐIssueTypeᚄ(ctx context.Context, v any) ([]model.IssueType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]model.IssueType, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNIssueType2anvilᚋgraphᚋmodelᚐIssueType(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOIssueType2ᚕanvilᚋgraphᚋmodelᚐIssueTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.IssueType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNIssueType2anvilᚋgraphᚋmodelᚐIssueType(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOIssueType2ᚖanvilᚋgraphᚋmodelᚐIssueType(ctx context.Context, v any) (*model.IssueType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.IssueType)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOIssueType2ᚖanvilᚋgraphᚋmodelᚐIssueType(ctx context.Context, sel ast.SelectionSet, v *model.IssueType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalOLabel2ᚕᚖanvilᚋentᚐLabel(ctx context.Context, sel ast.SelectionSet, v []*ent.Label) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOLabel2ᚖanvilᚋentᚐLabel(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOLabel2ᚖanvilᚋentᚐLabel(ctx context.Context, sel ast.SelectionSet, v *ent.Label) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Label(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOLabelConnection2ᚖanvilᚋentᚐLabelConnection(ctx context.Context, sel ast.SelectionSet, v *ent.LabelConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._LabelConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOLabelCreatePayload2ᚖanvilᚋgraphᚋmodelᚐLabelCreatePayload(ctx context.Context, sel ast.SelectionSet, v *model.LabelCreatePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._LabelCreatePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOLabelEdge2ᚕᚖanvilᚋentᚐLabelEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.LabelEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOLabelEdge2ᚖanvilᚋentᚐLabelEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOLabelEdge2ᚖanvilᚋentᚐLabelEdge(ctx context.Context, sel ast.SelectionSet, v *ent.LabelEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._LabelEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOLabelID2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNLabelID2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOLabelID2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNLabelID2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalOMember2ᚕᚖanvilᚋentᚐMember(ctx context.Context, sel ast.SelectionSet, v []*ent.Member) graphql.Marshaler {
@@ -21885,6 +33978,135 @@ func (ec *executionContext) marshalOMemberEdge2ᚖanvilᚋentᚐMemberEdge(ctx c
 	return ec._MemberEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOMilestone2ᚕᚖanvilᚋentᚐMilestone(ctx context.Context, sel ast.SelectionSet, v []*ent.Milestone) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOMilestone2ᚖanvilᚋentᚐMilestone(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOMilestone2ᚖanvilᚋentᚐMilestone(ctx context.Context, sel ast.SelectionSet, v *ent.Milestone) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Milestone(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOMilestoneConnection2ᚖanvilᚋentᚐMilestoneConnection(ctx context.Context, sel ast.SelectionSet, v *ent.MilestoneConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MilestoneConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOMilestoneEdge2ᚕᚖanvilᚋentᚐMilestoneEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.MilestoneEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOMilestoneEdge2ᚖanvilᚋentᚐMilestoneEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOMilestoneEdge2ᚖanvilᚋentᚐMilestoneEdge(ctx context.Context, sel ast.SelectionSet, v *ent.MilestoneEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MilestoneEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOMilestoneID2ᚖstring(ctx context.Context, v any) (*string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalID(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMilestoneID2ᚖstring(ctx context.Context, sel ast.SelectionSet, v *string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalID(*v)
+	return res
+}
+
+func (ec *executionContext) unmarshalOMilestoneSort2ᚖanvilᚋgraphᚋmodelᚐMilestoneSort(ctx context.Context, v any) (*model.MilestoneSort, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.MilestoneSort)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMilestoneSort2ᚖanvilᚋgraphᚋmodelᚐMilestoneSort(ctx context.Context, sel ast.SelectionSet, v *model.MilestoneSort) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOMilestoneStateEnum2ᚖanvilᚋentᚋmilestoneᚐState(ctx context.Context, v any) (*milestone.State, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(milestone.State)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMilestoneStateEnum2ᚖanvilᚋentᚋmilestoneᚐState(ctx context.Context, sel ast.SelectionSet, v *milestone.State) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOMilestoneWildcardId2ᚖanvilᚋgraphᚋmodelᚐMilestoneWildcardID(ctx context.Context, v any) (*model.MilestoneWildcardID, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.MilestoneWildcardID)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMilestoneWildcardId2ᚖanvilᚋgraphᚋmodelᚐMilestoneWildcardID(ctx context.Context, sel ast.SelectionSet, v *model.MilestoneWildcardID) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOMutationOperationMode2ᚖanvilᚋgraphᚋmodelᚐMutationOperationMode(ctx context.Context, v any) (*model.MutationOperationMode, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.MutationOperationMode)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMutationOperationMode2ᚖanvilᚋgraphᚋmodelᚐMutationOperationMode(ctx context.Context, sel ast.SelectionSet, v *model.MutationOperationMode) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
 func (ec *executionContext) unmarshalONamespaceID2ᚖstring(ctx context.Context, v any) (*string, error) {
 	if v == nil {
 		return nil, nil
@@ -21903,11 +34125,91 @@ func (ec *executionContext) marshalONamespaceID2ᚖstring(ctx context.Context, s
 	return res
 }
 
+func (ec *executionContext) unmarshalONegatedIssueFilterInput2ᚖanvilᚋgraphᚋmodelᚐNegatedIssueFilterInput(ctx context.Context, v any) (*model.NegatedIssueFilterInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputNegatedIssueFilterInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalONegatedMilestoneWildcardId2ᚖanvilᚋgraphᚋmodelᚐNegatedMilestoneWildcardID(ctx context.Context, v any) (*model.NegatedMilestoneWildcardID, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.NegatedMilestoneWildcardID)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalONegatedMilestoneWildcardId2ᚖanvilᚋgraphᚋmodelᚐNegatedMilestoneWildcardID(ctx context.Context, sel ast.SelectionSet, v *model.NegatedMilestoneWildcardID) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
 func (ec *executionContext) marshalONode2anvilᚋentᚐNoder(ctx context.Context, sel ast.SelectionSet, v ent.Noder) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Node(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalONote2ᚕᚖanvilᚋentᚐNote(ctx context.Context, sel ast.SelectionSet, v []*ent.Note) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalONote2ᚖanvilᚋentᚐNote(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalONote2ᚖanvilᚋentᚐNote(ctx context.Context, sel ast.SelectionSet, v *ent.Note) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Note(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalONoteEdge2ᚕᚖanvilᚋgraphᚋmodelᚐNoteEdge(ctx context.Context, sel ast.SelectionSet, v []*model.NoteEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalONoteEdge2ᚖanvilᚋgraphᚋmodelᚐNoteEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalONoteEdge2ᚖanvilᚋgraphᚋmodelᚐNoteEdge(ctx context.Context, sel ast.SelectionSet, v *model.NoteEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._NoteEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalONotesFilterType2ᚖanvilᚋgraphᚋmodelᚐNotesFilterType(ctx context.Context, v any) (*model.NotesFilterType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.NotesFilterType)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalONotesFilterType2ᚖanvilᚋgraphᚋmodelᚐNotesFilterType(ctx context.Context, sel ast.SelectionSet, v *model.NotesFilterType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) marshalOProject2ᚕᚖanvilᚋentᚐProject(ctx context.Context, sel ast.SelectionSet, v []*ent.Project) graphql.Marshaler {
@@ -22165,6 +34467,35 @@ func (ec *executionContext) marshalOString2ᚕstringᚄ(ctx context.Context, sel
 	return ret
 }
 
+func (ec *executionContext) unmarshalOString2ᚕᚖstring(ctx context.Context, v any) ([]*string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalOString2ᚖstring(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOString2ᚕᚖstring(ctx context.Context, sel ast.SelectionSet, v []*string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalOString2ᚖstring(ctx, sel, v[i])
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalOString2ᚖstring(ctx context.Context, v any) (*string, error) {
 	if v == nil {
 		return nil, nil
@@ -22239,6 +34570,14 @@ func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel
 	_ = ctx
 	res := graphql.MarshalTime(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOTimeframe2ᚖanvilᚋgraphᚋmodelᚐTimeframe(ctx context.Context, v any) (*model.Timeframe, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputTimeframe(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOTree2ᚕᚖanvilᚋgraphᚋmodelᚐTree(ctx context.Context, sel ast.SelectionSet, v []*model.Tree) graphql.Marshaler {
@@ -22328,6 +34667,13 @@ func (ec *executionContext) marshalOTreeEntryEdge2ᚖanvilᚋgraphᚋmodelᚐTre
 	return ec._TreeEntryEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOUpdateIssuePayload2ᚖanvilᚋgraphᚋmodelᚐUpdateIssuePayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateIssuePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._UpdateIssuePayload(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOUser2ᚕᚖanvilᚋentᚐUser(ctx context.Context, sel ast.SelectionSet, v []*ent.User) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -22380,6 +34726,41 @@ func (ec *executionContext) marshalOUserEdge2ᚖanvilᚋentᚐUserEdge(ctx conte
 		return graphql.Null
 	}
 	return ec._UserEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOUserID2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNUserID2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOUserID2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNUserID2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalOUserID2ᚖstring(ctx context.Context, v any) (*string, error) {

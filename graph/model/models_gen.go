@@ -164,6 +164,55 @@ type CommitEdge struct {
 	Node   *Commit            `json:"node,omitempty"`
 }
 
+type CreateIssueInput struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	// Project full path the issue is associated with.
+	ProjectPath  string  `json:"projectPath"`
+	Title        string  `json:"title"`
+	Description  *string `json:"description,omitempty"`
+	Confidential *bool   `json:"confidential,omitempty"`
+	// Due date of the issue.
+	DueDate *string `json:"dueDate,omitempty"`
+	// Indicates discussion is locked on the issue.
+	Locked *bool `json:"locked,omitempty"`
+	// Timestamp when the issue was created (administrators and project owners).
+	CreatedAt *time.Time `json:"createdAt,omitempty"`
+	// Array of user IDs to assign to the issue.
+	AssigneeIds []string `json:"assigneeIds,omitempty"`
+	// IDs of labels to be added to the issue.
+	LabelIds []string `json:"labelIds,omitempty"`
+	// Labels of the issue, by title (created in the project when missing).
+	Labels []string `json:"labels,omitempty"`
+	// ID of the milestone to assign to the issue.
+	MilestoneID *string `json:"milestoneId,omitempty"`
+	// Type of the issue.
+	Type *IssueType `json:"type,omitempty"`
+}
+
+type CreateIssuePayload struct {
+	ClientMutationID *string    `json:"clientMutationId,omitempty"`
+	Issue            *ent.Issue `json:"issue,omitempty"`
+	Errors           []string   `json:"errors"`
+}
+
+type CreateNoteInput struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	// Global ID of the resource to add a note to.
+	NoteableID string `json:"noteableId"`
+	// Content of the note.
+	Body string `json:"body"`
+	// Global ID of the discussion the note is in reply to.
+	DiscussionID *string `json:"discussionId,omitempty"`
+	// Internal flag for a note. Default is false.
+	Internal *bool `json:"internal,omitempty"`
+}
+
+type CreateNotePayload struct {
+	ClientMutationID *string   `json:"clientMutationId,omitempty"`
+	Note             *ent.Note `json:"note,omitempty"`
+	Errors           []string  `json:"errors"`
+}
+
 type GroupCreateInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 	Name             string  `json:"name"`
@@ -226,6 +275,54 @@ type GroupUpdatePayload struct {
 	ClientMutationID *string        `json:"clientMutationId,omitempty"`
 	Group            *ent.Namespace `json:"group,omitempty"`
 	Errors           []string       `json:"errors"`
+}
+
+type IssueSetAssigneesInput struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	ProjectPath      string  `json:"projectPath"`
+	Iid              string  `json:"iid"`
+	// Usernames to assign to the resource. Replaces existing assignees by default.
+	AssigneeUsernames []string `json:"assigneeUsernames"`
+	// Operation to perform. Defaults to REPLACE.
+	OperationMode *MutationOperationMode `json:"operationMode,omitempty"`
+}
+
+type IssueSetAssigneesPayload struct {
+	ClientMutationID *string    `json:"clientMutationId,omitempty"`
+	Issue            *ent.Issue `json:"issue,omitempty"`
+	Errors           []string   `json:"errors"`
+}
+
+type LabelCreateInput struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	// Full path of the project with which the resource is associated.
+	ProjectPath *string `json:"projectPath,omitempty"`
+	// Full path of the group with which the resource is associated.
+	GroupPath *string `json:"groupPath,omitempty"`
+	// Title of the label.
+	Title string `json:"title"`
+	// Description of the label.
+	Description *string `json:"description,omitempty"`
+	// The color of the label given in 6-digit hex notation with leading '#' sign (for example, `#FFAABB`) or one of the CSS color names.
+	Color *string `json:"color,omitempty"`
+}
+
+type LabelCreatePayload struct {
+	ClientMutationID *string    `json:"clientMutationId,omitempty"`
+	Label            *ent.Label `json:"label,omitempty"`
+	Errors           []string   `json:"errors"`
+}
+
+// Negated issue filters: issues matching any of them are left out.
+type NegatedIssueFilterInput struct {
+	Iids                []string                    `json:"iids,omitempty"`
+	LabelName           []string                    `json:"labelName,omitempty"`
+	MilestoneTitle      []string                    `json:"milestoneTitle,omitempty"`
+	MilestoneWildcardID *NegatedMilestoneWildcardID `json:"milestoneWildcardId,omitempty"`
+	AuthorUsername      []string                    `json:"authorUsername,omitempty"`
+	AssigneeUsernames   []string                    `json:"assigneeUsernames,omitempty"`
+	AssigneeID          *string                     `json:"assigneeId,omitempty"`
+	Types               []IssueType                 `json:"types,omitempty"`
 }
 
 type ProjectCreateInput struct {
@@ -387,6 +484,14 @@ type SubmoduleEdge struct {
 	Node   *Submodule         `json:"node,omitempty"`
 }
 
+// A time frame: the dates are inclusive.
+type Timeframe struct {
+	// Start of the timeframe.
+	Start string `json:"start"`
+	// End of the timeframe.
+	End string `json:"end"`
+}
+
 type TreeConnection struct {
 	Edges    []*TreeEdge           `json:"edges,omitempty"`
 	Nodes    []*Tree               `json:"nodes,omitempty"`
@@ -441,6 +546,39 @@ type TreeEntryConnection struct {
 type TreeEntryEdge struct {
 	Cursor entgql.Cursor[int] `json:"cursor"`
 	Node   *TreeEntry         `json:"node,omitempty"`
+}
+
+type UpdateIssueInput struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	// Project the issue to mutate is in.
+	ProjectPath string `json:"projectPath"`
+	// IID of the issue to mutate.
+	Iid          string  `json:"iid"`
+	Title        *string `json:"title,omitempty"`
+	Description  *string `json:"description,omitempty"`
+	Confidential *bool   `json:"confidential,omitempty"`
+	// Due date of the issue; null clears it.
+	DueDate graphql.Omittable[*string] `json:"dueDate,omitempty"`
+	// Indicates discussion is locked on the issue.
+	Locked *bool `json:"locked,omitempty"`
+	// Close or reopen an issue.
+	StateEvent *IssueStateEvent `json:"stateEvent,omitempty"`
+	// IDs of labels to be added to the issue.
+	AddLabelIds []string `json:"addLabelIds,omitempty"`
+	// IDs of labels to be removed from the issue.
+	RemoveLabelIds []string `json:"removeLabelIds,omitempty"`
+	// IDs of labels to be set; replaces existing issue labels.
+	LabelIds []string `json:"labelIds,omitempty"`
+	// ID of the milestone to assign to the issue. On update milestone will be removed if set to null.
+	MilestoneID graphql.Omittable[*string] `json:"milestoneId,omitempty"`
+	// Type of the issue.
+	Type *IssueType `json:"type,omitempty"`
+}
+
+type UpdateIssuePayload struct {
+	ClientMutationID *string    `json:"clientMutationId,omitempty"`
+	Issue            *ent.Issue `json:"issue,omitempty"`
+	Errors           []string   `json:"errors"`
 }
 
 type UserCreateInput struct {
@@ -553,6 +691,64 @@ func (e *AccessLevelEnum) UnmarshalJSON(b []byte) error {
 }
 
 func (e AccessLevelEnum) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Assignee ID wildcard values.
+type AssigneeWildcardID string
+
+const (
+	// No assignee is assigned.
+	AssigneeWildcardIDNone AssigneeWildcardID = "NONE"
+	// An assignee is assigned.
+	AssigneeWildcardIDAny AssigneeWildcardID = "ANY"
+)
+
+var AllAssigneeWildcardID = []AssigneeWildcardID{
+	AssigneeWildcardIDNone,
+	AssigneeWildcardIDAny,
+}
+
+func (e AssigneeWildcardID) IsValid() bool {
+	switch e {
+	case AssigneeWildcardIDNone, AssigneeWildcardIDAny:
+		return true
+	}
+	return false
+}
+
+func (e AssigneeWildcardID) String() string {
+	return string(e)
+}
+
+func (e *AssigneeWildcardID) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = AssigneeWildcardID(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid AssigneeWildcardId", str)
+	}
+	return nil
+}
+
+func (e AssigneeWildcardID) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *AssigneeWildcardID) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e AssigneeWildcardID) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
@@ -680,6 +876,300 @@ func (e GroupMemberRelation) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// Fields to perform the search in.
+type IssuableSearchableField string
+
+const (
+	IssuableSearchableFieldTitle       IssuableSearchableField = "TITLE"
+	IssuableSearchableFieldDescription IssuableSearchableField = "DESCRIPTION"
+)
+
+var AllIssuableSearchableField = []IssuableSearchableField{
+	IssuableSearchableFieldTitle,
+	IssuableSearchableFieldDescription,
+}
+
+func (e IssuableSearchableField) IsValid() bool {
+	switch e {
+	case IssuableSearchableFieldTitle, IssuableSearchableFieldDescription:
+		return true
+	}
+	return false
+}
+
+func (e IssuableSearchableField) String() string {
+	return string(e)
+}
+
+func (e *IssuableSearchableField) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = IssuableSearchableField(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid IssuableSearchableField", str)
+	}
+	return nil
+}
+
+func (e IssuableSearchableField) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *IssuableSearchableField) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e IssuableSearchableField) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// State of a GitLab issue or merge request.
+type IssuableState string
+
+const (
+	IssuableStateOpened IssuableState = "opened"
+	IssuableStateClosed IssuableState = "closed"
+	IssuableStateLocked IssuableState = "locked"
+	IssuableStateAll    IssuableState = "all"
+)
+
+var AllIssuableState = []IssuableState{
+	IssuableStateOpened,
+	IssuableStateClosed,
+	IssuableStateLocked,
+	IssuableStateAll,
+}
+
+func (e IssuableState) IsValid() bool {
+	switch e {
+	case IssuableStateOpened, IssuableStateClosed, IssuableStateLocked, IssuableStateAll:
+		return true
+	}
+	return false
+}
+
+func (e IssuableState) String() string {
+	return string(e)
+}
+
+func (e *IssuableState) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = IssuableState(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid IssuableState", str)
+	}
+	return nil
+}
+
+func (e IssuableState) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *IssuableState) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e IssuableState) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// State of a GitLab issue.
+type IssueState string
+
+const (
+	IssueStateOpened IssueState = "opened"
+	IssueStateClosed IssueState = "closed"
+	IssueStateLocked IssueState = "locked"
+	IssueStateAll    IssueState = "all"
+)
+
+var AllIssueState = []IssueState{
+	IssueStateOpened,
+	IssueStateClosed,
+	IssueStateLocked,
+	IssueStateAll,
+}
+
+func (e IssueState) IsValid() bool {
+	switch e {
+	case IssueStateOpened, IssueStateClosed, IssueStateLocked, IssueStateAll:
+		return true
+	}
+	return false
+}
+
+func (e IssueState) String() string {
+	return string(e)
+}
+
+func (e *IssueState) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = IssueState(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid IssueState", str)
+	}
+	return nil
+}
+
+func (e IssueState) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *IssueState) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e IssueState) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Values for issue state events.
+type IssueStateEvent string
+
+const (
+	// Reopens the issue.
+	IssueStateEventReopen IssueStateEvent = "REOPEN"
+	// Closes the issue.
+	IssueStateEventClose IssueStateEvent = "CLOSE"
+)
+
+var AllIssueStateEvent = []IssueStateEvent{
+	IssueStateEventReopen,
+	IssueStateEventClose,
+}
+
+func (e IssueStateEvent) IsValid() bool {
+	switch e {
+	case IssueStateEventReopen, IssueStateEventClose:
+		return true
+	}
+	return false
+}
+
+func (e IssueStateEvent) String() string {
+	return string(e)
+}
+
+func (e *IssueStateEvent) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = IssueStateEvent(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid IssueStateEvent", str)
+	}
+	return nil
+}
+
+func (e IssueStateEvent) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *IssueStateEvent) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e IssueStateEvent) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Issue type.
+type IssueType string
+
+const (
+	IssueTypeIssue    IssueType = "ISSUE"
+	IssueTypeIncident IssueType = "INCIDENT"
+	IssueTypeTestCase IssueType = "TEST_CASE"
+	IssueTypeTask     IssueType = "TASK"
+)
+
+var AllIssueType = []IssueType{
+	IssueTypeIssue,
+	IssueTypeIncident,
+	IssueTypeTestCase,
+	IssueTypeTask,
+}
+
+func (e IssueType) IsValid() bool {
+	switch e {
+	case IssueTypeIssue, IssueTypeIncident, IssueTypeTestCase, IssueTypeTask:
+		return true
+	}
+	return false
+}
+
+func (e IssueType) String() string {
+	return string(e)
+}
+
+func (e *IssueType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = IssueType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid IssueType", str)
+	}
+	return nil
+}
+
+func (e IssueType) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *IssueType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e IssueType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 // Access levels a member may be given.
 type MemberAccessLevel string
 
@@ -739,6 +1229,312 @@ func (e *MemberAccessLevel) UnmarshalJSON(b []byte) error {
 }
 
 func (e MemberAccessLevel) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Values for sorting milestones.
+type MilestoneSort string
+
+const (
+	// Created at descending order.
+	MilestoneSortCreatedDesc MilestoneSort = "CREATED_DESC"
+	// Created at ascending order.
+	MilestoneSortCreatedAsc MilestoneSort = "CREATED_ASC"
+	// Updated at descending order.
+	MilestoneSortUpdatedDesc MilestoneSort = "UPDATED_DESC"
+	// Updated at ascending order.
+	MilestoneSortUpdatedAsc MilestoneSort = "UPDATED_ASC"
+)
+
+var AllMilestoneSort = []MilestoneSort{
+	MilestoneSortCreatedDesc,
+	MilestoneSortCreatedAsc,
+	MilestoneSortUpdatedDesc,
+	MilestoneSortUpdatedAsc,
+}
+
+func (e MilestoneSort) IsValid() bool {
+	switch e {
+	case MilestoneSortCreatedDesc, MilestoneSortCreatedAsc, MilestoneSortUpdatedDesc, MilestoneSortUpdatedAsc:
+		return true
+	}
+	return false
+}
+
+func (e MilestoneSort) String() string {
+	return string(e)
+}
+
+func (e *MilestoneSort) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = MilestoneSort(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid MilestoneSort", str)
+	}
+	return nil
+}
+
+func (e MilestoneSort) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *MilestoneSort) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e MilestoneSort) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Milestone ID wildcard values.
+type MilestoneWildcardID string
+
+const (
+	// No milestone is assigned.
+	MilestoneWildcardIDNone MilestoneWildcardID = "NONE"
+	// Milestone is assigned.
+	MilestoneWildcardIDAny MilestoneWildcardID = "ANY"
+	// Milestone assigned is open and started (overlaps current date).
+	MilestoneWildcardIDStarted MilestoneWildcardID = "STARTED"
+	// Milestone assigned is open but due in the future.
+	MilestoneWildcardIDUpcoming MilestoneWildcardID = "UPCOMING"
+)
+
+var AllMilestoneWildcardID = []MilestoneWildcardID{
+	MilestoneWildcardIDNone,
+	MilestoneWildcardIDAny,
+	MilestoneWildcardIDStarted,
+	MilestoneWildcardIDUpcoming,
+}
+
+func (e MilestoneWildcardID) IsValid() bool {
+	switch e {
+	case MilestoneWildcardIDNone, MilestoneWildcardIDAny, MilestoneWildcardIDStarted, MilestoneWildcardIDUpcoming:
+		return true
+	}
+	return false
+}
+
+func (e MilestoneWildcardID) String() string {
+	return string(e)
+}
+
+func (e *MilestoneWildcardID) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = MilestoneWildcardID(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid MilestoneWildcardId", str)
+	}
+	return nil
+}
+
+func (e MilestoneWildcardID) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *MilestoneWildcardID) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e MilestoneWildcardID) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Different toggles for changing mutator behavior.
+type MutationOperationMode string
+
+const (
+	// Performs a replace operation.
+	MutationOperationModeReplace MutationOperationMode = "REPLACE"
+	// Performs an append operation.
+	MutationOperationModeAppend MutationOperationMode = "APPEND"
+	// Performs a removal operation.
+	MutationOperationModeRemove MutationOperationMode = "REMOVE"
+)
+
+var AllMutationOperationMode = []MutationOperationMode{
+	MutationOperationModeReplace,
+	MutationOperationModeAppend,
+	MutationOperationModeRemove,
+}
+
+func (e MutationOperationMode) IsValid() bool {
+	switch e {
+	case MutationOperationModeReplace, MutationOperationModeAppend, MutationOperationModeRemove:
+		return true
+	}
+	return false
+}
+
+func (e MutationOperationMode) String() string {
+	return string(e)
+}
+
+func (e *MutationOperationMode) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = MutationOperationMode(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid MutationOperationMode", str)
+	}
+	return nil
+}
+
+func (e MutationOperationMode) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *MutationOperationMode) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e MutationOperationMode) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Negated milestone ID wildcard values.
+type NegatedMilestoneWildcardID string
+
+const (
+	NegatedMilestoneWildcardIDStarted  NegatedMilestoneWildcardID = "STARTED"
+	NegatedMilestoneWildcardIDUpcoming NegatedMilestoneWildcardID = "UPCOMING"
+)
+
+var AllNegatedMilestoneWildcardID = []NegatedMilestoneWildcardID{
+	NegatedMilestoneWildcardIDStarted,
+	NegatedMilestoneWildcardIDUpcoming,
+}
+
+func (e NegatedMilestoneWildcardID) IsValid() bool {
+	switch e {
+	case NegatedMilestoneWildcardIDStarted, NegatedMilestoneWildcardIDUpcoming:
+		return true
+	}
+	return false
+}
+
+func (e NegatedMilestoneWildcardID) String() string {
+	return string(e)
+}
+
+func (e *NegatedMilestoneWildcardID) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = NegatedMilestoneWildcardID(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid NegatedMilestoneWildcardId", str)
+	}
+	return nil
+}
+
+func (e NegatedMilestoneWildcardID) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *NegatedMilestoneWildcardID) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e NegatedMilestoneWildcardID) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Work item notes collection type.
+type NotesFilterType string
+
+const (
+	// Show all activity
+	NotesFilterTypeAllNotes NotesFilterType = "ALL_NOTES"
+	// Show comments only
+	NotesFilterTypeOnlyComments NotesFilterType = "ONLY_COMMENTS"
+	// Show history only
+	NotesFilterTypeOnlyActivity NotesFilterType = "ONLY_ACTIVITY"
+)
+
+var AllNotesFilterType = []NotesFilterType{
+	NotesFilterTypeAllNotes,
+	NotesFilterTypeOnlyComments,
+	NotesFilterTypeOnlyActivity,
+}
+
+func (e NotesFilterType) IsValid() bool {
+	switch e {
+	case NotesFilterTypeAllNotes, NotesFilterTypeOnlyComments, NotesFilterTypeOnlyActivity:
+		return true
+	}
+	return false
+}
+
+func (e NotesFilterType) String() string {
+	return string(e)
+}
+
+func (e *NotesFilterType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = NotesFilterType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid NotesFilterType", str)
+	}
+	return nil
+}
+
+func (e NotesFilterType) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *NotesFilterType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e NotesFilterType) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

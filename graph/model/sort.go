@@ -43,3 +43,41 @@ func (s *Sort) UnmarshalGQL(v any) error {
 func (s Sort) MarshalGQL(w io.Writer) {
 	_, _ = io.WriteString(w, strconv.Quote(string(s)))
 }
+
+// IssueSort is GitLab's IssueSort enum, served for created_*, updated_* (both spellings) and
+// title; hand-written for the same reason as Sort.
+type IssueSort string
+
+// validIssueSorts are the enum's values.
+var validIssueSorts = map[IssueSort]bool{
+	"updated_desc": true, "updated_asc": true, "created_desc": true, "created_asc": true,
+	"UPDATED_DESC": true, "UPDATED_ASC": true, "CREATED_DESC": true, "CREATED_ASC": true,
+	"TITLE_ASC": true, "TITLE_DESC": true,
+}
+
+// Normalized is the value in lower case (created_desc), whichever spelling was given.
+func (s IssueSort) Normalized() string { return strings.ToLower(string(s)) }
+
+// IsValid reports whether s is a value of the enum.
+func (s IssueSort) IsValid() bool { return validIssueSorts[s] }
+
+// String returns the value.
+func (s IssueSort) String() string { return string(s) }
+
+// UnmarshalGQL reads an enum value.
+func (s *IssueSort) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+	*s = IssueSort(str)
+	if !s.IsValid() {
+		return fmt.Errorf("%s is not a valid IssueSort", str)
+	}
+	return nil
+}
+
+// MarshalGQL writes the enum value.
+func (s IssueSort) MarshalGQL(w io.Writer) {
+	_, _ = io.WriteString(w, strconv.Quote(string(s)))
+}

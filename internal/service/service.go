@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sort"
 	"time"
 
 	"anvil/internal/authban"
@@ -23,6 +24,7 @@ import (
 	"anvil/internal/service/clientauth"
 	"anvil/internal/service/commits"
 	"anvil/internal/service/containerregistry"
+	"anvil/internal/service/epics"
 	"anvil/internal/service/events"
 	"anvil/internal/service/events/issueevents"
 	"anvil/internal/service/forks"
@@ -38,6 +40,7 @@ import (
 	"anvil/internal/service/repofiles"
 	"anvil/internal/service/repos"
 	"anvil/internal/service/settings"
+	"anvil/internal/service/snippets"
 	"anvil/internal/service/stars"
 	"anvil/internal/service/statistics"
 	"anvil/internal/service/storagemoves"
@@ -96,6 +99,10 @@ type Services struct {
 	Milestones *milestones.Service
 	// Todos lists and resolves the users' to-do items (its Recorder creates them).
 	Todos *todos.Service
+	// Snippets holds personal and project snippets and their repositories.
+	Snippets *snippets.Service
+	// Epics manages groups' epics and their trees.
+	Epics *epics.Service
 	// StorageMoves moves projects' repositories between storages (repository_storage).
 	StorageMoves *storagemoves.Service
 	// Jobs is the durable background job queue (started by the server, see jobs.go).
@@ -106,7 +113,12 @@ type Services struct {
 // account passwords.
 func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, hasher users.Hasher) (*Services, error) {
 	policy := authz.New(d.Client)
-	st := settings.New(d.Client)
+	storageNames := make([]string, 0, len(cfg.RepositoryStorages))
+	for name := range cfg.RepositoryStorages {
+		storageNames = append(storageNames, name)
+	}
+	sort.Strings(storageNames)
+	st := settings.New(d.Client, storageNames...)
 	home := filepath.Join(cfg.DataDir, "git-home")
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return nil, fmt.Errorf("git home: %w", err)
@@ -115,15 +127,14 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	if err != nil {
 		return nil, fmt.Errorf("git: %w", err)
 	}
-	var weights map[string]int
-	if err := st.Get(ctx, "repository_storages_weighted", &weights); err != nil {
+	weights, err := st.StorageWeights(ctx)
+	if err != nil {
 		_ = gitClient.Close()
 		return nil, err
 	}
-	if _, ok := weights["default"]; !ok || len(weights) == 0 {
-		weights = map[string]int{}
-		for name := range cfg.RepositoryStorages {
-			weights[name] = 100
+	for name := range weights {
+		if _, ok := cfg.RepositoryStorages[name]; !ok {
+			delete(weights, name) // a storage no longer configured gets nothing
 		}
 	}
 	stor, err := storage.New(gitClient, storage.Config{Roots: cfg.RepositoryStorages, Weights: weights})
@@ -168,11 +179,13 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	})
 	r.SetSweepGrace(cfg.Jobs.SweepGrace)
 	ev := events.New(d.Client, policy, p, u)
-	registerJobs(q, r, cr, moves, ev)
-	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete},
+	nt := notes.New(d.Client)
+	sn := snippets.New(snippets.Deps{Client: d.Client, Policy: policy, Projects: p, Storage: stor, Jobs: q, Log: log,
+		Observer: notes.NewSnippetObserver(nt)}) // a deleted snippet's notes go with it
+	registerJobs(q, r, cr, moves, ev, sn)
+	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete, sn.OnProjectDelete},
 		StorageMoves: moves})
 	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
-	nt := notes.New(d.Client)
 	todoRecorder := todos.NewRecorder(d.Client, policy)
 	issueObservers := issues.Observers{
 		notes.NewIssueObserver(nt), // system notes
@@ -182,6 +195,9 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	iss := issues.New(d.Client, policy, p, g, issueObservers)
 	// Noteables, each on its own line: their domains find them for the notes domain.
 	nt.Register(notes.TypeIssue, notes.NewIssueNoteable(d.Client, iss))
+	nt.Register(notes.TypeSnippet, notes.NewSnippetNoteable(sn))
+	ep := epics.New(d.Client, policy, g, iss, nt)
+	nt.Register(notes.TypeEpic, ep.Noteable())
 	tok := tokens.New(d.Client, st, tokens.Deps{
 		Users: u, Policy: policy, Projects: p, Groups: g, ExternalURL: cfg.ExternalURL,
 	})
@@ -213,6 +229,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Labels:            labels.New(d.Client, policy, p, g, iss),
 		Milestones:        milestones.New(d.Client, policy, p, g, iss),
 		Todos:             todos.New(d.Client, todoRecorder, iss),
+		Snippets:          sn,
+		Epics:             ep,
 		StorageMoves:      moves,
 		Jobs:              q,
 	}, nil

@@ -50,6 +50,15 @@ func HashedPath(projectID int64) string {
 	return "@hashed/" + h[0:2] + "/" + h[2:4] + "/" + h + ".git"
 }
 
+// SnippetHashedPath returns the relative path of a snippet's repository:
+// "@snippets/ab/cd/<h>.git" with h the hex SHA-256 of the decimal snippet id, as GitLab lays out
+// snippet repositories (apart from projects', so the project sweep never sees them).
+func SnippetHashedPath(snippetID int64) string {
+	sum := sha256.Sum256([]byte(strconv.FormatInt(snippetID, 10)))
+	h := hex.EncodeToString(sum[:])
+	return "@snippets/" + h[0:2] + "/" + h[2:4] + "/" + h + ".git"
+}
+
 // WikiHashedPath is the relative path of a project's wiki repository.
 func WikiHashedPath(projectID int64) string {
 	return strings.TrimSuffix(HashedPath(projectID), ".git") + ".wiki.git"
@@ -115,11 +124,16 @@ func (s *Storage) SetWeights(weights map[string]int) error {
 // Names lists the configured storages, sorted.
 func (s *Storage) Names() []string { return append([]string(nil), s.names...) }
 
-// Pick chooses the storage of a new repository by weight.
-func (s *Storage) Pick() (string, error) {
+// Pick chooses the storage of a new repository by the configured weights.
+func (s *Storage) Pick() (string, error) { return s.PickBy(s.weights) }
+
+// PickBy chooses the storage of a new repository by the given weights (the instance setting as
+// it is now); names that are not configured storages, and negative weights, count as 0.
+func (s *Storage) PickBy(weights map[string]int) (string, error) {
+	w := func(name string) int { return max(weights[name], 0) }
 	total := 0
 	for _, name := range s.names {
-		total += s.weights[name]
+		total += w(name)
 	}
 	if total == 0 {
 		return "", ErrNoStorage
@@ -130,10 +144,10 @@ func (s *Storage) Pick() (string, error) {
 	}
 	left := int(n.Int64())
 	for _, name := range s.names {
-		if left < s.weights[name] {
+		if left < w(name) {
 			return name, nil
 		}
-		left -= s.weights[name]
+		left -= w(name)
 	}
 	return "", ErrNoStorage
 }

@@ -51,6 +51,9 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 	if namespace.VisibilityValidator(visibility) != nil {
 		visibility = namespace.VisibilityPrivate
 	}
+	if err := s.settings.CheckVisibility(ctx, actor, string(visibility)); err != nil {
+		return nil, err
+	}
 	e := fieldErrors{}
 	validateName(e, in.Name)
 	validatePath(e, in.Path, parent == nil)

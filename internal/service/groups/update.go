@@ -98,6 +98,9 @@ func (s *Service) validateUpdate(ctx context.Context, c *ent.Client, actor *auth
 	validateDescription(e, in.Description.Ptr())
 	in.validate(e)
 	if in.Visibility != nil && namespace.Visibility(*in.Visibility) != ns.Visibility {
+		if err := s.settings.CheckVisibility(ctx, actor, *in.Visibility); err != nil {
+			return err
+		}
 		if err := checkVisibility(ctx, c, e, ns, parent, namespace.Visibility(*in.Visibility)); err != nil {
 			return err
 		}

@@ -80,6 +80,12 @@ func filters(actor *authz.Actor, p ListParams) ([]predicate.Issue, error) {
 	for _, r := range p.Updated.Predicates(issue.FieldUpdatedAt) {
 		out = append(out, r)
 	}
+	for _, r := range p.Due.Predicates(issue.FieldDueDate) {
+		out = append(out, r)
+	}
+	for _, r := range p.Closed.Predicates(issue.FieldClosedAt) {
+		out = append(out, r)
+	}
 	if p.Search != "" {
 		out = append(out, search(p.Search, p.In))
 	}

@@ -196,3 +196,17 @@ func (s *Service) FindByID(ctx context.Context, actor *authz.Actor, idText strin
 	}
 	return is, err
 }
+
+// FindVisible returns the issue with id if the actor may read it (GraphQL's node(id:)): the
+// same visibility as the lists; 404 Issue Not Found otherwise.
+func (s *Service) FindVisible(ctx context.Context, actor *authz.Actor, id int) (*ent.Issue, error) {
+	q, err := s.Query(ctx, actor, Parent{}, ListParams{Scope: "all"})
+	if err != nil {
+		return nil, err
+	}
+	is, err := Load(q.Where(issue.ID(id))).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFound("Issue")
+	}
+	return is, err
+}

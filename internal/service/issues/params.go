@@ -34,9 +34,9 @@ type ListParams struct {
 	In     []string
 	// Confidential (confidential): only confidential or only public issues.
 	Confidential *bool
-	// Created, Updated and Due are created_after/before, updated_after/before and
-	// due_date's range.
-	Created, Updated filter.Range
+	// Created and Updated are created_after/before and updated_after/before; Due and Closed
+	// are GraphQL's dueAfter/dueBefore and closedAfter/closedBefore.
+	Created, Updated, Due, Closed filter.Range
 	// IncludeArchived keeps the issues of archived projects in a group's list (GitLab's
 	// non_archived=false; group lists leave them out by default).
 	IncludeArchived bool

@@ -31,6 +31,8 @@ type CreateInput struct {
 	AssigneeIDs []int
 	MilestoneID *int
 	Labels      []string
+	// LabelIDs (GraphQL's labelIds) adds labels by id; ids of labels not available are ignored.
+	LabelIDs []int
 	// CreatedAt back-dates the issue: administrators and project owners only.
 	CreatedAt *time.Time
 }
@@ -50,7 +52,12 @@ type UpdateInput struct {
 	Labels           []string
 	AddLabels        []string
 	RemoveLabels     []string
-	UpdatedAt        *time.Time
+	// LabelIDs, AddLabelIDs and RemoveLabelIDs are the same by label id (GraphQL's labelIds,
+	// addLabelIds, removeLabelIds).
+	LabelIDs       []int
+	AddLabelIDs    []int
+	RemoveLabelIDs []int
+	UpdatedAt      *time.Time
 }
 
 // Create creates an issue in project ref with the next iid, its metadata, resource events and
@@ -114,7 +121,11 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, ref string, in
 			if err != nil {
 				return err
 			}
-			if err := rec.labels(ctx, ls, nil); err != nil {
+			byID, err := labels.ByIDs(ctx, c, proj, in.LabelIDs)
+			if err != nil {
+				return err
+			}
+			if err := rec.labels(ctx, union(ls, byID), nil); err != nil {
 				return err
 			}
 			if ms != nil {
@@ -314,7 +325,8 @@ func (s *Service) updateMilestone(ctx context.Context, c *ent.Client, rec *recor
 
 // updateLabels applies labels (a replacement), then add_labels and remove_labels.
 func (s *Service) updateLabels(ctx context.Context, c *ent.Client, rec *recorder, proj *ent.Project, is *ent.Issue, in UpdateInput) error {
-	if in.Labels == nil && in.AddLabels == nil && in.RemoveLabels == nil {
+	if in.Labels == nil && in.AddLabels == nil && in.RemoveLabels == nil &&
+		in.LabelIDs == nil && in.AddLabelIDs == nil && in.RemoveLabelIDs == nil {
 		return nil
 	}
 	current := map[int]*ent.Label{}
@@ -322,12 +334,16 @@ func (s *Service) updateLabels(ctx context.Context, c *ent.Client, rec *recorder
 		current[l.LabelID] = l.Edges.Label
 	}
 	want := map[int]*ent.Label{}
-	if in.Labels != nil {
+	if in.Labels != nil || in.LabelIDs != nil {
 		ls, err := labels.Resolve(ctx, c, proj, in.Labels)
 		if err != nil {
 			return err
 		}
-		for _, l := range ls {
+		byID, err := labels.ByIDs(ctx, c, proj, in.LabelIDs)
+		if err != nil {
+			return err
+		}
+		for _, l := range union(ls, byID) {
 			want[l.ID] = l
 		}
 	} else {
@@ -339,12 +355,21 @@ func (s *Service) updateLabels(ctx context.Context, c *ent.Client, rec *recorder
 	if err != nil {
 		return err
 	}
-	for _, l := range add {
+	addByID, err := labels.ByIDs(ctx, c, proj, in.AddLabelIDs)
+	if err != nil {
+		return err
+	}
+	for _, l := range union(add, addByID) {
 		want[l.ID] = l
 	}
 	for _, l := range current {
 		for _, t := range in.RemoveLabels {
 			if l.Title == t {
+				delete(want, l.ID)
+			}
+		}
+		for _, id := range in.RemoveLabelIDs {
+			if l.ID == id {
 				delete(want, l.ID)
 			}
 		}
@@ -391,4 +416,17 @@ func (s *Service) Delete(ctx context.Context, actor *authz.Actor, ref, iidText s
 		}
 		return c.Issue.DeleteOneID(is.ID).Exec(ctx)
 	})
+}
+
+// union is a followed by the labels of b not in a.
+func union(a, b []*ent.Label) []*ent.Label {
+	seen := map[int]bool{}
+	out := make([]*ent.Label, 0, len(a)+len(b))
+	for _, l := range append(append([]*ent.Label{}, a...), b...) {
+		if !seen[l.ID] {
+			seen[l.ID] = true
+			out = append(out, l)
+		}
+	}
+	return out
 }

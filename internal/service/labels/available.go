@@ -73,3 +73,16 @@ func Resolve(ctx context.Context, c *ent.Client, p *ent.Project, titles []string
 	}
 	return out, nil
 }
+
+// ByIDs returns the labels with ids that are available in project p, in id order; ids of
+// labels from elsewhere are ignored, as GitLab ignores them (GraphQL's labelIds).
+func ByIDs(ctx context.Context, c *ent.Client, p *ent.Project, ids []int) ([]*ent.Label, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	avail, err := InProject(ctx, c, p)
+	if err != nil {
+		return nil, err
+	}
+	return c.Label.Query().Where(avail, label.IDIn(ids...)).Order(label.ByID()).All(ctx)
+}

@@ -2,6 +2,7 @@ package labels
 
 import (
 	"context"
+	"strconv"
 
 	"anvil/ent"
 	"anvil/ent/label"
@@ -29,6 +30,37 @@ type ListParams struct {
 	OnlyGroupLabels         bool
 	// Search (search) matches titles and descriptions.
 	Search string
+	// Title (GraphQL's title) matches the title exactly.
+	Title *string
+}
+
+// Query returns the owner's labels matching p, unordered (REST pages it in title order;
+// GraphQL paginates it). An owner the actor cannot read is 404.
+func (s *Service) Query(ctx context.Context, actor *authz.Actor, o Owner, p ListParams) (*ent.LabelQuery, error) {
+	own, err := s.resolve(ctx, actor, o, authz.ReadLabel)
+	if err != nil {
+		return nil, err
+	}
+	c := db.ClientFrom(ctx, s.client)
+	avail, err := s.available(ctx, c, own, p.IncludeAncestorGroups)
+	if err != nil {
+		return nil, err
+	}
+	q := c.Label.Query().Where(avail)
+	if own.group != nil && p.IncludeDescendantGroups {
+		sc, err := s.scope(ctx, actor)
+		if err != nil {
+			return nil, err
+		}
+		q = c.Label.Query().Where(label.Or(avail, label.HasGroupWith(authz.Descendants(own.group.FullPath), authz.VisibleGroupsIn(actor, sc))))
+	}
+	if p.Search != "" {
+		q = q.Where(label.Or(db.ContainsFold(label.FieldTitle, p.Search), db.ContainsFold(label.FieldDescription, p.Search)))
+	}
+	if p.Title != nil {
+		q = q.Where(label.Title(*p.Title))
+	}
+	return q, nil
 }
 
 // List returns a page of the owner's labels in title order.
@@ -38,22 +70,11 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, o Owner, p ListP
 	if err != nil {
 		return res, err
 	}
-	c := db.ClientFrom(ctx, s.client)
-	avail, err := s.available(ctx, c, own, p.IncludeAncestorGroups)
+	q, err := s.Query(ctx, actor, o, p)
 	if err != nil {
 		return res, err
 	}
-	q := c.Label.Query().Where(avail)
-	if own.group != nil && p.IncludeDescendantGroups {
-		sc, err := s.scope(ctx, actor)
-		if err != nil {
-			return res, err
-		}
-		q = c.Label.Query().Where(label.Or(avail, label.HasGroupWith(authz.Descendants(own.group.FullPath), authz.VisibleGroupsIn(actor, sc))))
-	}
-	if p.Search != "" {
-		q = q.Where(label.Or(db.ContainsFold(label.FieldTitle, p.Search), db.ContainsFold(label.FieldDescription, p.Search)))
-	}
+	c := db.ClientFrom(ctx, s.client)
 	if res.Total, err = q.Clone().Count(ctx); err != nil {
 		return res, err
 	}
@@ -75,6 +96,32 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, o Owner, p ListP
 		res.Items = append(res.Items, v)
 	}
 	return res, nil
+}
+
+// FindByID returns the label with id if the actor may read its project or group (GraphQL's
+// node(id:)): 404 Label Not Found otherwise.
+func (s *Service) FindByID(ctx context.Context, actor *authz.Actor, id int) (*ent.Label, error) {
+	l, err := db.ClientFrom(ctx, s.client).Label.Get(ctx, id)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFound("Label")
+	}
+	if err != nil {
+		return nil, err
+	}
+	o := Owner{}
+	switch {
+	case l.GroupID != nil:
+		o = Owner{Group: true, Ref: strconv.Itoa(*l.GroupID)}
+	case l.ProjectID != nil:
+		o.Ref = strconv.Itoa(*l.ProjectID)
+	}
+	if _, err := s.resolve(ctx, actor, o, authz.ReadLabel); err != nil {
+		if apperr.IsNotFound(err) || apperr.Is(err, apperr.KindForbidden, apperr.KindUnauthorized) {
+			return nil, apperr.NotFound("Label")
+		}
+		return nil, err
+	}
+	return l, nil
 }
 
 func (s *Service) scope(ctx context.Context, actor *authz.Actor) (*authz.Scope, error) {

@@ -2,6 +2,7 @@ package milestones
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"time"
 
@@ -56,19 +57,10 @@ type Result struct {
 // then title.
 func (s *Service) List(ctx context.Context, actor *authz.Actor, o Owner, p ListParams, page pagination.Offset) (Result, error) {
 	res := Result{Result: pagination.Result[*ent.Milestone]{Page: page}}
-	own, err := s.resolve(ctx, actor, o, authz.ReadMilestone)
+	q, err := s.Query(ctx, actor, o, p)
 	if err != nil {
 		return res, err
 	}
-	if (p.StartDate == nil) != (p.EndDate == nil) {
-		return res, apperr.BadParam("start_date, end_date provide all or none of parameters")
-	}
-	c := db.ClientFrom(ctx, s.client)
-	scope, err := s.scope(ctx, c, actor, own, p)
-	if err != nil {
-		return res, err
-	}
-	q := c.Milestone.Query().Where(scope).Where(filters(p)...)
 	n, err := q.Clone().Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(ctx)
 	if err != nil {
 		return res, err
@@ -86,6 +78,55 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, o Owner, p ListP
 	}
 	return res, nil
 }
+
+// Query returns the owner's milestones matching p, unordered (REST pages it; GraphQL
+// paginates it). An owner the actor cannot read is 404.
+func (s *Service) Query(ctx context.Context, actor *authz.Actor, o Owner, p ListParams) (*ent.MilestoneQuery, error) {
+	own, err := s.resolve(ctx, actor, o, authz.ReadMilestone)
+	if err != nil {
+		return nil, err
+	}
+	if (p.StartDate == nil) != (p.EndDate == nil) {
+		return nil, apperr.BadParam("start_date, end_date provide all or none of parameters")
+	}
+	c := db.ClientFrom(ctx, s.client)
+	scope, err := s.scope(ctx, c, actor, own, p)
+	if err != nil {
+		return nil, err
+	}
+	return c.Milestone.Query().Where(scope).Where(filters(p)...), nil
+}
+
+// FindByID returns the milestone with id, its owner loaded, if the actor may read its project
+// or group (GraphQL's node(id:)): 404 Milestone Not Found otherwise.
+func (s *Service) FindByID(ctx context.Context, actor *authz.Actor, id int) (*ent.Milestone, error) {
+	m, err := db.ClientFrom(ctx, s.client).Milestone.Query().Where(milestone.ID(id)).
+		WithGroup().WithProject(func(pq *ent.ProjectQuery) { pq.WithNamespace() }).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFound("Milestone")
+	}
+	if err != nil {
+		return nil, err
+	}
+	o := Owner{}
+	switch {
+	case m.GroupID != nil:
+		o = Owner{Group: true, Ref: strconv.Itoa(*m.GroupID)}
+	case m.ProjectID != nil:
+		o.Ref = strconv.Itoa(*m.ProjectID)
+	}
+	if _, err := s.resolve(ctx, actor, o, authz.ReadMilestone); err != nil {
+		if apperr.IsNotFound(err) || apperr.Is(err, apperr.KindForbidden, apperr.KindUnauthorized) {
+			return nil, apperr.NotFound("Milestone")
+		}
+		return nil, err
+	}
+	return m, nil
+}
+
+// OwnerPath is the full path of the milestone's project or group; both edges must be loaded
+// (the project with its namespace), as Query's callers and FindByID load them.
+func OwnerPath(m *ent.Milestone) string { return ownerPath(m) }
 
 // ownerPath is the full path of a milestone's loaded project or group.
 func ownerPath(m *ent.Milestone) string {
@@ -171,4 +212,25 @@ func filters(p ListParams) []predicate.Milestone {
 		out = append(out, r)
 	}
 	return out
+}
+
+// Expired is GitLab's expired?: the due date has passed (a milestone is due through the end of
+// its due date).
+func Expired(m *ent.Milestone, now time.Time) bool {
+	if m.DueDate == nil {
+		return false
+	}
+	return m.DueDate.UTC().Before(now.UTC().Truncate(24 * time.Hour))
+}
+
+// Upcoming is GitLab's upcoming?: the start date is still ahead.
+func Upcoming(m *ent.Milestone, now time.Time) bool {
+	return m.StartDate != nil && m.StartDate.After(now)
+}
+
+// WithOwner returns m with its project (and the project's namespace) or group loaded, for its
+// web path; m was read by the caller with the actor's rights, so no check is made here.
+func (s *Service) WithOwner(ctx context.Context, m *ent.Milestone) (*ent.Milestone, error) {
+	return db.ClientFrom(ctx, s.client).Milestone.Query().Where(milestone.ID(m.ID)).
+		WithGroup().WithProject(func(pq *ent.ProjectQuery) { pq.WithNamespace() }).Only(ctx)
 }

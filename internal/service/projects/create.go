@@ -83,6 +83,9 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 	if a.RepositoryStorage != nil && !actor.IsAdmin() {
 		a.RepositoryStorage = nil
 	}
+	if err := s.settings.CheckVisibility(ctx, actor, *a.Visibility); err != nil {
+		return nil, nil, err
+	}
 	e := errs{}
 	validate(&a, e)
 	s.validateStorage(&a, e)

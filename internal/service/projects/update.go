@@ -32,6 +32,11 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref string, in
 		if err := s.policy.Project(ctx, actor, p, authz.ChangeVisibility); err != nil {
 			return nil, nil, err
 		}
+		if *a.Visibility != string(p.Visibility) {
+			if err := s.settings.CheckVisibility(ctx, actor, *a.Visibility); err != nil {
+				return nil, nil, err
+			}
+		}
 	}
 	if a.RepositoryStorage != nil && !actor.IsAdmin() {
 		a.RepositoryStorage = nil

@@ -108,7 +108,11 @@ func (s *Service) Repository(p *ent.Project) (*git.Repository, error) {
 // README.
 func (s *Service) Create(ctx context.Context, p *ent.Project, initReadme bool, defaultBranch, name string) error {
 	if name == "" {
-		picked, err := s.Storage.Pick()
+		weights, err := s.settings.StorageWeights(ctx)
+		if err != nil {
+			return err
+		}
+		picked, err := s.Storage.PickBy(weights)
 		if err != nil {
 			return err
 		}

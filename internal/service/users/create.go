@@ -68,6 +68,9 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, in CreateInput
 		}
 	}
 	in.Email = normalizeEmail(in.Email)
+	if in.UserType == "" || in.UserType == "human" {
+		in = s.withInstanceDefaults(ctx, in)
+	}
 	var created *ent.User
 	err := db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
 		if err := checkTaken(ctx, c, &in.Email, &in.Username, 0); err != nil {
