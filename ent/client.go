@@ -46,6 +46,7 @@ import (
 	"anvil/ent/resourcestateevent"
 	"anvil/ent/setting"
 	"anvil/ent/snippet"
+	"anvil/ent/todo"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
 	"anvil/ent/webhook"
@@ -134,6 +135,8 @@ type Client struct {
 	Setting *SettingClient
 	// Snippet is the client for interacting with the Snippet builders.
 	Snippet *SnippetClient
+	// Todo is the client for interacting with the Todo builders.
+	Todo *TodoClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 	// UserCustomAttribute is the client for interacting with the UserCustomAttribute builders.
@@ -190,6 +193,7 @@ func (c *Client) init() {
 	c.ResourceStateEvent = NewResourceStateEventClient(c.config)
 	c.Setting = NewSettingClient(c.config)
 	c.Snippet = NewSnippetClient(c.config)
+	c.Todo = NewTodoClient(c.config)
 	c.User = NewUserClient(c.config)
 	c.UserCustomAttribute = NewUserCustomAttributeClient(c.config)
 	c.WebHook = NewWebHookClient(c.config)
@@ -321,6 +325,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ResourceStateEvent:           NewResourceStateEventClient(cfg),
 		Setting:                      NewSettingClient(cfg),
 		Snippet:                      NewSnippetClient(cfg),
+		Todo:                         NewTodoClient(cfg),
 		User:                         NewUserClient(cfg),
 		UserCustomAttribute:          NewUserCustomAttributeClient(cfg),
 		WebHook:                      NewWebHookClient(cfg),
@@ -379,6 +384,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ResourceStateEvent:           NewResourceStateEventClient(cfg),
 		Setting:                      NewSettingClient(cfg),
 		Snippet:                      NewSnippetClient(cfg),
+		Todo:                         NewTodoClient(cfg),
 		User:                         NewUserClient(cfg),
 		UserCustomAttribute:          NewUserCustomAttributeClient(cfg),
 		WebHook:                      NewWebHookClient(cfg),
@@ -420,7 +426,7 @@ func (c *Client) Use(hooks ...Hook) {
 		c.ProjectRepositoryStorageMove, c.ProjectStar, c.ProjectStatistics,
 		c.ProtectedBranch, c.PushEvent, c.PushEventPayload, c.RedirectRoute,
 		c.ResourceLabelEvent, c.ResourceMilestoneEvent, c.ResourceStateEvent,
-		c.Setting, c.Snippet, c.User, c.UserCustomAttribute, c.WebHook, c.WebHookLog,
+		c.Setting, c.Snippet, c.Todo, c.User, c.UserCustomAttribute, c.WebHook, c.WebHookLog,
 	} {
 		n.Use(hooks...)
 	}
@@ -438,7 +444,7 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.ProjectRepositoryStorageMove, c.ProjectStar, c.ProjectStatistics,
 		c.ProtectedBranch, c.PushEvent, c.PushEventPayload, c.RedirectRoute,
 		c.ResourceLabelEvent, c.ResourceMilestoneEvent, c.ResourceStateEvent,
-		c.Setting, c.Snippet, c.User, c.UserCustomAttribute, c.WebHook, c.WebHookLog,
+		c.Setting, c.Snippet, c.Todo, c.User, c.UserCustomAttribute, c.WebHook, c.WebHookLog,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -517,6 +523,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Setting.mutate(ctx, m)
 	case *SnippetMutation:
 		return c.Snippet.mutate(ctx, m)
+	case *TodoMutation:
+		return c.Todo.mutate(ctx, m)
 	case *UserMutation:
 		return c.User.mutate(ctx, m)
 	case *UserCustomAttributeMutation:
@@ -6561,6 +6569,203 @@ func (c *SnippetClient) mutate(ctx context.Context, m *SnippetMutation) (Value, 
 	}
 }
 
+// TodoClient is a client for the Todo schema.
+type TodoClient struct {
+	config
+}
+
+// NewTodoClient returns a client for the Todo from the given config.
+func NewTodoClient(c config) *TodoClient {
+	return &TodoClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `todo.Hooks(f(g(h())))`.
+func (c *TodoClient) Use(hooks ...Hook) {
+	c.hooks.Todo = append(c.hooks.Todo, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `todo.Intercept(f(g(h())))`.
+func (c *TodoClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Todo = append(c.inters.Todo, interceptors...)
+}
+
+// Create returns a builder for creating a Todo entity.
+func (c *TodoClient) Create() *TodoCreate {
+	mutation := newTodoMutation(c.config, OpCreate)
+	return &TodoCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Todo entities.
+func (c *TodoClient) CreateBulk(builders ...*TodoCreate) *TodoCreateBulk {
+	return &TodoCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *TodoClient) MapCreateBulk(slice any, setFunc func(*TodoCreate, int)) *TodoCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &TodoCreateBulk{err: fmt.Errorf("calling to TodoClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*TodoCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &TodoCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Todo.
+func (c *TodoClient) Update() *TodoUpdate {
+	mutation := newTodoMutation(c.config, OpUpdate)
+	return &TodoUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *TodoClient) UpdateOne(_m *Todo) *TodoUpdateOne {
+	mutation := newTodoMutation(c.config, OpUpdateOne, withTodo(_m))
+	return &TodoUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *TodoClient) UpdateOneID(id int) *TodoUpdateOne {
+	mutation := newTodoMutation(c.config, OpUpdateOne, withTodoID(id))
+	return &TodoUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Todo.
+func (c *TodoClient) Delete() *TodoDelete {
+	mutation := newTodoMutation(c.config, OpDelete)
+	return &TodoDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *TodoClient) DeleteOne(_m *Todo) *TodoDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *TodoClient) DeleteOneID(id int) *TodoDeleteOne {
+	builder := c.Delete().Where(todo.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &TodoDeleteOne{builder}
+}
+
+// Query returns a query builder for Todo.
+func (c *TodoClient) Query() *TodoQuery {
+	return &TodoQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeTodo},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Todo entity by its id.
+func (c *TodoClient) Get(ctx context.Context, id int) (*Todo, error) {
+	return c.Query().Where(todo.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *TodoClient) GetX(ctx context.Context, id int) *Todo {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryUser queries the user edge of a Todo.
+func (c *TodoClient) QueryUser(_m *Todo) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(todo.Table, todo.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, todo.UserTable, todo.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryAuthor queries the author edge of a Todo.
+func (c *TodoClient) QueryAuthor(_m *Todo) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(todo.Table, todo.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, todo.AuthorTable, todo.AuthorColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryProject queries the project edge of a Todo.
+func (c *TodoClient) QueryProject(_m *Todo) *ProjectQuery {
+	query := (&ProjectClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(todo.Table, todo.FieldID, id),
+			sqlgraph.To(project.Table, project.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, todo.ProjectTable, todo.ProjectColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryGroup queries the group edge of a Todo.
+func (c *TodoClient) QueryGroup(_m *Todo) *NamespaceQuery {
+	query := (&NamespaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(todo.Table, todo.FieldID, id),
+			sqlgraph.To(namespace.Table, namespace.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, todo.GroupTable, todo.GroupColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *TodoClient) Hooks() []Hook {
+	return c.hooks.Todo
+}
+
+// Interceptors returns the client interceptors.
+func (c *TodoClient) Interceptors() []Interceptor {
+	return c.inters.Todo
+}
+
+func (c *TodoClient) mutate(ctx context.Context, m *TodoMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&TodoCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&TodoUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&TodoUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&TodoDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Todo mutation op: %q", m.Op())
+	}
+}
+
 // UserClient is a client for the User schema.
 type UserClient struct {
 	config
@@ -7342,7 +7547,7 @@ type (
 		Note, PersonalAccessToken, Project, ProjectGroupLink,
 		ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics, ProtectedBranch,
 		PushEvent, PushEventPayload, RedirectRoute, ResourceLabelEvent,
-		ResourceMilestoneEvent, ResourceStateEvent, Setting, Snippet, User,
+		ResourceMilestoneEvent, ResourceStateEvent, Setting, Snippet, Todo, User,
 		UserCustomAttribute, WebHook, WebHookLog []ent.Hook
 	}
 	inters struct {
@@ -7352,7 +7557,7 @@ type (
 		Note, PersonalAccessToken, Project, ProjectGroupLink,
 		ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics, ProtectedBranch,
 		PushEvent, PushEventPayload, RedirectRoute, ResourceLabelEvent,
-		ResourceMilestoneEvent, ResourceStateEvent, Setting, Snippet, User,
+		ResourceMilestoneEvent, ResourceStateEvent, Setting, Snippet, Todo, User,
 		UserCustomAttribute, WebHook, WebHookLog []ent.Interceptor
 	}
 )

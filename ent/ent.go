@@ -38,6 +38,7 @@ import (
 	"anvil/ent/resourcestateevent"
 	"anvil/ent/setting"
 	"anvil/ent/snippet"
+	"anvil/ent/todo"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
 	"anvil/ent/webhook"
@@ -146,6 +147,7 @@ func checkColumn(t, c string) error {
 			resourcestateevent.Table:           resourcestateevent.ValidColumn,
 			setting.Table:                      setting.ValidColumn,
 			snippet.Table:                      snippet.ValidColumn,
+			todo.Table:                         todo.ValidColumn,
 			user.Table:                         user.ValidColumn,
 			usercustomattribute.Table:          usercustomattribute.ValidColumn,
 			webhook.Table:                      webhook.ValidColumn,

@@ -35,6 +35,7 @@ import (
 	"anvil/ent/schema"
 	"anvil/ent/setting"
 	"anvil/ent/snippet"
+	"anvil/ent/todo"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
 	"anvil/ent/webhook"
@@ -1171,6 +1172,25 @@ func init() {
 	snippetDescIPAddress := snippetFields[12].Descriptor()
 	// snippet.DefaultIPAddress holds the default value on creation for the ip_address field.
 	snippet.DefaultIPAddress = snippetDescIPAddress.Default.(string)
+	todoMixin := schema.Todo{}.Mixin()
+	todoMixinFields0 := todoMixin[0].Fields()
+	_ = todoMixinFields0
+	todoFields := schema.Todo{}.Fields()
+	_ = todoFields
+	// todoDescCreatedAt is the schema descriptor for created_at field.
+	todoDescCreatedAt := todoMixinFields0[0].Descriptor()
+	// todo.DefaultCreatedAt holds the default value on creation for the created_at field.
+	todo.DefaultCreatedAt = todoDescCreatedAt.Default.(func() time.Time)
+	// todoDescUpdatedAt is the schema descriptor for updated_at field.
+	todoDescUpdatedAt := todoMixinFields0[1].Descriptor()
+	// todo.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	todo.DefaultUpdatedAt = todoDescUpdatedAt.Default.(func() time.Time)
+	// todo.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	todo.UpdateDefaultUpdatedAt = todoDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// todoDescTargetType is the schema descriptor for target_type field.
+	todoDescTargetType := todoFields[4].Descriptor()
+	// todo.TargetTypeValidator is a validator for the "target_type" field. It is called by the builders before save.
+	todo.TargetTypeValidator = todoDescTargetType.Validators[0].(func(string) error)
 	userMixin := schema.User{}.Mixin()
 	userMixinFields0 := userMixin[0].Fields()
 	_ = userMixinFields0

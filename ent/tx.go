@@ -84,6 +84,8 @@ type Tx struct {
 	Setting *SettingClient
 	// Snippet is the client for interacting with the Snippet builders.
 	Snippet *SnippetClient
+	// Todo is the client for interacting with the Todo builders.
+	Todo *TodoClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 	// UserCustomAttribute is the client for interacting with the UserCustomAttribute builders.
@@ -258,6 +260,7 @@ func (tx *Tx) init() {
 	tx.ResourceStateEvent = NewResourceStateEventClient(tx.config)
 	tx.Setting = NewSettingClient(tx.config)
 	tx.Snippet = NewSnippetClient(tx.config)
+	tx.Todo = NewTodoClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.UserCustomAttribute = NewUserCustomAttributeClient(tx.config)
 	tx.WebHook = NewWebHookClient(tx.config)

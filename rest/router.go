@@ -28,6 +28,7 @@ import (
 	"anvil/rest/snippetapi"
 	"anvil/rest/storagemoveapi"
 	"anvil/rest/tagapi"
+	"anvil/rest/todoapi"
 	"anvil/rest/tokenapi"
 	"anvil/rest/userapi"
 	"anvil/rest/webhookapi"
@@ -64,4 +65,5 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	snippetapi.Register(t)
 	settingsapi.Register(t)
 	webhookapi.Register(t)
+	todoapi.Register(t)
 }

@@ -43,6 +43,7 @@ import (
 	"anvil/ent/resourcestateevent"
 	"anvil/ent/setting"
 	"anvil/ent/snippet"
+	"anvil/ent/todo"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
 	"anvil/ent/webhook"
@@ -1052,6 +1053,33 @@ func (f TraverseSnippet) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.SnippetQuery", q)
 }
 
+// The TodoFunc type is an adapter to allow the use of ordinary function as a Querier.
+type TodoFunc func(context.Context, *ent.TodoQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f TodoFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.TodoQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.TodoQuery", q)
+}
+
+// The TraverseTodo type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseTodo func(context.Context, *ent.TodoQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseTodo) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseTodo) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.TodoQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.TodoQuery", q)
+}
+
 // The UserFunc type is an adapter to allow the use of ordinary function as a Querier.
 type UserFunc func(context.Context, *ent.UserQuery) (ent.Value, error)
 
@@ -1233,6 +1261,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.SettingQuery, predicate.Setting, setting.OrderOption]{typ: ent.TypeSetting, tq: q}, nil
 	case *ent.SnippetQuery:
 		return &query[*ent.SnippetQuery, predicate.Snippet, snippet.OrderOption]{typ: ent.TypeSnippet, tq: q}, nil
+	case *ent.TodoQuery:
+		return &query[*ent.TodoQuery, predicate.Todo, todo.OrderOption]{typ: ent.TypeTodo, tq: q}, nil
 	case *ent.UserQuery:
 		return &query[*ent.UserQuery, predicate.User, user.OrderOption]{typ: ent.TypeUser, tq: q}, nil
 	case *ent.UserCustomAttributeQuery:

@@ -241,14 +241,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "event_author_id_id_project_id_action",
+				Name:    "event_author_id_id_project_id_action_target_type_target_id",
 				Unique:  false,
-				Columns: []*schema.Column{EventsColumns[10], EventsColumns[0], EventsColumns[9], EventsColumns[1]},
+				Columns: []*schema.Column{EventsColumns[10], EventsColumns[0], EventsColumns[9], EventsColumns[1], EventsColumns[2], EventsColumns[3]},
 			},
 			{
-				Name:    "event_project_id_id_action",
+				Name:    "event_project_id_id_action_target_type_target_id",
 				Unique:  false,
-				Columns: []*schema.Column{EventsColumns[9], EventsColumns[0], EventsColumns[1]},
+				Columns: []*schema.Column{EventsColumns[9], EventsColumns[0], EventsColumns[1], EventsColumns[2], EventsColumns[3]},
 			},
 			{
 				Name:    "event_target_type_target_id",
@@ -1546,6 +1546,66 @@ var (
 			},
 		},
 	}
+	// TodosColumns holds the columns for the "todos" table.
+	TodosColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "target_type", Type: field.TypeString, Size: 64},
+		{Name: "target_id", Type: field.TypeInt},
+		{Name: "action", Type: field.TypeEnum, Enums: []string{"assigned", "mentioned", "build_failed", "marked", "approval_required", "unmergeable", "directly_addressed", "merge_train_removed", "review_requested", "member_access_requested", "review_submitted", "okr_checkin_requested", "added_approver", "ssh_key_expired", "ssh_key_expiring_soon"}},
+		{Name: "state", Type: field.TypeEnum, Enums: []string{"pending", "done"}, Default: "pending"},
+		{Name: "note_id", Type: field.TypeInt, Nullable: true},
+		{Name: "body", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "user_id", Type: field.TypeInt},
+		{Name: "author_id", Type: field.TypeInt},
+		{Name: "project_id", Type: field.TypeInt, Nullable: true},
+		{Name: "group_id", Type: field.TypeInt, Nullable: true},
+	}
+	// TodosTable holds the schema information for the "todos" table.
+	TodosTable = &schema.Table{
+		Name:       "todos",
+		Columns:    TodosColumns,
+		PrimaryKey: []*schema.Column{TodosColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "todos_users_user",
+				Columns:    []*schema.Column{TodosColumns[9]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "todos_users_author",
+				Columns:    []*schema.Column{TodosColumns[10]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "todos_projects_project",
+				Columns:    []*schema.Column{TodosColumns[11]},
+				RefColumns: []*schema.Column{ProjectsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "todos_namespaces_group",
+				Columns:    []*schema.Column{TodosColumns[12]},
+				RefColumns: []*schema.Column{NamespacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "todo_user_id_state_id",
+				Unique:  false,
+				Columns: []*schema.Column{TodosColumns[9], TodosColumns[6], TodosColumns[0]},
+			},
+			{
+				Name:    "todo_target_type_target_id_state",
+				Unique:  false,
+				Columns: []*schema.Column{TodosColumns[3], TodosColumns[4], TodosColumns[6]},
+			},
+		},
+	}
 	// UsersColumns holds the columns for the "users" table.
 	UsersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1804,6 +1864,7 @@ var (
 		ResourceStateEventsTable,
 		SettingsTable,
 		SnippetsTable,
+		TodosTable,
 		UsersTable,
 		UserCustomAttributesTable,
 		WebHooksTable,
@@ -1878,6 +1939,10 @@ func init() {
 	ResourceStateEventsTable.ForeignKeys[1].RefTable = UsersTable
 	SnippetsTable.ForeignKeys[0].RefTable = UsersTable
 	SnippetsTable.ForeignKeys[1].RefTable = ProjectsTable
+	TodosTable.ForeignKeys[0].RefTable = UsersTable
+	TodosTable.ForeignKeys[1].RefTable = UsersTable
+	TodosTable.ForeignKeys[2].RefTable = ProjectsTable
+	TodosTable.ForeignKeys[3].RefTable = NamespacesTable
 	UsersTable.ForeignKeys[0].RefTable = UsersTable
 	UserCustomAttributesTable.ForeignKeys[0].RefTable = UsersTable
 	WebHooksTable.ForeignKeys[0].RefTable = ProjectsTable

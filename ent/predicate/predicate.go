@@ -111,6 +111,9 @@ type Setting func(*sql.Selector)
 // Snippet is the predicate function for snippet builders.
 type Snippet func(*sql.Selector)
 
+// Todo is the predicate function for todo builders.
+type Todo func(*sql.Selector)
+
 // User is the predicate function for user builders.
 type User func(*sql.Selector)
 

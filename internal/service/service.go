@@ -26,6 +26,7 @@ import (
 	"anvil/internal/service/containerregistry"
 	"anvil/internal/service/epics"
 	"anvil/internal/service/events"
+	"anvil/internal/service/events/issueevents"
 	"anvil/internal/service/forks"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/issues"
@@ -44,6 +45,7 @@ import (
 	"anvil/internal/service/statistics"
 	"anvil/internal/service/storagemoves"
 	"anvil/internal/service/tags"
+	"anvil/internal/service/todos"
 	"anvil/internal/service/tokens"
 	"anvil/internal/service/users"
 	"anvil/internal/service/webhooks"
@@ -96,6 +98,8 @@ type Services struct {
 	Labels *labels.Service
 	// Milestones manages project and group milestones.
 	Milestones *milestones.Service
+	// Todos lists and resolves the users' to-do items (its Recorder creates them).
+	Todos *todos.Service
 	// Snippets holds personal and project snippets and their repositories.
 	Snippets *snippets.Service
 	// Epics manages groups' epics and their trees.
@@ -190,8 +194,11 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete, sn.OnProjectDelete},
 		StorageMoves: moves})
 	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
+	todoRecorder := todos.NewRecorder(d.Client, policy)
 	issueObservers := issues.Observers{
 		notes.NewIssueObserver(nt), // system notes
+		issueevents.New(d.Client),  // activity events
+		todoRecorder,               // to-dos
 		hooks.IssueObserver(),      // webhooks
 	}
 	iss := issues.New(d.Client, policy, p, g, issueObservers)
@@ -230,6 +237,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Notes:             nt,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
 		Milestones:        milestones.New(d.Client, policy, p, g, iss),
+		Todos:             todos.New(d.Client, todoRecorder, iss),
 		Snippets:          sn,
 		Epics:             ep,
 		StorageMoves:      moves,

@@ -107,9 +107,10 @@ func TestNotePermissions_confidentialIssue(t *testing.T) {
 		})
 	}
 	assert.Equal(t, 200, in.Do(t, "GET", base+"/notes", authorTok, nil).Status)
-	// No "commented on" event shows the note in the public project's feed.
-	evs := servertest.List(t, in.Do(t, "GET", "/projects/"+itoa(p.ID)+"/events?target_type=note", servertest.RootToken, nil))
-	assert.Empty(t, evs)
+	// The "commented on" event shows in the public project's feed only to those who read the
+	// confidential issue.
+	assert.Empty(t, servertest.List(t, in.Do(t, "GET", "/projects/"+itoa(p.ID)+"/events?target_type=note", "", nil)))
+	assert.Len(t, servertest.List(t, in.Do(t, "GET", "/projects/"+itoa(p.ID)+"/events?target_type=note", authorTok, nil)), 1)
 }
 
 // TestNotePermissions_internalNotes: internal notes are written and read by Reporter+ only;
@@ -142,9 +143,10 @@ func TestNotePermissions_internalNotes(t *testing.T) {
 	servertest.RequireError(t, in.Do(t, "GET", base+"/discussions/"+thread["id"].(string), guestTok, nil), 404, "message", "404 Discussion Not Found")
 	servertest.RequireError(t, in.Do(t, "POST", base+"/discussions/"+thread["id"].(string)+"/notes", guestTok, url.Values{"body": {"x"}}),
 		404, "message", "404 Discussion Not Found")
-	// Internal notes record no activity event (the feed would show them to everyone).
-	evs := servertest.List(t, in.Do(t, "GET", "/projects/"+itoa(p.ID)+"/events?target_type=note", repTok, nil))
+	// Internal notes' events show in the feed to Reporter+ only.
+	evs := servertest.List(t, in.Do(t, "GET", "/projects/"+itoa(p.ID)+"/events?target_type=note", guestTok, nil))
 	require.Len(t, evs, 1)
 	assert.Equal(t, "open", evs[0]["note"].(map[string]any)["body"])
+	assert.Len(t, servertest.List(t, in.Do(t, "GET", "/projects/"+itoa(p.ID)+"/events?target_type=note", repTok, nil)), 4)
 	_ = guest
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // Target types are GitLab's class names for an event's target (the target_type column and
-// field). Only Project and User rows exist today; the other kinds plug in with their domains.
+// field). Issues and milestones record theirs (issueevents, milestones); the other kinds plug
+// in with their domains.
 const (
 	TargetIssue        = "Issue"
 	TargetMilestone    = "Milestone"
@@ -25,7 +26,8 @@ const (
 )
 
 // Target is what an event is about: its kind, row, per-parent iid (when the kind has one)
-// and title (empty: null), kept with the event.
+// and title (empty: null; notes have none), kept with the event. A target whose row is gone
+// (a deleted milestone) has no ID (0: null).
 type Target struct {
 	Type  string
 	ID    int
@@ -77,7 +79,10 @@ func Record(ctx context.Context, c *ent.Client, entries ...Entry) error {
 			cr.SetCreatedAt(e.CreatedAt.UTC().Truncate(time.Millisecond))
 		}
 		if t := e.Target; t != nil {
-			cr.SetTargetType(t.Type).SetTargetID(t.ID).SetNillableTargetIid(t.IID)
+			cr.SetTargetType(t.Type).SetNillableTargetIid(t.IID)
+			if t.ID != 0 {
+				cr.SetTargetID(t.ID)
+			}
 			if t.Title != "" { // notes have no title: target_title null
 				cr.SetTargetTitle(t.Title)
 			}

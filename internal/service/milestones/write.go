@@ -8,11 +8,13 @@ import (
 	"time"
 
 	"anvil/ent"
+	"anvil/ent/event"
 	"anvil/ent/milestone"
 	"anvil/ent/predicate"
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
+	"anvil/internal/service/events"
 	"anvil/internal/service/iids"
 )
 
@@ -29,7 +31,8 @@ type Input struct {
 	StateEvent *string
 }
 
-// Create creates a milestone of the owner (admin_milestone) with the owner's next iid.
+// Create creates a milestone of the owner (admin_milestone) with the owner's next iid; a
+// project milestone's creation is recorded as activity.
 func (s *Service) Create(ctx context.Context, actor *authz.Actor, o Owner, in Input) (*ent.Milestone, string, error) {
 	own, err := s.resolve(ctx, actor, o, authz.AdminMilestone)
 	if err != nil {
@@ -51,8 +54,13 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, o Owner, in In
 		} else {
 			create.SetProjectID(own.project.ID)
 		}
-		m, err = create.Save(ctx)
-		return err
+		if m, err = create.Save(ctx); err != nil {
+			return err
+		}
+		if own.project == nil || actor.IsAnonymous() {
+			return nil // group milestones record no activity, as in GitLab
+		}
+		return events.Record(ctx, c, events.Milestone(event.ActionCreated, m, actor.UserID()))
 	})
 	if err != nil {
 		return nil, "", err
@@ -60,7 +68,8 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, o Owner, in In
 	return m, own.FullPath(), nil
 }
 
-// Update changes a milestone of the owner (admin_milestone); state_event closes or activates it.
+// Update changes a milestone of the owner (admin_milestone); state_event closes or activates
+// it, recorded as activity (closed, reopened) for a project milestone.
 func (s *Service) Update(ctx context.Context, actor *authz.Actor, o Owner, id string, in Input) (*ent.Milestone, string, error) {
 	own, err := s.resolve(ctx, actor, o, authz.AdminMilestone)
 	if err != nil {
@@ -83,16 +92,32 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, o Owner, id st
 		if in.ClearStartDate {
 			up.ClearStartDate()
 		}
+		var action event.Action // the activity of a state change, none for another edit
 		if in.StateEvent != nil {
-			switch *in.StateEvent {
-			case "close":
+			switch {
+			case *in.StateEvent == "close" && cur.State != milestone.StateClosed:
 				up.SetState(milestone.StateClosed)
-			case "activate":
+				action = event.ActionClosed
+			case *in.StateEvent == "activate" && cur.State != milestone.StateActive:
 				up.SetState(milestone.StateActive)
+				action = event.ActionReopened
 			}
 		}
-		m, err = up.Save(ctx)
-		return err
+		if m, err = up.Save(ctx); err != nil {
+			return err
+		}
+		if own.project == nil {
+			return nil // group milestones record no activity
+		}
+		if m.Title != cur.Title {
+			if err := events.MilestoneRetitled(ctx, c, m); err != nil {
+				return err
+			}
+		}
+		if action == "" || actor.IsAnonymous() {
+			return nil
+		}
+		return events.Record(ctx, c, events.Milestone(action, m, actor.UserID()))
 	})
 	if err != nil {
 		return nil, "", err
@@ -101,7 +126,8 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, o Owner, id st
 }
 
 // Delete removes a milestone of the owner (destroy_milestone: Reporter in a project,
-// Developer in a group); its issues lose their milestone.
+// Developer in a group); its issues lose their milestone, and a project milestone's deletion
+// is recorded as activity.
 func (s *Service) Delete(ctx context.Context, actor *authz.Actor, o Owner, id string) error {
 	own, err := s.resolve(ctx, actor, o, authz.DestroyMilestone)
 	if err != nil {
@@ -111,7 +137,14 @@ func (s *Service) Delete(ctx context.Context, actor *authz.Actor, o Owner, id st
 	if err != nil {
 		return err
 	}
-	return db.ClientFrom(ctx, s.client).Milestone.DeleteOne(m).Exec(ctx)
+	return db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
+		if own.project != nil && !actor.IsAnonymous() {
+			if err := events.MilestoneDestroyed(ctx, c, m, actor.UserID()); err != nil {
+				return err
+			}
+		}
+		return c.Milestone.DeleteOne(m).Exec(ctx)
+	})
 }
 
 // nextIID takes the next milestone iid of the owner, inside the creating transaction; a

@@ -139,12 +139,10 @@ func (s *Service) write(ctx context.Context, actor *authz.Actor, n Noteable, t *
 				return err
 			}
 		}
-		// An internal note, or a note on a confidential issue, records no event: the feed would
-		// show it to those it is hidden from.
-		if !internal && !confidentialIssue(t) {
-			if err := events.Record(ctx, c, events.Commented(row.ID, actor.UserID(), t.ProjectID, t.GroupID)); err != nil {
-				return err
-			}
+		// Internal notes and notes on confidential issues record their event too: the feed shows
+		// a comment only to those who may read its note and its issue (events' target rules).
+		if err := events.Record(ctx, c, events.Commented(row.ID, actor.UserID(), t.ProjectID, t.GroupID)); err != nil {
+			return err
 		}
 		out, err = withAuthors(c.Note.Query().Where(note.ID(row.ID))).Only(ctx)
 		return err
