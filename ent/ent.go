@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/awardemoji"
 	"anvil/ent/containerrepository"
 	"anvil/ent/event"
 	"anvil/ent/groupcustomattribute"
@@ -104,6 +105,7 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
+			awardemoji.Table:                   awardemoji.ValidColumn,
 			containerrepository.Table:          containerrepository.ValidColumn,
 			event.Table:                        event.ValidColumn,
 			groupcustomattribute.Table:         groupcustomattribute.ValidColumn,

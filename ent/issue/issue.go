@@ -47,6 +47,10 @@ const (
 	FieldClosedAt = "closed_at"
 	// FieldClosedByID holds the string denoting the closed_by_id field in the database.
 	FieldClosedByID = "closed_by_id"
+	// FieldRelativePosition holds the string denoting the relative_position field in the database.
+	FieldRelativePosition = "relative_position"
+	// FieldWeight holds the string denoting the weight field in the database.
+	FieldWeight = "weight"
 	// EdgeProject holds the string denoting the project edge name in mutations.
 	EdgeProject = "project"
 	// EdgeAuthor holds the string denoting the author edge name in mutations.
@@ -123,6 +127,8 @@ var Columns = []string{
 	FieldDueDate,
 	FieldClosedAt,
 	FieldClosedByID,
+	FieldRelativePosition,
+	FieldWeight,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -283,6 +289,16 @@ func ByClosedAt(opts ...sql.OrderTermOption) OrderOption {
 // ByClosedByID orders the results by the closed_by_id field.
 func ByClosedByID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldClosedByID, opts...).ToFunc()
+}
+
+// ByRelativePosition orders the results by the relative_position field.
+func ByRelativePosition(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRelativePosition, opts...).ToFunc()
+}
+
+// ByWeight orders the results by the weight field.
+func ByWeight(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldWeight, opts...).ToFunc()
 }
 
 // ByProjectField orders the results by project field.

@@ -33,6 +33,10 @@ func (Issue) Fields() []ent.Field {
 		field.Time("due_date").Optional().Nillable(),
 		field.Time("closed_at").Optional().Nillable(),
 		field.Int("closed_by_id").Optional().Nillable(),
+		// relative_position orders issues on boards (null until placed); weight is Premium's
+		// issue weight (every tier is on).
+		field.Int("relative_position").Optional().Nillable(),
+		field.Int("weight").Optional().Nillable(),
 	}
 }
 
