@@ -4,6 +4,7 @@ package rest
 
 import (
 	"anvil/internal/service"
+	"anvil/rest/awardemojiapi"
 	"anvil/rest/branchapi"
 	"anvil/rest/commitapi"
 	"anvil/rest/eventapi"
@@ -51,6 +52,7 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	eventapi.Register(t)
 	sidekiqapi.Register(t)
 	issueapi.Register(t)
+	awardemojiapi.Register(t)
 	milestoneapi.Register(t)
 	labelapi.Register(t)
 	storagemoveapi.Register(t)

@@ -19,6 +19,7 @@ import (
 	"anvil/internal/git/storage"
 	"anvil/internal/jobs"
 	"anvil/internal/registry"
+	"anvil/internal/service/awardemoji"
 	"anvil/internal/service/branches"
 	"anvil/internal/service/clientauth"
 	"anvil/internal/service/commits"
@@ -85,6 +86,8 @@ type Services struct {
 	Events *events.Service
 	// Issues lists, reads and changes issues.
 	Issues *issues.Service
+	// AwardEmoji lists, adds and removes emoji reactions on every registered awardable.
+	AwardEmoji *awardemoji.Service
 	// Labels manages project and group labels.
 	Labels *labels.Service
 	// Milestones manages project and group milestones.
@@ -165,8 +168,11 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete},
 		StorageMoves: moves})
 	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
+	awards := awardemoji.New(d.Client, awardemoji.NewRegistry())
 	issueObservers := issues.Observers{}
+	issueObservers = append(issueObservers, awards) // a destroyed issue's awards go with it
 	iss := issues.New(d.Client, policy, p, g, issueObservers)
+	awards.Registry().Register(awardemoji.IssueKind, awardemoji.Issues(iss))
 	tok := tokens.New(d.Client, st, tokens.Deps{
 		Users: u, Policy: policy, Projects: p, Groups: g, ExternalURL: cfg.ExternalURL,
 	})
@@ -194,6 +200,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Statistics:        statistics.New(d.Client, r),
 		Events:            ev,
 		Issues:            iss,
+		AwardEmoji:        awards,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
 		Milestones:        milestones.New(d.Client, policy, p, g, iss),
 		StorageMoves:      moves,

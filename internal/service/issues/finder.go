@@ -68,6 +68,9 @@ func filters(actor *authz.Actor, p ListParams) ([]predicate.Issue, error) {
 	out = append(out, filter.Predicates(p.AuthorUsername, usernameColumn(issue.FieldAuthorID))...)
 	out = append(out, filter.Predicates(p.AssigneeID, assigneeRelation())...)
 	out = append(out, filter.Predicates(p.AssigneeUsername, assigneeUsernames())...)
+	if !actor.IsAnonymous() {
+		out = append(out, filter.Predicates(p.MyReactionEmoji, myReaction(actor))...)
+	}
 	out = append(out, filter.Predicates(p.MilestoneID, filter.Column[int, predicate.Issue](issue.FieldMilestoneID))...)
 	out = append(out, filter.Predicates(p.IIDs, filter.Column[int, predicate.Issue](issue.FieldIid))...)
 	out = append(out, filter.Predicates(p.IssueType, filter.Column[string, predicate.Issue](issue.FieldIssueType))...)

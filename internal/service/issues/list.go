@@ -16,8 +16,6 @@ import (
 	"anvil/internal/db"
 	"anvil/internal/pagination"
 	"anvil/internal/service/projects"
-
-	"entgo.io/ent/dialect/sql"
 )
 
 // Parent is the list's parent: a project, a group (with its subgroups), or neither (GET /issues).
@@ -91,31 +89,12 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, parent Parent, p
 	return res, nil
 }
 
-// Load asks for the edges an issue is presented with.
+// Load asks for the edges an issue is presented with, and its votes.
 func Load(q *ent.IssueQuery) *ent.IssueQuery {
-	return q.WithAuthor().WithClosedBy().WithMilestone(func(mq *ent.MilestoneQuery) { mq.WithGroup() }).
+	return withVotes(q).WithAuthor().WithClosedBy().WithMilestone(func(mq *ent.MilestoneQuery) { mq.WithGroup() }).
 		WithProject(func(pq *ent.ProjectQuery) { pq.WithNamespace() }).
 		WithLabelLinks(func(lq *ent.IssueLabelQuery) { lq.WithLabel().Order(issuelabel.ByLabelField("title")) }).
 		WithAssigneeLinks(func(aq *ent.IssueAssigneeQuery) { aq.WithUser().Order(issueassignee.ByID()) })
-}
-
-// order applies order_by and sort, the id breaking ties in the same direction.
-func order(q *ent.IssueQuery, o Order) *ent.IssueQuery {
-	desc := o.Sort != "asc"
-	opt := sql.OrderAsc()
-	if desc {
-		opt = sql.OrderDesc()
-	}
-	col := issue.FieldCreatedAt
-	switch o.By {
-	case "updated_at", "due_date", "title":
-		col = o.By
-	}
-	if col == issue.FieldDueDate {
-		// Issues without a due date come last either way, as GitLab orders them.
-		return q.Order(sql.OrderByField(col, opt, sql.OrderNullsLast()).ToFunc(), sql.OrderByField(issue.FieldID, opt).ToFunc())
-	}
-	return q.Order(sql.OrderByField(col, opt).ToFunc(), sql.OrderByField(issue.FieldID, opt).ToFunc())
 }
 
 // Find returns the issue iid of project ref if the actor may read it (404 Issue Not Found
