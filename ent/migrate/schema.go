@@ -436,9 +436,9 @@ var (
 				Columns: []*schema.Column{IssueLabelsColumns[1], IssueLabelsColumns[2]},
 			},
 			{
-				Name:    "issuelabel_label_id",
+				Name:    "issuelabel_label_id_issue_id",
 				Unique:  false,
-				Columns: []*schema.Column{IssueLabelsColumns[2]},
+				Columns: []*schema.Column{IssueLabelsColumns[2], IssueLabelsColumns[1]},
 			},
 		},
 	}
@@ -496,6 +496,11 @@ var (
 				Name:    "label_group_id_title",
 				Unique:  true,
 				Columns: []*schema.Column{LabelsColumns[8], LabelsColumns[3]},
+			},
+			{
+				Name:    "label_title",
+				Unique:  false,
+				Columns: []*schema.Column{LabelsColumns[3]},
 			},
 		},
 	}

@@ -87,9 +87,10 @@ func (IssueLabel) Edges() []ent.Edge {
 	}
 }
 
-// Indexes returns the link indexes: a label is applied once; issues are found by label.
+// Indexes returns the link indexes: a label is applied once; a label's issues are found from
+// the label alone (label_id, issue_id covers the labels filter's subquery).
 func (IssueLabel) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("issue_id", "label_id").Unique(), index.Fields("label_id")}
+	return []ent.Index{index.Fields("issue_id", "label_id").Unique(), index.Fields("label_id", "issue_id")}
 }
 
 // Annotations keeps label links out of GraphQL.

@@ -34,7 +34,9 @@ func (s *Service) visibleIn(ctx context.Context, actor *authz.Actor, inProjects 
 	}
 	readable := project.And(inProjects, project.PendingDelete(false), authz.VisibleProjectsIn(actor, scope),
 		authz.FeatureAvailableIn(actor, scope, authz.FeatureIssues))
-	out := []predicate.Issue{issue.HasProjectWith(readable)}
+	// project_id IN (readable projects) rather than EXISTS, so the planner may start from the
+	// project's issues (the (project_id, state, created_at) index) or from another filter.
+	out := []predicate.Issue{predicate.Issue(db.In(issue.FieldProjectID, project.Table, project.FieldID, readable))}
 	if actor.IsAdmin() {
 		return out, nil
 	}
@@ -108,8 +110,10 @@ func filters(actor *authz.Actor, p ListParams) ([]predicate.Issue, error) {
 func labelRelation() filter.Relation[string, predicate.Issue] {
 	return filter.Relation[string, predicate.Issue]{
 		Mode: filter.AllOf,
+		// id IN (links of the labels titled so): a label's links can drive the query.
 		In: func(titles []string) predicate.Issue {
-			return issue.HasLabelLinksWith(issuelabel.HasLabelWith(label.TitleIn(titles...)))
+			return predicate.Issue(db.In(issue.FieldID, issuelabel.Table, issuelabel.FieldIssueID,
+				db.In(issuelabel.FieldLabelID, label.Table, label.FieldID, label.TitleIn(titles...))))
 		},
 		Empty: func() predicate.Issue { return issue.Not(issue.HasLabelLinks()) },
 	}
@@ -119,7 +123,9 @@ func labelRelation() filter.Relation[string, predicate.Issue] {
 // due after now, Started the active ones already started.
 func milestoneRelation(now time.Time) filter.Relation[string, predicate.Issue] {
 	r := filter.Column[string, predicate.Issue](issue.FieldMilestoneID)
-	r.In = func(titles []string) predicate.Issue { return issue.HasMilestoneWith(milestone.TitleIn(titles...)) }
+	r.In = func(titles []string) predicate.Issue {
+		return predicate.Issue(db.In(issue.FieldMilestoneID, milestone.Table, milestone.FieldID, milestone.TitleIn(titles...)))
+	}
 	r.Wildcards = map[filter.Wildcard]func() predicate.Issue{
 		filter.Upcoming: func() predicate.Issue {
 			return issue.HasMilestoneWith(milestone.StateEQ(milestone.StateActive), milestone.DueDateGT(now))

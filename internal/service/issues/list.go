@@ -81,12 +81,42 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, parent Parent, p
 	if err != nil {
 		return res, err
 	}
-	rows, err := Load(order(q, o)).Offset(page.Skip()).Limit(page.Limit()).All(ctx)
+	rows, err := s.page(ctx, order(q, o).Offset(page.Skip()).Limit(page.Limit()))
 	if err != nil {
 		return res, err
 	}
 	res.Items, res.Total = rows, pagination.BoundedTotal(n)
 	return res, nil
+}
+
+// page reads a page in two steps: the ids in order (the sort carries only the id and the
+// order's keys), then those issues with what Load selects. One statement would compute the
+// vote counts of every row the sort sees (SQLite evaluates the select list before sorting),
+// not of the page's rows only.
+func (s *Service) page(ctx context.Context, q *ent.IssueQuery) ([]*ent.Issue, error) {
+	ids, err := q.IDs(ctx)
+	if err != nil || len(ids) == 0 {
+		return []*ent.Issue{}, err
+	}
+	rows, err := Load(db.ClientFrom(ctx, s.client).Issue.Query().Where(issue.IDIn(ids...))).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	at := make(map[int]int, len(ids))
+	for i, id := range ids {
+		at[id] = i
+	}
+	byPos := make([]*ent.Issue, len(ids))
+	for _, is := range rows {
+		byPos[at[is.ID]] = is
+	}
+	out := make([]*ent.Issue, 0, len(rows))
+	for _, is := range byPos {
+		if is != nil { // deleted between the two reads
+			out = append(out, is)
+		}
+	}
+	return out, nil
 }
 
 // Load asks for the edges an issue is presented with, and its votes.
