@@ -63,7 +63,11 @@ func (s *Service) Query(ctx context.Context, actor *authz.Actor, parent Parent, 
 	if err != nil {
 		return nil, err
 	}
-	fs, err := filters(actor, p)
+	ids, err := s.resolveTitles(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	fs, err := filters(actor, p, ids)
 	if err != nil {
 		return nil, err
 	}
