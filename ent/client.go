@@ -28,6 +28,7 @@ import (
 	"anvil/ent/member"
 	"anvil/ent/milestone"
 	"anvil/ent/namespace"
+	"anvil/ent/note"
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
@@ -92,6 +93,8 @@ type Client struct {
 	Milestone *MilestoneClient
 	// Namespace is the client for interacting with the Namespace builders.
 	Namespace *NamespaceClient
+	// Note is the client for interacting with the Note builders.
+	Note *NoteClient
 	// PersonalAccessToken is the client for interacting with the PersonalAccessToken builders.
 	PersonalAccessToken *PersonalAccessTokenClient
 	// Project is the client for interacting with the Project builders.
@@ -154,6 +157,7 @@ func (c *Client) init() {
 	c.Member = NewMemberClient(c.config)
 	c.Milestone = NewMilestoneClient(c.config)
 	c.Namespace = NewNamespaceClient(c.config)
+	c.Note = NewNoteClient(c.config)
 	c.PersonalAccessToken = NewPersonalAccessTokenClient(c.config)
 	c.Project = NewProjectClient(c.config)
 	c.ProjectGroupLink = NewProjectGroupLinkClient(c.config)
@@ -279,6 +283,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Member:                       NewMemberClient(cfg),
 		Milestone:                    NewMilestoneClient(cfg),
 		Namespace:                    NewNamespaceClient(cfg),
+		Note:                         NewNoteClient(cfg),
 		PersonalAccessToken:          NewPersonalAccessTokenClient(cfg),
 		Project:                      NewProjectClient(cfg),
 		ProjectGroupLink:             NewProjectGroupLinkClient(cfg),
@@ -331,6 +336,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Member:                       NewMemberClient(cfg),
 		Milestone:                    NewMilestoneClient(cfg),
 		Namespace:                    NewNamespaceClient(cfg),
+		Note:                         NewNoteClient(cfg),
 		PersonalAccessToken:          NewPersonalAccessTokenClient(cfg),
 		Project:                      NewProjectClient(cfg),
 		ProjectGroupLink:             NewProjectGroupLinkClient(cfg),
@@ -379,7 +385,7 @@ func (c *Client) Use(hooks ...Hook) {
 		c.AwardEmoji, c.ContainerRepository, c.Event, c.GroupCustomAttribute,
 		c.GroupGroupLink, c.Identity, c.InternalID, c.Issue, c.IssueAssignee,
 		c.IssueLabel, c.JobOutbox, c.Label, c.LabelSubscription, c.LastCommit,
-		c.Member, c.Milestone, c.Namespace, c.PersonalAccessToken, c.Project,
+		c.Member, c.Milestone, c.Namespace, c.Note, c.PersonalAccessToken, c.Project,
 		c.ProjectGroupLink, c.ProjectRepositoryStorageMove, c.ProjectStar,
 		c.ProjectStatistics, c.ProtectedBranch, c.PushEvent, c.PushEventPayload,
 		c.RedirectRoute, c.ResourceLabelEvent, c.ResourceMilestoneEvent,
@@ -396,7 +402,7 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.AwardEmoji, c.ContainerRepository, c.Event, c.GroupCustomAttribute,
 		c.GroupGroupLink, c.Identity, c.InternalID, c.Issue, c.IssueAssignee,
 		c.IssueLabel, c.JobOutbox, c.Label, c.LabelSubscription, c.LastCommit,
-		c.Member, c.Milestone, c.Namespace, c.PersonalAccessToken, c.Project,
+		c.Member, c.Milestone, c.Namespace, c.Note, c.PersonalAccessToken, c.Project,
 		c.ProjectGroupLink, c.ProjectRepositoryStorageMove, c.ProjectStar,
 		c.ProjectStatistics, c.ProtectedBranch, c.PushEvent, c.PushEventPayload,
 		c.RedirectRoute, c.ResourceLabelEvent, c.ResourceMilestoneEvent,
@@ -443,6 +449,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Milestone.mutate(ctx, m)
 	case *NamespaceMutation:
 		return c.Namespace.mutate(ctx, m)
+	case *NoteMutation:
+		return c.Note.mutate(ctx, m)
 	case *PersonalAccessTokenMutation:
 		return c.PersonalAccessToken.mutate(ctx, m)
 	case *ProjectMutation:
@@ -3429,6 +3437,219 @@ func (c *NamespaceClient) mutate(ctx context.Context, m *NamespaceMutation) (Val
 	}
 }
 
+// NoteClient is a client for the Note schema.
+type NoteClient struct {
+	config
+}
+
+// NewNoteClient returns a client for the Note from the given config.
+func NewNoteClient(c config) *NoteClient {
+	return &NoteClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `note.Hooks(f(g(h())))`.
+func (c *NoteClient) Use(hooks ...Hook) {
+	c.hooks.Note = append(c.hooks.Note, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `note.Intercept(f(g(h())))`.
+func (c *NoteClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Note = append(c.inters.Note, interceptors...)
+}
+
+// Create returns a builder for creating a Note entity.
+func (c *NoteClient) Create() *NoteCreate {
+	mutation := newNoteMutation(c.config, OpCreate)
+	return &NoteCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Note entities.
+func (c *NoteClient) CreateBulk(builders ...*NoteCreate) *NoteCreateBulk {
+	return &NoteCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *NoteClient) MapCreateBulk(slice any, setFunc func(*NoteCreate, int)) *NoteCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &NoteCreateBulk{err: fmt.Errorf("calling to NoteClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*NoteCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &NoteCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Note.
+func (c *NoteClient) Update() *NoteUpdate {
+	mutation := newNoteMutation(c.config, OpUpdate)
+	return &NoteUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *NoteClient) UpdateOne(_m *Note) *NoteUpdateOne {
+	mutation := newNoteMutation(c.config, OpUpdateOne, withNote(_m))
+	return &NoteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *NoteClient) UpdateOneID(id int) *NoteUpdateOne {
+	mutation := newNoteMutation(c.config, OpUpdateOne, withNoteID(id))
+	return &NoteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Note.
+func (c *NoteClient) Delete() *NoteDelete {
+	mutation := newNoteMutation(c.config, OpDelete)
+	return &NoteDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *NoteClient) DeleteOne(_m *Note) *NoteDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *NoteClient) DeleteOneID(id int) *NoteDeleteOne {
+	builder := c.Delete().Where(note.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &NoteDeleteOne{builder}
+}
+
+// Query returns a query builder for Note.
+func (c *NoteClient) Query() *NoteQuery {
+	return &NoteQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeNote},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Note entity by its id.
+func (c *NoteClient) Get(ctx context.Context, id int) (*Note, error) {
+	return c.Query().Where(note.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *NoteClient) GetX(ctx context.Context, id int) *Note {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryProject queries the project edge of a Note.
+func (c *NoteClient) QueryProject(_m *Note) *ProjectQuery {
+	query := (&ProjectClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(note.Table, note.FieldID, id),
+			sqlgraph.To(project.Table, project.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, note.ProjectTable, note.ProjectColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryNamespace queries the namespace edge of a Note.
+func (c *NoteClient) QueryNamespace(_m *Note) *NamespaceQuery {
+	query := (&NamespaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(note.Table, note.FieldID, id),
+			sqlgraph.To(namespace.Table, namespace.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, note.NamespaceTable, note.NamespaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryAuthor queries the author edge of a Note.
+func (c *NoteClient) QueryAuthor(_m *Note) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(note.Table, note.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, note.AuthorTable, note.AuthorColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryResolvedBy queries the resolved_by edge of a Note.
+func (c *NoteClient) QueryResolvedBy(_m *Note) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(note.Table, note.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, note.ResolvedByTable, note.ResolvedByColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryUpdatedBy queries the updated_by edge of a Note.
+func (c *NoteClient) QueryUpdatedBy(_m *Note) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(note.Table, note.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, note.UpdatedByTable, note.UpdatedByColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *NoteClient) Hooks() []Hook {
+	return c.hooks.Note
+}
+
+// Interceptors returns the client interceptors.
+func (c *NoteClient) Interceptors() []Interceptor {
+	return c.inters.Note
+}
+
+func (c *NoteClient) mutate(ctx context.Context, m *NoteMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&NoteCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&NoteUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&NoteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&NoteDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Note mutation op: %q", m.Op())
+	}
+}
+
 // PersonalAccessTokenClient is a client for the PersonalAccessToken schema.
 type PersonalAccessTokenClient struct {
 	config
@@ -6154,7 +6375,7 @@ type (
 	hooks struct {
 		AwardEmoji, ContainerRepository, Event, GroupCustomAttribute, GroupGroupLink,
 		Identity, InternalID, Issue, IssueAssignee, IssueLabel, JobOutbox, Label,
-		LabelSubscription, LastCommit, Member, Milestone, Namespace,
+		LabelSubscription, LastCommit, Member, Milestone, Namespace, Note,
 		PersonalAccessToken, Project, ProjectGroupLink, ProjectRepositoryStorageMove,
 		ProjectStar, ProjectStatistics, ProtectedBranch, PushEvent, PushEventPayload,
 		RedirectRoute, ResourceLabelEvent, ResourceMilestoneEvent, ResourceStateEvent,
@@ -6163,7 +6384,7 @@ type (
 	inters struct {
 		AwardEmoji, ContainerRepository, Event, GroupCustomAttribute, GroupGroupLink,
 		Identity, InternalID, Issue, IssueAssignee, IssueLabel, JobOutbox, Label,
-		LabelSubscription, LastCommit, Member, Milestone, Namespace,
+		LabelSubscription, LastCommit, Member, Milestone, Namespace, Note,
 		PersonalAccessToken, Project, ProjectGroupLink, ProjectRepositoryStorageMove,
 		ProjectStar, ProjectStatistics, ProtectedBranch, PushEvent, PushEventPayload,
 		RedirectRoute, ResourceLabelEvent, ResourceMilestoneEvent, ResourceStateEvent,

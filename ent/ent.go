@@ -20,6 +20,7 @@ import (
 	"anvil/ent/member"
 	"anvil/ent/milestone"
 	"anvil/ent/namespace"
+	"anvil/ent/note"
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
@@ -122,6 +123,7 @@ func checkColumn(t, c string) error {
 			member.Table:                       member.ValidColumn,
 			milestone.Table:                    milestone.ValidColumn,
 			namespace.Table:                    namespace.ValidColumn,
+			note.Table:                         note.ValidColumn,
 			personalaccesstoken.Table:          personalaccesstoken.ValidColumn,
 			project.Table:                      project.ValidColumn,
 			projectgrouplink.Table:             projectgrouplink.ValidColumn,

@@ -54,6 +54,8 @@ type Issue struct {
 	RelativePosition *int `json:"relative_position,omitempty"`
 	// Weight holds the value of the "weight" field.
 	Weight *int `json:"weight,omitempty"`
+	// UserNotesCount holds the value of the "user_notes_count" field.
+	UserNotesCount int `json:"user_notes_count,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the IssueQuery when eager-loading is set.
 	Edges        IssueEdges `json:"edges"`
@@ -153,7 +155,7 @@ func (*Issue) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case issue.FieldConfidential, issue.FieldDiscussionLocked:
 			values[i] = new(sql.NullBool)
-		case issue.FieldID, issue.FieldProjectID, issue.FieldIid, issue.FieldAuthorID, issue.FieldMilestoneID, issue.FieldClosedByID, issue.FieldRelativePosition, issue.FieldWeight:
+		case issue.FieldID, issue.FieldProjectID, issue.FieldIid, issue.FieldAuthorID, issue.FieldMilestoneID, issue.FieldClosedByID, issue.FieldRelativePosition, issue.FieldWeight, issue.FieldUserNotesCount:
 			values[i] = new(sql.NullInt64)
 		case issue.FieldTitle, issue.FieldDescription, issue.FieldState, issue.FieldIssueType:
 			values[i] = new(sql.NullString)
@@ -291,6 +293,12 @@ func (_m *Issue) assignValues(columns []string, values []any) error {
 				_m.Weight = new(int)
 				*_m.Weight = int(value.Int64)
 			}
+		case issue.FieldUserNotesCount:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field user_notes_count", values[i])
+			} else if value.Valid {
+				_m.UserNotesCount = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -425,6 +433,9 @@ func (_m *Issue) String() string {
 		builder.WriteString("weight=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
+	builder.WriteString(", ")
+	builder.WriteString("user_notes_count=")
+	builder.WriteString(fmt.Sprintf("%v", _m.UserNotesCount))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -241,6 +241,20 @@ func (_c *IssueCreate) SetNillableWeight(v *int) *IssueCreate {
 	return _c
 }
 
+// SetUserNotesCount sets the "user_notes_count" field.
+func (_c *IssueCreate) SetUserNotesCount(v int) *IssueCreate {
+	_c.mutation.SetUserNotesCount(v)
+	return _c
+}
+
+// SetNillableUserNotesCount sets the "user_notes_count" field if the given value is not nil.
+func (_c *IssueCreate) SetNillableUserNotesCount(v *int) *IssueCreate {
+	if v != nil {
+		_c.SetUserNotesCount(*v)
+	}
+	return _c
+}
+
 // SetProject sets the "project" edge to the Project entity.
 func (_c *IssueCreate) SetProject(v *Project) *IssueCreate {
 	return _c.SetProjectID(v.ID)
@@ -346,6 +360,10 @@ func (_c *IssueCreate) defaults() {
 		v := issue.DefaultConfidential
 		_c.mutation.SetConfidential(v)
 	}
+	if _, ok := _c.mutation.UserNotesCount(); !ok {
+		v := issue.DefaultUserNotesCount
+		_c.mutation.SetUserNotesCount(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -388,6 +406,9 @@ func (_c *IssueCreate) check() error {
 	}
 	if _, ok := _c.mutation.Confidential(); !ok {
 		return &ValidationError{Name: "confidential", err: errors.New(`ent: missing required field "Issue.confidential"`)}
+	}
+	if _, ok := _c.mutation.UserNotesCount(); !ok {
+		return &ValidationError{Name: "user_notes_count", err: errors.New(`ent: missing required field "Issue.user_notes_count"`)}
 	}
 	if len(_c.mutation.ProjectIDs()) == 0 {
 		return &ValidationError{Name: "project", err: errors.New(`ent: missing required edge "Issue.project"`)}
@@ -470,6 +491,10 @@ func (_c *IssueCreate) createSpec() (*Issue, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Weight(); ok {
 		_spec.SetField(issue.FieldWeight, field.TypeInt, value)
 		_node.Weight = &value
+	}
+	if value, ok := _c.mutation.UserNotesCount(); ok {
+		_spec.SetField(issue.FieldUserNotesCount, field.TypeInt, value)
+		_node.UserNotesCount = value
 	}
 	if nodes := _c.mutation.ProjectIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -887,6 +912,24 @@ func (u *IssueUpsert) ClearWeight() *IssueUpsert {
 	return u
 }
 
+// SetUserNotesCount sets the "user_notes_count" field.
+func (u *IssueUpsert) SetUserNotesCount(v int) *IssueUpsert {
+	u.Set(issue.FieldUserNotesCount, v)
+	return u
+}
+
+// UpdateUserNotesCount sets the "user_notes_count" field to the value that was provided on create.
+func (u *IssueUpsert) UpdateUserNotesCount() *IssueUpsert {
+	u.SetExcluded(issue.FieldUserNotesCount)
+	return u
+}
+
+// AddUserNotesCount adds v to the "user_notes_count" field.
+func (u *IssueUpsert) AddUserNotesCount(v int) *IssueUpsert {
+	u.Add(issue.FieldUserNotesCount, v)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -1237,6 +1280,27 @@ func (u *IssueUpsertOne) UpdateWeight() *IssueUpsertOne {
 func (u *IssueUpsertOne) ClearWeight() *IssueUpsertOne {
 	return u.Update(func(s *IssueUpsert) {
 		s.ClearWeight()
+	})
+}
+
+// SetUserNotesCount sets the "user_notes_count" field.
+func (u *IssueUpsertOne) SetUserNotesCount(v int) *IssueUpsertOne {
+	return u.Update(func(s *IssueUpsert) {
+		s.SetUserNotesCount(v)
+	})
+}
+
+// AddUserNotesCount adds v to the "user_notes_count" field.
+func (u *IssueUpsertOne) AddUserNotesCount(v int) *IssueUpsertOne {
+	return u.Update(func(s *IssueUpsert) {
+		s.AddUserNotesCount(v)
+	})
+}
+
+// UpdateUserNotesCount sets the "user_notes_count" field to the value that was provided on create.
+func (u *IssueUpsertOne) UpdateUserNotesCount() *IssueUpsertOne {
+	return u.Update(func(s *IssueUpsert) {
+		s.UpdateUserNotesCount()
 	})
 }
 
@@ -1756,6 +1820,27 @@ func (u *IssueUpsertBulk) UpdateWeight() *IssueUpsertBulk {
 func (u *IssueUpsertBulk) ClearWeight() *IssueUpsertBulk {
 	return u.Update(func(s *IssueUpsert) {
 		s.ClearWeight()
+	})
+}
+
+// SetUserNotesCount sets the "user_notes_count" field.
+func (u *IssueUpsertBulk) SetUserNotesCount(v int) *IssueUpsertBulk {
+	return u.Update(func(s *IssueUpsert) {
+		s.SetUserNotesCount(v)
+	})
+}
+
+// AddUserNotesCount adds v to the "user_notes_count" field.
+func (u *IssueUpsertBulk) AddUserNotesCount(v int) *IssueUpsertBulk {
+	return u.Update(func(s *IssueUpsert) {
+		s.AddUserNotesCount(v)
+	})
+}
+
+// UpdateUserNotesCount sets the "user_notes_count" field to the value that was provided on create.
+func (u *IssueUpsertBulk) UpdateUserNotesCount() *IssueUpsertBulk {
+	return u.Update(func(s *IssueUpsert) {
+		s.UpdateUserNotesCount()
 	})
 }
 

@@ -325,6 +325,27 @@ func (_u *IssueUpdate) ClearWeight() *IssueUpdate {
 	return _u
 }
 
+// SetUserNotesCount sets the "user_notes_count" field.
+func (_u *IssueUpdate) SetUserNotesCount(v int) *IssueUpdate {
+	_u.mutation.ResetUserNotesCount()
+	_u.mutation.SetUserNotesCount(v)
+	return _u
+}
+
+// SetNillableUserNotesCount sets the "user_notes_count" field if the given value is not nil.
+func (_u *IssueUpdate) SetNillableUserNotesCount(v *int) *IssueUpdate {
+	if v != nil {
+		_u.SetUserNotesCount(*v)
+	}
+	return _u
+}
+
+// AddUserNotesCount adds value to the "user_notes_count" field.
+func (_u *IssueUpdate) AddUserNotesCount(v int) *IssueUpdate {
+	_u.mutation.AddUserNotesCount(v)
+	return _u
+}
+
 // SetProject sets the "project" edge to the Project entity.
 func (_u *IssueUpdate) SetProject(v *Project) *IssueUpdate {
 	return _u.SetProjectID(v.ID)
@@ -585,6 +606,12 @@ func (_u *IssueUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.WeightCleared() {
 		_spec.ClearField(issue.FieldWeight, field.TypeInt)
+	}
+	if value, ok := _u.mutation.UserNotesCount(); ok {
+		_spec.SetField(issue.FieldUserNotesCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedUserNotesCount(); ok {
+		_spec.AddField(issue.FieldUserNotesCount, field.TypeInt, value)
 	}
 	if _u.mutation.ProjectCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1105,6 +1132,27 @@ func (_u *IssueUpdateOne) ClearWeight() *IssueUpdateOne {
 	return _u
 }
 
+// SetUserNotesCount sets the "user_notes_count" field.
+func (_u *IssueUpdateOne) SetUserNotesCount(v int) *IssueUpdateOne {
+	_u.mutation.ResetUserNotesCount()
+	_u.mutation.SetUserNotesCount(v)
+	return _u
+}
+
+// SetNillableUserNotesCount sets the "user_notes_count" field if the given value is not nil.
+func (_u *IssueUpdateOne) SetNillableUserNotesCount(v *int) *IssueUpdateOne {
+	if v != nil {
+		_u.SetUserNotesCount(*v)
+	}
+	return _u
+}
+
+// AddUserNotesCount adds value to the "user_notes_count" field.
+func (_u *IssueUpdateOne) AddUserNotesCount(v int) *IssueUpdateOne {
+	_u.mutation.AddUserNotesCount(v)
+	return _u
+}
+
 // SetProject sets the "project" edge to the Project entity.
 func (_u *IssueUpdateOne) SetProject(v *Project) *IssueUpdateOne {
 	return _u.SetProjectID(v.ID)
@@ -1395,6 +1443,12 @@ func (_u *IssueUpdateOne) sqlSave(ctx context.Context) (_node *Issue, err error)
 	}
 	if _u.mutation.WeightCleared() {
 		_spec.ClearField(issue.FieldWeight, field.TypeInt)
+	}
+	if value, ok := _u.mutation.UserNotesCount(); ok {
+		_spec.SetField(issue.FieldUserNotesCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedUserNotesCount(); ok {
+		_spec.AddField(issue.FieldUserNotesCount, field.TypeInt, value)
 	}
 	if _u.mutation.ProjectCleared() {
 		edge := &sqlgraph.EdgeSpec{

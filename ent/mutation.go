@@ -20,6 +20,7 @@ import (
 	"anvil/ent/member"
 	"anvil/ent/milestone"
 	"anvil/ent/namespace"
+	"anvil/ent/note"
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/predicate"
 	"anvil/ent/project"
@@ -74,6 +75,7 @@ const (
 	TypeMember                       = "Member"
 	TypeMilestone                    = "Milestone"
 	TypeNamespace                    = "Namespace"
+	TypeNote                         = "Note"
 	TypePersonalAccessToken          = "PersonalAccessToken"
 	TypeProject                      = "Project"
 	TypeProjectGroupLink             = "ProjectGroupLink"
@@ -5445,6 +5447,8 @@ type IssueMutation struct {
 	addrelative_position  *int
 	weight                *int
 	addweight             *int
+	user_notes_count      *int
+	adduser_notes_count   *int
 	clearedFields         map[string]struct{}
 	project               *int
 	clearedproject        bool
@@ -6354,6 +6358,62 @@ func (m *IssueMutation) ResetWeight() {
 	delete(m.clearedFields, issue.FieldWeight)
 }
 
+// SetUserNotesCount sets the "user_notes_count" field.
+func (m *IssueMutation) SetUserNotesCount(i int) {
+	m.user_notes_count = &i
+	m.adduser_notes_count = nil
+}
+
+// UserNotesCount returns the value of the "user_notes_count" field in the mutation.
+func (m *IssueMutation) UserNotesCount() (r int, exists bool) {
+	v := m.user_notes_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserNotesCount returns the old "user_notes_count" field's value of the Issue entity.
+// If the Issue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueMutation) OldUserNotesCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserNotesCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserNotesCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserNotesCount: %w", err)
+	}
+	return oldValue.UserNotesCount, nil
+}
+
+// AddUserNotesCount adds i to the "user_notes_count" field.
+func (m *IssueMutation) AddUserNotesCount(i int) {
+	if m.adduser_notes_count != nil {
+		*m.adduser_notes_count += i
+	} else {
+		m.adduser_notes_count = &i
+	}
+}
+
+// AddedUserNotesCount returns the value that was added to the "user_notes_count" field in this mutation.
+func (m *IssueMutation) AddedUserNotesCount() (r int, exists bool) {
+	v := m.adduser_notes_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserNotesCount resets all changes to the "user_notes_count" field.
+func (m *IssueMutation) ResetUserNotesCount() {
+	m.user_notes_count = nil
+	m.adduser_notes_count = nil
+}
+
 // ClearProject clears the "project" edge to the Project entity.
 func (m *IssueMutation) ClearProject() {
 	m.clearedproject = true
@@ -6604,7 +6664,7 @@ func (m *IssueMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *IssueMutation) Fields() []string {
-	fields := make([]string, 0, 17)
+	fields := make([]string, 0, 18)
 	if m.created_at != nil {
 		fields = append(fields, issue.FieldCreatedAt)
 	}
@@ -6656,6 +6716,9 @@ func (m *IssueMutation) Fields() []string {
 	if m.weight != nil {
 		fields = append(fields, issue.FieldWeight)
 	}
+	if m.user_notes_count != nil {
+		fields = append(fields, issue.FieldUserNotesCount)
+	}
 	return fields
 }
 
@@ -6698,6 +6761,8 @@ func (m *IssueMutation) Field(name string) (ent.Value, bool) {
 		return m.RelativePosition()
 	case issue.FieldWeight:
 		return m.Weight()
+	case issue.FieldUserNotesCount:
+		return m.UserNotesCount()
 	}
 	return nil, false
 }
@@ -6741,6 +6806,8 @@ func (m *IssueMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldRelativePosition(ctx)
 	case issue.FieldWeight:
 		return m.OldWeight(ctx)
+	case issue.FieldUserNotesCount:
+		return m.OldUserNotesCount(ctx)
 	}
 	return nil, fmt.Errorf("unknown Issue field %s", name)
 }
@@ -6869,6 +6936,13 @@ func (m *IssueMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetWeight(v)
 		return nil
+	case issue.FieldUserNotesCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserNotesCount(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Issue field %s", name)
 }
@@ -6886,6 +6960,9 @@ func (m *IssueMutation) AddedFields() []string {
 	if m.addweight != nil {
 		fields = append(fields, issue.FieldWeight)
 	}
+	if m.adduser_notes_count != nil {
+		fields = append(fields, issue.FieldUserNotesCount)
+	}
 	return fields
 }
 
@@ -6900,6 +6977,8 @@ func (m *IssueMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedRelativePosition()
 	case issue.FieldWeight:
 		return m.AddedWeight()
+	case issue.FieldUserNotesCount:
+		return m.AddedUserNotesCount()
 	}
 	return nil, false
 }
@@ -6929,6 +7008,13 @@ func (m *IssueMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddWeight(v)
+		return nil
+	case issue.FieldUserNotesCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserNotesCount(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Issue numeric field %s", name)
@@ -7064,6 +7150,9 @@ func (m *IssueMutation) ResetField(name string) error {
 		return nil
 	case issue.FieldWeight:
 		m.ResetWeight()
+		return nil
+	case issue.FieldUserNotesCount:
+		m.ResetUserNotesCount()
 		return nil
 	}
 	return fmt.Errorf("unknown Issue field %s", name)
@@ -15346,6 +15435,1898 @@ func (m *NamespaceMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Namespace edge %s", name)
+}
+
+// NoteMutation represents an operation that mutates the Note nodes in the graph.
+type NoteMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	created_at         *time.Time
+	updated_at         *time.Time
+	noteable_type      *note.NoteableType
+	noteable_id        *int
+	addnoteable_id     *int
+	noteable_iid       *int
+	addnoteable_iid    *int
+	commit_id          *string
+	body               *string
+	system             *bool
+	internal           *bool
+	discussion_id      *string
+	_type              *note.Type
+	resolvable         *bool
+	resolved_at        *time.Time
+	position           *map[string]interface{}
+	last_edited_at     *time.Time
+	clearedFields      map[string]struct{}
+	project            *int
+	clearedproject     bool
+	namespace          *int
+	clearednamespace   bool
+	author             *int
+	clearedauthor      bool
+	resolved_by        *int
+	clearedresolved_by bool
+	updated_by         *int
+	clearedupdated_by  bool
+	done               bool
+	oldValue           func(context.Context) (*Note, error)
+	predicates         []predicate.Note
+}
+
+var _ ent.Mutation = (*NoteMutation)(nil)
+
+// noteOption allows management of the mutation configuration using functional options.
+type noteOption func(*NoteMutation)
+
+// newNoteMutation creates new mutation for the Note entity.
+func newNoteMutation(c config, op Op, opts ...noteOption) *NoteMutation {
+	m := &NoteMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeNote,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withNoteID sets the ID field of the mutation.
+func withNoteID(id int) noteOption {
+	return func(m *NoteMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Note
+		)
+		m.oldValue = func(ctx context.Context) (*Note, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Note.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withNote sets the old Note of the mutation.
+func withNote(node *Note) noteOption {
+	return func(m *NoteMutation) {
+		m.oldValue = func(context.Context) (*Note, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m NoteMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m NoteMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *NoteMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *NoteMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Note.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *NoteMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *NoteMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Note entity.
+// If the Note object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NoteMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *NoteMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *NoteMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *NoteMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Note entity.
+// If the Note object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NoteMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *NoteMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetNoteableType sets the "noteable_type" field.
+func (m *NoteMutation) SetNoteableType(nt note.NoteableType) {
+	m.noteable_type = &nt
+}
+
+// NoteableType returns the value of the "noteable_type" field in the mutation.
+func (m *NoteMutation) NoteableType() (r note.NoteableType, exists bool) {
+	v := m.noteable_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNoteableType returns the old "noteable_type" field's value of the Note entity.
+// If the Note object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NoteMutation) OldNoteableType(ctx context.Context) (v note.NoteableType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNoteableType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNoteableType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNoteableType: %w", err)
+	}
+	return oldValue.NoteableType, nil
+}
+
+// ResetNoteableType resets all changes to the "noteable_type" field.
+func (m *NoteMutation) ResetNoteableType() {
+	m.noteable_type = nil
+}
+
+// SetNoteableID sets the "noteable_id" field.
+func (m *NoteMutation) SetNoteableID(i int) {
+	m.noteable_id = &i
+	m.addnoteable_id = nil
+}
+
+// NoteableID returns the value of the "noteable_id" field in the mutation.
+func (m *NoteMutation) NoteableID() (r int, exists bool) {
+	v := m.noteable_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNoteableID returns the old "noteable_id" field's value of the Note entity.
+// If the Note object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NoteMutation) OldNoteableID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNoteableID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNoteableID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNoteableID: %w", err)
+	}
+	return oldValue.NoteableID, nil
+}
+
+// AddNoteableID adds i to the "noteable_id" field.
+func (m *NoteMutation) AddNoteableID(i int) {
+	if m.addnoteable_id != nil {
+		*m.addnoteable_id += i
+	} else {
+		m.addnoteable_id = &i
+	}
+}
+
+// AddedNoteableID returns the value that was added to the "noteable_id" field in this mutation.
+func (m *NoteMutation) AddedNoteableID() (r int, exists bool) {
+	v := m.addnoteable_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearNoteableID clears the value of the "noteable_id" field.
+func (m *NoteMutation) ClearNoteableID() {
+	m.noteable_id = nil
+	m.addnoteable_id = nil
+	m.clearedFields[note.FieldNoteableID] = struct{}{}
+}
+
+// NoteableIDCleared returns if the "noteable_id" field was cleared in this mutation.
+func (m *NoteMutation) NoteableIDCleared() bool {
+	_, ok := m.clearedFields[note.FieldNoteableID]
+	return ok
+}
+
+// ResetNoteableID resets all changes to the "noteable_id" field.
+func (m *NoteMutation) ResetNoteableID() {
+	m.noteable_id = nil
+	m.addnoteable_id = nil
+	delete(m.clearedFields, note.FieldNoteableID)
+}
+
+// SetNoteableIid sets the "noteable_iid" field.
+func (m *NoteMutation) SetNoteableIid(i int) {
+	m.noteable_iid = &i
+	m.addnoteable_iid = nil
+}
+
+// NoteableIid returns the value of the "noteable_iid" field in the mutation.
+func (m *NoteMutation) NoteableIid() (r int, exists bool) {
+	v := m.noteable_iid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNoteableIid returns the old "noteable_iid" field's value of the Note entity.
+// If the Note object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NoteMutation) OldNoteableIid(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNoteableIid is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNoteableIid requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNoteableIid: %w", err)
+	}
+	return oldValue.NoteableIid, nil
+}
+
+// AddNoteableIid adds i to the "noteable_iid" field.
+func (m *NoteMutation) AddNoteableIid(i int) {
+	if m.addnoteable_iid != nil {
+		*m.addnoteable_iid += i
+	} else {
+		m.addnoteable_iid = &i
+	}
+}
+
+// AddedNoteableIid returns the value that was added to the "noteable_iid" field in this mutation.
+func (m *NoteMutation) AddedNoteableIid() (r int, exists bool) {
+	v := m.addnoteable_iid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearNoteableIid clears the value of the "noteable_iid" field.
+func (m *NoteMutation) ClearNoteableIid() {
+	m.noteable_iid = nil
+	m.addnoteable_iid = nil
+	m.clearedFields[note.FieldNoteableIid] = struct{}{}
+}
+
+// NoteableIidCleared returns if the "noteable_iid" field was cleared in this mutation.
+func (m *NoteMutation) NoteableIidCleared() bool {
+	_, ok := m.clearedFields[note.FieldNoteableIid]
+	return ok
+}
+
+// ResetNoteableIid resets all changes to the "noteable_iid" field.
+func (m *NoteMutation) ResetNoteableIid() {
+	m.noteable_iid = nil
+	m.addnoteable_iid = nil
+	delete(m.clearedFields, note.FieldNoteableIid)
+}
+
+// SetCommitID sets the "commit_id" field.
+func (m *NoteMutation) SetCommitID(s string) {
+	m.commit_id = &s
+}
+
+// CommitID returns the value of the "commit_id" field in the mutation.
+func (m *NoteMutation) CommitID() (r string, exists bool) {
+	v := m.commit_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommitID returns the old "commit_id" field's value of the Note entity.
+// If the Note object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NoteMutation) OldCommitID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommitID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommitID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommitID: %w", err)
+	}
+	return oldValue.CommitID, nil
+}
+
+// ClearCommitID clears the value of the "commit_id" field.
+func (m *NoteMutation) ClearCommitID() {
+	m.commit_id = nil
+	m.clearedFields[note.FieldCommitID] = struct{}{}
+}
+
+// CommitIDCleared returns if the "commit_id" field was cleared in this mutation.
+func (m *NoteMutation) CommitIDCleared() bool {
+	_, ok := m.clearedFields[note.FieldCommitID]
+	return ok
+}
+
+// ResetCommitID resets all changes to the "commit_id" field.
+func (m *NoteMutation) ResetCommitID() {
+	m.commit_id = nil
+	delete(m.clearedFields, note.FieldCommitID)
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *NoteMutation) SetProjectID(i int) {
+	m.project = &i
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *NoteMutation) ProjectID() (r int, exists bool) {
+	v := m.project
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the Note entity.
+// If the Note object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NoteMutation) OldProjectID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// ClearProjectID clears the value of the "project_id" field.
+func (m *NoteMutation) ClearProjectID() {
+	m.project = nil
+	m.clearedFields[note.FieldProjectID] = struct{}{}
+}
+
+// ProjectIDCleared returns if the "project_id" field was cleared in this mutation.
+func (m *NoteMutation) ProjectIDCleared() bool {
+	_, ok := m.clearedFields[note.FieldProjectID]
+	return ok
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *NoteMutation) ResetProjectID() {
+	m.project = nil
+	delete(m.clearedFields, note.FieldProjectID)
+}
+
+// SetNamespaceID sets the "namespace_id" field.
+func (m *NoteMutation) SetNamespaceID(i int) {
+	m.namespace = &i
+}
+
+// NamespaceID returns the value of the "namespace_id" field in the mutation.
+func (m *NoteMutation) NamespaceID() (r int, exists bool) {
+	v := m.namespace
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNamespaceID returns the old "namespace_id" field's value of the Note entity.
+// If the Note object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NoteMutation) OldNamespaceID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNamespaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNamespaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNamespaceID: %w", err)
+	}
+	return oldValue.NamespaceID, nil
+}
+
+// ClearNamespaceID clears the value of the "namespace_id" field.
+func (m *NoteMutation) ClearNamespaceID() {
+	m.namespace = nil
+	m.clearedFields[note.FieldNamespaceID] = struct{}{}
+}
+
+// NamespaceIDCleared returns if the "namespace_id" field was cleared in this mutation.
+func (m *NoteMutation) NamespaceIDCleared() bool {
+	_, ok := m.clearedFields[note.FieldNamespaceID]
+	return ok
+}
+
+// ResetNamespaceID resets all changes to the "namespace_id" field.
+func (m *NoteMutation) ResetNamespaceID() {
+	m.namespace = nil
+	delete(m.clearedFields, note.FieldNamespaceID)
+}
+
+// SetAuthorID sets the "author_id" field.
+func (m *NoteMutation) SetAuthorID(i int) {
+	m.author = &i
+}
+
+// AuthorID returns the value of the "author_id" field in the mutation.
+func (m *NoteMutation) AuthorID() (r int, exists bool) {
+	v := m.author
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAuthorID returns the old "author_id" field's value of the Note entity.
+// If the Note object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NoteMutation) OldAuthorID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAuthorID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAuthorID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAuthorID: %w", err)
+	}
+	return oldValue.AuthorID, nil
+}
+
+// ClearAuthorID clears the value of the "author_id" field.
+func (m *NoteMutation) ClearAuthorID() {
+	m.author = nil
+	m.clearedFields[note.FieldAuthorID] = struct{}{}
+}
+
+// AuthorIDCleared returns if the "author_id" field was cleared in this mutation.
+func (m *NoteMutation) AuthorIDCleared() bool {
+	_, ok := m.clearedFields[note.FieldAuthorID]
+	return ok
+}
+
+// ResetAuthorID resets all changes to the "author_id" field.
+func (m *NoteMutation) ResetAuthorID() {
+	m.author = nil
+	delete(m.clearedFields, note.FieldAuthorID)
+}
+
+// SetBody sets the "body" field.
+func (m *NoteMutation) SetBody(s string) {
+	m.body = &s
+}
+
+// Body returns the value of the "body" field in the mutation.
+func (m *NoteMutation) Body() (r string, exists bool) {
+	v := m.body
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBody returns the old "body" field's value of the Note entity.
+// If the Note object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NoteMutation) OldBody(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBody is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBody requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBody: %w", err)
+	}
+	return oldValue.Body, nil
+}
+
+// ResetBody resets all changes to the "body" field.
+func (m *NoteMutation) ResetBody() {
+	m.body = nil
+}
+
+// SetSystem sets the "system" field.
+func (m *NoteMutation) SetSystem(b bool) {
+	m.system = &b
+}
+
+// System returns the value of the "system" field in the mutation.
+func (m *NoteMutation) System() (r bool, exists bool) {
+	v := m.system
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSystem returns the old "system" field's value of the Note entity.
+// If the Note object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NoteMutation) OldSystem(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSystem is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSystem requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSystem: %w", err)
+	}
+	return oldValue.System, nil
+}
+
+// ResetSystem resets all changes to the "system" field.
+func (m *NoteMutation) ResetSystem() {
+	m.system = nil
+}
+
+// SetInternal sets the "internal" field.
+func (m *NoteMutation) SetInternal(b bool) {
+	m.internal = &b
+}
+
+// Internal returns the value of the "internal" field in the mutation.
+func (m *NoteMutation) Internal() (r bool, exists bool) {
+	v := m.internal
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInternal returns the old "internal" field's value of the Note entity.
+// If the Note object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NoteMutation) OldInternal(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInternal is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInternal requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInternal: %w", err)
+	}
+	return oldValue.Internal, nil
+}
+
+// ResetInternal resets all changes to the "internal" field.
+func (m *NoteMutation) ResetInternal() {
+	m.internal = nil
+}
+
+// SetDiscussionID sets the "discussion_id" field.
+func (m *NoteMutation) SetDiscussionID(s string) {
+	m.discussion_id = &s
+}
+
+// DiscussionID returns the value of the "discussion_id" field in the mutation.
+func (m *NoteMutation) DiscussionID() (r string, exists bool) {
+	v := m.discussion_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDiscussionID returns the old "discussion_id" field's value of the Note entity.
+// If the Note object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NoteMutation) OldDiscussionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDiscussionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDiscussionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDiscussionID: %w", err)
+	}
+	return oldValue.DiscussionID, nil
+}
+
+// ResetDiscussionID resets all changes to the "discussion_id" field.
+func (m *NoteMutation) ResetDiscussionID() {
+	m.discussion_id = nil
+}
+
+// SetType sets the "type" field.
+func (m *NoteMutation) SetType(n note.Type) {
+	m._type = &n
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *NoteMutation) GetType() (r note.Type, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldType returns the old "type" field's value of the Note entity.
+// If the Note object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NoteMutation) OldType(ctx context.Context) (v *note.Type, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldType: %w", err)
+	}
+	return oldValue.Type, nil
+}
+
+// ClearType clears the value of the "type" field.
+func (m *NoteMutation) ClearType() {
+	m._type = nil
+	m.clearedFields[note.FieldType] = struct{}{}
+}
+
+// TypeCleared returns if the "type" field was cleared in this mutation.
+func (m *NoteMutation) TypeCleared() bool {
+	_, ok := m.clearedFields[note.FieldType]
+	return ok
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *NoteMutation) ResetType() {
+	m._type = nil
+	delete(m.clearedFields, note.FieldType)
+}
+
+// SetResolvable sets the "resolvable" field.
+func (m *NoteMutation) SetResolvable(b bool) {
+	m.resolvable = &b
+}
+
+// Resolvable returns the value of the "resolvable" field in the mutation.
+func (m *NoteMutation) Resolvable() (r bool, exists bool) {
+	v := m.resolvable
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResolvable returns the old "resolvable" field's value of the Note entity.
+// If the Note object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NoteMutation) OldResolvable(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResolvable is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResolvable requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResolvable: %w", err)
+	}
+	return oldValue.Resolvable, nil
+}
+
+// ResetResolvable resets all changes to the "resolvable" field.
+func (m *NoteMutation) ResetResolvable() {
+	m.resolvable = nil
+}
+
+// SetResolvedByID sets the "resolved_by_id" field.
+func (m *NoteMutation) SetResolvedByID(i int) {
+	m.resolved_by = &i
+}
+
+// ResolvedByID returns the value of the "resolved_by_id" field in the mutation.
+func (m *NoteMutation) ResolvedByID() (r int, exists bool) {
+	v := m.resolved_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResolvedByID returns the old "resolved_by_id" field's value of the Note entity.
+// If the Note object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NoteMutation) OldResolvedByID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResolvedByID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResolvedByID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResolvedByID: %w", err)
+	}
+	return oldValue.ResolvedByID, nil
+}
+
+// ClearResolvedByID clears the value of the "resolved_by_id" field.
+func (m *NoteMutation) ClearResolvedByID() {
+	m.resolved_by = nil
+	m.clearedFields[note.FieldResolvedByID] = struct{}{}
+}
+
+// ResolvedByIDCleared returns if the "resolved_by_id" field was cleared in this mutation.
+func (m *NoteMutation) ResolvedByIDCleared() bool {
+	_, ok := m.clearedFields[note.FieldResolvedByID]
+	return ok
+}
+
+// ResetResolvedByID resets all changes to the "resolved_by_id" field.
+func (m *NoteMutation) ResetResolvedByID() {
+	m.resolved_by = nil
+	delete(m.clearedFields, note.FieldResolvedByID)
+}
+
+// SetResolvedAt sets the "resolved_at" field.
+func (m *NoteMutation) SetResolvedAt(t time.Time) {
+	m.resolved_at = &t
+}
+
+// ResolvedAt returns the value of the "resolved_at" field in the mutation.
+func (m *NoteMutation) ResolvedAt() (r time.Time, exists bool) {
+	v := m.resolved_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResolvedAt returns the old "resolved_at" field's value of the Note entity.
+// If the Note object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NoteMutation) OldResolvedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResolvedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResolvedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResolvedAt: %w", err)
+	}
+	return oldValue.ResolvedAt, nil
+}
+
+// ClearResolvedAt clears the value of the "resolved_at" field.
+func (m *NoteMutation) ClearResolvedAt() {
+	m.resolved_at = nil
+	m.clearedFields[note.FieldResolvedAt] = struct{}{}
+}
+
+// ResolvedAtCleared returns if the "resolved_at" field was cleared in this mutation.
+func (m *NoteMutation) ResolvedAtCleared() bool {
+	_, ok := m.clearedFields[note.FieldResolvedAt]
+	return ok
+}
+
+// ResetResolvedAt resets all changes to the "resolved_at" field.
+func (m *NoteMutation) ResetResolvedAt() {
+	m.resolved_at = nil
+	delete(m.clearedFields, note.FieldResolvedAt)
+}
+
+// SetPosition sets the "position" field.
+func (m *NoteMutation) SetPosition(value map[string]interface{}) {
+	m.position = &value
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *NoteMutation) Position() (r map[string]interface{}, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPosition returns the old "position" field's value of the Note entity.
+// If the Note object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NoteMutation) OldPosition(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPosition: %w", err)
+	}
+	return oldValue.Position, nil
+}
+
+// ClearPosition clears the value of the "position" field.
+func (m *NoteMutation) ClearPosition() {
+	m.position = nil
+	m.clearedFields[note.FieldPosition] = struct{}{}
+}
+
+// PositionCleared returns if the "position" field was cleared in this mutation.
+func (m *NoteMutation) PositionCleared() bool {
+	_, ok := m.clearedFields[note.FieldPosition]
+	return ok
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *NoteMutation) ResetPosition() {
+	m.position = nil
+	delete(m.clearedFields, note.FieldPosition)
+}
+
+// SetLastEditedAt sets the "last_edited_at" field.
+func (m *NoteMutation) SetLastEditedAt(t time.Time) {
+	m.last_edited_at = &t
+}
+
+// LastEditedAt returns the value of the "last_edited_at" field in the mutation.
+func (m *NoteMutation) LastEditedAt() (r time.Time, exists bool) {
+	v := m.last_edited_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastEditedAt returns the old "last_edited_at" field's value of the Note entity.
+// If the Note object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NoteMutation) OldLastEditedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastEditedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastEditedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastEditedAt: %w", err)
+	}
+	return oldValue.LastEditedAt, nil
+}
+
+// ClearLastEditedAt clears the value of the "last_edited_at" field.
+func (m *NoteMutation) ClearLastEditedAt() {
+	m.last_edited_at = nil
+	m.clearedFields[note.FieldLastEditedAt] = struct{}{}
+}
+
+// LastEditedAtCleared returns if the "last_edited_at" field was cleared in this mutation.
+func (m *NoteMutation) LastEditedAtCleared() bool {
+	_, ok := m.clearedFields[note.FieldLastEditedAt]
+	return ok
+}
+
+// ResetLastEditedAt resets all changes to the "last_edited_at" field.
+func (m *NoteMutation) ResetLastEditedAt() {
+	m.last_edited_at = nil
+	delete(m.clearedFields, note.FieldLastEditedAt)
+}
+
+// SetUpdatedByID sets the "updated_by_id" field.
+func (m *NoteMutation) SetUpdatedByID(i int) {
+	m.updated_by = &i
+}
+
+// UpdatedByID returns the value of the "updated_by_id" field in the mutation.
+func (m *NoteMutation) UpdatedByID() (r int, exists bool) {
+	v := m.updated_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedByID returns the old "updated_by_id" field's value of the Note entity.
+// If the Note object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NoteMutation) OldUpdatedByID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedByID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedByID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedByID: %w", err)
+	}
+	return oldValue.UpdatedByID, nil
+}
+
+// ClearUpdatedByID clears the value of the "updated_by_id" field.
+func (m *NoteMutation) ClearUpdatedByID() {
+	m.updated_by = nil
+	m.clearedFields[note.FieldUpdatedByID] = struct{}{}
+}
+
+// UpdatedByIDCleared returns if the "updated_by_id" field was cleared in this mutation.
+func (m *NoteMutation) UpdatedByIDCleared() bool {
+	_, ok := m.clearedFields[note.FieldUpdatedByID]
+	return ok
+}
+
+// ResetUpdatedByID resets all changes to the "updated_by_id" field.
+func (m *NoteMutation) ResetUpdatedByID() {
+	m.updated_by = nil
+	delete(m.clearedFields, note.FieldUpdatedByID)
+}
+
+// ClearProject clears the "project" edge to the Project entity.
+func (m *NoteMutation) ClearProject() {
+	m.clearedproject = true
+	m.clearedFields[note.FieldProjectID] = struct{}{}
+}
+
+// ProjectCleared reports if the "project" edge to the Project entity was cleared.
+func (m *NoteMutation) ProjectCleared() bool {
+	return m.ProjectIDCleared() || m.clearedproject
+}
+
+// ProjectIDs returns the "project" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProjectID instead. It exists only for internal usage by the builders.
+func (m *NoteMutation) ProjectIDs() (ids []int) {
+	if id := m.project; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProject resets all changes to the "project" edge.
+func (m *NoteMutation) ResetProject() {
+	m.project = nil
+	m.clearedproject = false
+}
+
+// ClearNamespace clears the "namespace" edge to the Namespace entity.
+func (m *NoteMutation) ClearNamespace() {
+	m.clearednamespace = true
+	m.clearedFields[note.FieldNamespaceID] = struct{}{}
+}
+
+// NamespaceCleared reports if the "namespace" edge to the Namespace entity was cleared.
+func (m *NoteMutation) NamespaceCleared() bool {
+	return m.NamespaceIDCleared() || m.clearednamespace
+}
+
+// NamespaceIDs returns the "namespace" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// NamespaceID instead. It exists only for internal usage by the builders.
+func (m *NoteMutation) NamespaceIDs() (ids []int) {
+	if id := m.namespace; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetNamespace resets all changes to the "namespace" edge.
+func (m *NoteMutation) ResetNamespace() {
+	m.namespace = nil
+	m.clearednamespace = false
+}
+
+// ClearAuthor clears the "author" edge to the User entity.
+func (m *NoteMutation) ClearAuthor() {
+	m.clearedauthor = true
+	m.clearedFields[note.FieldAuthorID] = struct{}{}
+}
+
+// AuthorCleared reports if the "author" edge to the User entity was cleared.
+func (m *NoteMutation) AuthorCleared() bool {
+	return m.AuthorIDCleared() || m.clearedauthor
+}
+
+// AuthorIDs returns the "author" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// AuthorID instead. It exists only for internal usage by the builders.
+func (m *NoteMutation) AuthorIDs() (ids []int) {
+	if id := m.author; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetAuthor resets all changes to the "author" edge.
+func (m *NoteMutation) ResetAuthor() {
+	m.author = nil
+	m.clearedauthor = false
+}
+
+// ClearResolvedBy clears the "resolved_by" edge to the User entity.
+func (m *NoteMutation) ClearResolvedBy() {
+	m.clearedresolved_by = true
+	m.clearedFields[note.FieldResolvedByID] = struct{}{}
+}
+
+// ResolvedByCleared reports if the "resolved_by" edge to the User entity was cleared.
+func (m *NoteMutation) ResolvedByCleared() bool {
+	return m.ResolvedByIDCleared() || m.clearedresolved_by
+}
+
+// ResolvedByIDs returns the "resolved_by" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ResolvedByID instead. It exists only for internal usage by the builders.
+func (m *NoteMutation) ResolvedByIDs() (ids []int) {
+	if id := m.resolved_by; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetResolvedBy resets all changes to the "resolved_by" edge.
+func (m *NoteMutation) ResetResolvedBy() {
+	m.resolved_by = nil
+	m.clearedresolved_by = false
+}
+
+// ClearUpdatedBy clears the "updated_by" edge to the User entity.
+func (m *NoteMutation) ClearUpdatedBy() {
+	m.clearedupdated_by = true
+	m.clearedFields[note.FieldUpdatedByID] = struct{}{}
+}
+
+// UpdatedByCleared reports if the "updated_by" edge to the User entity was cleared.
+func (m *NoteMutation) UpdatedByCleared() bool {
+	return m.UpdatedByIDCleared() || m.clearedupdated_by
+}
+
+// UpdatedByIDs returns the "updated_by" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UpdatedByID instead. It exists only for internal usage by the builders.
+func (m *NoteMutation) UpdatedByIDs() (ids []int) {
+	if id := m.updated_by; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUpdatedBy resets all changes to the "updated_by" edge.
+func (m *NoteMutation) ResetUpdatedBy() {
+	m.updated_by = nil
+	m.clearedupdated_by = false
+}
+
+// Where appends a list predicates to the NoteMutation builder.
+func (m *NoteMutation) Where(ps ...predicate.Note) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the NoteMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *NoteMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Note, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *NoteMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *NoteMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Note).
+func (m *NoteMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *NoteMutation) Fields() []string {
+	fields := make([]string, 0, 20)
+	if m.created_at != nil {
+		fields = append(fields, note.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, note.FieldUpdatedAt)
+	}
+	if m.noteable_type != nil {
+		fields = append(fields, note.FieldNoteableType)
+	}
+	if m.noteable_id != nil {
+		fields = append(fields, note.FieldNoteableID)
+	}
+	if m.noteable_iid != nil {
+		fields = append(fields, note.FieldNoteableIid)
+	}
+	if m.commit_id != nil {
+		fields = append(fields, note.FieldCommitID)
+	}
+	if m.project != nil {
+		fields = append(fields, note.FieldProjectID)
+	}
+	if m.namespace != nil {
+		fields = append(fields, note.FieldNamespaceID)
+	}
+	if m.author != nil {
+		fields = append(fields, note.FieldAuthorID)
+	}
+	if m.body != nil {
+		fields = append(fields, note.FieldBody)
+	}
+	if m.system != nil {
+		fields = append(fields, note.FieldSystem)
+	}
+	if m.internal != nil {
+		fields = append(fields, note.FieldInternal)
+	}
+	if m.discussion_id != nil {
+		fields = append(fields, note.FieldDiscussionID)
+	}
+	if m._type != nil {
+		fields = append(fields, note.FieldType)
+	}
+	if m.resolvable != nil {
+		fields = append(fields, note.FieldResolvable)
+	}
+	if m.resolved_by != nil {
+		fields = append(fields, note.FieldResolvedByID)
+	}
+	if m.resolved_at != nil {
+		fields = append(fields, note.FieldResolvedAt)
+	}
+	if m.position != nil {
+		fields = append(fields, note.FieldPosition)
+	}
+	if m.last_edited_at != nil {
+		fields = append(fields, note.FieldLastEditedAt)
+	}
+	if m.updated_by != nil {
+		fields = append(fields, note.FieldUpdatedByID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *NoteMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case note.FieldCreatedAt:
+		return m.CreatedAt()
+	case note.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case note.FieldNoteableType:
+		return m.NoteableType()
+	case note.FieldNoteableID:
+		return m.NoteableID()
+	case note.FieldNoteableIid:
+		return m.NoteableIid()
+	case note.FieldCommitID:
+		return m.CommitID()
+	case note.FieldProjectID:
+		return m.ProjectID()
+	case note.FieldNamespaceID:
+		return m.NamespaceID()
+	case note.FieldAuthorID:
+		return m.AuthorID()
+	case note.FieldBody:
+		return m.Body()
+	case note.FieldSystem:
+		return m.System()
+	case note.FieldInternal:
+		return m.Internal()
+	case note.FieldDiscussionID:
+		return m.DiscussionID()
+	case note.FieldType:
+		return m.GetType()
+	case note.FieldResolvable:
+		return m.Resolvable()
+	case note.FieldResolvedByID:
+		return m.ResolvedByID()
+	case note.FieldResolvedAt:
+		return m.ResolvedAt()
+	case note.FieldPosition:
+		return m.Position()
+	case note.FieldLastEditedAt:
+		return m.LastEditedAt()
+	case note.FieldUpdatedByID:
+		return m.UpdatedByID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *NoteMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case note.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case note.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case note.FieldNoteableType:
+		return m.OldNoteableType(ctx)
+	case note.FieldNoteableID:
+		return m.OldNoteableID(ctx)
+	case note.FieldNoteableIid:
+		return m.OldNoteableIid(ctx)
+	case note.FieldCommitID:
+		return m.OldCommitID(ctx)
+	case note.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case note.FieldNamespaceID:
+		return m.OldNamespaceID(ctx)
+	case note.FieldAuthorID:
+		return m.OldAuthorID(ctx)
+	case note.FieldBody:
+		return m.OldBody(ctx)
+	case note.FieldSystem:
+		return m.OldSystem(ctx)
+	case note.FieldInternal:
+		return m.OldInternal(ctx)
+	case note.FieldDiscussionID:
+		return m.OldDiscussionID(ctx)
+	case note.FieldType:
+		return m.OldType(ctx)
+	case note.FieldResolvable:
+		return m.OldResolvable(ctx)
+	case note.FieldResolvedByID:
+		return m.OldResolvedByID(ctx)
+	case note.FieldResolvedAt:
+		return m.OldResolvedAt(ctx)
+	case note.FieldPosition:
+		return m.OldPosition(ctx)
+	case note.FieldLastEditedAt:
+		return m.OldLastEditedAt(ctx)
+	case note.FieldUpdatedByID:
+		return m.OldUpdatedByID(ctx)
+	}
+	return nil, fmt.Errorf("unknown Note field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *NoteMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case note.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case note.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case note.FieldNoteableType:
+		v, ok := value.(note.NoteableType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNoteableType(v)
+		return nil
+	case note.FieldNoteableID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNoteableID(v)
+		return nil
+	case note.FieldNoteableIid:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNoteableIid(v)
+		return nil
+	case note.FieldCommitID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommitID(v)
+		return nil
+	case note.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case note.FieldNamespaceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNamespaceID(v)
+		return nil
+	case note.FieldAuthorID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAuthorID(v)
+		return nil
+	case note.FieldBody:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBody(v)
+		return nil
+	case note.FieldSystem:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSystem(v)
+		return nil
+	case note.FieldInternal:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInternal(v)
+		return nil
+	case note.FieldDiscussionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDiscussionID(v)
+		return nil
+	case note.FieldType:
+		v, ok := value.(note.Type)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case note.FieldResolvable:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResolvable(v)
+		return nil
+	case note.FieldResolvedByID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResolvedByID(v)
+		return nil
+	case note.FieldResolvedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResolvedAt(v)
+		return nil
+	case note.FieldPosition:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	case note.FieldLastEditedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastEditedAt(v)
+		return nil
+	case note.FieldUpdatedByID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedByID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Note field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *NoteMutation) AddedFields() []string {
+	var fields []string
+	if m.addnoteable_id != nil {
+		fields = append(fields, note.FieldNoteableID)
+	}
+	if m.addnoteable_iid != nil {
+		fields = append(fields, note.FieldNoteableIid)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *NoteMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case note.FieldNoteableID:
+		return m.AddedNoteableID()
+	case note.FieldNoteableIid:
+		return m.AddedNoteableIid()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *NoteMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case note.FieldNoteableID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddNoteableID(v)
+		return nil
+	case note.FieldNoteableIid:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddNoteableIid(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Note numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *NoteMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(note.FieldNoteableID) {
+		fields = append(fields, note.FieldNoteableID)
+	}
+	if m.FieldCleared(note.FieldNoteableIid) {
+		fields = append(fields, note.FieldNoteableIid)
+	}
+	if m.FieldCleared(note.FieldCommitID) {
+		fields = append(fields, note.FieldCommitID)
+	}
+	if m.FieldCleared(note.FieldProjectID) {
+		fields = append(fields, note.FieldProjectID)
+	}
+	if m.FieldCleared(note.FieldNamespaceID) {
+		fields = append(fields, note.FieldNamespaceID)
+	}
+	if m.FieldCleared(note.FieldAuthorID) {
+		fields = append(fields, note.FieldAuthorID)
+	}
+	if m.FieldCleared(note.FieldType) {
+		fields = append(fields, note.FieldType)
+	}
+	if m.FieldCleared(note.FieldResolvedByID) {
+		fields = append(fields, note.FieldResolvedByID)
+	}
+	if m.FieldCleared(note.FieldResolvedAt) {
+		fields = append(fields, note.FieldResolvedAt)
+	}
+	if m.FieldCleared(note.FieldPosition) {
+		fields = append(fields, note.FieldPosition)
+	}
+	if m.FieldCleared(note.FieldLastEditedAt) {
+		fields = append(fields, note.FieldLastEditedAt)
+	}
+	if m.FieldCleared(note.FieldUpdatedByID) {
+		fields = append(fields, note.FieldUpdatedByID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *NoteMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *NoteMutation) ClearField(name string) error {
+	switch name {
+	case note.FieldNoteableID:
+		m.ClearNoteableID()
+		return nil
+	case note.FieldNoteableIid:
+		m.ClearNoteableIid()
+		return nil
+	case note.FieldCommitID:
+		m.ClearCommitID()
+		return nil
+	case note.FieldProjectID:
+		m.ClearProjectID()
+		return nil
+	case note.FieldNamespaceID:
+		m.ClearNamespaceID()
+		return nil
+	case note.FieldAuthorID:
+		m.ClearAuthorID()
+		return nil
+	case note.FieldType:
+		m.ClearType()
+		return nil
+	case note.FieldResolvedByID:
+		m.ClearResolvedByID()
+		return nil
+	case note.FieldResolvedAt:
+		m.ClearResolvedAt()
+		return nil
+	case note.FieldPosition:
+		m.ClearPosition()
+		return nil
+	case note.FieldLastEditedAt:
+		m.ClearLastEditedAt()
+		return nil
+	case note.FieldUpdatedByID:
+		m.ClearUpdatedByID()
+		return nil
+	}
+	return fmt.Errorf("unknown Note nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *NoteMutation) ResetField(name string) error {
+	switch name {
+	case note.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case note.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case note.FieldNoteableType:
+		m.ResetNoteableType()
+		return nil
+	case note.FieldNoteableID:
+		m.ResetNoteableID()
+		return nil
+	case note.FieldNoteableIid:
+		m.ResetNoteableIid()
+		return nil
+	case note.FieldCommitID:
+		m.ResetCommitID()
+		return nil
+	case note.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case note.FieldNamespaceID:
+		m.ResetNamespaceID()
+		return nil
+	case note.FieldAuthorID:
+		m.ResetAuthorID()
+		return nil
+	case note.FieldBody:
+		m.ResetBody()
+		return nil
+	case note.FieldSystem:
+		m.ResetSystem()
+		return nil
+	case note.FieldInternal:
+		m.ResetInternal()
+		return nil
+	case note.FieldDiscussionID:
+		m.ResetDiscussionID()
+		return nil
+	case note.FieldType:
+		m.ResetType()
+		return nil
+	case note.FieldResolvable:
+		m.ResetResolvable()
+		return nil
+	case note.FieldResolvedByID:
+		m.ResetResolvedByID()
+		return nil
+	case note.FieldResolvedAt:
+		m.ResetResolvedAt()
+		return nil
+	case note.FieldPosition:
+		m.ResetPosition()
+		return nil
+	case note.FieldLastEditedAt:
+		m.ResetLastEditedAt()
+		return nil
+	case note.FieldUpdatedByID:
+		m.ResetUpdatedByID()
+		return nil
+	}
+	return fmt.Errorf("unknown Note field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *NoteMutation) AddedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.project != nil {
+		edges = append(edges, note.EdgeProject)
+	}
+	if m.namespace != nil {
+		edges = append(edges, note.EdgeNamespace)
+	}
+	if m.author != nil {
+		edges = append(edges, note.EdgeAuthor)
+	}
+	if m.resolved_by != nil {
+		edges = append(edges, note.EdgeResolvedBy)
+	}
+	if m.updated_by != nil {
+		edges = append(edges, note.EdgeUpdatedBy)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *NoteMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case note.EdgeProject:
+		if id := m.project; id != nil {
+			return []ent.Value{*id}
+		}
+	case note.EdgeNamespace:
+		if id := m.namespace; id != nil {
+			return []ent.Value{*id}
+		}
+	case note.EdgeAuthor:
+		if id := m.author; id != nil {
+			return []ent.Value{*id}
+		}
+	case note.EdgeResolvedBy:
+		if id := m.resolved_by; id != nil {
+			return []ent.Value{*id}
+		}
+	case note.EdgeUpdatedBy:
+		if id := m.updated_by; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *NoteMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 5)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *NoteMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *NoteMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.clearedproject {
+		edges = append(edges, note.EdgeProject)
+	}
+	if m.clearednamespace {
+		edges = append(edges, note.EdgeNamespace)
+	}
+	if m.clearedauthor {
+		edges = append(edges, note.EdgeAuthor)
+	}
+	if m.clearedresolved_by {
+		edges = append(edges, note.EdgeResolvedBy)
+	}
+	if m.clearedupdated_by {
+		edges = append(edges, note.EdgeUpdatedBy)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *NoteMutation) EdgeCleared(name string) bool {
+	switch name {
+	case note.EdgeProject:
+		return m.clearedproject
+	case note.EdgeNamespace:
+		return m.clearednamespace
+	case note.EdgeAuthor:
+		return m.clearedauthor
+	case note.EdgeResolvedBy:
+		return m.clearedresolved_by
+	case note.EdgeUpdatedBy:
+		return m.clearedupdated_by
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *NoteMutation) ClearEdge(name string) error {
+	switch name {
+	case note.EdgeProject:
+		m.ClearProject()
+		return nil
+	case note.EdgeNamespace:
+		m.ClearNamespace()
+		return nil
+	case note.EdgeAuthor:
+		m.ClearAuthor()
+		return nil
+	case note.EdgeResolvedBy:
+		m.ClearResolvedBy()
+		return nil
+	case note.EdgeUpdatedBy:
+		m.ClearUpdatedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown Note unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *NoteMutation) ResetEdge(name string) error {
+	switch name {
+	case note.EdgeProject:
+		m.ResetProject()
+		return nil
+	case note.EdgeNamespace:
+		m.ResetNamespace()
+		return nil
+	case note.EdgeAuthor:
+		m.ResetAuthor()
+		return nil
+	case note.EdgeResolvedBy:
+		m.ResetResolvedBy()
+		return nil
+	case note.EdgeUpdatedBy:
+		m.ResetUpdatedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown Note edge %s", name)
 }
 
 // PersonalAccessTokenMutation represents an operation that mutates the PersonalAccessToken nodes in the graph.

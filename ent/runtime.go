@@ -17,6 +17,7 @@ import (
 	"anvil/ent/member"
 	"anvil/ent/milestone"
 	"anvil/ent/namespace"
+	"anvil/ent/note"
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/project"
 	"anvil/ent/projectgrouplink"
@@ -236,6 +237,10 @@ func init() {
 	issueDescConfidential := issueFields[8].Descriptor()
 	// issue.DefaultConfidential holds the default value on creation for the confidential field.
 	issue.DefaultConfidential = issueDescConfidential.Default.(bool)
+	// issueDescUserNotesCount is the schema descriptor for user_notes_count field.
+	issueDescUserNotesCount := issueFields[15].Descriptor()
+	// issue.DefaultUserNotesCount holds the default value on creation for the user_notes_count field.
+	issue.DefaultUserNotesCount = issueDescUserNotesCount.Default.(int)
 	joboutboxFields := schema.JobOutbox{}.Fields()
 	_ = joboutboxFields
 	// joboutboxDescKind is the schema descriptor for kind field.
@@ -482,6 +487,41 @@ func init() {
 	namespaceDescRunnersToken := namespaceFields[23].Descriptor()
 	// namespace.DefaultRunnersToken holds the default value on creation for the runners_token field.
 	namespace.DefaultRunnersToken = namespaceDescRunnersToken.Default.(func() string)
+	noteMixin := schema.Note{}.Mixin()
+	noteMixinFields0 := noteMixin[0].Fields()
+	_ = noteMixinFields0
+	noteFields := schema.Note{}.Fields()
+	_ = noteFields
+	// noteDescCreatedAt is the schema descriptor for created_at field.
+	noteDescCreatedAt := noteMixinFields0[0].Descriptor()
+	// note.DefaultCreatedAt holds the default value on creation for the created_at field.
+	note.DefaultCreatedAt = noteDescCreatedAt.Default.(func() time.Time)
+	// noteDescUpdatedAt is the schema descriptor for updated_at field.
+	noteDescUpdatedAt := noteMixinFields0[1].Descriptor()
+	// note.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	note.DefaultUpdatedAt = noteDescUpdatedAt.Default.(func() time.Time)
+	// note.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	note.UpdateDefaultUpdatedAt = noteDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// noteDescCommitID is the schema descriptor for commit_id field.
+	noteDescCommitID := noteFields[3].Descriptor()
+	// note.CommitIDValidator is a validator for the "commit_id" field. It is called by the builders before save.
+	note.CommitIDValidator = noteDescCommitID.Validators[0].(func(string) error)
+	// noteDescSystem is the schema descriptor for system field.
+	noteDescSystem := noteFields[8].Descriptor()
+	// note.DefaultSystem holds the default value on creation for the system field.
+	note.DefaultSystem = noteDescSystem.Default.(bool)
+	// noteDescInternal is the schema descriptor for internal field.
+	noteDescInternal := noteFields[9].Descriptor()
+	// note.DefaultInternal holds the default value on creation for the internal field.
+	note.DefaultInternal = noteDescInternal.Default.(bool)
+	// noteDescDiscussionID is the schema descriptor for discussion_id field.
+	noteDescDiscussionID := noteFields[10].Descriptor()
+	// note.DiscussionIDValidator is a validator for the "discussion_id" field. It is called by the builders before save.
+	note.DiscussionIDValidator = noteDescDiscussionID.Validators[0].(func(string) error)
+	// noteDescResolvable is the schema descriptor for resolvable field.
+	noteDescResolvable := noteFields[12].Descriptor()
+	// note.DefaultResolvable holds the default value on creation for the resolvable field.
+	note.DefaultResolvable = noteDescResolvable.Default.(bool)
 	personalaccesstokenMixin := schema.PersonalAccessToken{}.Mixin()
 	personalaccesstokenMixinFields0 := personalaccesstokenMixin[0].Fields()
 	_ = personalaccesstokenMixinFields0

@@ -48,6 +48,8 @@ type Tx struct {
 	Milestone *MilestoneClient
 	// Namespace is the client for interacting with the Namespace builders.
 	Namespace *NamespaceClient
+	// Note is the client for interacting with the Note builders.
+	Note *NoteClient
 	// PersonalAccessToken is the client for interacting with the PersonalAccessToken builders.
 	PersonalAccessToken *PersonalAccessTokenClient
 	// Project is the client for interacting with the Project builders.
@@ -228,6 +230,7 @@ func (tx *Tx) init() {
 	tx.Member = NewMemberClient(tx.config)
 	tx.Milestone = NewMilestoneClient(tx.config)
 	tx.Namespace = NewNamespaceClient(tx.config)
+	tx.Note = NewNoteClient(tx.config)
 	tx.PersonalAccessToken = NewPersonalAccessTokenClient(tx.config)
 	tx.Project = NewProjectClient(tx.config)
 	tx.ProjectGroupLink = NewProjectGroupLinkClient(tx.config)

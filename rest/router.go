@@ -17,6 +17,7 @@ import (
 	"anvil/rest/metaapi"
 	"anvil/rest/milestoneapi"
 	"anvil/rest/namespaceapi"
+	"anvil/rest/noteapi"
 	"anvil/rest/projectapi"
 	"anvil/rest/protectedbranchapi"
 	"anvil/rest/registryapi"
@@ -53,6 +54,7 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	sidekiqapi.Register(t)
 	issueapi.Register(t)
 	awardemojiapi.Register(t)
+	noteapi.Register(t)
 	milestoneapi.Register(t)
 	labelapi.Register(t)
 	storagemoveapi.Register(t)

@@ -24,6 +24,7 @@ import (
 	"anvil/ent/member"
 	"anvil/ent/milestone"
 	"anvil/ent/namespace"
+	"anvil/ent/note"
 	"anvil/ent/personalaccesstoken"
 	"anvil/ent/predicate"
 	"anvil/ent/project"
@@ -560,6 +561,33 @@ func (f TraverseNamespace) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.NamespaceQuery", q)
 }
 
+// The NoteFunc type is an adapter to allow the use of ordinary function as a Querier.
+type NoteFunc func(context.Context, *ent.NoteQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f NoteFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.NoteQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.NoteQuery", q)
+}
+
+// The TraverseNote type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseNote func(context.Context, *ent.NoteQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseNote) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseNote) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.NoteQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.NoteQuery", q)
+}
+
 // The PersonalAccessTokenFunc type is an adapter to allow the use of ordinary function as a Querier.
 type PersonalAccessTokenFunc func(context.Context, *ent.PersonalAccessTokenQuery) (ent.Value, error)
 
@@ -1029,6 +1057,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.MilestoneQuery, predicate.Milestone, milestone.OrderOption]{typ: ent.TypeMilestone, tq: q}, nil
 	case *ent.NamespaceQuery:
 		return &query[*ent.NamespaceQuery, predicate.Namespace, namespace.OrderOption]{typ: ent.TypeNamespace, tq: q}, nil
+	case *ent.NoteQuery:
+		return &query[*ent.NoteQuery, predicate.Note, note.OrderOption]{typ: ent.TypeNote, tq: q}, nil
 	case *ent.PersonalAccessTokenQuery:
 		return &query[*ent.PersonalAccessTokenQuery, predicate.PersonalAccessToken, personalaccesstoken.OrderOption]{typ: ent.TypePersonalAccessToken, tq: q}, nil
 	case *ent.ProjectQuery:

@@ -51,6 +51,8 @@ const (
 	FieldRelativePosition = "relative_position"
 	// FieldWeight holds the string denoting the weight field in the database.
 	FieldWeight = "weight"
+	// FieldUserNotesCount holds the string denoting the user_notes_count field in the database.
+	FieldUserNotesCount = "user_notes_count"
 	// EdgeProject holds the string denoting the project edge name in mutations.
 	EdgeProject = "project"
 	// EdgeAuthor holds the string denoting the author edge name in mutations.
@@ -129,6 +131,7 @@ var Columns = []string{
 	FieldClosedByID,
 	FieldRelativePosition,
 	FieldWeight,
+	FieldUserNotesCount,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -152,6 +155,8 @@ var (
 	TitleValidator func(string) error
 	// DefaultConfidential holds the default value on creation for the "confidential" field.
 	DefaultConfidential bool
+	// DefaultUserNotesCount holds the default value on creation for the "user_notes_count" field.
+	DefaultUserNotesCount int
 )
 
 // State defines the type for the "state" enum field.
@@ -299,6 +304,11 @@ func ByRelativePosition(opts ...sql.OrderTermOption) OrderOption {
 // ByWeight orders the results by the weight field.
 func ByWeight(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldWeight, opts...).ToFunc()
+}
+
+// ByUserNotesCount orders the results by the user_notes_count field.
+func ByUserNotesCount(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldUserNotesCount, opts...).ToFunc()
 }
 
 // ByProjectField orders the results by project field.

@@ -130,6 +130,11 @@ func Weight(v int) predicate.Issue {
 	return predicate.Issue(sql.FieldEQ(FieldWeight, v))
 }
 
+// UserNotesCount applies equality check predicate on the "user_notes_count" field. It's identical to UserNotesCountEQ.
+func UserNotesCount(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldEQ(FieldUserNotesCount, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Issue {
 	return predicate.Issue(sql.FieldEQ(FieldCreatedAt, v))
@@ -768,6 +773,46 @@ func WeightIsNil() predicate.Issue {
 // WeightNotNil applies the NotNil predicate on the "weight" field.
 func WeightNotNil() predicate.Issue {
 	return predicate.Issue(sql.FieldNotNull(FieldWeight))
+}
+
+// UserNotesCountEQ applies the EQ predicate on the "user_notes_count" field.
+func UserNotesCountEQ(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldEQ(FieldUserNotesCount, v))
+}
+
+// UserNotesCountNEQ applies the NEQ predicate on the "user_notes_count" field.
+func UserNotesCountNEQ(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldNEQ(FieldUserNotesCount, v))
+}
+
+// UserNotesCountIn applies the In predicate on the "user_notes_count" field.
+func UserNotesCountIn(vs ...int) predicate.Issue {
+	return predicate.Issue(sql.FieldIn(FieldUserNotesCount, vs...))
+}
+
+// UserNotesCountNotIn applies the NotIn predicate on the "user_notes_count" field.
+func UserNotesCountNotIn(vs ...int) predicate.Issue {
+	return predicate.Issue(sql.FieldNotIn(FieldUserNotesCount, vs...))
+}
+
+// UserNotesCountGT applies the GT predicate on the "user_notes_count" field.
+func UserNotesCountGT(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldGT(FieldUserNotesCount, v))
+}
+
+// UserNotesCountGTE applies the GTE predicate on the "user_notes_count" field.
+func UserNotesCountGTE(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldGTE(FieldUserNotesCount, v))
+}
+
+// UserNotesCountLT applies the LT predicate on the "user_notes_count" field.
+func UserNotesCountLT(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldLT(FieldUserNotesCount, v))
+}
+
+// UserNotesCountLTE applies the LTE predicate on the "user_notes_count" field.
+func UserNotesCountLTE(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldLTE(FieldUserNotesCount, v))
 }
 
 // HasProject applies the HasEdge predicate on the "project" edge.

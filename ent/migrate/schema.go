@@ -307,6 +307,7 @@ var (
 		{Name: "closed_at", Type: field.TypeTime, Nullable: true},
 		{Name: "relative_position", Type: field.TypeInt, Nullable: true},
 		{Name: "weight", Type: field.TypeInt, Nullable: true},
+		{Name: "user_notes_count", Type: field.TypeInt, Default: 0},
 		{Name: "project_id", Type: field.TypeInt},
 		{Name: "author_id", Type: field.TypeInt, Nullable: true},
 		{Name: "closed_by_id", Type: field.TypeInt, Nullable: true},
@@ -320,25 +321,25 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "issues_projects_project",
-				Columns:    []*schema.Column{IssuesColumns[14]},
+				Columns:    []*schema.Column{IssuesColumns[15]},
 				RefColumns: []*schema.Column{ProjectsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "issues_users_author",
-				Columns:    []*schema.Column{IssuesColumns[15]},
-				RefColumns: []*schema.Column{UsersColumns[0]},
-				OnDelete:   schema.SetNull,
-			},
-			{
-				Symbol:     "issues_users_closed_by",
 				Columns:    []*schema.Column{IssuesColumns[16]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
-				Symbol:     "issues_milestones_milestone",
+				Symbol:     "issues_users_closed_by",
 				Columns:    []*schema.Column{IssuesColumns[17]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "issues_milestones_milestone",
+				Columns:    []*schema.Column{IssuesColumns[18]},
 				RefColumns: []*schema.Column{MilestonesColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -347,22 +348,22 @@ var (
 			{
 				Name:    "issue_project_id_iid",
 				Unique:  true,
-				Columns: []*schema.Column{IssuesColumns[14], IssuesColumns[3]},
+				Columns: []*schema.Column{IssuesColumns[15], IssuesColumns[3]},
 			},
 			{
 				Name:    "issue_project_id_state_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{IssuesColumns[14], IssuesColumns[6], IssuesColumns[1]},
+				Columns: []*schema.Column{IssuesColumns[15], IssuesColumns[6], IssuesColumns[1]},
 			},
 			{
 				Name:    "issue_milestone_id",
 				Unique:  false,
-				Columns: []*schema.Column{IssuesColumns[17]},
+				Columns: []*schema.Column{IssuesColumns[18]},
 			},
 			{
 				Name:    "issue_author_id",
 				Unique:  false,
-				Columns: []*schema.Column{IssuesColumns[15]},
+				Columns: []*schema.Column{IssuesColumns[16]},
 			},
 		},
 	}
@@ -733,6 +734,90 @@ var (
 				Name:    "namespace_kind",
 				Unique:  false,
 				Columns: []*schema.Column{NamespacesColumns[6]},
+			},
+		},
+	}
+	// NotesColumns holds the columns for the "notes" table.
+	NotesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "noteable_type", Type: field.TypeEnum, Enums: []string{"Issue", "Snippet", "Epic", "MergeRequest", "Commit"}},
+		{Name: "noteable_id", Type: field.TypeInt, Nullable: true},
+		{Name: "noteable_iid", Type: field.TypeInt, Nullable: true},
+		{Name: "commit_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "body", Type: field.TypeString, Size: 2147483647},
+		{Name: "system", Type: field.TypeBool, Default: false},
+		{Name: "internal", Type: field.TypeBool, Default: false},
+		{Name: "discussion_id", Type: field.TypeString, Size: 40},
+		{Name: "type", Type: field.TypeEnum, Nullable: true, Enums: []string{"DiscussionNote", "DiffNote"}},
+		{Name: "resolvable", Type: field.TypeBool, Default: false},
+		{Name: "resolved_at", Type: field.TypeTime, Nullable: true},
+		{Name: "position", Type: field.TypeJSON, Nullable: true},
+		{Name: "last_edited_at", Type: field.TypeTime, Nullable: true},
+		{Name: "project_id", Type: field.TypeInt, Nullable: true},
+		{Name: "namespace_id", Type: field.TypeInt, Nullable: true},
+		{Name: "author_id", Type: field.TypeInt, Nullable: true},
+		{Name: "resolved_by_id", Type: field.TypeInt, Nullable: true},
+		{Name: "updated_by_id", Type: field.TypeInt, Nullable: true},
+	}
+	// NotesTable holds the schema information for the "notes" table.
+	NotesTable = &schema.Table{
+		Name:       "notes",
+		Columns:    NotesColumns,
+		PrimaryKey: []*schema.Column{NotesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "notes_projects_project",
+				Columns:    []*schema.Column{NotesColumns[16]},
+				RefColumns: []*schema.Column{ProjectsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "notes_namespaces_namespace",
+				Columns:    []*schema.Column{NotesColumns[17]},
+				RefColumns: []*schema.Column{NamespacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "notes_users_author",
+				Columns:    []*schema.Column{NotesColumns[18]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "notes_users_resolved_by",
+				Columns:    []*schema.Column{NotesColumns[19]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "notes_users_updated_by",
+				Columns:    []*schema.Column{NotesColumns[20]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "note_noteable_type_noteable_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{NotesColumns[3], NotesColumns[4], NotesColumns[0]},
+			},
+			{
+				Name:    "note_discussion_id",
+				Unique:  false,
+				Columns: []*schema.Column{NotesColumns[10]},
+			},
+			{
+				Name:    "note_project_id_commit_id",
+				Unique:  false,
+				Columns: []*schema.Column{NotesColumns[16], NotesColumns[6]},
+			},
+			{
+				Name:    "note_author_id",
+				Unique:  false,
+				Columns: []*schema.Column{NotesColumns[18]},
 			},
 		},
 	}
@@ -1422,6 +1507,7 @@ var (
 		MembersTable,
 		MilestonesTable,
 		NamespacesTable,
+		NotesTable,
 		PersonalAccessTokensTable,
 		ProjectsTable,
 		ProjectGroupLinksTable,
@@ -1475,6 +1561,11 @@ func init() {
 	MilestonesTable.ForeignKeys[1].RefTable = NamespacesTable
 	NamespacesTable.ForeignKeys[0].RefTable = NamespacesTable
 	NamespacesTable.ForeignKeys[1].RefTable = UsersTable
+	NotesTable.ForeignKeys[0].RefTable = ProjectsTable
+	NotesTable.ForeignKeys[1].RefTable = NamespacesTable
+	NotesTable.ForeignKeys[2].RefTable = UsersTable
+	NotesTable.ForeignKeys[3].RefTable = UsersTable
+	NotesTable.ForeignKeys[4].RefTable = UsersTable
 	PersonalAccessTokensTable.ForeignKeys[0].RefTable = UsersTable
 	ProjectsTable.ForeignKeys[0].RefTable = NamespacesTable
 	ProjectsTable.ForeignKeys[1].RefTable = ProjectsTable

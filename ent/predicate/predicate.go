@@ -57,6 +57,9 @@ type Milestone func(*sql.Selector)
 // Namespace is the predicate function for namespace builders.
 type Namespace func(*sql.Selector)
 
+// Note is the predicate function for note builders.
+type Note func(*sql.Selector)
+
 // PersonalAccessToken is the predicate function for personalaccesstoken builders.
 type PersonalAccessToken func(*sql.Selector)
 

@@ -37,6 +37,10 @@ func (Issue) Fields() []ent.Field {
 		// issue weight (every tier is on).
 		field.Int("relative_position").Optional().Nillable(),
 		field.Int("weight").Optional().Nillable(),
+		// user_notes_count counts the issue's user (non-system) notes, kept in step by the notes
+		// domain in each note's transaction (GitLab counts them per read; a counter keeps lists
+		// at one statement).
+		field.Int("user_notes_count").Default(0),
 	}
 }
 

@@ -34,6 +34,12 @@ const (
 	CreateNote Ability = "create_note"
 	ReadNote   Ability = "read_note"
 	AwardEmoji Ability = "award_emoji"
+	// AdminNote is changing and deleting others' notes (authors change and delete their own);
+	// ReadInternalNote is reading internal (confidential) notes and writing them;
+	// SetNoteCreatedAt is back-dating a note.
+	AdminNote        Ability = "admin_note"
+	ReadInternalNote Ability = "read_internal_note"
+	SetNoteCreatedAt Ability = "set_note_created_at"
 )
 
 // Repository abilities (the repository feature).

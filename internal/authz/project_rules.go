@@ -70,6 +70,9 @@ var projectRules = map[Ability]projectRule{
 	RequestAccess:      {write: true, also: canRequestAccess},
 	ReadNote:           {role: Guest, reach: everyone},
 	CreateNote:         {role: Guest, reach: signedIn, write: true},
+	AdminNote:          {role: Maintainer, write: true},
+	ReadInternalNote:   {role: Reporter},
+	SetNoteCreatedAt:   {role: Owner},
 	UploadFile:         {role: Guest, reach: signedIn, write: true},
 	AwardEmoji:         {role: Guest, reach: signedIn, write: true},
 

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"anvil/internal/git/catfile"
+	"anvil/internal/git/difftree"
 	"anvil/internal/git/gitcmd"
 )
 
@@ -48,6 +49,7 @@ type Config struct {
 type Client struct {
 	runner  *gitcmd.Runner
 	cat     *catfile.Cache
+	diffs   *difftree.Cache
 	home    string
 	ownHome bool
 	bzip2   string
@@ -82,12 +84,14 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 		c.bzip2 = p
 	}
 	c.cat = catfile.New(ctx, runner, cfg.Catfile)
+	c.diffs = difftree.New(ctx, runner, cfg.Catfile)
 	return c, nil
 }
 
-// Close stops the cat-file processes and removes the private HOME if New created it.
+// Close stops the cat-file and diff-tree processes and removes the private HOME if New created it.
 func (c *Client) Close() error {
 	c.cat.Close()
+	c.diffs.Close()
 	return c.removeHome()
 }
 
@@ -110,9 +114,12 @@ func (c *Client) Repository(path string) *Repository {
 	return &Repository{c: c, path: path}
 }
 
-// Evict stops the cached cat-file processes of the repository at path. Storage calls it when a
-// repository is removed or replaced on disk.
-func (c *Client) Evict(path string) { c.cat.Evict(path) }
+// Evict stops the cached cat-file and diff-tree processes of the repository at path. Storage
+// calls it when a repository is removed or replaced on disk.
+func (c *Client) Evict(path string) {
+	c.cat.Evict(path)
+	c.diffs.Evict(path)
+}
 
 // InitBare creates a bare repository at path (which must not exist or be empty) whose HEAD
 // names defaultBranch.

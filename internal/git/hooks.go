@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"anvil/internal/git/catfile"
+	"anvil/internal/git/difftree"
 	"anvil/internal/git/gitcmd"
 )
 
@@ -77,5 +78,6 @@ func NewHookClient(ctx context.Context, homeDir string, environ []string) (*Clie
 	if err != nil {
 		return nil, err
 	}
-	return &Client{runner: runner, cat: catfile.New(ctx, runner, catfile.Options{MaxIdlePerRepo: 1, MaxIdle: 1}), home: homeDir}, nil
+	one := catfile.Options{MaxIdlePerRepo: 1, MaxIdle: 1}
+	return &Client{runner: runner, cat: catfile.New(ctx, runner, one), diffs: difftree.New(ctx, runner, one), home: homeDir}, nil
 }

@@ -1,6 +1,7 @@
 package git
 
 import (
+	"anvil/internal/git/difftree"
 	"bufio"
 	"bytes"
 	"context"
@@ -252,19 +253,14 @@ func (r *Repository) CommitStats(ctx context.Context, id ObjectID) (CommitStats,
 
 // CommitStatsOf is CommitStats for a commit already read.
 func (r *Repository) CommitStatsOf(ctx context.Context, c *Commit) (CommitStats, error) {
-	from := EmptyTreeOID
-	if len(c.Parents) > 0 {
-		from = c.Parents[0]
-	}
-	files, err := r.DiffStats(ctx, string(from), string(c.ID), DiffOptions{})
+	var st difftree.Stats
+	err := r.c.diffs.Do(ctx, r.path, func(b *difftree.Batch) error {
+		var err error
+		st, err = b.Stats(ctx, string(c.ID))
+		return err
+	})
 	if err != nil {
 		return CommitStats{}, err
 	}
-	var s CommitStats
-	for _, f := range files {
-		s.Files++
-		s.Additions += f.Additions
-		s.Deletions += f.Deletions
-	}
-	return s, nil
+	return CommitStats{Files: st.Files, Additions: st.Additions, Deletions: st.Deletions}, nil
 }

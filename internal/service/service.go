@@ -32,6 +32,7 @@ import (
 	"anvil/internal/service/members"
 	"anvil/internal/service/milestones"
 	"anvil/internal/service/namespaces"
+	"anvil/internal/service/notes"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/protectedbranches"
 	"anvil/internal/service/repofiles"
@@ -88,6 +89,8 @@ type Services struct {
 	Issues *issues.Service
 	// AwardEmoji lists, adds and removes emoji reactions on every registered awardable.
 	AwardEmoji *awardemoji.Service
+	// Notes holds the notes and discussions of every noteable (issues, ...).
+	Notes *notes.Service
 	// Labels manages project and group labels.
 	Labels *labels.Service
 	// Milestones manages project and group milestones.
@@ -168,11 +171,18 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete},
 		StorageMoves: moves})
 	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
+	nt := notes.New(d.Client)
 	awards := awardemoji.New(d.Client, awardemoji.NewRegistry())
-	issueObservers := issues.Observers{}
-	issueObservers = append(issueObservers, awards) // a destroyed issue's awards go with it
+	issueObservers := issues.Observers{
+		notes.NewIssueObserver(nt), // system notes
+		awards,                     // a destroyed issue's awards go with it
+	}
 	iss := issues.New(d.Client, policy, p, g, issueObservers)
+	// Noteables, each on its own line: their domains find them for the notes domain.
+	nt.Register(notes.TypeIssue, notes.NewIssueNoteable(d.Client, iss))
+	// Awardables, each on its own line: their domains find them for the award emoji domain.
 	awards.Registry().Register(awardemoji.IssueKind, awardemoji.Issues(iss))
+	awards.Registry().Register(awardemoji.IssueNoteKind, awardemoji.IssueNotes(nt))
 	tok := tokens.New(d.Client, st, tokens.Deps{
 		Users: u, Policy: policy, Projects: p, Groups: g, ExternalURL: cfg.ExternalURL,
 	})
@@ -201,6 +211,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Events:            ev,
 		Issues:            iss,
 		AwardEmoji:        awards,
+		Notes:             nt,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
 		Milestones:        milestones.New(d.Client, policy, p, g, iss),
 		StorageMoves:      moves,

@@ -203,3 +203,63 @@ func TestAwardsThroughClientGo(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, list)
 }
+
+// TestNoteAwards: awards on an issue's notes: award, list, read, remove; internal notes hidden
+// from those who do not read them; system notes take none.
+func TestNoteAwards(t *testing.T) {
+	in := servertest.Start(t)
+	g := in.NewGroup(t, "awn", "public", nil)
+	p := in.NewProject(t, g, "app", "public")
+	_, aliceTok := in.NewUser(t, "alice")
+	reporter, reporterTok := in.NewUser(t, "reporter")
+	in.AddGroupMember(t, g, reporter, 20)
+	newIssue(t, in, p.ID, aliceTok, url.Values{"title": {"Crash"}})
+	issue := "/projects/" + strconv.Itoa(p.ID) + "/issues/1"
+	r := in.Do(t, "POST", issue+"/notes", aliceTok, url.Values{"body": {"me too"}})
+	require.Equal(t, 201, r.Status, r.String())
+	noteID := strconv.Itoa(int(decode[map[string]any](t, r)["id"].(float64)))
+	base := issue + "/notes/" + noteID + "/award_emoji"
+
+	r = in.Do(t, "POST", base, reporterTok, url.Values{"name": {"+1"}})
+	require.Equal(t, 201, r.Status, r.String())
+	aw := decode[map[string]any](t, r)
+	assert.Equal(t, "Note", aw["awardable_type"])
+	assert.Equal(t, noteID, strconv.Itoa(int(aw["awardable_id"].(float64))))
+	assert.Equal(t, "thumbsup", aw["name"])
+	awardPath := base + "/" + strconv.Itoa(int(aw["id"].(float64)))
+	list := decode[[]map[string]any](t, in.Do(t, "GET", base, "", nil))
+	require.Len(t, list, 1)
+	assert.Equal(t, aw, list[0])
+	assert.Equal(t, 200, in.Do(t, "GET", awardPath, "", nil).Status)
+	r = in.Do(t, "POST", base, reporterTok, url.Values{"name": {"thumbsup"}})
+	assert.JSONEq(t, `{"message":"404 Award Emoji Name has already been taken Not Found"}`, string(r.Body))
+	// A note award is not the issue's: the issue's awards and votes stay empty.
+	assert.Empty(t, decode[[]any](t, in.Do(t, "GET", issue+"/award_emoji", "", nil)))
+	assert.Equal(t, float64(0), decode[map[string]any](t, in.Do(t, "GET", issue, "", nil))["upvotes"])
+	assert.Equal(t, 401, in.Do(t, "DELETE", awardPath, aliceTok, nil).Status)
+	assert.Equal(t, 204, in.Do(t, "DELETE", awardPath, reporterTok, nil).Status)
+	r = in.Do(t, "GET", issue+"/notes/999999/award_emoji", aliceTok, nil)
+	assert.Equal(t, 404, r.Status)
+
+	// An internal note is hidden from those who do not read internal notes.
+	r = in.Do(t, "POST", issue+"/notes", reporterTok, url.Values{"body": {"internal"}, "internal": {"true"}})
+	require.Equal(t, 201, r.Status, r.String())
+	internal := issue + "/notes/" + strconv.Itoa(int(decode[map[string]any](t, r)["id"].(float64))) + "/award_emoji"
+	assert.Equal(t, 404, in.Do(t, "GET", internal, aliceTok, nil).Status)
+	assert.Equal(t, 404, in.Do(t, "POST", internal, aliceTok, url.Values{"name": {"eyes"}}).Status)
+	assert.Equal(t, 201, in.Do(t, "POST", internal, reporterTok, url.Values{"name": {"eyes"}}).Status)
+
+	// A system note (the title change) takes no awards.
+	r = in.Do(t, "PUT", issue, aliceTok, url.Values{"title": {"Crash on start"}})
+	require.Equal(t, 200, r.Status, r.String())
+	var system string
+	for _, n := range decode[[]map[string]any](t, in.Do(t, "GET", issue+"/notes", reporterTok, nil)) {
+		if n["system"] == true {
+			system = strconv.Itoa(int(n["id"].(float64)))
+		}
+	}
+	require.NotEmpty(t, system)
+	r = in.Do(t, "POST", issue+"/notes/"+system+"/award_emoji", reporterTok, url.Values{"name": {"eyes"}})
+	assert.Equal(t, 404, r.Status)
+	assert.JSONEq(t, `{"message":"404 Award Emoji Awardable cannot be awarded emoji Not Found"}`, string(r.Body))
+}

@@ -6,16 +6,15 @@
 package catfile
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
-	"time"
 
 	"anvil/internal/git/gitcmd"
+	"anvil/internal/git/longproc"
 )
 
 // Errors of object reads.
@@ -54,61 +53,35 @@ type Object struct {
 // Batch is one "git cat-file --batch-command --buffer" process for one repository. A Batch is
 // not safe for concurrent use: take one from a Cache per goroutine.
 type Batch struct {
-	repo  string
-	proc  *gitcmd.Process
-	w     *bufio.Writer
-	r     *bufio.Reader
-	gen   uint64
-	since time.Time // when it became idle
-	// broken is set when the process's state is unknown; it is then closed, never reused.
-	broken bool
+	p *longproc.Proc
 }
 
+// Proc is the process behind the batch (for the Cache).
+func (b *Batch) Proc() *longproc.Proc { return b.p }
+
+// Repo is the repository path the process reads.
+func (b *Batch) Repo() string { return b.p.Repo() }
+
 func startBatch(ctx context.Context, runner *gitcmd.Runner, repo string) (*Batch, error) {
-	p, err := runner.Start(ctx, repo, gitcmd.New("cat-file", "--batch-command", "--buffer"))
+	p, err := longproc.Start(ctx, runner, repo, gitcmd.New("cat-file", "--batch-command", "--buffer"))
 	if err != nil {
 		return nil, err
 	}
-	return &Batch{
-		repo: repo,
-		proc: p,
-		w:    bufio.NewWriterSize(p.Stdin, 64<<10),
-		r:    bufio.NewReaderSize(p.Stdout, 64<<10),
-	}, nil
+	return &Batch{p: p}, nil
 }
 
-// Repo is the repository path the process reads.
-func (b *Batch) Repo() string { return b.repo }
-
-// close stops the process and waits for it. Callers mark it broken first.
-func (b *Batch) close() {
-	b.proc.Kill()
-	_ = b.proc.Wait()
+// rules: after "missing", "ambiguous" or a refused name the process is still in step.
+var rules = longproc.Rules{
+	What: "read object",
+	Keeps: func(err error) bool {
+		return errors.Is(err, ErrNotFound) || errors.Is(err, ErrAmbiguous) || errors.Is(err, ErrInvalidName)
+	},
+	Broken: errBroken,
 }
 
-// guard ties one request to ctx: if ctx ends during the request, the process is killed (its
-// pipe position would be unknown) and the request returns the context's error.
+// guard ties one request to ctx (see longproc.Proc.Guard).
 func (b *Batch) guard(ctx context.Context, err *error) func() {
-	if b.broken {
-		*err = errBroken
-		return func() {}
-	}
-	if e := ctx.Err(); e != nil {
-		*err = e
-		return func() {}
-	}
-	stop := context.AfterFunc(ctx, b.proc.Kill)
-	return func() {
-		if !stop() {
-			b.broken = true
-			*err = fmt.Errorf("read object: %w", ctx.Err())
-			return
-		}
-		if *err != nil && !errors.Is(*err, ErrNotFound) && !errors.Is(*err, ErrAmbiguous) &&
-			!errors.Is(*err, ErrInvalidName) {
-			b.broken = true
-		}
-	}
+	return b.p.Guard(ctx, err, rules)
 }
 
 // checkName refuses what cannot be sent to the process, and what git would answer by exiting
@@ -154,13 +127,13 @@ func (b *Batch) send(command string, names []string) error {
 		}
 	}
 	for _, n := range names {
-		b.w.WriteString(command)
-		b.w.WriteByte(' ')
-		b.w.WriteString(n)
-		b.w.WriteByte('\n')
+		b.p.W.WriteString(command)
+		b.p.W.WriteByte(' ')
+		b.p.W.WriteString(n)
+		b.p.W.WriteByte('\n')
 	}
-	b.w.WriteString("flush\n")
-	if err := b.w.Flush(); err != nil {
+	b.p.W.WriteString("flush\n")
+	if err := b.p.W.Flush(); err != nil {
 		return fmt.Errorf("write cat-file request: %w", err)
 	}
 	return nil
@@ -168,7 +141,7 @@ func (b *Batch) send(command string, names []string) error {
 
 // header reads one response header.
 func (b *Batch) header() (Info, error) {
-	line, err := b.r.ReadString('\n')
+	line, err := b.p.R.ReadString('\n')
 	if err != nil {
 		return Info{}, fmt.Errorf("read cat-file header: %w", err)
 	}
@@ -196,21 +169,21 @@ func (b *Batch) body(info Info, limit int64, w io.Writer) (data []byte, truncate
 		keep, truncated = limit, true
 	}
 	if w != nil {
-		if _, err := io.CopyN(w, b.r, info.Size); err != nil {
+		if _, err := io.CopyN(w, b.p.R, info.Size); err != nil {
 			return nil, false, fmt.Errorf("copy object %s: %w", info.OID, err)
 		}
 	} else {
 		data = make([]byte, keep)
-		if _, err := io.ReadFull(b.r, data); err != nil {
+		if _, err := io.ReadFull(b.p.R, data); err != nil {
 			return nil, false, fmt.Errorf("read object %s: %w", info.OID, err)
 		}
 		if rest := info.Size - keep; rest > 0 {
-			if _, err := io.CopyN(io.Discard, b.r, rest); err != nil {
+			if _, err := io.CopyN(io.Discard, b.p.R, rest); err != nil {
 				return nil, false, fmt.Errorf("read object %s: %w", info.OID, err)
 			}
 		}
 	}
-	if c, err := b.r.ReadByte(); err != nil || c != '\n' {
+	if c, err := b.p.R.ReadByte(); err != nil || c != '\n' {
 		return nil, false, fmt.Errorf("%w: object %s not followed by a newline", errBroken, info.OID)
 	}
 	return data, truncated, nil

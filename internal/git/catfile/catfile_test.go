@@ -117,7 +117,7 @@ func TestBatch_reads(t *testing.T) {
 			require.ErrorIs(t, err, tc.err, tc.name)
 		}
 		// The process is still usable after these.
-		require.False(t, b.broken)
+		require.False(t, b.Proc().Broken)
 		_, err := b.Info(ctx, f.hello)
 		require.NoError(t, err)
 	})
@@ -190,7 +190,7 @@ func TestBatch_contextCancelledDuringRead(t *testing.T) {
 	cancel()
 	_, err = b.Info(cctx, f.hello)
 	require.ErrorIs(t, err, context.Canceled)
-	require.False(t, b.broken, "nothing was sent: the process is still in step")
+	require.False(t, b.Proc().Broken, "nothing was sent: the process is still in step")
 
 	// A context that ends while the request is in flight kills the process.
 	w := &slowWriter{cancel: nil}
@@ -198,7 +198,7 @@ func TestBatch_contextCancelledDuringRead(t *testing.T) {
 	w.cancel = cancel
 	_, err = b.ReadTo(cctx, f.big, w)
 	require.Error(t, err)
-	require.True(t, b.broken)
+	require.True(t, b.Proc().Broken)
 	c.Put(b) // closed, not kept
 	require.Equal(t, 0, c.Idle())
 
@@ -263,7 +263,7 @@ func TestCache_reuseLimitsAndEviction(t *testing.T) {
 	require.Equal(t, 2, c.Idle())
 	c.Put(b2) // taken before the eviction: closed, not kept
 	require.Equal(t, 2, c.Idle())
-	require.True(t, b2.broken)
+	require.True(t, b2.Proc().Broken)
 }
 
 func TestCache_idleTimeout(t *testing.T) {
@@ -351,7 +351,7 @@ func TestBatch_namesGitWouldDieOnAreRefused(t *testing.T) {
 	b, err := c.Get(ctx, f.repo)
 	require.NoError(t, err)
 	defer c.Put(b)
-	proc := b.proc
+	proc := b.Proc().P
 	for _, name := range []string{
 		"main:../x", "main:./x", ":../x", ":0:../x", "main^{tree}:./", "main:.//x",
 		"main@{u}", "main@{upstream}", "main@{UPSTREAM}", "main@{push}", "@{u}", "HEAD@{U}^{tree}",
@@ -364,8 +364,8 @@ func TestBatch_namesGitWouldDieOnAreRefused(t *testing.T) {
 		require.NoError(t, err, "after %q", name)
 		require.Equal(t, f.commit, info.OID)
 	}
-	require.False(t, b.broken)
-	require.Same(t, proc, b.proc, "the same process answered throughout")
+	require.False(t, b.Proc().Broken)
+	require.Same(t, proc, b.Proc().P, "the same process answered throughout")
 	// What git answers with "missing" stays a plain miss.
 	for _, name := range []string{"main:..", "main:d/../f", "main@{1}", "main@{yesterday}", ":/(", "main^{/("} {
 		_, err := b.Info(ctx, name)

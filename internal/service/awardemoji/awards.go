@@ -72,6 +72,9 @@ func (s *Service) Award(ctx context.Context, actor *authz.Actor, k Kind, ref Ref
 	if !t.CanAward || actor.IsAnonymous() {
 		return nil, apperr.NotFound("Award Emoji")
 	}
+	if t.NotAwardable {
+		return nil, apperr.NotFound("Award Emoji Awardable cannot be awarded emoji")
+	}
 	name = Normalize(name)
 	var problems []string
 	if strings.TrimSpace(name) == "" {

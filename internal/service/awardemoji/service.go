@@ -21,6 +21,8 @@ type Target struct {
 	ID int
 	// CanAward is whether the actor may react to it (GitLab's award_emoji ability).
 	CanAward bool
+	// NotAwardable: the object takes no awards at all (a system note).
+	NotAwardable bool
 }
 
 // Ref names an awardable as a URL does: the parent project or group (id or path) and the keys

@@ -25,7 +25,7 @@ const (
 )
 
 // Target is what an event is about: its kind, row, per-parent iid (when the kind has one)
-// and title, kept with the event.
+// and title (empty: null), kept with the event.
 type Target struct {
 	Type  string
 	ID    int
@@ -77,7 +77,10 @@ func Record(ctx context.Context, c *ent.Client, entries ...Entry) error {
 			cr.SetCreatedAt(e.CreatedAt.UTC().Truncate(time.Millisecond))
 		}
 		if t := e.Target; t != nil {
-			cr.SetTargetType(t.Type).SetTargetID(t.ID).SetNillableTargetIid(t.IID).SetTargetTitle(t.Title)
+			cr.SetTargetType(t.Type).SetTargetID(t.ID).SetNillableTargetIid(t.IID)
+			if t.Title != "" { // notes have no title: target_title null
+				cr.SetTargetTitle(t.Title)
+			}
 		}
 		creates[i] = cr
 	}
@@ -120,4 +123,11 @@ func Left(projectID, userID int, expired bool) Entry {
 		a = event.ActionExpired
 	}
 	return Entry{Action: a, AuthorID: userID, ProjectID: &projectID}
+}
+
+// Commented is the event of author's comment (note noteID) in a project, or in a group for a
+// group's noteable (epics): GitLab's "commented on", with the note as its target.
+func Commented(noteID, authorID int, projectID, groupID *int) Entry {
+	return Entry{Action: event.ActionCommented, AuthorID: authorID, ProjectID: projectID, GroupID: groupID,
+		Target: &Target{Type: TargetNote, ID: noteID}}
 }

@@ -1,0 +1,55 @@
+// Package noteapi serves the notes and discussions of every noteable: the notes API
+// (.../notes: list, read, create, update, delete) and the discussions API (.../discussions:
+// list, read, start a thread, reply, change and delete a thread's notes), one set of
+// handlers over notes.Service for each noteable's URL family.
+package noteapi
+
+import (
+	"anvil/internal/service/notes"
+	"anvil/rest/httpx"
+	"anvil/rest/route"
+
+	"github.com/gin-gonic/gin"
+)
+
+// Family is one noteable's URL family: its type, the path of one noteable (its parent in
+// :id) and the name of the path parameter that holds its id or iid.
+type Family struct {
+	Type    string
+	Path    string
+	IDParam string
+}
+
+// Families are the noteables served, one line each (snippets, epics, merge requests and
+// commits add theirs).
+var Families = []Family{
+	{Type: notes.TypeIssue, Path: "/projects/:id/issues/:issue_iid", IDParam: "issue_iid"},
+}
+
+type handlers struct {
+	notes  *notes.Service
+	family Family
+}
+
+// Register adds the notes and discussions routes of every family.
+func Register(t *route.Table) {
+	for _, f := range Families {
+		h := &handlers{notes: t.S.Notes, family: f}
+		t.GET(f.Path+"/notes", h.list)
+		t.GET(f.Path+"/notes/:note_id", h.get)
+		t.POST(f.Path+"/notes", h.create, route.SignedIn)
+		t.PUT(f.Path+"/notes/:note_id", h.update, route.SignedIn)
+		t.DELETE(f.Path+"/notes/:note_id", h.delete, route.SignedIn)
+		t.GET(f.Path+"/discussions", h.discussions)
+		t.GET(f.Path+"/discussions/:discussion_id", h.discussion)
+		t.POST(f.Path+"/discussions", h.createDiscussion, route.SignedIn)
+		t.POST(f.Path+"/discussions/:discussion_id/notes", h.reply, route.SignedIn)
+		t.PUT(f.Path+"/discussions/:discussion_id/notes/:note_id", h.update, route.SignedIn)
+		t.DELETE(f.Path+"/discussions/:discussion_id/notes/:note_id", h.delete, route.SignedIn)
+	}
+}
+
+// ref is the noteable the request's path names.
+func (h *handlers) ref(c *gin.Context) notes.Ref {
+	return notes.Ref{Type: h.family.Type, Parent: httpx.PathParam(c, "id"), ID: httpx.PathParam(c, h.family.IDParam)}
+}
