@@ -262,4 +262,11 @@ func TestNoteAwards(t *testing.T) {
 	r = in.Do(t, "POST", issue+"/notes/"+system+"/award_emoji", reporterTok, url.Values{"name": {"eyes"}})
 	assert.Equal(t, 404, r.Status)
 	assert.JSONEq(t, `{"message":"404 Award Emoji Awardable cannot be awarded emoji Not Found"}`, string(r.Body))
+
+	// Deleting the issue removes its notes' awards with them.
+	r = in.Do(t, "DELETE", issue, servertest.RootToken, nil)
+	require.Equal(t, 204, r.Status, r.String())
+	n, err := in.DB.Client.AwardEmoji.Query().Count(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, 0, n)
 }

@@ -3,6 +3,8 @@ package awardemoji
 import (
 	"context"
 
+	"anvil/ent/awardemoji"
+	"anvil/ent/note"
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
@@ -24,11 +26,23 @@ func Issues(s *issues.Service) Resolver {
 	}
 }
 
-// IssueChanged removes a destroyed issue's awards in the deletion's transaction (the service
-// is one of the issue observers).
+// IssueChanged removes a destroyed issue's awards, and those of its notes, in the deletion's
+// transaction (the service is an issue observer, listed before the notes domain, which deletes
+// the notes).
 func (s *Service) IssueChanged(ctx context.Context, _ *authz.Actor, ch issues.Change) error {
 	if ch.Action != "destroyed" || ch.Before == nil {
 		return nil
 	}
-	return RemoveAll(ctx, db.ClientFrom(ctx, s.client), "Issue", ch.Before.ID)
+	c := db.ClientFrom(ctx, s.client)
+	noteIDs, err := c.Note.Query().Where(note.NoteableTypeEQ(note.NoteableTypeIssue), note.NoteableID(ch.Before.ID)).IDs(ctx)
+	if err != nil {
+		return err
+	}
+	if len(noteIDs) > 0 {
+		if _, err := c.AwardEmoji.Delete().Where(awardemoji.AwardableTypeEQ(awardemoji.AwardableTypeNote),
+			awardemoji.AwardableIDIn(noteIDs...)).Exec(ctx); err != nil {
+			return err
+		}
+	}
+	return RemoveAll(ctx, c, "Issue", ch.Before.ID)
 }
