@@ -13,6 +13,9 @@ import (
 
 	"anvil/ent/awardemoji"
 	"anvil/ent/containerrepository"
+	"anvil/ent/epic"
+	"anvil/ent/epicissue"
+	"anvil/ent/epiclabel"
 	"anvil/ent/event"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
@@ -43,6 +46,7 @@ import (
 	"anvil/ent/resourcemilestoneevent"
 	"anvil/ent/resourcestateevent"
 	"anvil/ent/setting"
+	"anvil/ent/snippet"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
 
@@ -63,6 +67,12 @@ type Client struct {
 	AwardEmoji *AwardEmojiClient
 	// ContainerRepository is the client for interacting with the ContainerRepository builders.
 	ContainerRepository *ContainerRepositoryClient
+	// Epic is the client for interacting with the Epic builders.
+	Epic *EpicClient
+	// EpicIssue is the client for interacting with the EpicIssue builders.
+	EpicIssue *EpicIssueClient
+	// EpicLabel is the client for interacting with the EpicLabel builders.
+	EpicLabel *EpicLabelClient
 	// Event is the client for interacting with the Event builders.
 	Event *EventClient
 	// GroupCustomAttribute is the client for interacting with the GroupCustomAttribute builders.
@@ -123,6 +133,8 @@ type Client struct {
 	ResourceStateEvent *ResourceStateEventClient
 	// Setting is the client for interacting with the Setting builders.
 	Setting *SettingClient
+	// Snippet is the client for interacting with the Snippet builders.
+	Snippet *SnippetClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 	// UserCustomAttribute is the client for interacting with the UserCustomAttribute builders.
@@ -142,6 +154,9 @@ func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.AwardEmoji = NewAwardEmojiClient(c.config)
 	c.ContainerRepository = NewContainerRepositoryClient(c.config)
+	c.Epic = NewEpicClient(c.config)
+	c.EpicIssue = NewEpicIssueClient(c.config)
+	c.EpicLabel = NewEpicLabelClient(c.config)
 	c.Event = NewEventClient(c.config)
 	c.GroupCustomAttribute = NewGroupCustomAttributeClient(c.config)
 	c.GroupGroupLink = NewGroupGroupLinkClient(c.config)
@@ -172,6 +187,7 @@ func (c *Client) init() {
 	c.ResourceMilestoneEvent = NewResourceMilestoneEventClient(c.config)
 	c.ResourceStateEvent = NewResourceStateEventClient(c.config)
 	c.Setting = NewSettingClient(c.config)
+	c.Snippet = NewSnippetClient(c.config)
 	c.User = NewUserClient(c.config)
 	c.UserCustomAttribute = NewUserCustomAttributeClient(c.config)
 }
@@ -268,6 +284,9 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		config:                       cfg,
 		AwardEmoji:                   NewAwardEmojiClient(cfg),
 		ContainerRepository:          NewContainerRepositoryClient(cfg),
+		Epic:                         NewEpicClient(cfg),
+		EpicIssue:                    NewEpicIssueClient(cfg),
+		EpicLabel:                    NewEpicLabelClient(cfg),
 		Event:                        NewEventClient(cfg),
 		GroupCustomAttribute:         NewGroupCustomAttributeClient(cfg),
 		GroupGroupLink:               NewGroupGroupLinkClient(cfg),
@@ -298,6 +317,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ResourceMilestoneEvent:       NewResourceMilestoneEventClient(cfg),
 		ResourceStateEvent:           NewResourceStateEventClient(cfg),
 		Setting:                      NewSettingClient(cfg),
+		Snippet:                      NewSnippetClient(cfg),
 		User:                         NewUserClient(cfg),
 		UserCustomAttribute:          NewUserCustomAttributeClient(cfg),
 	}, nil
@@ -321,6 +341,9 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		config:                       cfg,
 		AwardEmoji:                   NewAwardEmojiClient(cfg),
 		ContainerRepository:          NewContainerRepositoryClient(cfg),
+		Epic:                         NewEpicClient(cfg),
+		EpicIssue:                    NewEpicIssueClient(cfg),
+		EpicLabel:                    NewEpicLabelClient(cfg),
 		Event:                        NewEventClient(cfg),
 		GroupCustomAttribute:         NewGroupCustomAttributeClient(cfg),
 		GroupGroupLink:               NewGroupGroupLinkClient(cfg),
@@ -351,6 +374,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ResourceMilestoneEvent:       NewResourceMilestoneEventClient(cfg),
 		ResourceStateEvent:           NewResourceStateEventClient(cfg),
 		Setting:                      NewSettingClient(cfg),
+		Snippet:                      NewSnippetClient(cfg),
 		User:                         NewUserClient(cfg),
 		UserCustomAttribute:          NewUserCustomAttributeClient(cfg),
 	}, nil
@@ -382,14 +406,15 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.AwardEmoji, c.ContainerRepository, c.Event, c.GroupCustomAttribute,
-		c.GroupGroupLink, c.Identity, c.InternalID, c.Issue, c.IssueAssignee,
-		c.IssueLabel, c.JobOutbox, c.Label, c.LabelSubscription, c.LastCommit,
-		c.Member, c.Milestone, c.Namespace, c.Note, c.PersonalAccessToken, c.Project,
-		c.ProjectGroupLink, c.ProjectRepositoryStorageMove, c.ProjectStar,
-		c.ProjectStatistics, c.ProtectedBranch, c.PushEvent, c.PushEventPayload,
-		c.RedirectRoute, c.ResourceLabelEvent, c.ResourceMilestoneEvent,
-		c.ResourceStateEvent, c.Setting, c.User, c.UserCustomAttribute,
+		c.AwardEmoji, c.ContainerRepository, c.Epic, c.EpicIssue, c.EpicLabel, c.Event,
+		c.GroupCustomAttribute, c.GroupGroupLink, c.Identity, c.InternalID, c.Issue,
+		c.IssueAssignee, c.IssueLabel, c.JobOutbox, c.Label, c.LabelSubscription,
+		c.LastCommit, c.Member, c.Milestone, c.Namespace, c.Note,
+		c.PersonalAccessToken, c.Project, c.ProjectGroupLink,
+		c.ProjectRepositoryStorageMove, c.ProjectStar, c.ProjectStatistics,
+		c.ProtectedBranch, c.PushEvent, c.PushEventPayload, c.RedirectRoute,
+		c.ResourceLabelEvent, c.ResourceMilestoneEvent, c.ResourceStateEvent,
+		c.Setting, c.Snippet, c.User, c.UserCustomAttribute,
 	} {
 		n.Use(hooks...)
 	}
@@ -399,14 +424,15 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.AwardEmoji, c.ContainerRepository, c.Event, c.GroupCustomAttribute,
-		c.GroupGroupLink, c.Identity, c.InternalID, c.Issue, c.IssueAssignee,
-		c.IssueLabel, c.JobOutbox, c.Label, c.LabelSubscription, c.LastCommit,
-		c.Member, c.Milestone, c.Namespace, c.Note, c.PersonalAccessToken, c.Project,
-		c.ProjectGroupLink, c.ProjectRepositoryStorageMove, c.ProjectStar,
-		c.ProjectStatistics, c.ProtectedBranch, c.PushEvent, c.PushEventPayload,
-		c.RedirectRoute, c.ResourceLabelEvent, c.ResourceMilestoneEvent,
-		c.ResourceStateEvent, c.Setting, c.User, c.UserCustomAttribute,
+		c.AwardEmoji, c.ContainerRepository, c.Epic, c.EpicIssue, c.EpicLabel, c.Event,
+		c.GroupCustomAttribute, c.GroupGroupLink, c.Identity, c.InternalID, c.Issue,
+		c.IssueAssignee, c.IssueLabel, c.JobOutbox, c.Label, c.LabelSubscription,
+		c.LastCommit, c.Member, c.Milestone, c.Namespace, c.Note,
+		c.PersonalAccessToken, c.Project, c.ProjectGroupLink,
+		c.ProjectRepositoryStorageMove, c.ProjectStar, c.ProjectStatistics,
+		c.ProtectedBranch, c.PushEvent, c.PushEventPayload, c.RedirectRoute,
+		c.ResourceLabelEvent, c.ResourceMilestoneEvent, c.ResourceStateEvent,
+		c.Setting, c.Snippet, c.User, c.UserCustomAttribute,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -419,6 +445,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.AwardEmoji.mutate(ctx, m)
 	case *ContainerRepositoryMutation:
 		return c.ContainerRepository.mutate(ctx, m)
+	case *EpicMutation:
+		return c.Epic.mutate(ctx, m)
+	case *EpicIssueMutation:
+		return c.EpicIssue.mutate(ctx, m)
+	case *EpicLabelMutation:
+		return c.EpicLabel.mutate(ctx, m)
 	case *EventMutation:
 		return c.Event.mutate(ctx, m)
 	case *GroupCustomAttributeMutation:
@@ -479,6 +511,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ResourceStateEvent.mutate(ctx, m)
 	case *SettingMutation:
 		return c.Setting.mutate(ctx, m)
+	case *SnippetMutation:
+		return c.Snippet.mutate(ctx, m)
 	case *UserMutation:
 		return c.User.mutate(ctx, m)
 	case *UserCustomAttributeMutation:
@@ -783,6 +817,581 @@ func (c *ContainerRepositoryClient) mutate(ctx context.Context, m *ContainerRepo
 		return (&ContainerRepositoryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown ContainerRepository mutation op: %q", m.Op())
+	}
+}
+
+// EpicClient is a client for the Epic schema.
+type EpicClient struct {
+	config
+}
+
+// NewEpicClient returns a client for the Epic from the given config.
+func NewEpicClient(c config) *EpicClient {
+	return &EpicClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `epic.Hooks(f(g(h())))`.
+func (c *EpicClient) Use(hooks ...Hook) {
+	c.hooks.Epic = append(c.hooks.Epic, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `epic.Intercept(f(g(h())))`.
+func (c *EpicClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Epic = append(c.inters.Epic, interceptors...)
+}
+
+// Create returns a builder for creating a Epic entity.
+func (c *EpicClient) Create() *EpicCreate {
+	mutation := newEpicMutation(c.config, OpCreate)
+	return &EpicCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Epic entities.
+func (c *EpicClient) CreateBulk(builders ...*EpicCreate) *EpicCreateBulk {
+	return &EpicCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *EpicClient) MapCreateBulk(slice any, setFunc func(*EpicCreate, int)) *EpicCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &EpicCreateBulk{err: fmt.Errorf("calling to EpicClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*EpicCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &EpicCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Epic.
+func (c *EpicClient) Update() *EpicUpdate {
+	mutation := newEpicMutation(c.config, OpUpdate)
+	return &EpicUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *EpicClient) UpdateOne(_m *Epic) *EpicUpdateOne {
+	mutation := newEpicMutation(c.config, OpUpdateOne, withEpic(_m))
+	return &EpicUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *EpicClient) UpdateOneID(id int) *EpicUpdateOne {
+	mutation := newEpicMutation(c.config, OpUpdateOne, withEpicID(id))
+	return &EpicUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Epic.
+func (c *EpicClient) Delete() *EpicDelete {
+	mutation := newEpicMutation(c.config, OpDelete)
+	return &EpicDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *EpicClient) DeleteOne(_m *Epic) *EpicDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *EpicClient) DeleteOneID(id int) *EpicDeleteOne {
+	builder := c.Delete().Where(epic.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &EpicDeleteOne{builder}
+}
+
+// Query returns a query builder for Epic.
+func (c *EpicClient) Query() *EpicQuery {
+	return &EpicQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeEpic},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Epic entity by its id.
+func (c *EpicClient) Get(ctx context.Context, id int) (*Epic, error) {
+	return c.Query().Where(epic.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *EpicClient) GetX(ctx context.Context, id int) *Epic {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryGroup queries the group edge of a Epic.
+func (c *EpicClient) QueryGroup(_m *Epic) *NamespaceQuery {
+	query := (&NamespaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(epic.Table, epic.FieldID, id),
+			sqlgraph.To(namespace.Table, namespace.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, epic.GroupTable, epic.GroupColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryAuthor queries the author edge of a Epic.
+func (c *EpicClient) QueryAuthor(_m *Epic) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(epic.Table, epic.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, epic.AuthorTable, epic.AuthorColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryClosedBy queries the closed_by edge of a Epic.
+func (c *EpicClient) QueryClosedBy(_m *Epic) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(epic.Table, epic.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, epic.ClosedByTable, epic.ClosedByColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryParent queries the parent edge of a Epic.
+func (c *EpicClient) QueryParent(_m *Epic) *EpicQuery {
+	query := (&EpicClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(epic.Table, epic.FieldID, id),
+			sqlgraph.To(epic.Table, epic.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, epic.ParentTable, epic.ParentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryChildren queries the children edge of a Epic.
+func (c *EpicClient) QueryChildren(_m *Epic) *EpicQuery {
+	query := (&EpicClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(epic.Table, epic.FieldID, id),
+			sqlgraph.To(epic.Table, epic.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, epic.ChildrenTable, epic.ChildrenColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryLabelLinks queries the label_links edge of a Epic.
+func (c *EpicClient) QueryLabelLinks(_m *Epic) *EpicLabelQuery {
+	query := (&EpicLabelClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(epic.Table, epic.FieldID, id),
+			sqlgraph.To(epiclabel.Table, epiclabel.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, epic.LabelLinksTable, epic.LabelLinksColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryIssueLinks queries the issue_links edge of a Epic.
+func (c *EpicClient) QueryIssueLinks(_m *Epic) *EpicIssueQuery {
+	query := (&EpicIssueClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(epic.Table, epic.FieldID, id),
+			sqlgraph.To(epicissue.Table, epicissue.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, epic.IssueLinksTable, epic.IssueLinksColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *EpicClient) Hooks() []Hook {
+	return c.hooks.Epic
+}
+
+// Interceptors returns the client interceptors.
+func (c *EpicClient) Interceptors() []Interceptor {
+	return c.inters.Epic
+}
+
+func (c *EpicClient) mutate(ctx context.Context, m *EpicMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&EpicCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&EpicUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&EpicUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&EpicDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Epic mutation op: %q", m.Op())
+	}
+}
+
+// EpicIssueClient is a client for the EpicIssue schema.
+type EpicIssueClient struct {
+	config
+}
+
+// NewEpicIssueClient returns a client for the EpicIssue from the given config.
+func NewEpicIssueClient(c config) *EpicIssueClient {
+	return &EpicIssueClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `epicissue.Hooks(f(g(h())))`.
+func (c *EpicIssueClient) Use(hooks ...Hook) {
+	c.hooks.EpicIssue = append(c.hooks.EpicIssue, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `epicissue.Intercept(f(g(h())))`.
+func (c *EpicIssueClient) Intercept(interceptors ...Interceptor) {
+	c.inters.EpicIssue = append(c.inters.EpicIssue, interceptors...)
+}
+
+// Create returns a builder for creating a EpicIssue entity.
+func (c *EpicIssueClient) Create() *EpicIssueCreate {
+	mutation := newEpicIssueMutation(c.config, OpCreate)
+	return &EpicIssueCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of EpicIssue entities.
+func (c *EpicIssueClient) CreateBulk(builders ...*EpicIssueCreate) *EpicIssueCreateBulk {
+	return &EpicIssueCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *EpicIssueClient) MapCreateBulk(slice any, setFunc func(*EpicIssueCreate, int)) *EpicIssueCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &EpicIssueCreateBulk{err: fmt.Errorf("calling to EpicIssueClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*EpicIssueCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &EpicIssueCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for EpicIssue.
+func (c *EpicIssueClient) Update() *EpicIssueUpdate {
+	mutation := newEpicIssueMutation(c.config, OpUpdate)
+	return &EpicIssueUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *EpicIssueClient) UpdateOne(_m *EpicIssue) *EpicIssueUpdateOne {
+	mutation := newEpicIssueMutation(c.config, OpUpdateOne, withEpicIssue(_m))
+	return &EpicIssueUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *EpicIssueClient) UpdateOneID(id int) *EpicIssueUpdateOne {
+	mutation := newEpicIssueMutation(c.config, OpUpdateOne, withEpicIssueID(id))
+	return &EpicIssueUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for EpicIssue.
+func (c *EpicIssueClient) Delete() *EpicIssueDelete {
+	mutation := newEpicIssueMutation(c.config, OpDelete)
+	return &EpicIssueDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *EpicIssueClient) DeleteOne(_m *EpicIssue) *EpicIssueDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *EpicIssueClient) DeleteOneID(id int) *EpicIssueDeleteOne {
+	builder := c.Delete().Where(epicissue.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &EpicIssueDeleteOne{builder}
+}
+
+// Query returns a query builder for EpicIssue.
+func (c *EpicIssueClient) Query() *EpicIssueQuery {
+	return &EpicIssueQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeEpicIssue},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a EpicIssue entity by its id.
+func (c *EpicIssueClient) Get(ctx context.Context, id int) (*EpicIssue, error) {
+	return c.Query().Where(epicissue.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *EpicIssueClient) GetX(ctx context.Context, id int) *EpicIssue {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryEpic queries the epic edge of a EpicIssue.
+func (c *EpicIssueClient) QueryEpic(_m *EpicIssue) *EpicQuery {
+	query := (&EpicClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(epicissue.Table, epicissue.FieldID, id),
+			sqlgraph.To(epic.Table, epic.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, epicissue.EpicTable, epicissue.EpicColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryIssue queries the issue edge of a EpicIssue.
+func (c *EpicIssueClient) QueryIssue(_m *EpicIssue) *IssueQuery {
+	query := (&IssueClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(epicissue.Table, epicissue.FieldID, id),
+			sqlgraph.To(issue.Table, issue.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, epicissue.IssueTable, epicissue.IssueColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *EpicIssueClient) Hooks() []Hook {
+	return c.hooks.EpicIssue
+}
+
+// Interceptors returns the client interceptors.
+func (c *EpicIssueClient) Interceptors() []Interceptor {
+	return c.inters.EpicIssue
+}
+
+func (c *EpicIssueClient) mutate(ctx context.Context, m *EpicIssueMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&EpicIssueCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&EpicIssueUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&EpicIssueUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&EpicIssueDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown EpicIssue mutation op: %q", m.Op())
+	}
+}
+
+// EpicLabelClient is a client for the EpicLabel schema.
+type EpicLabelClient struct {
+	config
+}
+
+// NewEpicLabelClient returns a client for the EpicLabel from the given config.
+func NewEpicLabelClient(c config) *EpicLabelClient {
+	return &EpicLabelClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `epiclabel.Hooks(f(g(h())))`.
+func (c *EpicLabelClient) Use(hooks ...Hook) {
+	c.hooks.EpicLabel = append(c.hooks.EpicLabel, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `epiclabel.Intercept(f(g(h())))`.
+func (c *EpicLabelClient) Intercept(interceptors ...Interceptor) {
+	c.inters.EpicLabel = append(c.inters.EpicLabel, interceptors...)
+}
+
+// Create returns a builder for creating a EpicLabel entity.
+func (c *EpicLabelClient) Create() *EpicLabelCreate {
+	mutation := newEpicLabelMutation(c.config, OpCreate)
+	return &EpicLabelCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of EpicLabel entities.
+func (c *EpicLabelClient) CreateBulk(builders ...*EpicLabelCreate) *EpicLabelCreateBulk {
+	return &EpicLabelCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *EpicLabelClient) MapCreateBulk(slice any, setFunc func(*EpicLabelCreate, int)) *EpicLabelCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &EpicLabelCreateBulk{err: fmt.Errorf("calling to EpicLabelClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*EpicLabelCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &EpicLabelCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for EpicLabel.
+func (c *EpicLabelClient) Update() *EpicLabelUpdate {
+	mutation := newEpicLabelMutation(c.config, OpUpdate)
+	return &EpicLabelUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *EpicLabelClient) UpdateOne(_m *EpicLabel) *EpicLabelUpdateOne {
+	mutation := newEpicLabelMutation(c.config, OpUpdateOne, withEpicLabel(_m))
+	return &EpicLabelUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *EpicLabelClient) UpdateOneID(id int) *EpicLabelUpdateOne {
+	mutation := newEpicLabelMutation(c.config, OpUpdateOne, withEpicLabelID(id))
+	return &EpicLabelUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for EpicLabel.
+func (c *EpicLabelClient) Delete() *EpicLabelDelete {
+	mutation := newEpicLabelMutation(c.config, OpDelete)
+	return &EpicLabelDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *EpicLabelClient) DeleteOne(_m *EpicLabel) *EpicLabelDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *EpicLabelClient) DeleteOneID(id int) *EpicLabelDeleteOne {
+	builder := c.Delete().Where(epiclabel.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &EpicLabelDeleteOne{builder}
+}
+
+// Query returns a query builder for EpicLabel.
+func (c *EpicLabelClient) Query() *EpicLabelQuery {
+	return &EpicLabelQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeEpicLabel},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a EpicLabel entity by its id.
+func (c *EpicLabelClient) Get(ctx context.Context, id int) (*EpicLabel, error) {
+	return c.Query().Where(epiclabel.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *EpicLabelClient) GetX(ctx context.Context, id int) *EpicLabel {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryEpic queries the epic edge of a EpicLabel.
+func (c *EpicLabelClient) QueryEpic(_m *EpicLabel) *EpicQuery {
+	query := (&EpicClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(epiclabel.Table, epiclabel.FieldID, id),
+			sqlgraph.To(epic.Table, epic.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, epiclabel.EpicTable, epiclabel.EpicColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryLabel queries the label edge of a EpicLabel.
+func (c *EpicLabelClient) QueryLabel(_m *EpicLabel) *LabelQuery {
+	query := (&LabelClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(epiclabel.Table, epiclabel.FieldID, id),
+			sqlgraph.To(label.Table, label.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, epiclabel.LabelTable, epiclabel.LabelColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *EpicLabelClient) Hooks() []Hook {
+	return c.hooks.EpicLabel
+}
+
+// Interceptors returns the client interceptors.
+func (c *EpicLabelClient) Interceptors() []Interceptor {
+	return c.inters.EpicLabel
+}
+
+func (c *EpicLabelClient) mutate(ctx context.Context, m *EpicLabelMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&EpicLabelCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&EpicLabelUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&EpicLabelUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&EpicLabelDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown EpicLabel mutation op: %q", m.Op())
 	}
 }
 
@@ -5928,6 +6537,171 @@ func (c *SettingClient) mutate(ctx context.Context, m *SettingMutation) (Value, 
 	}
 }
 
+// SnippetClient is a client for the Snippet schema.
+type SnippetClient struct {
+	config
+}
+
+// NewSnippetClient returns a client for the Snippet from the given config.
+func NewSnippetClient(c config) *SnippetClient {
+	return &SnippetClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `snippet.Hooks(f(g(h())))`.
+func (c *SnippetClient) Use(hooks ...Hook) {
+	c.hooks.Snippet = append(c.hooks.Snippet, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `snippet.Intercept(f(g(h())))`.
+func (c *SnippetClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Snippet = append(c.inters.Snippet, interceptors...)
+}
+
+// Create returns a builder for creating a Snippet entity.
+func (c *SnippetClient) Create() *SnippetCreate {
+	mutation := newSnippetMutation(c.config, OpCreate)
+	return &SnippetCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Snippet entities.
+func (c *SnippetClient) CreateBulk(builders ...*SnippetCreate) *SnippetCreateBulk {
+	return &SnippetCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SnippetClient) MapCreateBulk(slice any, setFunc func(*SnippetCreate, int)) *SnippetCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SnippetCreateBulk{err: fmt.Errorf("calling to SnippetClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SnippetCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SnippetCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Snippet.
+func (c *SnippetClient) Update() *SnippetUpdate {
+	mutation := newSnippetMutation(c.config, OpUpdate)
+	return &SnippetUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SnippetClient) UpdateOne(_m *Snippet) *SnippetUpdateOne {
+	mutation := newSnippetMutation(c.config, OpUpdateOne, withSnippet(_m))
+	return &SnippetUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SnippetClient) UpdateOneID(id int) *SnippetUpdateOne {
+	mutation := newSnippetMutation(c.config, OpUpdateOne, withSnippetID(id))
+	return &SnippetUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Snippet.
+func (c *SnippetClient) Delete() *SnippetDelete {
+	mutation := newSnippetMutation(c.config, OpDelete)
+	return &SnippetDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SnippetClient) DeleteOne(_m *Snippet) *SnippetDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SnippetClient) DeleteOneID(id int) *SnippetDeleteOne {
+	builder := c.Delete().Where(snippet.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SnippetDeleteOne{builder}
+}
+
+// Query returns a query builder for Snippet.
+func (c *SnippetClient) Query() *SnippetQuery {
+	return &SnippetQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSnippet},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Snippet entity by its id.
+func (c *SnippetClient) Get(ctx context.Context, id int) (*Snippet, error) {
+	return c.Query().Where(snippet.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SnippetClient) GetX(ctx context.Context, id int) *Snippet {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryAuthor queries the author edge of a Snippet.
+func (c *SnippetClient) QueryAuthor(_m *Snippet) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(snippet.Table, snippet.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, snippet.AuthorTable, snippet.AuthorColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryProject queries the project edge of a Snippet.
+func (c *SnippetClient) QueryProject(_m *Snippet) *ProjectQuery {
+	query := (&ProjectClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(snippet.Table, snippet.FieldID, id),
+			sqlgraph.To(project.Table, project.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, snippet.ProjectTable, snippet.ProjectColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SnippetClient) Hooks() []Hook {
+	return c.hooks.Snippet
+}
+
+// Interceptors returns the client interceptors.
+func (c *SnippetClient) Interceptors() []Interceptor {
+	return c.inters.Snippet
+}
+
+func (c *SnippetClient) mutate(ctx context.Context, m *SnippetMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SnippetCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SnippetUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SnippetUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SnippetDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Snippet mutation op: %q", m.Op())
+	}
+}
+
 // UserClient is a client for the User schema.
 type UserClient struct {
 	config
@@ -6373,22 +7147,24 @@ func (c *UserCustomAttributeClient) mutate(ctx context.Context, m *UserCustomAtt
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		AwardEmoji, ContainerRepository, Event, GroupCustomAttribute, GroupGroupLink,
-		Identity, InternalID, Issue, IssueAssignee, IssueLabel, JobOutbox, Label,
-		LabelSubscription, LastCommit, Member, Milestone, Namespace, Note,
-		PersonalAccessToken, Project, ProjectGroupLink, ProjectRepositoryStorageMove,
-		ProjectStar, ProjectStatistics, ProtectedBranch, PushEvent, PushEventPayload,
-		RedirectRoute, ResourceLabelEvent, ResourceMilestoneEvent, ResourceStateEvent,
-		Setting, User, UserCustomAttribute []ent.Hook
+		AwardEmoji, ContainerRepository, Epic, EpicIssue, EpicLabel, Event,
+		GroupCustomAttribute, GroupGroupLink, Identity, InternalID, Issue,
+		IssueAssignee, IssueLabel, JobOutbox, Label, LabelSubscription, LastCommit,
+		Member, Milestone, Namespace, Note, PersonalAccessToken, Project,
+		ProjectGroupLink, ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics,
+		ProtectedBranch, PushEvent, PushEventPayload, RedirectRoute,
+		ResourceLabelEvent, ResourceMilestoneEvent, ResourceStateEvent, Setting,
+		Snippet, User, UserCustomAttribute []ent.Hook
 	}
 	inters struct {
-		AwardEmoji, ContainerRepository, Event, GroupCustomAttribute, GroupGroupLink,
-		Identity, InternalID, Issue, IssueAssignee, IssueLabel, JobOutbox, Label,
-		LabelSubscription, LastCommit, Member, Milestone, Namespace, Note,
-		PersonalAccessToken, Project, ProjectGroupLink, ProjectRepositoryStorageMove,
-		ProjectStar, ProjectStatistics, ProtectedBranch, PushEvent, PushEventPayload,
-		RedirectRoute, ResourceLabelEvent, ResourceMilestoneEvent, ResourceStateEvent,
-		Setting, User, UserCustomAttribute []ent.Interceptor
+		AwardEmoji, ContainerRepository, Epic, EpicIssue, EpicLabel, Event,
+		GroupCustomAttribute, GroupGroupLink, Identity, InternalID, Issue,
+		IssueAssignee, IssueLabel, JobOutbox, Label, LabelSubscription, LastCommit,
+		Member, Milestone, Namespace, Note, PersonalAccessToken, Project,
+		ProjectGroupLink, ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics,
+		ProtectedBranch, PushEvent, PushEventPayload, RedirectRoute,
+		ResourceLabelEvent, ResourceMilestoneEvent, ResourceStateEvent, Setting,
+		Snippet, User, UserCustomAttribute []ent.Interceptor
 	}
 )
 

@@ -5,6 +5,9 @@ package ent
 import (
 	"anvil/ent/awardemoji"
 	"anvil/ent/containerrepository"
+	"anvil/ent/epic"
+	"anvil/ent/epicissue"
+	"anvil/ent/epiclabel"
 	"anvil/ent/event"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
@@ -35,6 +38,7 @@ import (
 	"anvil/ent/resourcemilestoneevent"
 	"anvil/ent/resourcestateevent"
 	"anvil/ent/setting"
+	"anvil/ent/snippet"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
 	"context"
@@ -108,6 +112,9 @@ func checkColumn(t, c string) error {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			awardemoji.Table:                   awardemoji.ValidColumn,
 			containerrepository.Table:          containerrepository.ValidColumn,
+			epic.Table:                         epic.ValidColumn,
+			epicissue.Table:                    epicissue.ValidColumn,
+			epiclabel.Table:                    epiclabel.ValidColumn,
 			event.Table:                        event.ValidColumn,
 			groupcustomattribute.Table:         groupcustomattribute.ValidColumn,
 			groupgrouplink.Table:               groupgrouplink.ValidColumn,
@@ -138,6 +145,7 @@ func checkColumn(t, c string) error {
 			resourcemilestoneevent.Table:       resourcemilestoneevent.ValidColumn,
 			resourcestateevent.Table:           resourcestateevent.ValidColumn,
 			setting.Table:                      setting.ValidColumn,
+			snippet.Table:                      snippet.ValidColumn,
 			user.Table:                         user.ValidColumn,
 			usercustomattribute.Table:          usercustomattribute.ValidColumn,
 		})

@@ -5,6 +5,9 @@ package ent
 import (
 	"anvil/ent/awardemoji"
 	"anvil/ent/containerrepository"
+	"anvil/ent/epic"
+	"anvil/ent/epicissue"
+	"anvil/ent/epiclabel"
 	"anvil/ent/event"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
@@ -37,6 +40,7 @@ import (
 	"anvil/ent/resourcestateevent"
 	"anvil/ent/schema"
 	"anvil/ent/setting"
+	"anvil/ent/snippet"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
 	"context"
@@ -60,6 +64,9 @@ const (
 	// Node types.
 	TypeAwardEmoji                   = "AwardEmoji"
 	TypeContainerRepository          = "ContainerRepository"
+	TypeEpic                         = "Epic"
+	TypeEpicIssue                    = "EpicIssue"
+	TypeEpicLabel                    = "EpicLabel"
 	TypeEvent                        = "Event"
 	TypeGroupCustomAttribute         = "GroupCustomAttribute"
 	TypeGroupGroupLink               = "GroupGroupLink"
@@ -90,6 +97,7 @@ const (
 	TypeResourceMilestoneEvent       = "ResourceMilestoneEvent"
 	TypeResourceStateEvent           = "ResourceStateEvent"
 	TypeSetting                      = "Setting"
+	TypeSnippet                      = "Snippet"
 	TypeUser                         = "User"
 	TypeUserCustomAttribute          = "UserCustomAttribute"
 )
@@ -1599,6 +1607,2885 @@ func (m *ContainerRepositoryMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown ContainerRepository edge %s", name)
+}
+
+// EpicMutation represents an operation that mutates the Epic nodes in the graph.
+type EpicMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *int
+	created_at          *time.Time
+	updated_at          *time.Time
+	iid                 *int
+	addiid              *int
+	title               *string
+	description         *string
+	state               *epic.State
+	confidential        *bool
+	start_date_fixed    *time.Time
+	start_date_is_fixed *bool
+	due_date_fixed      *time.Time
+	due_date_is_fixed   *bool
+	color               *string
+	closed_at           *time.Time
+	clearedFields       map[string]struct{}
+	group               *int
+	clearedgroup        bool
+	author              *int
+	clearedauthor       bool
+	closed_by           *int
+	clearedclosed_by    bool
+	parent              *int
+	clearedparent       bool
+	children            map[int]struct{}
+	removedchildren     map[int]struct{}
+	clearedchildren     bool
+	label_links         map[int]struct{}
+	removedlabel_links  map[int]struct{}
+	clearedlabel_links  bool
+	issue_links         map[int]struct{}
+	removedissue_links  map[int]struct{}
+	clearedissue_links  bool
+	done                bool
+	oldValue            func(context.Context) (*Epic, error)
+	predicates          []predicate.Epic
+}
+
+var _ ent.Mutation = (*EpicMutation)(nil)
+
+// epicOption allows management of the mutation configuration using functional options.
+type epicOption func(*EpicMutation)
+
+// newEpicMutation creates new mutation for the Epic entity.
+func newEpicMutation(c config, op Op, opts ...epicOption) *EpicMutation {
+	m := &EpicMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeEpic,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withEpicID sets the ID field of the mutation.
+func withEpicID(id int) epicOption {
+	return func(m *EpicMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Epic
+		)
+		m.oldValue = func(ctx context.Context) (*Epic, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Epic.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withEpic sets the old Epic of the mutation.
+func withEpic(node *Epic) epicOption {
+	return func(m *EpicMutation) {
+		m.oldValue = func(context.Context) (*Epic, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m EpicMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m EpicMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *EpicMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *EpicMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Epic.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *EpicMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *EpicMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Epic entity.
+// If the Epic object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EpicMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *EpicMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *EpicMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *EpicMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Epic entity.
+// If the Epic object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EpicMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *EpicMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetGroupID sets the "group_id" field.
+func (m *EpicMutation) SetGroupID(i int) {
+	m.group = &i
+}
+
+// GroupID returns the value of the "group_id" field in the mutation.
+func (m *EpicMutation) GroupID() (r int, exists bool) {
+	v := m.group
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGroupID returns the old "group_id" field's value of the Epic entity.
+// If the Epic object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EpicMutation) OldGroupID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGroupID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGroupID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGroupID: %w", err)
+	}
+	return oldValue.GroupID, nil
+}
+
+// ResetGroupID resets all changes to the "group_id" field.
+func (m *EpicMutation) ResetGroupID() {
+	m.group = nil
+}
+
+// SetIid sets the "iid" field.
+func (m *EpicMutation) SetIid(i int) {
+	m.iid = &i
+	m.addiid = nil
+}
+
+// Iid returns the value of the "iid" field in the mutation.
+func (m *EpicMutation) Iid() (r int, exists bool) {
+	v := m.iid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIid returns the old "iid" field's value of the Epic entity.
+// If the Epic object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EpicMutation) OldIid(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIid is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIid requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIid: %w", err)
+	}
+	return oldValue.Iid, nil
+}
+
+// AddIid adds i to the "iid" field.
+func (m *EpicMutation) AddIid(i int) {
+	if m.addiid != nil {
+		*m.addiid += i
+	} else {
+		m.addiid = &i
+	}
+}
+
+// AddedIid returns the value that was added to the "iid" field in this mutation.
+func (m *EpicMutation) AddedIid() (r int, exists bool) {
+	v := m.addiid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetIid resets all changes to the "iid" field.
+func (m *EpicMutation) ResetIid() {
+	m.iid = nil
+	m.addiid = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *EpicMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *EpicMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the Epic entity.
+// If the Epic object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EpicMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *EpicMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *EpicMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *EpicMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the Epic entity.
+// If the Epic object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EpicMutation) OldDescription(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ClearDescription clears the value of the "description" field.
+func (m *EpicMutation) ClearDescription() {
+	m.description = nil
+	m.clearedFields[epic.FieldDescription] = struct{}{}
+}
+
+// DescriptionCleared returns if the "description" field was cleared in this mutation.
+func (m *EpicMutation) DescriptionCleared() bool {
+	_, ok := m.clearedFields[epic.FieldDescription]
+	return ok
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *EpicMutation) ResetDescription() {
+	m.description = nil
+	delete(m.clearedFields, epic.FieldDescription)
+}
+
+// SetState sets the "state" field.
+func (m *EpicMutation) SetState(e epic.State) {
+	m.state = &e
+}
+
+// State returns the value of the "state" field in the mutation.
+func (m *EpicMutation) State() (r epic.State, exists bool) {
+	v := m.state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldState returns the old "state" field's value of the Epic entity.
+// If the Epic object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EpicMutation) OldState(ctx context.Context) (v epic.State, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldState: %w", err)
+	}
+	return oldValue.State, nil
+}
+
+// ResetState resets all changes to the "state" field.
+func (m *EpicMutation) ResetState() {
+	m.state = nil
+}
+
+// SetAuthorID sets the "author_id" field.
+func (m *EpicMutation) SetAuthorID(i int) {
+	m.author = &i
+}
+
+// AuthorID returns the value of the "author_id" field in the mutation.
+func (m *EpicMutation) AuthorID() (r int, exists bool) {
+	v := m.author
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAuthorID returns the old "author_id" field's value of the Epic entity.
+// If the Epic object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EpicMutation) OldAuthorID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAuthorID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAuthorID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAuthorID: %w", err)
+	}
+	return oldValue.AuthorID, nil
+}
+
+// ClearAuthorID clears the value of the "author_id" field.
+func (m *EpicMutation) ClearAuthorID() {
+	m.author = nil
+	m.clearedFields[epic.FieldAuthorID] = struct{}{}
+}
+
+// AuthorIDCleared returns if the "author_id" field was cleared in this mutation.
+func (m *EpicMutation) AuthorIDCleared() bool {
+	_, ok := m.clearedFields[epic.FieldAuthorID]
+	return ok
+}
+
+// ResetAuthorID resets all changes to the "author_id" field.
+func (m *EpicMutation) ResetAuthorID() {
+	m.author = nil
+	delete(m.clearedFields, epic.FieldAuthorID)
+}
+
+// SetConfidential sets the "confidential" field.
+func (m *EpicMutation) SetConfidential(b bool) {
+	m.confidential = &b
+}
+
+// Confidential returns the value of the "confidential" field in the mutation.
+func (m *EpicMutation) Confidential() (r bool, exists bool) {
+	v := m.confidential
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConfidential returns the old "confidential" field's value of the Epic entity.
+// If the Epic object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EpicMutation) OldConfidential(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConfidential is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConfidential requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConfidential: %w", err)
+	}
+	return oldValue.Confidential, nil
+}
+
+// ResetConfidential resets all changes to the "confidential" field.
+func (m *EpicMutation) ResetConfidential() {
+	m.confidential = nil
+}
+
+// SetStartDateFixed sets the "start_date_fixed" field.
+func (m *EpicMutation) SetStartDateFixed(t time.Time) {
+	m.start_date_fixed = &t
+}
+
+// StartDateFixed returns the value of the "start_date_fixed" field in the mutation.
+func (m *EpicMutation) StartDateFixed() (r time.Time, exists bool) {
+	v := m.start_date_fixed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartDateFixed returns the old "start_date_fixed" field's value of the Epic entity.
+// If the Epic object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EpicMutation) OldStartDateFixed(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartDateFixed is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartDateFixed requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartDateFixed: %w", err)
+	}
+	return oldValue.StartDateFixed, nil
+}
+
+// ClearStartDateFixed clears the value of the "start_date_fixed" field.
+func (m *EpicMutation) ClearStartDateFixed() {
+	m.start_date_fixed = nil
+	m.clearedFields[epic.FieldStartDateFixed] = struct{}{}
+}
+
+// StartDateFixedCleared returns if the "start_date_fixed" field was cleared in this mutation.
+func (m *EpicMutation) StartDateFixedCleared() bool {
+	_, ok := m.clearedFields[epic.FieldStartDateFixed]
+	return ok
+}
+
+// ResetStartDateFixed resets all changes to the "start_date_fixed" field.
+func (m *EpicMutation) ResetStartDateFixed() {
+	m.start_date_fixed = nil
+	delete(m.clearedFields, epic.FieldStartDateFixed)
+}
+
+// SetStartDateIsFixed sets the "start_date_is_fixed" field.
+func (m *EpicMutation) SetStartDateIsFixed(b bool) {
+	m.start_date_is_fixed = &b
+}
+
+// StartDateIsFixed returns the value of the "start_date_is_fixed" field in the mutation.
+func (m *EpicMutation) StartDateIsFixed() (r bool, exists bool) {
+	v := m.start_date_is_fixed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartDateIsFixed returns the old "start_date_is_fixed" field's value of the Epic entity.
+// If the Epic object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EpicMutation) OldStartDateIsFixed(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartDateIsFixed is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartDateIsFixed requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartDateIsFixed: %w", err)
+	}
+	return oldValue.StartDateIsFixed, nil
+}
+
+// ResetStartDateIsFixed resets all changes to the "start_date_is_fixed" field.
+func (m *EpicMutation) ResetStartDateIsFixed() {
+	m.start_date_is_fixed = nil
+}
+
+// SetDueDateFixed sets the "due_date_fixed" field.
+func (m *EpicMutation) SetDueDateFixed(t time.Time) {
+	m.due_date_fixed = &t
+}
+
+// DueDateFixed returns the value of the "due_date_fixed" field in the mutation.
+func (m *EpicMutation) DueDateFixed() (r time.Time, exists bool) {
+	v := m.due_date_fixed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDueDateFixed returns the old "due_date_fixed" field's value of the Epic entity.
+// If the Epic object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EpicMutation) OldDueDateFixed(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDueDateFixed is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDueDateFixed requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDueDateFixed: %w", err)
+	}
+	return oldValue.DueDateFixed, nil
+}
+
+// ClearDueDateFixed clears the value of the "due_date_fixed" field.
+func (m *EpicMutation) ClearDueDateFixed() {
+	m.due_date_fixed = nil
+	m.clearedFields[epic.FieldDueDateFixed] = struct{}{}
+}
+
+// DueDateFixedCleared returns if the "due_date_fixed" field was cleared in this mutation.
+func (m *EpicMutation) DueDateFixedCleared() bool {
+	_, ok := m.clearedFields[epic.FieldDueDateFixed]
+	return ok
+}
+
+// ResetDueDateFixed resets all changes to the "due_date_fixed" field.
+func (m *EpicMutation) ResetDueDateFixed() {
+	m.due_date_fixed = nil
+	delete(m.clearedFields, epic.FieldDueDateFixed)
+}
+
+// SetDueDateIsFixed sets the "due_date_is_fixed" field.
+func (m *EpicMutation) SetDueDateIsFixed(b bool) {
+	m.due_date_is_fixed = &b
+}
+
+// DueDateIsFixed returns the value of the "due_date_is_fixed" field in the mutation.
+func (m *EpicMutation) DueDateIsFixed() (r bool, exists bool) {
+	v := m.due_date_is_fixed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDueDateIsFixed returns the old "due_date_is_fixed" field's value of the Epic entity.
+// If the Epic object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EpicMutation) OldDueDateIsFixed(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDueDateIsFixed is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDueDateIsFixed requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDueDateIsFixed: %w", err)
+	}
+	return oldValue.DueDateIsFixed, nil
+}
+
+// ResetDueDateIsFixed resets all changes to the "due_date_is_fixed" field.
+func (m *EpicMutation) ResetDueDateIsFixed() {
+	m.due_date_is_fixed = nil
+}
+
+// SetParentID sets the "parent_id" field.
+func (m *EpicMutation) SetParentID(i int) {
+	m.parent = &i
+}
+
+// ParentID returns the value of the "parent_id" field in the mutation.
+func (m *EpicMutation) ParentID() (r int, exists bool) {
+	v := m.parent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldParentID returns the old "parent_id" field's value of the Epic entity.
+// If the Epic object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EpicMutation) OldParentID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldParentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldParentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldParentID: %w", err)
+	}
+	return oldValue.ParentID, nil
+}
+
+// ClearParentID clears the value of the "parent_id" field.
+func (m *EpicMutation) ClearParentID() {
+	m.parent = nil
+	m.clearedFields[epic.FieldParentID] = struct{}{}
+}
+
+// ParentIDCleared returns if the "parent_id" field was cleared in this mutation.
+func (m *EpicMutation) ParentIDCleared() bool {
+	_, ok := m.clearedFields[epic.FieldParentID]
+	return ok
+}
+
+// ResetParentID resets all changes to the "parent_id" field.
+func (m *EpicMutation) ResetParentID() {
+	m.parent = nil
+	delete(m.clearedFields, epic.FieldParentID)
+}
+
+// SetColor sets the "color" field.
+func (m *EpicMutation) SetColor(s string) {
+	m.color = &s
+}
+
+// Color returns the value of the "color" field in the mutation.
+func (m *EpicMutation) Color() (r string, exists bool) {
+	v := m.color
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldColor returns the old "color" field's value of the Epic entity.
+// If the Epic object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EpicMutation) OldColor(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldColor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldColor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldColor: %w", err)
+	}
+	return oldValue.Color, nil
+}
+
+// ResetColor resets all changes to the "color" field.
+func (m *EpicMutation) ResetColor() {
+	m.color = nil
+}
+
+// SetClosedAt sets the "closed_at" field.
+func (m *EpicMutation) SetClosedAt(t time.Time) {
+	m.closed_at = &t
+}
+
+// ClosedAt returns the value of the "closed_at" field in the mutation.
+func (m *EpicMutation) ClosedAt() (r time.Time, exists bool) {
+	v := m.closed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClosedAt returns the old "closed_at" field's value of the Epic entity.
+// If the Epic object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EpicMutation) OldClosedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClosedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClosedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClosedAt: %w", err)
+	}
+	return oldValue.ClosedAt, nil
+}
+
+// ClearClosedAt clears the value of the "closed_at" field.
+func (m *EpicMutation) ClearClosedAt() {
+	m.closed_at = nil
+	m.clearedFields[epic.FieldClosedAt] = struct{}{}
+}
+
+// ClosedAtCleared returns if the "closed_at" field was cleared in this mutation.
+func (m *EpicMutation) ClosedAtCleared() bool {
+	_, ok := m.clearedFields[epic.FieldClosedAt]
+	return ok
+}
+
+// ResetClosedAt resets all changes to the "closed_at" field.
+func (m *EpicMutation) ResetClosedAt() {
+	m.closed_at = nil
+	delete(m.clearedFields, epic.FieldClosedAt)
+}
+
+// SetClosedByID sets the "closed_by_id" field.
+func (m *EpicMutation) SetClosedByID(i int) {
+	m.closed_by = &i
+}
+
+// ClosedByID returns the value of the "closed_by_id" field in the mutation.
+func (m *EpicMutation) ClosedByID() (r int, exists bool) {
+	v := m.closed_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClosedByID returns the old "closed_by_id" field's value of the Epic entity.
+// If the Epic object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EpicMutation) OldClosedByID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClosedByID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClosedByID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClosedByID: %w", err)
+	}
+	return oldValue.ClosedByID, nil
+}
+
+// ClearClosedByID clears the value of the "closed_by_id" field.
+func (m *EpicMutation) ClearClosedByID() {
+	m.closed_by = nil
+	m.clearedFields[epic.FieldClosedByID] = struct{}{}
+}
+
+// ClosedByIDCleared returns if the "closed_by_id" field was cleared in this mutation.
+func (m *EpicMutation) ClosedByIDCleared() bool {
+	_, ok := m.clearedFields[epic.FieldClosedByID]
+	return ok
+}
+
+// ResetClosedByID resets all changes to the "closed_by_id" field.
+func (m *EpicMutation) ResetClosedByID() {
+	m.closed_by = nil
+	delete(m.clearedFields, epic.FieldClosedByID)
+}
+
+// ClearGroup clears the "group" edge to the Namespace entity.
+func (m *EpicMutation) ClearGroup() {
+	m.clearedgroup = true
+	m.clearedFields[epic.FieldGroupID] = struct{}{}
+}
+
+// GroupCleared reports if the "group" edge to the Namespace entity was cleared.
+func (m *EpicMutation) GroupCleared() bool {
+	return m.clearedgroup
+}
+
+// GroupIDs returns the "group" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// GroupID instead. It exists only for internal usage by the builders.
+func (m *EpicMutation) GroupIDs() (ids []int) {
+	if id := m.group; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetGroup resets all changes to the "group" edge.
+func (m *EpicMutation) ResetGroup() {
+	m.group = nil
+	m.clearedgroup = false
+}
+
+// ClearAuthor clears the "author" edge to the User entity.
+func (m *EpicMutation) ClearAuthor() {
+	m.clearedauthor = true
+	m.clearedFields[epic.FieldAuthorID] = struct{}{}
+}
+
+// AuthorCleared reports if the "author" edge to the User entity was cleared.
+func (m *EpicMutation) AuthorCleared() bool {
+	return m.AuthorIDCleared() || m.clearedauthor
+}
+
+// AuthorIDs returns the "author" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// AuthorID instead. It exists only for internal usage by the builders.
+func (m *EpicMutation) AuthorIDs() (ids []int) {
+	if id := m.author; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetAuthor resets all changes to the "author" edge.
+func (m *EpicMutation) ResetAuthor() {
+	m.author = nil
+	m.clearedauthor = false
+}
+
+// ClearClosedBy clears the "closed_by" edge to the User entity.
+func (m *EpicMutation) ClearClosedBy() {
+	m.clearedclosed_by = true
+	m.clearedFields[epic.FieldClosedByID] = struct{}{}
+}
+
+// ClosedByCleared reports if the "closed_by" edge to the User entity was cleared.
+func (m *EpicMutation) ClosedByCleared() bool {
+	return m.ClosedByIDCleared() || m.clearedclosed_by
+}
+
+// ClosedByIDs returns the "closed_by" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ClosedByID instead. It exists only for internal usage by the builders.
+func (m *EpicMutation) ClosedByIDs() (ids []int) {
+	if id := m.closed_by; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetClosedBy resets all changes to the "closed_by" edge.
+func (m *EpicMutation) ResetClosedBy() {
+	m.closed_by = nil
+	m.clearedclosed_by = false
+}
+
+// ClearParent clears the "parent" edge to the Epic entity.
+func (m *EpicMutation) ClearParent() {
+	m.clearedparent = true
+	m.clearedFields[epic.FieldParentID] = struct{}{}
+}
+
+// ParentCleared reports if the "parent" edge to the Epic entity was cleared.
+func (m *EpicMutation) ParentCleared() bool {
+	return m.ParentIDCleared() || m.clearedparent
+}
+
+// ParentIDs returns the "parent" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ParentID instead. It exists only for internal usage by the builders.
+func (m *EpicMutation) ParentIDs() (ids []int) {
+	if id := m.parent; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetParent resets all changes to the "parent" edge.
+func (m *EpicMutation) ResetParent() {
+	m.parent = nil
+	m.clearedparent = false
+}
+
+// AddChildIDs adds the "children" edge to the Epic entity by ids.
+func (m *EpicMutation) AddChildIDs(ids ...int) {
+	if m.children == nil {
+		m.children = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.children[ids[i]] = struct{}{}
+	}
+}
+
+// ClearChildren clears the "children" edge to the Epic entity.
+func (m *EpicMutation) ClearChildren() {
+	m.clearedchildren = true
+}
+
+// ChildrenCleared reports if the "children" edge to the Epic entity was cleared.
+func (m *EpicMutation) ChildrenCleared() bool {
+	return m.clearedchildren
+}
+
+// RemoveChildIDs removes the "children" edge to the Epic entity by IDs.
+func (m *EpicMutation) RemoveChildIDs(ids ...int) {
+	if m.removedchildren == nil {
+		m.removedchildren = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.children, ids[i])
+		m.removedchildren[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedChildren returns the removed IDs of the "children" edge to the Epic entity.
+func (m *EpicMutation) RemovedChildrenIDs() (ids []int) {
+	for id := range m.removedchildren {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ChildrenIDs returns the "children" edge IDs in the mutation.
+func (m *EpicMutation) ChildrenIDs() (ids []int) {
+	for id := range m.children {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetChildren resets all changes to the "children" edge.
+func (m *EpicMutation) ResetChildren() {
+	m.children = nil
+	m.clearedchildren = false
+	m.removedchildren = nil
+}
+
+// AddLabelLinkIDs adds the "label_links" edge to the EpicLabel entity by ids.
+func (m *EpicMutation) AddLabelLinkIDs(ids ...int) {
+	if m.label_links == nil {
+		m.label_links = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.label_links[ids[i]] = struct{}{}
+	}
+}
+
+// ClearLabelLinks clears the "label_links" edge to the EpicLabel entity.
+func (m *EpicMutation) ClearLabelLinks() {
+	m.clearedlabel_links = true
+}
+
+// LabelLinksCleared reports if the "label_links" edge to the EpicLabel entity was cleared.
+func (m *EpicMutation) LabelLinksCleared() bool {
+	return m.clearedlabel_links
+}
+
+// RemoveLabelLinkIDs removes the "label_links" edge to the EpicLabel entity by IDs.
+func (m *EpicMutation) RemoveLabelLinkIDs(ids ...int) {
+	if m.removedlabel_links == nil {
+		m.removedlabel_links = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.label_links, ids[i])
+		m.removedlabel_links[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedLabelLinks returns the removed IDs of the "label_links" edge to the EpicLabel entity.
+func (m *EpicMutation) RemovedLabelLinksIDs() (ids []int) {
+	for id := range m.removedlabel_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// LabelLinksIDs returns the "label_links" edge IDs in the mutation.
+func (m *EpicMutation) LabelLinksIDs() (ids []int) {
+	for id := range m.label_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetLabelLinks resets all changes to the "label_links" edge.
+func (m *EpicMutation) ResetLabelLinks() {
+	m.label_links = nil
+	m.clearedlabel_links = false
+	m.removedlabel_links = nil
+}
+
+// AddIssueLinkIDs adds the "issue_links" edge to the EpicIssue entity by ids.
+func (m *EpicMutation) AddIssueLinkIDs(ids ...int) {
+	if m.issue_links == nil {
+		m.issue_links = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.issue_links[ids[i]] = struct{}{}
+	}
+}
+
+// ClearIssueLinks clears the "issue_links" edge to the EpicIssue entity.
+func (m *EpicMutation) ClearIssueLinks() {
+	m.clearedissue_links = true
+}
+
+// IssueLinksCleared reports if the "issue_links" edge to the EpicIssue entity was cleared.
+func (m *EpicMutation) IssueLinksCleared() bool {
+	return m.clearedissue_links
+}
+
+// RemoveIssueLinkIDs removes the "issue_links" edge to the EpicIssue entity by IDs.
+func (m *EpicMutation) RemoveIssueLinkIDs(ids ...int) {
+	if m.removedissue_links == nil {
+		m.removedissue_links = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.issue_links, ids[i])
+		m.removedissue_links[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedIssueLinks returns the removed IDs of the "issue_links" edge to the EpicIssue entity.
+func (m *EpicMutation) RemovedIssueLinksIDs() (ids []int) {
+	for id := range m.removedissue_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// IssueLinksIDs returns the "issue_links" edge IDs in the mutation.
+func (m *EpicMutation) IssueLinksIDs() (ids []int) {
+	for id := range m.issue_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetIssueLinks resets all changes to the "issue_links" edge.
+func (m *EpicMutation) ResetIssueLinks() {
+	m.issue_links = nil
+	m.clearedissue_links = false
+	m.removedissue_links = nil
+}
+
+// Where appends a list predicates to the EpicMutation builder.
+func (m *EpicMutation) Where(ps ...predicate.Epic) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the EpicMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *EpicMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Epic, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *EpicMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *EpicMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Epic).
+func (m *EpicMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *EpicMutation) Fields() []string {
+	fields := make([]string, 0, 17)
+	if m.created_at != nil {
+		fields = append(fields, epic.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, epic.FieldUpdatedAt)
+	}
+	if m.group != nil {
+		fields = append(fields, epic.FieldGroupID)
+	}
+	if m.iid != nil {
+		fields = append(fields, epic.FieldIid)
+	}
+	if m.title != nil {
+		fields = append(fields, epic.FieldTitle)
+	}
+	if m.description != nil {
+		fields = append(fields, epic.FieldDescription)
+	}
+	if m.state != nil {
+		fields = append(fields, epic.FieldState)
+	}
+	if m.author != nil {
+		fields = append(fields, epic.FieldAuthorID)
+	}
+	if m.confidential != nil {
+		fields = append(fields, epic.FieldConfidential)
+	}
+	if m.start_date_fixed != nil {
+		fields = append(fields, epic.FieldStartDateFixed)
+	}
+	if m.start_date_is_fixed != nil {
+		fields = append(fields, epic.FieldStartDateIsFixed)
+	}
+	if m.due_date_fixed != nil {
+		fields = append(fields, epic.FieldDueDateFixed)
+	}
+	if m.due_date_is_fixed != nil {
+		fields = append(fields, epic.FieldDueDateIsFixed)
+	}
+	if m.parent != nil {
+		fields = append(fields, epic.FieldParentID)
+	}
+	if m.color != nil {
+		fields = append(fields, epic.FieldColor)
+	}
+	if m.closed_at != nil {
+		fields = append(fields, epic.FieldClosedAt)
+	}
+	if m.closed_by != nil {
+		fields = append(fields, epic.FieldClosedByID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *EpicMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case epic.FieldCreatedAt:
+		return m.CreatedAt()
+	case epic.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case epic.FieldGroupID:
+		return m.GroupID()
+	case epic.FieldIid:
+		return m.Iid()
+	case epic.FieldTitle:
+		return m.Title()
+	case epic.FieldDescription:
+		return m.Description()
+	case epic.FieldState:
+		return m.State()
+	case epic.FieldAuthorID:
+		return m.AuthorID()
+	case epic.FieldConfidential:
+		return m.Confidential()
+	case epic.FieldStartDateFixed:
+		return m.StartDateFixed()
+	case epic.FieldStartDateIsFixed:
+		return m.StartDateIsFixed()
+	case epic.FieldDueDateFixed:
+		return m.DueDateFixed()
+	case epic.FieldDueDateIsFixed:
+		return m.DueDateIsFixed()
+	case epic.FieldParentID:
+		return m.ParentID()
+	case epic.FieldColor:
+		return m.Color()
+	case epic.FieldClosedAt:
+		return m.ClosedAt()
+	case epic.FieldClosedByID:
+		return m.ClosedByID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *EpicMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case epic.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case epic.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case epic.FieldGroupID:
+		return m.OldGroupID(ctx)
+	case epic.FieldIid:
+		return m.OldIid(ctx)
+	case epic.FieldTitle:
+		return m.OldTitle(ctx)
+	case epic.FieldDescription:
+		return m.OldDescription(ctx)
+	case epic.FieldState:
+		return m.OldState(ctx)
+	case epic.FieldAuthorID:
+		return m.OldAuthorID(ctx)
+	case epic.FieldConfidential:
+		return m.OldConfidential(ctx)
+	case epic.FieldStartDateFixed:
+		return m.OldStartDateFixed(ctx)
+	case epic.FieldStartDateIsFixed:
+		return m.OldStartDateIsFixed(ctx)
+	case epic.FieldDueDateFixed:
+		return m.OldDueDateFixed(ctx)
+	case epic.FieldDueDateIsFixed:
+		return m.OldDueDateIsFixed(ctx)
+	case epic.FieldParentID:
+		return m.OldParentID(ctx)
+	case epic.FieldColor:
+		return m.OldColor(ctx)
+	case epic.FieldClosedAt:
+		return m.OldClosedAt(ctx)
+	case epic.FieldClosedByID:
+		return m.OldClosedByID(ctx)
+	}
+	return nil, fmt.Errorf("unknown Epic field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *EpicMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case epic.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case epic.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case epic.FieldGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupID(v)
+		return nil
+	case epic.FieldIid:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIid(v)
+		return nil
+	case epic.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case epic.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case epic.FieldState:
+		v, ok := value.(epic.State)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetState(v)
+		return nil
+	case epic.FieldAuthorID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAuthorID(v)
+		return nil
+	case epic.FieldConfidential:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConfidential(v)
+		return nil
+	case epic.FieldStartDateFixed:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartDateFixed(v)
+		return nil
+	case epic.FieldStartDateIsFixed:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartDateIsFixed(v)
+		return nil
+	case epic.FieldDueDateFixed:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDueDateFixed(v)
+		return nil
+	case epic.FieldDueDateIsFixed:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDueDateIsFixed(v)
+		return nil
+	case epic.FieldParentID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetParentID(v)
+		return nil
+	case epic.FieldColor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetColor(v)
+		return nil
+	case epic.FieldClosedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClosedAt(v)
+		return nil
+	case epic.FieldClosedByID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClosedByID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Epic field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *EpicMutation) AddedFields() []string {
+	var fields []string
+	if m.addiid != nil {
+		fields = append(fields, epic.FieldIid)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *EpicMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case epic.FieldIid:
+		return m.AddedIid()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *EpicMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case epic.FieldIid:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddIid(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Epic numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *EpicMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(epic.FieldDescription) {
+		fields = append(fields, epic.FieldDescription)
+	}
+	if m.FieldCleared(epic.FieldAuthorID) {
+		fields = append(fields, epic.FieldAuthorID)
+	}
+	if m.FieldCleared(epic.FieldStartDateFixed) {
+		fields = append(fields, epic.FieldStartDateFixed)
+	}
+	if m.FieldCleared(epic.FieldDueDateFixed) {
+		fields = append(fields, epic.FieldDueDateFixed)
+	}
+	if m.FieldCleared(epic.FieldParentID) {
+		fields = append(fields, epic.FieldParentID)
+	}
+	if m.FieldCleared(epic.FieldClosedAt) {
+		fields = append(fields, epic.FieldClosedAt)
+	}
+	if m.FieldCleared(epic.FieldClosedByID) {
+		fields = append(fields, epic.FieldClosedByID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *EpicMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *EpicMutation) ClearField(name string) error {
+	switch name {
+	case epic.FieldDescription:
+		m.ClearDescription()
+		return nil
+	case epic.FieldAuthorID:
+		m.ClearAuthorID()
+		return nil
+	case epic.FieldStartDateFixed:
+		m.ClearStartDateFixed()
+		return nil
+	case epic.FieldDueDateFixed:
+		m.ClearDueDateFixed()
+		return nil
+	case epic.FieldParentID:
+		m.ClearParentID()
+		return nil
+	case epic.FieldClosedAt:
+		m.ClearClosedAt()
+		return nil
+	case epic.FieldClosedByID:
+		m.ClearClosedByID()
+		return nil
+	}
+	return fmt.Errorf("unknown Epic nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *EpicMutation) ResetField(name string) error {
+	switch name {
+	case epic.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case epic.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case epic.FieldGroupID:
+		m.ResetGroupID()
+		return nil
+	case epic.FieldIid:
+		m.ResetIid()
+		return nil
+	case epic.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case epic.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case epic.FieldState:
+		m.ResetState()
+		return nil
+	case epic.FieldAuthorID:
+		m.ResetAuthorID()
+		return nil
+	case epic.FieldConfidential:
+		m.ResetConfidential()
+		return nil
+	case epic.FieldStartDateFixed:
+		m.ResetStartDateFixed()
+		return nil
+	case epic.FieldStartDateIsFixed:
+		m.ResetStartDateIsFixed()
+		return nil
+	case epic.FieldDueDateFixed:
+		m.ResetDueDateFixed()
+		return nil
+	case epic.FieldDueDateIsFixed:
+		m.ResetDueDateIsFixed()
+		return nil
+	case epic.FieldParentID:
+		m.ResetParentID()
+		return nil
+	case epic.FieldColor:
+		m.ResetColor()
+		return nil
+	case epic.FieldClosedAt:
+		m.ResetClosedAt()
+		return nil
+	case epic.FieldClosedByID:
+		m.ResetClosedByID()
+		return nil
+	}
+	return fmt.Errorf("unknown Epic field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *EpicMutation) AddedEdges() []string {
+	edges := make([]string, 0, 7)
+	if m.group != nil {
+		edges = append(edges, epic.EdgeGroup)
+	}
+	if m.author != nil {
+		edges = append(edges, epic.EdgeAuthor)
+	}
+	if m.closed_by != nil {
+		edges = append(edges, epic.EdgeClosedBy)
+	}
+	if m.parent != nil {
+		edges = append(edges, epic.EdgeParent)
+	}
+	if m.children != nil {
+		edges = append(edges, epic.EdgeChildren)
+	}
+	if m.label_links != nil {
+		edges = append(edges, epic.EdgeLabelLinks)
+	}
+	if m.issue_links != nil {
+		edges = append(edges, epic.EdgeIssueLinks)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *EpicMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case epic.EdgeGroup:
+		if id := m.group; id != nil {
+			return []ent.Value{*id}
+		}
+	case epic.EdgeAuthor:
+		if id := m.author; id != nil {
+			return []ent.Value{*id}
+		}
+	case epic.EdgeClosedBy:
+		if id := m.closed_by; id != nil {
+			return []ent.Value{*id}
+		}
+	case epic.EdgeParent:
+		if id := m.parent; id != nil {
+			return []ent.Value{*id}
+		}
+	case epic.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.children))
+		for id := range m.children {
+			ids = append(ids, id)
+		}
+		return ids
+	case epic.EdgeLabelLinks:
+		ids := make([]ent.Value, 0, len(m.label_links))
+		for id := range m.label_links {
+			ids = append(ids, id)
+		}
+		return ids
+	case epic.EdgeIssueLinks:
+		ids := make([]ent.Value, 0, len(m.issue_links))
+		for id := range m.issue_links {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *EpicMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 7)
+	if m.removedchildren != nil {
+		edges = append(edges, epic.EdgeChildren)
+	}
+	if m.removedlabel_links != nil {
+		edges = append(edges, epic.EdgeLabelLinks)
+	}
+	if m.removedissue_links != nil {
+		edges = append(edges, epic.EdgeIssueLinks)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *EpicMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case epic.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.removedchildren))
+		for id := range m.removedchildren {
+			ids = append(ids, id)
+		}
+		return ids
+	case epic.EdgeLabelLinks:
+		ids := make([]ent.Value, 0, len(m.removedlabel_links))
+		for id := range m.removedlabel_links {
+			ids = append(ids, id)
+		}
+		return ids
+	case epic.EdgeIssueLinks:
+		ids := make([]ent.Value, 0, len(m.removedissue_links))
+		for id := range m.removedissue_links {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *EpicMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 7)
+	if m.clearedgroup {
+		edges = append(edges, epic.EdgeGroup)
+	}
+	if m.clearedauthor {
+		edges = append(edges, epic.EdgeAuthor)
+	}
+	if m.clearedclosed_by {
+		edges = append(edges, epic.EdgeClosedBy)
+	}
+	if m.clearedparent {
+		edges = append(edges, epic.EdgeParent)
+	}
+	if m.clearedchildren {
+		edges = append(edges, epic.EdgeChildren)
+	}
+	if m.clearedlabel_links {
+		edges = append(edges, epic.EdgeLabelLinks)
+	}
+	if m.clearedissue_links {
+		edges = append(edges, epic.EdgeIssueLinks)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *EpicMutation) EdgeCleared(name string) bool {
+	switch name {
+	case epic.EdgeGroup:
+		return m.clearedgroup
+	case epic.EdgeAuthor:
+		return m.clearedauthor
+	case epic.EdgeClosedBy:
+		return m.clearedclosed_by
+	case epic.EdgeParent:
+		return m.clearedparent
+	case epic.EdgeChildren:
+		return m.clearedchildren
+	case epic.EdgeLabelLinks:
+		return m.clearedlabel_links
+	case epic.EdgeIssueLinks:
+		return m.clearedissue_links
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *EpicMutation) ClearEdge(name string) error {
+	switch name {
+	case epic.EdgeGroup:
+		m.ClearGroup()
+		return nil
+	case epic.EdgeAuthor:
+		m.ClearAuthor()
+		return nil
+	case epic.EdgeClosedBy:
+		m.ClearClosedBy()
+		return nil
+	case epic.EdgeParent:
+		m.ClearParent()
+		return nil
+	}
+	return fmt.Errorf("unknown Epic unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *EpicMutation) ResetEdge(name string) error {
+	switch name {
+	case epic.EdgeGroup:
+		m.ResetGroup()
+		return nil
+	case epic.EdgeAuthor:
+		m.ResetAuthor()
+		return nil
+	case epic.EdgeClosedBy:
+		m.ResetClosedBy()
+		return nil
+	case epic.EdgeParent:
+		m.ResetParent()
+		return nil
+	case epic.EdgeChildren:
+		m.ResetChildren()
+		return nil
+	case epic.EdgeLabelLinks:
+		m.ResetLabelLinks()
+		return nil
+	case epic.EdgeIssueLinks:
+		m.ResetIssueLinks()
+		return nil
+	}
+	return fmt.Errorf("unknown Epic edge %s", name)
+}
+
+// EpicIssueMutation represents an operation that mutates the EpicIssue nodes in the graph.
+type EpicIssueMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	created_at    *time.Time
+	updated_at    *time.Time
+	clearedFields map[string]struct{}
+	epic          *int
+	clearedepic   bool
+	issue         *int
+	clearedissue  bool
+	done          bool
+	oldValue      func(context.Context) (*EpicIssue, error)
+	predicates    []predicate.EpicIssue
+}
+
+var _ ent.Mutation = (*EpicIssueMutation)(nil)
+
+// epicissueOption allows management of the mutation configuration using functional options.
+type epicissueOption func(*EpicIssueMutation)
+
+// newEpicIssueMutation creates new mutation for the EpicIssue entity.
+func newEpicIssueMutation(c config, op Op, opts ...epicissueOption) *EpicIssueMutation {
+	m := &EpicIssueMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeEpicIssue,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withEpicIssueID sets the ID field of the mutation.
+func withEpicIssueID(id int) epicissueOption {
+	return func(m *EpicIssueMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *EpicIssue
+		)
+		m.oldValue = func(ctx context.Context) (*EpicIssue, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().EpicIssue.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withEpicIssue sets the old EpicIssue of the mutation.
+func withEpicIssue(node *EpicIssue) epicissueOption {
+	return func(m *EpicIssueMutation) {
+		m.oldValue = func(context.Context) (*EpicIssue, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m EpicIssueMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m EpicIssueMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *EpicIssueMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *EpicIssueMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().EpicIssue.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetEpicID sets the "epic_id" field.
+func (m *EpicIssueMutation) SetEpicID(i int) {
+	m.epic = &i
+}
+
+// EpicID returns the value of the "epic_id" field in the mutation.
+func (m *EpicIssueMutation) EpicID() (r int, exists bool) {
+	v := m.epic
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEpicID returns the old "epic_id" field's value of the EpicIssue entity.
+// If the EpicIssue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EpicIssueMutation) OldEpicID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEpicID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEpicID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEpicID: %w", err)
+	}
+	return oldValue.EpicID, nil
+}
+
+// ResetEpicID resets all changes to the "epic_id" field.
+func (m *EpicIssueMutation) ResetEpicID() {
+	m.epic = nil
+}
+
+// SetIssueID sets the "issue_id" field.
+func (m *EpicIssueMutation) SetIssueID(i int) {
+	m.issue = &i
+}
+
+// IssueID returns the value of the "issue_id" field in the mutation.
+func (m *EpicIssueMutation) IssueID() (r int, exists bool) {
+	v := m.issue
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIssueID returns the old "issue_id" field's value of the EpicIssue entity.
+// If the EpicIssue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EpicIssueMutation) OldIssueID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIssueID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIssueID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIssueID: %w", err)
+	}
+	return oldValue.IssueID, nil
+}
+
+// ResetIssueID resets all changes to the "issue_id" field.
+func (m *EpicIssueMutation) ResetIssueID() {
+	m.issue = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *EpicIssueMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *EpicIssueMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the EpicIssue entity.
+// If the EpicIssue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EpicIssueMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *EpicIssueMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *EpicIssueMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *EpicIssueMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the EpicIssue entity.
+// If the EpicIssue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EpicIssueMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *EpicIssueMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// ClearEpic clears the "epic" edge to the Epic entity.
+func (m *EpicIssueMutation) ClearEpic() {
+	m.clearedepic = true
+	m.clearedFields[epicissue.FieldEpicID] = struct{}{}
+}
+
+// EpicCleared reports if the "epic" edge to the Epic entity was cleared.
+func (m *EpicIssueMutation) EpicCleared() bool {
+	return m.clearedepic
+}
+
+// EpicIDs returns the "epic" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// EpicID instead. It exists only for internal usage by the builders.
+func (m *EpicIssueMutation) EpicIDs() (ids []int) {
+	if id := m.epic; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetEpic resets all changes to the "epic" edge.
+func (m *EpicIssueMutation) ResetEpic() {
+	m.epic = nil
+	m.clearedepic = false
+}
+
+// ClearIssue clears the "issue" edge to the Issue entity.
+func (m *EpicIssueMutation) ClearIssue() {
+	m.clearedissue = true
+	m.clearedFields[epicissue.FieldIssueID] = struct{}{}
+}
+
+// IssueCleared reports if the "issue" edge to the Issue entity was cleared.
+func (m *EpicIssueMutation) IssueCleared() bool {
+	return m.clearedissue
+}
+
+// IssueIDs returns the "issue" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// IssueID instead. It exists only for internal usage by the builders.
+func (m *EpicIssueMutation) IssueIDs() (ids []int) {
+	if id := m.issue; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetIssue resets all changes to the "issue" edge.
+func (m *EpicIssueMutation) ResetIssue() {
+	m.issue = nil
+	m.clearedissue = false
+}
+
+// Where appends a list predicates to the EpicIssueMutation builder.
+func (m *EpicIssueMutation) Where(ps ...predicate.EpicIssue) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the EpicIssueMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *EpicIssueMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.EpicIssue, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *EpicIssueMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *EpicIssueMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (EpicIssue).
+func (m *EpicIssueMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *EpicIssueMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.epic != nil {
+		fields = append(fields, epicissue.FieldEpicID)
+	}
+	if m.issue != nil {
+		fields = append(fields, epicissue.FieldIssueID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, epicissue.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, epicissue.FieldUpdatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *EpicIssueMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case epicissue.FieldEpicID:
+		return m.EpicID()
+	case epicissue.FieldIssueID:
+		return m.IssueID()
+	case epicissue.FieldCreatedAt:
+		return m.CreatedAt()
+	case epicissue.FieldUpdatedAt:
+		return m.UpdatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *EpicIssueMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case epicissue.FieldEpicID:
+		return m.OldEpicID(ctx)
+	case epicissue.FieldIssueID:
+		return m.OldIssueID(ctx)
+	case epicissue.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case epicissue.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown EpicIssue field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *EpicIssueMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case epicissue.FieldEpicID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEpicID(v)
+		return nil
+	case epicissue.FieldIssueID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIssueID(v)
+		return nil
+	case epicissue.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case epicissue.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown EpicIssue field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *EpicIssueMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *EpicIssueMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *EpicIssueMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown EpicIssue numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *EpicIssueMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *EpicIssueMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *EpicIssueMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown EpicIssue nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *EpicIssueMutation) ResetField(name string) error {
+	switch name {
+	case epicissue.FieldEpicID:
+		m.ResetEpicID()
+		return nil
+	case epicissue.FieldIssueID:
+		m.ResetIssueID()
+		return nil
+	case epicissue.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case epicissue.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown EpicIssue field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *EpicIssueMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.epic != nil {
+		edges = append(edges, epicissue.EdgeEpic)
+	}
+	if m.issue != nil {
+		edges = append(edges, epicissue.EdgeIssue)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *EpicIssueMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case epicissue.EdgeEpic:
+		if id := m.epic; id != nil {
+			return []ent.Value{*id}
+		}
+	case epicissue.EdgeIssue:
+		if id := m.issue; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *EpicIssueMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *EpicIssueMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *EpicIssueMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedepic {
+		edges = append(edges, epicissue.EdgeEpic)
+	}
+	if m.clearedissue {
+		edges = append(edges, epicissue.EdgeIssue)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *EpicIssueMutation) EdgeCleared(name string) bool {
+	switch name {
+	case epicissue.EdgeEpic:
+		return m.clearedepic
+	case epicissue.EdgeIssue:
+		return m.clearedissue
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *EpicIssueMutation) ClearEdge(name string) error {
+	switch name {
+	case epicissue.EdgeEpic:
+		m.ClearEpic()
+		return nil
+	case epicissue.EdgeIssue:
+		m.ClearIssue()
+		return nil
+	}
+	return fmt.Errorf("unknown EpicIssue unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *EpicIssueMutation) ResetEdge(name string) error {
+	switch name {
+	case epicissue.EdgeEpic:
+		m.ResetEpic()
+		return nil
+	case epicissue.EdgeIssue:
+		m.ResetIssue()
+		return nil
+	}
+	return fmt.Errorf("unknown EpicIssue edge %s", name)
+}
+
+// EpicLabelMutation represents an operation that mutates the EpicLabel nodes in the graph.
+type EpicLabelMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	clearedFields map[string]struct{}
+	epic          *int
+	clearedepic   bool
+	label         *int
+	clearedlabel  bool
+	done          bool
+	oldValue      func(context.Context) (*EpicLabel, error)
+	predicates    []predicate.EpicLabel
+}
+
+var _ ent.Mutation = (*EpicLabelMutation)(nil)
+
+// epiclabelOption allows management of the mutation configuration using functional options.
+type epiclabelOption func(*EpicLabelMutation)
+
+// newEpicLabelMutation creates new mutation for the EpicLabel entity.
+func newEpicLabelMutation(c config, op Op, opts ...epiclabelOption) *EpicLabelMutation {
+	m := &EpicLabelMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeEpicLabel,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withEpicLabelID sets the ID field of the mutation.
+func withEpicLabelID(id int) epiclabelOption {
+	return func(m *EpicLabelMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *EpicLabel
+		)
+		m.oldValue = func(ctx context.Context) (*EpicLabel, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().EpicLabel.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withEpicLabel sets the old EpicLabel of the mutation.
+func withEpicLabel(node *EpicLabel) epiclabelOption {
+	return func(m *EpicLabelMutation) {
+		m.oldValue = func(context.Context) (*EpicLabel, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m EpicLabelMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m EpicLabelMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *EpicLabelMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *EpicLabelMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().EpicLabel.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetEpicID sets the "epic_id" field.
+func (m *EpicLabelMutation) SetEpicID(i int) {
+	m.epic = &i
+}
+
+// EpicID returns the value of the "epic_id" field in the mutation.
+func (m *EpicLabelMutation) EpicID() (r int, exists bool) {
+	v := m.epic
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEpicID returns the old "epic_id" field's value of the EpicLabel entity.
+// If the EpicLabel object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EpicLabelMutation) OldEpicID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEpicID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEpicID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEpicID: %w", err)
+	}
+	return oldValue.EpicID, nil
+}
+
+// ResetEpicID resets all changes to the "epic_id" field.
+func (m *EpicLabelMutation) ResetEpicID() {
+	m.epic = nil
+}
+
+// SetLabelID sets the "label_id" field.
+func (m *EpicLabelMutation) SetLabelID(i int) {
+	m.label = &i
+}
+
+// LabelID returns the value of the "label_id" field in the mutation.
+func (m *EpicLabelMutation) LabelID() (r int, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLabelID returns the old "label_id" field's value of the EpicLabel entity.
+// If the EpicLabel object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EpicLabelMutation) OldLabelID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLabelID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLabelID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLabelID: %w", err)
+	}
+	return oldValue.LabelID, nil
+}
+
+// ResetLabelID resets all changes to the "label_id" field.
+func (m *EpicLabelMutation) ResetLabelID() {
+	m.label = nil
+}
+
+// ClearEpic clears the "epic" edge to the Epic entity.
+func (m *EpicLabelMutation) ClearEpic() {
+	m.clearedepic = true
+	m.clearedFields[epiclabel.FieldEpicID] = struct{}{}
+}
+
+// EpicCleared reports if the "epic" edge to the Epic entity was cleared.
+func (m *EpicLabelMutation) EpicCleared() bool {
+	return m.clearedepic
+}
+
+// EpicIDs returns the "epic" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// EpicID instead. It exists only for internal usage by the builders.
+func (m *EpicLabelMutation) EpicIDs() (ids []int) {
+	if id := m.epic; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetEpic resets all changes to the "epic" edge.
+func (m *EpicLabelMutation) ResetEpic() {
+	m.epic = nil
+	m.clearedepic = false
+}
+
+// ClearLabel clears the "label" edge to the Label entity.
+func (m *EpicLabelMutation) ClearLabel() {
+	m.clearedlabel = true
+	m.clearedFields[epiclabel.FieldLabelID] = struct{}{}
+}
+
+// LabelCleared reports if the "label" edge to the Label entity was cleared.
+func (m *EpicLabelMutation) LabelCleared() bool {
+	return m.clearedlabel
+}
+
+// LabelIDs returns the "label" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// LabelID instead. It exists only for internal usage by the builders.
+func (m *EpicLabelMutation) LabelIDs() (ids []int) {
+	if id := m.label; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetLabel resets all changes to the "label" edge.
+func (m *EpicLabelMutation) ResetLabel() {
+	m.label = nil
+	m.clearedlabel = false
+}
+
+// Where appends a list predicates to the EpicLabelMutation builder.
+func (m *EpicLabelMutation) Where(ps ...predicate.EpicLabel) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the EpicLabelMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *EpicLabelMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.EpicLabel, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *EpicLabelMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *EpicLabelMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (EpicLabel).
+func (m *EpicLabelMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *EpicLabelMutation) Fields() []string {
+	fields := make([]string, 0, 2)
+	if m.epic != nil {
+		fields = append(fields, epiclabel.FieldEpicID)
+	}
+	if m.label != nil {
+		fields = append(fields, epiclabel.FieldLabelID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *EpicLabelMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case epiclabel.FieldEpicID:
+		return m.EpicID()
+	case epiclabel.FieldLabelID:
+		return m.LabelID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *EpicLabelMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case epiclabel.FieldEpicID:
+		return m.OldEpicID(ctx)
+	case epiclabel.FieldLabelID:
+		return m.OldLabelID(ctx)
+	}
+	return nil, fmt.Errorf("unknown EpicLabel field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *EpicLabelMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case epiclabel.FieldEpicID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEpicID(v)
+		return nil
+	case epiclabel.FieldLabelID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabelID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown EpicLabel field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *EpicLabelMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *EpicLabelMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *EpicLabelMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown EpicLabel numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *EpicLabelMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *EpicLabelMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *EpicLabelMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown EpicLabel nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *EpicLabelMutation) ResetField(name string) error {
+	switch name {
+	case epiclabel.FieldEpicID:
+		m.ResetEpicID()
+		return nil
+	case epiclabel.FieldLabelID:
+		m.ResetLabelID()
+		return nil
+	}
+	return fmt.Errorf("unknown EpicLabel field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *EpicLabelMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.epic != nil {
+		edges = append(edges, epiclabel.EdgeEpic)
+	}
+	if m.label != nil {
+		edges = append(edges, epiclabel.EdgeLabel)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *EpicLabelMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case epiclabel.EdgeEpic:
+		if id := m.epic; id != nil {
+			return []ent.Value{*id}
+		}
+	case epiclabel.EdgeLabel:
+		if id := m.label; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *EpicLabelMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *EpicLabelMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *EpicLabelMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedepic {
+		edges = append(edges, epiclabel.EdgeEpic)
+	}
+	if m.clearedlabel {
+		edges = append(edges, epiclabel.EdgeLabel)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *EpicLabelMutation) EdgeCleared(name string) bool {
+	switch name {
+	case epiclabel.EdgeEpic:
+		return m.clearedepic
+	case epiclabel.EdgeLabel:
+		return m.clearedlabel
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *EpicLabelMutation) ClearEdge(name string) error {
+	switch name {
+	case epiclabel.EdgeEpic:
+		m.ClearEpic()
+		return nil
+	case epiclabel.EdgeLabel:
+		m.ClearLabel()
+		return nil
+	}
+	return fmt.Errorf("unknown EpicLabel unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *EpicLabelMutation) ResetEdge(name string) error {
+	switch name {
+	case epiclabel.EdgeEpic:
+		m.ResetEpic()
+		return nil
+	case epiclabel.EdgeLabel:
+		m.ResetLabel()
+		return nil
+	}
+	return fmt.Errorf("unknown EpicLabel edge %s", name)
 }
 
 // EventMutation represents an operation that mutates the Event nodes in the graph.
@@ -32289,6 +35176,1287 @@ func (m *SettingMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *SettingMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Setting edge %s", name)
+}
+
+// SnippetMutation represents an operation that mutates the Snippet nodes in the graph.
+type SnippetMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	created_at         *time.Time
+	updated_at         *time.Time
+	title              *string
+	description        *string
+	visibility         *snippet.Visibility
+	file_name          *string
+	files              *[]string
+	appendfiles        []string
+	repository_storage *string
+	disk_path          *string
+	default_branch     *string
+	imported_from      *string
+	user_agent         *string
+	ip_address         *string
+	clearedFields      map[string]struct{}
+	author             *int
+	clearedauthor      bool
+	project            *int
+	clearedproject     bool
+	done               bool
+	oldValue           func(context.Context) (*Snippet, error)
+	predicates         []predicate.Snippet
+}
+
+var _ ent.Mutation = (*SnippetMutation)(nil)
+
+// snippetOption allows management of the mutation configuration using functional options.
+type snippetOption func(*SnippetMutation)
+
+// newSnippetMutation creates new mutation for the Snippet entity.
+func newSnippetMutation(c config, op Op, opts ...snippetOption) *SnippetMutation {
+	m := &SnippetMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSnippet,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSnippetID sets the ID field of the mutation.
+func withSnippetID(id int) snippetOption {
+	return func(m *SnippetMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Snippet
+		)
+		m.oldValue = func(ctx context.Context) (*Snippet, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Snippet.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSnippet sets the old Snippet of the mutation.
+func withSnippet(node *Snippet) snippetOption {
+	return func(m *SnippetMutation) {
+		m.oldValue = func(context.Context) (*Snippet, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SnippetMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SnippetMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SnippetMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SnippetMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Snippet.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SnippetMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SnippetMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SnippetMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SnippetMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SnippetMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SnippetMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *SnippetMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *SnippetMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *SnippetMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *SnippetMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *SnippetMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldDescription(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ClearDescription clears the value of the "description" field.
+func (m *SnippetMutation) ClearDescription() {
+	m.description = nil
+	m.clearedFields[snippet.FieldDescription] = struct{}{}
+}
+
+// DescriptionCleared returns if the "description" field was cleared in this mutation.
+func (m *SnippetMutation) DescriptionCleared() bool {
+	_, ok := m.clearedFields[snippet.FieldDescription]
+	return ok
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *SnippetMutation) ResetDescription() {
+	m.description = nil
+	delete(m.clearedFields, snippet.FieldDescription)
+}
+
+// SetVisibility sets the "visibility" field.
+func (m *SnippetMutation) SetVisibility(s snippet.Visibility) {
+	m.visibility = &s
+}
+
+// Visibility returns the value of the "visibility" field in the mutation.
+func (m *SnippetMutation) Visibility() (r snippet.Visibility, exists bool) {
+	v := m.visibility
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVisibility returns the old "visibility" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldVisibility(ctx context.Context) (v snippet.Visibility, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVisibility is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVisibility requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVisibility: %w", err)
+	}
+	return oldValue.Visibility, nil
+}
+
+// ResetVisibility resets all changes to the "visibility" field.
+func (m *SnippetMutation) ResetVisibility() {
+	m.visibility = nil
+}
+
+// SetAuthorID sets the "author_id" field.
+func (m *SnippetMutation) SetAuthorID(i int) {
+	m.author = &i
+}
+
+// AuthorID returns the value of the "author_id" field in the mutation.
+func (m *SnippetMutation) AuthorID() (r int, exists bool) {
+	v := m.author
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAuthorID returns the old "author_id" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldAuthorID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAuthorID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAuthorID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAuthorID: %w", err)
+	}
+	return oldValue.AuthorID, nil
+}
+
+// ClearAuthorID clears the value of the "author_id" field.
+func (m *SnippetMutation) ClearAuthorID() {
+	m.author = nil
+	m.clearedFields[snippet.FieldAuthorID] = struct{}{}
+}
+
+// AuthorIDCleared returns if the "author_id" field was cleared in this mutation.
+func (m *SnippetMutation) AuthorIDCleared() bool {
+	_, ok := m.clearedFields[snippet.FieldAuthorID]
+	return ok
+}
+
+// ResetAuthorID resets all changes to the "author_id" field.
+func (m *SnippetMutation) ResetAuthorID() {
+	m.author = nil
+	delete(m.clearedFields, snippet.FieldAuthorID)
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *SnippetMutation) SetProjectID(i int) {
+	m.project = &i
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *SnippetMutation) ProjectID() (r int, exists bool) {
+	v := m.project
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldProjectID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// ClearProjectID clears the value of the "project_id" field.
+func (m *SnippetMutation) ClearProjectID() {
+	m.project = nil
+	m.clearedFields[snippet.FieldProjectID] = struct{}{}
+}
+
+// ProjectIDCleared returns if the "project_id" field was cleared in this mutation.
+func (m *SnippetMutation) ProjectIDCleared() bool {
+	_, ok := m.clearedFields[snippet.FieldProjectID]
+	return ok
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *SnippetMutation) ResetProjectID() {
+	m.project = nil
+	delete(m.clearedFields, snippet.FieldProjectID)
+}
+
+// SetFileName sets the "file_name" field.
+func (m *SnippetMutation) SetFileName(s string) {
+	m.file_name = &s
+}
+
+// FileName returns the value of the "file_name" field in the mutation.
+func (m *SnippetMutation) FileName() (r string, exists bool) {
+	v := m.file_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFileName returns the old "file_name" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldFileName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFileName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFileName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFileName: %w", err)
+	}
+	return oldValue.FileName, nil
+}
+
+// ResetFileName resets all changes to the "file_name" field.
+func (m *SnippetMutation) ResetFileName() {
+	m.file_name = nil
+}
+
+// SetFiles sets the "files" field.
+func (m *SnippetMutation) SetFiles(s []string) {
+	m.files = &s
+	m.appendfiles = nil
+}
+
+// Files returns the value of the "files" field in the mutation.
+func (m *SnippetMutation) Files() (r []string, exists bool) {
+	v := m.files
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFiles returns the old "files" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldFiles(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFiles is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFiles requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFiles: %w", err)
+	}
+	return oldValue.Files, nil
+}
+
+// AppendFiles adds s to the "files" field.
+func (m *SnippetMutation) AppendFiles(s []string) {
+	m.appendfiles = append(m.appendfiles, s...)
+}
+
+// AppendedFiles returns the list of values that were appended to the "files" field in this mutation.
+func (m *SnippetMutation) AppendedFiles() ([]string, bool) {
+	if len(m.appendfiles) == 0 {
+		return nil, false
+	}
+	return m.appendfiles, true
+}
+
+// ClearFiles clears the value of the "files" field.
+func (m *SnippetMutation) ClearFiles() {
+	m.files = nil
+	m.appendfiles = nil
+	m.clearedFields[snippet.FieldFiles] = struct{}{}
+}
+
+// FilesCleared returns if the "files" field was cleared in this mutation.
+func (m *SnippetMutation) FilesCleared() bool {
+	_, ok := m.clearedFields[snippet.FieldFiles]
+	return ok
+}
+
+// ResetFiles resets all changes to the "files" field.
+func (m *SnippetMutation) ResetFiles() {
+	m.files = nil
+	m.appendfiles = nil
+	delete(m.clearedFields, snippet.FieldFiles)
+}
+
+// SetRepositoryStorage sets the "repository_storage" field.
+func (m *SnippetMutation) SetRepositoryStorage(s string) {
+	m.repository_storage = &s
+}
+
+// RepositoryStorage returns the value of the "repository_storage" field in the mutation.
+func (m *SnippetMutation) RepositoryStorage() (r string, exists bool) {
+	v := m.repository_storage
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRepositoryStorage returns the old "repository_storage" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldRepositoryStorage(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRepositoryStorage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRepositoryStorage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRepositoryStorage: %w", err)
+	}
+	return oldValue.RepositoryStorage, nil
+}
+
+// ResetRepositoryStorage resets all changes to the "repository_storage" field.
+func (m *SnippetMutation) ResetRepositoryStorage() {
+	m.repository_storage = nil
+}
+
+// SetDiskPath sets the "disk_path" field.
+func (m *SnippetMutation) SetDiskPath(s string) {
+	m.disk_path = &s
+}
+
+// DiskPath returns the value of the "disk_path" field in the mutation.
+func (m *SnippetMutation) DiskPath() (r string, exists bool) {
+	v := m.disk_path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDiskPath returns the old "disk_path" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldDiskPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDiskPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDiskPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDiskPath: %w", err)
+	}
+	return oldValue.DiskPath, nil
+}
+
+// ResetDiskPath resets all changes to the "disk_path" field.
+func (m *SnippetMutation) ResetDiskPath() {
+	m.disk_path = nil
+}
+
+// SetDefaultBranch sets the "default_branch" field.
+func (m *SnippetMutation) SetDefaultBranch(s string) {
+	m.default_branch = &s
+}
+
+// DefaultBranch returns the value of the "default_branch" field in the mutation.
+func (m *SnippetMutation) DefaultBranch() (r string, exists bool) {
+	v := m.default_branch
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDefaultBranch returns the old "default_branch" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldDefaultBranch(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDefaultBranch is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDefaultBranch requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDefaultBranch: %w", err)
+	}
+	return oldValue.DefaultBranch, nil
+}
+
+// ResetDefaultBranch resets all changes to the "default_branch" field.
+func (m *SnippetMutation) ResetDefaultBranch() {
+	m.default_branch = nil
+}
+
+// SetImportedFrom sets the "imported_from" field.
+func (m *SnippetMutation) SetImportedFrom(s string) {
+	m.imported_from = &s
+}
+
+// ImportedFrom returns the value of the "imported_from" field in the mutation.
+func (m *SnippetMutation) ImportedFrom() (r string, exists bool) {
+	v := m.imported_from
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldImportedFrom returns the old "imported_from" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldImportedFrom(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldImportedFrom is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldImportedFrom requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldImportedFrom: %w", err)
+	}
+	return oldValue.ImportedFrom, nil
+}
+
+// ResetImportedFrom resets all changes to the "imported_from" field.
+func (m *SnippetMutation) ResetImportedFrom() {
+	m.imported_from = nil
+}
+
+// SetUserAgent sets the "user_agent" field.
+func (m *SnippetMutation) SetUserAgent(s string) {
+	m.user_agent = &s
+}
+
+// UserAgent returns the value of the "user_agent" field in the mutation.
+func (m *SnippetMutation) UserAgent() (r string, exists bool) {
+	v := m.user_agent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserAgent returns the old "user_agent" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldUserAgent(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserAgent is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserAgent requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserAgent: %w", err)
+	}
+	return oldValue.UserAgent, nil
+}
+
+// ResetUserAgent resets all changes to the "user_agent" field.
+func (m *SnippetMutation) ResetUserAgent() {
+	m.user_agent = nil
+}
+
+// SetIPAddress sets the "ip_address" field.
+func (m *SnippetMutation) SetIPAddress(s string) {
+	m.ip_address = &s
+}
+
+// IPAddress returns the value of the "ip_address" field in the mutation.
+func (m *SnippetMutation) IPAddress() (r string, exists bool) {
+	v := m.ip_address
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIPAddress returns the old "ip_address" field's value of the Snippet entity.
+// If the Snippet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SnippetMutation) OldIPAddress(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIPAddress is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIPAddress requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIPAddress: %w", err)
+	}
+	return oldValue.IPAddress, nil
+}
+
+// ResetIPAddress resets all changes to the "ip_address" field.
+func (m *SnippetMutation) ResetIPAddress() {
+	m.ip_address = nil
+}
+
+// ClearAuthor clears the "author" edge to the User entity.
+func (m *SnippetMutation) ClearAuthor() {
+	m.clearedauthor = true
+	m.clearedFields[snippet.FieldAuthorID] = struct{}{}
+}
+
+// AuthorCleared reports if the "author" edge to the User entity was cleared.
+func (m *SnippetMutation) AuthorCleared() bool {
+	return m.AuthorIDCleared() || m.clearedauthor
+}
+
+// AuthorIDs returns the "author" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// AuthorID instead. It exists only for internal usage by the builders.
+func (m *SnippetMutation) AuthorIDs() (ids []int) {
+	if id := m.author; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetAuthor resets all changes to the "author" edge.
+func (m *SnippetMutation) ResetAuthor() {
+	m.author = nil
+	m.clearedauthor = false
+}
+
+// ClearProject clears the "project" edge to the Project entity.
+func (m *SnippetMutation) ClearProject() {
+	m.clearedproject = true
+	m.clearedFields[snippet.FieldProjectID] = struct{}{}
+}
+
+// ProjectCleared reports if the "project" edge to the Project entity was cleared.
+func (m *SnippetMutation) ProjectCleared() bool {
+	return m.ProjectIDCleared() || m.clearedproject
+}
+
+// ProjectIDs returns the "project" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProjectID instead. It exists only for internal usage by the builders.
+func (m *SnippetMutation) ProjectIDs() (ids []int) {
+	if id := m.project; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProject resets all changes to the "project" edge.
+func (m *SnippetMutation) ResetProject() {
+	m.project = nil
+	m.clearedproject = false
+}
+
+// Where appends a list predicates to the SnippetMutation builder.
+func (m *SnippetMutation) Where(ps ...predicate.Snippet) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SnippetMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SnippetMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Snippet, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SnippetMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SnippetMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Snippet).
+func (m *SnippetMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SnippetMutation) Fields() []string {
+	fields := make([]string, 0, 15)
+	if m.created_at != nil {
+		fields = append(fields, snippet.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, snippet.FieldUpdatedAt)
+	}
+	if m.title != nil {
+		fields = append(fields, snippet.FieldTitle)
+	}
+	if m.description != nil {
+		fields = append(fields, snippet.FieldDescription)
+	}
+	if m.visibility != nil {
+		fields = append(fields, snippet.FieldVisibility)
+	}
+	if m.author != nil {
+		fields = append(fields, snippet.FieldAuthorID)
+	}
+	if m.project != nil {
+		fields = append(fields, snippet.FieldProjectID)
+	}
+	if m.file_name != nil {
+		fields = append(fields, snippet.FieldFileName)
+	}
+	if m.files != nil {
+		fields = append(fields, snippet.FieldFiles)
+	}
+	if m.repository_storage != nil {
+		fields = append(fields, snippet.FieldRepositoryStorage)
+	}
+	if m.disk_path != nil {
+		fields = append(fields, snippet.FieldDiskPath)
+	}
+	if m.default_branch != nil {
+		fields = append(fields, snippet.FieldDefaultBranch)
+	}
+	if m.imported_from != nil {
+		fields = append(fields, snippet.FieldImportedFrom)
+	}
+	if m.user_agent != nil {
+		fields = append(fields, snippet.FieldUserAgent)
+	}
+	if m.ip_address != nil {
+		fields = append(fields, snippet.FieldIPAddress)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SnippetMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case snippet.FieldCreatedAt:
+		return m.CreatedAt()
+	case snippet.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case snippet.FieldTitle:
+		return m.Title()
+	case snippet.FieldDescription:
+		return m.Description()
+	case snippet.FieldVisibility:
+		return m.Visibility()
+	case snippet.FieldAuthorID:
+		return m.AuthorID()
+	case snippet.FieldProjectID:
+		return m.ProjectID()
+	case snippet.FieldFileName:
+		return m.FileName()
+	case snippet.FieldFiles:
+		return m.Files()
+	case snippet.FieldRepositoryStorage:
+		return m.RepositoryStorage()
+	case snippet.FieldDiskPath:
+		return m.DiskPath()
+	case snippet.FieldDefaultBranch:
+		return m.DefaultBranch()
+	case snippet.FieldImportedFrom:
+		return m.ImportedFrom()
+	case snippet.FieldUserAgent:
+		return m.UserAgent()
+	case snippet.FieldIPAddress:
+		return m.IPAddress()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SnippetMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case snippet.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case snippet.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case snippet.FieldTitle:
+		return m.OldTitle(ctx)
+	case snippet.FieldDescription:
+		return m.OldDescription(ctx)
+	case snippet.FieldVisibility:
+		return m.OldVisibility(ctx)
+	case snippet.FieldAuthorID:
+		return m.OldAuthorID(ctx)
+	case snippet.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case snippet.FieldFileName:
+		return m.OldFileName(ctx)
+	case snippet.FieldFiles:
+		return m.OldFiles(ctx)
+	case snippet.FieldRepositoryStorage:
+		return m.OldRepositoryStorage(ctx)
+	case snippet.FieldDiskPath:
+		return m.OldDiskPath(ctx)
+	case snippet.FieldDefaultBranch:
+		return m.OldDefaultBranch(ctx)
+	case snippet.FieldImportedFrom:
+		return m.OldImportedFrom(ctx)
+	case snippet.FieldUserAgent:
+		return m.OldUserAgent(ctx)
+	case snippet.FieldIPAddress:
+		return m.OldIPAddress(ctx)
+	}
+	return nil, fmt.Errorf("unknown Snippet field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SnippetMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case snippet.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case snippet.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case snippet.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case snippet.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case snippet.FieldVisibility:
+		v, ok := value.(snippet.Visibility)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVisibility(v)
+		return nil
+	case snippet.FieldAuthorID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAuthorID(v)
+		return nil
+	case snippet.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case snippet.FieldFileName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFileName(v)
+		return nil
+	case snippet.FieldFiles:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFiles(v)
+		return nil
+	case snippet.FieldRepositoryStorage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRepositoryStorage(v)
+		return nil
+	case snippet.FieldDiskPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDiskPath(v)
+		return nil
+	case snippet.FieldDefaultBranch:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultBranch(v)
+		return nil
+	case snippet.FieldImportedFrom:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImportedFrom(v)
+		return nil
+	case snippet.FieldUserAgent:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserAgent(v)
+		return nil
+	case snippet.FieldIPAddress:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIPAddress(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Snippet field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SnippetMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SnippetMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SnippetMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Snippet numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SnippetMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(snippet.FieldDescription) {
+		fields = append(fields, snippet.FieldDescription)
+	}
+	if m.FieldCleared(snippet.FieldAuthorID) {
+		fields = append(fields, snippet.FieldAuthorID)
+	}
+	if m.FieldCleared(snippet.FieldProjectID) {
+		fields = append(fields, snippet.FieldProjectID)
+	}
+	if m.FieldCleared(snippet.FieldFiles) {
+		fields = append(fields, snippet.FieldFiles)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SnippetMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SnippetMutation) ClearField(name string) error {
+	switch name {
+	case snippet.FieldDescription:
+		m.ClearDescription()
+		return nil
+	case snippet.FieldAuthorID:
+		m.ClearAuthorID()
+		return nil
+	case snippet.FieldProjectID:
+		m.ClearProjectID()
+		return nil
+	case snippet.FieldFiles:
+		m.ClearFiles()
+		return nil
+	}
+	return fmt.Errorf("unknown Snippet nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SnippetMutation) ResetField(name string) error {
+	switch name {
+	case snippet.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case snippet.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case snippet.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case snippet.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case snippet.FieldVisibility:
+		m.ResetVisibility()
+		return nil
+	case snippet.FieldAuthorID:
+		m.ResetAuthorID()
+		return nil
+	case snippet.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case snippet.FieldFileName:
+		m.ResetFileName()
+		return nil
+	case snippet.FieldFiles:
+		m.ResetFiles()
+		return nil
+	case snippet.FieldRepositoryStorage:
+		m.ResetRepositoryStorage()
+		return nil
+	case snippet.FieldDiskPath:
+		m.ResetDiskPath()
+		return nil
+	case snippet.FieldDefaultBranch:
+		m.ResetDefaultBranch()
+		return nil
+	case snippet.FieldImportedFrom:
+		m.ResetImportedFrom()
+		return nil
+	case snippet.FieldUserAgent:
+		m.ResetUserAgent()
+		return nil
+	case snippet.FieldIPAddress:
+		m.ResetIPAddress()
+		return nil
+	}
+	return fmt.Errorf("unknown Snippet field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SnippetMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.author != nil {
+		edges = append(edges, snippet.EdgeAuthor)
+	}
+	if m.project != nil {
+		edges = append(edges, snippet.EdgeProject)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SnippetMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case snippet.EdgeAuthor:
+		if id := m.author; id != nil {
+			return []ent.Value{*id}
+		}
+	case snippet.EdgeProject:
+		if id := m.project; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SnippetMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SnippetMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SnippetMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedauthor {
+		edges = append(edges, snippet.EdgeAuthor)
+	}
+	if m.clearedproject {
+		edges = append(edges, snippet.EdgeProject)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SnippetMutation) EdgeCleared(name string) bool {
+	switch name {
+	case snippet.EdgeAuthor:
+		return m.clearedauthor
+	case snippet.EdgeProject:
+		return m.clearedproject
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SnippetMutation) ClearEdge(name string) error {
+	switch name {
+	case snippet.EdgeAuthor:
+		m.ClearAuthor()
+		return nil
+	case snippet.EdgeProject:
+		m.ClearProject()
+		return nil
+	}
+	return fmt.Errorf("unknown Snippet unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SnippetMutation) ResetEdge(name string) error {
+	switch name {
+	case snippet.EdgeAuthor:
+		m.ResetAuthor()
+		return nil
+	case snippet.EdgeProject:
+		m.ResetProject()
+		return nil
+	}
+	return fmt.Errorf("unknown Snippet edge %s", name)
 }
 
 // UserMutation represents an operation that mutates the User nodes in the graph.

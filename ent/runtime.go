@@ -5,6 +5,8 @@ package ent
 import (
 	"anvil/ent/awardemoji"
 	"anvil/ent/containerrepository"
+	"anvil/ent/epic"
+	"anvil/ent/epicissue"
 	"anvil/ent/event"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
@@ -33,6 +35,7 @@ import (
 	"anvil/ent/resourcestateevent"
 	"anvil/ent/schema"
 	"anvil/ent/setting"
+	"anvil/ent/snippet"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
 	"time"
@@ -114,6 +117,67 @@ func init() {
 			return nil
 		}
 	}()
+	epicMixin := schema.Epic{}.Mixin()
+	epicMixinFields0 := epicMixin[0].Fields()
+	_ = epicMixinFields0
+	epicFields := schema.Epic{}.Fields()
+	_ = epicFields
+	// epicDescCreatedAt is the schema descriptor for created_at field.
+	epicDescCreatedAt := epicMixinFields0[0].Descriptor()
+	// epic.DefaultCreatedAt holds the default value on creation for the created_at field.
+	epic.DefaultCreatedAt = epicDescCreatedAt.Default.(func() time.Time)
+	// epicDescUpdatedAt is the schema descriptor for updated_at field.
+	epicDescUpdatedAt := epicMixinFields0[1].Descriptor()
+	// epic.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	epic.DefaultUpdatedAt = epicDescUpdatedAt.Default.(func() time.Time)
+	// epic.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	epic.UpdateDefaultUpdatedAt = epicDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// epicDescTitle is the schema descriptor for title field.
+	epicDescTitle := epicFields[2].Descriptor()
+	// epic.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	epic.TitleValidator = func() func(string) error {
+		validators := epicDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// epicDescConfidential is the schema descriptor for confidential field.
+	epicDescConfidential := epicFields[6].Descriptor()
+	// epic.DefaultConfidential holds the default value on creation for the confidential field.
+	epic.DefaultConfidential = epicDescConfidential.Default.(bool)
+	// epicDescStartDateIsFixed is the schema descriptor for start_date_is_fixed field.
+	epicDescStartDateIsFixed := epicFields[8].Descriptor()
+	// epic.DefaultStartDateIsFixed holds the default value on creation for the start_date_is_fixed field.
+	epic.DefaultStartDateIsFixed = epicDescStartDateIsFixed.Default.(bool)
+	// epicDescDueDateIsFixed is the schema descriptor for due_date_is_fixed field.
+	epicDescDueDateIsFixed := epicFields[10].Descriptor()
+	// epic.DefaultDueDateIsFixed holds the default value on creation for the due_date_is_fixed field.
+	epic.DefaultDueDateIsFixed = epicDescDueDateIsFixed.Default.(bool)
+	// epicDescColor is the schema descriptor for color field.
+	epicDescColor := epicFields[12].Descriptor()
+	// epic.DefaultColor holds the default value on creation for the color field.
+	epic.DefaultColor = epicDescColor.Default.(string)
+	epicissueFields := schema.EpicIssue{}.Fields()
+	_ = epicissueFields
+	// epicissueDescCreatedAt is the schema descriptor for created_at field.
+	epicissueDescCreatedAt := epicissueFields[2].Descriptor()
+	// epicissue.DefaultCreatedAt holds the default value on creation for the created_at field.
+	epicissue.DefaultCreatedAt = epicissueDescCreatedAt.Default.(func() time.Time)
+	// epicissueDescUpdatedAt is the schema descriptor for updated_at field.
+	epicissueDescUpdatedAt := epicissueFields[3].Descriptor()
+	// epicissue.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	epicissue.DefaultUpdatedAt = epicissueDescUpdatedAt.Default.(func() time.Time)
+	// epicissue.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	epicissue.UpdateDefaultUpdatedAt = epicissueDescUpdatedAt.UpdateDefault.(func() time.Time)
 	eventFields := schema.Event{}.Fields()
 	_ = eventFields
 	// eventDescTargetType is the schema descriptor for target_type field.
@@ -1078,6 +1142,67 @@ func init() {
 	settingDescKey := settingFields[0].Descriptor()
 	// setting.KeyValidator is a validator for the "key" field. It is called by the builders before save.
 	setting.KeyValidator = settingDescKey.Validators[0].(func(string) error)
+	snippetMixin := schema.Snippet{}.Mixin()
+	snippetMixinFields0 := snippetMixin[0].Fields()
+	_ = snippetMixinFields0
+	snippetFields := schema.Snippet{}.Fields()
+	_ = snippetFields
+	// snippetDescCreatedAt is the schema descriptor for created_at field.
+	snippetDescCreatedAt := snippetMixinFields0[0].Descriptor()
+	// snippet.DefaultCreatedAt holds the default value on creation for the created_at field.
+	snippet.DefaultCreatedAt = snippetDescCreatedAt.Default.(func() time.Time)
+	// snippetDescUpdatedAt is the schema descriptor for updated_at field.
+	snippetDescUpdatedAt := snippetMixinFields0[1].Descriptor()
+	// snippet.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	snippet.DefaultUpdatedAt = snippetDescUpdatedAt.Default.(func() time.Time)
+	// snippet.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	snippet.UpdateDefaultUpdatedAt = snippetDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// snippetDescTitle is the schema descriptor for title field.
+	snippetDescTitle := snippetFields[0].Descriptor()
+	// snippet.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	snippet.TitleValidator = func() func(string) error {
+		validators := snippetDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// snippetDescFileName is the schema descriptor for file_name field.
+	snippetDescFileName := snippetFields[5].Descriptor()
+	// snippet.DefaultFileName holds the default value on creation for the file_name field.
+	snippet.DefaultFileName = snippetDescFileName.Default.(string)
+	// snippetDescRepositoryStorage is the schema descriptor for repository_storage field.
+	snippetDescRepositoryStorage := snippetFields[7].Descriptor()
+	// snippet.DefaultRepositoryStorage holds the default value on creation for the repository_storage field.
+	snippet.DefaultRepositoryStorage = snippetDescRepositoryStorage.Default.(string)
+	// snippetDescDiskPath is the schema descriptor for disk_path field.
+	snippetDescDiskPath := snippetFields[8].Descriptor()
+	// snippet.DefaultDiskPath holds the default value on creation for the disk_path field.
+	snippet.DefaultDiskPath = snippetDescDiskPath.Default.(string)
+	// snippetDescDefaultBranch is the schema descriptor for default_branch field.
+	snippetDescDefaultBranch := snippetFields[9].Descriptor()
+	// snippet.DefaultDefaultBranch holds the default value on creation for the default_branch field.
+	snippet.DefaultDefaultBranch = snippetDescDefaultBranch.Default.(string)
+	// snippetDescImportedFrom is the schema descriptor for imported_from field.
+	snippetDescImportedFrom := snippetFields[10].Descriptor()
+	// snippet.DefaultImportedFrom holds the default value on creation for the imported_from field.
+	snippet.DefaultImportedFrom = snippetDescImportedFrom.Default.(string)
+	// snippetDescUserAgent is the schema descriptor for user_agent field.
+	snippetDescUserAgent := snippetFields[11].Descriptor()
+	// snippet.DefaultUserAgent holds the default value on creation for the user_agent field.
+	snippet.DefaultUserAgent = snippetDescUserAgent.Default.(string)
+	// snippetDescIPAddress is the schema descriptor for ip_address field.
+	snippetDescIPAddress := snippetFields[12].Descriptor()
+	// snippet.DefaultIPAddress holds the default value on creation for the ip_address field.
+	snippet.DefaultIPAddress = snippetDescIPAddress.Default.(string)
 	userMixin := schema.User{}.Mixin()
 	userMixinFields0 := userMixin[0].Fields()
 	_ = userMixinFields0

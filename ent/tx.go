@@ -18,6 +18,12 @@ type Tx struct {
 	AwardEmoji *AwardEmojiClient
 	// ContainerRepository is the client for interacting with the ContainerRepository builders.
 	ContainerRepository *ContainerRepositoryClient
+	// Epic is the client for interacting with the Epic builders.
+	Epic *EpicClient
+	// EpicIssue is the client for interacting with the EpicIssue builders.
+	EpicIssue *EpicIssueClient
+	// EpicLabel is the client for interacting with the EpicLabel builders.
+	EpicLabel *EpicLabelClient
 	// Event is the client for interacting with the Event builders.
 	Event *EventClient
 	// GroupCustomAttribute is the client for interacting with the GroupCustomAttribute builders.
@@ -78,6 +84,8 @@ type Tx struct {
 	ResourceStateEvent *ResourceStateEventClient
 	// Setting is the client for interacting with the Setting builders.
 	Setting *SettingClient
+	// Snippet is the client for interacting with the Snippet builders.
+	Snippet *SnippetClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 	// UserCustomAttribute is the client for interacting with the UserCustomAttribute builders.
@@ -215,6 +223,9 @@ func (tx *Tx) Client() *Client {
 func (tx *Tx) init() {
 	tx.AwardEmoji = NewAwardEmojiClient(tx.config)
 	tx.ContainerRepository = NewContainerRepositoryClient(tx.config)
+	tx.Epic = NewEpicClient(tx.config)
+	tx.EpicIssue = NewEpicIssueClient(tx.config)
+	tx.EpicLabel = NewEpicLabelClient(tx.config)
 	tx.Event = NewEventClient(tx.config)
 	tx.GroupCustomAttribute = NewGroupCustomAttributeClient(tx.config)
 	tx.GroupGroupLink = NewGroupGroupLinkClient(tx.config)
@@ -245,6 +256,7 @@ func (tx *Tx) init() {
 	tx.ResourceMilestoneEvent = NewResourceMilestoneEventClient(tx.config)
 	tx.ResourceStateEvent = NewResourceStateEventClient(tx.config)
 	tx.Setting = NewSettingClient(tx.config)
+	tx.Snippet = NewSnippetClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.UserCustomAttribute = NewUserCustomAttributeClient(tx.config)
 }

@@ -7,6 +7,7 @@ import (
 	"anvil/rest/awardemojiapi"
 	"anvil/rest/branchapi"
 	"anvil/rest/commitapi"
+	"anvil/rest/epicapi"
 	"anvil/rest/eventapi"
 	"anvil/rest/forkapi"
 	"anvil/rest/groupapi"
@@ -24,6 +25,7 @@ import (
 	"anvil/rest/repositoryapi"
 	"anvil/rest/route"
 	"anvil/rest/sidekiqapi"
+	"anvil/rest/snippetapi"
 	"anvil/rest/storagemoveapi"
 	"anvil/rest/tagapi"
 	"anvil/rest/tokenapi"
@@ -56,6 +58,8 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	awardemojiapi.Register(t)
 	noteapi.Register(t)
 	milestoneapi.Register(t)
+	epicapi.Register(t)
 	labelapi.Register(t)
 	storagemoveapi.Register(t)
+	snippetapi.Register(t)
 }

@@ -32,6 +32,42 @@ func (f ContainerRepositoryFunc) Mutate(ctx context.Context, m ent.Mutation) (en
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ContainerRepositoryMutation", m)
 }
 
+// The EpicFunc type is an adapter to allow the use of ordinary
+// function as Epic mutator.
+type EpicFunc func(context.Context, *ent.EpicMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f EpicFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.EpicMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.EpicMutation", m)
+}
+
+// The EpicIssueFunc type is an adapter to allow the use of ordinary
+// function as EpicIssue mutator.
+type EpicIssueFunc func(context.Context, *ent.EpicIssueMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f EpicIssueFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.EpicIssueMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.EpicIssueMutation", m)
+}
+
+// The EpicLabelFunc type is an adapter to allow the use of ordinary
+// function as EpicLabel mutator.
+type EpicLabelFunc func(context.Context, *ent.EpicLabelMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f EpicLabelFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.EpicLabelMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.EpicLabelMutation", m)
+}
+
 // The EventFunc type is an adapter to allow the use of ordinary
 // function as Event mutator.
 type EventFunc func(context.Context, *ent.EventMutation) (ent.Value, error)
@@ -390,6 +426,18 @@ func (f SettingFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SettingMutation", m)
+}
+
+// The SnippetFunc type is an adapter to allow the use of ordinary
+// function as Snippet mutator.
+type SnippetFunc func(context.Context, *ent.SnippetMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SnippetFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SnippetMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SnippetMutation", m)
 }
 
 // The UserFunc type is an adapter to allow the use of ordinary

@@ -9,6 +9,9 @@ import (
 	"anvil/ent"
 	"anvil/ent/awardemoji"
 	"anvil/ent/containerrepository"
+	"anvil/ent/epic"
+	"anvil/ent/epicissue"
+	"anvil/ent/epiclabel"
 	"anvil/ent/event"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
@@ -40,6 +43,7 @@ import (
 	"anvil/ent/resourcemilestoneevent"
 	"anvil/ent/resourcestateevent"
 	"anvil/ent/setting"
+	"anvil/ent/snippet"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
 
@@ -154,6 +158,87 @@ func (f TraverseContainerRepository) Traverse(ctx context.Context, q ent.Query) 
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.ContainerRepositoryQuery", q)
+}
+
+// The EpicFunc type is an adapter to allow the use of ordinary function as a Querier.
+type EpicFunc func(context.Context, *ent.EpicQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f EpicFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.EpicQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.EpicQuery", q)
+}
+
+// The TraverseEpic type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseEpic func(context.Context, *ent.EpicQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseEpic) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseEpic) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.EpicQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.EpicQuery", q)
+}
+
+// The EpicIssueFunc type is an adapter to allow the use of ordinary function as a Querier.
+type EpicIssueFunc func(context.Context, *ent.EpicIssueQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f EpicIssueFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.EpicIssueQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.EpicIssueQuery", q)
+}
+
+// The TraverseEpicIssue type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseEpicIssue func(context.Context, *ent.EpicIssueQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseEpicIssue) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseEpicIssue) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.EpicIssueQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.EpicIssueQuery", q)
+}
+
+// The EpicLabelFunc type is an adapter to allow the use of ordinary function as a Querier.
+type EpicLabelFunc func(context.Context, *ent.EpicLabelQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f EpicLabelFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.EpicLabelQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.EpicLabelQuery", q)
+}
+
+// The TraverseEpicLabel type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseEpicLabel func(context.Context, *ent.EpicLabelQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseEpicLabel) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseEpicLabel) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.EpicLabelQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.EpicLabelQuery", q)
 }
 
 // The EventFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -966,6 +1051,33 @@ func (f TraverseSetting) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.SettingQuery", q)
 }
 
+// The SnippetFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SnippetFunc func(context.Context, *ent.SnippetQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SnippetFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SnippetQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SnippetQuery", q)
+}
+
+// The TraverseSnippet type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSnippet func(context.Context, *ent.SnippetQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSnippet) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSnippet) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SnippetQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SnippetQuery", q)
+}
+
 // The UserFunc type is an adapter to allow the use of ordinary function as a Querier.
 type UserFunc func(context.Context, *ent.UserQuery) (ent.Value, error)
 
@@ -1027,6 +1139,12 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.AwardEmojiQuery, predicate.AwardEmoji, awardemoji.OrderOption]{typ: ent.TypeAwardEmoji, tq: q}, nil
 	case *ent.ContainerRepositoryQuery:
 		return &query[*ent.ContainerRepositoryQuery, predicate.ContainerRepository, containerrepository.OrderOption]{typ: ent.TypeContainerRepository, tq: q}, nil
+	case *ent.EpicQuery:
+		return &query[*ent.EpicQuery, predicate.Epic, epic.OrderOption]{typ: ent.TypeEpic, tq: q}, nil
+	case *ent.EpicIssueQuery:
+		return &query[*ent.EpicIssueQuery, predicate.EpicIssue, epicissue.OrderOption]{typ: ent.TypeEpicIssue, tq: q}, nil
+	case *ent.EpicLabelQuery:
+		return &query[*ent.EpicLabelQuery, predicate.EpicLabel, epiclabel.OrderOption]{typ: ent.TypeEpicLabel, tq: q}, nil
 	case *ent.EventQuery:
 		return &query[*ent.EventQuery, predicate.Event, event.OrderOption]{typ: ent.TypeEvent, tq: q}, nil
 	case *ent.GroupCustomAttributeQuery:
@@ -1087,6 +1205,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ResourceStateEventQuery, predicate.ResourceStateEvent, resourcestateevent.OrderOption]{typ: ent.TypeResourceStateEvent, tq: q}, nil
 	case *ent.SettingQuery:
 		return &query[*ent.SettingQuery, predicate.Setting, setting.OrderOption]{typ: ent.TypeSetting, tq: q}, nil
+	case *ent.SnippetQuery:
+		return &query[*ent.SnippetQuery, predicate.Snippet, snippet.OrderOption]{typ: ent.TypeSnippet, tq: q}, nil
 	case *ent.UserQuery:
 		return &query[*ent.UserQuery, predicate.User, user.OrderOption]{typ: ent.TypeUser, tq: q}, nil
 	case *ent.UserCustomAttributeQuery:

@@ -83,6 +83,159 @@ var (
 			},
 		},
 	}
+	// EpicsColumns holds the columns for the "epics" table.
+	EpicsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "iid", Type: field.TypeInt},
+		{Name: "title", Type: field.TypeString, Size: 255},
+		{Name: "description", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "state", Type: field.TypeEnum, Enums: []string{"opened", "closed"}, Default: "opened"},
+		{Name: "confidential", Type: field.TypeBool, Default: false},
+		{Name: "start_date_fixed", Type: field.TypeTime, Nullable: true},
+		{Name: "start_date_is_fixed", Type: field.TypeBool, Default: false},
+		{Name: "due_date_fixed", Type: field.TypeTime, Nullable: true},
+		{Name: "due_date_is_fixed", Type: field.TypeBool, Default: false},
+		{Name: "color", Type: field.TypeString, Default: "#1068bf"},
+		{Name: "closed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "group_id", Type: field.TypeInt},
+		{Name: "author_id", Type: field.TypeInt, Nullable: true},
+		{Name: "closed_by_id", Type: field.TypeInt, Nullable: true},
+		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
+	}
+	// EpicsTable holds the schema information for the "epics" table.
+	EpicsTable = &schema.Table{
+		Name:       "epics",
+		Columns:    EpicsColumns,
+		PrimaryKey: []*schema.Column{EpicsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "epics_namespaces_group",
+				Columns:    []*schema.Column{EpicsColumns[14]},
+				RefColumns: []*schema.Column{NamespacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "epics_users_author",
+				Columns:    []*schema.Column{EpicsColumns[15]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "epics_users_closed_by",
+				Columns:    []*schema.Column{EpicsColumns[16]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "epics_epics_children",
+				Columns:    []*schema.Column{EpicsColumns[17]},
+				RefColumns: []*schema.Column{EpicsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "epic_group_id_iid",
+				Unique:  true,
+				Columns: []*schema.Column{EpicsColumns[14], EpicsColumns[3]},
+			},
+			{
+				Name:    "epic_group_id_state_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{EpicsColumns[14], EpicsColumns[6], EpicsColumns[1]},
+			},
+			{
+				Name:    "epic_parent_id",
+				Unique:  false,
+				Columns: []*schema.Column{EpicsColumns[17]},
+			},
+			{
+				Name:    "epic_author_id",
+				Unique:  false,
+				Columns: []*schema.Column{EpicsColumns[15]},
+			},
+		},
+	}
+	// EpicIssuesColumns holds the columns for the "epic_issues" table.
+	EpicIssuesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "epic_id", Type: field.TypeInt},
+		{Name: "issue_id", Type: field.TypeInt},
+	}
+	// EpicIssuesTable holds the schema information for the "epic_issues" table.
+	EpicIssuesTable = &schema.Table{
+		Name:       "epic_issues",
+		Columns:    EpicIssuesColumns,
+		PrimaryKey: []*schema.Column{EpicIssuesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "epic_issues_epics_issue_links",
+				Columns:    []*schema.Column{EpicIssuesColumns[3]},
+				RefColumns: []*schema.Column{EpicsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "epic_issues_issues_issue",
+				Columns:    []*schema.Column{EpicIssuesColumns[4]},
+				RefColumns: []*schema.Column{IssuesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "epicissue_issue_id",
+				Unique:  true,
+				Columns: []*schema.Column{EpicIssuesColumns[4]},
+			},
+			{
+				Name:    "epicissue_epic_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{EpicIssuesColumns[3], EpicIssuesColumns[0]},
+			},
+		},
+	}
+	// EpicLabelsColumns holds the columns for the "epic_labels" table.
+	EpicLabelsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "epic_id", Type: field.TypeInt},
+		{Name: "label_id", Type: field.TypeInt},
+	}
+	// EpicLabelsTable holds the schema information for the "epic_labels" table.
+	EpicLabelsTable = &schema.Table{
+		Name:       "epic_labels",
+		Columns:    EpicLabelsColumns,
+		PrimaryKey: []*schema.Column{EpicLabelsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "epic_labels_epics_label_links",
+				Columns:    []*schema.Column{EpicLabelsColumns[1]},
+				RefColumns: []*schema.Column{EpicsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "epic_labels_labels_label",
+				Columns:    []*schema.Column{EpicLabelsColumns[2]},
+				RefColumns: []*schema.Column{LabelsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "epiclabel_epic_id_label_id",
+				Unique:  true,
+				Columns: []*schema.Column{EpicLabelsColumns[1], EpicLabelsColumns[2]},
+			},
+			{
+				Name:    "epiclabel_label_id",
+				Unique:  false,
+				Columns: []*schema.Column{EpicLabelsColumns[2]},
+			},
+		},
+	}
 	// EventsColumns holds the columns for the "events" table.
 	EventsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1380,6 +1533,62 @@ var (
 		Columns:    SettingsColumns,
 		PrimaryKey: []*schema.Column{SettingsColumns[0]},
 	}
+	// SnippetsColumns holds the columns for the "snippets" table.
+	SnippetsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "title", Type: field.TypeString, Size: 255},
+		{Name: "description", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "visibility", Type: field.TypeEnum, Enums: []string{"private", "internal", "public"}, Default: "private"},
+		{Name: "file_name", Type: field.TypeString, Default: ""},
+		{Name: "files", Type: field.TypeJSON, Nullable: true},
+		{Name: "repository_storage", Type: field.TypeString, Default: ""},
+		{Name: "disk_path", Type: field.TypeString, Default: ""},
+		{Name: "default_branch", Type: field.TypeString, Default: "main"},
+		{Name: "imported_from", Type: field.TypeString, Default: "none"},
+		{Name: "user_agent", Type: field.TypeString, Default: ""},
+		{Name: "ip_address", Type: field.TypeString, Default: ""},
+		{Name: "author_id", Type: field.TypeInt, Nullable: true},
+		{Name: "project_id", Type: field.TypeInt, Nullable: true},
+	}
+	// SnippetsTable holds the schema information for the "snippets" table.
+	SnippetsTable = &schema.Table{
+		Name:       "snippets",
+		Columns:    SnippetsColumns,
+		PrimaryKey: []*schema.Column{SnippetsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "snippets_users_author",
+				Columns:    []*schema.Column{SnippetsColumns[14]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "snippets_projects_project",
+				Columns:    []*schema.Column{SnippetsColumns[15]},
+				RefColumns: []*schema.Column{ProjectsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "snippet_project_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{SnippetsColumns[15], SnippetsColumns[0]},
+			},
+			{
+				Name:    "snippet_author_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{SnippetsColumns[14], SnippetsColumns[0]},
+			},
+			{
+				Name:    "snippet_visibility_project_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{SnippetsColumns[5], SnippetsColumns[15], SnippetsColumns[1]},
+			},
+		},
+	}
 	// UsersColumns holds the columns for the "users" table.
 	UsersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1492,6 +1701,9 @@ var (
 	Tables = []*schema.Table{
 		AwardEmojisTable,
 		ContainerRepositoriesTable,
+		EpicsTable,
+		EpicIssuesTable,
+		EpicLabelsTable,
 		EventsTable,
 		GroupCustomAttributesTable,
 		GroupGroupLinksTable,
@@ -1522,6 +1734,7 @@ var (
 		ResourceMilestoneEventsTable,
 		ResourceStateEventsTable,
 		SettingsTable,
+		SnippetsTable,
 		UsersTable,
 		UserCustomAttributesTable,
 	}
@@ -1530,6 +1743,14 @@ var (
 func init() {
 	AwardEmojisTable.ForeignKeys[0].RefTable = UsersTable
 	ContainerRepositoriesTable.ForeignKeys[0].RefTable = ProjectsTable
+	EpicsTable.ForeignKeys[0].RefTable = NamespacesTable
+	EpicsTable.ForeignKeys[1].RefTable = UsersTable
+	EpicsTable.ForeignKeys[2].RefTable = UsersTable
+	EpicsTable.ForeignKeys[3].RefTable = EpicsTable
+	EpicIssuesTable.ForeignKeys[0].RefTable = EpicsTable
+	EpicIssuesTable.ForeignKeys[1].RefTable = IssuesTable
+	EpicLabelsTable.ForeignKeys[0].RefTable = EpicsTable
+	EpicLabelsTable.ForeignKeys[1].RefTable = LabelsTable
 	EventsTable.ForeignKeys[0].RefTable = NamespacesTable
 	EventsTable.ForeignKeys[1].RefTable = ProjectsTable
 	EventsTable.ForeignKeys[2].RefTable = UsersTable
@@ -1585,6 +1806,8 @@ func init() {
 	ResourceMilestoneEventsTable.ForeignKeys[2].RefTable = MilestonesTable
 	ResourceStateEventsTable.ForeignKeys[0].RefTable = IssuesTable
 	ResourceStateEventsTable.ForeignKeys[1].RefTable = UsersTable
+	SnippetsTable.ForeignKeys[0].RefTable = UsersTable
+	SnippetsTable.ForeignKeys[1].RefTable = ProjectsTable
 	UsersTable.ForeignKeys[0].RefTable = UsersTable
 	UserCustomAttributesTable.ForeignKeys[0].RefTable = UsersTable
 }

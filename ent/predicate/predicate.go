@@ -12,6 +12,15 @@ type AwardEmoji func(*sql.Selector)
 // ContainerRepository is the predicate function for containerrepository builders.
 type ContainerRepository func(*sql.Selector)
 
+// Epic is the predicate function for epic builders.
+type Epic func(*sql.Selector)
+
+// EpicIssue is the predicate function for epicissue builders.
+type EpicIssue func(*sql.Selector)
+
+// EpicLabel is the predicate function for epiclabel builders.
+type EpicLabel func(*sql.Selector)
+
 // Event is the predicate function for event builders.
 type Event func(*sql.Selector)
 
@@ -101,6 +110,9 @@ type ResourceStateEvent func(*sql.Selector)
 
 // Setting is the predicate function for setting builders.
 type Setting func(*sql.Selector)
+
+// Snippet is the predicate function for snippet builders.
+type Snippet func(*sql.Selector)
 
 // User is the predicate function for user builders.
 type User func(*sql.Selector)

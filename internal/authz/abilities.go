@@ -166,6 +166,18 @@ const (
 	// TransferProjects is moving projects into the namespace: Maintainer with the right to
 	// create projects there.
 	TransferProjects Ability = "transfer_projects"
+
+	// Epics (a group's): ReadEpic is reading them (anyone who reads the group);
+	// ReadConfidentialEpic reading confidential ones; CreateEpic and AdminEpic creating and
+	// changing them (Planner or Reporter and up); DestroyEpic deleting them (Planner or Owner).
+	ReadEpic             Ability = "read_epic"
+	ReadConfidentialEpic Ability = "read_confidential_epic"
+	CreateEpic           Ability = "create_epic"
+	AdminEpic            Ability = "admin_epic"
+	DestroyEpic          Ability = "destroy_epic"
+	// AdminEpicTreeRelation is changing an epic's children and parent: any member of at least
+	// Guest who reads the epic (public readers without a role may not).
+	AdminEpicTreeRelation Ability = "admin_epic_tree_relation"
 )
 
 // groupMinLevel is the access level each group ability needs beyond reading the group.
@@ -186,6 +198,12 @@ var groupMinLevel = map[Ability]Level{
 	ReadMilestone:    NoAccess,
 	AdminMilestone:   Reporter,
 	DestroyMilestone: Developer,
+	// Epics (GitLab's (reporter | planner) rules; DestroyEpic is decided in CanGroup).
+	ReadEpic:              NoAccess,
+	ReadConfidentialEpic:  Planner,
+	CreateEpic:            Planner,
+	AdminEpic:             Planner,
+	AdminEpicTreeRelation: Guest,
 }
 
 // creationLevel maps a group's project_creation_level or subgroup_creation_level to the access

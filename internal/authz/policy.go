@@ -360,6 +360,9 @@ func CanGroup(a *Actor, ns *ent.Namespace, level Level, ability Ability) bool {
 		return level >= creationLevel(ns.SubgroupCreationLevel)
 	case TransferProjects:
 		return level >= Maintainer && level >= creationLevel(ns.ProjectCreationLevel)
+	case DestroyEpic:
+		// GitLab's (owner | planner): Reporters, Developers and Maintainers may not.
+		return level == Planner || level >= Owner
 	case ReadGroupMember:
 		// GitLab hides a private group's members from readers without access of their own
 		// (members of its subgroups or projects, who may still read the group itself).

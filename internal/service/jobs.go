@@ -7,12 +7,13 @@ import (
 	"anvil/internal/service/containerregistry"
 	"anvil/internal/service/events"
 	"anvil/internal/service/repos"
+	"anvil/internal/service/snippets"
 	"anvil/internal/service/storagemoves"
 )
 
 // registerJobs gives every background job kind its handler, and schedules the periodic ones.
 // A kind queued by a service must be registered here, or Enqueue fails.
-func registerJobs(q *jobs.Queue, r *repos.Service, cr *containerregistry.Service, moves *storagemoves.Service, ev *events.Service) {
+func registerJobs(q *jobs.Queue, r *repos.Service, cr *containerregistry.Service, moves *storagemoves.Service, ev *events.Service, sn *snippets.Service) {
 	jobs.Register(q, r.RunHousekeep)
 	jobs.Register(q, r.RunRemoveRepository)
 	jobs.Register(q, r.RunSweep)
@@ -24,6 +25,8 @@ func registerJobs(q *jobs.Queue, r *repos.Service, cr *containerregistry.Service
 	jobs.Register(q, cr.DeleteImages)
 	jobs.Register(q, cr.GarbageCollect)
 	jobs.Periodic(q, 24*time.Hour, containerregistry.GarbageCollectJob{})
+
+	jobs.Register(q, sn.RunRemoveRepository)
 
 	jobs.Register(q, ev.RunPrune)
 	jobs.Periodic(q, 24*time.Hour, events.PruneJob{})

@@ -24,6 +24,7 @@ import (
 	"anvil/internal/service/clientauth"
 	"anvil/internal/service/commits"
 	"anvil/internal/service/containerregistry"
+	"anvil/internal/service/epics"
 	"anvil/internal/service/events"
 	"anvil/internal/service/forks"
 	"anvil/internal/service/groups"
@@ -38,6 +39,7 @@ import (
 	"anvil/internal/service/repofiles"
 	"anvil/internal/service/repos"
 	"anvil/internal/service/settings"
+	"anvil/internal/service/snippets"
 	"anvil/internal/service/stars"
 	"anvil/internal/service/statistics"
 	"anvil/internal/service/storagemoves"
@@ -95,6 +97,10 @@ type Services struct {
 	Labels *labels.Service
 	// Milestones manages project and group milestones.
 	Milestones *milestones.Service
+	// Snippets holds personal and project snippets and their repositories.
+	Snippets *snippets.Service
+	// Epics manages groups' epics and their trees.
+	Epics *epics.Service
 	// StorageMoves moves projects' repositories between storages (repository_storage).
 	StorageMoves *storagemoves.Service
 	// Jobs is the durable background job queue (started by the server, see jobs.go).
@@ -167,11 +173,13 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	})
 	r.SetSweepGrace(cfg.Jobs.SweepGrace)
 	ev := events.New(d.Client, policy, p, u)
-	registerJobs(q, r, cr, moves, ev)
-	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete},
+	nt := notes.New(d.Client)
+	sn := snippets.New(snippets.Deps{Client: d.Client, Policy: policy, Projects: p, Storage: stor, Jobs: q, Log: log,
+		Observer: notes.NewSnippetObserver(nt)}) // a deleted snippet's notes go with it
+	registerJobs(q, r, cr, moves, ev, sn)
+	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete, sn.OnProjectDelete},
 		StorageMoves: moves})
 	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
-	nt := notes.New(d.Client)
 	awards := awardemoji.New(d.Client, awardemoji.NewRegistry())
 	issueObservers := issues.Observers{
 		awards,                     // a destroyed issue's awards and its notes' go with it (before the notes)
@@ -180,6 +188,9 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	iss := issues.New(d.Client, policy, p, g, issueObservers)
 	// Noteables, each on its own line: their domains find them for the notes domain.
 	nt.Register(notes.TypeIssue, notes.NewIssueNoteable(d.Client, iss))
+	nt.Register(notes.TypeSnippet, notes.NewSnippetNoteable(sn))
+	ep := epics.New(d.Client, policy, g, iss, nt)
+	nt.Register(notes.TypeEpic, ep.Noteable())
 	// Awardables, each on its own line: their domains find them for the award emoji domain.
 	awards.Registry().Register(awardemoji.IssueKind, awardemoji.Issues(iss))
 	awards.Registry().Register(awardemoji.IssueNoteKind, awardemoji.IssueNotes(nt))
@@ -214,6 +225,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Notes:             nt,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
 		Milestones:        milestones.New(d.Client, policy, p, g, iss),
+		Snippets:          sn,
+		Epics:             ep,
 		StorageMoves:      moves,
 		Jobs:              q,
 	}, nil

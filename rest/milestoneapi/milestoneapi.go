@@ -28,6 +28,7 @@ func Register(t *route.Table) {
 		t.DELETE(r.prefix+"/:id/milestones/:milestone_id", h.delete, route.SignedIn)
 		t.GET(r.prefix+"/:id/milestones/:milestone_id/issues", h.listIssues)
 		t.GET(r.prefix+"/:id/milestones/:milestone_id/merge_requests", h.listMergeRequests)
+		t.GET(r.prefix+"/:id/milestones/:milestone_id/burndown_events", h.burndownEvents)
 	}
 	h := &handlers{milestones: t.S.Milestones, issues: t.S.Issues}
 	t.POST("/projects/:id/milestones/:milestone_id/promote", h.promote, route.SignedIn)

@@ -24,6 +24,10 @@ type Family struct {
 // commits add theirs).
 var Families = []Family{
 	{Type: notes.TypeIssue, Path: "/projects/:id/issues/:issue_iid", IDParam: "issue_iid"},
+	{Type: notes.TypeSnippet, Path: "/projects/:id/snippets/:snippet_id", IDParam: "snippet_id"},
+	// Epics are addressed by their global id here (GitLab's :epic_id); the path parameter
+	// shares the epic routes' name, which the router requires at this position.
+	{Type: notes.TypeEpic, Path: "/groups/:id/epics/:epic_iid", IDParam: "epic_iid"},
 }
 
 type handlers struct {

@@ -172,3 +172,14 @@ func abort(c *gin.Context) {
 	}
 	c.Abort()
 }
+
+// RawHeaders sets the headers of raw content sent whole (a snippet's file): its type and
+// disposition as blobHeaders decides them, and no caching.
+func RawHeaders(c *gin.Context, data []byte, name string) {
+	noCache(c)
+	head := data
+	if len(head) > sniffLen {
+		head = head[:sniffLen]
+	}
+	blobHeaders(c.Writer.Header(), head, name, int64(len(data)))
+}

@@ -50,6 +50,15 @@ func HashedPath(projectID int64) string {
 	return "@hashed/" + h[0:2] + "/" + h[2:4] + "/" + h + ".git"
 }
 
+// SnippetHashedPath returns the relative path of a snippet's repository:
+// "@snippets/ab/cd/<h>.git" with h the hex SHA-256 of the decimal snippet id, as GitLab lays out
+// snippet repositories (apart from projects', so the project sweep never sees them).
+func SnippetHashedPath(snippetID int64) string {
+	sum := sha256.Sum256([]byte(strconv.FormatInt(snippetID, 10)))
+	h := hex.EncodeToString(sum[:])
+	return "@snippets/" + h[0:2] + "/" + h[2:4] + "/" + h + ".git"
+}
+
 // WikiHashedPath is the relative path of a project's wiki repository.
 func WikiHashedPath(projectID int64) string {
 	return strings.TrimSuffix(HashedPath(projectID), ".git") + ".wiki.git"

@@ -22,6 +22,7 @@ func TestHashedPath(t *testing.T) {
 	// GitLab's documented example: project 1 lives at @hashed/6b/86/6b86b273....git.
 	require.Equal(t, "@hashed/6b/86/6b86b273ff34fce19d6b804eff5a3f5747ada4eaa22f1d49c01e52ddb7875b4b.git", storage.HashedPath(1))
 	require.Equal(t, "@hashed/6b/86/6b86b273ff34fce19d6b804eff5a3f5747ada4eaa22f1d49c01e52ddb7875b4b.wiki.git", storage.WikiHashedPath(1))
+	require.Equal(t, "@snippets/6b/86/6b86b273ff34fce19d6b804eff5a3f5747ada4eaa22f1d49c01e52ddb7875b4b.git", storage.SnippetHashedPath(1))
 	require.Equal(t, "@hashed/d4/73/d4735e3a265e16eee03f59718b9b5d03019c07d8b6c51f90da3a666eec13ab35.git", storage.HashedPath(2))
 }
 

@@ -26,6 +26,7 @@ type Usage string
 const (
 	Issues     Usage = "issues"
 	Milestones Usage = "milestones"
+	Epics      Usage = "epics"
 )
 
 // Scope is the project or the group an iid counts in; exactly one is non-zero.
