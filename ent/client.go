@@ -11,6 +11,7 @@ import (
 
 	"anvil/ent/migrate"
 
+	"anvil/ent/awardemoji"
 	"anvil/ent/containerrepository"
 	"anvil/ent/epic"
 	"anvil/ent/epicissue"
@@ -65,6 +66,8 @@ type Client struct {
 	config
 	// Schema is the client for creating, migrating and dropping schema.
 	Schema *migrate.Schema
+	// AwardEmoji is the client for interacting with the AwardEmoji builders.
+	AwardEmoji *AwardEmojiClient
 	// ContainerRepository is the client for interacting with the ContainerRepository builders.
 	ContainerRepository *ContainerRepositoryClient
 	// Epic is the client for interacting with the Epic builders.
@@ -158,6 +161,7 @@ func NewClient(opts ...Option) *Client {
 
 func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
+	c.AwardEmoji = NewAwardEmojiClient(c.config)
 	c.ContainerRepository = NewContainerRepositoryClient(c.config)
 	c.Epic = NewEpicClient(c.config)
 	c.EpicIssue = NewEpicIssueClient(c.config)
@@ -290,6 +294,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	return &Tx{
 		ctx:                          ctx,
 		config:                       cfg,
+		AwardEmoji:                   NewAwardEmojiClient(cfg),
 		ContainerRepository:          NewContainerRepositoryClient(cfg),
 		Epic:                         NewEpicClient(cfg),
 		EpicIssue:                    NewEpicIssueClient(cfg),
@@ -349,6 +354,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	return &Tx{
 		ctx:                          ctx,
 		config:                       cfg,
+		AwardEmoji:                   NewAwardEmojiClient(cfg),
 		ContainerRepository:          NewContainerRepositoryClient(cfg),
 		Epic:                         NewEpicClient(cfg),
 		EpicIssue:                    NewEpicIssueClient(cfg),
@@ -395,7 +401,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 // Debug returns a new debug-client. It's used to get verbose logging on specific operations.
 //
 //	client.Debug().
-//		ContainerRepository.
+//		AwardEmoji.
 //		Query().
 //		Count(ctx)
 func (c *Client) Debug() *Client {
@@ -418,7 +424,7 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.ContainerRepository, c.Epic, c.EpicIssue, c.EpicLabel, c.Event,
+		c.AwardEmoji, c.ContainerRepository, c.Epic, c.EpicIssue, c.EpicLabel, c.Event,
 		c.GroupCustomAttribute, c.GroupGroupLink, c.Identity, c.InternalID, c.Issue,
 		c.IssueAssignee, c.IssueLabel, c.JobOutbox, c.Label, c.LabelSubscription,
 		c.LastCommit, c.Member, c.Milestone, c.Namespace, c.Note,
@@ -436,7 +442,7 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.ContainerRepository, c.Epic, c.EpicIssue, c.EpicLabel, c.Event,
+		c.AwardEmoji, c.ContainerRepository, c.Epic, c.EpicIssue, c.EpicLabel, c.Event,
 		c.GroupCustomAttribute, c.GroupGroupLink, c.Identity, c.InternalID, c.Issue,
 		c.IssueAssignee, c.IssueLabel, c.JobOutbox, c.Label, c.LabelSubscription,
 		c.LastCommit, c.Member, c.Milestone, c.Namespace, c.Note,
@@ -453,6 +459,8 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 // Mutate implements the ent.Mutator interface.
 func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 	switch m := m.(type) {
+	case *AwardEmojiMutation:
+		return c.AwardEmoji.mutate(ctx, m)
 	case *ContainerRepositoryMutation:
 		return c.ContainerRepository.mutate(ctx, m)
 	case *EpicMutation:
@@ -535,6 +543,155 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.WebHookLog.mutate(ctx, m)
 	default:
 		return nil, fmt.Errorf("ent: unknown mutation type %T", m)
+	}
+}
+
+// AwardEmojiClient is a client for the AwardEmoji schema.
+type AwardEmojiClient struct {
+	config
+}
+
+// NewAwardEmojiClient returns a client for the AwardEmoji from the given config.
+func NewAwardEmojiClient(c config) *AwardEmojiClient {
+	return &AwardEmojiClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `awardemoji.Hooks(f(g(h())))`.
+func (c *AwardEmojiClient) Use(hooks ...Hook) {
+	c.hooks.AwardEmoji = append(c.hooks.AwardEmoji, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `awardemoji.Intercept(f(g(h())))`.
+func (c *AwardEmojiClient) Intercept(interceptors ...Interceptor) {
+	c.inters.AwardEmoji = append(c.inters.AwardEmoji, interceptors...)
+}
+
+// Create returns a builder for creating a AwardEmoji entity.
+func (c *AwardEmojiClient) Create() *AwardEmojiCreate {
+	mutation := newAwardEmojiMutation(c.config, OpCreate)
+	return &AwardEmojiCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of AwardEmoji entities.
+func (c *AwardEmojiClient) CreateBulk(builders ...*AwardEmojiCreate) *AwardEmojiCreateBulk {
+	return &AwardEmojiCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *AwardEmojiClient) MapCreateBulk(slice any, setFunc func(*AwardEmojiCreate, int)) *AwardEmojiCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &AwardEmojiCreateBulk{err: fmt.Errorf("calling to AwardEmojiClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*AwardEmojiCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &AwardEmojiCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for AwardEmoji.
+func (c *AwardEmojiClient) Update() *AwardEmojiUpdate {
+	mutation := newAwardEmojiMutation(c.config, OpUpdate)
+	return &AwardEmojiUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *AwardEmojiClient) UpdateOne(_m *AwardEmoji) *AwardEmojiUpdateOne {
+	mutation := newAwardEmojiMutation(c.config, OpUpdateOne, withAwardEmoji(_m))
+	return &AwardEmojiUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *AwardEmojiClient) UpdateOneID(id int) *AwardEmojiUpdateOne {
+	mutation := newAwardEmojiMutation(c.config, OpUpdateOne, withAwardEmojiID(id))
+	return &AwardEmojiUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for AwardEmoji.
+func (c *AwardEmojiClient) Delete() *AwardEmojiDelete {
+	mutation := newAwardEmojiMutation(c.config, OpDelete)
+	return &AwardEmojiDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *AwardEmojiClient) DeleteOne(_m *AwardEmoji) *AwardEmojiDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *AwardEmojiClient) DeleteOneID(id int) *AwardEmojiDeleteOne {
+	builder := c.Delete().Where(awardemoji.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &AwardEmojiDeleteOne{builder}
+}
+
+// Query returns a query builder for AwardEmoji.
+func (c *AwardEmojiClient) Query() *AwardEmojiQuery {
+	return &AwardEmojiQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeAwardEmoji},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a AwardEmoji entity by its id.
+func (c *AwardEmojiClient) Get(ctx context.Context, id int) (*AwardEmoji, error) {
+	return c.Query().Where(awardemoji.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *AwardEmojiClient) GetX(ctx context.Context, id int) *AwardEmoji {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryUser queries the user edge of a AwardEmoji.
+func (c *AwardEmojiClient) QueryUser(_m *AwardEmoji) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(awardemoji.Table, awardemoji.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, awardemoji.UserTable, awardemoji.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *AwardEmojiClient) Hooks() []Hook {
+	return c.hooks.AwardEmoji
+}
+
+// Interceptors returns the client interceptors.
+func (c *AwardEmojiClient) Interceptors() []Interceptor {
+	return c.inters.AwardEmoji
+}
+
+func (c *AwardEmojiClient) mutate(ctx context.Context, m *AwardEmojiMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&AwardEmojiCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&AwardEmojiUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&AwardEmojiUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&AwardEmojiDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown AwardEmoji mutation op: %q", m.Op())
 	}
 }
 
@@ -7541,7 +7698,7 @@ func (c *WebHookLogClient) mutate(ctx context.Context, m *WebHookLogMutation) (V
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		ContainerRepository, Epic, EpicIssue, EpicLabel, Event, GroupCustomAttribute,
+		AwardEmoji, ContainerRepository, Epic, EpicIssue, EpicLabel, Event, GroupCustomAttribute,
 		GroupGroupLink, Identity, InternalID, Issue, IssueAssignee, IssueLabel,
 		JobOutbox, Label, LabelSubscription, LastCommit, Member, Milestone, Namespace,
 		Note, PersonalAccessToken, Project, ProjectGroupLink,
@@ -7551,7 +7708,7 @@ type (
 		UserCustomAttribute, WebHook, WebHookLog []ent.Hook
 	}
 	inters struct {
-		ContainerRepository, Epic, EpicIssue, EpicLabel, Event, GroupCustomAttribute,
+		AwardEmoji, ContainerRepository, Epic, EpicIssue, EpicLabel, Event, GroupCustomAttribute,
 		GroupGroupLink, Identity, InternalID, Issue, IssueAssignee, IssueLabel,
 		JobOutbox, Label, LabelSubscription, LastCommit, Member, Milestone, Namespace,
 		Note, PersonalAccessToken, Project, ProjectGroupLink,

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/awardemoji"
 	"anvil/ent/containerrepository"
 	"anvil/ent/epic"
 	"anvil/ent/epicissue"
@@ -112,6 +113,7 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
+			awardemoji.Table:                   awardemoji.ValidColumn,
 			containerrepository.Table:          containerrepository.ValidColumn,
 			epic.Table:                         epic.ValidColumn,
 			epicissue.Table:                    epicissue.ValidColumn,

@@ -50,6 +50,10 @@ type Issue struct {
 	ClosedAt *time.Time `json:"closed_at,omitempty"`
 	// ClosedByID holds the value of the "closed_by_id" field.
 	ClosedByID *int `json:"closed_by_id,omitempty"`
+	// RelativePosition holds the value of the "relative_position" field.
+	RelativePosition *int `json:"relative_position,omitempty"`
+	// Weight holds the value of the "weight" field.
+	Weight *int `json:"weight,omitempty"`
 	// UserNotesCount holds the value of the "user_notes_count" field.
 	UserNotesCount int `json:"user_notes_count,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
@@ -149,7 +153,7 @@ func (*Issue) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case issue.FieldConfidential, issue.FieldDiscussionLocked:
 			values[i] = new(sql.NullBool)
-		case issue.FieldID, issue.FieldProjectID, issue.FieldIid, issue.FieldAuthorID, issue.FieldMilestoneID, issue.FieldClosedByID, issue.FieldUserNotesCount:
+		case issue.FieldID, issue.FieldProjectID, issue.FieldIid, issue.FieldAuthorID, issue.FieldMilestoneID, issue.FieldClosedByID, issue.FieldRelativePosition, issue.FieldWeight, issue.FieldUserNotesCount:
 			values[i] = new(sql.NullInt64)
 		case issue.FieldTitle, issue.FieldDescription, issue.FieldState, issue.FieldIssueType:
 			values[i] = new(sql.NullString)
@@ -272,6 +276,20 @@ func (_m *Issue) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.ClosedByID = new(int)
 				*_m.ClosedByID = int(value.Int64)
+			}
+		case issue.FieldRelativePosition:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field relative_position", values[i])
+			} else if value.Valid {
+				_m.RelativePosition = new(int)
+				*_m.RelativePosition = int(value.Int64)
+			}
+		case issue.FieldWeight:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field weight", values[i])
+			} else if value.Valid {
+				_m.Weight = new(int)
+				*_m.Weight = int(value.Int64)
 			}
 		case issue.FieldUserNotesCount:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -401,6 +419,16 @@ func (_m *Issue) String() string {
 	builder.WriteString(", ")
 	if v := _m.ClosedByID; v != nil {
 		builder.WriteString("closed_by_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.RelativePosition; v != nil {
+		builder.WriteString("relative_position=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.Weight; v != nil {
+		builder.WriteString("weight=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

@@ -213,6 +213,34 @@ func (_c *IssueCreate) SetNillableClosedByID(v *int) *IssueCreate {
 	return _c
 }
 
+// SetRelativePosition sets the "relative_position" field.
+func (_c *IssueCreate) SetRelativePosition(v int) *IssueCreate {
+	_c.mutation.SetRelativePosition(v)
+	return _c
+}
+
+// SetNillableRelativePosition sets the "relative_position" field if the given value is not nil.
+func (_c *IssueCreate) SetNillableRelativePosition(v *int) *IssueCreate {
+	if v != nil {
+		_c.SetRelativePosition(*v)
+	}
+	return _c
+}
+
+// SetWeight sets the "weight" field.
+func (_c *IssueCreate) SetWeight(v int) *IssueCreate {
+	_c.mutation.SetWeight(v)
+	return _c
+}
+
+// SetNillableWeight sets the "weight" field if the given value is not nil.
+func (_c *IssueCreate) SetNillableWeight(v *int) *IssueCreate {
+	if v != nil {
+		_c.SetWeight(*v)
+	}
+	return _c
+}
+
 // SetUserNotesCount sets the "user_notes_count" field.
 func (_c *IssueCreate) SetUserNotesCount(v int) *IssueCreate {
 	_c.mutation.SetUserNotesCount(v)
@@ -455,6 +483,14 @@ func (_c *IssueCreate) createSpec() (*Issue, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.ClosedAt(); ok {
 		_spec.SetField(issue.FieldClosedAt, field.TypeTime, value)
 		_node.ClosedAt = &value
+	}
+	if value, ok := _c.mutation.RelativePosition(); ok {
+		_spec.SetField(issue.FieldRelativePosition, field.TypeInt, value)
+		_node.RelativePosition = &value
+	}
+	if value, ok := _c.mutation.Weight(); ok {
+		_spec.SetField(issue.FieldWeight, field.TypeInt, value)
+		_node.Weight = &value
 	}
 	if value, ok := _c.mutation.UserNotesCount(); ok {
 		_spec.SetField(issue.FieldUserNotesCount, field.TypeInt, value)
@@ -828,6 +864,54 @@ func (u *IssueUpsert) ClearClosedByID() *IssueUpsert {
 	return u
 }
 
+// SetRelativePosition sets the "relative_position" field.
+func (u *IssueUpsert) SetRelativePosition(v int) *IssueUpsert {
+	u.Set(issue.FieldRelativePosition, v)
+	return u
+}
+
+// UpdateRelativePosition sets the "relative_position" field to the value that was provided on create.
+func (u *IssueUpsert) UpdateRelativePosition() *IssueUpsert {
+	u.SetExcluded(issue.FieldRelativePosition)
+	return u
+}
+
+// AddRelativePosition adds v to the "relative_position" field.
+func (u *IssueUpsert) AddRelativePosition(v int) *IssueUpsert {
+	u.Add(issue.FieldRelativePosition, v)
+	return u
+}
+
+// ClearRelativePosition clears the value of the "relative_position" field.
+func (u *IssueUpsert) ClearRelativePosition() *IssueUpsert {
+	u.SetNull(issue.FieldRelativePosition)
+	return u
+}
+
+// SetWeight sets the "weight" field.
+func (u *IssueUpsert) SetWeight(v int) *IssueUpsert {
+	u.Set(issue.FieldWeight, v)
+	return u
+}
+
+// UpdateWeight sets the "weight" field to the value that was provided on create.
+func (u *IssueUpsert) UpdateWeight() *IssueUpsert {
+	u.SetExcluded(issue.FieldWeight)
+	return u
+}
+
+// AddWeight adds v to the "weight" field.
+func (u *IssueUpsert) AddWeight(v int) *IssueUpsert {
+	u.Add(issue.FieldWeight, v)
+	return u
+}
+
+// ClearWeight clears the value of the "weight" field.
+func (u *IssueUpsert) ClearWeight() *IssueUpsert {
+	u.SetNull(issue.FieldWeight)
+	return u
+}
+
 // SetUserNotesCount sets the "user_notes_count" field.
 func (u *IssueUpsert) SetUserNotesCount(v int) *IssueUpsert {
 	u.Set(issue.FieldUserNotesCount, v)
@@ -1140,6 +1224,62 @@ func (u *IssueUpsertOne) UpdateClosedByID() *IssueUpsertOne {
 func (u *IssueUpsertOne) ClearClosedByID() *IssueUpsertOne {
 	return u.Update(func(s *IssueUpsert) {
 		s.ClearClosedByID()
+	})
+}
+
+// SetRelativePosition sets the "relative_position" field.
+func (u *IssueUpsertOne) SetRelativePosition(v int) *IssueUpsertOne {
+	return u.Update(func(s *IssueUpsert) {
+		s.SetRelativePosition(v)
+	})
+}
+
+// AddRelativePosition adds v to the "relative_position" field.
+func (u *IssueUpsertOne) AddRelativePosition(v int) *IssueUpsertOne {
+	return u.Update(func(s *IssueUpsert) {
+		s.AddRelativePosition(v)
+	})
+}
+
+// UpdateRelativePosition sets the "relative_position" field to the value that was provided on create.
+func (u *IssueUpsertOne) UpdateRelativePosition() *IssueUpsertOne {
+	return u.Update(func(s *IssueUpsert) {
+		s.UpdateRelativePosition()
+	})
+}
+
+// ClearRelativePosition clears the value of the "relative_position" field.
+func (u *IssueUpsertOne) ClearRelativePosition() *IssueUpsertOne {
+	return u.Update(func(s *IssueUpsert) {
+		s.ClearRelativePosition()
+	})
+}
+
+// SetWeight sets the "weight" field.
+func (u *IssueUpsertOne) SetWeight(v int) *IssueUpsertOne {
+	return u.Update(func(s *IssueUpsert) {
+		s.SetWeight(v)
+	})
+}
+
+// AddWeight adds v to the "weight" field.
+func (u *IssueUpsertOne) AddWeight(v int) *IssueUpsertOne {
+	return u.Update(func(s *IssueUpsert) {
+		s.AddWeight(v)
+	})
+}
+
+// UpdateWeight sets the "weight" field to the value that was provided on create.
+func (u *IssueUpsertOne) UpdateWeight() *IssueUpsertOne {
+	return u.Update(func(s *IssueUpsert) {
+		s.UpdateWeight()
+	})
+}
+
+// ClearWeight clears the value of the "weight" field.
+func (u *IssueUpsertOne) ClearWeight() *IssueUpsertOne {
+	return u.Update(func(s *IssueUpsert) {
+		s.ClearWeight()
 	})
 }
 
@@ -1624,6 +1764,62 @@ func (u *IssueUpsertBulk) UpdateClosedByID() *IssueUpsertBulk {
 func (u *IssueUpsertBulk) ClearClosedByID() *IssueUpsertBulk {
 	return u.Update(func(s *IssueUpsert) {
 		s.ClearClosedByID()
+	})
+}
+
+// SetRelativePosition sets the "relative_position" field.
+func (u *IssueUpsertBulk) SetRelativePosition(v int) *IssueUpsertBulk {
+	return u.Update(func(s *IssueUpsert) {
+		s.SetRelativePosition(v)
+	})
+}
+
+// AddRelativePosition adds v to the "relative_position" field.
+func (u *IssueUpsertBulk) AddRelativePosition(v int) *IssueUpsertBulk {
+	return u.Update(func(s *IssueUpsert) {
+		s.AddRelativePosition(v)
+	})
+}
+
+// UpdateRelativePosition sets the "relative_position" field to the value that was provided on create.
+func (u *IssueUpsertBulk) UpdateRelativePosition() *IssueUpsertBulk {
+	return u.Update(func(s *IssueUpsert) {
+		s.UpdateRelativePosition()
+	})
+}
+
+// ClearRelativePosition clears the value of the "relative_position" field.
+func (u *IssueUpsertBulk) ClearRelativePosition() *IssueUpsertBulk {
+	return u.Update(func(s *IssueUpsert) {
+		s.ClearRelativePosition()
+	})
+}
+
+// SetWeight sets the "weight" field.
+func (u *IssueUpsertBulk) SetWeight(v int) *IssueUpsertBulk {
+	return u.Update(func(s *IssueUpsert) {
+		s.SetWeight(v)
+	})
+}
+
+// AddWeight adds v to the "weight" field.
+func (u *IssueUpsertBulk) AddWeight(v int) *IssueUpsertBulk {
+	return u.Update(func(s *IssueUpsert) {
+		s.AddWeight(v)
+	})
+}
+
+// UpdateWeight sets the "weight" field to the value that was provided on create.
+func (u *IssueUpsertBulk) UpdateWeight() *IssueUpsertBulk {
+	return u.Update(func(s *IssueUpsert) {
+		s.UpdateWeight()
+	})
+}
+
+// ClearWeight clears the value of the "weight" field.
+func (u *IssueUpsertBulk) ClearWeight() *IssueUpsertBulk {
+	return u.Update(func(s *IssueUpsert) {
+		s.ClearWeight()
 	})
 }
 

@@ -271,6 +271,60 @@ func (_u *IssueUpdate) ClearClosedByID() *IssueUpdate {
 	return _u
 }
 
+// SetRelativePosition sets the "relative_position" field.
+func (_u *IssueUpdate) SetRelativePosition(v int) *IssueUpdate {
+	_u.mutation.ResetRelativePosition()
+	_u.mutation.SetRelativePosition(v)
+	return _u
+}
+
+// SetNillableRelativePosition sets the "relative_position" field if the given value is not nil.
+func (_u *IssueUpdate) SetNillableRelativePosition(v *int) *IssueUpdate {
+	if v != nil {
+		_u.SetRelativePosition(*v)
+	}
+	return _u
+}
+
+// AddRelativePosition adds value to the "relative_position" field.
+func (_u *IssueUpdate) AddRelativePosition(v int) *IssueUpdate {
+	_u.mutation.AddRelativePosition(v)
+	return _u
+}
+
+// ClearRelativePosition clears the value of the "relative_position" field.
+func (_u *IssueUpdate) ClearRelativePosition() *IssueUpdate {
+	_u.mutation.ClearRelativePosition()
+	return _u
+}
+
+// SetWeight sets the "weight" field.
+func (_u *IssueUpdate) SetWeight(v int) *IssueUpdate {
+	_u.mutation.ResetWeight()
+	_u.mutation.SetWeight(v)
+	return _u
+}
+
+// SetNillableWeight sets the "weight" field if the given value is not nil.
+func (_u *IssueUpdate) SetNillableWeight(v *int) *IssueUpdate {
+	if v != nil {
+		_u.SetWeight(*v)
+	}
+	return _u
+}
+
+// AddWeight adds value to the "weight" field.
+func (_u *IssueUpdate) AddWeight(v int) *IssueUpdate {
+	_u.mutation.AddWeight(v)
+	return _u
+}
+
+// ClearWeight clears the value of the "weight" field.
+func (_u *IssueUpdate) ClearWeight() *IssueUpdate {
+	_u.mutation.ClearWeight()
+	return _u
+}
+
 // SetUserNotesCount sets the "user_notes_count" field.
 func (_u *IssueUpdate) SetUserNotesCount(v int) *IssueUpdate {
 	_u.mutation.ResetUserNotesCount()
@@ -534,6 +588,24 @@ func (_u *IssueUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.ClosedAtCleared() {
 		_spec.ClearField(issue.FieldClosedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.RelativePosition(); ok {
+		_spec.SetField(issue.FieldRelativePosition, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedRelativePosition(); ok {
+		_spec.AddField(issue.FieldRelativePosition, field.TypeInt, value)
+	}
+	if _u.mutation.RelativePositionCleared() {
+		_spec.ClearField(issue.FieldRelativePosition, field.TypeInt)
+	}
+	if value, ok := _u.mutation.Weight(); ok {
+		_spec.SetField(issue.FieldWeight, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedWeight(); ok {
+		_spec.AddField(issue.FieldWeight, field.TypeInt, value)
+	}
+	if _u.mutation.WeightCleared() {
+		_spec.ClearField(issue.FieldWeight, field.TypeInt)
 	}
 	if value, ok := _u.mutation.UserNotesCount(); ok {
 		_spec.SetField(issue.FieldUserNotesCount, field.TypeInt, value)
@@ -1006,6 +1078,60 @@ func (_u *IssueUpdateOne) ClearClosedByID() *IssueUpdateOne {
 	return _u
 }
 
+// SetRelativePosition sets the "relative_position" field.
+func (_u *IssueUpdateOne) SetRelativePosition(v int) *IssueUpdateOne {
+	_u.mutation.ResetRelativePosition()
+	_u.mutation.SetRelativePosition(v)
+	return _u
+}
+
+// SetNillableRelativePosition sets the "relative_position" field if the given value is not nil.
+func (_u *IssueUpdateOne) SetNillableRelativePosition(v *int) *IssueUpdateOne {
+	if v != nil {
+		_u.SetRelativePosition(*v)
+	}
+	return _u
+}
+
+// AddRelativePosition adds value to the "relative_position" field.
+func (_u *IssueUpdateOne) AddRelativePosition(v int) *IssueUpdateOne {
+	_u.mutation.AddRelativePosition(v)
+	return _u
+}
+
+// ClearRelativePosition clears the value of the "relative_position" field.
+func (_u *IssueUpdateOne) ClearRelativePosition() *IssueUpdateOne {
+	_u.mutation.ClearRelativePosition()
+	return _u
+}
+
+// SetWeight sets the "weight" field.
+func (_u *IssueUpdateOne) SetWeight(v int) *IssueUpdateOne {
+	_u.mutation.ResetWeight()
+	_u.mutation.SetWeight(v)
+	return _u
+}
+
+// SetNillableWeight sets the "weight" field if the given value is not nil.
+func (_u *IssueUpdateOne) SetNillableWeight(v *int) *IssueUpdateOne {
+	if v != nil {
+		_u.SetWeight(*v)
+	}
+	return _u
+}
+
+// AddWeight adds value to the "weight" field.
+func (_u *IssueUpdateOne) AddWeight(v int) *IssueUpdateOne {
+	_u.mutation.AddWeight(v)
+	return _u
+}
+
+// ClearWeight clears the value of the "weight" field.
+func (_u *IssueUpdateOne) ClearWeight() *IssueUpdateOne {
+	_u.mutation.ClearWeight()
+	return _u
+}
+
 // SetUserNotesCount sets the "user_notes_count" field.
 func (_u *IssueUpdateOne) SetUserNotesCount(v int) *IssueUpdateOne {
 	_u.mutation.ResetUserNotesCount()
@@ -1299,6 +1425,24 @@ func (_u *IssueUpdateOne) sqlSave(ctx context.Context) (_node *Issue, err error)
 	}
 	if _u.mutation.ClosedAtCleared() {
 		_spec.ClearField(issue.FieldClosedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.RelativePosition(); ok {
+		_spec.SetField(issue.FieldRelativePosition, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedRelativePosition(); ok {
+		_spec.AddField(issue.FieldRelativePosition, field.TypeInt, value)
+	}
+	if _u.mutation.RelativePositionCleared() {
+		_spec.ClearField(issue.FieldRelativePosition, field.TypeInt)
+	}
+	if value, ok := _u.mutation.Weight(); ok {
+		_spec.SetField(issue.FieldWeight, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedWeight(); ok {
+		_spec.AddField(issue.FieldWeight, field.TypeInt, value)
+	}
+	if _u.mutation.WeightCleared() {
+		_spec.ClearField(issue.FieldWeight, field.TypeInt)
 	}
 	if value, ok := _u.mutation.UserNotesCount(); ok {
 		_spec.SetField(issue.FieldUserNotesCount, field.TypeInt, value)

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/awardemoji"
 	"anvil/ent/containerrepository"
 	"anvil/ent/epic"
 	"anvil/ent/epicissue"
@@ -64,6 +65,7 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
+	TypeAwardEmoji                   = "AwardEmoji"
 	TypeContainerRepository          = "ContainerRepository"
 	TypeEpic                         = "Epic"
 	TypeEpicIssue                    = "EpicIssue"
@@ -105,6 +107,692 @@ const (
 	TypeWebHook                      = "WebHook"
 	TypeWebHookLog                   = "WebHookLog"
 )
+
+// AwardEmojiMutation represents an operation that mutates the AwardEmoji nodes in the graph.
+type AwardEmojiMutation struct {
+	config
+	op              Op
+	typ             string
+	id              *int
+	created_at      *time.Time
+	updated_at      *time.Time
+	name            *string
+	awardable_type  *awardemoji.AwardableType
+	awardable_id    *int
+	addawardable_id *int
+	clearedFields   map[string]struct{}
+	user            *int
+	cleareduser     bool
+	done            bool
+	oldValue        func(context.Context) (*AwardEmoji, error)
+	predicates      []predicate.AwardEmoji
+}
+
+var _ ent.Mutation = (*AwardEmojiMutation)(nil)
+
+// awardemojiOption allows management of the mutation configuration using functional options.
+type awardemojiOption func(*AwardEmojiMutation)
+
+// newAwardEmojiMutation creates new mutation for the AwardEmoji entity.
+func newAwardEmojiMutation(c config, op Op, opts ...awardemojiOption) *AwardEmojiMutation {
+	m := &AwardEmojiMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeAwardEmoji,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withAwardEmojiID sets the ID field of the mutation.
+func withAwardEmojiID(id int) awardemojiOption {
+	return func(m *AwardEmojiMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *AwardEmoji
+		)
+		m.oldValue = func(ctx context.Context) (*AwardEmoji, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().AwardEmoji.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withAwardEmoji sets the old AwardEmoji of the mutation.
+func withAwardEmoji(node *AwardEmoji) awardemojiOption {
+	return func(m *AwardEmojiMutation) {
+		m.oldValue = func(context.Context) (*AwardEmoji, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m AwardEmojiMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m AwardEmojiMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *AwardEmojiMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *AwardEmojiMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().AwardEmoji.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *AwardEmojiMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *AwardEmojiMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the AwardEmoji entity.
+// If the AwardEmoji object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AwardEmojiMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *AwardEmojiMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *AwardEmojiMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *AwardEmojiMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the AwardEmoji entity.
+// If the AwardEmoji object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AwardEmojiMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *AwardEmojiMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetName sets the "name" field.
+func (m *AwardEmojiMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *AwardEmojiMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the AwardEmoji entity.
+// If the AwardEmoji object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AwardEmojiMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *AwardEmojiMutation) ResetName() {
+	m.name = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *AwardEmojiMutation) SetUserID(i int) {
+	m.user = &i
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *AwardEmojiMutation) UserID() (r int, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the AwardEmoji entity.
+// If the AwardEmoji object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AwardEmojiMutation) OldUserID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *AwardEmojiMutation) ResetUserID() {
+	m.user = nil
+}
+
+// SetAwardableType sets the "awardable_type" field.
+func (m *AwardEmojiMutation) SetAwardableType(at awardemoji.AwardableType) {
+	m.awardable_type = &at
+}
+
+// AwardableType returns the value of the "awardable_type" field in the mutation.
+func (m *AwardEmojiMutation) AwardableType() (r awardemoji.AwardableType, exists bool) {
+	v := m.awardable_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAwardableType returns the old "awardable_type" field's value of the AwardEmoji entity.
+// If the AwardEmoji object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AwardEmojiMutation) OldAwardableType(ctx context.Context) (v awardemoji.AwardableType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAwardableType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAwardableType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAwardableType: %w", err)
+	}
+	return oldValue.AwardableType, nil
+}
+
+// ResetAwardableType resets all changes to the "awardable_type" field.
+func (m *AwardEmojiMutation) ResetAwardableType() {
+	m.awardable_type = nil
+}
+
+// SetAwardableID sets the "awardable_id" field.
+func (m *AwardEmojiMutation) SetAwardableID(i int) {
+	m.awardable_id = &i
+	m.addawardable_id = nil
+}
+
+// AwardableID returns the value of the "awardable_id" field in the mutation.
+func (m *AwardEmojiMutation) AwardableID() (r int, exists bool) {
+	v := m.awardable_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAwardableID returns the old "awardable_id" field's value of the AwardEmoji entity.
+// If the AwardEmoji object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AwardEmojiMutation) OldAwardableID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAwardableID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAwardableID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAwardableID: %w", err)
+	}
+	return oldValue.AwardableID, nil
+}
+
+// AddAwardableID adds i to the "awardable_id" field.
+func (m *AwardEmojiMutation) AddAwardableID(i int) {
+	if m.addawardable_id != nil {
+		*m.addawardable_id += i
+	} else {
+		m.addawardable_id = &i
+	}
+}
+
+// AddedAwardableID returns the value that was added to the "awardable_id" field in this mutation.
+func (m *AwardEmojiMutation) AddedAwardableID() (r int, exists bool) {
+	v := m.addawardable_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAwardableID resets all changes to the "awardable_id" field.
+func (m *AwardEmojiMutation) ResetAwardableID() {
+	m.awardable_id = nil
+	m.addawardable_id = nil
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *AwardEmojiMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[awardemoji.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *AwardEmojiMutation) UserCleared() bool {
+	return m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *AwardEmojiMutation) UserIDs() (ids []int) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *AwardEmojiMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// Where appends a list predicates to the AwardEmojiMutation builder.
+func (m *AwardEmojiMutation) Where(ps ...predicate.AwardEmoji) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the AwardEmojiMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *AwardEmojiMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.AwardEmoji, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *AwardEmojiMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *AwardEmojiMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (AwardEmoji).
+func (m *AwardEmojiMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *AwardEmojiMutation) Fields() []string {
+	fields := make([]string, 0, 6)
+	if m.created_at != nil {
+		fields = append(fields, awardemoji.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, awardemoji.FieldUpdatedAt)
+	}
+	if m.name != nil {
+		fields = append(fields, awardemoji.FieldName)
+	}
+	if m.user != nil {
+		fields = append(fields, awardemoji.FieldUserID)
+	}
+	if m.awardable_type != nil {
+		fields = append(fields, awardemoji.FieldAwardableType)
+	}
+	if m.awardable_id != nil {
+		fields = append(fields, awardemoji.FieldAwardableID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *AwardEmojiMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case awardemoji.FieldCreatedAt:
+		return m.CreatedAt()
+	case awardemoji.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case awardemoji.FieldName:
+		return m.Name()
+	case awardemoji.FieldUserID:
+		return m.UserID()
+	case awardemoji.FieldAwardableType:
+		return m.AwardableType()
+	case awardemoji.FieldAwardableID:
+		return m.AwardableID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *AwardEmojiMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case awardemoji.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case awardemoji.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case awardemoji.FieldName:
+		return m.OldName(ctx)
+	case awardemoji.FieldUserID:
+		return m.OldUserID(ctx)
+	case awardemoji.FieldAwardableType:
+		return m.OldAwardableType(ctx)
+	case awardemoji.FieldAwardableID:
+		return m.OldAwardableID(ctx)
+	}
+	return nil, fmt.Errorf("unknown AwardEmoji field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AwardEmojiMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case awardemoji.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case awardemoji.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case awardemoji.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case awardemoji.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case awardemoji.FieldAwardableType:
+		v, ok := value.(awardemoji.AwardableType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAwardableType(v)
+		return nil
+	case awardemoji.FieldAwardableID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAwardableID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown AwardEmoji field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *AwardEmojiMutation) AddedFields() []string {
+	var fields []string
+	if m.addawardable_id != nil {
+		fields = append(fields, awardemoji.FieldAwardableID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *AwardEmojiMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case awardemoji.FieldAwardableID:
+		return m.AddedAwardableID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AwardEmojiMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case awardemoji.FieldAwardableID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAwardableID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown AwardEmoji numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *AwardEmojiMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *AwardEmojiMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *AwardEmojiMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown AwardEmoji nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *AwardEmojiMutation) ResetField(name string) error {
+	switch name {
+	case awardemoji.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case awardemoji.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case awardemoji.FieldName:
+		m.ResetName()
+		return nil
+	case awardemoji.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case awardemoji.FieldAwardableType:
+		m.ResetAwardableType()
+		return nil
+	case awardemoji.FieldAwardableID:
+		m.ResetAwardableID()
+		return nil
+	}
+	return fmt.Errorf("unknown AwardEmoji field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *AwardEmojiMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.user != nil {
+		edges = append(edges, awardemoji.EdgeUser)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *AwardEmojiMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case awardemoji.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *AwardEmojiMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *AwardEmojiMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *AwardEmojiMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.cleareduser {
+		edges = append(edges, awardemoji.EdgeUser)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *AwardEmojiMutation) EdgeCleared(name string) bool {
+	switch name {
+	case awardemoji.EdgeUser:
+		return m.cleareduser
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *AwardEmojiMutation) ClearEdge(name string) error {
+	switch name {
+	case awardemoji.EdgeUser:
+		m.ClearUser()
+		return nil
+	}
+	return fmt.Errorf("unknown AwardEmoji unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *AwardEmojiMutation) ResetEdge(name string) error {
+	switch name {
+	case awardemoji.EdgeUser:
+		m.ResetUser()
+		return nil
+	}
+	return fmt.Errorf("unknown AwardEmoji edge %s", name)
+}
 
 // ContainerRepositoryMutation represents an operation that mutates the ContainerRepository nodes in the graph.
 type ContainerRepositoryMutation struct {
@@ -7648,6 +8336,10 @@ type IssueMutation struct {
 	discussion_locked     *bool
 	due_date              *time.Time
 	closed_at             *time.Time
+	relative_position     *int
+	addrelative_position  *int
+	weight                *int
+	addweight             *int
 	user_notes_count      *int
 	adduser_notes_count   *int
 	clearedFields         map[string]struct{}
@@ -8419,6 +9111,146 @@ func (m *IssueMutation) ResetClosedByID() {
 	delete(m.clearedFields, issue.FieldClosedByID)
 }
 
+// SetRelativePosition sets the "relative_position" field.
+func (m *IssueMutation) SetRelativePosition(i int) {
+	m.relative_position = &i
+	m.addrelative_position = nil
+}
+
+// RelativePosition returns the value of the "relative_position" field in the mutation.
+func (m *IssueMutation) RelativePosition() (r int, exists bool) {
+	v := m.relative_position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRelativePosition returns the old "relative_position" field's value of the Issue entity.
+// If the Issue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueMutation) OldRelativePosition(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRelativePosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRelativePosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRelativePosition: %w", err)
+	}
+	return oldValue.RelativePosition, nil
+}
+
+// AddRelativePosition adds i to the "relative_position" field.
+func (m *IssueMutation) AddRelativePosition(i int) {
+	if m.addrelative_position != nil {
+		*m.addrelative_position += i
+	} else {
+		m.addrelative_position = &i
+	}
+}
+
+// AddedRelativePosition returns the value that was added to the "relative_position" field in this mutation.
+func (m *IssueMutation) AddedRelativePosition() (r int, exists bool) {
+	v := m.addrelative_position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRelativePosition clears the value of the "relative_position" field.
+func (m *IssueMutation) ClearRelativePosition() {
+	m.relative_position = nil
+	m.addrelative_position = nil
+	m.clearedFields[issue.FieldRelativePosition] = struct{}{}
+}
+
+// RelativePositionCleared returns if the "relative_position" field was cleared in this mutation.
+func (m *IssueMutation) RelativePositionCleared() bool {
+	_, ok := m.clearedFields[issue.FieldRelativePosition]
+	return ok
+}
+
+// ResetRelativePosition resets all changes to the "relative_position" field.
+func (m *IssueMutation) ResetRelativePosition() {
+	m.relative_position = nil
+	m.addrelative_position = nil
+	delete(m.clearedFields, issue.FieldRelativePosition)
+}
+
+// SetWeight sets the "weight" field.
+func (m *IssueMutation) SetWeight(i int) {
+	m.weight = &i
+	m.addweight = nil
+}
+
+// Weight returns the value of the "weight" field in the mutation.
+func (m *IssueMutation) Weight() (r int, exists bool) {
+	v := m.weight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWeight returns the old "weight" field's value of the Issue entity.
+// If the Issue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueMutation) OldWeight(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWeight is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWeight requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWeight: %w", err)
+	}
+	return oldValue.Weight, nil
+}
+
+// AddWeight adds i to the "weight" field.
+func (m *IssueMutation) AddWeight(i int) {
+	if m.addweight != nil {
+		*m.addweight += i
+	} else {
+		m.addweight = &i
+	}
+}
+
+// AddedWeight returns the value that was added to the "weight" field in this mutation.
+func (m *IssueMutation) AddedWeight() (r int, exists bool) {
+	v := m.addweight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearWeight clears the value of the "weight" field.
+func (m *IssueMutation) ClearWeight() {
+	m.weight = nil
+	m.addweight = nil
+	m.clearedFields[issue.FieldWeight] = struct{}{}
+}
+
+// WeightCleared returns if the "weight" field was cleared in this mutation.
+func (m *IssueMutation) WeightCleared() bool {
+	_, ok := m.clearedFields[issue.FieldWeight]
+	return ok
+}
+
+// ResetWeight resets all changes to the "weight" field.
+func (m *IssueMutation) ResetWeight() {
+	m.weight = nil
+	m.addweight = nil
+	delete(m.clearedFields, issue.FieldWeight)
+}
+
 // SetUserNotesCount sets the "user_notes_count" field.
 func (m *IssueMutation) SetUserNotesCount(i int) {
 	m.user_notes_count = &i
@@ -8725,7 +9557,7 @@ func (m *IssueMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *IssueMutation) Fields() []string {
-	fields := make([]string, 0, 16)
+	fields := make([]string, 0, 18)
 	if m.created_at != nil {
 		fields = append(fields, issue.FieldCreatedAt)
 	}
@@ -8771,6 +9603,12 @@ func (m *IssueMutation) Fields() []string {
 	if m.closed_by != nil {
 		fields = append(fields, issue.FieldClosedByID)
 	}
+	if m.relative_position != nil {
+		fields = append(fields, issue.FieldRelativePosition)
+	}
+	if m.weight != nil {
+		fields = append(fields, issue.FieldWeight)
+	}
 	if m.user_notes_count != nil {
 		fields = append(fields, issue.FieldUserNotesCount)
 	}
@@ -8812,6 +9650,10 @@ func (m *IssueMutation) Field(name string) (ent.Value, bool) {
 		return m.ClosedAt()
 	case issue.FieldClosedByID:
 		return m.ClosedByID()
+	case issue.FieldRelativePosition:
+		return m.RelativePosition()
+	case issue.FieldWeight:
+		return m.Weight()
 	case issue.FieldUserNotesCount:
 		return m.UserNotesCount()
 	}
@@ -8853,6 +9695,10 @@ func (m *IssueMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldClosedAt(ctx)
 	case issue.FieldClosedByID:
 		return m.OldClosedByID(ctx)
+	case issue.FieldRelativePosition:
+		return m.OldRelativePosition(ctx)
+	case issue.FieldWeight:
+		return m.OldWeight(ctx)
 	case issue.FieldUserNotesCount:
 		return m.OldUserNotesCount(ctx)
 	}
@@ -8969,6 +9815,20 @@ func (m *IssueMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetClosedByID(v)
 		return nil
+	case issue.FieldRelativePosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRelativePosition(v)
+		return nil
+	case issue.FieldWeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWeight(v)
+		return nil
 	case issue.FieldUserNotesCount:
 		v, ok := value.(int)
 		if !ok {
@@ -8987,6 +9847,12 @@ func (m *IssueMutation) AddedFields() []string {
 	if m.addiid != nil {
 		fields = append(fields, issue.FieldIid)
 	}
+	if m.addrelative_position != nil {
+		fields = append(fields, issue.FieldRelativePosition)
+	}
+	if m.addweight != nil {
+		fields = append(fields, issue.FieldWeight)
+	}
 	if m.adduser_notes_count != nil {
 		fields = append(fields, issue.FieldUserNotesCount)
 	}
@@ -9000,6 +9866,10 @@ func (m *IssueMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
 	case issue.FieldIid:
 		return m.AddedIid()
+	case issue.FieldRelativePosition:
+		return m.AddedRelativePosition()
+	case issue.FieldWeight:
+		return m.AddedWeight()
 	case issue.FieldUserNotesCount:
 		return m.AddedUserNotesCount()
 	}
@@ -9017,6 +9887,20 @@ func (m *IssueMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddIid(v)
+		return nil
+	case issue.FieldRelativePosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRelativePosition(v)
+		return nil
+	case issue.FieldWeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWeight(v)
 		return nil
 	case issue.FieldUserNotesCount:
 		v, ok := value.(int)
@@ -9054,6 +9938,12 @@ func (m *IssueMutation) ClearedFields() []string {
 	if m.FieldCleared(issue.FieldClosedByID) {
 		fields = append(fields, issue.FieldClosedByID)
 	}
+	if m.FieldCleared(issue.FieldRelativePosition) {
+		fields = append(fields, issue.FieldRelativePosition)
+	}
+	if m.FieldCleared(issue.FieldWeight) {
+		fields = append(fields, issue.FieldWeight)
+	}
 	return fields
 }
 
@@ -9088,6 +9978,12 @@ func (m *IssueMutation) ClearField(name string) error {
 		return nil
 	case issue.FieldClosedByID:
 		m.ClearClosedByID()
+		return nil
+	case issue.FieldRelativePosition:
+		m.ClearRelativePosition()
+		return nil
+	case issue.FieldWeight:
+		m.ClearWeight()
 		return nil
 	}
 	return fmt.Errorf("unknown Issue nullable field %s", name)
@@ -9141,6 +10037,12 @@ func (m *IssueMutation) ResetField(name string) error {
 		return nil
 	case issue.FieldClosedByID:
 		m.ResetClosedByID()
+		return nil
+	case issue.FieldRelativePosition:
+		m.ResetRelativePosition()
+		return nil
+	case issue.FieldWeight:
+		m.ResetWeight()
 		return nil
 	case issue.FieldUserNotesCount:
 		m.ResetUserNotesCount()

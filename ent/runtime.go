@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/awardemoji"
 	"anvil/ent/containerrepository"
 	"anvil/ent/epic"
 	"anvil/ent/epicissue"
@@ -47,6 +48,39 @@ import (
 // (default values, validators, hooks and policies) and stitches it
 // to their package variables.
 func init() {
+	awardemojiMixin := schema.AwardEmoji{}.Mixin()
+	awardemojiMixinFields0 := awardemojiMixin[0].Fields()
+	_ = awardemojiMixinFields0
+	awardemojiFields := schema.AwardEmoji{}.Fields()
+	_ = awardemojiFields
+	// awardemojiDescCreatedAt is the schema descriptor for created_at field.
+	awardemojiDescCreatedAt := awardemojiMixinFields0[0].Descriptor()
+	// awardemoji.DefaultCreatedAt holds the default value on creation for the created_at field.
+	awardemoji.DefaultCreatedAt = awardemojiDescCreatedAt.Default.(func() time.Time)
+	// awardemojiDescUpdatedAt is the schema descriptor for updated_at field.
+	awardemojiDescUpdatedAt := awardemojiMixinFields0[1].Descriptor()
+	// awardemoji.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	awardemoji.DefaultUpdatedAt = awardemojiDescUpdatedAt.Default.(func() time.Time)
+	// awardemoji.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	awardemoji.UpdateDefaultUpdatedAt = awardemojiDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// awardemojiDescName is the schema descriptor for name field.
+	awardemojiDescName := awardemojiFields[0].Descriptor()
+	// awardemoji.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	awardemoji.NameValidator = func() func(string) error {
+		validators := awardemojiDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	containerrepositoryMixin := schema.ContainerRepository{}.Mixin()
 	containerrepositoryMixinFields0 := containerrepositoryMixin[0].Fields()
 	_ = containerrepositoryMixinFields0
@@ -271,7 +305,7 @@ func init() {
 	// issue.DefaultConfidential holds the default value on creation for the confidential field.
 	issue.DefaultConfidential = issueDescConfidential.Default.(bool)
 	// issueDescUserNotesCount is the schema descriptor for user_notes_count field.
-	issueDescUserNotesCount := issueFields[13].Descriptor()
+	issueDescUserNotesCount := issueFields[15].Descriptor()
 	// issue.DefaultUserNotesCount holds the default value on creation for the user_notes_count field.
 	issue.DefaultUserNotesCount = issueDescUserNotesCount.Default.(int)
 	joboutboxFields := schema.JobOutbox{}.Fields()

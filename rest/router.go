@@ -4,6 +4,7 @@ package rest
 
 import (
 	"anvil/internal/service"
+	"anvil/rest/awardemojiapi"
 	"anvil/rest/branchapi"
 	"anvil/rest/commitapi"
 	"anvil/rest/epicapi"
@@ -57,6 +58,7 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	eventapi.Register(t)
 	sidekiqapi.Register(t)
 	issueapi.Register(t)
+	awardemojiapi.Register(t)
 	noteapi.Register(t)
 	milestoneapi.Register(t)
 	epicapi.Register(t)

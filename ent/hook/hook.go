@@ -8,6 +8,18 @@ import (
 	"fmt"
 )
 
+// The AwardEmojiFunc type is an adapter to allow the use of ordinary
+// function as AwardEmoji mutator.
+type AwardEmojiFunc func(context.Context, *ent.AwardEmojiMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f AwardEmojiFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.AwardEmojiMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AwardEmojiMutation", m)
+}
+
 // The ContainerRepositoryFunc type is an adapter to allow the use of ordinary
 // function as ContainerRepository mutator.
 type ContainerRepositoryFunc func(context.Context, *ent.ContainerRepositoryMutation) (ent.Value, error)

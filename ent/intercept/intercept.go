@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"anvil/ent"
+	"anvil/ent/awardemoji"
 	"anvil/ent/containerrepository"
 	"anvil/ent/epic"
 	"anvil/ent/epicissue"
@@ -106,6 +107,33 @@ func (f TraverseFunc) Traverse(ctx context.Context, q ent.Query) error {
 		return err
 	}
 	return f(ctx, query)
+}
+
+// The AwardEmojiFunc type is an adapter to allow the use of ordinary function as a Querier.
+type AwardEmojiFunc func(context.Context, *ent.AwardEmojiQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f AwardEmojiFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.AwardEmojiQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.AwardEmojiQuery", q)
+}
+
+// The TraverseAwardEmoji type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseAwardEmoji func(context.Context, *ent.AwardEmojiQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseAwardEmoji) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseAwardEmoji) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.AwardEmojiQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.AwardEmojiQuery", q)
 }
 
 // The ContainerRepositoryFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1191,6 +1219,8 @@ func (f TraverseWebHookLog) Traverse(ctx context.Context, q ent.Query) error {
 // NewQuery returns the generic Query interface for the given typed query.
 func NewQuery(q ent.Query) (Query, error) {
 	switch q := q.(type) {
+	case *ent.AwardEmojiQuery:
+		return &query[*ent.AwardEmojiQuery, predicate.AwardEmoji, awardemoji.OrderOption]{typ: ent.TypeAwardEmoji, tq: q}, nil
 	case *ent.ContainerRepositoryQuery:
 		return &query[*ent.ContainerRepositoryQuery, predicate.ContainerRepository, containerrepository.OrderOption]{typ: ent.TypeContainerRepository, tq: q}, nil
 	case *ent.EpicQuery:

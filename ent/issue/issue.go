@@ -47,6 +47,10 @@ const (
 	FieldClosedAt = "closed_at"
 	// FieldClosedByID holds the string denoting the closed_by_id field in the database.
 	FieldClosedByID = "closed_by_id"
+	// FieldRelativePosition holds the string denoting the relative_position field in the database.
+	FieldRelativePosition = "relative_position"
+	// FieldWeight holds the string denoting the weight field in the database.
+	FieldWeight = "weight"
 	// FieldUserNotesCount holds the string denoting the user_notes_count field in the database.
 	FieldUserNotesCount = "user_notes_count"
 	// EdgeProject holds the string denoting the project edge name in mutations.
@@ -125,6 +129,8 @@ var Columns = []string{
 	FieldDueDate,
 	FieldClosedAt,
 	FieldClosedByID,
+	FieldRelativePosition,
+	FieldWeight,
 	FieldUserNotesCount,
 }
 
@@ -288,6 +294,16 @@ func ByClosedAt(opts ...sql.OrderTermOption) OrderOption {
 // ByClosedByID orders the results by the closed_by_id field.
 func ByClosedByID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldClosedByID, opts...).ToFunc()
+}
+
+// ByRelativePosition orders the results by the relative_position field.
+func ByRelativePosition(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRelativePosition, opts...).ToFunc()
+}
+
+// ByWeight orders the results by the weight field.
+func ByWeight(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldWeight, opts...).ToFunc()
 }
 
 // ByUserNotesCount orders the results by the user_notes_count field.

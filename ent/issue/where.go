@@ -120,6 +120,16 @@ func ClosedByID(v int) predicate.Issue {
 	return predicate.Issue(sql.FieldEQ(FieldClosedByID, v))
 }
 
+// RelativePosition applies equality check predicate on the "relative_position" field. It's identical to RelativePositionEQ.
+func RelativePosition(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldEQ(FieldRelativePosition, v))
+}
+
+// Weight applies equality check predicate on the "weight" field. It's identical to WeightEQ.
+func Weight(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldEQ(FieldWeight, v))
+}
+
 // UserNotesCount applies equality check predicate on the "user_notes_count" field. It's identical to UserNotesCountEQ.
 func UserNotesCount(v int) predicate.Issue {
 	return predicate.Issue(sql.FieldEQ(FieldUserNotesCount, v))
@@ -663,6 +673,106 @@ func ClosedByIDIsNil() predicate.Issue {
 // ClosedByIDNotNil applies the NotNil predicate on the "closed_by_id" field.
 func ClosedByIDNotNil() predicate.Issue {
 	return predicate.Issue(sql.FieldNotNull(FieldClosedByID))
+}
+
+// RelativePositionEQ applies the EQ predicate on the "relative_position" field.
+func RelativePositionEQ(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldEQ(FieldRelativePosition, v))
+}
+
+// RelativePositionNEQ applies the NEQ predicate on the "relative_position" field.
+func RelativePositionNEQ(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldNEQ(FieldRelativePosition, v))
+}
+
+// RelativePositionIn applies the In predicate on the "relative_position" field.
+func RelativePositionIn(vs ...int) predicate.Issue {
+	return predicate.Issue(sql.FieldIn(FieldRelativePosition, vs...))
+}
+
+// RelativePositionNotIn applies the NotIn predicate on the "relative_position" field.
+func RelativePositionNotIn(vs ...int) predicate.Issue {
+	return predicate.Issue(sql.FieldNotIn(FieldRelativePosition, vs...))
+}
+
+// RelativePositionGT applies the GT predicate on the "relative_position" field.
+func RelativePositionGT(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldGT(FieldRelativePosition, v))
+}
+
+// RelativePositionGTE applies the GTE predicate on the "relative_position" field.
+func RelativePositionGTE(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldGTE(FieldRelativePosition, v))
+}
+
+// RelativePositionLT applies the LT predicate on the "relative_position" field.
+func RelativePositionLT(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldLT(FieldRelativePosition, v))
+}
+
+// RelativePositionLTE applies the LTE predicate on the "relative_position" field.
+func RelativePositionLTE(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldLTE(FieldRelativePosition, v))
+}
+
+// RelativePositionIsNil applies the IsNil predicate on the "relative_position" field.
+func RelativePositionIsNil() predicate.Issue {
+	return predicate.Issue(sql.FieldIsNull(FieldRelativePosition))
+}
+
+// RelativePositionNotNil applies the NotNil predicate on the "relative_position" field.
+func RelativePositionNotNil() predicate.Issue {
+	return predicate.Issue(sql.FieldNotNull(FieldRelativePosition))
+}
+
+// WeightEQ applies the EQ predicate on the "weight" field.
+func WeightEQ(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldEQ(FieldWeight, v))
+}
+
+// WeightNEQ applies the NEQ predicate on the "weight" field.
+func WeightNEQ(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldNEQ(FieldWeight, v))
+}
+
+// WeightIn applies the In predicate on the "weight" field.
+func WeightIn(vs ...int) predicate.Issue {
+	return predicate.Issue(sql.FieldIn(FieldWeight, vs...))
+}
+
+// WeightNotIn applies the NotIn predicate on the "weight" field.
+func WeightNotIn(vs ...int) predicate.Issue {
+	return predicate.Issue(sql.FieldNotIn(FieldWeight, vs...))
+}
+
+// WeightGT applies the GT predicate on the "weight" field.
+func WeightGT(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldGT(FieldWeight, v))
+}
+
+// WeightGTE applies the GTE predicate on the "weight" field.
+func WeightGTE(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldGTE(FieldWeight, v))
+}
+
+// WeightLT applies the LT predicate on the "weight" field.
+func WeightLT(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldLT(FieldWeight, v))
+}
+
+// WeightLTE applies the LTE predicate on the "weight" field.
+func WeightLTE(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldLTE(FieldWeight, v))
+}
+
+// WeightIsNil applies the IsNil predicate on the "weight" field.
+func WeightIsNil() predicate.Issue {
+	return predicate.Issue(sql.FieldIsNull(FieldWeight))
+}
+
+// WeightNotNil applies the NotNil predicate on the "weight" field.
+func WeightNotNil() predicate.Issue {
+	return predicate.Issue(sql.FieldNotNull(FieldWeight))
 }
 
 // UserNotesCountEQ applies the EQ predicate on the "user_notes_count" field.

@@ -9,6 +9,42 @@ import (
 )
 
 var (
+	// AwardEmojisColumns holds the columns for the "award_emojis" table.
+	AwardEmojisColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "name", Type: field.TypeString, Size: 255},
+		{Name: "awardable_type", Type: field.TypeEnum, Enums: []string{"Issue", "Note", "Snippet", "Epic", "MergeRequest"}},
+		{Name: "awardable_id", Type: field.TypeInt},
+		{Name: "user_id", Type: field.TypeInt},
+	}
+	// AwardEmojisTable holds the schema information for the "award_emojis" table.
+	AwardEmojisTable = &schema.Table{
+		Name:       "award_emojis",
+		Columns:    AwardEmojisColumns,
+		PrimaryKey: []*schema.Column{AwardEmojisColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "award_emojis_users_user",
+				Columns:    []*schema.Column{AwardEmojisColumns[6]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "awardemoji_user_id_awardable_type_awardable_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{AwardEmojisColumns[6], AwardEmojisColumns[4], AwardEmojisColumns[5], AwardEmojisColumns[3]},
+			},
+			{
+				Name:    "awardemoji_awardable_type_awardable_id_name",
+				Unique:  false,
+				Columns: []*schema.Column{AwardEmojisColumns[4], AwardEmojisColumns[5], AwardEmojisColumns[3]},
+			},
+		},
+	}
 	// ContainerRepositoriesColumns holds the columns for the "container_repositories" table.
 	ContainerRepositoriesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -422,6 +458,8 @@ var (
 		{Name: "discussion_locked", Type: field.TypeBool, Nullable: true},
 		{Name: "due_date", Type: field.TypeTime, Nullable: true},
 		{Name: "closed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "relative_position", Type: field.TypeInt, Nullable: true},
+		{Name: "weight", Type: field.TypeInt, Nullable: true},
 		{Name: "user_notes_count", Type: field.TypeInt, Default: 0},
 		{Name: "project_id", Type: field.TypeInt},
 		{Name: "author_id", Type: field.TypeInt, Nullable: true},
@@ -436,25 +474,25 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "issues_projects_project",
-				Columns:    []*schema.Column{IssuesColumns[13]},
+				Columns:    []*schema.Column{IssuesColumns[15]},
 				RefColumns: []*schema.Column{ProjectsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "issues_users_author",
-				Columns:    []*schema.Column{IssuesColumns[14]},
+				Columns:    []*schema.Column{IssuesColumns[16]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "issues_users_closed_by",
-				Columns:    []*schema.Column{IssuesColumns[15]},
+				Columns:    []*schema.Column{IssuesColumns[17]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "issues_milestones_milestone",
-				Columns:    []*schema.Column{IssuesColumns[16]},
+				Columns:    []*schema.Column{IssuesColumns[18]},
 				RefColumns: []*schema.Column{MilestonesColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -463,22 +501,22 @@ var (
 			{
 				Name:    "issue_project_id_iid",
 				Unique:  true,
-				Columns: []*schema.Column{IssuesColumns[13], IssuesColumns[3]},
+				Columns: []*schema.Column{IssuesColumns[15], IssuesColumns[3]},
 			},
 			{
 				Name:    "issue_project_id_state_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{IssuesColumns[13], IssuesColumns[6], IssuesColumns[1]},
+				Columns: []*schema.Column{IssuesColumns[15], IssuesColumns[6], IssuesColumns[1]},
 			},
 			{
 				Name:    "issue_milestone_id",
 				Unique:  false,
-				Columns: []*schema.Column{IssuesColumns[16]},
+				Columns: []*schema.Column{IssuesColumns[18]},
 			},
 			{
 				Name:    "issue_author_id",
 				Unique:  false,
-				Columns: []*schema.Column{IssuesColumns[14]},
+				Columns: []*schema.Column{IssuesColumns[16]},
 			},
 		},
 	}
@@ -552,9 +590,9 @@ var (
 				Columns: []*schema.Column{IssueLabelsColumns[1], IssueLabelsColumns[2]},
 			},
 			{
-				Name:    "issuelabel_label_id",
+				Name:    "issuelabel_label_id_issue_id",
 				Unique:  false,
-				Columns: []*schema.Column{IssueLabelsColumns[2]},
+				Columns: []*schema.Column{IssueLabelsColumns[2], IssueLabelsColumns[1]},
 			},
 		},
 	}
@@ -612,6 +650,11 @@ var (
 				Name:    "label_group_id_title",
 				Unique:  true,
 				Columns: []*schema.Column{LabelsColumns[8], LabelsColumns[3]},
+			},
+			{
+				Name:    "label_title",
+				Unique:  false,
+				Columns: []*schema.Column{LabelsColumns[3]},
 			},
 		},
 	}
@@ -1829,6 +1872,7 @@ var (
 	}
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
+		AwardEmojisTable,
 		ContainerRepositoriesTable,
 		EpicsTable,
 		EpicIssuesTable,
@@ -1873,6 +1917,7 @@ var (
 )
 
 func init() {
+	AwardEmojisTable.ForeignKeys[0].RefTable = UsersTable
 	ContainerRepositoriesTable.ForeignKeys[0].RefTable = ProjectsTable
 	EpicsTable.ForeignKeys[0].RefTable = NamespacesTable
 	EpicsTable.ForeignKeys[1].RefTable = UsersTable

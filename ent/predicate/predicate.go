@@ -6,6 +6,9 @@ import (
 	"entgo.io/ent/dialect/sql"
 )
 
+// AwardEmoji is the predicate function for awardemoji builders.
+type AwardEmoji func(*sql.Selector)
+
 // ContainerRepository is the predicate function for containerrepository builders.
 type ContainerRepository func(*sql.Selector)
 

@@ -36,6 +36,10 @@ func (Issue) Fields() []ent.Field {
 		field.Time("due_date").Optional().Nillable(),
 		field.Time("closed_at").Optional().Nillable(),
 		field.Int("closed_by_id").Optional().Nillable().Annotations(entgql.Skip()),
+		// relative_position orders issues on boards (null until placed); weight is Premium's
+		// issue weight (every tier is on).
+		field.Int("relative_position").Optional().Nillable(),
+		field.Int("weight").Optional().Nillable(),
 		// user_notes_count counts the issue's user (non-system) notes, kept in step by the notes
 		// domain in each note's transaction (GitLab counts them per read; a counter keeps lists
 		// at one statement).
@@ -91,9 +95,10 @@ func (IssueLabel) Edges() []ent.Edge {
 	}
 }
 
-// Indexes returns the link indexes: a label is applied once; issues are found by label.
+// Indexes returns the link indexes: a label is applied once; a label's issues are found from
+// the label alone (label_id, issue_id covers the labels filter's subquery).
 func (IssueLabel) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("issue_id", "label_id").Unique(), index.Fields("label_id")}
+	return []ent.Index{index.Fields("issue_id", "label_id").Unique(), index.Fields("label_id", "issue_id")}
 }
 
 // Annotations keeps label links out of GraphQL.

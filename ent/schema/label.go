@@ -47,6 +47,8 @@ func (Label) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("project_id", "title").Unique(),
 		index.Fields("group_id", "title").Unique(),
+		// The issue filters find labels by title across the projects and groups in reach.
+		index.Fields("title"),
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"anvil/internal/git/storage"
 	"anvil/internal/jobs"
 	"anvil/internal/registry"
+	"anvil/internal/service/awardemoji"
 	"anvil/internal/service/branches"
 	"anvil/internal/service/clientauth"
 	"anvil/internal/service/commits"
@@ -92,6 +93,8 @@ type Services struct {
 	Events *events.Service
 	// Issues lists, reads and changes issues.
 	Issues *issues.Service
+	// AwardEmoji lists, adds and removes emoji reactions on every registered awardable.
+	AwardEmoji *awardemoji.Service
 	// Notes holds the notes and discussions of every noteable (issues, ...).
 	Notes *notes.Service
 	// Labels manages project and group labels.
@@ -195,7 +198,9 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		StorageMoves: moves})
 	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
 	todoRecorder := todos.NewRecorder(d.Client, policy)
+	awards := awardemoji.New(d.Client, awardemoji.NewRegistry())
 	issueObservers := issues.Observers{
+		awards,                     // a destroyed issue's awards and its notes' go with it (before the notes)
 		notes.NewIssueObserver(nt), // system notes
 		issueevents.New(d.Client),  // activity events
 		todoRecorder,               // to-dos
@@ -207,6 +212,9 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	nt.Register(notes.TypeSnippet, notes.NewSnippetNoteable(sn))
 	ep := epics.New(d.Client, policy, g, iss, nt)
 	nt.Register(notes.TypeEpic, ep.Noteable())
+	// Awardables, each on its own line: their domains find them for the award emoji domain.
+	awards.Registry().Register(awardemoji.IssueKind, awardemoji.Issues(iss))
+	awards.Registry().Register(awardemoji.IssueNoteKind, awardemoji.IssueNotes(nt))
 	tok := tokens.New(d.Client, st, tokens.Deps{
 		Users: u, Policy: policy, Projects: p, Groups: g, ExternalURL: cfg.ExternalURL,
 	})
@@ -234,6 +242,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Statistics:        statistics.New(d.Client, r),
 		Events:            ev,
 		Issues:            iss,
+		AwardEmoji:        awards,
 		Notes:             nt,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
 		Milestones:        milestones.New(d.Client, policy, p, g, iss),

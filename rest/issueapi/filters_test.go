@@ -119,7 +119,7 @@ func TestIssueListFilters(t *testing.T) {
 	assert.Equal(t, float64(4), decode[[]map[string]any](t, r)[0]["iid"], "newest first by default")
 	for q, msg := range map[string]string{
 		"state=open":         `{"error":"state does not have a valid value"}`,
-		"order_by=weight":    `{"error":"order_by does not have a valid value"}`,
+		"order_by=upvotes":   `{"error":"order_by does not have a valid value"}`,
 		"author_id=me":       `{"error":"author_id is invalid"}`,
 		"assignee_id=x":      `{"error":"assignee_id is invalid"}`,
 		"iids[]=a":           `{"error":"iids is invalid"}`,

@@ -54,6 +54,7 @@ func bindFilters(b *params.Binder) issues.ListParams {
 	p.AuthorUsername.Is = parse(b, "author_username", one(b.String("author_username")), filter.Text)
 	p.AssigneeID.Is = parse(b, "assignee_id", one(b.String("assignee_id")), strconv.Atoi, filter.None, filter.Any)
 	p.AssigneeUsername.Is = parse(b, "assignee_username", b.Strings("assignee_username"), filter.Text)
+	p.MyReactionEmoji.Is = parse(b, "my_reaction_emoji", one(b.String("my_reaction_emoji")), filter.Text, filter.None, filter.Any)
 	p.IIDs.Is = parse(b, "iids", b.Strings("iids"), strconv.Atoi)
 	p.IssueType.Is = parse(b, "issue_type", one(b.Enum("issue_type", "issue", "incident", "test_case", "task")), filter.Text)
 	if p.IIDs.Is.IsSet() && len(p.IIDs.Is.Values) == 0 {
@@ -79,6 +80,7 @@ func bindNot(b *params.Binder, p *issues.ListParams) {
 	p.AuthorUsername.Not = parse(n, "author_username", one(n.String("author_username")), filter.Text)
 	p.AssigneeID.Not = parse(n, "assignee_id", one(n.String("assignee_id")), strconv.Atoi)
 	p.AssigneeUsername.Not = parse(n, "assignee_username", n.Strings("assignee_username"), filter.Text)
+	p.MyReactionEmoji.Not = parse(n, "my_reaction_emoji", one(n.String("my_reaction_emoji")), filter.Text)
 	p.IIDs.Not = parse(n, "iids", n.Strings("iids"), strconv.Atoi)
 	p.IssueType.Not = parse(n, "issue_type", one(n.Enum("issue_type", "issue", "incident", "test_case", "task")), filter.Text)
 	if err := n.Err(); err != nil {

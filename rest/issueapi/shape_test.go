@@ -35,7 +35,7 @@ func TestIssueShape(t *testing.T) {
 		"iid": float64(1), "project_id": float64(p.ID), "title": "Crash on start", "description": "Steps",
 		"state": "opened", "closed_at": nil, "closed_by": nil, "labels": []any{"bug", "ui"}, "milestone": nil,
 		"assignees": []any{user}, "author": user, "assignee": user, "type": "ISSUE", "user_notes_count": float64(0),
-		"merge_requests_count": float64(0), "upvotes": float64(0), "downvotes": float64(0), "due_date": "2030-01-02",
+		"merge_requests_count": float64(0), "upvotes": float64(0), "downvotes": float64(0), "due_date": "2030-01-02", "weight": nil,
 		"confidential": false, "discussion_locked": nil, "issue_type": "issue", "web_url": web,
 		"time_stats":             map[string]any{"time_estimate": float64(0), "total_time_spent": float64(0), "human_time_estimate": nil, "human_total_time_spent": nil},
 		"task_completion_status": map[string]any{"count": float64(0), "completed_count": float64(0)},
@@ -46,7 +46,7 @@ func TestIssueShape(t *testing.T) {
 	} {
 		assert.Equal(t, want, is[k], k)
 	}
-	assert.Len(t, is, 33, "no field beyond GitLab's")
+	assert.Len(t, is, 34, "no field beyond GitLab's")
 	assert.Regexp(t, `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`, is["created_at"])
 
 	// with_labels_details renders the labels as objects with their derived text color.

@@ -37,6 +37,12 @@ func labelsParam(b *params.Binder, name string) []string {
 	return ls
 }
 
+// updateParams are the parameters of which an update needs at least one (GitLab's
+// update_params_at_least_one_of, with Premium's weight and epic).
+var updateParams = []string{"assignee_id", "assignee_ids", "confidential", "created_at", "description",
+	"discussion_locked", "due_date", "labels", "add_labels", "remove_labels", "milestone_id", "state_event",
+	"title", "issue_type", "weight", "epic_id", "epic_iid"}
+
 // get handles GET /projects/:id/issues/:issue_iid.
 func (h *handlers) get(c *gin.Context) error {
 	b, err := httpx.Bind(c)
@@ -70,7 +76,7 @@ func (h *handlers) create(c *gin.Context) error {
 		Title: b.StringDefault("title", ""), Description: b.String("description"),
 		Confidential: b.Bool("confidential"), IssueType: b.Enum("issue_type", issueTypes...),
 		DueDate: b.Date("due_date"), AssigneeIDs: assignees(b), MilestoneID: b.Int("milestone_id"),
-		Labels: labelsParam(b, "labels"), CreatedAt: b.Time("created_at"),
+		Labels: labelsParam(b, "labels"), CreatedAt: b.Time("created_at"), Weight: b.Int("weight"),
 	}
 	if err := b.Err(); err != nil {
 		return err
@@ -88,13 +94,14 @@ func (h *handlers) update(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
+	b.RequireOneKey(updateParams...)
 	in := issues.UpdateInput{
 		Title: b.String("title"), Description: b.String("description"), Confidential: b.Bool("confidential"),
 		IssueType: b.Enum("issue_type", issueTypes...), StateEvent: b.Enum("state_event", "close", "reopen"),
 		DueDate: b.Date("due_date"), DiscussionLocked: b.Bool("discussion_locked"), AssigneeIDs: assignees(b),
 		MilestoneID: b.Int("milestone_id"), Labels: labelsParam(b, "labels"),
 		AddLabels: labelsParam(b, "add_labels"), RemoveLabels: labelsParam(b, "remove_labels"),
-		UpdatedAt: b.Time("updated_at"),
+		UpdatedAt: b.Time("updated_at"), Weight: b.NullableInt("weight"),
 	}
 	if b.Has("due_date") && in.DueDate == nil {
 		in.ClearDueDate = true

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"anvil/ent"
+	"anvil/internal/service/issues"
 	"anvil/internal/service/labels"
 )
 
@@ -31,6 +32,7 @@ type Issue struct {
 	Upvotes              int             `json:"upvotes"`
 	Downvotes            int             `json:"downvotes"`
 	DueDate              *Date           `json:"due_date"`
+	Weight               *int            `json:"weight"`
 	Confidential         bool            `json:"confidential"`
 	DiscussionLocked     *bool           `json:"discussion_locked"`
 	IssueType            string          `json:"issue_type"`
@@ -103,8 +105,9 @@ func (p *Presenter) Issue(is *ent.Issue, labelDetails bool) *Issue {
 		IssueType: string(is.IssueType), WebURL: p.BaseURL + "/" + projPath + "/-/issues/" + strconv.Itoa(is.Iid),
 		Links:      IssueLinks{Self: self, Notes: self + "/notes", AwardEmoji: self + "/award_emoji", Project: api},
 		References: IssueReferences{Short: ref, Relative: ref, Full: projPath + ref},
-		Severity:   "UNKNOWN", Assignees: []*UserBasic{},
+		Severity:   "UNKNOWN", Assignees: []*UserBasic{}, Weight: is.Weight,
 	}
+	out.Upvotes, out.Downvotes = issues.Votes(is)
 	if m := is.Edges.Milestone; m != nil {
 		out.Milestone = p.Milestone(m, milestoneOwnerPath(m, proj))
 	}

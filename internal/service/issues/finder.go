@@ -34,7 +34,9 @@ func (s *Service) visibleIn(ctx context.Context, actor *authz.Actor, inProjects 
 	}
 	readable := project.And(inProjects, project.PendingDelete(false), authz.VisibleProjectsIn(actor, scope),
 		authz.FeatureAvailableIn(actor, scope, authz.FeatureIssues))
-	out := []predicate.Issue{issue.HasProjectWith(readable)}
+	// project_id IN (readable projects) rather than EXISTS, so the planner may start from the
+	// project's issues (the (project_id, state, created_at) index) or from another filter.
+	out := []predicate.Issue{predicate.Issue(db.In(issue.FieldProjectID, project.Table, project.FieldID, readable))}
 	if actor.IsAdmin() {
 		return out, nil
 	}
@@ -54,7 +56,7 @@ func ownIssue(actor *authz.Actor) predicate.Issue {
 }
 
 // filters turns the list parameters into predicates.
-func filters(actor *authz.Actor, p ListParams) ([]predicate.Issue, error) {
+func filters(actor *authz.Actor, p ListParams, ids titleIDs) ([]predicate.Issue, error) {
 	var out []predicate.Issue
 	switch p.State {
 	case "opened":
@@ -62,12 +64,15 @@ func filters(actor *authz.Actor, p ListParams) ([]predicate.Issue, error) {
 	case "closed":
 		out = append(out, issue.StateEQ(issue.StateClosed))
 	}
-	out = append(out, filter.Predicates(p.Labels, labelRelation())...)
-	out = append(out, filter.Predicates(p.Milestone, milestoneRelation(time.Now().UTC()))...)
+	out = append(out, filter.Predicates(p.Labels, labelRelation(ids.labels))...)
+	out = append(out, filter.Predicates(p.Milestone, milestoneRelation(ids.milestones, time.Now().UTC()))...)
 	out = append(out, filter.Predicates(p.AuthorID, filter.Column[int, predicate.Issue](issue.FieldAuthorID))...)
 	out = append(out, filter.Predicates(p.AuthorUsername, usernameColumn(issue.FieldAuthorID))...)
 	out = append(out, filter.Predicates(p.AssigneeID, assigneeRelation())...)
 	out = append(out, filter.Predicates(p.AssigneeUsername, assigneeUsernames())...)
+	if !actor.IsAnonymous() {
+		out = append(out, filter.Predicates(p.MyReactionEmoji, myReaction(actor))...)
+	}
 	out = append(out, filter.Predicates(p.MilestoneID, filter.Column[int, predicate.Issue](issue.FieldMilestoneID))...)
 	out = append(out, filter.Predicates(p.IIDs, filter.Column[int, predicate.Issue](issue.FieldIid))...)
 	out = append(out, filter.Predicates(p.IssueType, filter.Column[string, predicate.Issue](issue.FieldIssueType))...)
@@ -107,12 +112,65 @@ func filters(actor *authz.Actor, p ListParams) ([]predicate.Issue, error) {
 	return out, nil
 }
 
-// labelRelation matches issues by label title through issue_labels.
-func labelRelation() filter.Relation[string, predicate.Issue] {
+// titleIDs are the ids of the labels and milestones the filters name by title, read before the
+// list (GitLab's finder does the same): with literal ids each filter is an index lookup the
+// planner can estimate and start from.
+type titleIDs struct {
+	labels, milestones map[string][]int
+}
+
+// resolveTitles reads the ids of every label and milestone title p filters by.
+func (s *Service) resolveTitles(ctx context.Context, p ListParams) (titleIDs, error) {
+	out := titleIDs{labels: map[string][]int{}, milestones: map[string][]int{}}
+	c := db.ClientFrom(ctx, s.client)
+	if titles := append(append([]string{}, p.Labels.Is.Values...), p.Labels.Not.Values...); len(titles) > 0 {
+		ls, err := c.Label.Query().Where(label.TitleIn(titles...)).Select(label.FieldID, label.FieldTitle).All(ctx)
+		if err != nil {
+			return out, err
+		}
+		for _, l := range ls {
+			out.labels[l.Title] = append(out.labels[l.Title], l.ID)
+		}
+	}
+	if titles := append(append([]string{}, p.Milestone.Is.Values...), p.Milestone.Not.Values...); len(titles) > 0 {
+		ms, err := c.Milestone.Query().Where(milestone.TitleIn(titles...)).Select(milestone.FieldID, milestone.FieldTitle).All(ctx)
+		if err != nil {
+			return out, err
+		}
+		for _, m := range ms {
+			out.milestones[m.Title] = append(out.milestones[m.Title], m.ID)
+		}
+	}
+	return out, nil
+}
+
+// idsOf collects the ids of titles; none when no title is known.
+func idsOf(byTitle map[string][]int, titles []string) []any {
+	var out []any
+	for _, t := range titles {
+		for _, id := range byTitle[t] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// labelRelation matches issues by label title: id IN (the links of those labels), so a label's
+// links (the (label_id, issue_id) index) can drive the query.
+func labelRelation(byTitle map[string][]int) filter.Relation[string, predicate.Issue] {
 	return filter.Relation[string, predicate.Issue]{
 		Mode: filter.AllOf,
 		In: func(titles []string) predicate.Issue {
-			return issue.HasLabelLinksWith(issuelabel.HasLabelWith(label.TitleIn(titles...)))
+			ids := idsOf(byTitle, titles)
+			return func(s *sql.Selector) {
+				if len(ids) == 0 {
+					s.Where(sql.False())
+					return
+				}
+				t := sql.Table(issuelabel.Table)
+				s.Where(sql.In(s.C(issue.FieldID), sql.Select(t.C(issuelabel.FieldIssueID)).From(t).
+					Where(sql.In(t.C(issuelabel.FieldLabelID), ids...))))
+			}
 		},
 		Empty: func() predicate.Issue { return issue.Not(issue.HasLabelLinks()) },
 	}
@@ -120,9 +178,19 @@ func labelRelation() filter.Relation[string, predicate.Issue] {
 
 // milestoneRelation matches issues by milestone title; Upcoming is the active milestones
 // due after now, Started the active ones already started.
-func milestoneRelation(now time.Time) filter.Relation[string, predicate.Issue] {
+func milestoneRelation(byTitle map[string][]int, now time.Time) filter.Relation[string, predicate.Issue] {
 	r := filter.Column[string, predicate.Issue](issue.FieldMilestoneID)
-	r.In = func(titles []string) predicate.Issue { return issue.HasMilestoneWith(milestone.TitleIn(titles...)) }
+	r.In = func(titles []string) predicate.Issue {
+		ids := idsOf(byTitle, titles)
+		return func(s *sql.Selector) {
+			if len(ids) == 0 {
+				s.Where(sql.False())
+				return
+			}
+			// NOT NULL too, so that not[milestone] keeps the issues without one.
+			s.Where(sql.And(sql.NotNull(s.C(issue.FieldMilestoneID)), sql.In(s.C(issue.FieldMilestoneID), ids...)))
+		}
+	}
 	r.Wildcards = map[filter.Wildcard]func() predicate.Issue{
 		filter.Upcoming: func() predicate.Issue {
 			return issue.HasMilestoneWith(milestone.StateEQ(milestone.StateActive), milestone.DueDateGT(now))

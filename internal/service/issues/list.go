@@ -16,8 +16,6 @@ import (
 	"anvil/internal/db"
 	"anvil/internal/pagination"
 	"anvil/internal/service/projects"
-
-	"entgo.io/ent/dialect/sql"
 )
 
 // Parent is the list's parent: a project, a group (with its subgroups), or neither (GET /issues).
@@ -65,7 +63,11 @@ func (s *Service) Query(ctx context.Context, actor *authz.Actor, parent Parent, 
 	if err != nil {
 		return nil, err
 	}
-	fs, err := filters(actor, p)
+	ids, err := s.resolveTitles(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	fs, err := filters(actor, p, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +85,7 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, parent Parent, p
 	if err != nil {
 		return res, err
 	}
-	rows, err := Load(order(q, o)).Offset(page.Skip()).Limit(page.Limit()).All(ctx)
+	rows, err := s.page(ctx, order(q, o).Offset(page.Skip()).Limit(page.Limit()))
 	if err != nil {
 		return res, err
 	}
@@ -91,31 +93,42 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, parent Parent, p
 	return res, nil
 }
 
-// Load asks for the edges an issue is presented with.
+// page reads a page in two steps: the ids in order (the sort carries only the id and the
+// order's keys), then those issues with what Load selects. One statement would compute the
+// vote counts of every row the sort sees (SQLite evaluates the select list before sorting),
+// not of the page's rows only.
+func (s *Service) page(ctx context.Context, q *ent.IssueQuery) ([]*ent.Issue, error) {
+	ids, err := q.IDs(ctx)
+	if err != nil || len(ids) == 0 {
+		return []*ent.Issue{}, err
+	}
+	rows, err := Load(db.ClientFrom(ctx, s.client).Issue.Query().Where(issue.IDIn(ids...))).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	at := make(map[int]int, len(ids))
+	for i, id := range ids {
+		at[id] = i
+	}
+	byPos := make([]*ent.Issue, len(ids))
+	for _, is := range rows {
+		byPos[at[is.ID]] = is
+	}
+	out := make([]*ent.Issue, 0, len(rows))
+	for _, is := range byPos {
+		if is != nil { // deleted between the two reads
+			out = append(out, is)
+		}
+	}
+	return out, nil
+}
+
+// Load asks for the edges an issue is presented with, and its votes.
 func Load(q *ent.IssueQuery) *ent.IssueQuery {
-	return q.WithAuthor().WithClosedBy().WithMilestone(func(mq *ent.MilestoneQuery) { mq.WithGroup() }).
+	return withVotes(q).WithAuthor().WithClosedBy().WithMilestone(func(mq *ent.MilestoneQuery) { mq.WithGroup() }).
 		WithProject(func(pq *ent.ProjectQuery) { pq.WithNamespace() }).
 		WithLabelLinks(func(lq *ent.IssueLabelQuery) { lq.WithLabel().Order(issuelabel.ByLabelField("title")) }).
 		WithAssigneeLinks(func(aq *ent.IssueAssigneeQuery) { aq.WithUser().Order(issueassignee.ByID()) })
-}
-
-// order applies order_by and sort, the id breaking ties in the same direction.
-func order(q *ent.IssueQuery, o Order) *ent.IssueQuery {
-	desc := o.Sort != "asc"
-	opt := sql.OrderAsc()
-	if desc {
-		opt = sql.OrderDesc()
-	}
-	col := issue.FieldCreatedAt
-	switch o.By {
-	case "updated_at", "due_date", "title":
-		col = o.By
-	}
-	if col == issue.FieldDueDate {
-		// Issues without a due date come last either way, as GitLab orders them.
-		return q.Order(sql.OrderByField(col, opt, sql.OrderNullsLast()).ToFunc(), sql.OrderByField(issue.FieldID, opt).ToFunc())
-	}
-	return q.Order(sql.OrderByField(col, opt).ToFunc(), sql.OrderByField(issue.FieldID, opt).ToFunc())
 }
 
 // Find returns the issue iid of project ref if the actor may read it (404 Issue Not Found

@@ -20,6 +20,9 @@ type ListParams struct {
 	// (assignee_username[], not[assignee_username]).
 	AssigneeID       filter.Field[int]
 	AssigneeUsername filter.Field[string]
+	// MyReactionEmoji (my_reaction_emoji, not[my_reaction_emoji]): the signed-in caller's
+	// reactions by emoji name; None, Any.
+	MyReactionEmoji filter.Field[string]
 	// MilestoneID (milestone_id): milestone ids (a milestone's issues).
 	MilestoneID filter.Field[int]
 	// IIDs (iids[], not[iids]): issue iids.
@@ -50,12 +53,13 @@ var DueDates = []string{"0", "any", "today", "tomorrow", "overdue", "week", "mon
 
 // Order is a list's order: order_by and sort.
 type Order struct {
-	By   string // created_at (default), updated_at, due_date, title
+	By   string // one of OrderColumns; created_at by default
 	Sort string // asc or desc (default)
 }
 
-// OrderColumns are the order_by values served.
-var OrderColumns = []string{"created_at", "updated_at", "due_date", "title"}
+// OrderColumns are GitLab's order_by values for issues (weight is Premium's; every tier is on).
+var OrderColumns = []string{"created_at", "updated_at", "priority", "due_date", "relative_position",
+	"label_priority", "milestone_due", "popularity", "title", "weight"}
 
 // Scopes are the scope values.
 var Scopes = []string{"created_by_me", "assigned_to_me", "all"}

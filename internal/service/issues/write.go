@@ -15,6 +15,7 @@ import (
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
+	"anvil/internal/nullable"
 	"anvil/internal/service/iids"
 	"anvil/internal/service/labels"
 )
@@ -35,6 +36,8 @@ type CreateInput struct {
 	LabelIDs []int
 	// CreatedAt back-dates the issue: administrators and project owners only.
 	CreatedAt *time.Time
+	// Weight is Premium's issue weight (0 or more).
+	Weight *int
 }
 
 // UpdateInput is PUT /projects/:id/issues/:iid; nil fields are left alone.
@@ -58,6 +61,7 @@ type UpdateInput struct {
 	AddLabelIDs    []int
 	RemoveLabelIDs []int
 	UpdatedAt      *time.Time
+	Weight         nullable.Value[int] // null clears
 }
 
 // Create creates an issue in project ref with the next iid, its metadata, resource events and
@@ -72,6 +76,9 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, ref string, in
 	}
 	if strings.TrimSpace(in.Title) == "" {
 		return nil, apperr.FieldError("title", "can't be blank")
+	}
+	if err := validWeight(in.Weight); err != nil {
+		return nil, err
 	}
 	triage := authz.CanProject(actor, proj, level, authz.AdminIssue)
 	var id int
@@ -91,7 +98,7 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, ref string, in
 		}
 		create := c.Issue.Create().SetProjectID(proj.ID).SetIid(iid).SetTitle(in.Title).
 			SetNillableDescription(in.Description).SetNillableConfidential(in.Confidential).
-			SetNillableDueDate(in.DueDate).SetAuthorID(actor.UserID())
+			SetNillableDueDate(in.DueDate).SetNillableWeight(in.Weight).SetAuthorID(actor.UserID())
 		if in.IssueType != nil {
 			create.SetIssueType(issue.IssueType(*in.IssueType))
 		}
@@ -144,6 +151,14 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, ref string, in
 		return nil, err
 	}
 	return Load(s.client.Issue.Query().Where(issue.ID(id))).Only(ctx)
+}
+
+// validWeight refuses a negative weight as GitLab's issue validation does.
+func validWeight(w *int) error {
+	if w != nil && *w < 0 {
+		return apperr.FieldError("weight", "must be greater than or equal to 0")
+	}
+	return nil
 }
 
 // availableMilestone returns the milestone id if it belongs to the project or one of its
@@ -219,6 +234,9 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref, iidText s
 	if in.Title != nil && strings.TrimSpace(*in.Title) == "" {
 		return nil, apperr.FieldError("title", "can't be blank")
 	}
+	if err := validWeight(in.Weight.Ptr()); err != nil {
+		return nil, err
+	}
 	triage := authz.CanProject(actor, proj, level, authz.AdminIssue)
 	before := *is // the state observers compare with; is.State follows the write below
 	err = db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
@@ -231,6 +249,11 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref, iidText s
 			up.ClearDueDate()
 		} else if in.DueDate != nil {
 			up.SetDueDate(*in.DueDate)
+		}
+		if in.Weight.IsNull() {
+			up.ClearWeight()
+		} else if w, ok := in.Weight.Get(); ok {
+			up.SetWeight(w)
 		}
 		if in.UpdatedAt != nil && authz.CanProject(actor, proj, level, authz.RemoveProject) {
 			up.SetUpdatedAt(*in.UpdatedAt)
