@@ -432,7 +432,8 @@ func (c *Client) Use(hooks ...Hook) {
 		c.ProjectRepositoryStorageMove, c.ProjectStar, c.ProjectStatistics,
 		c.ProtectedBranch, c.PushEvent, c.PushEventPayload, c.RedirectRoute,
 		c.ResourceLabelEvent, c.ResourceMilestoneEvent, c.ResourceStateEvent,
-		c.Setting, c.Snippet, c.Todo, c.User, c.UserCustomAttribute, c.WebHook, c.WebHookLog,
+		c.Setting, c.Snippet, c.Todo, c.User, c.UserCustomAttribute, c.WebHook,
+		c.WebHookLog,
 	} {
 		n.Use(hooks...)
 	}
@@ -450,7 +451,8 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.ProjectRepositoryStorageMove, c.ProjectStar, c.ProjectStatistics,
 		c.ProtectedBranch, c.PushEvent, c.PushEventPayload, c.RedirectRoute,
 		c.ResourceLabelEvent, c.ResourceMilestoneEvent, c.ResourceStateEvent,
-		c.Setting, c.Snippet, c.Todo, c.User, c.UserCustomAttribute, c.WebHook, c.WebHookLog,
+		c.Setting, c.Snippet, c.Todo, c.User, c.UserCustomAttribute, c.WebHook,
+		c.WebHookLog,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -7698,24 +7700,24 @@ func (c *WebHookLogClient) mutate(ctx context.Context, m *WebHookLogMutation) (V
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		AwardEmoji, ContainerRepository, Epic, EpicIssue, EpicLabel, Event, GroupCustomAttribute,
-		GroupGroupLink, Identity, InternalID, Issue, IssueAssignee, IssueLabel,
-		JobOutbox, Label, LabelSubscription, LastCommit, Member, Milestone, Namespace,
-		Note, PersonalAccessToken, Project, ProjectGroupLink,
-		ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics, ProtectedBranch,
-		PushEvent, PushEventPayload, RedirectRoute, ResourceLabelEvent,
-		ResourceMilestoneEvent, ResourceStateEvent, Setting, Snippet, Todo, User,
-		UserCustomAttribute, WebHook, WebHookLog []ent.Hook
+		AwardEmoji, ContainerRepository, Epic, EpicIssue, EpicLabel, Event,
+		GroupCustomAttribute, GroupGroupLink, Identity, InternalID, Issue,
+		IssueAssignee, IssueLabel, JobOutbox, Label, LabelSubscription, LastCommit,
+		Member, Milestone, Namespace, Note, PersonalAccessToken, Project,
+		ProjectGroupLink, ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics,
+		ProtectedBranch, PushEvent, PushEventPayload, RedirectRoute,
+		ResourceLabelEvent, ResourceMilestoneEvent, ResourceStateEvent, Setting,
+		Snippet, Todo, User, UserCustomAttribute, WebHook, WebHookLog []ent.Hook
 	}
 	inters struct {
-		AwardEmoji, ContainerRepository, Epic, EpicIssue, EpicLabel, Event, GroupCustomAttribute,
-		GroupGroupLink, Identity, InternalID, Issue, IssueAssignee, IssueLabel,
-		JobOutbox, Label, LabelSubscription, LastCommit, Member, Milestone, Namespace,
-		Note, PersonalAccessToken, Project, ProjectGroupLink,
-		ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics, ProtectedBranch,
-		PushEvent, PushEventPayload, RedirectRoute, ResourceLabelEvent,
-		ResourceMilestoneEvent, ResourceStateEvent, Setting, Snippet, Todo, User,
-		UserCustomAttribute, WebHook, WebHookLog []ent.Interceptor
+		AwardEmoji, ContainerRepository, Epic, EpicIssue, EpicLabel, Event,
+		GroupCustomAttribute, GroupGroupLink, Identity, InternalID, Issue,
+		IssueAssignee, IssueLabel, JobOutbox, Label, LabelSubscription, LastCommit,
+		Member, Milestone, Namespace, Note, PersonalAccessToken, Project,
+		ProjectGroupLink, ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics,
+		ProtectedBranch, PushEvent, PushEventPayload, RedirectRoute,
+		ResourceLabelEvent, ResourceMilestoneEvent, ResourceStateEvent, Setting,
+		Snippet, Todo, User, UserCustomAttribute, WebHook, WebHookLog []ent.Interceptor
 	}
 )
 

@@ -72,6 +72,16 @@ func (_q *IssueQuery) collectField(ctx context.Context, oneNode bool, opCtx *gra
 				selectedFields = append(selectedFields, issue.FieldClosedAt)
 				fieldSeen[issue.FieldClosedAt] = struct{}{}
 			}
+		case "relativePosition":
+			if _, ok := fieldSeen[issue.FieldRelativePosition]; !ok {
+				selectedFields = append(selectedFields, issue.FieldRelativePosition)
+				fieldSeen[issue.FieldRelativePosition] = struct{}{}
+			}
+		case "weight":
+			if _, ok := fieldSeen[issue.FieldWeight]; !ok {
+				selectedFields = append(selectedFields, issue.FieldWeight)
+				fieldSeen[issue.FieldWeight] = struct{}{}
+			}
 		case "userNotesCount":
 			if _, ok := fieldSeen[issue.FieldUserNotesCount]; !ok {
 				selectedFields = append(selectedFields, issue.FieldUserNotesCount)

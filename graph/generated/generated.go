@@ -258,6 +258,7 @@ type ComplexityRoot struct {
 		Notes            func(childComplexity int, filter *model.NotesFilterType, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		ProjectID        func(childComplexity int) int
 		Reference        func(childComplexity int, full *bool) int
+		RelativePosition func(childComplexity int) int
 		State            func(childComplexity int) int
 		Title            func(childComplexity int) int
 		Type             func(childComplexity int) int
@@ -265,6 +266,7 @@ type ComplexityRoot struct {
 		UserNotesCount   func(childComplexity int) int
 		WebPath          func(childComplexity int) int
 		WebURL           func(childComplexity int) int
+		Weight           func(childComplexity int) int
 	}
 
 	IssueConnection struct {
@@ -1713,6 +1715,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Issue.Reference(childComplexity, args["full"].(*bool)), true
+	case "Issue.relativePosition":
+		if e.ComplexityRoot.Issue.RelativePosition == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.RelativePosition(childComplexity), true
 	case "Issue.state":
 		if e.ComplexityRoot.Issue.State == nil {
 			break
@@ -1755,6 +1763,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Issue.WebURL(childComplexity), true
+	case "Issue.weight":
+		if e.ComplexityRoot.Issue.Weight == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.Weight(childComplexity), true
 
 	case "IssueConnection.count":
 		if e.ComplexityRoot.IssueConnection.Count == nil {
@@ -3762,6 +3776,8 @@ type Issue implements Node {
   confidential: Boolean!
   dueDate: Time
   closedAt: Time
+  relativePosition: Int
+  weight: Int
   userNotesCount: Int!
 }
 """
@@ -6960,6 +6976,10 @@ func (ec *executionContext) childFields_Issue(ctx context.Context, field graphql
 		return ec.fieldContext_Issue_dueDate(ctx, field)
 	case "closedAt":
 		return ec.fieldContext_Issue_closedAt(ctx, field)
+	case "relativePosition":
+		return ec.fieldContext_Issue_relativePosition(ctx, field)
+	case "weight":
+		return ec.fieldContext_Issue_weight(ctx, field)
 	case "userNotesCount":
 		return ec.fieldContext_Issue_userNotesCount(ctx, field)
 	case "iid":
@@ -13341,6 +13361,52 @@ func (ec *executionContext) _Issue_closedAt(ctx context.Context, field graphql.C
 }
 func (ec *executionContext) fieldContext_Issue_closedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Issue", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_relativePosition(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_relativePosition(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RelativePosition, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_relativePosition(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Issue", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_weight(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_weight(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Weight, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_weight(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Issue", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Issue_userNotesCount(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
@@ -26046,6 +26112,16 @@ func (ec *executionContext) _Issue(ctx context.Context, sel ast.SelectionSet, ob
 			}
 		case "closedAt":
 			out.Values[i] = ec._Issue_closedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "relativePosition":
+			out.Values[i] = ec._Issue_relativePosition(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "weight":
+			out.Values[i] = ec._Issue_weight(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
