@@ -198,6 +198,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		StorageMoves: moves})
 	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
 	todoRecorder := todos.NewRecorder(d.Client, policy)
+	nt.Observe(todoRecorder.NotesObserver()) // to-dos of comments' mentions
 	awards := awardemoji.New(d.Client, awardemoji.NewRegistry())
 	issueObservers := issues.Observers{
 		awards,                     // a destroyed issue's awards and its notes' go with it (before the notes)

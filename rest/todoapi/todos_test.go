@@ -333,3 +333,28 @@ func TestTodos_groupMentions(t *testing.T) {
 	w.issue(t, w.app, "dev", url.Values{"title": {"Quiet"}, "description": {"@team"}})
 	assert.Equal(t, []string{"mentioned 1"}, summary(w.todos(t, "guest", "")))
 }
+
+// TestTodos_noteMentions: a comment on an issue marks the commenter's pending to-dos on it
+// done and gives the users it mentions who may read the issue a to-do pointing at the note;
+// an internal note's mentions give none.
+func TestTodos_noteMentions(t *testing.T) {
+	w := newWorld(t)
+	is := w.issue(t, w.app, "dev", url.Values{"title": {"Flaky"}, "description": {"cc @reporter"}})
+	notes := fmt.Sprintf("%s/%v/notes", w.appIssuesPath, is["iid"])
+	require.Equal(t, []string{"mentioned 1"}, summary(w.todos(t, "reporter", "")))
+
+	r := w.in.Do(t, "POST", notes, w.tokens["reporter"], url.Values{"body": {"@guest can you check? @outsider too"}})
+	require.Equal(t, 201, r.Status, r.String())
+	noteID := servertest.Object(t, r)["id"]
+	assert.Empty(t, w.todos(t, "reporter", ""), "commenting resolves the commenter's to-dos on the issue")
+	assert.Len(t, w.todos(t, "reporter", "?state=done"), 1)
+	guest := w.todos(t, "guest", "")
+	require.Equal(t, []string{"directly_addressed 1"}, summary(guest))
+	assert.Equal(t, "@guest can you check? @outsider too", guest[0]["body"])
+	assert.Equal(t, fmt.Sprintf("%s/team/app/-/issues/1#note_%v", w.in.URL, noteID), guest[0]["target_url"])
+	assert.Empty(t, w.todos(t, "outsider", ""), "an outsider cannot read the private project's issue")
+
+	r = w.in.Do(t, "POST", notes, w.tokens["reporter"], url.Values{"body": {"@owner internal"}, "internal": {"true"}})
+	require.Equal(t, 201, r.Status, r.String())
+	assert.Empty(t, w.todos(t, "owner", ""), "an internal note's mentions give no to-do")
+}

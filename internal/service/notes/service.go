@@ -89,12 +89,19 @@ type Noteable interface {
 	UserNotesChanged(ctx context.Context, t *Target, delta int) error
 }
 
+// Observer is told of each comment written, in the note's transaction (ctx carries it): the
+// to-dos its mentions give, and later hooks. An error rolls the note back.
+type Observer interface {
+	NoteWritten(ctx context.Context, actor *authz.Actor, t *Target, n *ent.Note) error
+}
+
 // Service is the notes service.
 type Service struct {
 	client *ent.Client
 
 	mu        sync.RWMutex
 	noteables map[string]Noteable
+	observers []Observer
 }
 
 // New returns the notes service with no noteable registered.
@@ -111,6 +118,29 @@ func (s *Service) Register(noteableType string, n Noteable) {
 		panic(fmt.Sprintf("notes: noteable %q registered twice or nil", noteableType))
 	}
 	s.noteables[noteableType] = n
+}
+
+// Observe adds an observer of the comments written (wiring, like Register).
+func (s *Service) Observe(o Observer) {
+	if o == nil {
+		panic("notes: nil observer")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.observers = append(s.observers, o)
+}
+
+// noteWritten tells every observer of a comment written.
+func (s *Service) noteWritten(ctx context.Context, actor *authz.Actor, t *Target, n *ent.Note) error {
+	s.mu.RLock()
+	obs := s.observers
+	s.mu.RUnlock()
+	for _, o := range obs {
+		if err := o.NoteWritten(ctx, actor, t, n); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // noteable returns the registered noteable of a type.

@@ -144,6 +144,9 @@ func (s *Service) write(ctx context.Context, actor *authz.Actor, n Noteable, t *
 		if err := events.Record(ctx, c, events.Commented(row.ID, actor.UserID(), t.ProjectID, t.GroupID)); err != nil {
 			return err
 		}
+		if err := s.noteWritten(ctx, actor, t, row); err != nil {
+			return err
+		}
 		out, err = withAuthors(c.Note.Query().Where(note.ID(row.ID))).Only(ctx)
 		return err
 	})
