@@ -106,6 +106,10 @@ type Relation[T any, P ~func(*sql.Selector)] struct {
 	Wildcards map[Wildcard]func() P
 	// Mode combines several values of Is; Not always excludes rows having any of its values.
 	Mode Mode
+	// All, when set, matches rows having every one of several values in one predicate (a
+	// grouped subquery the planner can start from) instead of one In per value; it returns nil
+	// where it cannot, and In per value is used then.
+	All func(values []T) P
 }
 
 // Predicates returns the predicates of f under r, to be ANDed. A wildcard the relation does
@@ -138,6 +142,11 @@ func (r Relation[T, P]) match(v Value[T]) P {
 	case "":
 		if r.Mode == OneOf || len(v.Values) <= 1 {
 			return r.in(v.Values)
+		}
+		if r.All != nil {
+			if p := r.All(v.Values); p != nil {
+				return p
+			}
 		}
 		each := make([]P, len(v.Values))
 		for i, x := range v.Values {

@@ -105,3 +105,25 @@ func TestRange(t *testing.T) {
 	assert.Equal(t, "SELECT `id` FROM `issues` WHERE `issues`.`created_at` >= ? AND `issues`.`created_at` <= ?", q)
 	assert.Equal(t, []any{a, b}, args)
 }
+
+// TestAllOfOnePredicate: under AllOf, All matches several values in one predicate; where it
+// returns nil (it cannot), each value gets its own In; one value, and not[...], never use it.
+func TestAllOfOnePredicate(t *testing.T) {
+	r := Column[int, pred]("label_id")
+	r.Mode = AllOf
+	r.All = func(values []int) pred {
+		if len(values) > 2 {
+			return nil
+		}
+		return func(s *sql.Selector) { s.Where(sql.EQ(s.C("all_of"), len(values))) }
+	}
+	q, args := query(Predicates(Field[int]{Is: Of(1, 2)}, r))
+	assert.Equal(t, "SELECT `id` FROM `issues` WHERE `issues`.`all_of` = ?", q)
+	assert.Equal(t, []any{2}, args)
+
+	q, _ = query(Predicates(Field[int]{Is: Of(1, 2, 3)}, r))
+	assert.Equal(t, "SELECT `id` FROM `issues` WHERE `issues`.`label_id` IN (?) AND `issues`.`label_id` IN (?) AND `issues`.`label_id` IN (?)", q)
+
+	q, _ = query(Predicates(Field[int]{Is: Of(1), Not: Of(2, 3)}, r))
+	assert.Equal(t, "SELECT `id` FROM `issues` WHERE `issues`.`label_id` IN (?) AND (NOT (`issues`.`label_id` IN (?, ?)))", q)
+}

@@ -48,6 +48,8 @@ func TestIssueListFilters(t *testing.T) {
 		{"state=all", []int{1, 2, 3, 4}},
 		{"labels=bug", []int{1, 2}},
 		{"labels=bug,ui", []int{1}},
+		{"labels=ui,bug", []int{1}},
+		{"labels=bug,nolabel", []int{}},
 		{"labels[]=bug&labels[]=ui", []int{1}},
 		{"labels=None", []int{3, 4}},
 		{"labels=any", []int{1, 2}},

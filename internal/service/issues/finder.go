@@ -18,6 +18,7 @@ import (
 	"anvil/internal/db"
 	"anvil/internal/filter"
 
+	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 )
 
@@ -170,6 +171,39 @@ func labelRelation(byTitle map[string][]int) filter.Relation[string, predicate.I
 				t := sql.Table(issuelabel.Table)
 				s.Where(sql.In(s.C(issue.FieldID), sql.Select(t.C(issuelabel.FieldIssueID)).From(t).
 					Where(sql.In(t.C(issuelabel.FieldLabelID), ids...))))
+			}
+		},
+		// Several titles of one label each, on SQLite: the issues linked to all of them, counted
+		// in one grouped subquery, so that SQLite starts from the labels' shared issues (a few
+		// hundred) rather than from the milestone's (thousands): 33 → 15 ms at 100,000 issues.
+		// PostgreSQL merge-joins one IN per label by itself, faster than the grouped count
+		// (6 against 12 ms), so it keeps those.
+		All: func(titles []string) predicate.Issue {
+			ids := map[int]bool{}
+			for _, title := range titles {
+				if len(byTitle[title]) != 1 {
+					return nil // unknown, or a title of several labels: one IN per title
+				}
+				ids[byTitle[title][0]] = true
+			}
+			args := make([]any, 0, len(ids))
+			for id := range ids {
+				args = append(args, id)
+			}
+			return func(s *sql.Selector) {
+				t := sql.Table(issuelabel.Table)
+				if s.Dialect() != dialect.SQLite {
+					for _, id := range args {
+						s.Where(sql.In(s.C(issue.FieldID), sql.Select(t.C(issuelabel.FieldIssueID)).From(t).
+							Where(sql.EQ(t.C(issuelabel.FieldLabelID), id))))
+					}
+					return
+				}
+				shared := sql.Select(t.C(issuelabel.FieldIssueID)).From(t).
+					Where(sql.In(t.C(issuelabel.FieldLabelID), args...)).
+					GroupBy(t.C(issuelabel.FieldIssueID)).
+					Having(sql.EQ(sql.Count(t.C(issuelabel.FieldLabelID)), len(args)))
+				s.Where(sql.In(s.C(issue.FieldID), shared))
 			}
 		},
 		Empty: func() predicate.Issue { return issue.Not(issue.HasLabelLinks()) },
