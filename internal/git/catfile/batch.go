@@ -148,7 +148,7 @@ func (b *Batch) header() (Info, error) {
 	line = strings.TrimSuffix(line, "\n")
 	if f := strings.Split(line, " "); len(f) == 3 && isType(f[1]) {
 		size, err := strconv.ParseInt(f[2], 10, 64)
-		if err == nil && size >= 0 && isHex(f[0]) {
+		if err == nil && size >= 0 && longproc.IsObjectID(f[0]) {
 			return Info{OID: f[0], Type: f[1], Size: size}, nil
 		}
 	}
@@ -300,17 +300,4 @@ func isType(t string) bool {
 		return true
 	}
 	return false
-}
-
-func isHex(s string) bool {
-	if len(s) != 40 && len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
 }

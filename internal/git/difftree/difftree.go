@@ -67,7 +67,7 @@ var rules = longproc.Rules{
 // Stats returns the line counts of commit id (a full object id of a commit the repository
 // has; an unknown one counts nothing, as git prints nothing for it).
 func (b *Batch) Stats(ctx context.Context, id string) (st Stats, err error) {
-	if !isHex(id) {
+	if !longproc.IsObjectID(id) {
 		return Stats{}, fmt.Errorf("%w: %q", ErrInvalidID, id)
 	}
 	defer b.p.Guard(ctx, &err, rules)()
@@ -106,7 +106,7 @@ func (b *Batch) read() (Stats, error) {
 		}
 		tok = tok[:len(tok)-1]
 		f := strings.SplitN(tok, "\t", 3)
-		if len(f) == 1 && isHex(tok) {
+		if len(f) == 1 && longproc.IsObjectID(tok) {
 			continue // the commit's header
 		}
 		if len(f) != 3 {
@@ -131,17 +131,4 @@ func (b *Batch) read() (Stats, error) {
 		st.Additions += add
 		st.Deletions += del
 	}
-}
-
-func isHex(s string) bool {
-	if len(s) != 40 && len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
 }

@@ -89,3 +89,18 @@ func (p *Proc) Guard(ctx context.Context, err *error, r Rules) func() {
 		}
 	}
 }
+
+// IsObjectID reports whether s is a full object id as git's batch processes print it: 40
+// (SHA-1) or 64 (SHA-256) lowercase hexadecimal digits.
+func IsObjectID(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
