@@ -29,6 +29,15 @@ import (
 	"anvil/ent/labelsubscription"
 	"anvil/ent/lastcommit"
 	"anvil/ent/member"
+	"anvil/ent/mergerequest"
+	"anvil/ent/mergerequestapproval"
+	"anvil/ent/mergerequestassignee"
+	"anvil/ent/mergerequestblock"
+	"anvil/ent/mergerequestdiff"
+	"anvil/ent/mergerequestdiffcommit"
+	"anvil/ent/mergerequestdifffile"
+	"anvil/ent/mergerequestlabel"
+	"anvil/ent/mergerequestreviewer"
 	"anvil/ent/milestone"
 	"anvil/ent/namespace"
 	"anvil/ent/note"
@@ -47,6 +56,8 @@ import (
 	"anvil/ent/resourcestateevent"
 	"anvil/ent/setting"
 	"anvil/ent/snippet"
+	"anvil/ent/subscription"
+	"anvil/ent/timelog"
 	"anvil/ent/todo"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
@@ -102,6 +113,24 @@ type Client struct {
 	LastCommit *LastCommitClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// MergeRequest is the client for interacting with the MergeRequest builders.
+	MergeRequest *MergeRequestClient
+	// MergeRequestApproval is the client for interacting with the MergeRequestApproval builders.
+	MergeRequestApproval *MergeRequestApprovalClient
+	// MergeRequestAssignee is the client for interacting with the MergeRequestAssignee builders.
+	MergeRequestAssignee *MergeRequestAssigneeClient
+	// MergeRequestBlock is the client for interacting with the MergeRequestBlock builders.
+	MergeRequestBlock *MergeRequestBlockClient
+	// MergeRequestDiff is the client for interacting with the MergeRequestDiff builders.
+	MergeRequestDiff *MergeRequestDiffClient
+	// MergeRequestDiffCommit is the client for interacting with the MergeRequestDiffCommit builders.
+	MergeRequestDiffCommit *MergeRequestDiffCommitClient
+	// MergeRequestDiffFile is the client for interacting with the MergeRequestDiffFile builders.
+	MergeRequestDiffFile *MergeRequestDiffFileClient
+	// MergeRequestLabel is the client for interacting with the MergeRequestLabel builders.
+	MergeRequestLabel *MergeRequestLabelClient
+	// MergeRequestReviewer is the client for interacting with the MergeRequestReviewer builders.
+	MergeRequestReviewer *MergeRequestReviewerClient
 	// Milestone is the client for interacting with the Milestone builders.
 	Milestone *MilestoneClient
 	// Namespace is the client for interacting with the Namespace builders.
@@ -138,6 +167,10 @@ type Client struct {
 	Setting *SettingClient
 	// Snippet is the client for interacting with the Snippet builders.
 	Snippet *SnippetClient
+	// Subscription is the client for interacting with the Subscription builders.
+	Subscription *SubscriptionClient
+	// Timelog is the client for interacting with the Timelog builders.
+	Timelog *TimelogClient
 	// Todo is the client for interacting with the Todo builders.
 	Todo *TodoClient
 	// User is the client for interacting with the User builders.
@@ -179,6 +212,15 @@ func (c *Client) init() {
 	c.LabelSubscription = NewLabelSubscriptionClient(c.config)
 	c.LastCommit = NewLastCommitClient(c.config)
 	c.Member = NewMemberClient(c.config)
+	c.MergeRequest = NewMergeRequestClient(c.config)
+	c.MergeRequestApproval = NewMergeRequestApprovalClient(c.config)
+	c.MergeRequestAssignee = NewMergeRequestAssigneeClient(c.config)
+	c.MergeRequestBlock = NewMergeRequestBlockClient(c.config)
+	c.MergeRequestDiff = NewMergeRequestDiffClient(c.config)
+	c.MergeRequestDiffCommit = NewMergeRequestDiffCommitClient(c.config)
+	c.MergeRequestDiffFile = NewMergeRequestDiffFileClient(c.config)
+	c.MergeRequestLabel = NewMergeRequestLabelClient(c.config)
+	c.MergeRequestReviewer = NewMergeRequestReviewerClient(c.config)
 	c.Milestone = NewMilestoneClient(c.config)
 	c.Namespace = NewNamespaceClient(c.config)
 	c.Note = NewNoteClient(c.config)
@@ -197,6 +239,8 @@ func (c *Client) init() {
 	c.ResourceStateEvent = NewResourceStateEventClient(c.config)
 	c.Setting = NewSettingClient(c.config)
 	c.Snippet = NewSnippetClient(c.config)
+	c.Subscription = NewSubscriptionClient(c.config)
+	c.Timelog = NewTimelogClient(c.config)
 	c.Todo = NewTodoClient(c.config)
 	c.User = NewUserClient(c.config)
 	c.UserCustomAttribute = NewUserCustomAttributeClient(c.config)
@@ -312,6 +356,15 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		LabelSubscription:            NewLabelSubscriptionClient(cfg),
 		LastCommit:                   NewLastCommitClient(cfg),
 		Member:                       NewMemberClient(cfg),
+		MergeRequest:                 NewMergeRequestClient(cfg),
+		MergeRequestApproval:         NewMergeRequestApprovalClient(cfg),
+		MergeRequestAssignee:         NewMergeRequestAssigneeClient(cfg),
+		MergeRequestBlock:            NewMergeRequestBlockClient(cfg),
+		MergeRequestDiff:             NewMergeRequestDiffClient(cfg),
+		MergeRequestDiffCommit:       NewMergeRequestDiffCommitClient(cfg),
+		MergeRequestDiffFile:         NewMergeRequestDiffFileClient(cfg),
+		MergeRequestLabel:            NewMergeRequestLabelClient(cfg),
+		MergeRequestReviewer:         NewMergeRequestReviewerClient(cfg),
 		Milestone:                    NewMilestoneClient(cfg),
 		Namespace:                    NewNamespaceClient(cfg),
 		Note:                         NewNoteClient(cfg),
@@ -330,6 +383,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ResourceStateEvent:           NewResourceStateEventClient(cfg),
 		Setting:                      NewSettingClient(cfg),
 		Snippet:                      NewSnippetClient(cfg),
+		Subscription:                 NewSubscriptionClient(cfg),
+		Timelog:                      NewTimelogClient(cfg),
 		Todo:                         NewTodoClient(cfg),
 		User:                         NewUserClient(cfg),
 		UserCustomAttribute:          NewUserCustomAttributeClient(cfg),
@@ -372,6 +427,15 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		LabelSubscription:            NewLabelSubscriptionClient(cfg),
 		LastCommit:                   NewLastCommitClient(cfg),
 		Member:                       NewMemberClient(cfg),
+		MergeRequest:                 NewMergeRequestClient(cfg),
+		MergeRequestApproval:         NewMergeRequestApprovalClient(cfg),
+		MergeRequestAssignee:         NewMergeRequestAssigneeClient(cfg),
+		MergeRequestBlock:            NewMergeRequestBlockClient(cfg),
+		MergeRequestDiff:             NewMergeRequestDiffClient(cfg),
+		MergeRequestDiffCommit:       NewMergeRequestDiffCommitClient(cfg),
+		MergeRequestDiffFile:         NewMergeRequestDiffFileClient(cfg),
+		MergeRequestLabel:            NewMergeRequestLabelClient(cfg),
+		MergeRequestReviewer:         NewMergeRequestReviewerClient(cfg),
 		Milestone:                    NewMilestoneClient(cfg),
 		Namespace:                    NewNamespaceClient(cfg),
 		Note:                         NewNoteClient(cfg),
@@ -390,6 +454,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ResourceStateEvent:           NewResourceStateEventClient(cfg),
 		Setting:                      NewSettingClient(cfg),
 		Snippet:                      NewSnippetClient(cfg),
+		Subscription:                 NewSubscriptionClient(cfg),
+		Timelog:                      NewTimelogClient(cfg),
 		Todo:                         NewTodoClient(cfg),
 		User:                         NewUserClient(cfg),
 		UserCustomAttribute:          NewUserCustomAttributeClient(cfg),
@@ -427,13 +493,16 @@ func (c *Client) Use(hooks ...Hook) {
 		c.AwardEmoji, c.ContainerRepository, c.Epic, c.EpicIssue, c.EpicLabel, c.Event,
 		c.GroupCustomAttribute, c.GroupGroupLink, c.Identity, c.InternalID, c.Issue,
 		c.IssueAssignee, c.IssueLabel, c.JobOutbox, c.Label, c.LabelSubscription,
-		c.LastCommit, c.Member, c.Milestone, c.Namespace, c.Note,
+		c.LastCommit, c.Member, c.MergeRequest, c.MergeRequestApproval,
+		c.MergeRequestAssignee, c.MergeRequestBlock, c.MergeRequestDiff,
+		c.MergeRequestDiffCommit, c.MergeRequestDiffFile, c.MergeRequestLabel,
+		c.MergeRequestReviewer, c.Milestone, c.Namespace, c.Note,
 		c.PersonalAccessToken, c.Project, c.ProjectGroupLink,
 		c.ProjectRepositoryStorageMove, c.ProjectStar, c.ProjectStatistics,
 		c.ProtectedBranch, c.PushEvent, c.PushEventPayload, c.RedirectRoute,
 		c.ResourceLabelEvent, c.ResourceMilestoneEvent, c.ResourceStateEvent,
-		c.Setting, c.Snippet, c.Todo, c.User, c.UserCustomAttribute, c.WebHook,
-		c.WebHookLog,
+		c.Setting, c.Snippet, c.Subscription, c.Timelog, c.Todo, c.User,
+		c.UserCustomAttribute, c.WebHook, c.WebHookLog,
 	} {
 		n.Use(hooks...)
 	}
@@ -446,13 +515,16 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.AwardEmoji, c.ContainerRepository, c.Epic, c.EpicIssue, c.EpicLabel, c.Event,
 		c.GroupCustomAttribute, c.GroupGroupLink, c.Identity, c.InternalID, c.Issue,
 		c.IssueAssignee, c.IssueLabel, c.JobOutbox, c.Label, c.LabelSubscription,
-		c.LastCommit, c.Member, c.Milestone, c.Namespace, c.Note,
+		c.LastCommit, c.Member, c.MergeRequest, c.MergeRequestApproval,
+		c.MergeRequestAssignee, c.MergeRequestBlock, c.MergeRequestDiff,
+		c.MergeRequestDiffCommit, c.MergeRequestDiffFile, c.MergeRequestLabel,
+		c.MergeRequestReviewer, c.Milestone, c.Namespace, c.Note,
 		c.PersonalAccessToken, c.Project, c.ProjectGroupLink,
 		c.ProjectRepositoryStorageMove, c.ProjectStar, c.ProjectStatistics,
 		c.ProtectedBranch, c.PushEvent, c.PushEventPayload, c.RedirectRoute,
 		c.ResourceLabelEvent, c.ResourceMilestoneEvent, c.ResourceStateEvent,
-		c.Setting, c.Snippet, c.Todo, c.User, c.UserCustomAttribute, c.WebHook,
-		c.WebHookLog,
+		c.Setting, c.Snippet, c.Subscription, c.Timelog, c.Todo, c.User,
+		c.UserCustomAttribute, c.WebHook, c.WebHookLog,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -497,6 +569,24 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.LastCommit.mutate(ctx, m)
 	case *MemberMutation:
 		return c.Member.mutate(ctx, m)
+	case *MergeRequestMutation:
+		return c.MergeRequest.mutate(ctx, m)
+	case *MergeRequestApprovalMutation:
+		return c.MergeRequestApproval.mutate(ctx, m)
+	case *MergeRequestAssigneeMutation:
+		return c.MergeRequestAssignee.mutate(ctx, m)
+	case *MergeRequestBlockMutation:
+		return c.MergeRequestBlock.mutate(ctx, m)
+	case *MergeRequestDiffMutation:
+		return c.MergeRequestDiff.mutate(ctx, m)
+	case *MergeRequestDiffCommitMutation:
+		return c.MergeRequestDiffCommit.mutate(ctx, m)
+	case *MergeRequestDiffFileMutation:
+		return c.MergeRequestDiffFile.mutate(ctx, m)
+	case *MergeRequestLabelMutation:
+		return c.MergeRequestLabel.mutate(ctx, m)
+	case *MergeRequestReviewerMutation:
+		return c.MergeRequestReviewer.mutate(ctx, m)
 	case *MilestoneMutation:
 		return c.Milestone.mutate(ctx, m)
 	case *NamespaceMutation:
@@ -533,6 +623,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Setting.mutate(ctx, m)
 	case *SnippetMutation:
 		return c.Snippet.mutate(ctx, m)
+	case *SubscriptionMutation:
+		return c.Subscription.mutate(ctx, m)
+	case *TimelogMutation:
+		return c.Timelog.mutate(ctx, m)
 	case *TodoMutation:
 		return c.Todo.mutate(ctx, m)
 	case *UserMutation:
@@ -3611,6 +3705,1635 @@ func (c *MemberClient) mutate(ctx context.Context, m *MemberMutation) (Value, er
 		return (&MemberDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Member mutation op: %q", m.Op())
+	}
+}
+
+// MergeRequestClient is a client for the MergeRequest schema.
+type MergeRequestClient struct {
+	config
+}
+
+// NewMergeRequestClient returns a client for the MergeRequest from the given config.
+func NewMergeRequestClient(c config) *MergeRequestClient {
+	return &MergeRequestClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `mergerequest.Hooks(f(g(h())))`.
+func (c *MergeRequestClient) Use(hooks ...Hook) {
+	c.hooks.MergeRequest = append(c.hooks.MergeRequest, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `mergerequest.Intercept(f(g(h())))`.
+func (c *MergeRequestClient) Intercept(interceptors ...Interceptor) {
+	c.inters.MergeRequest = append(c.inters.MergeRequest, interceptors...)
+}
+
+// Create returns a builder for creating a MergeRequest entity.
+func (c *MergeRequestClient) Create() *MergeRequestCreate {
+	mutation := newMergeRequestMutation(c.config, OpCreate)
+	return &MergeRequestCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of MergeRequest entities.
+func (c *MergeRequestClient) CreateBulk(builders ...*MergeRequestCreate) *MergeRequestCreateBulk {
+	return &MergeRequestCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *MergeRequestClient) MapCreateBulk(slice any, setFunc func(*MergeRequestCreate, int)) *MergeRequestCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &MergeRequestCreateBulk{err: fmt.Errorf("calling to MergeRequestClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*MergeRequestCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &MergeRequestCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for MergeRequest.
+func (c *MergeRequestClient) Update() *MergeRequestUpdate {
+	mutation := newMergeRequestMutation(c.config, OpUpdate)
+	return &MergeRequestUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *MergeRequestClient) UpdateOne(_m *MergeRequest) *MergeRequestUpdateOne {
+	mutation := newMergeRequestMutation(c.config, OpUpdateOne, withMergeRequest(_m))
+	return &MergeRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *MergeRequestClient) UpdateOneID(id int) *MergeRequestUpdateOne {
+	mutation := newMergeRequestMutation(c.config, OpUpdateOne, withMergeRequestID(id))
+	return &MergeRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for MergeRequest.
+func (c *MergeRequestClient) Delete() *MergeRequestDelete {
+	mutation := newMergeRequestMutation(c.config, OpDelete)
+	return &MergeRequestDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *MergeRequestClient) DeleteOne(_m *MergeRequest) *MergeRequestDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *MergeRequestClient) DeleteOneID(id int) *MergeRequestDeleteOne {
+	builder := c.Delete().Where(mergerequest.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &MergeRequestDeleteOne{builder}
+}
+
+// Query returns a query builder for MergeRequest.
+func (c *MergeRequestClient) Query() *MergeRequestQuery {
+	return &MergeRequestQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeMergeRequest},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a MergeRequest entity by its id.
+func (c *MergeRequestClient) Get(ctx context.Context, id int) (*MergeRequest, error) {
+	return c.Query().Where(mergerequest.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *MergeRequestClient) GetX(ctx context.Context, id int) *MergeRequest {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryProject queries the project edge of a MergeRequest.
+func (c *MergeRequestClient) QueryProject(_m *MergeRequest) *ProjectQuery {
+	query := (&ProjectClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequest.Table, mergerequest.FieldID, id),
+			sqlgraph.To(project.Table, project.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, mergerequest.ProjectTable, mergerequest.ProjectColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySourceProject queries the source_project edge of a MergeRequest.
+func (c *MergeRequestClient) QuerySourceProject(_m *MergeRequest) *ProjectQuery {
+	query := (&ProjectClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequest.Table, mergerequest.FieldID, id),
+			sqlgraph.To(project.Table, project.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, mergerequest.SourceProjectTable, mergerequest.SourceProjectColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryAuthor queries the author edge of a MergeRequest.
+func (c *MergeRequestClient) QueryAuthor(_m *MergeRequest) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequest.Table, mergerequest.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, mergerequest.AuthorTable, mergerequest.AuthorColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMergedBy queries the merged_by edge of a MergeRequest.
+func (c *MergeRequestClient) QueryMergedBy(_m *MergeRequest) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequest.Table, mergerequest.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, mergerequest.MergedByTable, mergerequest.MergedByColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryClosedBy queries the closed_by edge of a MergeRequest.
+func (c *MergeRequestClient) QueryClosedBy(_m *MergeRequest) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequest.Table, mergerequest.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, mergerequest.ClosedByTable, mergerequest.ClosedByColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMergeUser queries the merge_user edge of a MergeRequest.
+func (c *MergeRequestClient) QueryMergeUser(_m *MergeRequest) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequest.Table, mergerequest.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, mergerequest.MergeUserTable, mergerequest.MergeUserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMilestone queries the milestone edge of a MergeRequest.
+func (c *MergeRequestClient) QueryMilestone(_m *MergeRequest) *MilestoneQuery {
+	query := (&MilestoneClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequest.Table, mergerequest.FieldID, id),
+			sqlgraph.To(milestone.Table, milestone.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, mergerequest.MilestoneTable, mergerequest.MilestoneColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryLabelLinks queries the label_links edge of a MergeRequest.
+func (c *MergeRequestClient) QueryLabelLinks(_m *MergeRequest) *MergeRequestLabelQuery {
+	query := (&MergeRequestLabelClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequest.Table, mergerequest.FieldID, id),
+			sqlgraph.To(mergerequestlabel.Table, mergerequestlabel.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, mergerequest.LabelLinksTable, mergerequest.LabelLinksColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryAssigneeLinks queries the assignee_links edge of a MergeRequest.
+func (c *MergeRequestClient) QueryAssigneeLinks(_m *MergeRequest) *MergeRequestAssigneeQuery {
+	query := (&MergeRequestAssigneeClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequest.Table, mergerequest.FieldID, id),
+			sqlgraph.To(mergerequestassignee.Table, mergerequestassignee.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, mergerequest.AssigneeLinksTable, mergerequest.AssigneeLinksColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryReviewerLinks queries the reviewer_links edge of a MergeRequest.
+func (c *MergeRequestClient) QueryReviewerLinks(_m *MergeRequest) *MergeRequestReviewerQuery {
+	query := (&MergeRequestReviewerClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequest.Table, mergerequest.FieldID, id),
+			sqlgraph.To(mergerequestreviewer.Table, mergerequestreviewer.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, mergerequest.ReviewerLinksTable, mergerequest.ReviewerLinksColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryDiffs queries the diffs edge of a MergeRequest.
+func (c *MergeRequestClient) QueryDiffs(_m *MergeRequest) *MergeRequestDiffQuery {
+	query := (&MergeRequestDiffClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequest.Table, mergerequest.FieldID, id),
+			sqlgraph.To(mergerequestdiff.Table, mergerequestdiff.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, mergerequest.DiffsTable, mergerequest.DiffsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryApprovals queries the approvals edge of a MergeRequest.
+func (c *MergeRequestClient) QueryApprovals(_m *MergeRequest) *MergeRequestApprovalQuery {
+	query := (&MergeRequestApprovalClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequest.Table, mergerequest.FieldID, id),
+			sqlgraph.To(mergerequestapproval.Table, mergerequestapproval.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, mergerequest.ApprovalsTable, mergerequest.ApprovalsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *MergeRequestClient) Hooks() []Hook {
+	return c.hooks.MergeRequest
+}
+
+// Interceptors returns the client interceptors.
+func (c *MergeRequestClient) Interceptors() []Interceptor {
+	return c.inters.MergeRequest
+}
+
+func (c *MergeRequestClient) mutate(ctx context.Context, m *MergeRequestMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&MergeRequestCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&MergeRequestUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&MergeRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&MergeRequestDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown MergeRequest mutation op: %q", m.Op())
+	}
+}
+
+// MergeRequestApprovalClient is a client for the MergeRequestApproval schema.
+type MergeRequestApprovalClient struct {
+	config
+}
+
+// NewMergeRequestApprovalClient returns a client for the MergeRequestApproval from the given config.
+func NewMergeRequestApprovalClient(c config) *MergeRequestApprovalClient {
+	return &MergeRequestApprovalClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `mergerequestapproval.Hooks(f(g(h())))`.
+func (c *MergeRequestApprovalClient) Use(hooks ...Hook) {
+	c.hooks.MergeRequestApproval = append(c.hooks.MergeRequestApproval, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `mergerequestapproval.Intercept(f(g(h())))`.
+func (c *MergeRequestApprovalClient) Intercept(interceptors ...Interceptor) {
+	c.inters.MergeRequestApproval = append(c.inters.MergeRequestApproval, interceptors...)
+}
+
+// Create returns a builder for creating a MergeRequestApproval entity.
+func (c *MergeRequestApprovalClient) Create() *MergeRequestApprovalCreate {
+	mutation := newMergeRequestApprovalMutation(c.config, OpCreate)
+	return &MergeRequestApprovalCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of MergeRequestApproval entities.
+func (c *MergeRequestApprovalClient) CreateBulk(builders ...*MergeRequestApprovalCreate) *MergeRequestApprovalCreateBulk {
+	return &MergeRequestApprovalCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *MergeRequestApprovalClient) MapCreateBulk(slice any, setFunc func(*MergeRequestApprovalCreate, int)) *MergeRequestApprovalCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &MergeRequestApprovalCreateBulk{err: fmt.Errorf("calling to MergeRequestApprovalClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*MergeRequestApprovalCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &MergeRequestApprovalCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for MergeRequestApproval.
+func (c *MergeRequestApprovalClient) Update() *MergeRequestApprovalUpdate {
+	mutation := newMergeRequestApprovalMutation(c.config, OpUpdate)
+	return &MergeRequestApprovalUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *MergeRequestApprovalClient) UpdateOne(_m *MergeRequestApproval) *MergeRequestApprovalUpdateOne {
+	mutation := newMergeRequestApprovalMutation(c.config, OpUpdateOne, withMergeRequestApproval(_m))
+	return &MergeRequestApprovalUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *MergeRequestApprovalClient) UpdateOneID(id int) *MergeRequestApprovalUpdateOne {
+	mutation := newMergeRequestApprovalMutation(c.config, OpUpdateOne, withMergeRequestApprovalID(id))
+	return &MergeRequestApprovalUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for MergeRequestApproval.
+func (c *MergeRequestApprovalClient) Delete() *MergeRequestApprovalDelete {
+	mutation := newMergeRequestApprovalMutation(c.config, OpDelete)
+	return &MergeRequestApprovalDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *MergeRequestApprovalClient) DeleteOne(_m *MergeRequestApproval) *MergeRequestApprovalDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *MergeRequestApprovalClient) DeleteOneID(id int) *MergeRequestApprovalDeleteOne {
+	builder := c.Delete().Where(mergerequestapproval.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &MergeRequestApprovalDeleteOne{builder}
+}
+
+// Query returns a query builder for MergeRequestApproval.
+func (c *MergeRequestApprovalClient) Query() *MergeRequestApprovalQuery {
+	return &MergeRequestApprovalQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeMergeRequestApproval},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a MergeRequestApproval entity by its id.
+func (c *MergeRequestApprovalClient) Get(ctx context.Context, id int) (*MergeRequestApproval, error) {
+	return c.Query().Where(mergerequestapproval.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *MergeRequestApprovalClient) GetX(ctx context.Context, id int) *MergeRequestApproval {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryMergeRequest queries the merge_request edge of a MergeRequestApproval.
+func (c *MergeRequestApprovalClient) QueryMergeRequest(_m *MergeRequestApproval) *MergeRequestQuery {
+	query := (&MergeRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequestapproval.Table, mergerequestapproval.FieldID, id),
+			sqlgraph.To(mergerequest.Table, mergerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, mergerequestapproval.MergeRequestTable, mergerequestapproval.MergeRequestColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryUser queries the user edge of a MergeRequestApproval.
+func (c *MergeRequestApprovalClient) QueryUser(_m *MergeRequestApproval) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequestapproval.Table, mergerequestapproval.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, mergerequestapproval.UserTable, mergerequestapproval.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *MergeRequestApprovalClient) Hooks() []Hook {
+	return c.hooks.MergeRequestApproval
+}
+
+// Interceptors returns the client interceptors.
+func (c *MergeRequestApprovalClient) Interceptors() []Interceptor {
+	return c.inters.MergeRequestApproval
+}
+
+func (c *MergeRequestApprovalClient) mutate(ctx context.Context, m *MergeRequestApprovalMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&MergeRequestApprovalCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&MergeRequestApprovalUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&MergeRequestApprovalUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&MergeRequestApprovalDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown MergeRequestApproval mutation op: %q", m.Op())
+	}
+}
+
+// MergeRequestAssigneeClient is a client for the MergeRequestAssignee schema.
+type MergeRequestAssigneeClient struct {
+	config
+}
+
+// NewMergeRequestAssigneeClient returns a client for the MergeRequestAssignee from the given config.
+func NewMergeRequestAssigneeClient(c config) *MergeRequestAssigneeClient {
+	return &MergeRequestAssigneeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `mergerequestassignee.Hooks(f(g(h())))`.
+func (c *MergeRequestAssigneeClient) Use(hooks ...Hook) {
+	c.hooks.MergeRequestAssignee = append(c.hooks.MergeRequestAssignee, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `mergerequestassignee.Intercept(f(g(h())))`.
+func (c *MergeRequestAssigneeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.MergeRequestAssignee = append(c.inters.MergeRequestAssignee, interceptors...)
+}
+
+// Create returns a builder for creating a MergeRequestAssignee entity.
+func (c *MergeRequestAssigneeClient) Create() *MergeRequestAssigneeCreate {
+	mutation := newMergeRequestAssigneeMutation(c.config, OpCreate)
+	return &MergeRequestAssigneeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of MergeRequestAssignee entities.
+func (c *MergeRequestAssigneeClient) CreateBulk(builders ...*MergeRequestAssigneeCreate) *MergeRequestAssigneeCreateBulk {
+	return &MergeRequestAssigneeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *MergeRequestAssigneeClient) MapCreateBulk(slice any, setFunc func(*MergeRequestAssigneeCreate, int)) *MergeRequestAssigneeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &MergeRequestAssigneeCreateBulk{err: fmt.Errorf("calling to MergeRequestAssigneeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*MergeRequestAssigneeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &MergeRequestAssigneeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for MergeRequestAssignee.
+func (c *MergeRequestAssigneeClient) Update() *MergeRequestAssigneeUpdate {
+	mutation := newMergeRequestAssigneeMutation(c.config, OpUpdate)
+	return &MergeRequestAssigneeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *MergeRequestAssigneeClient) UpdateOne(_m *MergeRequestAssignee) *MergeRequestAssigneeUpdateOne {
+	mutation := newMergeRequestAssigneeMutation(c.config, OpUpdateOne, withMergeRequestAssignee(_m))
+	return &MergeRequestAssigneeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *MergeRequestAssigneeClient) UpdateOneID(id int) *MergeRequestAssigneeUpdateOne {
+	mutation := newMergeRequestAssigneeMutation(c.config, OpUpdateOne, withMergeRequestAssigneeID(id))
+	return &MergeRequestAssigneeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for MergeRequestAssignee.
+func (c *MergeRequestAssigneeClient) Delete() *MergeRequestAssigneeDelete {
+	mutation := newMergeRequestAssigneeMutation(c.config, OpDelete)
+	return &MergeRequestAssigneeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *MergeRequestAssigneeClient) DeleteOne(_m *MergeRequestAssignee) *MergeRequestAssigneeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *MergeRequestAssigneeClient) DeleteOneID(id int) *MergeRequestAssigneeDeleteOne {
+	builder := c.Delete().Where(mergerequestassignee.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &MergeRequestAssigneeDeleteOne{builder}
+}
+
+// Query returns a query builder for MergeRequestAssignee.
+func (c *MergeRequestAssigneeClient) Query() *MergeRequestAssigneeQuery {
+	return &MergeRequestAssigneeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeMergeRequestAssignee},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a MergeRequestAssignee entity by its id.
+func (c *MergeRequestAssigneeClient) Get(ctx context.Context, id int) (*MergeRequestAssignee, error) {
+	return c.Query().Where(mergerequestassignee.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *MergeRequestAssigneeClient) GetX(ctx context.Context, id int) *MergeRequestAssignee {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryMergeRequest queries the merge_request edge of a MergeRequestAssignee.
+func (c *MergeRequestAssigneeClient) QueryMergeRequest(_m *MergeRequestAssignee) *MergeRequestQuery {
+	query := (&MergeRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequestassignee.Table, mergerequestassignee.FieldID, id),
+			sqlgraph.To(mergerequest.Table, mergerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, mergerequestassignee.MergeRequestTable, mergerequestassignee.MergeRequestColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryUser queries the user edge of a MergeRequestAssignee.
+func (c *MergeRequestAssigneeClient) QueryUser(_m *MergeRequestAssignee) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequestassignee.Table, mergerequestassignee.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, mergerequestassignee.UserTable, mergerequestassignee.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *MergeRequestAssigneeClient) Hooks() []Hook {
+	return c.hooks.MergeRequestAssignee
+}
+
+// Interceptors returns the client interceptors.
+func (c *MergeRequestAssigneeClient) Interceptors() []Interceptor {
+	return c.inters.MergeRequestAssignee
+}
+
+func (c *MergeRequestAssigneeClient) mutate(ctx context.Context, m *MergeRequestAssigneeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&MergeRequestAssigneeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&MergeRequestAssigneeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&MergeRequestAssigneeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&MergeRequestAssigneeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown MergeRequestAssignee mutation op: %q", m.Op())
+	}
+}
+
+// MergeRequestBlockClient is a client for the MergeRequestBlock schema.
+type MergeRequestBlockClient struct {
+	config
+}
+
+// NewMergeRequestBlockClient returns a client for the MergeRequestBlock from the given config.
+func NewMergeRequestBlockClient(c config) *MergeRequestBlockClient {
+	return &MergeRequestBlockClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `mergerequestblock.Hooks(f(g(h())))`.
+func (c *MergeRequestBlockClient) Use(hooks ...Hook) {
+	c.hooks.MergeRequestBlock = append(c.hooks.MergeRequestBlock, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `mergerequestblock.Intercept(f(g(h())))`.
+func (c *MergeRequestBlockClient) Intercept(interceptors ...Interceptor) {
+	c.inters.MergeRequestBlock = append(c.inters.MergeRequestBlock, interceptors...)
+}
+
+// Create returns a builder for creating a MergeRequestBlock entity.
+func (c *MergeRequestBlockClient) Create() *MergeRequestBlockCreate {
+	mutation := newMergeRequestBlockMutation(c.config, OpCreate)
+	return &MergeRequestBlockCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of MergeRequestBlock entities.
+func (c *MergeRequestBlockClient) CreateBulk(builders ...*MergeRequestBlockCreate) *MergeRequestBlockCreateBulk {
+	return &MergeRequestBlockCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *MergeRequestBlockClient) MapCreateBulk(slice any, setFunc func(*MergeRequestBlockCreate, int)) *MergeRequestBlockCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &MergeRequestBlockCreateBulk{err: fmt.Errorf("calling to MergeRequestBlockClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*MergeRequestBlockCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &MergeRequestBlockCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for MergeRequestBlock.
+func (c *MergeRequestBlockClient) Update() *MergeRequestBlockUpdate {
+	mutation := newMergeRequestBlockMutation(c.config, OpUpdate)
+	return &MergeRequestBlockUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *MergeRequestBlockClient) UpdateOne(_m *MergeRequestBlock) *MergeRequestBlockUpdateOne {
+	mutation := newMergeRequestBlockMutation(c.config, OpUpdateOne, withMergeRequestBlock(_m))
+	return &MergeRequestBlockUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *MergeRequestBlockClient) UpdateOneID(id int) *MergeRequestBlockUpdateOne {
+	mutation := newMergeRequestBlockMutation(c.config, OpUpdateOne, withMergeRequestBlockID(id))
+	return &MergeRequestBlockUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for MergeRequestBlock.
+func (c *MergeRequestBlockClient) Delete() *MergeRequestBlockDelete {
+	mutation := newMergeRequestBlockMutation(c.config, OpDelete)
+	return &MergeRequestBlockDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *MergeRequestBlockClient) DeleteOne(_m *MergeRequestBlock) *MergeRequestBlockDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *MergeRequestBlockClient) DeleteOneID(id int) *MergeRequestBlockDeleteOne {
+	builder := c.Delete().Where(mergerequestblock.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &MergeRequestBlockDeleteOne{builder}
+}
+
+// Query returns a query builder for MergeRequestBlock.
+func (c *MergeRequestBlockClient) Query() *MergeRequestBlockQuery {
+	return &MergeRequestBlockQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeMergeRequestBlock},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a MergeRequestBlock entity by its id.
+func (c *MergeRequestBlockClient) Get(ctx context.Context, id int) (*MergeRequestBlock, error) {
+	return c.Query().Where(mergerequestblock.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *MergeRequestBlockClient) GetX(ctx context.Context, id int) *MergeRequestBlock {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryBlocking queries the blocking edge of a MergeRequestBlock.
+func (c *MergeRequestBlockClient) QueryBlocking(_m *MergeRequestBlock) *MergeRequestQuery {
+	query := (&MergeRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequestblock.Table, mergerequestblock.FieldID, id),
+			sqlgraph.To(mergerequest.Table, mergerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, mergerequestblock.BlockingTable, mergerequestblock.BlockingColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryBlocked queries the blocked edge of a MergeRequestBlock.
+func (c *MergeRequestBlockClient) QueryBlocked(_m *MergeRequestBlock) *MergeRequestQuery {
+	query := (&MergeRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequestblock.Table, mergerequestblock.FieldID, id),
+			sqlgraph.To(mergerequest.Table, mergerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, mergerequestblock.BlockedTable, mergerequestblock.BlockedColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *MergeRequestBlockClient) Hooks() []Hook {
+	return c.hooks.MergeRequestBlock
+}
+
+// Interceptors returns the client interceptors.
+func (c *MergeRequestBlockClient) Interceptors() []Interceptor {
+	return c.inters.MergeRequestBlock
+}
+
+func (c *MergeRequestBlockClient) mutate(ctx context.Context, m *MergeRequestBlockMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&MergeRequestBlockCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&MergeRequestBlockUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&MergeRequestBlockUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&MergeRequestBlockDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown MergeRequestBlock mutation op: %q", m.Op())
+	}
+}
+
+// MergeRequestDiffClient is a client for the MergeRequestDiff schema.
+type MergeRequestDiffClient struct {
+	config
+}
+
+// NewMergeRequestDiffClient returns a client for the MergeRequestDiff from the given config.
+func NewMergeRequestDiffClient(c config) *MergeRequestDiffClient {
+	return &MergeRequestDiffClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `mergerequestdiff.Hooks(f(g(h())))`.
+func (c *MergeRequestDiffClient) Use(hooks ...Hook) {
+	c.hooks.MergeRequestDiff = append(c.hooks.MergeRequestDiff, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `mergerequestdiff.Intercept(f(g(h())))`.
+func (c *MergeRequestDiffClient) Intercept(interceptors ...Interceptor) {
+	c.inters.MergeRequestDiff = append(c.inters.MergeRequestDiff, interceptors...)
+}
+
+// Create returns a builder for creating a MergeRequestDiff entity.
+func (c *MergeRequestDiffClient) Create() *MergeRequestDiffCreate {
+	mutation := newMergeRequestDiffMutation(c.config, OpCreate)
+	return &MergeRequestDiffCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of MergeRequestDiff entities.
+func (c *MergeRequestDiffClient) CreateBulk(builders ...*MergeRequestDiffCreate) *MergeRequestDiffCreateBulk {
+	return &MergeRequestDiffCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *MergeRequestDiffClient) MapCreateBulk(slice any, setFunc func(*MergeRequestDiffCreate, int)) *MergeRequestDiffCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &MergeRequestDiffCreateBulk{err: fmt.Errorf("calling to MergeRequestDiffClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*MergeRequestDiffCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &MergeRequestDiffCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for MergeRequestDiff.
+func (c *MergeRequestDiffClient) Update() *MergeRequestDiffUpdate {
+	mutation := newMergeRequestDiffMutation(c.config, OpUpdate)
+	return &MergeRequestDiffUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *MergeRequestDiffClient) UpdateOne(_m *MergeRequestDiff) *MergeRequestDiffUpdateOne {
+	mutation := newMergeRequestDiffMutation(c.config, OpUpdateOne, withMergeRequestDiff(_m))
+	return &MergeRequestDiffUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *MergeRequestDiffClient) UpdateOneID(id int) *MergeRequestDiffUpdateOne {
+	mutation := newMergeRequestDiffMutation(c.config, OpUpdateOne, withMergeRequestDiffID(id))
+	return &MergeRequestDiffUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for MergeRequestDiff.
+func (c *MergeRequestDiffClient) Delete() *MergeRequestDiffDelete {
+	mutation := newMergeRequestDiffMutation(c.config, OpDelete)
+	return &MergeRequestDiffDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *MergeRequestDiffClient) DeleteOne(_m *MergeRequestDiff) *MergeRequestDiffDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *MergeRequestDiffClient) DeleteOneID(id int) *MergeRequestDiffDeleteOne {
+	builder := c.Delete().Where(mergerequestdiff.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &MergeRequestDiffDeleteOne{builder}
+}
+
+// Query returns a query builder for MergeRequestDiff.
+func (c *MergeRequestDiffClient) Query() *MergeRequestDiffQuery {
+	return &MergeRequestDiffQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeMergeRequestDiff},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a MergeRequestDiff entity by its id.
+func (c *MergeRequestDiffClient) Get(ctx context.Context, id int) (*MergeRequestDiff, error) {
+	return c.Query().Where(mergerequestdiff.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *MergeRequestDiffClient) GetX(ctx context.Context, id int) *MergeRequestDiff {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryMergeRequest queries the merge_request edge of a MergeRequestDiff.
+func (c *MergeRequestDiffClient) QueryMergeRequest(_m *MergeRequestDiff) *MergeRequestQuery {
+	query := (&MergeRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequestdiff.Table, mergerequestdiff.FieldID, id),
+			sqlgraph.To(mergerequest.Table, mergerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, mergerequestdiff.MergeRequestTable, mergerequestdiff.MergeRequestColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryCommits queries the commits edge of a MergeRequestDiff.
+func (c *MergeRequestDiffClient) QueryCommits(_m *MergeRequestDiff) *MergeRequestDiffCommitQuery {
+	query := (&MergeRequestDiffCommitClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequestdiff.Table, mergerequestdiff.FieldID, id),
+			sqlgraph.To(mergerequestdiffcommit.Table, mergerequestdiffcommit.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, mergerequestdiff.CommitsTable, mergerequestdiff.CommitsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryFiles queries the files edge of a MergeRequestDiff.
+func (c *MergeRequestDiffClient) QueryFiles(_m *MergeRequestDiff) *MergeRequestDiffFileQuery {
+	query := (&MergeRequestDiffFileClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequestdiff.Table, mergerequestdiff.FieldID, id),
+			sqlgraph.To(mergerequestdifffile.Table, mergerequestdifffile.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, mergerequestdiff.FilesTable, mergerequestdiff.FilesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *MergeRequestDiffClient) Hooks() []Hook {
+	return c.hooks.MergeRequestDiff
+}
+
+// Interceptors returns the client interceptors.
+func (c *MergeRequestDiffClient) Interceptors() []Interceptor {
+	return c.inters.MergeRequestDiff
+}
+
+func (c *MergeRequestDiffClient) mutate(ctx context.Context, m *MergeRequestDiffMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&MergeRequestDiffCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&MergeRequestDiffUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&MergeRequestDiffUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&MergeRequestDiffDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown MergeRequestDiff mutation op: %q", m.Op())
+	}
+}
+
+// MergeRequestDiffCommitClient is a client for the MergeRequestDiffCommit schema.
+type MergeRequestDiffCommitClient struct {
+	config
+}
+
+// NewMergeRequestDiffCommitClient returns a client for the MergeRequestDiffCommit from the given config.
+func NewMergeRequestDiffCommitClient(c config) *MergeRequestDiffCommitClient {
+	return &MergeRequestDiffCommitClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `mergerequestdiffcommit.Hooks(f(g(h())))`.
+func (c *MergeRequestDiffCommitClient) Use(hooks ...Hook) {
+	c.hooks.MergeRequestDiffCommit = append(c.hooks.MergeRequestDiffCommit, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `mergerequestdiffcommit.Intercept(f(g(h())))`.
+func (c *MergeRequestDiffCommitClient) Intercept(interceptors ...Interceptor) {
+	c.inters.MergeRequestDiffCommit = append(c.inters.MergeRequestDiffCommit, interceptors...)
+}
+
+// Create returns a builder for creating a MergeRequestDiffCommit entity.
+func (c *MergeRequestDiffCommitClient) Create() *MergeRequestDiffCommitCreate {
+	mutation := newMergeRequestDiffCommitMutation(c.config, OpCreate)
+	return &MergeRequestDiffCommitCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of MergeRequestDiffCommit entities.
+func (c *MergeRequestDiffCommitClient) CreateBulk(builders ...*MergeRequestDiffCommitCreate) *MergeRequestDiffCommitCreateBulk {
+	return &MergeRequestDiffCommitCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *MergeRequestDiffCommitClient) MapCreateBulk(slice any, setFunc func(*MergeRequestDiffCommitCreate, int)) *MergeRequestDiffCommitCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &MergeRequestDiffCommitCreateBulk{err: fmt.Errorf("calling to MergeRequestDiffCommitClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*MergeRequestDiffCommitCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &MergeRequestDiffCommitCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for MergeRequestDiffCommit.
+func (c *MergeRequestDiffCommitClient) Update() *MergeRequestDiffCommitUpdate {
+	mutation := newMergeRequestDiffCommitMutation(c.config, OpUpdate)
+	return &MergeRequestDiffCommitUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *MergeRequestDiffCommitClient) UpdateOne(_m *MergeRequestDiffCommit) *MergeRequestDiffCommitUpdateOne {
+	mutation := newMergeRequestDiffCommitMutation(c.config, OpUpdateOne, withMergeRequestDiffCommit(_m))
+	return &MergeRequestDiffCommitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *MergeRequestDiffCommitClient) UpdateOneID(id int) *MergeRequestDiffCommitUpdateOne {
+	mutation := newMergeRequestDiffCommitMutation(c.config, OpUpdateOne, withMergeRequestDiffCommitID(id))
+	return &MergeRequestDiffCommitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for MergeRequestDiffCommit.
+func (c *MergeRequestDiffCommitClient) Delete() *MergeRequestDiffCommitDelete {
+	mutation := newMergeRequestDiffCommitMutation(c.config, OpDelete)
+	return &MergeRequestDiffCommitDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *MergeRequestDiffCommitClient) DeleteOne(_m *MergeRequestDiffCommit) *MergeRequestDiffCommitDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *MergeRequestDiffCommitClient) DeleteOneID(id int) *MergeRequestDiffCommitDeleteOne {
+	builder := c.Delete().Where(mergerequestdiffcommit.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &MergeRequestDiffCommitDeleteOne{builder}
+}
+
+// Query returns a query builder for MergeRequestDiffCommit.
+func (c *MergeRequestDiffCommitClient) Query() *MergeRequestDiffCommitQuery {
+	return &MergeRequestDiffCommitQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeMergeRequestDiffCommit},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a MergeRequestDiffCommit entity by its id.
+func (c *MergeRequestDiffCommitClient) Get(ctx context.Context, id int) (*MergeRequestDiffCommit, error) {
+	return c.Query().Where(mergerequestdiffcommit.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *MergeRequestDiffCommitClient) GetX(ctx context.Context, id int) *MergeRequestDiffCommit {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryDiff queries the diff edge of a MergeRequestDiffCommit.
+func (c *MergeRequestDiffCommitClient) QueryDiff(_m *MergeRequestDiffCommit) *MergeRequestDiffQuery {
+	query := (&MergeRequestDiffClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequestdiffcommit.Table, mergerequestdiffcommit.FieldID, id),
+			sqlgraph.To(mergerequestdiff.Table, mergerequestdiff.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, mergerequestdiffcommit.DiffTable, mergerequestdiffcommit.DiffColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *MergeRequestDiffCommitClient) Hooks() []Hook {
+	return c.hooks.MergeRequestDiffCommit
+}
+
+// Interceptors returns the client interceptors.
+func (c *MergeRequestDiffCommitClient) Interceptors() []Interceptor {
+	return c.inters.MergeRequestDiffCommit
+}
+
+func (c *MergeRequestDiffCommitClient) mutate(ctx context.Context, m *MergeRequestDiffCommitMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&MergeRequestDiffCommitCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&MergeRequestDiffCommitUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&MergeRequestDiffCommitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&MergeRequestDiffCommitDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown MergeRequestDiffCommit mutation op: %q", m.Op())
+	}
+}
+
+// MergeRequestDiffFileClient is a client for the MergeRequestDiffFile schema.
+type MergeRequestDiffFileClient struct {
+	config
+}
+
+// NewMergeRequestDiffFileClient returns a client for the MergeRequestDiffFile from the given config.
+func NewMergeRequestDiffFileClient(c config) *MergeRequestDiffFileClient {
+	return &MergeRequestDiffFileClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `mergerequestdifffile.Hooks(f(g(h())))`.
+func (c *MergeRequestDiffFileClient) Use(hooks ...Hook) {
+	c.hooks.MergeRequestDiffFile = append(c.hooks.MergeRequestDiffFile, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `mergerequestdifffile.Intercept(f(g(h())))`.
+func (c *MergeRequestDiffFileClient) Intercept(interceptors ...Interceptor) {
+	c.inters.MergeRequestDiffFile = append(c.inters.MergeRequestDiffFile, interceptors...)
+}
+
+// Create returns a builder for creating a MergeRequestDiffFile entity.
+func (c *MergeRequestDiffFileClient) Create() *MergeRequestDiffFileCreate {
+	mutation := newMergeRequestDiffFileMutation(c.config, OpCreate)
+	return &MergeRequestDiffFileCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of MergeRequestDiffFile entities.
+func (c *MergeRequestDiffFileClient) CreateBulk(builders ...*MergeRequestDiffFileCreate) *MergeRequestDiffFileCreateBulk {
+	return &MergeRequestDiffFileCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *MergeRequestDiffFileClient) MapCreateBulk(slice any, setFunc func(*MergeRequestDiffFileCreate, int)) *MergeRequestDiffFileCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &MergeRequestDiffFileCreateBulk{err: fmt.Errorf("calling to MergeRequestDiffFileClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*MergeRequestDiffFileCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &MergeRequestDiffFileCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for MergeRequestDiffFile.
+func (c *MergeRequestDiffFileClient) Update() *MergeRequestDiffFileUpdate {
+	mutation := newMergeRequestDiffFileMutation(c.config, OpUpdate)
+	return &MergeRequestDiffFileUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *MergeRequestDiffFileClient) UpdateOne(_m *MergeRequestDiffFile) *MergeRequestDiffFileUpdateOne {
+	mutation := newMergeRequestDiffFileMutation(c.config, OpUpdateOne, withMergeRequestDiffFile(_m))
+	return &MergeRequestDiffFileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *MergeRequestDiffFileClient) UpdateOneID(id int) *MergeRequestDiffFileUpdateOne {
+	mutation := newMergeRequestDiffFileMutation(c.config, OpUpdateOne, withMergeRequestDiffFileID(id))
+	return &MergeRequestDiffFileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for MergeRequestDiffFile.
+func (c *MergeRequestDiffFileClient) Delete() *MergeRequestDiffFileDelete {
+	mutation := newMergeRequestDiffFileMutation(c.config, OpDelete)
+	return &MergeRequestDiffFileDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *MergeRequestDiffFileClient) DeleteOne(_m *MergeRequestDiffFile) *MergeRequestDiffFileDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *MergeRequestDiffFileClient) DeleteOneID(id int) *MergeRequestDiffFileDeleteOne {
+	builder := c.Delete().Where(mergerequestdifffile.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &MergeRequestDiffFileDeleteOne{builder}
+}
+
+// Query returns a query builder for MergeRequestDiffFile.
+func (c *MergeRequestDiffFileClient) Query() *MergeRequestDiffFileQuery {
+	return &MergeRequestDiffFileQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeMergeRequestDiffFile},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a MergeRequestDiffFile entity by its id.
+func (c *MergeRequestDiffFileClient) Get(ctx context.Context, id int) (*MergeRequestDiffFile, error) {
+	return c.Query().Where(mergerequestdifffile.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *MergeRequestDiffFileClient) GetX(ctx context.Context, id int) *MergeRequestDiffFile {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryDiffVersion queries the diff_version edge of a MergeRequestDiffFile.
+func (c *MergeRequestDiffFileClient) QueryDiffVersion(_m *MergeRequestDiffFile) *MergeRequestDiffQuery {
+	query := (&MergeRequestDiffClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequestdifffile.Table, mergerequestdifffile.FieldID, id),
+			sqlgraph.To(mergerequestdiff.Table, mergerequestdiff.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, mergerequestdifffile.DiffVersionTable, mergerequestdifffile.DiffVersionColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *MergeRequestDiffFileClient) Hooks() []Hook {
+	return c.hooks.MergeRequestDiffFile
+}
+
+// Interceptors returns the client interceptors.
+func (c *MergeRequestDiffFileClient) Interceptors() []Interceptor {
+	return c.inters.MergeRequestDiffFile
+}
+
+func (c *MergeRequestDiffFileClient) mutate(ctx context.Context, m *MergeRequestDiffFileMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&MergeRequestDiffFileCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&MergeRequestDiffFileUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&MergeRequestDiffFileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&MergeRequestDiffFileDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown MergeRequestDiffFile mutation op: %q", m.Op())
+	}
+}
+
+// MergeRequestLabelClient is a client for the MergeRequestLabel schema.
+type MergeRequestLabelClient struct {
+	config
+}
+
+// NewMergeRequestLabelClient returns a client for the MergeRequestLabel from the given config.
+func NewMergeRequestLabelClient(c config) *MergeRequestLabelClient {
+	return &MergeRequestLabelClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `mergerequestlabel.Hooks(f(g(h())))`.
+func (c *MergeRequestLabelClient) Use(hooks ...Hook) {
+	c.hooks.MergeRequestLabel = append(c.hooks.MergeRequestLabel, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `mergerequestlabel.Intercept(f(g(h())))`.
+func (c *MergeRequestLabelClient) Intercept(interceptors ...Interceptor) {
+	c.inters.MergeRequestLabel = append(c.inters.MergeRequestLabel, interceptors...)
+}
+
+// Create returns a builder for creating a MergeRequestLabel entity.
+func (c *MergeRequestLabelClient) Create() *MergeRequestLabelCreate {
+	mutation := newMergeRequestLabelMutation(c.config, OpCreate)
+	return &MergeRequestLabelCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of MergeRequestLabel entities.
+func (c *MergeRequestLabelClient) CreateBulk(builders ...*MergeRequestLabelCreate) *MergeRequestLabelCreateBulk {
+	return &MergeRequestLabelCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *MergeRequestLabelClient) MapCreateBulk(slice any, setFunc func(*MergeRequestLabelCreate, int)) *MergeRequestLabelCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &MergeRequestLabelCreateBulk{err: fmt.Errorf("calling to MergeRequestLabelClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*MergeRequestLabelCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &MergeRequestLabelCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for MergeRequestLabel.
+func (c *MergeRequestLabelClient) Update() *MergeRequestLabelUpdate {
+	mutation := newMergeRequestLabelMutation(c.config, OpUpdate)
+	return &MergeRequestLabelUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *MergeRequestLabelClient) UpdateOne(_m *MergeRequestLabel) *MergeRequestLabelUpdateOne {
+	mutation := newMergeRequestLabelMutation(c.config, OpUpdateOne, withMergeRequestLabel(_m))
+	return &MergeRequestLabelUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *MergeRequestLabelClient) UpdateOneID(id int) *MergeRequestLabelUpdateOne {
+	mutation := newMergeRequestLabelMutation(c.config, OpUpdateOne, withMergeRequestLabelID(id))
+	return &MergeRequestLabelUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for MergeRequestLabel.
+func (c *MergeRequestLabelClient) Delete() *MergeRequestLabelDelete {
+	mutation := newMergeRequestLabelMutation(c.config, OpDelete)
+	return &MergeRequestLabelDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *MergeRequestLabelClient) DeleteOne(_m *MergeRequestLabel) *MergeRequestLabelDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *MergeRequestLabelClient) DeleteOneID(id int) *MergeRequestLabelDeleteOne {
+	builder := c.Delete().Where(mergerequestlabel.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &MergeRequestLabelDeleteOne{builder}
+}
+
+// Query returns a query builder for MergeRequestLabel.
+func (c *MergeRequestLabelClient) Query() *MergeRequestLabelQuery {
+	return &MergeRequestLabelQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeMergeRequestLabel},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a MergeRequestLabel entity by its id.
+func (c *MergeRequestLabelClient) Get(ctx context.Context, id int) (*MergeRequestLabel, error) {
+	return c.Query().Where(mergerequestlabel.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *MergeRequestLabelClient) GetX(ctx context.Context, id int) *MergeRequestLabel {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryMergeRequest queries the merge_request edge of a MergeRequestLabel.
+func (c *MergeRequestLabelClient) QueryMergeRequest(_m *MergeRequestLabel) *MergeRequestQuery {
+	query := (&MergeRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequestlabel.Table, mergerequestlabel.FieldID, id),
+			sqlgraph.To(mergerequest.Table, mergerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, mergerequestlabel.MergeRequestTable, mergerequestlabel.MergeRequestColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryLabel queries the label edge of a MergeRequestLabel.
+func (c *MergeRequestLabelClient) QueryLabel(_m *MergeRequestLabel) *LabelQuery {
+	query := (&LabelClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequestlabel.Table, mergerequestlabel.FieldID, id),
+			sqlgraph.To(label.Table, label.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, mergerequestlabel.LabelTable, mergerequestlabel.LabelColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *MergeRequestLabelClient) Hooks() []Hook {
+	return c.hooks.MergeRequestLabel
+}
+
+// Interceptors returns the client interceptors.
+func (c *MergeRequestLabelClient) Interceptors() []Interceptor {
+	return c.inters.MergeRequestLabel
+}
+
+func (c *MergeRequestLabelClient) mutate(ctx context.Context, m *MergeRequestLabelMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&MergeRequestLabelCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&MergeRequestLabelUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&MergeRequestLabelUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&MergeRequestLabelDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown MergeRequestLabel mutation op: %q", m.Op())
+	}
+}
+
+// MergeRequestReviewerClient is a client for the MergeRequestReviewer schema.
+type MergeRequestReviewerClient struct {
+	config
+}
+
+// NewMergeRequestReviewerClient returns a client for the MergeRequestReviewer from the given config.
+func NewMergeRequestReviewerClient(c config) *MergeRequestReviewerClient {
+	return &MergeRequestReviewerClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `mergerequestreviewer.Hooks(f(g(h())))`.
+func (c *MergeRequestReviewerClient) Use(hooks ...Hook) {
+	c.hooks.MergeRequestReviewer = append(c.hooks.MergeRequestReviewer, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `mergerequestreviewer.Intercept(f(g(h())))`.
+func (c *MergeRequestReviewerClient) Intercept(interceptors ...Interceptor) {
+	c.inters.MergeRequestReviewer = append(c.inters.MergeRequestReviewer, interceptors...)
+}
+
+// Create returns a builder for creating a MergeRequestReviewer entity.
+func (c *MergeRequestReviewerClient) Create() *MergeRequestReviewerCreate {
+	mutation := newMergeRequestReviewerMutation(c.config, OpCreate)
+	return &MergeRequestReviewerCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of MergeRequestReviewer entities.
+func (c *MergeRequestReviewerClient) CreateBulk(builders ...*MergeRequestReviewerCreate) *MergeRequestReviewerCreateBulk {
+	return &MergeRequestReviewerCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *MergeRequestReviewerClient) MapCreateBulk(slice any, setFunc func(*MergeRequestReviewerCreate, int)) *MergeRequestReviewerCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &MergeRequestReviewerCreateBulk{err: fmt.Errorf("calling to MergeRequestReviewerClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*MergeRequestReviewerCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &MergeRequestReviewerCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for MergeRequestReviewer.
+func (c *MergeRequestReviewerClient) Update() *MergeRequestReviewerUpdate {
+	mutation := newMergeRequestReviewerMutation(c.config, OpUpdate)
+	return &MergeRequestReviewerUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *MergeRequestReviewerClient) UpdateOne(_m *MergeRequestReviewer) *MergeRequestReviewerUpdateOne {
+	mutation := newMergeRequestReviewerMutation(c.config, OpUpdateOne, withMergeRequestReviewer(_m))
+	return &MergeRequestReviewerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *MergeRequestReviewerClient) UpdateOneID(id int) *MergeRequestReviewerUpdateOne {
+	mutation := newMergeRequestReviewerMutation(c.config, OpUpdateOne, withMergeRequestReviewerID(id))
+	return &MergeRequestReviewerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for MergeRequestReviewer.
+func (c *MergeRequestReviewerClient) Delete() *MergeRequestReviewerDelete {
+	mutation := newMergeRequestReviewerMutation(c.config, OpDelete)
+	return &MergeRequestReviewerDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *MergeRequestReviewerClient) DeleteOne(_m *MergeRequestReviewer) *MergeRequestReviewerDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *MergeRequestReviewerClient) DeleteOneID(id int) *MergeRequestReviewerDeleteOne {
+	builder := c.Delete().Where(mergerequestreviewer.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &MergeRequestReviewerDeleteOne{builder}
+}
+
+// Query returns a query builder for MergeRequestReviewer.
+func (c *MergeRequestReviewerClient) Query() *MergeRequestReviewerQuery {
+	return &MergeRequestReviewerQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeMergeRequestReviewer},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a MergeRequestReviewer entity by its id.
+func (c *MergeRequestReviewerClient) Get(ctx context.Context, id int) (*MergeRequestReviewer, error) {
+	return c.Query().Where(mergerequestreviewer.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *MergeRequestReviewerClient) GetX(ctx context.Context, id int) *MergeRequestReviewer {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryMergeRequest queries the merge_request edge of a MergeRequestReviewer.
+func (c *MergeRequestReviewerClient) QueryMergeRequest(_m *MergeRequestReviewer) *MergeRequestQuery {
+	query := (&MergeRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequestreviewer.Table, mergerequestreviewer.FieldID, id),
+			sqlgraph.To(mergerequest.Table, mergerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, mergerequestreviewer.MergeRequestTable, mergerequestreviewer.MergeRequestColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryUser queries the user edge of a MergeRequestReviewer.
+func (c *MergeRequestReviewerClient) QueryUser(_m *MergeRequestReviewer) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(mergerequestreviewer.Table, mergerequestreviewer.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, mergerequestreviewer.UserTable, mergerequestreviewer.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *MergeRequestReviewerClient) Hooks() []Hook {
+	return c.hooks.MergeRequestReviewer
+}
+
+// Interceptors returns the client interceptors.
+func (c *MergeRequestReviewerClient) Interceptors() []Interceptor {
+	return c.inters.MergeRequestReviewer
+}
+
+func (c *MergeRequestReviewerClient) mutate(ctx context.Context, m *MergeRequestReviewerMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&MergeRequestReviewerCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&MergeRequestReviewerUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&MergeRequestReviewerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&MergeRequestReviewerDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown MergeRequestReviewer mutation op: %q", m.Op())
 	}
 }
 
@@ -6728,6 +8451,320 @@ func (c *SnippetClient) mutate(ctx context.Context, m *SnippetMutation) (Value, 
 	}
 }
 
+// SubscriptionClient is a client for the Subscription schema.
+type SubscriptionClient struct {
+	config
+}
+
+// NewSubscriptionClient returns a client for the Subscription from the given config.
+func NewSubscriptionClient(c config) *SubscriptionClient {
+	return &SubscriptionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `subscription.Hooks(f(g(h())))`.
+func (c *SubscriptionClient) Use(hooks ...Hook) {
+	c.hooks.Subscription = append(c.hooks.Subscription, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `subscription.Intercept(f(g(h())))`.
+func (c *SubscriptionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Subscription = append(c.inters.Subscription, interceptors...)
+}
+
+// Create returns a builder for creating a Subscription entity.
+func (c *SubscriptionClient) Create() *SubscriptionCreate {
+	mutation := newSubscriptionMutation(c.config, OpCreate)
+	return &SubscriptionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Subscription entities.
+func (c *SubscriptionClient) CreateBulk(builders ...*SubscriptionCreate) *SubscriptionCreateBulk {
+	return &SubscriptionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SubscriptionClient) MapCreateBulk(slice any, setFunc func(*SubscriptionCreate, int)) *SubscriptionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SubscriptionCreateBulk{err: fmt.Errorf("calling to SubscriptionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SubscriptionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SubscriptionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Subscription.
+func (c *SubscriptionClient) Update() *SubscriptionUpdate {
+	mutation := newSubscriptionMutation(c.config, OpUpdate)
+	return &SubscriptionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SubscriptionClient) UpdateOne(_m *Subscription) *SubscriptionUpdateOne {
+	mutation := newSubscriptionMutation(c.config, OpUpdateOne, withSubscription(_m))
+	return &SubscriptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SubscriptionClient) UpdateOneID(id int) *SubscriptionUpdateOne {
+	mutation := newSubscriptionMutation(c.config, OpUpdateOne, withSubscriptionID(id))
+	return &SubscriptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Subscription.
+func (c *SubscriptionClient) Delete() *SubscriptionDelete {
+	mutation := newSubscriptionMutation(c.config, OpDelete)
+	return &SubscriptionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SubscriptionClient) DeleteOne(_m *Subscription) *SubscriptionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SubscriptionClient) DeleteOneID(id int) *SubscriptionDeleteOne {
+	builder := c.Delete().Where(subscription.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SubscriptionDeleteOne{builder}
+}
+
+// Query returns a query builder for Subscription.
+func (c *SubscriptionClient) Query() *SubscriptionQuery {
+	return &SubscriptionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSubscription},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Subscription entity by its id.
+func (c *SubscriptionClient) Get(ctx context.Context, id int) (*Subscription, error) {
+	return c.Query().Where(subscription.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SubscriptionClient) GetX(ctx context.Context, id int) *Subscription {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryUser queries the user edge of a Subscription.
+func (c *SubscriptionClient) QueryUser(_m *Subscription) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(subscription.Table, subscription.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, subscription.UserTable, subscription.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SubscriptionClient) Hooks() []Hook {
+	return c.hooks.Subscription
+}
+
+// Interceptors returns the client interceptors.
+func (c *SubscriptionClient) Interceptors() []Interceptor {
+	return c.inters.Subscription
+}
+
+func (c *SubscriptionClient) mutate(ctx context.Context, m *SubscriptionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SubscriptionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SubscriptionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SubscriptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SubscriptionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Subscription mutation op: %q", m.Op())
+	}
+}
+
+// TimelogClient is a client for the Timelog schema.
+type TimelogClient struct {
+	config
+}
+
+// NewTimelogClient returns a client for the Timelog from the given config.
+func NewTimelogClient(c config) *TimelogClient {
+	return &TimelogClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `timelog.Hooks(f(g(h())))`.
+func (c *TimelogClient) Use(hooks ...Hook) {
+	c.hooks.Timelog = append(c.hooks.Timelog, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `timelog.Intercept(f(g(h())))`.
+func (c *TimelogClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Timelog = append(c.inters.Timelog, interceptors...)
+}
+
+// Create returns a builder for creating a Timelog entity.
+func (c *TimelogClient) Create() *TimelogCreate {
+	mutation := newTimelogMutation(c.config, OpCreate)
+	return &TimelogCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Timelog entities.
+func (c *TimelogClient) CreateBulk(builders ...*TimelogCreate) *TimelogCreateBulk {
+	return &TimelogCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *TimelogClient) MapCreateBulk(slice any, setFunc func(*TimelogCreate, int)) *TimelogCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &TimelogCreateBulk{err: fmt.Errorf("calling to TimelogClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*TimelogCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &TimelogCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Timelog.
+func (c *TimelogClient) Update() *TimelogUpdate {
+	mutation := newTimelogMutation(c.config, OpUpdate)
+	return &TimelogUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *TimelogClient) UpdateOne(_m *Timelog) *TimelogUpdateOne {
+	mutation := newTimelogMutation(c.config, OpUpdateOne, withTimelog(_m))
+	return &TimelogUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *TimelogClient) UpdateOneID(id int) *TimelogUpdateOne {
+	mutation := newTimelogMutation(c.config, OpUpdateOne, withTimelogID(id))
+	return &TimelogUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Timelog.
+func (c *TimelogClient) Delete() *TimelogDelete {
+	mutation := newTimelogMutation(c.config, OpDelete)
+	return &TimelogDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *TimelogClient) DeleteOne(_m *Timelog) *TimelogDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *TimelogClient) DeleteOneID(id int) *TimelogDeleteOne {
+	builder := c.Delete().Where(timelog.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &TimelogDeleteOne{builder}
+}
+
+// Query returns a query builder for Timelog.
+func (c *TimelogClient) Query() *TimelogQuery {
+	return &TimelogQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeTimelog},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Timelog entity by its id.
+func (c *TimelogClient) Get(ctx context.Context, id int) (*Timelog, error) {
+	return c.Query().Where(timelog.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *TimelogClient) GetX(ctx context.Context, id int) *Timelog {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryProject queries the project edge of a Timelog.
+func (c *TimelogClient) QueryProject(_m *Timelog) *ProjectQuery {
+	query := (&ProjectClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(timelog.Table, timelog.FieldID, id),
+			sqlgraph.To(project.Table, project.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, timelog.ProjectTable, timelog.ProjectColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryUser queries the user edge of a Timelog.
+func (c *TimelogClient) QueryUser(_m *Timelog) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(timelog.Table, timelog.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, timelog.UserTable, timelog.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *TimelogClient) Hooks() []Hook {
+	return c.hooks.Timelog
+}
+
+// Interceptors returns the client interceptors.
+func (c *TimelogClient) Interceptors() []Interceptor {
+	return c.inters.Timelog
+}
+
+func (c *TimelogClient) mutate(ctx context.Context, m *TimelogMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&TimelogCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&TimelogUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&TimelogUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&TimelogDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Timelog mutation op: %q", m.Op())
+	}
+}
+
 // TodoClient is a client for the Todo schema.
 type TodoClient struct {
 	config
@@ -7703,21 +9740,27 @@ type (
 		AwardEmoji, ContainerRepository, Epic, EpicIssue, EpicLabel, Event,
 		GroupCustomAttribute, GroupGroupLink, Identity, InternalID, Issue,
 		IssueAssignee, IssueLabel, JobOutbox, Label, LabelSubscription, LastCommit,
-		Member, Milestone, Namespace, Note, PersonalAccessToken, Project,
-		ProjectGroupLink, ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics,
-		ProtectedBranch, PushEvent, PushEventPayload, RedirectRoute,
-		ResourceLabelEvent, ResourceMilestoneEvent, ResourceStateEvent, Setting,
-		Snippet, Todo, User, UserCustomAttribute, WebHook, WebHookLog []ent.Hook
+		Member, MergeRequest, MergeRequestApproval, MergeRequestAssignee,
+		MergeRequestBlock, MergeRequestDiff, MergeRequestDiffCommit,
+		MergeRequestDiffFile, MergeRequestLabel, MergeRequestReviewer, Milestone,
+		Namespace, Note, PersonalAccessToken, Project, ProjectGroupLink,
+		ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics, ProtectedBranch,
+		PushEvent, PushEventPayload, RedirectRoute, ResourceLabelEvent,
+		ResourceMilestoneEvent, ResourceStateEvent, Setting, Snippet, Subscription,
+		Timelog, Todo, User, UserCustomAttribute, WebHook, WebHookLog []ent.Hook
 	}
 	inters struct {
 		AwardEmoji, ContainerRepository, Epic, EpicIssue, EpicLabel, Event,
 		GroupCustomAttribute, GroupGroupLink, Identity, InternalID, Issue,
 		IssueAssignee, IssueLabel, JobOutbox, Label, LabelSubscription, LastCommit,
-		Member, Milestone, Namespace, Note, PersonalAccessToken, Project,
-		ProjectGroupLink, ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics,
-		ProtectedBranch, PushEvent, PushEventPayload, RedirectRoute,
-		ResourceLabelEvent, ResourceMilestoneEvent, ResourceStateEvent, Setting,
-		Snippet, Todo, User, UserCustomAttribute, WebHook, WebHookLog []ent.Interceptor
+		Member, MergeRequest, MergeRequestApproval, MergeRequestAssignee,
+		MergeRequestBlock, MergeRequestDiff, MergeRequestDiffCommit,
+		MergeRequestDiffFile, MergeRequestLabel, MergeRequestReviewer, Milestone,
+		Namespace, Note, PersonalAccessToken, Project, ProjectGroupLink,
+		ProjectRepositoryStorageMove, ProjectStar, ProjectStatistics, ProtectedBranch,
+		PushEvent, PushEventPayload, RedirectRoute, ResourceLabelEvent,
+		ResourceMilestoneEvent, ResourceStateEvent, Setting, Snippet, Subscription,
+		Timelog, Todo, User, UserCustomAttribute, WebHook, WebHookLog []ent.Interceptor
 	}
 )
 

@@ -21,6 +21,15 @@ import (
 	"anvil/ent/labelsubscription"
 	"anvil/ent/lastcommit"
 	"anvil/ent/member"
+	"anvil/ent/mergerequest"
+	"anvil/ent/mergerequestapproval"
+	"anvil/ent/mergerequestassignee"
+	"anvil/ent/mergerequestblock"
+	"anvil/ent/mergerequestdiff"
+	"anvil/ent/mergerequestdiffcommit"
+	"anvil/ent/mergerequestdifffile"
+	"anvil/ent/mergerequestlabel"
+	"anvil/ent/mergerequestreviewer"
 	"anvil/ent/milestone"
 	"anvil/ent/namespace"
 	"anvil/ent/note"
@@ -39,6 +48,8 @@ import (
 	"anvil/ent/resourcestateevent"
 	"anvil/ent/setting"
 	"anvil/ent/snippet"
+	"anvil/ent/subscription"
+	"anvil/ent/timelog"
 	"anvil/ent/todo"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
@@ -131,6 +142,15 @@ func checkColumn(t, c string) error {
 			labelsubscription.Table:            labelsubscription.ValidColumn,
 			lastcommit.Table:                   lastcommit.ValidColumn,
 			member.Table:                       member.ValidColumn,
+			mergerequest.Table:                 mergerequest.ValidColumn,
+			mergerequestapproval.Table:         mergerequestapproval.ValidColumn,
+			mergerequestassignee.Table:         mergerequestassignee.ValidColumn,
+			mergerequestblock.Table:            mergerequestblock.ValidColumn,
+			mergerequestdiff.Table:             mergerequestdiff.ValidColumn,
+			mergerequestdiffcommit.Table:       mergerequestdiffcommit.ValidColumn,
+			mergerequestdifffile.Table:         mergerequestdifffile.ValidColumn,
+			mergerequestlabel.Table:            mergerequestlabel.ValidColumn,
+			mergerequestreviewer.Table:         mergerequestreviewer.ValidColumn,
 			milestone.Table:                    milestone.ValidColumn,
 			namespace.Table:                    namespace.ValidColumn,
 			note.Table:                         note.ValidColumn,
@@ -149,6 +169,8 @@ func checkColumn(t, c string) error {
 			resourcestateevent.Table:           resourcestateevent.ValidColumn,
 			setting.Table:                      setting.ValidColumn,
 			snippet.Table:                      snippet.ValidColumn,
+			subscription.Table:                 subscription.ValidColumn,
+			timelog.Table:                      timelog.ValidColumn,
 			todo.Table:                         todo.ValidColumn,
 			user.Table:                         user.ValidColumn,
 			usercustomattribute.Table:          usercustomattribute.ValidColumn,

@@ -6,6 +6,7 @@ import (
 	"anvil/ent/issue"
 	"anvil/ent/label"
 	"anvil/ent/member"
+	"anvil/ent/mergerequest"
 	"anvil/ent/milestone"
 	"anvil/ent/namespace"
 	"anvil/ent/project"
@@ -86,6 +87,16 @@ func (_q *IssueQuery) collectField(ctx context.Context, oneNode bool, opCtx *gra
 			if _, ok := fieldSeen[issue.FieldUserNotesCount]; !ok {
 				selectedFields = append(selectedFields, issue.FieldUserNotesCount)
 				fieldSeen[issue.FieldUserNotesCount] = struct{}{}
+			}
+		case "timeEstimate":
+			if _, ok := fieldSeen[issue.FieldTimeEstimate]; !ok {
+				selectedFields = append(selectedFields, issue.FieldTimeEstimate)
+				fieldSeen[issue.FieldTimeEstimate] = struct{}{}
+			}
+		case "totalTimeSpent":
+			if _, ok := fieldSeen[issue.FieldTotalTimeSpent]; !ok {
+				selectedFields = append(selectedFields, issue.FieldTotalTimeSpent)
+				fieldSeen[issue.FieldTotalTimeSpent] = struct{}{}
 			}
 		case "id":
 		case "__typename":
@@ -408,6 +419,202 @@ func newMemberPaginateArgs(rv map[string]any) *memberPaginateArgs {
 		case *MemberOrder:
 			if v != nil {
 				args.opts = append(args.opts, WithMemberOrder(v))
+			}
+		}
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *MergeRequestQuery) CollectFields(ctx context.Context, satisfies ...string) (*MergeRequestQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *MergeRequestQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(mergerequest.Columns))
+		selectedFields = []string{mergerequest.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "createdAt":
+			if _, ok := fieldSeen[mergerequest.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, mergerequest.FieldCreatedAt)
+				fieldSeen[mergerequest.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[mergerequest.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, mergerequest.FieldUpdatedAt)
+				fieldSeen[mergerequest.FieldUpdatedAt] = struct{}{}
+			}
+		case "sourceBranch":
+			if _, ok := fieldSeen[mergerequest.FieldSourceBranch]; !ok {
+				selectedFields = append(selectedFields, mergerequest.FieldSourceBranch)
+				fieldSeen[mergerequest.FieldSourceBranch] = struct{}{}
+			}
+		case "targetBranch":
+			if _, ok := fieldSeen[mergerequest.FieldTargetBranch]; !ok {
+				selectedFields = append(selectedFields, mergerequest.FieldTargetBranch)
+				fieldSeen[mergerequest.FieldTargetBranch] = struct{}{}
+			}
+		case "title":
+			if _, ok := fieldSeen[mergerequest.FieldTitle]; !ok {
+				selectedFields = append(selectedFields, mergerequest.FieldTitle)
+				fieldSeen[mergerequest.FieldTitle] = struct{}{}
+			}
+		case "description":
+			if _, ok := fieldSeen[mergerequest.FieldDescription]; !ok {
+				selectedFields = append(selectedFields, mergerequest.FieldDescription)
+				fieldSeen[mergerequest.FieldDescription] = struct{}{}
+			}
+		case "draft":
+			if _, ok := fieldSeen[mergerequest.FieldDraft]; !ok {
+				selectedFields = append(selectedFields, mergerequest.FieldDraft)
+				fieldSeen[mergerequest.FieldDraft] = struct{}{}
+			}
+		case "mergeError":
+			if _, ok := fieldSeen[mergerequest.FieldMergeError]; !ok {
+				selectedFields = append(selectedFields, mergerequest.FieldMergeError)
+				fieldSeen[mergerequest.FieldMergeError] = struct{}{}
+			}
+		case "sha":
+			if _, ok := fieldSeen[mergerequest.FieldSha]; !ok {
+				selectedFields = append(selectedFields, mergerequest.FieldSha)
+				fieldSeen[mergerequest.FieldSha] = struct{}{}
+			}
+		case "mergeCommitSha":
+			if _, ok := fieldSeen[mergerequest.FieldMergeCommitSha]; !ok {
+				selectedFields = append(selectedFields, mergerequest.FieldMergeCommitSha)
+				fieldSeen[mergerequest.FieldMergeCommitSha] = struct{}{}
+			}
+		case "squashCommitSha":
+			if _, ok := fieldSeen[mergerequest.FieldSquashCommitSha]; !ok {
+				selectedFields = append(selectedFields, mergerequest.FieldSquashCommitSha)
+				fieldSeen[mergerequest.FieldSquashCommitSha] = struct{}{}
+			}
+		case "rebaseCommitSha":
+			if _, ok := fieldSeen[mergerequest.FieldRebaseCommitSha]; !ok {
+				selectedFields = append(selectedFields, mergerequest.FieldRebaseCommitSha)
+				fieldSeen[mergerequest.FieldRebaseCommitSha] = struct{}{}
+			}
+		case "mergedAt":
+			if _, ok := fieldSeen[mergerequest.FieldMergedAt]; !ok {
+				selectedFields = append(selectedFields, mergerequest.FieldMergedAt)
+				fieldSeen[mergerequest.FieldMergedAt] = struct{}{}
+			}
+		case "closedAt":
+			if _, ok := fieldSeen[mergerequest.FieldClosedAt]; !ok {
+				selectedFields = append(selectedFields, mergerequest.FieldClosedAt)
+				fieldSeen[mergerequest.FieldClosedAt] = struct{}{}
+			}
+		case "mergeWhenPipelineSucceeds":
+			if _, ok := fieldSeen[mergerequest.FieldMergeWhenPipelineSucceeds]; !ok {
+				selectedFields = append(selectedFields, mergerequest.FieldMergeWhenPipelineSucceeds)
+				fieldSeen[mergerequest.FieldMergeWhenPipelineSucceeds] = struct{}{}
+			}
+		case "preparedAt":
+			if _, ok := fieldSeen[mergerequest.FieldPreparedAt]; !ok {
+				selectedFields = append(selectedFields, mergerequest.FieldPreparedAt)
+				fieldSeen[mergerequest.FieldPreparedAt] = struct{}{}
+			}
+		case "forceRemoveSourceBranch":
+			if _, ok := fieldSeen[mergerequest.FieldForceRemoveSourceBranch]; !ok {
+				selectedFields = append(selectedFields, mergerequest.FieldForceRemoveSourceBranch)
+				fieldSeen[mergerequest.FieldForceRemoveSourceBranch] = struct{}{}
+			}
+		case "shouldRemoveSourceBranch":
+			if _, ok := fieldSeen[mergerequest.FieldShouldRemoveSourceBranch]; !ok {
+				selectedFields = append(selectedFields, mergerequest.FieldShouldRemoveSourceBranch)
+				fieldSeen[mergerequest.FieldShouldRemoveSourceBranch] = struct{}{}
+			}
+		case "squash":
+			if _, ok := fieldSeen[mergerequest.FieldSquash]; !ok {
+				selectedFields = append(selectedFields, mergerequest.FieldSquash)
+				fieldSeen[mergerequest.FieldSquash] = struct{}{}
+			}
+		case "allowCollaboration":
+			if _, ok := fieldSeen[mergerequest.FieldAllowCollaboration]; !ok {
+				selectedFields = append(selectedFields, mergerequest.FieldAllowCollaboration)
+				fieldSeen[mergerequest.FieldAllowCollaboration] = struct{}{}
+			}
+		case "timeEstimate":
+			if _, ok := fieldSeen[mergerequest.FieldTimeEstimate]; !ok {
+				selectedFields = append(selectedFields, mergerequest.FieldTimeEstimate)
+				fieldSeen[mergerequest.FieldTimeEstimate] = struct{}{}
+			}
+		case "totalTimeSpent":
+			if _, ok := fieldSeen[mergerequest.FieldTotalTimeSpent]; !ok {
+				selectedFields = append(selectedFields, mergerequest.FieldTotalTimeSpent)
+				fieldSeen[mergerequest.FieldTotalTimeSpent] = struct{}{}
+			}
+		case "userNotesCount":
+			if _, ok := fieldSeen[mergerequest.FieldUserNotesCount]; !ok {
+				selectedFields = append(selectedFields, mergerequest.FieldUserNotesCount)
+				fieldSeen[mergerequest.FieldUserNotesCount] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type mergerequestPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []MergeRequestPaginateOption
+}
+
+func newMergeRequestPaginateArgs(rv map[string]any) *mergerequestPaginateArgs {
+	args := &mergerequestPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &MergeRequestOrder{Field: &MergeRequestOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithMergeRequestOrder(order))
+			}
+		case *MergeRequestOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithMergeRequestOrder(v))
 			}
 		}
 	}

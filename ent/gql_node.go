@@ -6,6 +6,7 @@ import (
 	"anvil/ent/issue"
 	"anvil/ent/label"
 	"anvil/ent/member"
+	"anvil/ent/mergerequest"
 	"anvil/ent/milestone"
 	"anvil/ent/namespace"
 	"anvil/ent/project"
@@ -43,6 +44,11 @@ var memberImplementors = []string{"Member", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*Member) IsNode() {}
+
+var mergerequestImplementors = []string{"MergeRequest", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*MergeRequest) IsNode() {}
 
 var milestoneImplementors = []string{"Milestone", "Node"}
 
@@ -145,6 +151,15 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			Where(member.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, memberImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case mergerequest.Table:
+		query := c.MergeRequest.Query().
+			Where(mergerequest.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, mergerequestImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -294,6 +309,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		query := c.Member.Query().
 			Where(member.IDIn(ids...))
 		query, err := query.CollectFields(ctx, memberImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case mergerequest.Table:
+		query := c.MergeRequest.Query().
+			Where(mergerequest.IDIn(ids...))
+		query, err := query.CollectFields(ctx, mergerequestImplementors...)
 		if err != nil {
 			return nil, err
 		}

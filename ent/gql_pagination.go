@@ -6,6 +6,7 @@ import (
 	"anvil/ent/issue"
 	"anvil/ent/label"
 	"anvil/ent/member"
+	"anvil/ent/mergerequest"
 	"anvil/ent/milestone"
 	"anvil/ent/namespace"
 	"anvil/ent/project"
@@ -1095,6 +1096,338 @@ func (_m *Member) ToEdge(order *MemberOrder) *MemberEdge {
 		order = DefaultMemberOrder
 	}
 	return &MemberEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// MergeRequestEdge is the edge representation of MergeRequest.
+type MergeRequestEdge struct {
+	Node   *MergeRequest `json:"node"`
+	Cursor Cursor        `json:"cursor"`
+}
+
+// MergeRequestConnection is the connection containing edges to MergeRequest.
+type MergeRequestConnection struct {
+	Edges      []*MergeRequestEdge `json:"edges"`
+	PageInfo   PageInfo            `json:"pageInfo"`
+	TotalCount int                 `json:"totalCount"`
+}
+
+func (c *MergeRequestConnection) build(nodes []*MergeRequest, pager *mergerequestPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *MergeRequest
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *MergeRequest {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *MergeRequest {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*MergeRequestEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &MergeRequestEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// MergeRequestPaginateOption enables pagination customization.
+type MergeRequestPaginateOption func(*mergerequestPager) error
+
+// WithMergeRequestOrder configures pagination ordering.
+func WithMergeRequestOrder(order *MergeRequestOrder) MergeRequestPaginateOption {
+	if order == nil {
+		order = DefaultMergeRequestOrder
+	}
+	o := *order
+	return func(pager *mergerequestPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultMergeRequestOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithMergeRequestFilter configures pagination filter.
+func WithMergeRequestFilter(filter func(*MergeRequestQuery) (*MergeRequestQuery, error)) MergeRequestPaginateOption {
+	return func(pager *mergerequestPager) error {
+		if filter == nil {
+			return errors.New("MergeRequestQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type mergerequestPager struct {
+	reverse bool
+	order   *MergeRequestOrder
+	filter  func(*MergeRequestQuery) (*MergeRequestQuery, error)
+}
+
+func newMergeRequestPager(opts []MergeRequestPaginateOption, reverse bool) (*mergerequestPager, error) {
+	pager := &mergerequestPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultMergeRequestOrder
+	}
+	return pager, nil
+}
+
+func (p *mergerequestPager) applyFilter(query *MergeRequestQuery) (*MergeRequestQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *mergerequestPager) toCursor(_m *MergeRequest) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *mergerequestPager) applyCursors(query *MergeRequestQuery, after, before *Cursor) (*MergeRequestQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultMergeRequestOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *mergerequestPager) applyOrder(query *MergeRequestQuery) *MergeRequestQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultMergeRequestOrder.Field {
+		query = query.Order(DefaultMergeRequestOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *mergerequestPager) orderExpr(query *MergeRequestQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultMergeRequestOrder.Field {
+			b.Comma().Ident(DefaultMergeRequestOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to MergeRequest.
+func (_m *MergeRequestQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...MergeRequestPaginateOption,
+) (*MergeRequestConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newMergeRequestPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &MergeRequestConnection{Edges: []*MergeRequestEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// MergeRequestOrderFieldCreatedAt orders MergeRequest by created_at.
+	MergeRequestOrderFieldCreatedAt = &MergeRequestOrderField{
+		Value: func(_m *MergeRequest) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: mergerequest.FieldCreatedAt,
+		toTerm: mergerequest.ByCreatedAt,
+		toCursor: func(_m *MergeRequest) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// MergeRequestOrderFieldUpdatedAt orders MergeRequest by updated_at.
+	MergeRequestOrderFieldUpdatedAt = &MergeRequestOrderField{
+		Value: func(_m *MergeRequest) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: mergerequest.FieldUpdatedAt,
+		toTerm: mergerequest.ByUpdatedAt,
+		toCursor: func(_m *MergeRequest) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+	// MergeRequestOrderFieldTitle orders MergeRequest by title.
+	MergeRequestOrderFieldTitle = &MergeRequestOrderField{
+		Value: func(_m *MergeRequest) (ent.Value, error) {
+			return _m.Title, nil
+		},
+		column: mergerequest.FieldTitle,
+		toTerm: mergerequest.ByTitle,
+		toCursor: func(_m *MergeRequest) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Title,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f MergeRequestOrderField) String() string {
+	var str string
+	switch f.column {
+	case MergeRequestOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case MergeRequestOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	case MergeRequestOrderFieldTitle.column:
+		str = "TITLE"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f MergeRequestOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *MergeRequestOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("MergeRequestOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *MergeRequestOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *MergeRequestOrderFieldUpdatedAt
+	case "TITLE":
+		*f = *MergeRequestOrderFieldTitle
+	default:
+		return fmt.Errorf("%s is not a valid MergeRequestOrderField", str)
+	}
+	return nil
+}
+
+// MergeRequestOrderField defines the ordering field of MergeRequest.
+type MergeRequestOrderField struct {
+	// Value extracts the ordering value from the given MergeRequest.
+	Value    func(*MergeRequest) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) mergerequest.OrderOption
+	toCursor func(*MergeRequest) Cursor
+}
+
+// MergeRequestOrder defines the ordering of MergeRequest.
+type MergeRequestOrder struct {
+	Direction OrderDirection          `json:"direction"`
+	Field     *MergeRequestOrderField `json:"field"`
+}
+
+// DefaultMergeRequestOrder is the default ordering of MergeRequest.
+var DefaultMergeRequestOrder = &MergeRequestOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &MergeRequestOrderField{
+		Value: func(_m *MergeRequest) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: mergerequest.FieldID,
+		toTerm: mergerequest.ByID,
+		toCursor: func(_m *MergeRequest) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts MergeRequest into MergeRequestEdge.
+func (_m *MergeRequest) ToEdge(order *MergeRequestOrder) *MergeRequestEdge {
+	if order == nil {
+		order = DefaultMergeRequestOrder
+	}
+	return &MergeRequestEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

@@ -56,6 +56,10 @@ type Issue struct {
 	Weight *int `json:"weight,omitempty"`
 	// UserNotesCount holds the value of the "user_notes_count" field.
 	UserNotesCount int `json:"user_notes_count,omitempty"`
+	// TimeEstimate holds the value of the "time_estimate" field.
+	TimeEstimate int `json:"time_estimate,omitempty"`
+	// TotalTimeSpent holds the value of the "total_time_spent" field.
+	TotalTimeSpent int `json:"total_time_spent,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the IssueQuery when eager-loading is set.
 	Edges        IssueEdges `json:"edges"`
@@ -153,7 +157,7 @@ func (*Issue) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case issue.FieldConfidential, issue.FieldDiscussionLocked:
 			values[i] = new(sql.NullBool)
-		case issue.FieldID, issue.FieldProjectID, issue.FieldIid, issue.FieldAuthorID, issue.FieldMilestoneID, issue.FieldClosedByID, issue.FieldRelativePosition, issue.FieldWeight, issue.FieldUserNotesCount:
+		case issue.FieldID, issue.FieldProjectID, issue.FieldIid, issue.FieldAuthorID, issue.FieldMilestoneID, issue.FieldClosedByID, issue.FieldRelativePosition, issue.FieldWeight, issue.FieldUserNotesCount, issue.FieldTimeEstimate, issue.FieldTotalTimeSpent:
 			values[i] = new(sql.NullInt64)
 		case issue.FieldTitle, issue.FieldDescription, issue.FieldState, issue.FieldIssueType:
 			values[i] = new(sql.NullString)
@@ -297,6 +301,18 @@ func (_m *Issue) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.UserNotesCount = int(value.Int64)
 			}
+		case issue.FieldTimeEstimate:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field time_estimate", values[i])
+			} else if value.Valid {
+				_m.TimeEstimate = int(value.Int64)
+			}
+		case issue.FieldTotalTimeSpent:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field total_time_spent", values[i])
+			} else if value.Valid {
+				_m.TotalTimeSpent = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -434,6 +450,12 @@ func (_m *Issue) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("user_notes_count=")
 	builder.WriteString(fmt.Sprintf("%v", _m.UserNotesCount))
+	builder.WriteString(", ")
+	builder.WriteString("time_estimate=")
+	builder.WriteString(fmt.Sprintf("%v", _m.TimeEstimate))
+	builder.WriteString(", ")
+	builder.WriteString("total_time_spent=")
+	builder.WriteString(fmt.Sprintf("%v", _m.TotalTimeSpent))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -255,6 +255,34 @@ func (_c *IssueCreate) SetNillableUserNotesCount(v *int) *IssueCreate {
 	return _c
 }
 
+// SetTimeEstimate sets the "time_estimate" field.
+func (_c *IssueCreate) SetTimeEstimate(v int) *IssueCreate {
+	_c.mutation.SetTimeEstimate(v)
+	return _c
+}
+
+// SetNillableTimeEstimate sets the "time_estimate" field if the given value is not nil.
+func (_c *IssueCreate) SetNillableTimeEstimate(v *int) *IssueCreate {
+	if v != nil {
+		_c.SetTimeEstimate(*v)
+	}
+	return _c
+}
+
+// SetTotalTimeSpent sets the "total_time_spent" field.
+func (_c *IssueCreate) SetTotalTimeSpent(v int) *IssueCreate {
+	_c.mutation.SetTotalTimeSpent(v)
+	return _c
+}
+
+// SetNillableTotalTimeSpent sets the "total_time_spent" field if the given value is not nil.
+func (_c *IssueCreate) SetNillableTotalTimeSpent(v *int) *IssueCreate {
+	if v != nil {
+		_c.SetTotalTimeSpent(*v)
+	}
+	return _c
+}
+
 // SetProject sets the "project" edge to the Project entity.
 func (_c *IssueCreate) SetProject(v *Project) *IssueCreate {
 	return _c.SetProjectID(v.ID)
@@ -364,6 +392,14 @@ func (_c *IssueCreate) defaults() {
 		v := issue.DefaultUserNotesCount
 		_c.mutation.SetUserNotesCount(v)
 	}
+	if _, ok := _c.mutation.TimeEstimate(); !ok {
+		v := issue.DefaultTimeEstimate
+		_c.mutation.SetTimeEstimate(v)
+	}
+	if _, ok := _c.mutation.TotalTimeSpent(); !ok {
+		v := issue.DefaultTotalTimeSpent
+		_c.mutation.SetTotalTimeSpent(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -409,6 +445,12 @@ func (_c *IssueCreate) check() error {
 	}
 	if _, ok := _c.mutation.UserNotesCount(); !ok {
 		return &ValidationError{Name: "user_notes_count", err: errors.New(`ent: missing required field "Issue.user_notes_count"`)}
+	}
+	if _, ok := _c.mutation.TimeEstimate(); !ok {
+		return &ValidationError{Name: "time_estimate", err: errors.New(`ent: missing required field "Issue.time_estimate"`)}
+	}
+	if _, ok := _c.mutation.TotalTimeSpent(); !ok {
+		return &ValidationError{Name: "total_time_spent", err: errors.New(`ent: missing required field "Issue.total_time_spent"`)}
 	}
 	if len(_c.mutation.ProjectIDs()) == 0 {
 		return &ValidationError{Name: "project", err: errors.New(`ent: missing required edge "Issue.project"`)}
@@ -495,6 +537,14 @@ func (_c *IssueCreate) createSpec() (*Issue, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.UserNotesCount(); ok {
 		_spec.SetField(issue.FieldUserNotesCount, field.TypeInt, value)
 		_node.UserNotesCount = value
+	}
+	if value, ok := _c.mutation.TimeEstimate(); ok {
+		_spec.SetField(issue.FieldTimeEstimate, field.TypeInt, value)
+		_node.TimeEstimate = value
+	}
+	if value, ok := _c.mutation.TotalTimeSpent(); ok {
+		_spec.SetField(issue.FieldTotalTimeSpent, field.TypeInt, value)
+		_node.TotalTimeSpent = value
 	}
 	if nodes := _c.mutation.ProjectIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -930,6 +980,42 @@ func (u *IssueUpsert) AddUserNotesCount(v int) *IssueUpsert {
 	return u
 }
 
+// SetTimeEstimate sets the "time_estimate" field.
+func (u *IssueUpsert) SetTimeEstimate(v int) *IssueUpsert {
+	u.Set(issue.FieldTimeEstimate, v)
+	return u
+}
+
+// UpdateTimeEstimate sets the "time_estimate" field to the value that was provided on create.
+func (u *IssueUpsert) UpdateTimeEstimate() *IssueUpsert {
+	u.SetExcluded(issue.FieldTimeEstimate)
+	return u
+}
+
+// AddTimeEstimate adds v to the "time_estimate" field.
+func (u *IssueUpsert) AddTimeEstimate(v int) *IssueUpsert {
+	u.Add(issue.FieldTimeEstimate, v)
+	return u
+}
+
+// SetTotalTimeSpent sets the "total_time_spent" field.
+func (u *IssueUpsert) SetTotalTimeSpent(v int) *IssueUpsert {
+	u.Set(issue.FieldTotalTimeSpent, v)
+	return u
+}
+
+// UpdateTotalTimeSpent sets the "total_time_spent" field to the value that was provided on create.
+func (u *IssueUpsert) UpdateTotalTimeSpent() *IssueUpsert {
+	u.SetExcluded(issue.FieldTotalTimeSpent)
+	return u
+}
+
+// AddTotalTimeSpent adds v to the "total_time_spent" field.
+func (u *IssueUpsert) AddTotalTimeSpent(v int) *IssueUpsert {
+	u.Add(issue.FieldTotalTimeSpent, v)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -1301,6 +1387,48 @@ func (u *IssueUpsertOne) AddUserNotesCount(v int) *IssueUpsertOne {
 func (u *IssueUpsertOne) UpdateUserNotesCount() *IssueUpsertOne {
 	return u.Update(func(s *IssueUpsert) {
 		s.UpdateUserNotesCount()
+	})
+}
+
+// SetTimeEstimate sets the "time_estimate" field.
+func (u *IssueUpsertOne) SetTimeEstimate(v int) *IssueUpsertOne {
+	return u.Update(func(s *IssueUpsert) {
+		s.SetTimeEstimate(v)
+	})
+}
+
+// AddTimeEstimate adds v to the "time_estimate" field.
+func (u *IssueUpsertOne) AddTimeEstimate(v int) *IssueUpsertOne {
+	return u.Update(func(s *IssueUpsert) {
+		s.AddTimeEstimate(v)
+	})
+}
+
+// UpdateTimeEstimate sets the "time_estimate" field to the value that was provided on create.
+func (u *IssueUpsertOne) UpdateTimeEstimate() *IssueUpsertOne {
+	return u.Update(func(s *IssueUpsert) {
+		s.UpdateTimeEstimate()
+	})
+}
+
+// SetTotalTimeSpent sets the "total_time_spent" field.
+func (u *IssueUpsertOne) SetTotalTimeSpent(v int) *IssueUpsertOne {
+	return u.Update(func(s *IssueUpsert) {
+		s.SetTotalTimeSpent(v)
+	})
+}
+
+// AddTotalTimeSpent adds v to the "total_time_spent" field.
+func (u *IssueUpsertOne) AddTotalTimeSpent(v int) *IssueUpsertOne {
+	return u.Update(func(s *IssueUpsert) {
+		s.AddTotalTimeSpent(v)
+	})
+}
+
+// UpdateTotalTimeSpent sets the "total_time_spent" field to the value that was provided on create.
+func (u *IssueUpsertOne) UpdateTotalTimeSpent() *IssueUpsertOne {
+	return u.Update(func(s *IssueUpsert) {
+		s.UpdateTotalTimeSpent()
 	})
 }
 
@@ -1841,6 +1969,48 @@ func (u *IssueUpsertBulk) AddUserNotesCount(v int) *IssueUpsertBulk {
 func (u *IssueUpsertBulk) UpdateUserNotesCount() *IssueUpsertBulk {
 	return u.Update(func(s *IssueUpsert) {
 		s.UpdateUserNotesCount()
+	})
+}
+
+// SetTimeEstimate sets the "time_estimate" field.
+func (u *IssueUpsertBulk) SetTimeEstimate(v int) *IssueUpsertBulk {
+	return u.Update(func(s *IssueUpsert) {
+		s.SetTimeEstimate(v)
+	})
+}
+
+// AddTimeEstimate adds v to the "time_estimate" field.
+func (u *IssueUpsertBulk) AddTimeEstimate(v int) *IssueUpsertBulk {
+	return u.Update(func(s *IssueUpsert) {
+		s.AddTimeEstimate(v)
+	})
+}
+
+// UpdateTimeEstimate sets the "time_estimate" field to the value that was provided on create.
+func (u *IssueUpsertBulk) UpdateTimeEstimate() *IssueUpsertBulk {
+	return u.Update(func(s *IssueUpsert) {
+		s.UpdateTimeEstimate()
+	})
+}
+
+// SetTotalTimeSpent sets the "total_time_spent" field.
+func (u *IssueUpsertBulk) SetTotalTimeSpent(v int) *IssueUpsertBulk {
+	return u.Update(func(s *IssueUpsert) {
+		s.SetTotalTimeSpent(v)
+	})
+}
+
+// AddTotalTimeSpent adds v to the "total_time_spent" field.
+func (u *IssueUpsertBulk) AddTotalTimeSpent(v int) *IssueUpsertBulk {
+	return u.Update(func(s *IssueUpsert) {
+		s.AddTotalTimeSpent(v)
+	})
+}
+
+// UpdateTotalTimeSpent sets the "total_time_spent" field to the value that was provided on create.
+func (u *IssueUpsertBulk) UpdateTotalTimeSpent() *IssueUpsertBulk {
+	return u.Update(func(s *IssueUpsert) {
+		s.UpdateTotalTimeSpent()
 	})
 }
 

@@ -346,6 +346,48 @@ func (_u *IssueUpdate) AddUserNotesCount(v int) *IssueUpdate {
 	return _u
 }
 
+// SetTimeEstimate sets the "time_estimate" field.
+func (_u *IssueUpdate) SetTimeEstimate(v int) *IssueUpdate {
+	_u.mutation.ResetTimeEstimate()
+	_u.mutation.SetTimeEstimate(v)
+	return _u
+}
+
+// SetNillableTimeEstimate sets the "time_estimate" field if the given value is not nil.
+func (_u *IssueUpdate) SetNillableTimeEstimate(v *int) *IssueUpdate {
+	if v != nil {
+		_u.SetTimeEstimate(*v)
+	}
+	return _u
+}
+
+// AddTimeEstimate adds value to the "time_estimate" field.
+func (_u *IssueUpdate) AddTimeEstimate(v int) *IssueUpdate {
+	_u.mutation.AddTimeEstimate(v)
+	return _u
+}
+
+// SetTotalTimeSpent sets the "total_time_spent" field.
+func (_u *IssueUpdate) SetTotalTimeSpent(v int) *IssueUpdate {
+	_u.mutation.ResetTotalTimeSpent()
+	_u.mutation.SetTotalTimeSpent(v)
+	return _u
+}
+
+// SetNillableTotalTimeSpent sets the "total_time_spent" field if the given value is not nil.
+func (_u *IssueUpdate) SetNillableTotalTimeSpent(v *int) *IssueUpdate {
+	if v != nil {
+		_u.SetTotalTimeSpent(*v)
+	}
+	return _u
+}
+
+// AddTotalTimeSpent adds value to the "total_time_spent" field.
+func (_u *IssueUpdate) AddTotalTimeSpent(v int) *IssueUpdate {
+	_u.mutation.AddTotalTimeSpent(v)
+	return _u
+}
+
 // SetProject sets the "project" edge to the Project entity.
 func (_u *IssueUpdate) SetProject(v *Project) *IssueUpdate {
 	return _u.SetProjectID(v.ID)
@@ -612,6 +654,18 @@ func (_u *IssueUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.AddedUserNotesCount(); ok {
 		_spec.AddField(issue.FieldUserNotesCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.TimeEstimate(); ok {
+		_spec.SetField(issue.FieldTimeEstimate, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedTimeEstimate(); ok {
+		_spec.AddField(issue.FieldTimeEstimate, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.TotalTimeSpent(); ok {
+		_spec.SetField(issue.FieldTotalTimeSpent, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedTotalTimeSpent(); ok {
+		_spec.AddField(issue.FieldTotalTimeSpent, field.TypeInt, value)
 	}
 	if _u.mutation.ProjectCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1153,6 +1207,48 @@ func (_u *IssueUpdateOne) AddUserNotesCount(v int) *IssueUpdateOne {
 	return _u
 }
 
+// SetTimeEstimate sets the "time_estimate" field.
+func (_u *IssueUpdateOne) SetTimeEstimate(v int) *IssueUpdateOne {
+	_u.mutation.ResetTimeEstimate()
+	_u.mutation.SetTimeEstimate(v)
+	return _u
+}
+
+// SetNillableTimeEstimate sets the "time_estimate" field if the given value is not nil.
+func (_u *IssueUpdateOne) SetNillableTimeEstimate(v *int) *IssueUpdateOne {
+	if v != nil {
+		_u.SetTimeEstimate(*v)
+	}
+	return _u
+}
+
+// AddTimeEstimate adds value to the "time_estimate" field.
+func (_u *IssueUpdateOne) AddTimeEstimate(v int) *IssueUpdateOne {
+	_u.mutation.AddTimeEstimate(v)
+	return _u
+}
+
+// SetTotalTimeSpent sets the "total_time_spent" field.
+func (_u *IssueUpdateOne) SetTotalTimeSpent(v int) *IssueUpdateOne {
+	_u.mutation.ResetTotalTimeSpent()
+	_u.mutation.SetTotalTimeSpent(v)
+	return _u
+}
+
+// SetNillableTotalTimeSpent sets the "total_time_spent" field if the given value is not nil.
+func (_u *IssueUpdateOne) SetNillableTotalTimeSpent(v *int) *IssueUpdateOne {
+	if v != nil {
+		_u.SetTotalTimeSpent(*v)
+	}
+	return _u
+}
+
+// AddTotalTimeSpent adds value to the "total_time_spent" field.
+func (_u *IssueUpdateOne) AddTotalTimeSpent(v int) *IssueUpdateOne {
+	_u.mutation.AddTotalTimeSpent(v)
+	return _u
+}
+
 // SetProject sets the "project" edge to the Project entity.
 func (_u *IssueUpdateOne) SetProject(v *Project) *IssueUpdateOne {
 	return _u.SetProjectID(v.ID)
@@ -1449,6 +1545,18 @@ func (_u *IssueUpdateOne) sqlSave(ctx context.Context) (_node *Issue, err error)
 	}
 	if value, ok := _u.mutation.AddedUserNotesCount(); ok {
 		_spec.AddField(issue.FieldUserNotesCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.TimeEstimate(); ok {
+		_spec.SetField(issue.FieldTimeEstimate, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedTimeEstimate(); ok {
+		_spec.AddField(issue.FieldTimeEstimate, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.TotalTimeSpent(); ok {
+		_spec.SetField(issue.FieldTotalTimeSpent, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedTotalTimeSpent(); ok {
+		_spec.AddField(issue.FieldTotalTimeSpent, field.TypeInt, value)
 	}
 	if _u.mutation.ProjectCleared() {
 		edge := &sqlgraph.EdgeSpec{

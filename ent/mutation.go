@@ -21,6 +21,15 @@ import (
 	"anvil/ent/labelsubscription"
 	"anvil/ent/lastcommit"
 	"anvil/ent/member"
+	"anvil/ent/mergerequest"
+	"anvil/ent/mergerequestapproval"
+	"anvil/ent/mergerequestassignee"
+	"anvil/ent/mergerequestblock"
+	"anvil/ent/mergerequestdiff"
+	"anvil/ent/mergerequestdiffcommit"
+	"anvil/ent/mergerequestdifffile"
+	"anvil/ent/mergerequestlabel"
+	"anvil/ent/mergerequestreviewer"
 	"anvil/ent/milestone"
 	"anvil/ent/namespace"
 	"anvil/ent/note"
@@ -41,6 +50,8 @@ import (
 	"anvil/ent/schema"
 	"anvil/ent/setting"
 	"anvil/ent/snippet"
+	"anvil/ent/subscription"
+	"anvil/ent/timelog"
 	"anvil/ent/todo"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
@@ -83,6 +94,15 @@ const (
 	TypeLabelSubscription            = "LabelSubscription"
 	TypeLastCommit                   = "LastCommit"
 	TypeMember                       = "Member"
+	TypeMergeRequest                 = "MergeRequest"
+	TypeMergeRequestApproval         = "MergeRequestApproval"
+	TypeMergeRequestAssignee         = "MergeRequestAssignee"
+	TypeMergeRequestBlock            = "MergeRequestBlock"
+	TypeMergeRequestDiff             = "MergeRequestDiff"
+	TypeMergeRequestDiffCommit       = "MergeRequestDiffCommit"
+	TypeMergeRequestDiffFile         = "MergeRequestDiffFile"
+	TypeMergeRequestLabel            = "MergeRequestLabel"
+	TypeMergeRequestReviewer         = "MergeRequestReviewer"
 	TypeMilestone                    = "Milestone"
 	TypeNamespace                    = "Namespace"
 	TypeNote                         = "Note"
@@ -101,6 +121,8 @@ const (
 	TypeResourceStateEvent           = "ResourceStateEvent"
 	TypeSetting                      = "Setting"
 	TypeSnippet                      = "Snippet"
+	TypeSubscription                 = "Subscription"
+	TypeTimelog                      = "Timelog"
 	TypeTodo                         = "Todo"
 	TypeUser                         = "User"
 	TypeUserCustomAttribute          = "UserCustomAttribute"
@@ -8342,6 +8364,10 @@ type IssueMutation struct {
 	addweight             *int
 	user_notes_count      *int
 	adduser_notes_count   *int
+	time_estimate         *int
+	addtime_estimate      *int
+	total_time_spent      *int
+	addtotal_time_spent   *int
 	clearedFields         map[string]struct{}
 	project               *int
 	clearedproject        bool
@@ -9307,6 +9333,118 @@ func (m *IssueMutation) ResetUserNotesCount() {
 	m.adduser_notes_count = nil
 }
 
+// SetTimeEstimate sets the "time_estimate" field.
+func (m *IssueMutation) SetTimeEstimate(i int) {
+	m.time_estimate = &i
+	m.addtime_estimate = nil
+}
+
+// TimeEstimate returns the value of the "time_estimate" field in the mutation.
+func (m *IssueMutation) TimeEstimate() (r int, exists bool) {
+	v := m.time_estimate
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTimeEstimate returns the old "time_estimate" field's value of the Issue entity.
+// If the Issue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueMutation) OldTimeEstimate(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTimeEstimate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTimeEstimate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTimeEstimate: %w", err)
+	}
+	return oldValue.TimeEstimate, nil
+}
+
+// AddTimeEstimate adds i to the "time_estimate" field.
+func (m *IssueMutation) AddTimeEstimate(i int) {
+	if m.addtime_estimate != nil {
+		*m.addtime_estimate += i
+	} else {
+		m.addtime_estimate = &i
+	}
+}
+
+// AddedTimeEstimate returns the value that was added to the "time_estimate" field in this mutation.
+func (m *IssueMutation) AddedTimeEstimate() (r int, exists bool) {
+	v := m.addtime_estimate
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTimeEstimate resets all changes to the "time_estimate" field.
+func (m *IssueMutation) ResetTimeEstimate() {
+	m.time_estimate = nil
+	m.addtime_estimate = nil
+}
+
+// SetTotalTimeSpent sets the "total_time_spent" field.
+func (m *IssueMutation) SetTotalTimeSpent(i int) {
+	m.total_time_spent = &i
+	m.addtotal_time_spent = nil
+}
+
+// TotalTimeSpent returns the value of the "total_time_spent" field in the mutation.
+func (m *IssueMutation) TotalTimeSpent() (r int, exists bool) {
+	v := m.total_time_spent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTotalTimeSpent returns the old "total_time_spent" field's value of the Issue entity.
+// If the Issue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssueMutation) OldTotalTimeSpent(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTotalTimeSpent is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTotalTimeSpent requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTotalTimeSpent: %w", err)
+	}
+	return oldValue.TotalTimeSpent, nil
+}
+
+// AddTotalTimeSpent adds i to the "total_time_spent" field.
+func (m *IssueMutation) AddTotalTimeSpent(i int) {
+	if m.addtotal_time_spent != nil {
+		*m.addtotal_time_spent += i
+	} else {
+		m.addtotal_time_spent = &i
+	}
+}
+
+// AddedTotalTimeSpent returns the value that was added to the "total_time_spent" field in this mutation.
+func (m *IssueMutation) AddedTotalTimeSpent() (r int, exists bool) {
+	v := m.addtotal_time_spent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTotalTimeSpent resets all changes to the "total_time_spent" field.
+func (m *IssueMutation) ResetTotalTimeSpent() {
+	m.total_time_spent = nil
+	m.addtotal_time_spent = nil
+}
+
 // ClearProject clears the "project" edge to the Project entity.
 func (m *IssueMutation) ClearProject() {
 	m.clearedproject = true
@@ -9557,7 +9695,7 @@ func (m *IssueMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *IssueMutation) Fields() []string {
-	fields := make([]string, 0, 18)
+	fields := make([]string, 0, 20)
 	if m.created_at != nil {
 		fields = append(fields, issue.FieldCreatedAt)
 	}
@@ -9612,6 +9750,12 @@ func (m *IssueMutation) Fields() []string {
 	if m.user_notes_count != nil {
 		fields = append(fields, issue.FieldUserNotesCount)
 	}
+	if m.time_estimate != nil {
+		fields = append(fields, issue.FieldTimeEstimate)
+	}
+	if m.total_time_spent != nil {
+		fields = append(fields, issue.FieldTotalTimeSpent)
+	}
 	return fields
 }
 
@@ -9656,6 +9800,10 @@ func (m *IssueMutation) Field(name string) (ent.Value, bool) {
 		return m.Weight()
 	case issue.FieldUserNotesCount:
 		return m.UserNotesCount()
+	case issue.FieldTimeEstimate:
+		return m.TimeEstimate()
+	case issue.FieldTotalTimeSpent:
+		return m.TotalTimeSpent()
 	}
 	return nil, false
 }
@@ -9701,6 +9849,10 @@ func (m *IssueMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldWeight(ctx)
 	case issue.FieldUserNotesCount:
 		return m.OldUserNotesCount(ctx)
+	case issue.FieldTimeEstimate:
+		return m.OldTimeEstimate(ctx)
+	case issue.FieldTotalTimeSpent:
+		return m.OldTotalTimeSpent(ctx)
 	}
 	return nil, fmt.Errorf("unknown Issue field %s", name)
 }
@@ -9836,6 +9988,20 @@ func (m *IssueMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetUserNotesCount(v)
 		return nil
+	case issue.FieldTimeEstimate:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTimeEstimate(v)
+		return nil
+	case issue.FieldTotalTimeSpent:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTotalTimeSpent(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Issue field %s", name)
 }
@@ -9856,6 +10022,12 @@ func (m *IssueMutation) AddedFields() []string {
 	if m.adduser_notes_count != nil {
 		fields = append(fields, issue.FieldUserNotesCount)
 	}
+	if m.addtime_estimate != nil {
+		fields = append(fields, issue.FieldTimeEstimate)
+	}
+	if m.addtotal_time_spent != nil {
+		fields = append(fields, issue.FieldTotalTimeSpent)
+	}
 	return fields
 }
 
@@ -9872,6 +10044,10 @@ func (m *IssueMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedWeight()
 	case issue.FieldUserNotesCount:
 		return m.AddedUserNotesCount()
+	case issue.FieldTimeEstimate:
+		return m.AddedTimeEstimate()
+	case issue.FieldTotalTimeSpent:
+		return m.AddedTotalTimeSpent()
 	}
 	return nil, false
 }
@@ -9908,6 +10084,20 @@ func (m *IssueMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddUserNotesCount(v)
+		return nil
+	case issue.FieldTimeEstimate:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTimeEstimate(v)
+		return nil
+	case issue.FieldTotalTimeSpent:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTotalTimeSpent(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Issue numeric field %s", name)
@@ -10046,6 +10236,12 @@ func (m *IssueMutation) ResetField(name string) error {
 		return nil
 	case issue.FieldUserNotesCount:
 		m.ResetUserNotesCount()
+		return nil
+	case issue.FieldTimeEstimate:
+		m.ResetTimeEstimate()
+		return nil
+	case issue.FieldTotalTimeSpent:
+		m.ResetTotalTimeSpent()
 		return nil
 	}
 	return fmt.Errorf("unknown Issue field %s", name)
@@ -14725,6 +14921,10047 @@ func (m *MemberMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Member edge %s", name)
+}
+
+// MergeRequestMutation represents an operation that mutates the MergeRequest nodes in the graph.
+type MergeRequestMutation struct {
+	config
+	op                           Op
+	typ                          string
+	id                           *int
+	created_at                   *time.Time
+	updated_at                   *time.Time
+	iid                          *int
+	addiid                       *int
+	source_branch                *string
+	target_branch                *string
+	title                        *string
+	description                  *string
+	state                        *mergerequest.State
+	draft                        *bool
+	merge_status                 *string
+	merge_error                  *string
+	sha                          *string
+	merge_commit_sha             *string
+	squash_commit_sha            *string
+	rebase_commit_sha            *string
+	merge_ref_sha                *string
+	in_progress_merge_commit_sha *string
+	merged_at                    *time.Time
+	closed_at                    *time.Time
+	merge_when_pipeline_succeeds *bool
+	auto_merge_strategy          *string
+	prepared_at                  *time.Time
+	discussion_locked            *bool
+	force_remove_source_branch   *bool
+	should_remove_source_branch  *bool
+	squash                       *bool
+	merge_commit_message         *string
+	squash_commit_message        *string
+	allow_collaboration          *bool
+	approvals_before_merge       *int
+	addapprovals_before_merge    *int
+	latest_diff_id               *int
+	addlatest_diff_id            *int
+	time_estimate                *int
+	addtime_estimate             *int
+	total_time_spent             *int
+	addtotal_time_spent          *int
+	user_notes_count             *int
+	adduser_notes_count          *int
+	imported                     *bool
+	clearedFields                map[string]struct{}
+	project                      *int
+	clearedproject               bool
+	source_project               *int
+	clearedsource_project        bool
+	author                       *int
+	clearedauthor                bool
+	merged_by                    *int
+	clearedmerged_by             bool
+	closed_by                    *int
+	clearedclosed_by             bool
+	merge_user                   *int
+	clearedmerge_user            bool
+	milestone                    *int
+	clearedmilestone             bool
+	label_links                  map[int]struct{}
+	removedlabel_links           map[int]struct{}
+	clearedlabel_links           bool
+	assignee_links               map[int]struct{}
+	removedassignee_links        map[int]struct{}
+	clearedassignee_links        bool
+	reviewer_links               map[int]struct{}
+	removedreviewer_links        map[int]struct{}
+	clearedreviewer_links        bool
+	diffs                        map[int]struct{}
+	removeddiffs                 map[int]struct{}
+	cleareddiffs                 bool
+	approvals                    map[int]struct{}
+	removedapprovals             map[int]struct{}
+	clearedapprovals             bool
+	done                         bool
+	oldValue                     func(context.Context) (*MergeRequest, error)
+	predicates                   []predicate.MergeRequest
+}
+
+var _ ent.Mutation = (*MergeRequestMutation)(nil)
+
+// mergerequestOption allows management of the mutation configuration using functional options.
+type mergerequestOption func(*MergeRequestMutation)
+
+// newMergeRequestMutation creates new mutation for the MergeRequest entity.
+func newMergeRequestMutation(c config, op Op, opts ...mergerequestOption) *MergeRequestMutation {
+	m := &MergeRequestMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeMergeRequest,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withMergeRequestID sets the ID field of the mutation.
+func withMergeRequestID(id int) mergerequestOption {
+	return func(m *MergeRequestMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *MergeRequest
+		)
+		m.oldValue = func(ctx context.Context) (*MergeRequest, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().MergeRequest.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withMergeRequest sets the old MergeRequest of the mutation.
+func withMergeRequest(node *MergeRequest) mergerequestOption {
+	return func(m *MergeRequestMutation) {
+		m.oldValue = func(context.Context) (*MergeRequest, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m MergeRequestMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m MergeRequestMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *MergeRequestMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *MergeRequestMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().MergeRequest.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *MergeRequestMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *MergeRequestMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *MergeRequestMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *MergeRequestMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *MergeRequestMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *MergeRequestMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *MergeRequestMutation) SetProjectID(i int) {
+	m.project = &i
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *MergeRequestMutation) ProjectID() (r int, exists bool) {
+	v := m.project
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldProjectID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *MergeRequestMutation) ResetProjectID() {
+	m.project = nil
+}
+
+// SetIid sets the "iid" field.
+func (m *MergeRequestMutation) SetIid(i int) {
+	m.iid = &i
+	m.addiid = nil
+}
+
+// Iid returns the value of the "iid" field in the mutation.
+func (m *MergeRequestMutation) Iid() (r int, exists bool) {
+	v := m.iid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIid returns the old "iid" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldIid(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIid is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIid requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIid: %w", err)
+	}
+	return oldValue.Iid, nil
+}
+
+// AddIid adds i to the "iid" field.
+func (m *MergeRequestMutation) AddIid(i int) {
+	if m.addiid != nil {
+		*m.addiid += i
+	} else {
+		m.addiid = &i
+	}
+}
+
+// AddedIid returns the value that was added to the "iid" field in this mutation.
+func (m *MergeRequestMutation) AddedIid() (r int, exists bool) {
+	v := m.addiid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetIid resets all changes to the "iid" field.
+func (m *MergeRequestMutation) ResetIid() {
+	m.iid = nil
+	m.addiid = nil
+}
+
+// SetSourceProjectID sets the "source_project_id" field.
+func (m *MergeRequestMutation) SetSourceProjectID(i int) {
+	m.source_project = &i
+}
+
+// SourceProjectID returns the value of the "source_project_id" field in the mutation.
+func (m *MergeRequestMutation) SourceProjectID() (r int, exists bool) {
+	v := m.source_project
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceProjectID returns the old "source_project_id" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldSourceProjectID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceProjectID: %w", err)
+	}
+	return oldValue.SourceProjectID, nil
+}
+
+// ClearSourceProjectID clears the value of the "source_project_id" field.
+func (m *MergeRequestMutation) ClearSourceProjectID() {
+	m.source_project = nil
+	m.clearedFields[mergerequest.FieldSourceProjectID] = struct{}{}
+}
+
+// SourceProjectIDCleared returns if the "source_project_id" field was cleared in this mutation.
+func (m *MergeRequestMutation) SourceProjectIDCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldSourceProjectID]
+	return ok
+}
+
+// ResetSourceProjectID resets all changes to the "source_project_id" field.
+func (m *MergeRequestMutation) ResetSourceProjectID() {
+	m.source_project = nil
+	delete(m.clearedFields, mergerequest.FieldSourceProjectID)
+}
+
+// SetSourceBranch sets the "source_branch" field.
+func (m *MergeRequestMutation) SetSourceBranch(s string) {
+	m.source_branch = &s
+}
+
+// SourceBranch returns the value of the "source_branch" field in the mutation.
+func (m *MergeRequestMutation) SourceBranch() (r string, exists bool) {
+	v := m.source_branch
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceBranch returns the old "source_branch" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldSourceBranch(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceBranch is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceBranch requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceBranch: %w", err)
+	}
+	return oldValue.SourceBranch, nil
+}
+
+// ResetSourceBranch resets all changes to the "source_branch" field.
+func (m *MergeRequestMutation) ResetSourceBranch() {
+	m.source_branch = nil
+}
+
+// SetTargetBranch sets the "target_branch" field.
+func (m *MergeRequestMutation) SetTargetBranch(s string) {
+	m.target_branch = &s
+}
+
+// TargetBranch returns the value of the "target_branch" field in the mutation.
+func (m *MergeRequestMutation) TargetBranch() (r string, exists bool) {
+	v := m.target_branch
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTargetBranch returns the old "target_branch" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldTargetBranch(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTargetBranch is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTargetBranch requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTargetBranch: %w", err)
+	}
+	return oldValue.TargetBranch, nil
+}
+
+// ResetTargetBranch resets all changes to the "target_branch" field.
+func (m *MergeRequestMutation) ResetTargetBranch() {
+	m.target_branch = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *MergeRequestMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *MergeRequestMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *MergeRequestMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *MergeRequestMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *MergeRequestMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldDescription(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ClearDescription clears the value of the "description" field.
+func (m *MergeRequestMutation) ClearDescription() {
+	m.description = nil
+	m.clearedFields[mergerequest.FieldDescription] = struct{}{}
+}
+
+// DescriptionCleared returns if the "description" field was cleared in this mutation.
+func (m *MergeRequestMutation) DescriptionCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldDescription]
+	return ok
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *MergeRequestMutation) ResetDescription() {
+	m.description = nil
+	delete(m.clearedFields, mergerequest.FieldDescription)
+}
+
+// SetState sets the "state" field.
+func (m *MergeRequestMutation) SetState(value mergerequest.State) {
+	m.state = &value
+}
+
+// State returns the value of the "state" field in the mutation.
+func (m *MergeRequestMutation) State() (r mergerequest.State, exists bool) {
+	v := m.state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldState returns the old "state" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldState(ctx context.Context) (v mergerequest.State, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldState: %w", err)
+	}
+	return oldValue.State, nil
+}
+
+// ResetState resets all changes to the "state" field.
+func (m *MergeRequestMutation) ResetState() {
+	m.state = nil
+}
+
+// SetDraft sets the "draft" field.
+func (m *MergeRequestMutation) SetDraft(b bool) {
+	m.draft = &b
+}
+
+// Draft returns the value of the "draft" field in the mutation.
+func (m *MergeRequestMutation) Draft() (r bool, exists bool) {
+	v := m.draft
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDraft returns the old "draft" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldDraft(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDraft is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDraft requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDraft: %w", err)
+	}
+	return oldValue.Draft, nil
+}
+
+// ResetDraft resets all changes to the "draft" field.
+func (m *MergeRequestMutation) ResetDraft() {
+	m.draft = nil
+}
+
+// SetAuthorID sets the "author_id" field.
+func (m *MergeRequestMutation) SetAuthorID(i int) {
+	m.author = &i
+}
+
+// AuthorID returns the value of the "author_id" field in the mutation.
+func (m *MergeRequestMutation) AuthorID() (r int, exists bool) {
+	v := m.author
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAuthorID returns the old "author_id" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldAuthorID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAuthorID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAuthorID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAuthorID: %w", err)
+	}
+	return oldValue.AuthorID, nil
+}
+
+// ClearAuthorID clears the value of the "author_id" field.
+func (m *MergeRequestMutation) ClearAuthorID() {
+	m.author = nil
+	m.clearedFields[mergerequest.FieldAuthorID] = struct{}{}
+}
+
+// AuthorIDCleared returns if the "author_id" field was cleared in this mutation.
+func (m *MergeRequestMutation) AuthorIDCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldAuthorID]
+	return ok
+}
+
+// ResetAuthorID resets all changes to the "author_id" field.
+func (m *MergeRequestMutation) ResetAuthorID() {
+	m.author = nil
+	delete(m.clearedFields, mergerequest.FieldAuthorID)
+}
+
+// SetMilestoneID sets the "milestone_id" field.
+func (m *MergeRequestMutation) SetMilestoneID(i int) {
+	m.milestone = &i
+}
+
+// MilestoneID returns the value of the "milestone_id" field in the mutation.
+func (m *MergeRequestMutation) MilestoneID() (r int, exists bool) {
+	v := m.milestone
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMilestoneID returns the old "milestone_id" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldMilestoneID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMilestoneID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMilestoneID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMilestoneID: %w", err)
+	}
+	return oldValue.MilestoneID, nil
+}
+
+// ClearMilestoneID clears the value of the "milestone_id" field.
+func (m *MergeRequestMutation) ClearMilestoneID() {
+	m.milestone = nil
+	m.clearedFields[mergerequest.FieldMilestoneID] = struct{}{}
+}
+
+// MilestoneIDCleared returns if the "milestone_id" field was cleared in this mutation.
+func (m *MergeRequestMutation) MilestoneIDCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldMilestoneID]
+	return ok
+}
+
+// ResetMilestoneID resets all changes to the "milestone_id" field.
+func (m *MergeRequestMutation) ResetMilestoneID() {
+	m.milestone = nil
+	delete(m.clearedFields, mergerequest.FieldMilestoneID)
+}
+
+// SetMergeStatus sets the "merge_status" field.
+func (m *MergeRequestMutation) SetMergeStatus(s string) {
+	m.merge_status = &s
+}
+
+// MergeStatus returns the value of the "merge_status" field in the mutation.
+func (m *MergeRequestMutation) MergeStatus() (r string, exists bool) {
+	v := m.merge_status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeStatus returns the old "merge_status" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldMergeStatus(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeStatus: %w", err)
+	}
+	return oldValue.MergeStatus, nil
+}
+
+// ResetMergeStatus resets all changes to the "merge_status" field.
+func (m *MergeRequestMutation) ResetMergeStatus() {
+	m.merge_status = nil
+}
+
+// SetMergeError sets the "merge_error" field.
+func (m *MergeRequestMutation) SetMergeError(s string) {
+	m.merge_error = &s
+}
+
+// MergeError returns the value of the "merge_error" field in the mutation.
+func (m *MergeRequestMutation) MergeError() (r string, exists bool) {
+	v := m.merge_error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeError returns the old "merge_error" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldMergeError(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeError: %w", err)
+	}
+	return oldValue.MergeError, nil
+}
+
+// ClearMergeError clears the value of the "merge_error" field.
+func (m *MergeRequestMutation) ClearMergeError() {
+	m.merge_error = nil
+	m.clearedFields[mergerequest.FieldMergeError] = struct{}{}
+}
+
+// MergeErrorCleared returns if the "merge_error" field was cleared in this mutation.
+func (m *MergeRequestMutation) MergeErrorCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldMergeError]
+	return ok
+}
+
+// ResetMergeError resets all changes to the "merge_error" field.
+func (m *MergeRequestMutation) ResetMergeError() {
+	m.merge_error = nil
+	delete(m.clearedFields, mergerequest.FieldMergeError)
+}
+
+// SetSha sets the "sha" field.
+func (m *MergeRequestMutation) SetSha(s string) {
+	m.sha = &s
+}
+
+// Sha returns the value of the "sha" field in the mutation.
+func (m *MergeRequestMutation) Sha() (r string, exists bool) {
+	v := m.sha
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSha returns the old "sha" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldSha(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSha is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSha requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSha: %w", err)
+	}
+	return oldValue.Sha, nil
+}
+
+// ClearSha clears the value of the "sha" field.
+func (m *MergeRequestMutation) ClearSha() {
+	m.sha = nil
+	m.clearedFields[mergerequest.FieldSha] = struct{}{}
+}
+
+// ShaCleared returns if the "sha" field was cleared in this mutation.
+func (m *MergeRequestMutation) ShaCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldSha]
+	return ok
+}
+
+// ResetSha resets all changes to the "sha" field.
+func (m *MergeRequestMutation) ResetSha() {
+	m.sha = nil
+	delete(m.clearedFields, mergerequest.FieldSha)
+}
+
+// SetMergeCommitSha sets the "merge_commit_sha" field.
+func (m *MergeRequestMutation) SetMergeCommitSha(s string) {
+	m.merge_commit_sha = &s
+}
+
+// MergeCommitSha returns the value of the "merge_commit_sha" field in the mutation.
+func (m *MergeRequestMutation) MergeCommitSha() (r string, exists bool) {
+	v := m.merge_commit_sha
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeCommitSha returns the old "merge_commit_sha" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldMergeCommitSha(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeCommitSha is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeCommitSha requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeCommitSha: %w", err)
+	}
+	return oldValue.MergeCommitSha, nil
+}
+
+// ClearMergeCommitSha clears the value of the "merge_commit_sha" field.
+func (m *MergeRequestMutation) ClearMergeCommitSha() {
+	m.merge_commit_sha = nil
+	m.clearedFields[mergerequest.FieldMergeCommitSha] = struct{}{}
+}
+
+// MergeCommitShaCleared returns if the "merge_commit_sha" field was cleared in this mutation.
+func (m *MergeRequestMutation) MergeCommitShaCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldMergeCommitSha]
+	return ok
+}
+
+// ResetMergeCommitSha resets all changes to the "merge_commit_sha" field.
+func (m *MergeRequestMutation) ResetMergeCommitSha() {
+	m.merge_commit_sha = nil
+	delete(m.clearedFields, mergerequest.FieldMergeCommitSha)
+}
+
+// SetSquashCommitSha sets the "squash_commit_sha" field.
+func (m *MergeRequestMutation) SetSquashCommitSha(s string) {
+	m.squash_commit_sha = &s
+}
+
+// SquashCommitSha returns the value of the "squash_commit_sha" field in the mutation.
+func (m *MergeRequestMutation) SquashCommitSha() (r string, exists bool) {
+	v := m.squash_commit_sha
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSquashCommitSha returns the old "squash_commit_sha" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldSquashCommitSha(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSquashCommitSha is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSquashCommitSha requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSquashCommitSha: %w", err)
+	}
+	return oldValue.SquashCommitSha, nil
+}
+
+// ClearSquashCommitSha clears the value of the "squash_commit_sha" field.
+func (m *MergeRequestMutation) ClearSquashCommitSha() {
+	m.squash_commit_sha = nil
+	m.clearedFields[mergerequest.FieldSquashCommitSha] = struct{}{}
+}
+
+// SquashCommitShaCleared returns if the "squash_commit_sha" field was cleared in this mutation.
+func (m *MergeRequestMutation) SquashCommitShaCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldSquashCommitSha]
+	return ok
+}
+
+// ResetSquashCommitSha resets all changes to the "squash_commit_sha" field.
+func (m *MergeRequestMutation) ResetSquashCommitSha() {
+	m.squash_commit_sha = nil
+	delete(m.clearedFields, mergerequest.FieldSquashCommitSha)
+}
+
+// SetRebaseCommitSha sets the "rebase_commit_sha" field.
+func (m *MergeRequestMutation) SetRebaseCommitSha(s string) {
+	m.rebase_commit_sha = &s
+}
+
+// RebaseCommitSha returns the value of the "rebase_commit_sha" field in the mutation.
+func (m *MergeRequestMutation) RebaseCommitSha() (r string, exists bool) {
+	v := m.rebase_commit_sha
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRebaseCommitSha returns the old "rebase_commit_sha" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldRebaseCommitSha(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRebaseCommitSha is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRebaseCommitSha requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRebaseCommitSha: %w", err)
+	}
+	return oldValue.RebaseCommitSha, nil
+}
+
+// ClearRebaseCommitSha clears the value of the "rebase_commit_sha" field.
+func (m *MergeRequestMutation) ClearRebaseCommitSha() {
+	m.rebase_commit_sha = nil
+	m.clearedFields[mergerequest.FieldRebaseCommitSha] = struct{}{}
+}
+
+// RebaseCommitShaCleared returns if the "rebase_commit_sha" field was cleared in this mutation.
+func (m *MergeRequestMutation) RebaseCommitShaCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldRebaseCommitSha]
+	return ok
+}
+
+// ResetRebaseCommitSha resets all changes to the "rebase_commit_sha" field.
+func (m *MergeRequestMutation) ResetRebaseCommitSha() {
+	m.rebase_commit_sha = nil
+	delete(m.clearedFields, mergerequest.FieldRebaseCommitSha)
+}
+
+// SetMergeRefSha sets the "merge_ref_sha" field.
+func (m *MergeRequestMutation) SetMergeRefSha(s string) {
+	m.merge_ref_sha = &s
+}
+
+// MergeRefSha returns the value of the "merge_ref_sha" field in the mutation.
+func (m *MergeRequestMutation) MergeRefSha() (r string, exists bool) {
+	v := m.merge_ref_sha
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeRefSha returns the old "merge_ref_sha" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldMergeRefSha(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeRefSha is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeRefSha requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeRefSha: %w", err)
+	}
+	return oldValue.MergeRefSha, nil
+}
+
+// ClearMergeRefSha clears the value of the "merge_ref_sha" field.
+func (m *MergeRequestMutation) ClearMergeRefSha() {
+	m.merge_ref_sha = nil
+	m.clearedFields[mergerequest.FieldMergeRefSha] = struct{}{}
+}
+
+// MergeRefShaCleared returns if the "merge_ref_sha" field was cleared in this mutation.
+func (m *MergeRequestMutation) MergeRefShaCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldMergeRefSha]
+	return ok
+}
+
+// ResetMergeRefSha resets all changes to the "merge_ref_sha" field.
+func (m *MergeRequestMutation) ResetMergeRefSha() {
+	m.merge_ref_sha = nil
+	delete(m.clearedFields, mergerequest.FieldMergeRefSha)
+}
+
+// SetInProgressMergeCommitSha sets the "in_progress_merge_commit_sha" field.
+func (m *MergeRequestMutation) SetInProgressMergeCommitSha(s string) {
+	m.in_progress_merge_commit_sha = &s
+}
+
+// InProgressMergeCommitSha returns the value of the "in_progress_merge_commit_sha" field in the mutation.
+func (m *MergeRequestMutation) InProgressMergeCommitSha() (r string, exists bool) {
+	v := m.in_progress_merge_commit_sha
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInProgressMergeCommitSha returns the old "in_progress_merge_commit_sha" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldInProgressMergeCommitSha(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInProgressMergeCommitSha is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInProgressMergeCommitSha requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInProgressMergeCommitSha: %w", err)
+	}
+	return oldValue.InProgressMergeCommitSha, nil
+}
+
+// ClearInProgressMergeCommitSha clears the value of the "in_progress_merge_commit_sha" field.
+func (m *MergeRequestMutation) ClearInProgressMergeCommitSha() {
+	m.in_progress_merge_commit_sha = nil
+	m.clearedFields[mergerequest.FieldInProgressMergeCommitSha] = struct{}{}
+}
+
+// InProgressMergeCommitShaCleared returns if the "in_progress_merge_commit_sha" field was cleared in this mutation.
+func (m *MergeRequestMutation) InProgressMergeCommitShaCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldInProgressMergeCommitSha]
+	return ok
+}
+
+// ResetInProgressMergeCommitSha resets all changes to the "in_progress_merge_commit_sha" field.
+func (m *MergeRequestMutation) ResetInProgressMergeCommitSha() {
+	m.in_progress_merge_commit_sha = nil
+	delete(m.clearedFields, mergerequest.FieldInProgressMergeCommitSha)
+}
+
+// SetMergedByID sets the "merged_by_id" field.
+func (m *MergeRequestMutation) SetMergedByID(i int) {
+	m.merged_by = &i
+}
+
+// MergedByID returns the value of the "merged_by_id" field in the mutation.
+func (m *MergeRequestMutation) MergedByID() (r int, exists bool) {
+	v := m.merged_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergedByID returns the old "merged_by_id" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldMergedByID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergedByID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergedByID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergedByID: %w", err)
+	}
+	return oldValue.MergedByID, nil
+}
+
+// ClearMergedByID clears the value of the "merged_by_id" field.
+func (m *MergeRequestMutation) ClearMergedByID() {
+	m.merged_by = nil
+	m.clearedFields[mergerequest.FieldMergedByID] = struct{}{}
+}
+
+// MergedByIDCleared returns if the "merged_by_id" field was cleared in this mutation.
+func (m *MergeRequestMutation) MergedByIDCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldMergedByID]
+	return ok
+}
+
+// ResetMergedByID resets all changes to the "merged_by_id" field.
+func (m *MergeRequestMutation) ResetMergedByID() {
+	m.merged_by = nil
+	delete(m.clearedFields, mergerequest.FieldMergedByID)
+}
+
+// SetMergedAt sets the "merged_at" field.
+func (m *MergeRequestMutation) SetMergedAt(t time.Time) {
+	m.merged_at = &t
+}
+
+// MergedAt returns the value of the "merged_at" field in the mutation.
+func (m *MergeRequestMutation) MergedAt() (r time.Time, exists bool) {
+	v := m.merged_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergedAt returns the old "merged_at" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldMergedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergedAt: %w", err)
+	}
+	return oldValue.MergedAt, nil
+}
+
+// ClearMergedAt clears the value of the "merged_at" field.
+func (m *MergeRequestMutation) ClearMergedAt() {
+	m.merged_at = nil
+	m.clearedFields[mergerequest.FieldMergedAt] = struct{}{}
+}
+
+// MergedAtCleared returns if the "merged_at" field was cleared in this mutation.
+func (m *MergeRequestMutation) MergedAtCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldMergedAt]
+	return ok
+}
+
+// ResetMergedAt resets all changes to the "merged_at" field.
+func (m *MergeRequestMutation) ResetMergedAt() {
+	m.merged_at = nil
+	delete(m.clearedFields, mergerequest.FieldMergedAt)
+}
+
+// SetClosedByID sets the "closed_by_id" field.
+func (m *MergeRequestMutation) SetClosedByID(i int) {
+	m.closed_by = &i
+}
+
+// ClosedByID returns the value of the "closed_by_id" field in the mutation.
+func (m *MergeRequestMutation) ClosedByID() (r int, exists bool) {
+	v := m.closed_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClosedByID returns the old "closed_by_id" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldClosedByID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClosedByID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClosedByID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClosedByID: %w", err)
+	}
+	return oldValue.ClosedByID, nil
+}
+
+// ClearClosedByID clears the value of the "closed_by_id" field.
+func (m *MergeRequestMutation) ClearClosedByID() {
+	m.closed_by = nil
+	m.clearedFields[mergerequest.FieldClosedByID] = struct{}{}
+}
+
+// ClosedByIDCleared returns if the "closed_by_id" field was cleared in this mutation.
+func (m *MergeRequestMutation) ClosedByIDCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldClosedByID]
+	return ok
+}
+
+// ResetClosedByID resets all changes to the "closed_by_id" field.
+func (m *MergeRequestMutation) ResetClosedByID() {
+	m.closed_by = nil
+	delete(m.clearedFields, mergerequest.FieldClosedByID)
+}
+
+// SetClosedAt sets the "closed_at" field.
+func (m *MergeRequestMutation) SetClosedAt(t time.Time) {
+	m.closed_at = &t
+}
+
+// ClosedAt returns the value of the "closed_at" field in the mutation.
+func (m *MergeRequestMutation) ClosedAt() (r time.Time, exists bool) {
+	v := m.closed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClosedAt returns the old "closed_at" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldClosedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClosedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClosedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClosedAt: %w", err)
+	}
+	return oldValue.ClosedAt, nil
+}
+
+// ClearClosedAt clears the value of the "closed_at" field.
+func (m *MergeRequestMutation) ClearClosedAt() {
+	m.closed_at = nil
+	m.clearedFields[mergerequest.FieldClosedAt] = struct{}{}
+}
+
+// ClosedAtCleared returns if the "closed_at" field was cleared in this mutation.
+func (m *MergeRequestMutation) ClosedAtCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldClosedAt]
+	return ok
+}
+
+// ResetClosedAt resets all changes to the "closed_at" field.
+func (m *MergeRequestMutation) ResetClosedAt() {
+	m.closed_at = nil
+	delete(m.clearedFields, mergerequest.FieldClosedAt)
+}
+
+// SetMergeUserID sets the "merge_user_id" field.
+func (m *MergeRequestMutation) SetMergeUserID(i int) {
+	m.merge_user = &i
+}
+
+// MergeUserID returns the value of the "merge_user_id" field in the mutation.
+func (m *MergeRequestMutation) MergeUserID() (r int, exists bool) {
+	v := m.merge_user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeUserID returns the old "merge_user_id" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldMergeUserID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeUserID: %w", err)
+	}
+	return oldValue.MergeUserID, nil
+}
+
+// ClearMergeUserID clears the value of the "merge_user_id" field.
+func (m *MergeRequestMutation) ClearMergeUserID() {
+	m.merge_user = nil
+	m.clearedFields[mergerequest.FieldMergeUserID] = struct{}{}
+}
+
+// MergeUserIDCleared returns if the "merge_user_id" field was cleared in this mutation.
+func (m *MergeRequestMutation) MergeUserIDCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldMergeUserID]
+	return ok
+}
+
+// ResetMergeUserID resets all changes to the "merge_user_id" field.
+func (m *MergeRequestMutation) ResetMergeUserID() {
+	m.merge_user = nil
+	delete(m.clearedFields, mergerequest.FieldMergeUserID)
+}
+
+// SetMergeWhenPipelineSucceeds sets the "merge_when_pipeline_succeeds" field.
+func (m *MergeRequestMutation) SetMergeWhenPipelineSucceeds(b bool) {
+	m.merge_when_pipeline_succeeds = &b
+}
+
+// MergeWhenPipelineSucceeds returns the value of the "merge_when_pipeline_succeeds" field in the mutation.
+func (m *MergeRequestMutation) MergeWhenPipelineSucceeds() (r bool, exists bool) {
+	v := m.merge_when_pipeline_succeeds
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeWhenPipelineSucceeds returns the old "merge_when_pipeline_succeeds" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldMergeWhenPipelineSucceeds(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeWhenPipelineSucceeds is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeWhenPipelineSucceeds requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeWhenPipelineSucceeds: %w", err)
+	}
+	return oldValue.MergeWhenPipelineSucceeds, nil
+}
+
+// ResetMergeWhenPipelineSucceeds resets all changes to the "merge_when_pipeline_succeeds" field.
+func (m *MergeRequestMutation) ResetMergeWhenPipelineSucceeds() {
+	m.merge_when_pipeline_succeeds = nil
+}
+
+// SetAutoMergeStrategy sets the "auto_merge_strategy" field.
+func (m *MergeRequestMutation) SetAutoMergeStrategy(s string) {
+	m.auto_merge_strategy = &s
+}
+
+// AutoMergeStrategy returns the value of the "auto_merge_strategy" field in the mutation.
+func (m *MergeRequestMutation) AutoMergeStrategy() (r string, exists bool) {
+	v := m.auto_merge_strategy
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAutoMergeStrategy returns the old "auto_merge_strategy" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldAutoMergeStrategy(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAutoMergeStrategy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAutoMergeStrategy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAutoMergeStrategy: %w", err)
+	}
+	return oldValue.AutoMergeStrategy, nil
+}
+
+// ClearAutoMergeStrategy clears the value of the "auto_merge_strategy" field.
+func (m *MergeRequestMutation) ClearAutoMergeStrategy() {
+	m.auto_merge_strategy = nil
+	m.clearedFields[mergerequest.FieldAutoMergeStrategy] = struct{}{}
+}
+
+// AutoMergeStrategyCleared returns if the "auto_merge_strategy" field was cleared in this mutation.
+func (m *MergeRequestMutation) AutoMergeStrategyCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldAutoMergeStrategy]
+	return ok
+}
+
+// ResetAutoMergeStrategy resets all changes to the "auto_merge_strategy" field.
+func (m *MergeRequestMutation) ResetAutoMergeStrategy() {
+	m.auto_merge_strategy = nil
+	delete(m.clearedFields, mergerequest.FieldAutoMergeStrategy)
+}
+
+// SetPreparedAt sets the "prepared_at" field.
+func (m *MergeRequestMutation) SetPreparedAt(t time.Time) {
+	m.prepared_at = &t
+}
+
+// PreparedAt returns the value of the "prepared_at" field in the mutation.
+func (m *MergeRequestMutation) PreparedAt() (r time.Time, exists bool) {
+	v := m.prepared_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPreparedAt returns the old "prepared_at" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldPreparedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPreparedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPreparedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPreparedAt: %w", err)
+	}
+	return oldValue.PreparedAt, nil
+}
+
+// ClearPreparedAt clears the value of the "prepared_at" field.
+func (m *MergeRequestMutation) ClearPreparedAt() {
+	m.prepared_at = nil
+	m.clearedFields[mergerequest.FieldPreparedAt] = struct{}{}
+}
+
+// PreparedAtCleared returns if the "prepared_at" field was cleared in this mutation.
+func (m *MergeRequestMutation) PreparedAtCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldPreparedAt]
+	return ok
+}
+
+// ResetPreparedAt resets all changes to the "prepared_at" field.
+func (m *MergeRequestMutation) ResetPreparedAt() {
+	m.prepared_at = nil
+	delete(m.clearedFields, mergerequest.FieldPreparedAt)
+}
+
+// SetDiscussionLocked sets the "discussion_locked" field.
+func (m *MergeRequestMutation) SetDiscussionLocked(b bool) {
+	m.discussion_locked = &b
+}
+
+// DiscussionLocked returns the value of the "discussion_locked" field in the mutation.
+func (m *MergeRequestMutation) DiscussionLocked() (r bool, exists bool) {
+	v := m.discussion_locked
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDiscussionLocked returns the old "discussion_locked" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldDiscussionLocked(ctx context.Context) (v *bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDiscussionLocked is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDiscussionLocked requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDiscussionLocked: %w", err)
+	}
+	return oldValue.DiscussionLocked, nil
+}
+
+// ClearDiscussionLocked clears the value of the "discussion_locked" field.
+func (m *MergeRequestMutation) ClearDiscussionLocked() {
+	m.discussion_locked = nil
+	m.clearedFields[mergerequest.FieldDiscussionLocked] = struct{}{}
+}
+
+// DiscussionLockedCleared returns if the "discussion_locked" field was cleared in this mutation.
+func (m *MergeRequestMutation) DiscussionLockedCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldDiscussionLocked]
+	return ok
+}
+
+// ResetDiscussionLocked resets all changes to the "discussion_locked" field.
+func (m *MergeRequestMutation) ResetDiscussionLocked() {
+	m.discussion_locked = nil
+	delete(m.clearedFields, mergerequest.FieldDiscussionLocked)
+}
+
+// SetForceRemoveSourceBranch sets the "force_remove_source_branch" field.
+func (m *MergeRequestMutation) SetForceRemoveSourceBranch(b bool) {
+	m.force_remove_source_branch = &b
+}
+
+// ForceRemoveSourceBranch returns the value of the "force_remove_source_branch" field in the mutation.
+func (m *MergeRequestMutation) ForceRemoveSourceBranch() (r bool, exists bool) {
+	v := m.force_remove_source_branch
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldForceRemoveSourceBranch returns the old "force_remove_source_branch" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldForceRemoveSourceBranch(ctx context.Context) (v *bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldForceRemoveSourceBranch is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldForceRemoveSourceBranch requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldForceRemoveSourceBranch: %w", err)
+	}
+	return oldValue.ForceRemoveSourceBranch, nil
+}
+
+// ClearForceRemoveSourceBranch clears the value of the "force_remove_source_branch" field.
+func (m *MergeRequestMutation) ClearForceRemoveSourceBranch() {
+	m.force_remove_source_branch = nil
+	m.clearedFields[mergerequest.FieldForceRemoveSourceBranch] = struct{}{}
+}
+
+// ForceRemoveSourceBranchCleared returns if the "force_remove_source_branch" field was cleared in this mutation.
+func (m *MergeRequestMutation) ForceRemoveSourceBranchCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldForceRemoveSourceBranch]
+	return ok
+}
+
+// ResetForceRemoveSourceBranch resets all changes to the "force_remove_source_branch" field.
+func (m *MergeRequestMutation) ResetForceRemoveSourceBranch() {
+	m.force_remove_source_branch = nil
+	delete(m.clearedFields, mergerequest.FieldForceRemoveSourceBranch)
+}
+
+// SetShouldRemoveSourceBranch sets the "should_remove_source_branch" field.
+func (m *MergeRequestMutation) SetShouldRemoveSourceBranch(b bool) {
+	m.should_remove_source_branch = &b
+}
+
+// ShouldRemoveSourceBranch returns the value of the "should_remove_source_branch" field in the mutation.
+func (m *MergeRequestMutation) ShouldRemoveSourceBranch() (r bool, exists bool) {
+	v := m.should_remove_source_branch
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShouldRemoveSourceBranch returns the old "should_remove_source_branch" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldShouldRemoveSourceBranch(ctx context.Context) (v *bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShouldRemoveSourceBranch is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShouldRemoveSourceBranch requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShouldRemoveSourceBranch: %w", err)
+	}
+	return oldValue.ShouldRemoveSourceBranch, nil
+}
+
+// ClearShouldRemoveSourceBranch clears the value of the "should_remove_source_branch" field.
+func (m *MergeRequestMutation) ClearShouldRemoveSourceBranch() {
+	m.should_remove_source_branch = nil
+	m.clearedFields[mergerequest.FieldShouldRemoveSourceBranch] = struct{}{}
+}
+
+// ShouldRemoveSourceBranchCleared returns if the "should_remove_source_branch" field was cleared in this mutation.
+func (m *MergeRequestMutation) ShouldRemoveSourceBranchCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldShouldRemoveSourceBranch]
+	return ok
+}
+
+// ResetShouldRemoveSourceBranch resets all changes to the "should_remove_source_branch" field.
+func (m *MergeRequestMutation) ResetShouldRemoveSourceBranch() {
+	m.should_remove_source_branch = nil
+	delete(m.clearedFields, mergerequest.FieldShouldRemoveSourceBranch)
+}
+
+// SetSquash sets the "squash" field.
+func (m *MergeRequestMutation) SetSquash(b bool) {
+	m.squash = &b
+}
+
+// Squash returns the value of the "squash" field in the mutation.
+func (m *MergeRequestMutation) Squash() (r bool, exists bool) {
+	v := m.squash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSquash returns the old "squash" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldSquash(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSquash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSquash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSquash: %w", err)
+	}
+	return oldValue.Squash, nil
+}
+
+// ResetSquash resets all changes to the "squash" field.
+func (m *MergeRequestMutation) ResetSquash() {
+	m.squash = nil
+}
+
+// SetMergeCommitMessage sets the "merge_commit_message" field.
+func (m *MergeRequestMutation) SetMergeCommitMessage(s string) {
+	m.merge_commit_message = &s
+}
+
+// MergeCommitMessage returns the value of the "merge_commit_message" field in the mutation.
+func (m *MergeRequestMutation) MergeCommitMessage() (r string, exists bool) {
+	v := m.merge_commit_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeCommitMessage returns the old "merge_commit_message" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldMergeCommitMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeCommitMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeCommitMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeCommitMessage: %w", err)
+	}
+	return oldValue.MergeCommitMessage, nil
+}
+
+// ClearMergeCommitMessage clears the value of the "merge_commit_message" field.
+func (m *MergeRequestMutation) ClearMergeCommitMessage() {
+	m.merge_commit_message = nil
+	m.clearedFields[mergerequest.FieldMergeCommitMessage] = struct{}{}
+}
+
+// MergeCommitMessageCleared returns if the "merge_commit_message" field was cleared in this mutation.
+func (m *MergeRequestMutation) MergeCommitMessageCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldMergeCommitMessage]
+	return ok
+}
+
+// ResetMergeCommitMessage resets all changes to the "merge_commit_message" field.
+func (m *MergeRequestMutation) ResetMergeCommitMessage() {
+	m.merge_commit_message = nil
+	delete(m.clearedFields, mergerequest.FieldMergeCommitMessage)
+}
+
+// SetSquashCommitMessage sets the "squash_commit_message" field.
+func (m *MergeRequestMutation) SetSquashCommitMessage(s string) {
+	m.squash_commit_message = &s
+}
+
+// SquashCommitMessage returns the value of the "squash_commit_message" field in the mutation.
+func (m *MergeRequestMutation) SquashCommitMessage() (r string, exists bool) {
+	v := m.squash_commit_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSquashCommitMessage returns the old "squash_commit_message" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldSquashCommitMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSquashCommitMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSquashCommitMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSquashCommitMessage: %w", err)
+	}
+	return oldValue.SquashCommitMessage, nil
+}
+
+// ClearSquashCommitMessage clears the value of the "squash_commit_message" field.
+func (m *MergeRequestMutation) ClearSquashCommitMessage() {
+	m.squash_commit_message = nil
+	m.clearedFields[mergerequest.FieldSquashCommitMessage] = struct{}{}
+}
+
+// SquashCommitMessageCleared returns if the "squash_commit_message" field was cleared in this mutation.
+func (m *MergeRequestMutation) SquashCommitMessageCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldSquashCommitMessage]
+	return ok
+}
+
+// ResetSquashCommitMessage resets all changes to the "squash_commit_message" field.
+func (m *MergeRequestMutation) ResetSquashCommitMessage() {
+	m.squash_commit_message = nil
+	delete(m.clearedFields, mergerequest.FieldSquashCommitMessage)
+}
+
+// SetAllowCollaboration sets the "allow_collaboration" field.
+func (m *MergeRequestMutation) SetAllowCollaboration(b bool) {
+	m.allow_collaboration = &b
+}
+
+// AllowCollaboration returns the value of the "allow_collaboration" field in the mutation.
+func (m *MergeRequestMutation) AllowCollaboration() (r bool, exists bool) {
+	v := m.allow_collaboration
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAllowCollaboration returns the old "allow_collaboration" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldAllowCollaboration(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAllowCollaboration is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAllowCollaboration requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAllowCollaboration: %w", err)
+	}
+	return oldValue.AllowCollaboration, nil
+}
+
+// ResetAllowCollaboration resets all changes to the "allow_collaboration" field.
+func (m *MergeRequestMutation) ResetAllowCollaboration() {
+	m.allow_collaboration = nil
+}
+
+// SetApprovalsBeforeMerge sets the "approvals_before_merge" field.
+func (m *MergeRequestMutation) SetApprovalsBeforeMerge(i int) {
+	m.approvals_before_merge = &i
+	m.addapprovals_before_merge = nil
+}
+
+// ApprovalsBeforeMerge returns the value of the "approvals_before_merge" field in the mutation.
+func (m *MergeRequestMutation) ApprovalsBeforeMerge() (r int, exists bool) {
+	v := m.approvals_before_merge
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldApprovalsBeforeMerge returns the old "approvals_before_merge" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldApprovalsBeforeMerge(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldApprovalsBeforeMerge is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldApprovalsBeforeMerge requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldApprovalsBeforeMerge: %w", err)
+	}
+	return oldValue.ApprovalsBeforeMerge, nil
+}
+
+// AddApprovalsBeforeMerge adds i to the "approvals_before_merge" field.
+func (m *MergeRequestMutation) AddApprovalsBeforeMerge(i int) {
+	if m.addapprovals_before_merge != nil {
+		*m.addapprovals_before_merge += i
+	} else {
+		m.addapprovals_before_merge = &i
+	}
+}
+
+// AddedApprovalsBeforeMerge returns the value that was added to the "approvals_before_merge" field in this mutation.
+func (m *MergeRequestMutation) AddedApprovalsBeforeMerge() (r int, exists bool) {
+	v := m.addapprovals_before_merge
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearApprovalsBeforeMerge clears the value of the "approvals_before_merge" field.
+func (m *MergeRequestMutation) ClearApprovalsBeforeMerge() {
+	m.approvals_before_merge = nil
+	m.addapprovals_before_merge = nil
+	m.clearedFields[mergerequest.FieldApprovalsBeforeMerge] = struct{}{}
+}
+
+// ApprovalsBeforeMergeCleared returns if the "approvals_before_merge" field was cleared in this mutation.
+func (m *MergeRequestMutation) ApprovalsBeforeMergeCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldApprovalsBeforeMerge]
+	return ok
+}
+
+// ResetApprovalsBeforeMerge resets all changes to the "approvals_before_merge" field.
+func (m *MergeRequestMutation) ResetApprovalsBeforeMerge() {
+	m.approvals_before_merge = nil
+	m.addapprovals_before_merge = nil
+	delete(m.clearedFields, mergerequest.FieldApprovalsBeforeMerge)
+}
+
+// SetLatestDiffID sets the "latest_diff_id" field.
+func (m *MergeRequestMutation) SetLatestDiffID(i int) {
+	m.latest_diff_id = &i
+	m.addlatest_diff_id = nil
+}
+
+// LatestDiffID returns the value of the "latest_diff_id" field in the mutation.
+func (m *MergeRequestMutation) LatestDiffID() (r int, exists bool) {
+	v := m.latest_diff_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLatestDiffID returns the old "latest_diff_id" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldLatestDiffID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLatestDiffID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLatestDiffID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLatestDiffID: %w", err)
+	}
+	return oldValue.LatestDiffID, nil
+}
+
+// AddLatestDiffID adds i to the "latest_diff_id" field.
+func (m *MergeRequestMutation) AddLatestDiffID(i int) {
+	if m.addlatest_diff_id != nil {
+		*m.addlatest_diff_id += i
+	} else {
+		m.addlatest_diff_id = &i
+	}
+}
+
+// AddedLatestDiffID returns the value that was added to the "latest_diff_id" field in this mutation.
+func (m *MergeRequestMutation) AddedLatestDiffID() (r int, exists bool) {
+	v := m.addlatest_diff_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLatestDiffID clears the value of the "latest_diff_id" field.
+func (m *MergeRequestMutation) ClearLatestDiffID() {
+	m.latest_diff_id = nil
+	m.addlatest_diff_id = nil
+	m.clearedFields[mergerequest.FieldLatestDiffID] = struct{}{}
+}
+
+// LatestDiffIDCleared returns if the "latest_diff_id" field was cleared in this mutation.
+func (m *MergeRequestMutation) LatestDiffIDCleared() bool {
+	_, ok := m.clearedFields[mergerequest.FieldLatestDiffID]
+	return ok
+}
+
+// ResetLatestDiffID resets all changes to the "latest_diff_id" field.
+func (m *MergeRequestMutation) ResetLatestDiffID() {
+	m.latest_diff_id = nil
+	m.addlatest_diff_id = nil
+	delete(m.clearedFields, mergerequest.FieldLatestDiffID)
+}
+
+// SetTimeEstimate sets the "time_estimate" field.
+func (m *MergeRequestMutation) SetTimeEstimate(i int) {
+	m.time_estimate = &i
+	m.addtime_estimate = nil
+}
+
+// TimeEstimate returns the value of the "time_estimate" field in the mutation.
+func (m *MergeRequestMutation) TimeEstimate() (r int, exists bool) {
+	v := m.time_estimate
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTimeEstimate returns the old "time_estimate" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldTimeEstimate(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTimeEstimate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTimeEstimate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTimeEstimate: %w", err)
+	}
+	return oldValue.TimeEstimate, nil
+}
+
+// AddTimeEstimate adds i to the "time_estimate" field.
+func (m *MergeRequestMutation) AddTimeEstimate(i int) {
+	if m.addtime_estimate != nil {
+		*m.addtime_estimate += i
+	} else {
+		m.addtime_estimate = &i
+	}
+}
+
+// AddedTimeEstimate returns the value that was added to the "time_estimate" field in this mutation.
+func (m *MergeRequestMutation) AddedTimeEstimate() (r int, exists bool) {
+	v := m.addtime_estimate
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTimeEstimate resets all changes to the "time_estimate" field.
+func (m *MergeRequestMutation) ResetTimeEstimate() {
+	m.time_estimate = nil
+	m.addtime_estimate = nil
+}
+
+// SetTotalTimeSpent sets the "total_time_spent" field.
+func (m *MergeRequestMutation) SetTotalTimeSpent(i int) {
+	m.total_time_spent = &i
+	m.addtotal_time_spent = nil
+}
+
+// TotalTimeSpent returns the value of the "total_time_spent" field in the mutation.
+func (m *MergeRequestMutation) TotalTimeSpent() (r int, exists bool) {
+	v := m.total_time_spent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTotalTimeSpent returns the old "total_time_spent" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldTotalTimeSpent(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTotalTimeSpent is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTotalTimeSpent requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTotalTimeSpent: %w", err)
+	}
+	return oldValue.TotalTimeSpent, nil
+}
+
+// AddTotalTimeSpent adds i to the "total_time_spent" field.
+func (m *MergeRequestMutation) AddTotalTimeSpent(i int) {
+	if m.addtotal_time_spent != nil {
+		*m.addtotal_time_spent += i
+	} else {
+		m.addtotal_time_spent = &i
+	}
+}
+
+// AddedTotalTimeSpent returns the value that was added to the "total_time_spent" field in this mutation.
+func (m *MergeRequestMutation) AddedTotalTimeSpent() (r int, exists bool) {
+	v := m.addtotal_time_spent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTotalTimeSpent resets all changes to the "total_time_spent" field.
+func (m *MergeRequestMutation) ResetTotalTimeSpent() {
+	m.total_time_spent = nil
+	m.addtotal_time_spent = nil
+}
+
+// SetUserNotesCount sets the "user_notes_count" field.
+func (m *MergeRequestMutation) SetUserNotesCount(i int) {
+	m.user_notes_count = &i
+	m.adduser_notes_count = nil
+}
+
+// UserNotesCount returns the value of the "user_notes_count" field in the mutation.
+func (m *MergeRequestMutation) UserNotesCount() (r int, exists bool) {
+	v := m.user_notes_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserNotesCount returns the old "user_notes_count" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldUserNotesCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserNotesCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserNotesCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserNotesCount: %w", err)
+	}
+	return oldValue.UserNotesCount, nil
+}
+
+// AddUserNotesCount adds i to the "user_notes_count" field.
+func (m *MergeRequestMutation) AddUserNotesCount(i int) {
+	if m.adduser_notes_count != nil {
+		*m.adduser_notes_count += i
+	} else {
+		m.adduser_notes_count = &i
+	}
+}
+
+// AddedUserNotesCount returns the value that was added to the "user_notes_count" field in this mutation.
+func (m *MergeRequestMutation) AddedUserNotesCount() (r int, exists bool) {
+	v := m.adduser_notes_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserNotesCount resets all changes to the "user_notes_count" field.
+func (m *MergeRequestMutation) ResetUserNotesCount() {
+	m.user_notes_count = nil
+	m.adduser_notes_count = nil
+}
+
+// SetImported sets the "imported" field.
+func (m *MergeRequestMutation) SetImported(b bool) {
+	m.imported = &b
+}
+
+// Imported returns the value of the "imported" field in the mutation.
+func (m *MergeRequestMutation) Imported() (r bool, exists bool) {
+	v := m.imported
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldImported returns the old "imported" field's value of the MergeRequest entity.
+// If the MergeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestMutation) OldImported(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldImported is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldImported requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldImported: %w", err)
+	}
+	return oldValue.Imported, nil
+}
+
+// ResetImported resets all changes to the "imported" field.
+func (m *MergeRequestMutation) ResetImported() {
+	m.imported = nil
+}
+
+// ClearProject clears the "project" edge to the Project entity.
+func (m *MergeRequestMutation) ClearProject() {
+	m.clearedproject = true
+	m.clearedFields[mergerequest.FieldProjectID] = struct{}{}
+}
+
+// ProjectCleared reports if the "project" edge to the Project entity was cleared.
+func (m *MergeRequestMutation) ProjectCleared() bool {
+	return m.clearedproject
+}
+
+// ProjectIDs returns the "project" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProjectID instead. It exists only for internal usage by the builders.
+func (m *MergeRequestMutation) ProjectIDs() (ids []int) {
+	if id := m.project; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProject resets all changes to the "project" edge.
+func (m *MergeRequestMutation) ResetProject() {
+	m.project = nil
+	m.clearedproject = false
+}
+
+// ClearSourceProject clears the "source_project" edge to the Project entity.
+func (m *MergeRequestMutation) ClearSourceProject() {
+	m.clearedsource_project = true
+	m.clearedFields[mergerequest.FieldSourceProjectID] = struct{}{}
+}
+
+// SourceProjectCleared reports if the "source_project" edge to the Project entity was cleared.
+func (m *MergeRequestMutation) SourceProjectCleared() bool {
+	return m.SourceProjectIDCleared() || m.clearedsource_project
+}
+
+// SourceProjectIDs returns the "source_project" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SourceProjectID instead. It exists only for internal usage by the builders.
+func (m *MergeRequestMutation) SourceProjectIDs() (ids []int) {
+	if id := m.source_project; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSourceProject resets all changes to the "source_project" edge.
+func (m *MergeRequestMutation) ResetSourceProject() {
+	m.source_project = nil
+	m.clearedsource_project = false
+}
+
+// ClearAuthor clears the "author" edge to the User entity.
+func (m *MergeRequestMutation) ClearAuthor() {
+	m.clearedauthor = true
+	m.clearedFields[mergerequest.FieldAuthorID] = struct{}{}
+}
+
+// AuthorCleared reports if the "author" edge to the User entity was cleared.
+func (m *MergeRequestMutation) AuthorCleared() bool {
+	return m.AuthorIDCleared() || m.clearedauthor
+}
+
+// AuthorIDs returns the "author" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// AuthorID instead. It exists only for internal usage by the builders.
+func (m *MergeRequestMutation) AuthorIDs() (ids []int) {
+	if id := m.author; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetAuthor resets all changes to the "author" edge.
+func (m *MergeRequestMutation) ResetAuthor() {
+	m.author = nil
+	m.clearedauthor = false
+}
+
+// ClearMergedBy clears the "merged_by" edge to the User entity.
+func (m *MergeRequestMutation) ClearMergedBy() {
+	m.clearedmerged_by = true
+	m.clearedFields[mergerequest.FieldMergedByID] = struct{}{}
+}
+
+// MergedByCleared reports if the "merged_by" edge to the User entity was cleared.
+func (m *MergeRequestMutation) MergedByCleared() bool {
+	return m.MergedByIDCleared() || m.clearedmerged_by
+}
+
+// MergedByIDs returns the "merged_by" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MergedByID instead. It exists only for internal usage by the builders.
+func (m *MergeRequestMutation) MergedByIDs() (ids []int) {
+	if id := m.merged_by; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMergedBy resets all changes to the "merged_by" edge.
+func (m *MergeRequestMutation) ResetMergedBy() {
+	m.merged_by = nil
+	m.clearedmerged_by = false
+}
+
+// ClearClosedBy clears the "closed_by" edge to the User entity.
+func (m *MergeRequestMutation) ClearClosedBy() {
+	m.clearedclosed_by = true
+	m.clearedFields[mergerequest.FieldClosedByID] = struct{}{}
+}
+
+// ClosedByCleared reports if the "closed_by" edge to the User entity was cleared.
+func (m *MergeRequestMutation) ClosedByCleared() bool {
+	return m.ClosedByIDCleared() || m.clearedclosed_by
+}
+
+// ClosedByIDs returns the "closed_by" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ClosedByID instead. It exists only for internal usage by the builders.
+func (m *MergeRequestMutation) ClosedByIDs() (ids []int) {
+	if id := m.closed_by; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetClosedBy resets all changes to the "closed_by" edge.
+func (m *MergeRequestMutation) ResetClosedBy() {
+	m.closed_by = nil
+	m.clearedclosed_by = false
+}
+
+// ClearMergeUser clears the "merge_user" edge to the User entity.
+func (m *MergeRequestMutation) ClearMergeUser() {
+	m.clearedmerge_user = true
+	m.clearedFields[mergerequest.FieldMergeUserID] = struct{}{}
+}
+
+// MergeUserCleared reports if the "merge_user" edge to the User entity was cleared.
+func (m *MergeRequestMutation) MergeUserCleared() bool {
+	return m.MergeUserIDCleared() || m.clearedmerge_user
+}
+
+// MergeUserIDs returns the "merge_user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MergeUserID instead. It exists only for internal usage by the builders.
+func (m *MergeRequestMutation) MergeUserIDs() (ids []int) {
+	if id := m.merge_user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMergeUser resets all changes to the "merge_user" edge.
+func (m *MergeRequestMutation) ResetMergeUser() {
+	m.merge_user = nil
+	m.clearedmerge_user = false
+}
+
+// ClearMilestone clears the "milestone" edge to the Milestone entity.
+func (m *MergeRequestMutation) ClearMilestone() {
+	m.clearedmilestone = true
+	m.clearedFields[mergerequest.FieldMilestoneID] = struct{}{}
+}
+
+// MilestoneCleared reports if the "milestone" edge to the Milestone entity was cleared.
+func (m *MergeRequestMutation) MilestoneCleared() bool {
+	return m.MilestoneIDCleared() || m.clearedmilestone
+}
+
+// MilestoneIDs returns the "milestone" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MilestoneID instead. It exists only for internal usage by the builders.
+func (m *MergeRequestMutation) MilestoneIDs() (ids []int) {
+	if id := m.milestone; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMilestone resets all changes to the "milestone" edge.
+func (m *MergeRequestMutation) ResetMilestone() {
+	m.milestone = nil
+	m.clearedmilestone = false
+}
+
+// AddLabelLinkIDs adds the "label_links" edge to the MergeRequestLabel entity by ids.
+func (m *MergeRequestMutation) AddLabelLinkIDs(ids ...int) {
+	if m.label_links == nil {
+		m.label_links = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.label_links[ids[i]] = struct{}{}
+	}
+}
+
+// ClearLabelLinks clears the "label_links" edge to the MergeRequestLabel entity.
+func (m *MergeRequestMutation) ClearLabelLinks() {
+	m.clearedlabel_links = true
+}
+
+// LabelLinksCleared reports if the "label_links" edge to the MergeRequestLabel entity was cleared.
+func (m *MergeRequestMutation) LabelLinksCleared() bool {
+	return m.clearedlabel_links
+}
+
+// RemoveLabelLinkIDs removes the "label_links" edge to the MergeRequestLabel entity by IDs.
+func (m *MergeRequestMutation) RemoveLabelLinkIDs(ids ...int) {
+	if m.removedlabel_links == nil {
+		m.removedlabel_links = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.label_links, ids[i])
+		m.removedlabel_links[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedLabelLinks returns the removed IDs of the "label_links" edge to the MergeRequestLabel entity.
+func (m *MergeRequestMutation) RemovedLabelLinksIDs() (ids []int) {
+	for id := range m.removedlabel_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// LabelLinksIDs returns the "label_links" edge IDs in the mutation.
+func (m *MergeRequestMutation) LabelLinksIDs() (ids []int) {
+	for id := range m.label_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetLabelLinks resets all changes to the "label_links" edge.
+func (m *MergeRequestMutation) ResetLabelLinks() {
+	m.label_links = nil
+	m.clearedlabel_links = false
+	m.removedlabel_links = nil
+}
+
+// AddAssigneeLinkIDs adds the "assignee_links" edge to the MergeRequestAssignee entity by ids.
+func (m *MergeRequestMutation) AddAssigneeLinkIDs(ids ...int) {
+	if m.assignee_links == nil {
+		m.assignee_links = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.assignee_links[ids[i]] = struct{}{}
+	}
+}
+
+// ClearAssigneeLinks clears the "assignee_links" edge to the MergeRequestAssignee entity.
+func (m *MergeRequestMutation) ClearAssigneeLinks() {
+	m.clearedassignee_links = true
+}
+
+// AssigneeLinksCleared reports if the "assignee_links" edge to the MergeRequestAssignee entity was cleared.
+func (m *MergeRequestMutation) AssigneeLinksCleared() bool {
+	return m.clearedassignee_links
+}
+
+// RemoveAssigneeLinkIDs removes the "assignee_links" edge to the MergeRequestAssignee entity by IDs.
+func (m *MergeRequestMutation) RemoveAssigneeLinkIDs(ids ...int) {
+	if m.removedassignee_links == nil {
+		m.removedassignee_links = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.assignee_links, ids[i])
+		m.removedassignee_links[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedAssigneeLinks returns the removed IDs of the "assignee_links" edge to the MergeRequestAssignee entity.
+func (m *MergeRequestMutation) RemovedAssigneeLinksIDs() (ids []int) {
+	for id := range m.removedassignee_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// AssigneeLinksIDs returns the "assignee_links" edge IDs in the mutation.
+func (m *MergeRequestMutation) AssigneeLinksIDs() (ids []int) {
+	for id := range m.assignee_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetAssigneeLinks resets all changes to the "assignee_links" edge.
+func (m *MergeRequestMutation) ResetAssigneeLinks() {
+	m.assignee_links = nil
+	m.clearedassignee_links = false
+	m.removedassignee_links = nil
+}
+
+// AddReviewerLinkIDs adds the "reviewer_links" edge to the MergeRequestReviewer entity by ids.
+func (m *MergeRequestMutation) AddReviewerLinkIDs(ids ...int) {
+	if m.reviewer_links == nil {
+		m.reviewer_links = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.reviewer_links[ids[i]] = struct{}{}
+	}
+}
+
+// ClearReviewerLinks clears the "reviewer_links" edge to the MergeRequestReviewer entity.
+func (m *MergeRequestMutation) ClearReviewerLinks() {
+	m.clearedreviewer_links = true
+}
+
+// ReviewerLinksCleared reports if the "reviewer_links" edge to the MergeRequestReviewer entity was cleared.
+func (m *MergeRequestMutation) ReviewerLinksCleared() bool {
+	return m.clearedreviewer_links
+}
+
+// RemoveReviewerLinkIDs removes the "reviewer_links" edge to the MergeRequestReviewer entity by IDs.
+func (m *MergeRequestMutation) RemoveReviewerLinkIDs(ids ...int) {
+	if m.removedreviewer_links == nil {
+		m.removedreviewer_links = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.reviewer_links, ids[i])
+		m.removedreviewer_links[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedReviewerLinks returns the removed IDs of the "reviewer_links" edge to the MergeRequestReviewer entity.
+func (m *MergeRequestMutation) RemovedReviewerLinksIDs() (ids []int) {
+	for id := range m.removedreviewer_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ReviewerLinksIDs returns the "reviewer_links" edge IDs in the mutation.
+func (m *MergeRequestMutation) ReviewerLinksIDs() (ids []int) {
+	for id := range m.reviewer_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetReviewerLinks resets all changes to the "reviewer_links" edge.
+func (m *MergeRequestMutation) ResetReviewerLinks() {
+	m.reviewer_links = nil
+	m.clearedreviewer_links = false
+	m.removedreviewer_links = nil
+}
+
+// AddDiffIDs adds the "diffs" edge to the MergeRequestDiff entity by ids.
+func (m *MergeRequestMutation) AddDiffIDs(ids ...int) {
+	if m.diffs == nil {
+		m.diffs = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.diffs[ids[i]] = struct{}{}
+	}
+}
+
+// ClearDiffs clears the "diffs" edge to the MergeRequestDiff entity.
+func (m *MergeRequestMutation) ClearDiffs() {
+	m.cleareddiffs = true
+}
+
+// DiffsCleared reports if the "diffs" edge to the MergeRequestDiff entity was cleared.
+func (m *MergeRequestMutation) DiffsCleared() bool {
+	return m.cleareddiffs
+}
+
+// RemoveDiffIDs removes the "diffs" edge to the MergeRequestDiff entity by IDs.
+func (m *MergeRequestMutation) RemoveDiffIDs(ids ...int) {
+	if m.removeddiffs == nil {
+		m.removeddiffs = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.diffs, ids[i])
+		m.removeddiffs[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedDiffs returns the removed IDs of the "diffs" edge to the MergeRequestDiff entity.
+func (m *MergeRequestMutation) RemovedDiffsIDs() (ids []int) {
+	for id := range m.removeddiffs {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// DiffsIDs returns the "diffs" edge IDs in the mutation.
+func (m *MergeRequestMutation) DiffsIDs() (ids []int) {
+	for id := range m.diffs {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetDiffs resets all changes to the "diffs" edge.
+func (m *MergeRequestMutation) ResetDiffs() {
+	m.diffs = nil
+	m.cleareddiffs = false
+	m.removeddiffs = nil
+}
+
+// AddApprovalIDs adds the "approvals" edge to the MergeRequestApproval entity by ids.
+func (m *MergeRequestMutation) AddApprovalIDs(ids ...int) {
+	if m.approvals == nil {
+		m.approvals = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.approvals[ids[i]] = struct{}{}
+	}
+}
+
+// ClearApprovals clears the "approvals" edge to the MergeRequestApproval entity.
+func (m *MergeRequestMutation) ClearApprovals() {
+	m.clearedapprovals = true
+}
+
+// ApprovalsCleared reports if the "approvals" edge to the MergeRequestApproval entity was cleared.
+func (m *MergeRequestMutation) ApprovalsCleared() bool {
+	return m.clearedapprovals
+}
+
+// RemoveApprovalIDs removes the "approvals" edge to the MergeRequestApproval entity by IDs.
+func (m *MergeRequestMutation) RemoveApprovalIDs(ids ...int) {
+	if m.removedapprovals == nil {
+		m.removedapprovals = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.approvals, ids[i])
+		m.removedapprovals[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedApprovals returns the removed IDs of the "approvals" edge to the MergeRequestApproval entity.
+func (m *MergeRequestMutation) RemovedApprovalsIDs() (ids []int) {
+	for id := range m.removedapprovals {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ApprovalsIDs returns the "approvals" edge IDs in the mutation.
+func (m *MergeRequestMutation) ApprovalsIDs() (ids []int) {
+	for id := range m.approvals {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetApprovals resets all changes to the "approvals" edge.
+func (m *MergeRequestMutation) ResetApprovals() {
+	m.approvals = nil
+	m.clearedapprovals = false
+	m.removedapprovals = nil
+}
+
+// Where appends a list predicates to the MergeRequestMutation builder.
+func (m *MergeRequestMutation) Where(ps ...predicate.MergeRequest) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the MergeRequestMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *MergeRequestMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.MergeRequest, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *MergeRequestMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *MergeRequestMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (MergeRequest).
+func (m *MergeRequestMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *MergeRequestMutation) Fields() []string {
+	fields := make([]string, 0, 42)
+	if m.created_at != nil {
+		fields = append(fields, mergerequest.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, mergerequest.FieldUpdatedAt)
+	}
+	if m.project != nil {
+		fields = append(fields, mergerequest.FieldProjectID)
+	}
+	if m.iid != nil {
+		fields = append(fields, mergerequest.FieldIid)
+	}
+	if m.source_project != nil {
+		fields = append(fields, mergerequest.FieldSourceProjectID)
+	}
+	if m.source_branch != nil {
+		fields = append(fields, mergerequest.FieldSourceBranch)
+	}
+	if m.target_branch != nil {
+		fields = append(fields, mergerequest.FieldTargetBranch)
+	}
+	if m.title != nil {
+		fields = append(fields, mergerequest.FieldTitle)
+	}
+	if m.description != nil {
+		fields = append(fields, mergerequest.FieldDescription)
+	}
+	if m.state != nil {
+		fields = append(fields, mergerequest.FieldState)
+	}
+	if m.draft != nil {
+		fields = append(fields, mergerequest.FieldDraft)
+	}
+	if m.author != nil {
+		fields = append(fields, mergerequest.FieldAuthorID)
+	}
+	if m.milestone != nil {
+		fields = append(fields, mergerequest.FieldMilestoneID)
+	}
+	if m.merge_status != nil {
+		fields = append(fields, mergerequest.FieldMergeStatus)
+	}
+	if m.merge_error != nil {
+		fields = append(fields, mergerequest.FieldMergeError)
+	}
+	if m.sha != nil {
+		fields = append(fields, mergerequest.FieldSha)
+	}
+	if m.merge_commit_sha != nil {
+		fields = append(fields, mergerequest.FieldMergeCommitSha)
+	}
+	if m.squash_commit_sha != nil {
+		fields = append(fields, mergerequest.FieldSquashCommitSha)
+	}
+	if m.rebase_commit_sha != nil {
+		fields = append(fields, mergerequest.FieldRebaseCommitSha)
+	}
+	if m.merge_ref_sha != nil {
+		fields = append(fields, mergerequest.FieldMergeRefSha)
+	}
+	if m.in_progress_merge_commit_sha != nil {
+		fields = append(fields, mergerequest.FieldInProgressMergeCommitSha)
+	}
+	if m.merged_by != nil {
+		fields = append(fields, mergerequest.FieldMergedByID)
+	}
+	if m.merged_at != nil {
+		fields = append(fields, mergerequest.FieldMergedAt)
+	}
+	if m.closed_by != nil {
+		fields = append(fields, mergerequest.FieldClosedByID)
+	}
+	if m.closed_at != nil {
+		fields = append(fields, mergerequest.FieldClosedAt)
+	}
+	if m.merge_user != nil {
+		fields = append(fields, mergerequest.FieldMergeUserID)
+	}
+	if m.merge_when_pipeline_succeeds != nil {
+		fields = append(fields, mergerequest.FieldMergeWhenPipelineSucceeds)
+	}
+	if m.auto_merge_strategy != nil {
+		fields = append(fields, mergerequest.FieldAutoMergeStrategy)
+	}
+	if m.prepared_at != nil {
+		fields = append(fields, mergerequest.FieldPreparedAt)
+	}
+	if m.discussion_locked != nil {
+		fields = append(fields, mergerequest.FieldDiscussionLocked)
+	}
+	if m.force_remove_source_branch != nil {
+		fields = append(fields, mergerequest.FieldForceRemoveSourceBranch)
+	}
+	if m.should_remove_source_branch != nil {
+		fields = append(fields, mergerequest.FieldShouldRemoveSourceBranch)
+	}
+	if m.squash != nil {
+		fields = append(fields, mergerequest.FieldSquash)
+	}
+	if m.merge_commit_message != nil {
+		fields = append(fields, mergerequest.FieldMergeCommitMessage)
+	}
+	if m.squash_commit_message != nil {
+		fields = append(fields, mergerequest.FieldSquashCommitMessage)
+	}
+	if m.allow_collaboration != nil {
+		fields = append(fields, mergerequest.FieldAllowCollaboration)
+	}
+	if m.approvals_before_merge != nil {
+		fields = append(fields, mergerequest.FieldApprovalsBeforeMerge)
+	}
+	if m.latest_diff_id != nil {
+		fields = append(fields, mergerequest.FieldLatestDiffID)
+	}
+	if m.time_estimate != nil {
+		fields = append(fields, mergerequest.FieldTimeEstimate)
+	}
+	if m.total_time_spent != nil {
+		fields = append(fields, mergerequest.FieldTotalTimeSpent)
+	}
+	if m.user_notes_count != nil {
+		fields = append(fields, mergerequest.FieldUserNotesCount)
+	}
+	if m.imported != nil {
+		fields = append(fields, mergerequest.FieldImported)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *MergeRequestMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case mergerequest.FieldCreatedAt:
+		return m.CreatedAt()
+	case mergerequest.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case mergerequest.FieldProjectID:
+		return m.ProjectID()
+	case mergerequest.FieldIid:
+		return m.Iid()
+	case mergerequest.FieldSourceProjectID:
+		return m.SourceProjectID()
+	case mergerequest.FieldSourceBranch:
+		return m.SourceBranch()
+	case mergerequest.FieldTargetBranch:
+		return m.TargetBranch()
+	case mergerequest.FieldTitle:
+		return m.Title()
+	case mergerequest.FieldDescription:
+		return m.Description()
+	case mergerequest.FieldState:
+		return m.State()
+	case mergerequest.FieldDraft:
+		return m.Draft()
+	case mergerequest.FieldAuthorID:
+		return m.AuthorID()
+	case mergerequest.FieldMilestoneID:
+		return m.MilestoneID()
+	case mergerequest.FieldMergeStatus:
+		return m.MergeStatus()
+	case mergerequest.FieldMergeError:
+		return m.MergeError()
+	case mergerequest.FieldSha:
+		return m.Sha()
+	case mergerequest.FieldMergeCommitSha:
+		return m.MergeCommitSha()
+	case mergerequest.FieldSquashCommitSha:
+		return m.SquashCommitSha()
+	case mergerequest.FieldRebaseCommitSha:
+		return m.RebaseCommitSha()
+	case mergerequest.FieldMergeRefSha:
+		return m.MergeRefSha()
+	case mergerequest.FieldInProgressMergeCommitSha:
+		return m.InProgressMergeCommitSha()
+	case mergerequest.FieldMergedByID:
+		return m.MergedByID()
+	case mergerequest.FieldMergedAt:
+		return m.MergedAt()
+	case mergerequest.FieldClosedByID:
+		return m.ClosedByID()
+	case mergerequest.FieldClosedAt:
+		return m.ClosedAt()
+	case mergerequest.FieldMergeUserID:
+		return m.MergeUserID()
+	case mergerequest.FieldMergeWhenPipelineSucceeds:
+		return m.MergeWhenPipelineSucceeds()
+	case mergerequest.FieldAutoMergeStrategy:
+		return m.AutoMergeStrategy()
+	case mergerequest.FieldPreparedAt:
+		return m.PreparedAt()
+	case mergerequest.FieldDiscussionLocked:
+		return m.DiscussionLocked()
+	case mergerequest.FieldForceRemoveSourceBranch:
+		return m.ForceRemoveSourceBranch()
+	case mergerequest.FieldShouldRemoveSourceBranch:
+		return m.ShouldRemoveSourceBranch()
+	case mergerequest.FieldSquash:
+		return m.Squash()
+	case mergerequest.FieldMergeCommitMessage:
+		return m.MergeCommitMessage()
+	case mergerequest.FieldSquashCommitMessage:
+		return m.SquashCommitMessage()
+	case mergerequest.FieldAllowCollaboration:
+		return m.AllowCollaboration()
+	case mergerequest.FieldApprovalsBeforeMerge:
+		return m.ApprovalsBeforeMerge()
+	case mergerequest.FieldLatestDiffID:
+		return m.LatestDiffID()
+	case mergerequest.FieldTimeEstimate:
+		return m.TimeEstimate()
+	case mergerequest.FieldTotalTimeSpent:
+		return m.TotalTimeSpent()
+	case mergerequest.FieldUserNotesCount:
+		return m.UserNotesCount()
+	case mergerequest.FieldImported:
+		return m.Imported()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *MergeRequestMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case mergerequest.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case mergerequest.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case mergerequest.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case mergerequest.FieldIid:
+		return m.OldIid(ctx)
+	case mergerequest.FieldSourceProjectID:
+		return m.OldSourceProjectID(ctx)
+	case mergerequest.FieldSourceBranch:
+		return m.OldSourceBranch(ctx)
+	case mergerequest.FieldTargetBranch:
+		return m.OldTargetBranch(ctx)
+	case mergerequest.FieldTitle:
+		return m.OldTitle(ctx)
+	case mergerequest.FieldDescription:
+		return m.OldDescription(ctx)
+	case mergerequest.FieldState:
+		return m.OldState(ctx)
+	case mergerequest.FieldDraft:
+		return m.OldDraft(ctx)
+	case mergerequest.FieldAuthorID:
+		return m.OldAuthorID(ctx)
+	case mergerequest.FieldMilestoneID:
+		return m.OldMilestoneID(ctx)
+	case mergerequest.FieldMergeStatus:
+		return m.OldMergeStatus(ctx)
+	case mergerequest.FieldMergeError:
+		return m.OldMergeError(ctx)
+	case mergerequest.FieldSha:
+		return m.OldSha(ctx)
+	case mergerequest.FieldMergeCommitSha:
+		return m.OldMergeCommitSha(ctx)
+	case mergerequest.FieldSquashCommitSha:
+		return m.OldSquashCommitSha(ctx)
+	case mergerequest.FieldRebaseCommitSha:
+		return m.OldRebaseCommitSha(ctx)
+	case mergerequest.FieldMergeRefSha:
+		return m.OldMergeRefSha(ctx)
+	case mergerequest.FieldInProgressMergeCommitSha:
+		return m.OldInProgressMergeCommitSha(ctx)
+	case mergerequest.FieldMergedByID:
+		return m.OldMergedByID(ctx)
+	case mergerequest.FieldMergedAt:
+		return m.OldMergedAt(ctx)
+	case mergerequest.FieldClosedByID:
+		return m.OldClosedByID(ctx)
+	case mergerequest.FieldClosedAt:
+		return m.OldClosedAt(ctx)
+	case mergerequest.FieldMergeUserID:
+		return m.OldMergeUserID(ctx)
+	case mergerequest.FieldMergeWhenPipelineSucceeds:
+		return m.OldMergeWhenPipelineSucceeds(ctx)
+	case mergerequest.FieldAutoMergeStrategy:
+		return m.OldAutoMergeStrategy(ctx)
+	case mergerequest.FieldPreparedAt:
+		return m.OldPreparedAt(ctx)
+	case mergerequest.FieldDiscussionLocked:
+		return m.OldDiscussionLocked(ctx)
+	case mergerequest.FieldForceRemoveSourceBranch:
+		return m.OldForceRemoveSourceBranch(ctx)
+	case mergerequest.FieldShouldRemoveSourceBranch:
+		return m.OldShouldRemoveSourceBranch(ctx)
+	case mergerequest.FieldSquash:
+		return m.OldSquash(ctx)
+	case mergerequest.FieldMergeCommitMessage:
+		return m.OldMergeCommitMessage(ctx)
+	case mergerequest.FieldSquashCommitMessage:
+		return m.OldSquashCommitMessage(ctx)
+	case mergerequest.FieldAllowCollaboration:
+		return m.OldAllowCollaboration(ctx)
+	case mergerequest.FieldApprovalsBeforeMerge:
+		return m.OldApprovalsBeforeMerge(ctx)
+	case mergerequest.FieldLatestDiffID:
+		return m.OldLatestDiffID(ctx)
+	case mergerequest.FieldTimeEstimate:
+		return m.OldTimeEstimate(ctx)
+	case mergerequest.FieldTotalTimeSpent:
+		return m.OldTotalTimeSpent(ctx)
+	case mergerequest.FieldUserNotesCount:
+		return m.OldUserNotesCount(ctx)
+	case mergerequest.FieldImported:
+		return m.OldImported(ctx)
+	}
+	return nil, fmt.Errorf("unknown MergeRequest field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MergeRequestMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case mergerequest.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case mergerequest.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case mergerequest.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case mergerequest.FieldIid:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIid(v)
+		return nil
+	case mergerequest.FieldSourceProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceProjectID(v)
+		return nil
+	case mergerequest.FieldSourceBranch:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceBranch(v)
+		return nil
+	case mergerequest.FieldTargetBranch:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTargetBranch(v)
+		return nil
+	case mergerequest.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case mergerequest.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case mergerequest.FieldState:
+		v, ok := value.(mergerequest.State)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetState(v)
+		return nil
+	case mergerequest.FieldDraft:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDraft(v)
+		return nil
+	case mergerequest.FieldAuthorID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAuthorID(v)
+		return nil
+	case mergerequest.FieldMilestoneID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMilestoneID(v)
+		return nil
+	case mergerequest.FieldMergeStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeStatus(v)
+		return nil
+	case mergerequest.FieldMergeError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeError(v)
+		return nil
+	case mergerequest.FieldSha:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSha(v)
+		return nil
+	case mergerequest.FieldMergeCommitSha:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeCommitSha(v)
+		return nil
+	case mergerequest.FieldSquashCommitSha:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSquashCommitSha(v)
+		return nil
+	case mergerequest.FieldRebaseCommitSha:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRebaseCommitSha(v)
+		return nil
+	case mergerequest.FieldMergeRefSha:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeRefSha(v)
+		return nil
+	case mergerequest.FieldInProgressMergeCommitSha:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInProgressMergeCommitSha(v)
+		return nil
+	case mergerequest.FieldMergedByID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergedByID(v)
+		return nil
+	case mergerequest.FieldMergedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergedAt(v)
+		return nil
+	case mergerequest.FieldClosedByID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClosedByID(v)
+		return nil
+	case mergerequest.FieldClosedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClosedAt(v)
+		return nil
+	case mergerequest.FieldMergeUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeUserID(v)
+		return nil
+	case mergerequest.FieldMergeWhenPipelineSucceeds:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeWhenPipelineSucceeds(v)
+		return nil
+	case mergerequest.FieldAutoMergeStrategy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAutoMergeStrategy(v)
+		return nil
+	case mergerequest.FieldPreparedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPreparedAt(v)
+		return nil
+	case mergerequest.FieldDiscussionLocked:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDiscussionLocked(v)
+		return nil
+	case mergerequest.FieldForceRemoveSourceBranch:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetForceRemoveSourceBranch(v)
+		return nil
+	case mergerequest.FieldShouldRemoveSourceBranch:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShouldRemoveSourceBranch(v)
+		return nil
+	case mergerequest.FieldSquash:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSquash(v)
+		return nil
+	case mergerequest.FieldMergeCommitMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeCommitMessage(v)
+		return nil
+	case mergerequest.FieldSquashCommitMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSquashCommitMessage(v)
+		return nil
+	case mergerequest.FieldAllowCollaboration:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAllowCollaboration(v)
+		return nil
+	case mergerequest.FieldApprovalsBeforeMerge:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetApprovalsBeforeMerge(v)
+		return nil
+	case mergerequest.FieldLatestDiffID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLatestDiffID(v)
+		return nil
+	case mergerequest.FieldTimeEstimate:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTimeEstimate(v)
+		return nil
+	case mergerequest.FieldTotalTimeSpent:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTotalTimeSpent(v)
+		return nil
+	case mergerequest.FieldUserNotesCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserNotesCount(v)
+		return nil
+	case mergerequest.FieldImported:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImported(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequest field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *MergeRequestMutation) AddedFields() []string {
+	var fields []string
+	if m.addiid != nil {
+		fields = append(fields, mergerequest.FieldIid)
+	}
+	if m.addapprovals_before_merge != nil {
+		fields = append(fields, mergerequest.FieldApprovalsBeforeMerge)
+	}
+	if m.addlatest_diff_id != nil {
+		fields = append(fields, mergerequest.FieldLatestDiffID)
+	}
+	if m.addtime_estimate != nil {
+		fields = append(fields, mergerequest.FieldTimeEstimate)
+	}
+	if m.addtotal_time_spent != nil {
+		fields = append(fields, mergerequest.FieldTotalTimeSpent)
+	}
+	if m.adduser_notes_count != nil {
+		fields = append(fields, mergerequest.FieldUserNotesCount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *MergeRequestMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case mergerequest.FieldIid:
+		return m.AddedIid()
+	case mergerequest.FieldApprovalsBeforeMerge:
+		return m.AddedApprovalsBeforeMerge()
+	case mergerequest.FieldLatestDiffID:
+		return m.AddedLatestDiffID()
+	case mergerequest.FieldTimeEstimate:
+		return m.AddedTimeEstimate()
+	case mergerequest.FieldTotalTimeSpent:
+		return m.AddedTotalTimeSpent()
+	case mergerequest.FieldUserNotesCount:
+		return m.AddedUserNotesCount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MergeRequestMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case mergerequest.FieldIid:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddIid(v)
+		return nil
+	case mergerequest.FieldApprovalsBeforeMerge:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddApprovalsBeforeMerge(v)
+		return nil
+	case mergerequest.FieldLatestDiffID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLatestDiffID(v)
+		return nil
+	case mergerequest.FieldTimeEstimate:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTimeEstimate(v)
+		return nil
+	case mergerequest.FieldTotalTimeSpent:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTotalTimeSpent(v)
+		return nil
+	case mergerequest.FieldUserNotesCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserNotesCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequest numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *MergeRequestMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(mergerequest.FieldSourceProjectID) {
+		fields = append(fields, mergerequest.FieldSourceProjectID)
+	}
+	if m.FieldCleared(mergerequest.FieldDescription) {
+		fields = append(fields, mergerequest.FieldDescription)
+	}
+	if m.FieldCleared(mergerequest.FieldAuthorID) {
+		fields = append(fields, mergerequest.FieldAuthorID)
+	}
+	if m.FieldCleared(mergerequest.FieldMilestoneID) {
+		fields = append(fields, mergerequest.FieldMilestoneID)
+	}
+	if m.FieldCleared(mergerequest.FieldMergeError) {
+		fields = append(fields, mergerequest.FieldMergeError)
+	}
+	if m.FieldCleared(mergerequest.FieldSha) {
+		fields = append(fields, mergerequest.FieldSha)
+	}
+	if m.FieldCleared(mergerequest.FieldMergeCommitSha) {
+		fields = append(fields, mergerequest.FieldMergeCommitSha)
+	}
+	if m.FieldCleared(mergerequest.FieldSquashCommitSha) {
+		fields = append(fields, mergerequest.FieldSquashCommitSha)
+	}
+	if m.FieldCleared(mergerequest.FieldRebaseCommitSha) {
+		fields = append(fields, mergerequest.FieldRebaseCommitSha)
+	}
+	if m.FieldCleared(mergerequest.FieldMergeRefSha) {
+		fields = append(fields, mergerequest.FieldMergeRefSha)
+	}
+	if m.FieldCleared(mergerequest.FieldInProgressMergeCommitSha) {
+		fields = append(fields, mergerequest.FieldInProgressMergeCommitSha)
+	}
+	if m.FieldCleared(mergerequest.FieldMergedByID) {
+		fields = append(fields, mergerequest.FieldMergedByID)
+	}
+	if m.FieldCleared(mergerequest.FieldMergedAt) {
+		fields = append(fields, mergerequest.FieldMergedAt)
+	}
+	if m.FieldCleared(mergerequest.FieldClosedByID) {
+		fields = append(fields, mergerequest.FieldClosedByID)
+	}
+	if m.FieldCleared(mergerequest.FieldClosedAt) {
+		fields = append(fields, mergerequest.FieldClosedAt)
+	}
+	if m.FieldCleared(mergerequest.FieldMergeUserID) {
+		fields = append(fields, mergerequest.FieldMergeUserID)
+	}
+	if m.FieldCleared(mergerequest.FieldAutoMergeStrategy) {
+		fields = append(fields, mergerequest.FieldAutoMergeStrategy)
+	}
+	if m.FieldCleared(mergerequest.FieldPreparedAt) {
+		fields = append(fields, mergerequest.FieldPreparedAt)
+	}
+	if m.FieldCleared(mergerequest.FieldDiscussionLocked) {
+		fields = append(fields, mergerequest.FieldDiscussionLocked)
+	}
+	if m.FieldCleared(mergerequest.FieldForceRemoveSourceBranch) {
+		fields = append(fields, mergerequest.FieldForceRemoveSourceBranch)
+	}
+	if m.FieldCleared(mergerequest.FieldShouldRemoveSourceBranch) {
+		fields = append(fields, mergerequest.FieldShouldRemoveSourceBranch)
+	}
+	if m.FieldCleared(mergerequest.FieldMergeCommitMessage) {
+		fields = append(fields, mergerequest.FieldMergeCommitMessage)
+	}
+	if m.FieldCleared(mergerequest.FieldSquashCommitMessage) {
+		fields = append(fields, mergerequest.FieldSquashCommitMessage)
+	}
+	if m.FieldCleared(mergerequest.FieldApprovalsBeforeMerge) {
+		fields = append(fields, mergerequest.FieldApprovalsBeforeMerge)
+	}
+	if m.FieldCleared(mergerequest.FieldLatestDiffID) {
+		fields = append(fields, mergerequest.FieldLatestDiffID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *MergeRequestMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *MergeRequestMutation) ClearField(name string) error {
+	switch name {
+	case mergerequest.FieldSourceProjectID:
+		m.ClearSourceProjectID()
+		return nil
+	case mergerequest.FieldDescription:
+		m.ClearDescription()
+		return nil
+	case mergerequest.FieldAuthorID:
+		m.ClearAuthorID()
+		return nil
+	case mergerequest.FieldMilestoneID:
+		m.ClearMilestoneID()
+		return nil
+	case mergerequest.FieldMergeError:
+		m.ClearMergeError()
+		return nil
+	case mergerequest.FieldSha:
+		m.ClearSha()
+		return nil
+	case mergerequest.FieldMergeCommitSha:
+		m.ClearMergeCommitSha()
+		return nil
+	case mergerequest.FieldSquashCommitSha:
+		m.ClearSquashCommitSha()
+		return nil
+	case mergerequest.FieldRebaseCommitSha:
+		m.ClearRebaseCommitSha()
+		return nil
+	case mergerequest.FieldMergeRefSha:
+		m.ClearMergeRefSha()
+		return nil
+	case mergerequest.FieldInProgressMergeCommitSha:
+		m.ClearInProgressMergeCommitSha()
+		return nil
+	case mergerequest.FieldMergedByID:
+		m.ClearMergedByID()
+		return nil
+	case mergerequest.FieldMergedAt:
+		m.ClearMergedAt()
+		return nil
+	case mergerequest.FieldClosedByID:
+		m.ClearClosedByID()
+		return nil
+	case mergerequest.FieldClosedAt:
+		m.ClearClosedAt()
+		return nil
+	case mergerequest.FieldMergeUserID:
+		m.ClearMergeUserID()
+		return nil
+	case mergerequest.FieldAutoMergeStrategy:
+		m.ClearAutoMergeStrategy()
+		return nil
+	case mergerequest.FieldPreparedAt:
+		m.ClearPreparedAt()
+		return nil
+	case mergerequest.FieldDiscussionLocked:
+		m.ClearDiscussionLocked()
+		return nil
+	case mergerequest.FieldForceRemoveSourceBranch:
+		m.ClearForceRemoveSourceBranch()
+		return nil
+	case mergerequest.FieldShouldRemoveSourceBranch:
+		m.ClearShouldRemoveSourceBranch()
+		return nil
+	case mergerequest.FieldMergeCommitMessage:
+		m.ClearMergeCommitMessage()
+		return nil
+	case mergerequest.FieldSquashCommitMessage:
+		m.ClearSquashCommitMessage()
+		return nil
+	case mergerequest.FieldApprovalsBeforeMerge:
+		m.ClearApprovalsBeforeMerge()
+		return nil
+	case mergerequest.FieldLatestDiffID:
+		m.ClearLatestDiffID()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequest nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *MergeRequestMutation) ResetField(name string) error {
+	switch name {
+	case mergerequest.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case mergerequest.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case mergerequest.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case mergerequest.FieldIid:
+		m.ResetIid()
+		return nil
+	case mergerequest.FieldSourceProjectID:
+		m.ResetSourceProjectID()
+		return nil
+	case mergerequest.FieldSourceBranch:
+		m.ResetSourceBranch()
+		return nil
+	case mergerequest.FieldTargetBranch:
+		m.ResetTargetBranch()
+		return nil
+	case mergerequest.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case mergerequest.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case mergerequest.FieldState:
+		m.ResetState()
+		return nil
+	case mergerequest.FieldDraft:
+		m.ResetDraft()
+		return nil
+	case mergerequest.FieldAuthorID:
+		m.ResetAuthorID()
+		return nil
+	case mergerequest.FieldMilestoneID:
+		m.ResetMilestoneID()
+		return nil
+	case mergerequest.FieldMergeStatus:
+		m.ResetMergeStatus()
+		return nil
+	case mergerequest.FieldMergeError:
+		m.ResetMergeError()
+		return nil
+	case mergerequest.FieldSha:
+		m.ResetSha()
+		return nil
+	case mergerequest.FieldMergeCommitSha:
+		m.ResetMergeCommitSha()
+		return nil
+	case mergerequest.FieldSquashCommitSha:
+		m.ResetSquashCommitSha()
+		return nil
+	case mergerequest.FieldRebaseCommitSha:
+		m.ResetRebaseCommitSha()
+		return nil
+	case mergerequest.FieldMergeRefSha:
+		m.ResetMergeRefSha()
+		return nil
+	case mergerequest.FieldInProgressMergeCommitSha:
+		m.ResetInProgressMergeCommitSha()
+		return nil
+	case mergerequest.FieldMergedByID:
+		m.ResetMergedByID()
+		return nil
+	case mergerequest.FieldMergedAt:
+		m.ResetMergedAt()
+		return nil
+	case mergerequest.FieldClosedByID:
+		m.ResetClosedByID()
+		return nil
+	case mergerequest.FieldClosedAt:
+		m.ResetClosedAt()
+		return nil
+	case mergerequest.FieldMergeUserID:
+		m.ResetMergeUserID()
+		return nil
+	case mergerequest.FieldMergeWhenPipelineSucceeds:
+		m.ResetMergeWhenPipelineSucceeds()
+		return nil
+	case mergerequest.FieldAutoMergeStrategy:
+		m.ResetAutoMergeStrategy()
+		return nil
+	case mergerequest.FieldPreparedAt:
+		m.ResetPreparedAt()
+		return nil
+	case mergerequest.FieldDiscussionLocked:
+		m.ResetDiscussionLocked()
+		return nil
+	case mergerequest.FieldForceRemoveSourceBranch:
+		m.ResetForceRemoveSourceBranch()
+		return nil
+	case mergerequest.FieldShouldRemoveSourceBranch:
+		m.ResetShouldRemoveSourceBranch()
+		return nil
+	case mergerequest.FieldSquash:
+		m.ResetSquash()
+		return nil
+	case mergerequest.FieldMergeCommitMessage:
+		m.ResetMergeCommitMessage()
+		return nil
+	case mergerequest.FieldSquashCommitMessage:
+		m.ResetSquashCommitMessage()
+		return nil
+	case mergerequest.FieldAllowCollaboration:
+		m.ResetAllowCollaboration()
+		return nil
+	case mergerequest.FieldApprovalsBeforeMerge:
+		m.ResetApprovalsBeforeMerge()
+		return nil
+	case mergerequest.FieldLatestDiffID:
+		m.ResetLatestDiffID()
+		return nil
+	case mergerequest.FieldTimeEstimate:
+		m.ResetTimeEstimate()
+		return nil
+	case mergerequest.FieldTotalTimeSpent:
+		m.ResetTotalTimeSpent()
+		return nil
+	case mergerequest.FieldUserNotesCount:
+		m.ResetUserNotesCount()
+		return nil
+	case mergerequest.FieldImported:
+		m.ResetImported()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequest field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *MergeRequestMutation) AddedEdges() []string {
+	edges := make([]string, 0, 12)
+	if m.project != nil {
+		edges = append(edges, mergerequest.EdgeProject)
+	}
+	if m.source_project != nil {
+		edges = append(edges, mergerequest.EdgeSourceProject)
+	}
+	if m.author != nil {
+		edges = append(edges, mergerequest.EdgeAuthor)
+	}
+	if m.merged_by != nil {
+		edges = append(edges, mergerequest.EdgeMergedBy)
+	}
+	if m.closed_by != nil {
+		edges = append(edges, mergerequest.EdgeClosedBy)
+	}
+	if m.merge_user != nil {
+		edges = append(edges, mergerequest.EdgeMergeUser)
+	}
+	if m.milestone != nil {
+		edges = append(edges, mergerequest.EdgeMilestone)
+	}
+	if m.label_links != nil {
+		edges = append(edges, mergerequest.EdgeLabelLinks)
+	}
+	if m.assignee_links != nil {
+		edges = append(edges, mergerequest.EdgeAssigneeLinks)
+	}
+	if m.reviewer_links != nil {
+		edges = append(edges, mergerequest.EdgeReviewerLinks)
+	}
+	if m.diffs != nil {
+		edges = append(edges, mergerequest.EdgeDiffs)
+	}
+	if m.approvals != nil {
+		edges = append(edges, mergerequest.EdgeApprovals)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *MergeRequestMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case mergerequest.EdgeProject:
+		if id := m.project; id != nil {
+			return []ent.Value{*id}
+		}
+	case mergerequest.EdgeSourceProject:
+		if id := m.source_project; id != nil {
+			return []ent.Value{*id}
+		}
+	case mergerequest.EdgeAuthor:
+		if id := m.author; id != nil {
+			return []ent.Value{*id}
+		}
+	case mergerequest.EdgeMergedBy:
+		if id := m.merged_by; id != nil {
+			return []ent.Value{*id}
+		}
+	case mergerequest.EdgeClosedBy:
+		if id := m.closed_by; id != nil {
+			return []ent.Value{*id}
+		}
+	case mergerequest.EdgeMergeUser:
+		if id := m.merge_user; id != nil {
+			return []ent.Value{*id}
+		}
+	case mergerequest.EdgeMilestone:
+		if id := m.milestone; id != nil {
+			return []ent.Value{*id}
+		}
+	case mergerequest.EdgeLabelLinks:
+		ids := make([]ent.Value, 0, len(m.label_links))
+		for id := range m.label_links {
+			ids = append(ids, id)
+		}
+		return ids
+	case mergerequest.EdgeAssigneeLinks:
+		ids := make([]ent.Value, 0, len(m.assignee_links))
+		for id := range m.assignee_links {
+			ids = append(ids, id)
+		}
+		return ids
+	case mergerequest.EdgeReviewerLinks:
+		ids := make([]ent.Value, 0, len(m.reviewer_links))
+		for id := range m.reviewer_links {
+			ids = append(ids, id)
+		}
+		return ids
+	case mergerequest.EdgeDiffs:
+		ids := make([]ent.Value, 0, len(m.diffs))
+		for id := range m.diffs {
+			ids = append(ids, id)
+		}
+		return ids
+	case mergerequest.EdgeApprovals:
+		ids := make([]ent.Value, 0, len(m.approvals))
+		for id := range m.approvals {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *MergeRequestMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 12)
+	if m.removedlabel_links != nil {
+		edges = append(edges, mergerequest.EdgeLabelLinks)
+	}
+	if m.removedassignee_links != nil {
+		edges = append(edges, mergerequest.EdgeAssigneeLinks)
+	}
+	if m.removedreviewer_links != nil {
+		edges = append(edges, mergerequest.EdgeReviewerLinks)
+	}
+	if m.removeddiffs != nil {
+		edges = append(edges, mergerequest.EdgeDiffs)
+	}
+	if m.removedapprovals != nil {
+		edges = append(edges, mergerequest.EdgeApprovals)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *MergeRequestMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case mergerequest.EdgeLabelLinks:
+		ids := make([]ent.Value, 0, len(m.removedlabel_links))
+		for id := range m.removedlabel_links {
+			ids = append(ids, id)
+		}
+		return ids
+	case mergerequest.EdgeAssigneeLinks:
+		ids := make([]ent.Value, 0, len(m.removedassignee_links))
+		for id := range m.removedassignee_links {
+			ids = append(ids, id)
+		}
+		return ids
+	case mergerequest.EdgeReviewerLinks:
+		ids := make([]ent.Value, 0, len(m.removedreviewer_links))
+		for id := range m.removedreviewer_links {
+			ids = append(ids, id)
+		}
+		return ids
+	case mergerequest.EdgeDiffs:
+		ids := make([]ent.Value, 0, len(m.removeddiffs))
+		for id := range m.removeddiffs {
+			ids = append(ids, id)
+		}
+		return ids
+	case mergerequest.EdgeApprovals:
+		ids := make([]ent.Value, 0, len(m.removedapprovals))
+		for id := range m.removedapprovals {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *MergeRequestMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 12)
+	if m.clearedproject {
+		edges = append(edges, mergerequest.EdgeProject)
+	}
+	if m.clearedsource_project {
+		edges = append(edges, mergerequest.EdgeSourceProject)
+	}
+	if m.clearedauthor {
+		edges = append(edges, mergerequest.EdgeAuthor)
+	}
+	if m.clearedmerged_by {
+		edges = append(edges, mergerequest.EdgeMergedBy)
+	}
+	if m.clearedclosed_by {
+		edges = append(edges, mergerequest.EdgeClosedBy)
+	}
+	if m.clearedmerge_user {
+		edges = append(edges, mergerequest.EdgeMergeUser)
+	}
+	if m.clearedmilestone {
+		edges = append(edges, mergerequest.EdgeMilestone)
+	}
+	if m.clearedlabel_links {
+		edges = append(edges, mergerequest.EdgeLabelLinks)
+	}
+	if m.clearedassignee_links {
+		edges = append(edges, mergerequest.EdgeAssigneeLinks)
+	}
+	if m.clearedreviewer_links {
+		edges = append(edges, mergerequest.EdgeReviewerLinks)
+	}
+	if m.cleareddiffs {
+		edges = append(edges, mergerequest.EdgeDiffs)
+	}
+	if m.clearedapprovals {
+		edges = append(edges, mergerequest.EdgeApprovals)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *MergeRequestMutation) EdgeCleared(name string) bool {
+	switch name {
+	case mergerequest.EdgeProject:
+		return m.clearedproject
+	case mergerequest.EdgeSourceProject:
+		return m.clearedsource_project
+	case mergerequest.EdgeAuthor:
+		return m.clearedauthor
+	case mergerequest.EdgeMergedBy:
+		return m.clearedmerged_by
+	case mergerequest.EdgeClosedBy:
+		return m.clearedclosed_by
+	case mergerequest.EdgeMergeUser:
+		return m.clearedmerge_user
+	case mergerequest.EdgeMilestone:
+		return m.clearedmilestone
+	case mergerequest.EdgeLabelLinks:
+		return m.clearedlabel_links
+	case mergerequest.EdgeAssigneeLinks:
+		return m.clearedassignee_links
+	case mergerequest.EdgeReviewerLinks:
+		return m.clearedreviewer_links
+	case mergerequest.EdgeDiffs:
+		return m.cleareddiffs
+	case mergerequest.EdgeApprovals:
+		return m.clearedapprovals
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *MergeRequestMutation) ClearEdge(name string) error {
+	switch name {
+	case mergerequest.EdgeProject:
+		m.ClearProject()
+		return nil
+	case mergerequest.EdgeSourceProject:
+		m.ClearSourceProject()
+		return nil
+	case mergerequest.EdgeAuthor:
+		m.ClearAuthor()
+		return nil
+	case mergerequest.EdgeMergedBy:
+		m.ClearMergedBy()
+		return nil
+	case mergerequest.EdgeClosedBy:
+		m.ClearClosedBy()
+		return nil
+	case mergerequest.EdgeMergeUser:
+		m.ClearMergeUser()
+		return nil
+	case mergerequest.EdgeMilestone:
+		m.ClearMilestone()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequest unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *MergeRequestMutation) ResetEdge(name string) error {
+	switch name {
+	case mergerequest.EdgeProject:
+		m.ResetProject()
+		return nil
+	case mergerequest.EdgeSourceProject:
+		m.ResetSourceProject()
+		return nil
+	case mergerequest.EdgeAuthor:
+		m.ResetAuthor()
+		return nil
+	case mergerequest.EdgeMergedBy:
+		m.ResetMergedBy()
+		return nil
+	case mergerequest.EdgeClosedBy:
+		m.ResetClosedBy()
+		return nil
+	case mergerequest.EdgeMergeUser:
+		m.ResetMergeUser()
+		return nil
+	case mergerequest.EdgeMilestone:
+		m.ResetMilestone()
+		return nil
+	case mergerequest.EdgeLabelLinks:
+		m.ResetLabelLinks()
+		return nil
+	case mergerequest.EdgeAssigneeLinks:
+		m.ResetAssigneeLinks()
+		return nil
+	case mergerequest.EdgeReviewerLinks:
+		m.ResetReviewerLinks()
+		return nil
+	case mergerequest.EdgeDiffs:
+		m.ResetDiffs()
+		return nil
+	case mergerequest.EdgeApprovals:
+		m.ResetApprovals()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequest edge %s", name)
+}
+
+// MergeRequestApprovalMutation represents an operation that mutates the MergeRequestApproval nodes in the graph.
+type MergeRequestApprovalMutation struct {
+	config
+	op                   Op
+	typ                  string
+	id                   *int
+	patch_id_sha         *string
+	created_at           *time.Time
+	clearedFields        map[string]struct{}
+	merge_request        *int
+	clearedmerge_request bool
+	user                 *int
+	cleareduser          bool
+	done                 bool
+	oldValue             func(context.Context) (*MergeRequestApproval, error)
+	predicates           []predicate.MergeRequestApproval
+}
+
+var _ ent.Mutation = (*MergeRequestApprovalMutation)(nil)
+
+// mergerequestapprovalOption allows management of the mutation configuration using functional options.
+type mergerequestapprovalOption func(*MergeRequestApprovalMutation)
+
+// newMergeRequestApprovalMutation creates new mutation for the MergeRequestApproval entity.
+func newMergeRequestApprovalMutation(c config, op Op, opts ...mergerequestapprovalOption) *MergeRequestApprovalMutation {
+	m := &MergeRequestApprovalMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeMergeRequestApproval,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withMergeRequestApprovalID sets the ID field of the mutation.
+func withMergeRequestApprovalID(id int) mergerequestapprovalOption {
+	return func(m *MergeRequestApprovalMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *MergeRequestApproval
+		)
+		m.oldValue = func(ctx context.Context) (*MergeRequestApproval, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().MergeRequestApproval.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withMergeRequestApproval sets the old MergeRequestApproval of the mutation.
+func withMergeRequestApproval(node *MergeRequestApproval) mergerequestapprovalOption {
+	return func(m *MergeRequestApprovalMutation) {
+		m.oldValue = func(context.Context) (*MergeRequestApproval, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m MergeRequestApprovalMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m MergeRequestApprovalMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *MergeRequestApprovalMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *MergeRequestApprovalMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().MergeRequestApproval.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetMergeRequestID sets the "merge_request_id" field.
+func (m *MergeRequestApprovalMutation) SetMergeRequestID(i int) {
+	m.merge_request = &i
+}
+
+// MergeRequestID returns the value of the "merge_request_id" field in the mutation.
+func (m *MergeRequestApprovalMutation) MergeRequestID() (r int, exists bool) {
+	v := m.merge_request
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeRequestID returns the old "merge_request_id" field's value of the MergeRequestApproval entity.
+// If the MergeRequestApproval object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestApprovalMutation) OldMergeRequestID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeRequestID: %w", err)
+	}
+	return oldValue.MergeRequestID, nil
+}
+
+// ResetMergeRequestID resets all changes to the "merge_request_id" field.
+func (m *MergeRequestApprovalMutation) ResetMergeRequestID() {
+	m.merge_request = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *MergeRequestApprovalMutation) SetUserID(i int) {
+	m.user = &i
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *MergeRequestApprovalMutation) UserID() (r int, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the MergeRequestApproval entity.
+// If the MergeRequestApproval object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestApprovalMutation) OldUserID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *MergeRequestApprovalMutation) ResetUserID() {
+	m.user = nil
+}
+
+// SetPatchIDSha sets the "patch_id_sha" field.
+func (m *MergeRequestApprovalMutation) SetPatchIDSha(s string) {
+	m.patch_id_sha = &s
+}
+
+// PatchIDSha returns the value of the "patch_id_sha" field in the mutation.
+func (m *MergeRequestApprovalMutation) PatchIDSha() (r string, exists bool) {
+	v := m.patch_id_sha
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPatchIDSha returns the old "patch_id_sha" field's value of the MergeRequestApproval entity.
+// If the MergeRequestApproval object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestApprovalMutation) OldPatchIDSha(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPatchIDSha is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPatchIDSha requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPatchIDSha: %w", err)
+	}
+	return oldValue.PatchIDSha, nil
+}
+
+// ClearPatchIDSha clears the value of the "patch_id_sha" field.
+func (m *MergeRequestApprovalMutation) ClearPatchIDSha() {
+	m.patch_id_sha = nil
+	m.clearedFields[mergerequestapproval.FieldPatchIDSha] = struct{}{}
+}
+
+// PatchIDShaCleared returns if the "patch_id_sha" field was cleared in this mutation.
+func (m *MergeRequestApprovalMutation) PatchIDShaCleared() bool {
+	_, ok := m.clearedFields[mergerequestapproval.FieldPatchIDSha]
+	return ok
+}
+
+// ResetPatchIDSha resets all changes to the "patch_id_sha" field.
+func (m *MergeRequestApprovalMutation) ResetPatchIDSha() {
+	m.patch_id_sha = nil
+	delete(m.clearedFields, mergerequestapproval.FieldPatchIDSha)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *MergeRequestApprovalMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *MergeRequestApprovalMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the MergeRequestApproval entity.
+// If the MergeRequestApproval object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestApprovalMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *MergeRequestApprovalMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearMergeRequest clears the "merge_request" edge to the MergeRequest entity.
+func (m *MergeRequestApprovalMutation) ClearMergeRequest() {
+	m.clearedmerge_request = true
+	m.clearedFields[mergerequestapproval.FieldMergeRequestID] = struct{}{}
+}
+
+// MergeRequestCleared reports if the "merge_request" edge to the MergeRequest entity was cleared.
+func (m *MergeRequestApprovalMutation) MergeRequestCleared() bool {
+	return m.clearedmerge_request
+}
+
+// MergeRequestIDs returns the "merge_request" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MergeRequestID instead. It exists only for internal usage by the builders.
+func (m *MergeRequestApprovalMutation) MergeRequestIDs() (ids []int) {
+	if id := m.merge_request; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMergeRequest resets all changes to the "merge_request" edge.
+func (m *MergeRequestApprovalMutation) ResetMergeRequest() {
+	m.merge_request = nil
+	m.clearedmerge_request = false
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *MergeRequestApprovalMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[mergerequestapproval.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *MergeRequestApprovalMutation) UserCleared() bool {
+	return m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *MergeRequestApprovalMutation) UserIDs() (ids []int) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *MergeRequestApprovalMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// Where appends a list predicates to the MergeRequestApprovalMutation builder.
+func (m *MergeRequestApprovalMutation) Where(ps ...predicate.MergeRequestApproval) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the MergeRequestApprovalMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *MergeRequestApprovalMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.MergeRequestApproval, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *MergeRequestApprovalMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *MergeRequestApprovalMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (MergeRequestApproval).
+func (m *MergeRequestApprovalMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *MergeRequestApprovalMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.merge_request != nil {
+		fields = append(fields, mergerequestapproval.FieldMergeRequestID)
+	}
+	if m.user != nil {
+		fields = append(fields, mergerequestapproval.FieldUserID)
+	}
+	if m.patch_id_sha != nil {
+		fields = append(fields, mergerequestapproval.FieldPatchIDSha)
+	}
+	if m.created_at != nil {
+		fields = append(fields, mergerequestapproval.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *MergeRequestApprovalMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case mergerequestapproval.FieldMergeRequestID:
+		return m.MergeRequestID()
+	case mergerequestapproval.FieldUserID:
+		return m.UserID()
+	case mergerequestapproval.FieldPatchIDSha:
+		return m.PatchIDSha()
+	case mergerequestapproval.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *MergeRequestApprovalMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case mergerequestapproval.FieldMergeRequestID:
+		return m.OldMergeRequestID(ctx)
+	case mergerequestapproval.FieldUserID:
+		return m.OldUserID(ctx)
+	case mergerequestapproval.FieldPatchIDSha:
+		return m.OldPatchIDSha(ctx)
+	case mergerequestapproval.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown MergeRequestApproval field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MergeRequestApprovalMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case mergerequestapproval.FieldMergeRequestID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeRequestID(v)
+		return nil
+	case mergerequestapproval.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case mergerequestapproval.FieldPatchIDSha:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPatchIDSha(v)
+		return nil
+	case mergerequestapproval.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestApproval field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *MergeRequestApprovalMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *MergeRequestApprovalMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MergeRequestApprovalMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown MergeRequestApproval numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *MergeRequestApprovalMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(mergerequestapproval.FieldPatchIDSha) {
+		fields = append(fields, mergerequestapproval.FieldPatchIDSha)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *MergeRequestApprovalMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *MergeRequestApprovalMutation) ClearField(name string) error {
+	switch name {
+	case mergerequestapproval.FieldPatchIDSha:
+		m.ClearPatchIDSha()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestApproval nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *MergeRequestApprovalMutation) ResetField(name string) error {
+	switch name {
+	case mergerequestapproval.FieldMergeRequestID:
+		m.ResetMergeRequestID()
+		return nil
+	case mergerequestapproval.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case mergerequestapproval.FieldPatchIDSha:
+		m.ResetPatchIDSha()
+		return nil
+	case mergerequestapproval.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestApproval field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *MergeRequestApprovalMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.merge_request != nil {
+		edges = append(edges, mergerequestapproval.EdgeMergeRequest)
+	}
+	if m.user != nil {
+		edges = append(edges, mergerequestapproval.EdgeUser)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *MergeRequestApprovalMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case mergerequestapproval.EdgeMergeRequest:
+		if id := m.merge_request; id != nil {
+			return []ent.Value{*id}
+		}
+	case mergerequestapproval.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *MergeRequestApprovalMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *MergeRequestApprovalMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *MergeRequestApprovalMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedmerge_request {
+		edges = append(edges, mergerequestapproval.EdgeMergeRequest)
+	}
+	if m.cleareduser {
+		edges = append(edges, mergerequestapproval.EdgeUser)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *MergeRequestApprovalMutation) EdgeCleared(name string) bool {
+	switch name {
+	case mergerequestapproval.EdgeMergeRequest:
+		return m.clearedmerge_request
+	case mergerequestapproval.EdgeUser:
+		return m.cleareduser
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *MergeRequestApprovalMutation) ClearEdge(name string) error {
+	switch name {
+	case mergerequestapproval.EdgeMergeRequest:
+		m.ClearMergeRequest()
+		return nil
+	case mergerequestapproval.EdgeUser:
+		m.ClearUser()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestApproval unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *MergeRequestApprovalMutation) ResetEdge(name string) error {
+	switch name {
+	case mergerequestapproval.EdgeMergeRequest:
+		m.ResetMergeRequest()
+		return nil
+	case mergerequestapproval.EdgeUser:
+		m.ResetUser()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestApproval edge %s", name)
+}
+
+// MergeRequestAssigneeMutation represents an operation that mutates the MergeRequestAssignee nodes in the graph.
+type MergeRequestAssigneeMutation struct {
+	config
+	op                   Op
+	typ                  string
+	id                   *int
+	clearedFields        map[string]struct{}
+	merge_request        *int
+	clearedmerge_request bool
+	user                 *int
+	cleareduser          bool
+	done                 bool
+	oldValue             func(context.Context) (*MergeRequestAssignee, error)
+	predicates           []predicate.MergeRequestAssignee
+}
+
+var _ ent.Mutation = (*MergeRequestAssigneeMutation)(nil)
+
+// mergerequestassigneeOption allows management of the mutation configuration using functional options.
+type mergerequestassigneeOption func(*MergeRequestAssigneeMutation)
+
+// newMergeRequestAssigneeMutation creates new mutation for the MergeRequestAssignee entity.
+func newMergeRequestAssigneeMutation(c config, op Op, opts ...mergerequestassigneeOption) *MergeRequestAssigneeMutation {
+	m := &MergeRequestAssigneeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeMergeRequestAssignee,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withMergeRequestAssigneeID sets the ID field of the mutation.
+func withMergeRequestAssigneeID(id int) mergerequestassigneeOption {
+	return func(m *MergeRequestAssigneeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *MergeRequestAssignee
+		)
+		m.oldValue = func(ctx context.Context) (*MergeRequestAssignee, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().MergeRequestAssignee.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withMergeRequestAssignee sets the old MergeRequestAssignee of the mutation.
+func withMergeRequestAssignee(node *MergeRequestAssignee) mergerequestassigneeOption {
+	return func(m *MergeRequestAssigneeMutation) {
+		m.oldValue = func(context.Context) (*MergeRequestAssignee, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m MergeRequestAssigneeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m MergeRequestAssigneeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *MergeRequestAssigneeMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *MergeRequestAssigneeMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().MergeRequestAssignee.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetMergeRequestID sets the "merge_request_id" field.
+func (m *MergeRequestAssigneeMutation) SetMergeRequestID(i int) {
+	m.merge_request = &i
+}
+
+// MergeRequestID returns the value of the "merge_request_id" field in the mutation.
+func (m *MergeRequestAssigneeMutation) MergeRequestID() (r int, exists bool) {
+	v := m.merge_request
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeRequestID returns the old "merge_request_id" field's value of the MergeRequestAssignee entity.
+// If the MergeRequestAssignee object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestAssigneeMutation) OldMergeRequestID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeRequestID: %w", err)
+	}
+	return oldValue.MergeRequestID, nil
+}
+
+// ResetMergeRequestID resets all changes to the "merge_request_id" field.
+func (m *MergeRequestAssigneeMutation) ResetMergeRequestID() {
+	m.merge_request = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *MergeRequestAssigneeMutation) SetUserID(i int) {
+	m.user = &i
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *MergeRequestAssigneeMutation) UserID() (r int, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the MergeRequestAssignee entity.
+// If the MergeRequestAssignee object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestAssigneeMutation) OldUserID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *MergeRequestAssigneeMutation) ResetUserID() {
+	m.user = nil
+}
+
+// ClearMergeRequest clears the "merge_request" edge to the MergeRequest entity.
+func (m *MergeRequestAssigneeMutation) ClearMergeRequest() {
+	m.clearedmerge_request = true
+	m.clearedFields[mergerequestassignee.FieldMergeRequestID] = struct{}{}
+}
+
+// MergeRequestCleared reports if the "merge_request" edge to the MergeRequest entity was cleared.
+func (m *MergeRequestAssigneeMutation) MergeRequestCleared() bool {
+	return m.clearedmerge_request
+}
+
+// MergeRequestIDs returns the "merge_request" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MergeRequestID instead. It exists only for internal usage by the builders.
+func (m *MergeRequestAssigneeMutation) MergeRequestIDs() (ids []int) {
+	if id := m.merge_request; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMergeRequest resets all changes to the "merge_request" edge.
+func (m *MergeRequestAssigneeMutation) ResetMergeRequest() {
+	m.merge_request = nil
+	m.clearedmerge_request = false
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *MergeRequestAssigneeMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[mergerequestassignee.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *MergeRequestAssigneeMutation) UserCleared() bool {
+	return m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *MergeRequestAssigneeMutation) UserIDs() (ids []int) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *MergeRequestAssigneeMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// Where appends a list predicates to the MergeRequestAssigneeMutation builder.
+func (m *MergeRequestAssigneeMutation) Where(ps ...predicate.MergeRequestAssignee) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the MergeRequestAssigneeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *MergeRequestAssigneeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.MergeRequestAssignee, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *MergeRequestAssigneeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *MergeRequestAssigneeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (MergeRequestAssignee).
+func (m *MergeRequestAssigneeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *MergeRequestAssigneeMutation) Fields() []string {
+	fields := make([]string, 0, 2)
+	if m.merge_request != nil {
+		fields = append(fields, mergerequestassignee.FieldMergeRequestID)
+	}
+	if m.user != nil {
+		fields = append(fields, mergerequestassignee.FieldUserID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *MergeRequestAssigneeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case mergerequestassignee.FieldMergeRequestID:
+		return m.MergeRequestID()
+	case mergerequestassignee.FieldUserID:
+		return m.UserID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *MergeRequestAssigneeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case mergerequestassignee.FieldMergeRequestID:
+		return m.OldMergeRequestID(ctx)
+	case mergerequestassignee.FieldUserID:
+		return m.OldUserID(ctx)
+	}
+	return nil, fmt.Errorf("unknown MergeRequestAssignee field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MergeRequestAssigneeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case mergerequestassignee.FieldMergeRequestID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeRequestID(v)
+		return nil
+	case mergerequestassignee.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestAssignee field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *MergeRequestAssigneeMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *MergeRequestAssigneeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MergeRequestAssigneeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown MergeRequestAssignee numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *MergeRequestAssigneeMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *MergeRequestAssigneeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *MergeRequestAssigneeMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown MergeRequestAssignee nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *MergeRequestAssigneeMutation) ResetField(name string) error {
+	switch name {
+	case mergerequestassignee.FieldMergeRequestID:
+		m.ResetMergeRequestID()
+		return nil
+	case mergerequestassignee.FieldUserID:
+		m.ResetUserID()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestAssignee field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *MergeRequestAssigneeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.merge_request != nil {
+		edges = append(edges, mergerequestassignee.EdgeMergeRequest)
+	}
+	if m.user != nil {
+		edges = append(edges, mergerequestassignee.EdgeUser)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *MergeRequestAssigneeMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case mergerequestassignee.EdgeMergeRequest:
+		if id := m.merge_request; id != nil {
+			return []ent.Value{*id}
+		}
+	case mergerequestassignee.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *MergeRequestAssigneeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *MergeRequestAssigneeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *MergeRequestAssigneeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedmerge_request {
+		edges = append(edges, mergerequestassignee.EdgeMergeRequest)
+	}
+	if m.cleareduser {
+		edges = append(edges, mergerequestassignee.EdgeUser)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *MergeRequestAssigneeMutation) EdgeCleared(name string) bool {
+	switch name {
+	case mergerequestassignee.EdgeMergeRequest:
+		return m.clearedmerge_request
+	case mergerequestassignee.EdgeUser:
+		return m.cleareduser
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *MergeRequestAssigneeMutation) ClearEdge(name string) error {
+	switch name {
+	case mergerequestassignee.EdgeMergeRequest:
+		m.ClearMergeRequest()
+		return nil
+	case mergerequestassignee.EdgeUser:
+		m.ClearUser()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestAssignee unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *MergeRequestAssigneeMutation) ResetEdge(name string) error {
+	switch name {
+	case mergerequestassignee.EdgeMergeRequest:
+		m.ResetMergeRequest()
+		return nil
+	case mergerequestassignee.EdgeUser:
+		m.ResetUser()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestAssignee edge %s", name)
+}
+
+// MergeRequestBlockMutation represents an operation that mutates the MergeRequestBlock nodes in the graph.
+type MergeRequestBlockMutation struct {
+	config
+	op              Op
+	typ             string
+	id              *int
+	created_at      *time.Time
+	clearedFields   map[string]struct{}
+	blocking        *int
+	clearedblocking bool
+	blocked         *int
+	clearedblocked  bool
+	done            bool
+	oldValue        func(context.Context) (*MergeRequestBlock, error)
+	predicates      []predicate.MergeRequestBlock
+}
+
+var _ ent.Mutation = (*MergeRequestBlockMutation)(nil)
+
+// mergerequestblockOption allows management of the mutation configuration using functional options.
+type mergerequestblockOption func(*MergeRequestBlockMutation)
+
+// newMergeRequestBlockMutation creates new mutation for the MergeRequestBlock entity.
+func newMergeRequestBlockMutation(c config, op Op, opts ...mergerequestblockOption) *MergeRequestBlockMutation {
+	m := &MergeRequestBlockMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeMergeRequestBlock,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withMergeRequestBlockID sets the ID field of the mutation.
+func withMergeRequestBlockID(id int) mergerequestblockOption {
+	return func(m *MergeRequestBlockMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *MergeRequestBlock
+		)
+		m.oldValue = func(ctx context.Context) (*MergeRequestBlock, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().MergeRequestBlock.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withMergeRequestBlock sets the old MergeRequestBlock of the mutation.
+func withMergeRequestBlock(node *MergeRequestBlock) mergerequestblockOption {
+	return func(m *MergeRequestBlockMutation) {
+		m.oldValue = func(context.Context) (*MergeRequestBlock, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m MergeRequestBlockMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m MergeRequestBlockMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *MergeRequestBlockMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *MergeRequestBlockMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().MergeRequestBlock.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetBlockingMergeRequestID sets the "blocking_merge_request_id" field.
+func (m *MergeRequestBlockMutation) SetBlockingMergeRequestID(i int) {
+	m.blocking = &i
+}
+
+// BlockingMergeRequestID returns the value of the "blocking_merge_request_id" field in the mutation.
+func (m *MergeRequestBlockMutation) BlockingMergeRequestID() (r int, exists bool) {
+	v := m.blocking
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBlockingMergeRequestID returns the old "blocking_merge_request_id" field's value of the MergeRequestBlock entity.
+// If the MergeRequestBlock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestBlockMutation) OldBlockingMergeRequestID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBlockingMergeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBlockingMergeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBlockingMergeRequestID: %w", err)
+	}
+	return oldValue.BlockingMergeRequestID, nil
+}
+
+// ResetBlockingMergeRequestID resets all changes to the "blocking_merge_request_id" field.
+func (m *MergeRequestBlockMutation) ResetBlockingMergeRequestID() {
+	m.blocking = nil
+}
+
+// SetBlockedMergeRequestID sets the "blocked_merge_request_id" field.
+func (m *MergeRequestBlockMutation) SetBlockedMergeRequestID(i int) {
+	m.blocked = &i
+}
+
+// BlockedMergeRequestID returns the value of the "blocked_merge_request_id" field in the mutation.
+func (m *MergeRequestBlockMutation) BlockedMergeRequestID() (r int, exists bool) {
+	v := m.blocked
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBlockedMergeRequestID returns the old "blocked_merge_request_id" field's value of the MergeRequestBlock entity.
+// If the MergeRequestBlock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestBlockMutation) OldBlockedMergeRequestID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBlockedMergeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBlockedMergeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBlockedMergeRequestID: %w", err)
+	}
+	return oldValue.BlockedMergeRequestID, nil
+}
+
+// ResetBlockedMergeRequestID resets all changes to the "blocked_merge_request_id" field.
+func (m *MergeRequestBlockMutation) ResetBlockedMergeRequestID() {
+	m.blocked = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *MergeRequestBlockMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *MergeRequestBlockMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the MergeRequestBlock entity.
+// If the MergeRequestBlock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestBlockMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *MergeRequestBlockMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetBlockingID sets the "blocking" edge to the MergeRequest entity by id.
+func (m *MergeRequestBlockMutation) SetBlockingID(id int) {
+	m.blocking = &id
+}
+
+// ClearBlocking clears the "blocking" edge to the MergeRequest entity.
+func (m *MergeRequestBlockMutation) ClearBlocking() {
+	m.clearedblocking = true
+	m.clearedFields[mergerequestblock.FieldBlockingMergeRequestID] = struct{}{}
+}
+
+// BlockingCleared reports if the "blocking" edge to the MergeRequest entity was cleared.
+func (m *MergeRequestBlockMutation) BlockingCleared() bool {
+	return m.clearedblocking
+}
+
+// BlockingID returns the "blocking" edge ID in the mutation.
+func (m *MergeRequestBlockMutation) BlockingID() (id int, exists bool) {
+	if m.blocking != nil {
+		return *m.blocking, true
+	}
+	return
+}
+
+// BlockingIDs returns the "blocking" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// BlockingID instead. It exists only for internal usage by the builders.
+func (m *MergeRequestBlockMutation) BlockingIDs() (ids []int) {
+	if id := m.blocking; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetBlocking resets all changes to the "blocking" edge.
+func (m *MergeRequestBlockMutation) ResetBlocking() {
+	m.blocking = nil
+	m.clearedblocking = false
+}
+
+// SetBlockedID sets the "blocked" edge to the MergeRequest entity by id.
+func (m *MergeRequestBlockMutation) SetBlockedID(id int) {
+	m.blocked = &id
+}
+
+// ClearBlocked clears the "blocked" edge to the MergeRequest entity.
+func (m *MergeRequestBlockMutation) ClearBlocked() {
+	m.clearedblocked = true
+	m.clearedFields[mergerequestblock.FieldBlockedMergeRequestID] = struct{}{}
+}
+
+// BlockedCleared reports if the "blocked" edge to the MergeRequest entity was cleared.
+func (m *MergeRequestBlockMutation) BlockedCleared() bool {
+	return m.clearedblocked
+}
+
+// BlockedID returns the "blocked" edge ID in the mutation.
+func (m *MergeRequestBlockMutation) BlockedID() (id int, exists bool) {
+	if m.blocked != nil {
+		return *m.blocked, true
+	}
+	return
+}
+
+// BlockedIDs returns the "blocked" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// BlockedID instead. It exists only for internal usage by the builders.
+func (m *MergeRequestBlockMutation) BlockedIDs() (ids []int) {
+	if id := m.blocked; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetBlocked resets all changes to the "blocked" edge.
+func (m *MergeRequestBlockMutation) ResetBlocked() {
+	m.blocked = nil
+	m.clearedblocked = false
+}
+
+// Where appends a list predicates to the MergeRequestBlockMutation builder.
+func (m *MergeRequestBlockMutation) Where(ps ...predicate.MergeRequestBlock) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the MergeRequestBlockMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *MergeRequestBlockMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.MergeRequestBlock, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *MergeRequestBlockMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *MergeRequestBlockMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (MergeRequestBlock).
+func (m *MergeRequestBlockMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *MergeRequestBlockMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m.blocking != nil {
+		fields = append(fields, mergerequestblock.FieldBlockingMergeRequestID)
+	}
+	if m.blocked != nil {
+		fields = append(fields, mergerequestblock.FieldBlockedMergeRequestID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, mergerequestblock.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *MergeRequestBlockMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case mergerequestblock.FieldBlockingMergeRequestID:
+		return m.BlockingMergeRequestID()
+	case mergerequestblock.FieldBlockedMergeRequestID:
+		return m.BlockedMergeRequestID()
+	case mergerequestblock.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *MergeRequestBlockMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case mergerequestblock.FieldBlockingMergeRequestID:
+		return m.OldBlockingMergeRequestID(ctx)
+	case mergerequestblock.FieldBlockedMergeRequestID:
+		return m.OldBlockedMergeRequestID(ctx)
+	case mergerequestblock.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown MergeRequestBlock field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MergeRequestBlockMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case mergerequestblock.FieldBlockingMergeRequestID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBlockingMergeRequestID(v)
+		return nil
+	case mergerequestblock.FieldBlockedMergeRequestID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBlockedMergeRequestID(v)
+		return nil
+	case mergerequestblock.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestBlock field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *MergeRequestBlockMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *MergeRequestBlockMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MergeRequestBlockMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown MergeRequestBlock numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *MergeRequestBlockMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *MergeRequestBlockMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *MergeRequestBlockMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown MergeRequestBlock nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *MergeRequestBlockMutation) ResetField(name string) error {
+	switch name {
+	case mergerequestblock.FieldBlockingMergeRequestID:
+		m.ResetBlockingMergeRequestID()
+		return nil
+	case mergerequestblock.FieldBlockedMergeRequestID:
+		m.ResetBlockedMergeRequestID()
+		return nil
+	case mergerequestblock.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestBlock field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *MergeRequestBlockMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.blocking != nil {
+		edges = append(edges, mergerequestblock.EdgeBlocking)
+	}
+	if m.blocked != nil {
+		edges = append(edges, mergerequestblock.EdgeBlocked)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *MergeRequestBlockMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case mergerequestblock.EdgeBlocking:
+		if id := m.blocking; id != nil {
+			return []ent.Value{*id}
+		}
+	case mergerequestblock.EdgeBlocked:
+		if id := m.blocked; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *MergeRequestBlockMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *MergeRequestBlockMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *MergeRequestBlockMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedblocking {
+		edges = append(edges, mergerequestblock.EdgeBlocking)
+	}
+	if m.clearedblocked {
+		edges = append(edges, mergerequestblock.EdgeBlocked)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *MergeRequestBlockMutation) EdgeCleared(name string) bool {
+	switch name {
+	case mergerequestblock.EdgeBlocking:
+		return m.clearedblocking
+	case mergerequestblock.EdgeBlocked:
+		return m.clearedblocked
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *MergeRequestBlockMutation) ClearEdge(name string) error {
+	switch name {
+	case mergerequestblock.EdgeBlocking:
+		m.ClearBlocking()
+		return nil
+	case mergerequestblock.EdgeBlocked:
+		m.ClearBlocked()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestBlock unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *MergeRequestBlockMutation) ResetEdge(name string) error {
+	switch name {
+	case mergerequestblock.EdgeBlocking:
+		m.ResetBlocking()
+		return nil
+	case mergerequestblock.EdgeBlocked:
+		m.ResetBlocked()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestBlock edge %s", name)
+}
+
+// MergeRequestDiffMutation represents an operation that mutates the MergeRequestDiff nodes in the graph.
+type MergeRequestDiffMutation struct {
+	config
+	op                   Op
+	typ                  string
+	id                   *int
+	head_commit_sha      *string
+	base_commit_sha      *string
+	start_commit_sha     *string
+	state                *string
+	real_size            *string
+	patch_id_sha         *string
+	commits_count        *int
+	addcommits_count     *int
+	files_count          *int
+	addfiles_count       *int
+	created_at           *time.Time
+	clearedFields        map[string]struct{}
+	merge_request        *int
+	clearedmerge_request bool
+	commits              map[int]struct{}
+	removedcommits       map[int]struct{}
+	clearedcommits       bool
+	files                map[int]struct{}
+	removedfiles         map[int]struct{}
+	clearedfiles         bool
+	done                 bool
+	oldValue             func(context.Context) (*MergeRequestDiff, error)
+	predicates           []predicate.MergeRequestDiff
+}
+
+var _ ent.Mutation = (*MergeRequestDiffMutation)(nil)
+
+// mergerequestdiffOption allows management of the mutation configuration using functional options.
+type mergerequestdiffOption func(*MergeRequestDiffMutation)
+
+// newMergeRequestDiffMutation creates new mutation for the MergeRequestDiff entity.
+func newMergeRequestDiffMutation(c config, op Op, opts ...mergerequestdiffOption) *MergeRequestDiffMutation {
+	m := &MergeRequestDiffMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeMergeRequestDiff,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withMergeRequestDiffID sets the ID field of the mutation.
+func withMergeRequestDiffID(id int) mergerequestdiffOption {
+	return func(m *MergeRequestDiffMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *MergeRequestDiff
+		)
+		m.oldValue = func(ctx context.Context) (*MergeRequestDiff, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().MergeRequestDiff.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withMergeRequestDiff sets the old MergeRequestDiff of the mutation.
+func withMergeRequestDiff(node *MergeRequestDiff) mergerequestdiffOption {
+	return func(m *MergeRequestDiffMutation) {
+		m.oldValue = func(context.Context) (*MergeRequestDiff, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m MergeRequestDiffMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m MergeRequestDiffMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *MergeRequestDiffMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *MergeRequestDiffMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().MergeRequestDiff.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetMergeRequestID sets the "merge_request_id" field.
+func (m *MergeRequestDiffMutation) SetMergeRequestID(i int) {
+	m.merge_request = &i
+}
+
+// MergeRequestID returns the value of the "merge_request_id" field in the mutation.
+func (m *MergeRequestDiffMutation) MergeRequestID() (r int, exists bool) {
+	v := m.merge_request
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeRequestID returns the old "merge_request_id" field's value of the MergeRequestDiff entity.
+// If the MergeRequestDiff object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffMutation) OldMergeRequestID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeRequestID: %w", err)
+	}
+	return oldValue.MergeRequestID, nil
+}
+
+// ResetMergeRequestID resets all changes to the "merge_request_id" field.
+func (m *MergeRequestDiffMutation) ResetMergeRequestID() {
+	m.merge_request = nil
+}
+
+// SetHeadCommitSha sets the "head_commit_sha" field.
+func (m *MergeRequestDiffMutation) SetHeadCommitSha(s string) {
+	m.head_commit_sha = &s
+}
+
+// HeadCommitSha returns the value of the "head_commit_sha" field in the mutation.
+func (m *MergeRequestDiffMutation) HeadCommitSha() (r string, exists bool) {
+	v := m.head_commit_sha
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHeadCommitSha returns the old "head_commit_sha" field's value of the MergeRequestDiff entity.
+// If the MergeRequestDiff object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffMutation) OldHeadCommitSha(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHeadCommitSha is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHeadCommitSha requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHeadCommitSha: %w", err)
+	}
+	return oldValue.HeadCommitSha, nil
+}
+
+// ClearHeadCommitSha clears the value of the "head_commit_sha" field.
+func (m *MergeRequestDiffMutation) ClearHeadCommitSha() {
+	m.head_commit_sha = nil
+	m.clearedFields[mergerequestdiff.FieldHeadCommitSha] = struct{}{}
+}
+
+// HeadCommitShaCleared returns if the "head_commit_sha" field was cleared in this mutation.
+func (m *MergeRequestDiffMutation) HeadCommitShaCleared() bool {
+	_, ok := m.clearedFields[mergerequestdiff.FieldHeadCommitSha]
+	return ok
+}
+
+// ResetHeadCommitSha resets all changes to the "head_commit_sha" field.
+func (m *MergeRequestDiffMutation) ResetHeadCommitSha() {
+	m.head_commit_sha = nil
+	delete(m.clearedFields, mergerequestdiff.FieldHeadCommitSha)
+}
+
+// SetBaseCommitSha sets the "base_commit_sha" field.
+func (m *MergeRequestDiffMutation) SetBaseCommitSha(s string) {
+	m.base_commit_sha = &s
+}
+
+// BaseCommitSha returns the value of the "base_commit_sha" field in the mutation.
+func (m *MergeRequestDiffMutation) BaseCommitSha() (r string, exists bool) {
+	v := m.base_commit_sha
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBaseCommitSha returns the old "base_commit_sha" field's value of the MergeRequestDiff entity.
+// If the MergeRequestDiff object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffMutation) OldBaseCommitSha(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBaseCommitSha is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBaseCommitSha requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBaseCommitSha: %w", err)
+	}
+	return oldValue.BaseCommitSha, nil
+}
+
+// ClearBaseCommitSha clears the value of the "base_commit_sha" field.
+func (m *MergeRequestDiffMutation) ClearBaseCommitSha() {
+	m.base_commit_sha = nil
+	m.clearedFields[mergerequestdiff.FieldBaseCommitSha] = struct{}{}
+}
+
+// BaseCommitShaCleared returns if the "base_commit_sha" field was cleared in this mutation.
+func (m *MergeRequestDiffMutation) BaseCommitShaCleared() bool {
+	_, ok := m.clearedFields[mergerequestdiff.FieldBaseCommitSha]
+	return ok
+}
+
+// ResetBaseCommitSha resets all changes to the "base_commit_sha" field.
+func (m *MergeRequestDiffMutation) ResetBaseCommitSha() {
+	m.base_commit_sha = nil
+	delete(m.clearedFields, mergerequestdiff.FieldBaseCommitSha)
+}
+
+// SetStartCommitSha sets the "start_commit_sha" field.
+func (m *MergeRequestDiffMutation) SetStartCommitSha(s string) {
+	m.start_commit_sha = &s
+}
+
+// StartCommitSha returns the value of the "start_commit_sha" field in the mutation.
+func (m *MergeRequestDiffMutation) StartCommitSha() (r string, exists bool) {
+	v := m.start_commit_sha
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartCommitSha returns the old "start_commit_sha" field's value of the MergeRequestDiff entity.
+// If the MergeRequestDiff object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffMutation) OldStartCommitSha(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartCommitSha is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartCommitSha requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartCommitSha: %w", err)
+	}
+	return oldValue.StartCommitSha, nil
+}
+
+// ClearStartCommitSha clears the value of the "start_commit_sha" field.
+func (m *MergeRequestDiffMutation) ClearStartCommitSha() {
+	m.start_commit_sha = nil
+	m.clearedFields[mergerequestdiff.FieldStartCommitSha] = struct{}{}
+}
+
+// StartCommitShaCleared returns if the "start_commit_sha" field was cleared in this mutation.
+func (m *MergeRequestDiffMutation) StartCommitShaCleared() bool {
+	_, ok := m.clearedFields[mergerequestdiff.FieldStartCommitSha]
+	return ok
+}
+
+// ResetStartCommitSha resets all changes to the "start_commit_sha" field.
+func (m *MergeRequestDiffMutation) ResetStartCommitSha() {
+	m.start_commit_sha = nil
+	delete(m.clearedFields, mergerequestdiff.FieldStartCommitSha)
+}
+
+// SetState sets the "state" field.
+func (m *MergeRequestDiffMutation) SetState(s string) {
+	m.state = &s
+}
+
+// State returns the value of the "state" field in the mutation.
+func (m *MergeRequestDiffMutation) State() (r string, exists bool) {
+	v := m.state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldState returns the old "state" field's value of the MergeRequestDiff entity.
+// If the MergeRequestDiff object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffMutation) OldState(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldState: %w", err)
+	}
+	return oldValue.State, nil
+}
+
+// ResetState resets all changes to the "state" field.
+func (m *MergeRequestDiffMutation) ResetState() {
+	m.state = nil
+}
+
+// SetRealSize sets the "real_size" field.
+func (m *MergeRequestDiffMutation) SetRealSize(s string) {
+	m.real_size = &s
+}
+
+// RealSize returns the value of the "real_size" field in the mutation.
+func (m *MergeRequestDiffMutation) RealSize() (r string, exists bool) {
+	v := m.real_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRealSize returns the old "real_size" field's value of the MergeRequestDiff entity.
+// If the MergeRequestDiff object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffMutation) OldRealSize(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRealSize is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRealSize requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRealSize: %w", err)
+	}
+	return oldValue.RealSize, nil
+}
+
+// ClearRealSize clears the value of the "real_size" field.
+func (m *MergeRequestDiffMutation) ClearRealSize() {
+	m.real_size = nil
+	m.clearedFields[mergerequestdiff.FieldRealSize] = struct{}{}
+}
+
+// RealSizeCleared returns if the "real_size" field was cleared in this mutation.
+func (m *MergeRequestDiffMutation) RealSizeCleared() bool {
+	_, ok := m.clearedFields[mergerequestdiff.FieldRealSize]
+	return ok
+}
+
+// ResetRealSize resets all changes to the "real_size" field.
+func (m *MergeRequestDiffMutation) ResetRealSize() {
+	m.real_size = nil
+	delete(m.clearedFields, mergerequestdiff.FieldRealSize)
+}
+
+// SetPatchIDSha sets the "patch_id_sha" field.
+func (m *MergeRequestDiffMutation) SetPatchIDSha(s string) {
+	m.patch_id_sha = &s
+}
+
+// PatchIDSha returns the value of the "patch_id_sha" field in the mutation.
+func (m *MergeRequestDiffMutation) PatchIDSha() (r string, exists bool) {
+	v := m.patch_id_sha
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPatchIDSha returns the old "patch_id_sha" field's value of the MergeRequestDiff entity.
+// If the MergeRequestDiff object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffMutation) OldPatchIDSha(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPatchIDSha is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPatchIDSha requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPatchIDSha: %w", err)
+	}
+	return oldValue.PatchIDSha, nil
+}
+
+// ClearPatchIDSha clears the value of the "patch_id_sha" field.
+func (m *MergeRequestDiffMutation) ClearPatchIDSha() {
+	m.patch_id_sha = nil
+	m.clearedFields[mergerequestdiff.FieldPatchIDSha] = struct{}{}
+}
+
+// PatchIDShaCleared returns if the "patch_id_sha" field was cleared in this mutation.
+func (m *MergeRequestDiffMutation) PatchIDShaCleared() bool {
+	_, ok := m.clearedFields[mergerequestdiff.FieldPatchIDSha]
+	return ok
+}
+
+// ResetPatchIDSha resets all changes to the "patch_id_sha" field.
+func (m *MergeRequestDiffMutation) ResetPatchIDSha() {
+	m.patch_id_sha = nil
+	delete(m.clearedFields, mergerequestdiff.FieldPatchIDSha)
+}
+
+// SetCommitsCount sets the "commits_count" field.
+func (m *MergeRequestDiffMutation) SetCommitsCount(i int) {
+	m.commits_count = &i
+	m.addcommits_count = nil
+}
+
+// CommitsCount returns the value of the "commits_count" field in the mutation.
+func (m *MergeRequestDiffMutation) CommitsCount() (r int, exists bool) {
+	v := m.commits_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommitsCount returns the old "commits_count" field's value of the MergeRequestDiff entity.
+// If the MergeRequestDiff object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffMutation) OldCommitsCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommitsCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommitsCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommitsCount: %w", err)
+	}
+	return oldValue.CommitsCount, nil
+}
+
+// AddCommitsCount adds i to the "commits_count" field.
+func (m *MergeRequestDiffMutation) AddCommitsCount(i int) {
+	if m.addcommits_count != nil {
+		*m.addcommits_count += i
+	} else {
+		m.addcommits_count = &i
+	}
+}
+
+// AddedCommitsCount returns the value that was added to the "commits_count" field in this mutation.
+func (m *MergeRequestDiffMutation) AddedCommitsCount() (r int, exists bool) {
+	v := m.addcommits_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCommitsCount resets all changes to the "commits_count" field.
+func (m *MergeRequestDiffMutation) ResetCommitsCount() {
+	m.commits_count = nil
+	m.addcommits_count = nil
+}
+
+// SetFilesCount sets the "files_count" field.
+func (m *MergeRequestDiffMutation) SetFilesCount(i int) {
+	m.files_count = &i
+	m.addfiles_count = nil
+}
+
+// FilesCount returns the value of the "files_count" field in the mutation.
+func (m *MergeRequestDiffMutation) FilesCount() (r int, exists bool) {
+	v := m.files_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFilesCount returns the old "files_count" field's value of the MergeRequestDiff entity.
+// If the MergeRequestDiff object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffMutation) OldFilesCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFilesCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFilesCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFilesCount: %w", err)
+	}
+	return oldValue.FilesCount, nil
+}
+
+// AddFilesCount adds i to the "files_count" field.
+func (m *MergeRequestDiffMutation) AddFilesCount(i int) {
+	if m.addfiles_count != nil {
+		*m.addfiles_count += i
+	} else {
+		m.addfiles_count = &i
+	}
+}
+
+// AddedFilesCount returns the value that was added to the "files_count" field in this mutation.
+func (m *MergeRequestDiffMutation) AddedFilesCount() (r int, exists bool) {
+	v := m.addfiles_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFilesCount resets all changes to the "files_count" field.
+func (m *MergeRequestDiffMutation) ResetFilesCount() {
+	m.files_count = nil
+	m.addfiles_count = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *MergeRequestDiffMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *MergeRequestDiffMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the MergeRequestDiff entity.
+// If the MergeRequestDiff object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *MergeRequestDiffMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearMergeRequest clears the "merge_request" edge to the MergeRequest entity.
+func (m *MergeRequestDiffMutation) ClearMergeRequest() {
+	m.clearedmerge_request = true
+	m.clearedFields[mergerequestdiff.FieldMergeRequestID] = struct{}{}
+}
+
+// MergeRequestCleared reports if the "merge_request" edge to the MergeRequest entity was cleared.
+func (m *MergeRequestDiffMutation) MergeRequestCleared() bool {
+	return m.clearedmerge_request
+}
+
+// MergeRequestIDs returns the "merge_request" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MergeRequestID instead. It exists only for internal usage by the builders.
+func (m *MergeRequestDiffMutation) MergeRequestIDs() (ids []int) {
+	if id := m.merge_request; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMergeRequest resets all changes to the "merge_request" edge.
+func (m *MergeRequestDiffMutation) ResetMergeRequest() {
+	m.merge_request = nil
+	m.clearedmerge_request = false
+}
+
+// AddCommitIDs adds the "commits" edge to the MergeRequestDiffCommit entity by ids.
+func (m *MergeRequestDiffMutation) AddCommitIDs(ids ...int) {
+	if m.commits == nil {
+		m.commits = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.commits[ids[i]] = struct{}{}
+	}
+}
+
+// ClearCommits clears the "commits" edge to the MergeRequestDiffCommit entity.
+func (m *MergeRequestDiffMutation) ClearCommits() {
+	m.clearedcommits = true
+}
+
+// CommitsCleared reports if the "commits" edge to the MergeRequestDiffCommit entity was cleared.
+func (m *MergeRequestDiffMutation) CommitsCleared() bool {
+	return m.clearedcommits
+}
+
+// RemoveCommitIDs removes the "commits" edge to the MergeRequestDiffCommit entity by IDs.
+func (m *MergeRequestDiffMutation) RemoveCommitIDs(ids ...int) {
+	if m.removedcommits == nil {
+		m.removedcommits = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.commits, ids[i])
+		m.removedcommits[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedCommits returns the removed IDs of the "commits" edge to the MergeRequestDiffCommit entity.
+func (m *MergeRequestDiffMutation) RemovedCommitsIDs() (ids []int) {
+	for id := range m.removedcommits {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// CommitsIDs returns the "commits" edge IDs in the mutation.
+func (m *MergeRequestDiffMutation) CommitsIDs() (ids []int) {
+	for id := range m.commits {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetCommits resets all changes to the "commits" edge.
+func (m *MergeRequestDiffMutation) ResetCommits() {
+	m.commits = nil
+	m.clearedcommits = false
+	m.removedcommits = nil
+}
+
+// AddFileIDs adds the "files" edge to the MergeRequestDiffFile entity by ids.
+func (m *MergeRequestDiffMutation) AddFileIDs(ids ...int) {
+	if m.files == nil {
+		m.files = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.files[ids[i]] = struct{}{}
+	}
+}
+
+// ClearFiles clears the "files" edge to the MergeRequestDiffFile entity.
+func (m *MergeRequestDiffMutation) ClearFiles() {
+	m.clearedfiles = true
+}
+
+// FilesCleared reports if the "files" edge to the MergeRequestDiffFile entity was cleared.
+func (m *MergeRequestDiffMutation) FilesCleared() bool {
+	return m.clearedfiles
+}
+
+// RemoveFileIDs removes the "files" edge to the MergeRequestDiffFile entity by IDs.
+func (m *MergeRequestDiffMutation) RemoveFileIDs(ids ...int) {
+	if m.removedfiles == nil {
+		m.removedfiles = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.files, ids[i])
+		m.removedfiles[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedFiles returns the removed IDs of the "files" edge to the MergeRequestDiffFile entity.
+func (m *MergeRequestDiffMutation) RemovedFilesIDs() (ids []int) {
+	for id := range m.removedfiles {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// FilesIDs returns the "files" edge IDs in the mutation.
+func (m *MergeRequestDiffMutation) FilesIDs() (ids []int) {
+	for id := range m.files {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetFiles resets all changes to the "files" edge.
+func (m *MergeRequestDiffMutation) ResetFiles() {
+	m.files = nil
+	m.clearedfiles = false
+	m.removedfiles = nil
+}
+
+// Where appends a list predicates to the MergeRequestDiffMutation builder.
+func (m *MergeRequestDiffMutation) Where(ps ...predicate.MergeRequestDiff) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the MergeRequestDiffMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *MergeRequestDiffMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.MergeRequestDiff, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *MergeRequestDiffMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *MergeRequestDiffMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (MergeRequestDiff).
+func (m *MergeRequestDiffMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *MergeRequestDiffMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.merge_request != nil {
+		fields = append(fields, mergerequestdiff.FieldMergeRequestID)
+	}
+	if m.head_commit_sha != nil {
+		fields = append(fields, mergerequestdiff.FieldHeadCommitSha)
+	}
+	if m.base_commit_sha != nil {
+		fields = append(fields, mergerequestdiff.FieldBaseCommitSha)
+	}
+	if m.start_commit_sha != nil {
+		fields = append(fields, mergerequestdiff.FieldStartCommitSha)
+	}
+	if m.state != nil {
+		fields = append(fields, mergerequestdiff.FieldState)
+	}
+	if m.real_size != nil {
+		fields = append(fields, mergerequestdiff.FieldRealSize)
+	}
+	if m.patch_id_sha != nil {
+		fields = append(fields, mergerequestdiff.FieldPatchIDSha)
+	}
+	if m.commits_count != nil {
+		fields = append(fields, mergerequestdiff.FieldCommitsCount)
+	}
+	if m.files_count != nil {
+		fields = append(fields, mergerequestdiff.FieldFilesCount)
+	}
+	if m.created_at != nil {
+		fields = append(fields, mergerequestdiff.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *MergeRequestDiffMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case mergerequestdiff.FieldMergeRequestID:
+		return m.MergeRequestID()
+	case mergerequestdiff.FieldHeadCommitSha:
+		return m.HeadCommitSha()
+	case mergerequestdiff.FieldBaseCommitSha:
+		return m.BaseCommitSha()
+	case mergerequestdiff.FieldStartCommitSha:
+		return m.StartCommitSha()
+	case mergerequestdiff.FieldState:
+		return m.State()
+	case mergerequestdiff.FieldRealSize:
+		return m.RealSize()
+	case mergerequestdiff.FieldPatchIDSha:
+		return m.PatchIDSha()
+	case mergerequestdiff.FieldCommitsCount:
+		return m.CommitsCount()
+	case mergerequestdiff.FieldFilesCount:
+		return m.FilesCount()
+	case mergerequestdiff.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *MergeRequestDiffMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case mergerequestdiff.FieldMergeRequestID:
+		return m.OldMergeRequestID(ctx)
+	case mergerequestdiff.FieldHeadCommitSha:
+		return m.OldHeadCommitSha(ctx)
+	case mergerequestdiff.FieldBaseCommitSha:
+		return m.OldBaseCommitSha(ctx)
+	case mergerequestdiff.FieldStartCommitSha:
+		return m.OldStartCommitSha(ctx)
+	case mergerequestdiff.FieldState:
+		return m.OldState(ctx)
+	case mergerequestdiff.FieldRealSize:
+		return m.OldRealSize(ctx)
+	case mergerequestdiff.FieldPatchIDSha:
+		return m.OldPatchIDSha(ctx)
+	case mergerequestdiff.FieldCommitsCount:
+		return m.OldCommitsCount(ctx)
+	case mergerequestdiff.FieldFilesCount:
+		return m.OldFilesCount(ctx)
+	case mergerequestdiff.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown MergeRequestDiff field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MergeRequestDiffMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case mergerequestdiff.FieldMergeRequestID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeRequestID(v)
+		return nil
+	case mergerequestdiff.FieldHeadCommitSha:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHeadCommitSha(v)
+		return nil
+	case mergerequestdiff.FieldBaseCommitSha:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBaseCommitSha(v)
+		return nil
+	case mergerequestdiff.FieldStartCommitSha:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartCommitSha(v)
+		return nil
+	case mergerequestdiff.FieldState:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetState(v)
+		return nil
+	case mergerequestdiff.FieldRealSize:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRealSize(v)
+		return nil
+	case mergerequestdiff.FieldPatchIDSha:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPatchIDSha(v)
+		return nil
+	case mergerequestdiff.FieldCommitsCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommitsCount(v)
+		return nil
+	case mergerequestdiff.FieldFilesCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFilesCount(v)
+		return nil
+	case mergerequestdiff.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestDiff field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *MergeRequestDiffMutation) AddedFields() []string {
+	var fields []string
+	if m.addcommits_count != nil {
+		fields = append(fields, mergerequestdiff.FieldCommitsCount)
+	}
+	if m.addfiles_count != nil {
+		fields = append(fields, mergerequestdiff.FieldFilesCount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *MergeRequestDiffMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case mergerequestdiff.FieldCommitsCount:
+		return m.AddedCommitsCount()
+	case mergerequestdiff.FieldFilesCount:
+		return m.AddedFilesCount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MergeRequestDiffMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case mergerequestdiff.FieldCommitsCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCommitsCount(v)
+		return nil
+	case mergerequestdiff.FieldFilesCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFilesCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestDiff numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *MergeRequestDiffMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(mergerequestdiff.FieldHeadCommitSha) {
+		fields = append(fields, mergerequestdiff.FieldHeadCommitSha)
+	}
+	if m.FieldCleared(mergerequestdiff.FieldBaseCommitSha) {
+		fields = append(fields, mergerequestdiff.FieldBaseCommitSha)
+	}
+	if m.FieldCleared(mergerequestdiff.FieldStartCommitSha) {
+		fields = append(fields, mergerequestdiff.FieldStartCommitSha)
+	}
+	if m.FieldCleared(mergerequestdiff.FieldRealSize) {
+		fields = append(fields, mergerequestdiff.FieldRealSize)
+	}
+	if m.FieldCleared(mergerequestdiff.FieldPatchIDSha) {
+		fields = append(fields, mergerequestdiff.FieldPatchIDSha)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *MergeRequestDiffMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *MergeRequestDiffMutation) ClearField(name string) error {
+	switch name {
+	case mergerequestdiff.FieldHeadCommitSha:
+		m.ClearHeadCommitSha()
+		return nil
+	case mergerequestdiff.FieldBaseCommitSha:
+		m.ClearBaseCommitSha()
+		return nil
+	case mergerequestdiff.FieldStartCommitSha:
+		m.ClearStartCommitSha()
+		return nil
+	case mergerequestdiff.FieldRealSize:
+		m.ClearRealSize()
+		return nil
+	case mergerequestdiff.FieldPatchIDSha:
+		m.ClearPatchIDSha()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestDiff nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *MergeRequestDiffMutation) ResetField(name string) error {
+	switch name {
+	case mergerequestdiff.FieldMergeRequestID:
+		m.ResetMergeRequestID()
+		return nil
+	case mergerequestdiff.FieldHeadCommitSha:
+		m.ResetHeadCommitSha()
+		return nil
+	case mergerequestdiff.FieldBaseCommitSha:
+		m.ResetBaseCommitSha()
+		return nil
+	case mergerequestdiff.FieldStartCommitSha:
+		m.ResetStartCommitSha()
+		return nil
+	case mergerequestdiff.FieldState:
+		m.ResetState()
+		return nil
+	case mergerequestdiff.FieldRealSize:
+		m.ResetRealSize()
+		return nil
+	case mergerequestdiff.FieldPatchIDSha:
+		m.ResetPatchIDSha()
+		return nil
+	case mergerequestdiff.FieldCommitsCount:
+		m.ResetCommitsCount()
+		return nil
+	case mergerequestdiff.FieldFilesCount:
+		m.ResetFilesCount()
+		return nil
+	case mergerequestdiff.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestDiff field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *MergeRequestDiffMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.merge_request != nil {
+		edges = append(edges, mergerequestdiff.EdgeMergeRequest)
+	}
+	if m.commits != nil {
+		edges = append(edges, mergerequestdiff.EdgeCommits)
+	}
+	if m.files != nil {
+		edges = append(edges, mergerequestdiff.EdgeFiles)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *MergeRequestDiffMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case mergerequestdiff.EdgeMergeRequest:
+		if id := m.merge_request; id != nil {
+			return []ent.Value{*id}
+		}
+	case mergerequestdiff.EdgeCommits:
+		ids := make([]ent.Value, 0, len(m.commits))
+		for id := range m.commits {
+			ids = append(ids, id)
+		}
+		return ids
+	case mergerequestdiff.EdgeFiles:
+		ids := make([]ent.Value, 0, len(m.files))
+		for id := range m.files {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *MergeRequestDiffMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.removedcommits != nil {
+		edges = append(edges, mergerequestdiff.EdgeCommits)
+	}
+	if m.removedfiles != nil {
+		edges = append(edges, mergerequestdiff.EdgeFiles)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *MergeRequestDiffMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case mergerequestdiff.EdgeCommits:
+		ids := make([]ent.Value, 0, len(m.removedcommits))
+		for id := range m.removedcommits {
+			ids = append(ids, id)
+		}
+		return ids
+	case mergerequestdiff.EdgeFiles:
+		ids := make([]ent.Value, 0, len(m.removedfiles))
+		for id := range m.removedfiles {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *MergeRequestDiffMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedmerge_request {
+		edges = append(edges, mergerequestdiff.EdgeMergeRequest)
+	}
+	if m.clearedcommits {
+		edges = append(edges, mergerequestdiff.EdgeCommits)
+	}
+	if m.clearedfiles {
+		edges = append(edges, mergerequestdiff.EdgeFiles)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *MergeRequestDiffMutation) EdgeCleared(name string) bool {
+	switch name {
+	case mergerequestdiff.EdgeMergeRequest:
+		return m.clearedmerge_request
+	case mergerequestdiff.EdgeCommits:
+		return m.clearedcommits
+	case mergerequestdiff.EdgeFiles:
+		return m.clearedfiles
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *MergeRequestDiffMutation) ClearEdge(name string) error {
+	switch name {
+	case mergerequestdiff.EdgeMergeRequest:
+		m.ClearMergeRequest()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestDiff unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *MergeRequestDiffMutation) ResetEdge(name string) error {
+	switch name {
+	case mergerequestdiff.EdgeMergeRequest:
+		m.ResetMergeRequest()
+		return nil
+	case mergerequestdiff.EdgeCommits:
+		m.ResetCommits()
+		return nil
+	case mergerequestdiff.EdgeFiles:
+		m.ResetFiles()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestDiff edge %s", name)
+}
+
+// MergeRequestDiffCommitMutation represents an operation that mutates the MergeRequestDiffCommit nodes in the graph.
+type MergeRequestDiffCommitMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	relative_order    *int
+	addrelative_order *int
+	sha               *string
+	parent_ids        *[]string
+	appendparent_ids  []string
+	message           *string
+	author_name       *string
+	author_email      *string
+	authored_date     *time.Time
+	committer_name    *string
+	committer_email   *string
+	committed_date    *time.Time
+	clearedFields     map[string]struct{}
+	diff              *int
+	cleareddiff       bool
+	done              bool
+	oldValue          func(context.Context) (*MergeRequestDiffCommit, error)
+	predicates        []predicate.MergeRequestDiffCommit
+}
+
+var _ ent.Mutation = (*MergeRequestDiffCommitMutation)(nil)
+
+// mergerequestdiffcommitOption allows management of the mutation configuration using functional options.
+type mergerequestdiffcommitOption func(*MergeRequestDiffCommitMutation)
+
+// newMergeRequestDiffCommitMutation creates new mutation for the MergeRequestDiffCommit entity.
+func newMergeRequestDiffCommitMutation(c config, op Op, opts ...mergerequestdiffcommitOption) *MergeRequestDiffCommitMutation {
+	m := &MergeRequestDiffCommitMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeMergeRequestDiffCommit,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withMergeRequestDiffCommitID sets the ID field of the mutation.
+func withMergeRequestDiffCommitID(id int) mergerequestdiffcommitOption {
+	return func(m *MergeRequestDiffCommitMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *MergeRequestDiffCommit
+		)
+		m.oldValue = func(ctx context.Context) (*MergeRequestDiffCommit, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().MergeRequestDiffCommit.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withMergeRequestDiffCommit sets the old MergeRequestDiffCommit of the mutation.
+func withMergeRequestDiffCommit(node *MergeRequestDiffCommit) mergerequestdiffcommitOption {
+	return func(m *MergeRequestDiffCommitMutation) {
+		m.oldValue = func(context.Context) (*MergeRequestDiffCommit, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m MergeRequestDiffCommitMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m MergeRequestDiffCommitMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *MergeRequestDiffCommitMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *MergeRequestDiffCommitMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().MergeRequestDiffCommit.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetMergeRequestDiffID sets the "merge_request_diff_id" field.
+func (m *MergeRequestDiffCommitMutation) SetMergeRequestDiffID(i int) {
+	m.diff = &i
+}
+
+// MergeRequestDiffID returns the value of the "merge_request_diff_id" field in the mutation.
+func (m *MergeRequestDiffCommitMutation) MergeRequestDiffID() (r int, exists bool) {
+	v := m.diff
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeRequestDiffID returns the old "merge_request_diff_id" field's value of the MergeRequestDiffCommit entity.
+// If the MergeRequestDiffCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffCommitMutation) OldMergeRequestDiffID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeRequestDiffID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeRequestDiffID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeRequestDiffID: %w", err)
+	}
+	return oldValue.MergeRequestDiffID, nil
+}
+
+// ResetMergeRequestDiffID resets all changes to the "merge_request_diff_id" field.
+func (m *MergeRequestDiffCommitMutation) ResetMergeRequestDiffID() {
+	m.diff = nil
+}
+
+// SetRelativeOrder sets the "relative_order" field.
+func (m *MergeRequestDiffCommitMutation) SetRelativeOrder(i int) {
+	m.relative_order = &i
+	m.addrelative_order = nil
+}
+
+// RelativeOrder returns the value of the "relative_order" field in the mutation.
+func (m *MergeRequestDiffCommitMutation) RelativeOrder() (r int, exists bool) {
+	v := m.relative_order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRelativeOrder returns the old "relative_order" field's value of the MergeRequestDiffCommit entity.
+// If the MergeRequestDiffCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffCommitMutation) OldRelativeOrder(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRelativeOrder is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRelativeOrder requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRelativeOrder: %w", err)
+	}
+	return oldValue.RelativeOrder, nil
+}
+
+// AddRelativeOrder adds i to the "relative_order" field.
+func (m *MergeRequestDiffCommitMutation) AddRelativeOrder(i int) {
+	if m.addrelative_order != nil {
+		*m.addrelative_order += i
+	} else {
+		m.addrelative_order = &i
+	}
+}
+
+// AddedRelativeOrder returns the value that was added to the "relative_order" field in this mutation.
+func (m *MergeRequestDiffCommitMutation) AddedRelativeOrder() (r int, exists bool) {
+	v := m.addrelative_order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRelativeOrder resets all changes to the "relative_order" field.
+func (m *MergeRequestDiffCommitMutation) ResetRelativeOrder() {
+	m.relative_order = nil
+	m.addrelative_order = nil
+}
+
+// SetSha sets the "sha" field.
+func (m *MergeRequestDiffCommitMutation) SetSha(s string) {
+	m.sha = &s
+}
+
+// Sha returns the value of the "sha" field in the mutation.
+func (m *MergeRequestDiffCommitMutation) Sha() (r string, exists bool) {
+	v := m.sha
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSha returns the old "sha" field's value of the MergeRequestDiffCommit entity.
+// If the MergeRequestDiffCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffCommitMutation) OldSha(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSha is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSha requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSha: %w", err)
+	}
+	return oldValue.Sha, nil
+}
+
+// ResetSha resets all changes to the "sha" field.
+func (m *MergeRequestDiffCommitMutation) ResetSha() {
+	m.sha = nil
+}
+
+// SetParentIds sets the "parent_ids" field.
+func (m *MergeRequestDiffCommitMutation) SetParentIds(s []string) {
+	m.parent_ids = &s
+	m.appendparent_ids = nil
+}
+
+// ParentIds returns the value of the "parent_ids" field in the mutation.
+func (m *MergeRequestDiffCommitMutation) ParentIds() (r []string, exists bool) {
+	v := m.parent_ids
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldParentIds returns the old "parent_ids" field's value of the MergeRequestDiffCommit entity.
+// If the MergeRequestDiffCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffCommitMutation) OldParentIds(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldParentIds is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldParentIds requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldParentIds: %w", err)
+	}
+	return oldValue.ParentIds, nil
+}
+
+// AppendParentIds adds s to the "parent_ids" field.
+func (m *MergeRequestDiffCommitMutation) AppendParentIds(s []string) {
+	m.appendparent_ids = append(m.appendparent_ids, s...)
+}
+
+// AppendedParentIds returns the list of values that were appended to the "parent_ids" field in this mutation.
+func (m *MergeRequestDiffCommitMutation) AppendedParentIds() ([]string, bool) {
+	if len(m.appendparent_ids) == 0 {
+		return nil, false
+	}
+	return m.appendparent_ids, true
+}
+
+// ClearParentIds clears the value of the "parent_ids" field.
+func (m *MergeRequestDiffCommitMutation) ClearParentIds() {
+	m.parent_ids = nil
+	m.appendparent_ids = nil
+	m.clearedFields[mergerequestdiffcommit.FieldParentIds] = struct{}{}
+}
+
+// ParentIdsCleared returns if the "parent_ids" field was cleared in this mutation.
+func (m *MergeRequestDiffCommitMutation) ParentIdsCleared() bool {
+	_, ok := m.clearedFields[mergerequestdiffcommit.FieldParentIds]
+	return ok
+}
+
+// ResetParentIds resets all changes to the "parent_ids" field.
+func (m *MergeRequestDiffCommitMutation) ResetParentIds() {
+	m.parent_ids = nil
+	m.appendparent_ids = nil
+	delete(m.clearedFields, mergerequestdiffcommit.FieldParentIds)
+}
+
+// SetMessage sets the "message" field.
+func (m *MergeRequestDiffCommitMutation) SetMessage(s string) {
+	m.message = &s
+}
+
+// Message returns the value of the "message" field in the mutation.
+func (m *MergeRequestDiffCommitMutation) Message() (r string, exists bool) {
+	v := m.message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMessage returns the old "message" field's value of the MergeRequestDiffCommit entity.
+// If the MergeRequestDiffCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffCommitMutation) OldMessage(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMessage: %w", err)
+	}
+	return oldValue.Message, nil
+}
+
+// ResetMessage resets all changes to the "message" field.
+func (m *MergeRequestDiffCommitMutation) ResetMessage() {
+	m.message = nil
+}
+
+// SetAuthorName sets the "author_name" field.
+func (m *MergeRequestDiffCommitMutation) SetAuthorName(s string) {
+	m.author_name = &s
+}
+
+// AuthorName returns the value of the "author_name" field in the mutation.
+func (m *MergeRequestDiffCommitMutation) AuthorName() (r string, exists bool) {
+	v := m.author_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAuthorName returns the old "author_name" field's value of the MergeRequestDiffCommit entity.
+// If the MergeRequestDiffCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffCommitMutation) OldAuthorName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAuthorName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAuthorName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAuthorName: %w", err)
+	}
+	return oldValue.AuthorName, nil
+}
+
+// ResetAuthorName resets all changes to the "author_name" field.
+func (m *MergeRequestDiffCommitMutation) ResetAuthorName() {
+	m.author_name = nil
+}
+
+// SetAuthorEmail sets the "author_email" field.
+func (m *MergeRequestDiffCommitMutation) SetAuthorEmail(s string) {
+	m.author_email = &s
+}
+
+// AuthorEmail returns the value of the "author_email" field in the mutation.
+func (m *MergeRequestDiffCommitMutation) AuthorEmail() (r string, exists bool) {
+	v := m.author_email
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAuthorEmail returns the old "author_email" field's value of the MergeRequestDiffCommit entity.
+// If the MergeRequestDiffCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffCommitMutation) OldAuthorEmail(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAuthorEmail is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAuthorEmail requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAuthorEmail: %w", err)
+	}
+	return oldValue.AuthorEmail, nil
+}
+
+// ResetAuthorEmail resets all changes to the "author_email" field.
+func (m *MergeRequestDiffCommitMutation) ResetAuthorEmail() {
+	m.author_email = nil
+}
+
+// SetAuthoredDate sets the "authored_date" field.
+func (m *MergeRequestDiffCommitMutation) SetAuthoredDate(t time.Time) {
+	m.authored_date = &t
+}
+
+// AuthoredDate returns the value of the "authored_date" field in the mutation.
+func (m *MergeRequestDiffCommitMutation) AuthoredDate() (r time.Time, exists bool) {
+	v := m.authored_date
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAuthoredDate returns the old "authored_date" field's value of the MergeRequestDiffCommit entity.
+// If the MergeRequestDiffCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffCommitMutation) OldAuthoredDate(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAuthoredDate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAuthoredDate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAuthoredDate: %w", err)
+	}
+	return oldValue.AuthoredDate, nil
+}
+
+// ResetAuthoredDate resets all changes to the "authored_date" field.
+func (m *MergeRequestDiffCommitMutation) ResetAuthoredDate() {
+	m.authored_date = nil
+}
+
+// SetCommitterName sets the "committer_name" field.
+func (m *MergeRequestDiffCommitMutation) SetCommitterName(s string) {
+	m.committer_name = &s
+}
+
+// CommitterName returns the value of the "committer_name" field in the mutation.
+func (m *MergeRequestDiffCommitMutation) CommitterName() (r string, exists bool) {
+	v := m.committer_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommitterName returns the old "committer_name" field's value of the MergeRequestDiffCommit entity.
+// If the MergeRequestDiffCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffCommitMutation) OldCommitterName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommitterName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommitterName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommitterName: %w", err)
+	}
+	return oldValue.CommitterName, nil
+}
+
+// ResetCommitterName resets all changes to the "committer_name" field.
+func (m *MergeRequestDiffCommitMutation) ResetCommitterName() {
+	m.committer_name = nil
+}
+
+// SetCommitterEmail sets the "committer_email" field.
+func (m *MergeRequestDiffCommitMutation) SetCommitterEmail(s string) {
+	m.committer_email = &s
+}
+
+// CommitterEmail returns the value of the "committer_email" field in the mutation.
+func (m *MergeRequestDiffCommitMutation) CommitterEmail() (r string, exists bool) {
+	v := m.committer_email
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommitterEmail returns the old "committer_email" field's value of the MergeRequestDiffCommit entity.
+// If the MergeRequestDiffCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffCommitMutation) OldCommitterEmail(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommitterEmail is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommitterEmail requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommitterEmail: %w", err)
+	}
+	return oldValue.CommitterEmail, nil
+}
+
+// ResetCommitterEmail resets all changes to the "committer_email" field.
+func (m *MergeRequestDiffCommitMutation) ResetCommitterEmail() {
+	m.committer_email = nil
+}
+
+// SetCommittedDate sets the "committed_date" field.
+func (m *MergeRequestDiffCommitMutation) SetCommittedDate(t time.Time) {
+	m.committed_date = &t
+}
+
+// CommittedDate returns the value of the "committed_date" field in the mutation.
+func (m *MergeRequestDiffCommitMutation) CommittedDate() (r time.Time, exists bool) {
+	v := m.committed_date
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommittedDate returns the old "committed_date" field's value of the MergeRequestDiffCommit entity.
+// If the MergeRequestDiffCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffCommitMutation) OldCommittedDate(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommittedDate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommittedDate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommittedDate: %w", err)
+	}
+	return oldValue.CommittedDate, nil
+}
+
+// ResetCommittedDate resets all changes to the "committed_date" field.
+func (m *MergeRequestDiffCommitMutation) ResetCommittedDate() {
+	m.committed_date = nil
+}
+
+// SetDiffID sets the "diff" edge to the MergeRequestDiff entity by id.
+func (m *MergeRequestDiffCommitMutation) SetDiffID(id int) {
+	m.diff = &id
+}
+
+// ClearDiff clears the "diff" edge to the MergeRequestDiff entity.
+func (m *MergeRequestDiffCommitMutation) ClearDiff() {
+	m.cleareddiff = true
+	m.clearedFields[mergerequestdiffcommit.FieldMergeRequestDiffID] = struct{}{}
+}
+
+// DiffCleared reports if the "diff" edge to the MergeRequestDiff entity was cleared.
+func (m *MergeRequestDiffCommitMutation) DiffCleared() bool {
+	return m.cleareddiff
+}
+
+// DiffID returns the "diff" edge ID in the mutation.
+func (m *MergeRequestDiffCommitMutation) DiffID() (id int, exists bool) {
+	if m.diff != nil {
+		return *m.diff, true
+	}
+	return
+}
+
+// DiffIDs returns the "diff" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DiffID instead. It exists only for internal usage by the builders.
+func (m *MergeRequestDiffCommitMutation) DiffIDs() (ids []int) {
+	if id := m.diff; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDiff resets all changes to the "diff" edge.
+func (m *MergeRequestDiffCommitMutation) ResetDiff() {
+	m.diff = nil
+	m.cleareddiff = false
+}
+
+// Where appends a list predicates to the MergeRequestDiffCommitMutation builder.
+func (m *MergeRequestDiffCommitMutation) Where(ps ...predicate.MergeRequestDiffCommit) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the MergeRequestDiffCommitMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *MergeRequestDiffCommitMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.MergeRequestDiffCommit, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *MergeRequestDiffCommitMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *MergeRequestDiffCommitMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (MergeRequestDiffCommit).
+func (m *MergeRequestDiffCommitMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *MergeRequestDiffCommitMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.diff != nil {
+		fields = append(fields, mergerequestdiffcommit.FieldMergeRequestDiffID)
+	}
+	if m.relative_order != nil {
+		fields = append(fields, mergerequestdiffcommit.FieldRelativeOrder)
+	}
+	if m.sha != nil {
+		fields = append(fields, mergerequestdiffcommit.FieldSha)
+	}
+	if m.parent_ids != nil {
+		fields = append(fields, mergerequestdiffcommit.FieldParentIds)
+	}
+	if m.message != nil {
+		fields = append(fields, mergerequestdiffcommit.FieldMessage)
+	}
+	if m.author_name != nil {
+		fields = append(fields, mergerequestdiffcommit.FieldAuthorName)
+	}
+	if m.author_email != nil {
+		fields = append(fields, mergerequestdiffcommit.FieldAuthorEmail)
+	}
+	if m.authored_date != nil {
+		fields = append(fields, mergerequestdiffcommit.FieldAuthoredDate)
+	}
+	if m.committer_name != nil {
+		fields = append(fields, mergerequestdiffcommit.FieldCommitterName)
+	}
+	if m.committer_email != nil {
+		fields = append(fields, mergerequestdiffcommit.FieldCommitterEmail)
+	}
+	if m.committed_date != nil {
+		fields = append(fields, mergerequestdiffcommit.FieldCommittedDate)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *MergeRequestDiffCommitMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case mergerequestdiffcommit.FieldMergeRequestDiffID:
+		return m.MergeRequestDiffID()
+	case mergerequestdiffcommit.FieldRelativeOrder:
+		return m.RelativeOrder()
+	case mergerequestdiffcommit.FieldSha:
+		return m.Sha()
+	case mergerequestdiffcommit.FieldParentIds:
+		return m.ParentIds()
+	case mergerequestdiffcommit.FieldMessage:
+		return m.Message()
+	case mergerequestdiffcommit.FieldAuthorName:
+		return m.AuthorName()
+	case mergerequestdiffcommit.FieldAuthorEmail:
+		return m.AuthorEmail()
+	case mergerequestdiffcommit.FieldAuthoredDate:
+		return m.AuthoredDate()
+	case mergerequestdiffcommit.FieldCommitterName:
+		return m.CommitterName()
+	case mergerequestdiffcommit.FieldCommitterEmail:
+		return m.CommitterEmail()
+	case mergerequestdiffcommit.FieldCommittedDate:
+		return m.CommittedDate()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *MergeRequestDiffCommitMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case mergerequestdiffcommit.FieldMergeRequestDiffID:
+		return m.OldMergeRequestDiffID(ctx)
+	case mergerequestdiffcommit.FieldRelativeOrder:
+		return m.OldRelativeOrder(ctx)
+	case mergerequestdiffcommit.FieldSha:
+		return m.OldSha(ctx)
+	case mergerequestdiffcommit.FieldParentIds:
+		return m.OldParentIds(ctx)
+	case mergerequestdiffcommit.FieldMessage:
+		return m.OldMessage(ctx)
+	case mergerequestdiffcommit.FieldAuthorName:
+		return m.OldAuthorName(ctx)
+	case mergerequestdiffcommit.FieldAuthorEmail:
+		return m.OldAuthorEmail(ctx)
+	case mergerequestdiffcommit.FieldAuthoredDate:
+		return m.OldAuthoredDate(ctx)
+	case mergerequestdiffcommit.FieldCommitterName:
+		return m.OldCommitterName(ctx)
+	case mergerequestdiffcommit.FieldCommitterEmail:
+		return m.OldCommitterEmail(ctx)
+	case mergerequestdiffcommit.FieldCommittedDate:
+		return m.OldCommittedDate(ctx)
+	}
+	return nil, fmt.Errorf("unknown MergeRequestDiffCommit field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MergeRequestDiffCommitMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case mergerequestdiffcommit.FieldMergeRequestDiffID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeRequestDiffID(v)
+		return nil
+	case mergerequestdiffcommit.FieldRelativeOrder:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRelativeOrder(v)
+		return nil
+	case mergerequestdiffcommit.FieldSha:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSha(v)
+		return nil
+	case mergerequestdiffcommit.FieldParentIds:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetParentIds(v)
+		return nil
+	case mergerequestdiffcommit.FieldMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMessage(v)
+		return nil
+	case mergerequestdiffcommit.FieldAuthorName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAuthorName(v)
+		return nil
+	case mergerequestdiffcommit.FieldAuthorEmail:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAuthorEmail(v)
+		return nil
+	case mergerequestdiffcommit.FieldAuthoredDate:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAuthoredDate(v)
+		return nil
+	case mergerequestdiffcommit.FieldCommitterName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommitterName(v)
+		return nil
+	case mergerequestdiffcommit.FieldCommitterEmail:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommitterEmail(v)
+		return nil
+	case mergerequestdiffcommit.FieldCommittedDate:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommittedDate(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestDiffCommit field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *MergeRequestDiffCommitMutation) AddedFields() []string {
+	var fields []string
+	if m.addrelative_order != nil {
+		fields = append(fields, mergerequestdiffcommit.FieldRelativeOrder)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *MergeRequestDiffCommitMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case mergerequestdiffcommit.FieldRelativeOrder:
+		return m.AddedRelativeOrder()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MergeRequestDiffCommitMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case mergerequestdiffcommit.FieldRelativeOrder:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRelativeOrder(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestDiffCommit numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *MergeRequestDiffCommitMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(mergerequestdiffcommit.FieldParentIds) {
+		fields = append(fields, mergerequestdiffcommit.FieldParentIds)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *MergeRequestDiffCommitMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *MergeRequestDiffCommitMutation) ClearField(name string) error {
+	switch name {
+	case mergerequestdiffcommit.FieldParentIds:
+		m.ClearParentIds()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestDiffCommit nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *MergeRequestDiffCommitMutation) ResetField(name string) error {
+	switch name {
+	case mergerequestdiffcommit.FieldMergeRequestDiffID:
+		m.ResetMergeRequestDiffID()
+		return nil
+	case mergerequestdiffcommit.FieldRelativeOrder:
+		m.ResetRelativeOrder()
+		return nil
+	case mergerequestdiffcommit.FieldSha:
+		m.ResetSha()
+		return nil
+	case mergerequestdiffcommit.FieldParentIds:
+		m.ResetParentIds()
+		return nil
+	case mergerequestdiffcommit.FieldMessage:
+		m.ResetMessage()
+		return nil
+	case mergerequestdiffcommit.FieldAuthorName:
+		m.ResetAuthorName()
+		return nil
+	case mergerequestdiffcommit.FieldAuthorEmail:
+		m.ResetAuthorEmail()
+		return nil
+	case mergerequestdiffcommit.FieldAuthoredDate:
+		m.ResetAuthoredDate()
+		return nil
+	case mergerequestdiffcommit.FieldCommitterName:
+		m.ResetCommitterName()
+		return nil
+	case mergerequestdiffcommit.FieldCommitterEmail:
+		m.ResetCommitterEmail()
+		return nil
+	case mergerequestdiffcommit.FieldCommittedDate:
+		m.ResetCommittedDate()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestDiffCommit field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *MergeRequestDiffCommitMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.diff != nil {
+		edges = append(edges, mergerequestdiffcommit.EdgeDiff)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *MergeRequestDiffCommitMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case mergerequestdiffcommit.EdgeDiff:
+		if id := m.diff; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *MergeRequestDiffCommitMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *MergeRequestDiffCommitMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *MergeRequestDiffCommitMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.cleareddiff {
+		edges = append(edges, mergerequestdiffcommit.EdgeDiff)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *MergeRequestDiffCommitMutation) EdgeCleared(name string) bool {
+	switch name {
+	case mergerequestdiffcommit.EdgeDiff:
+		return m.cleareddiff
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *MergeRequestDiffCommitMutation) ClearEdge(name string) error {
+	switch name {
+	case mergerequestdiffcommit.EdgeDiff:
+		m.ClearDiff()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestDiffCommit unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *MergeRequestDiffCommitMutation) ResetEdge(name string) error {
+	switch name {
+	case mergerequestdiffcommit.EdgeDiff:
+		m.ResetDiff()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestDiffCommit edge %s", name)
+}
+
+// MergeRequestDiffFileMutation represents an operation that mutates the MergeRequestDiffFile nodes in the graph.
+type MergeRequestDiffFileMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *int
+	relative_order      *int
+	addrelative_order   *int
+	old_path            *string
+	new_path            *string
+	a_mode              *string
+	b_mode              *string
+	new_file            *bool
+	renamed_file        *bool
+	deleted_file        *bool
+	too_large           *bool
+	collapsed           *bool
+	binary              *bool
+	generated_file      *bool
+	diff                *string
+	clearedFields       map[string]struct{}
+	diff_version        *int
+	cleareddiff_version bool
+	done                bool
+	oldValue            func(context.Context) (*MergeRequestDiffFile, error)
+	predicates          []predicate.MergeRequestDiffFile
+}
+
+var _ ent.Mutation = (*MergeRequestDiffFileMutation)(nil)
+
+// mergerequestdifffileOption allows management of the mutation configuration using functional options.
+type mergerequestdifffileOption func(*MergeRequestDiffFileMutation)
+
+// newMergeRequestDiffFileMutation creates new mutation for the MergeRequestDiffFile entity.
+func newMergeRequestDiffFileMutation(c config, op Op, opts ...mergerequestdifffileOption) *MergeRequestDiffFileMutation {
+	m := &MergeRequestDiffFileMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeMergeRequestDiffFile,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withMergeRequestDiffFileID sets the ID field of the mutation.
+func withMergeRequestDiffFileID(id int) mergerequestdifffileOption {
+	return func(m *MergeRequestDiffFileMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *MergeRequestDiffFile
+		)
+		m.oldValue = func(ctx context.Context) (*MergeRequestDiffFile, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().MergeRequestDiffFile.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withMergeRequestDiffFile sets the old MergeRequestDiffFile of the mutation.
+func withMergeRequestDiffFile(node *MergeRequestDiffFile) mergerequestdifffileOption {
+	return func(m *MergeRequestDiffFileMutation) {
+		m.oldValue = func(context.Context) (*MergeRequestDiffFile, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m MergeRequestDiffFileMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m MergeRequestDiffFileMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *MergeRequestDiffFileMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *MergeRequestDiffFileMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().MergeRequestDiffFile.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetMergeRequestDiffID sets the "merge_request_diff_id" field.
+func (m *MergeRequestDiffFileMutation) SetMergeRequestDiffID(i int) {
+	m.diff_version = &i
+}
+
+// MergeRequestDiffID returns the value of the "merge_request_diff_id" field in the mutation.
+func (m *MergeRequestDiffFileMutation) MergeRequestDiffID() (r int, exists bool) {
+	v := m.diff_version
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeRequestDiffID returns the old "merge_request_diff_id" field's value of the MergeRequestDiffFile entity.
+// If the MergeRequestDiffFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffFileMutation) OldMergeRequestDiffID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeRequestDiffID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeRequestDiffID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeRequestDiffID: %w", err)
+	}
+	return oldValue.MergeRequestDiffID, nil
+}
+
+// ResetMergeRequestDiffID resets all changes to the "merge_request_diff_id" field.
+func (m *MergeRequestDiffFileMutation) ResetMergeRequestDiffID() {
+	m.diff_version = nil
+}
+
+// SetRelativeOrder sets the "relative_order" field.
+func (m *MergeRequestDiffFileMutation) SetRelativeOrder(i int) {
+	m.relative_order = &i
+	m.addrelative_order = nil
+}
+
+// RelativeOrder returns the value of the "relative_order" field in the mutation.
+func (m *MergeRequestDiffFileMutation) RelativeOrder() (r int, exists bool) {
+	v := m.relative_order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRelativeOrder returns the old "relative_order" field's value of the MergeRequestDiffFile entity.
+// If the MergeRequestDiffFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffFileMutation) OldRelativeOrder(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRelativeOrder is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRelativeOrder requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRelativeOrder: %w", err)
+	}
+	return oldValue.RelativeOrder, nil
+}
+
+// AddRelativeOrder adds i to the "relative_order" field.
+func (m *MergeRequestDiffFileMutation) AddRelativeOrder(i int) {
+	if m.addrelative_order != nil {
+		*m.addrelative_order += i
+	} else {
+		m.addrelative_order = &i
+	}
+}
+
+// AddedRelativeOrder returns the value that was added to the "relative_order" field in this mutation.
+func (m *MergeRequestDiffFileMutation) AddedRelativeOrder() (r int, exists bool) {
+	v := m.addrelative_order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRelativeOrder resets all changes to the "relative_order" field.
+func (m *MergeRequestDiffFileMutation) ResetRelativeOrder() {
+	m.relative_order = nil
+	m.addrelative_order = nil
+}
+
+// SetOldPath sets the "old_path" field.
+func (m *MergeRequestDiffFileMutation) SetOldPath(s string) {
+	m.old_path = &s
+}
+
+// OldPath returns the value of the "old_path" field in the mutation.
+func (m *MergeRequestDiffFileMutation) OldPath() (r string, exists bool) {
+	v := m.old_path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOldPath returns the old "old_path" field's value of the MergeRequestDiffFile entity.
+// If the MergeRequestDiffFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffFileMutation) OldOldPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOldPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOldPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOldPath: %w", err)
+	}
+	return oldValue.OldPath, nil
+}
+
+// ResetOldPath resets all changes to the "old_path" field.
+func (m *MergeRequestDiffFileMutation) ResetOldPath() {
+	m.old_path = nil
+}
+
+// SetNewPath sets the "new_path" field.
+func (m *MergeRequestDiffFileMutation) SetNewPath(s string) {
+	m.new_path = &s
+}
+
+// NewPath returns the value of the "new_path" field in the mutation.
+func (m *MergeRequestDiffFileMutation) NewPath() (r string, exists bool) {
+	v := m.new_path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNewPath returns the old "new_path" field's value of the MergeRequestDiffFile entity.
+// If the MergeRequestDiffFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffFileMutation) OldNewPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNewPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNewPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNewPath: %w", err)
+	}
+	return oldValue.NewPath, nil
+}
+
+// ResetNewPath resets all changes to the "new_path" field.
+func (m *MergeRequestDiffFileMutation) ResetNewPath() {
+	m.new_path = nil
+}
+
+// SetAMode sets the "a_mode" field.
+func (m *MergeRequestDiffFileMutation) SetAMode(s string) {
+	m.a_mode = &s
+}
+
+// AMode returns the value of the "a_mode" field in the mutation.
+func (m *MergeRequestDiffFileMutation) AMode() (r string, exists bool) {
+	v := m.a_mode
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAMode returns the old "a_mode" field's value of the MergeRequestDiffFile entity.
+// If the MergeRequestDiffFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffFileMutation) OldAMode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAMode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAMode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAMode: %w", err)
+	}
+	return oldValue.AMode, nil
+}
+
+// ResetAMode resets all changes to the "a_mode" field.
+func (m *MergeRequestDiffFileMutation) ResetAMode() {
+	m.a_mode = nil
+}
+
+// SetBMode sets the "b_mode" field.
+func (m *MergeRequestDiffFileMutation) SetBMode(s string) {
+	m.b_mode = &s
+}
+
+// BMode returns the value of the "b_mode" field in the mutation.
+func (m *MergeRequestDiffFileMutation) BMode() (r string, exists bool) {
+	v := m.b_mode
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBMode returns the old "b_mode" field's value of the MergeRequestDiffFile entity.
+// If the MergeRequestDiffFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffFileMutation) OldBMode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBMode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBMode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBMode: %w", err)
+	}
+	return oldValue.BMode, nil
+}
+
+// ResetBMode resets all changes to the "b_mode" field.
+func (m *MergeRequestDiffFileMutation) ResetBMode() {
+	m.b_mode = nil
+}
+
+// SetNewFile sets the "new_file" field.
+func (m *MergeRequestDiffFileMutation) SetNewFile(b bool) {
+	m.new_file = &b
+}
+
+// NewFile returns the value of the "new_file" field in the mutation.
+func (m *MergeRequestDiffFileMutation) NewFile() (r bool, exists bool) {
+	v := m.new_file
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNewFile returns the old "new_file" field's value of the MergeRequestDiffFile entity.
+// If the MergeRequestDiffFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffFileMutation) OldNewFile(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNewFile is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNewFile requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNewFile: %w", err)
+	}
+	return oldValue.NewFile, nil
+}
+
+// ResetNewFile resets all changes to the "new_file" field.
+func (m *MergeRequestDiffFileMutation) ResetNewFile() {
+	m.new_file = nil
+}
+
+// SetRenamedFile sets the "renamed_file" field.
+func (m *MergeRequestDiffFileMutation) SetRenamedFile(b bool) {
+	m.renamed_file = &b
+}
+
+// RenamedFile returns the value of the "renamed_file" field in the mutation.
+func (m *MergeRequestDiffFileMutation) RenamedFile() (r bool, exists bool) {
+	v := m.renamed_file
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRenamedFile returns the old "renamed_file" field's value of the MergeRequestDiffFile entity.
+// If the MergeRequestDiffFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffFileMutation) OldRenamedFile(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRenamedFile is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRenamedFile requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRenamedFile: %w", err)
+	}
+	return oldValue.RenamedFile, nil
+}
+
+// ResetRenamedFile resets all changes to the "renamed_file" field.
+func (m *MergeRequestDiffFileMutation) ResetRenamedFile() {
+	m.renamed_file = nil
+}
+
+// SetDeletedFile sets the "deleted_file" field.
+func (m *MergeRequestDiffFileMutation) SetDeletedFile(b bool) {
+	m.deleted_file = &b
+}
+
+// DeletedFile returns the value of the "deleted_file" field in the mutation.
+func (m *MergeRequestDiffFileMutation) DeletedFile() (r bool, exists bool) {
+	v := m.deleted_file
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeletedFile returns the old "deleted_file" field's value of the MergeRequestDiffFile entity.
+// If the MergeRequestDiffFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffFileMutation) OldDeletedFile(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeletedFile is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeletedFile requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeletedFile: %w", err)
+	}
+	return oldValue.DeletedFile, nil
+}
+
+// ResetDeletedFile resets all changes to the "deleted_file" field.
+func (m *MergeRequestDiffFileMutation) ResetDeletedFile() {
+	m.deleted_file = nil
+}
+
+// SetTooLarge sets the "too_large" field.
+func (m *MergeRequestDiffFileMutation) SetTooLarge(b bool) {
+	m.too_large = &b
+}
+
+// TooLarge returns the value of the "too_large" field in the mutation.
+func (m *MergeRequestDiffFileMutation) TooLarge() (r bool, exists bool) {
+	v := m.too_large
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTooLarge returns the old "too_large" field's value of the MergeRequestDiffFile entity.
+// If the MergeRequestDiffFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffFileMutation) OldTooLarge(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTooLarge is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTooLarge requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTooLarge: %w", err)
+	}
+	return oldValue.TooLarge, nil
+}
+
+// ResetTooLarge resets all changes to the "too_large" field.
+func (m *MergeRequestDiffFileMutation) ResetTooLarge() {
+	m.too_large = nil
+}
+
+// SetCollapsed sets the "collapsed" field.
+func (m *MergeRequestDiffFileMutation) SetCollapsed(b bool) {
+	m.collapsed = &b
+}
+
+// Collapsed returns the value of the "collapsed" field in the mutation.
+func (m *MergeRequestDiffFileMutation) Collapsed() (r bool, exists bool) {
+	v := m.collapsed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCollapsed returns the old "collapsed" field's value of the MergeRequestDiffFile entity.
+// If the MergeRequestDiffFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffFileMutation) OldCollapsed(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCollapsed is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCollapsed requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCollapsed: %w", err)
+	}
+	return oldValue.Collapsed, nil
+}
+
+// ResetCollapsed resets all changes to the "collapsed" field.
+func (m *MergeRequestDiffFileMutation) ResetCollapsed() {
+	m.collapsed = nil
+}
+
+// SetBinary sets the "binary" field.
+func (m *MergeRequestDiffFileMutation) SetBinary(b bool) {
+	m.binary = &b
+}
+
+// Binary returns the value of the "binary" field in the mutation.
+func (m *MergeRequestDiffFileMutation) Binary() (r bool, exists bool) {
+	v := m.binary
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBinary returns the old "binary" field's value of the MergeRequestDiffFile entity.
+// If the MergeRequestDiffFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffFileMutation) OldBinary(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBinary is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBinary requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBinary: %w", err)
+	}
+	return oldValue.Binary, nil
+}
+
+// ResetBinary resets all changes to the "binary" field.
+func (m *MergeRequestDiffFileMutation) ResetBinary() {
+	m.binary = nil
+}
+
+// SetGeneratedFile sets the "generated_file" field.
+func (m *MergeRequestDiffFileMutation) SetGeneratedFile(b bool) {
+	m.generated_file = &b
+}
+
+// GeneratedFile returns the value of the "generated_file" field in the mutation.
+func (m *MergeRequestDiffFileMutation) GeneratedFile() (r bool, exists bool) {
+	v := m.generated_file
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGeneratedFile returns the old "generated_file" field's value of the MergeRequestDiffFile entity.
+// If the MergeRequestDiffFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffFileMutation) OldGeneratedFile(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGeneratedFile is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGeneratedFile requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGeneratedFile: %w", err)
+	}
+	return oldValue.GeneratedFile, nil
+}
+
+// ResetGeneratedFile resets all changes to the "generated_file" field.
+func (m *MergeRequestDiffFileMutation) ResetGeneratedFile() {
+	m.generated_file = nil
+}
+
+// SetDiff sets the "diff" field.
+func (m *MergeRequestDiffFileMutation) SetDiff(s string) {
+	m.diff = &s
+}
+
+// Diff returns the value of the "diff" field in the mutation.
+func (m *MergeRequestDiffFileMutation) Diff() (r string, exists bool) {
+	v := m.diff
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDiff returns the old "diff" field's value of the MergeRequestDiffFile entity.
+// If the MergeRequestDiffFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestDiffFileMutation) OldDiff(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDiff is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDiff requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDiff: %w", err)
+	}
+	return oldValue.Diff, nil
+}
+
+// ResetDiff resets all changes to the "diff" field.
+func (m *MergeRequestDiffFileMutation) ResetDiff() {
+	m.diff = nil
+}
+
+// SetDiffVersionID sets the "diff_version" edge to the MergeRequestDiff entity by id.
+func (m *MergeRequestDiffFileMutation) SetDiffVersionID(id int) {
+	m.diff_version = &id
+}
+
+// ClearDiffVersion clears the "diff_version" edge to the MergeRequestDiff entity.
+func (m *MergeRequestDiffFileMutation) ClearDiffVersion() {
+	m.cleareddiff_version = true
+	m.clearedFields[mergerequestdifffile.FieldMergeRequestDiffID] = struct{}{}
+}
+
+// DiffVersionCleared reports if the "diff_version" edge to the MergeRequestDiff entity was cleared.
+func (m *MergeRequestDiffFileMutation) DiffVersionCleared() bool {
+	return m.cleareddiff_version
+}
+
+// DiffVersionID returns the "diff_version" edge ID in the mutation.
+func (m *MergeRequestDiffFileMutation) DiffVersionID() (id int, exists bool) {
+	if m.diff_version != nil {
+		return *m.diff_version, true
+	}
+	return
+}
+
+// DiffVersionIDs returns the "diff_version" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DiffVersionID instead. It exists only for internal usage by the builders.
+func (m *MergeRequestDiffFileMutation) DiffVersionIDs() (ids []int) {
+	if id := m.diff_version; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDiffVersion resets all changes to the "diff_version" edge.
+func (m *MergeRequestDiffFileMutation) ResetDiffVersion() {
+	m.diff_version = nil
+	m.cleareddiff_version = false
+}
+
+// Where appends a list predicates to the MergeRequestDiffFileMutation builder.
+func (m *MergeRequestDiffFileMutation) Where(ps ...predicate.MergeRequestDiffFile) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the MergeRequestDiffFileMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *MergeRequestDiffFileMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.MergeRequestDiffFile, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *MergeRequestDiffFileMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *MergeRequestDiffFileMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (MergeRequestDiffFile).
+func (m *MergeRequestDiffFileMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *MergeRequestDiffFileMutation) Fields() []string {
+	fields := make([]string, 0, 14)
+	if m.diff_version != nil {
+		fields = append(fields, mergerequestdifffile.FieldMergeRequestDiffID)
+	}
+	if m.relative_order != nil {
+		fields = append(fields, mergerequestdifffile.FieldRelativeOrder)
+	}
+	if m.old_path != nil {
+		fields = append(fields, mergerequestdifffile.FieldOldPath)
+	}
+	if m.new_path != nil {
+		fields = append(fields, mergerequestdifffile.FieldNewPath)
+	}
+	if m.a_mode != nil {
+		fields = append(fields, mergerequestdifffile.FieldAMode)
+	}
+	if m.b_mode != nil {
+		fields = append(fields, mergerequestdifffile.FieldBMode)
+	}
+	if m.new_file != nil {
+		fields = append(fields, mergerequestdifffile.FieldNewFile)
+	}
+	if m.renamed_file != nil {
+		fields = append(fields, mergerequestdifffile.FieldRenamedFile)
+	}
+	if m.deleted_file != nil {
+		fields = append(fields, mergerequestdifffile.FieldDeletedFile)
+	}
+	if m.too_large != nil {
+		fields = append(fields, mergerequestdifffile.FieldTooLarge)
+	}
+	if m.collapsed != nil {
+		fields = append(fields, mergerequestdifffile.FieldCollapsed)
+	}
+	if m.binary != nil {
+		fields = append(fields, mergerequestdifffile.FieldBinary)
+	}
+	if m.generated_file != nil {
+		fields = append(fields, mergerequestdifffile.FieldGeneratedFile)
+	}
+	if m.diff != nil {
+		fields = append(fields, mergerequestdifffile.FieldDiff)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *MergeRequestDiffFileMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case mergerequestdifffile.FieldMergeRequestDiffID:
+		return m.MergeRequestDiffID()
+	case mergerequestdifffile.FieldRelativeOrder:
+		return m.RelativeOrder()
+	case mergerequestdifffile.FieldOldPath:
+		return m.OldPath()
+	case mergerequestdifffile.FieldNewPath:
+		return m.NewPath()
+	case mergerequestdifffile.FieldAMode:
+		return m.AMode()
+	case mergerequestdifffile.FieldBMode:
+		return m.BMode()
+	case mergerequestdifffile.FieldNewFile:
+		return m.NewFile()
+	case mergerequestdifffile.FieldRenamedFile:
+		return m.RenamedFile()
+	case mergerequestdifffile.FieldDeletedFile:
+		return m.DeletedFile()
+	case mergerequestdifffile.FieldTooLarge:
+		return m.TooLarge()
+	case mergerequestdifffile.FieldCollapsed:
+		return m.Collapsed()
+	case mergerequestdifffile.FieldBinary:
+		return m.Binary()
+	case mergerequestdifffile.FieldGeneratedFile:
+		return m.GeneratedFile()
+	case mergerequestdifffile.FieldDiff:
+		return m.Diff()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *MergeRequestDiffFileMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case mergerequestdifffile.FieldMergeRequestDiffID:
+		return m.OldMergeRequestDiffID(ctx)
+	case mergerequestdifffile.FieldRelativeOrder:
+		return m.OldRelativeOrder(ctx)
+	case mergerequestdifffile.FieldOldPath:
+		return m.OldOldPath(ctx)
+	case mergerequestdifffile.FieldNewPath:
+		return m.OldNewPath(ctx)
+	case mergerequestdifffile.FieldAMode:
+		return m.OldAMode(ctx)
+	case mergerequestdifffile.FieldBMode:
+		return m.OldBMode(ctx)
+	case mergerequestdifffile.FieldNewFile:
+		return m.OldNewFile(ctx)
+	case mergerequestdifffile.FieldRenamedFile:
+		return m.OldRenamedFile(ctx)
+	case mergerequestdifffile.FieldDeletedFile:
+		return m.OldDeletedFile(ctx)
+	case mergerequestdifffile.FieldTooLarge:
+		return m.OldTooLarge(ctx)
+	case mergerequestdifffile.FieldCollapsed:
+		return m.OldCollapsed(ctx)
+	case mergerequestdifffile.FieldBinary:
+		return m.OldBinary(ctx)
+	case mergerequestdifffile.FieldGeneratedFile:
+		return m.OldGeneratedFile(ctx)
+	case mergerequestdifffile.FieldDiff:
+		return m.OldDiff(ctx)
+	}
+	return nil, fmt.Errorf("unknown MergeRequestDiffFile field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MergeRequestDiffFileMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case mergerequestdifffile.FieldMergeRequestDiffID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeRequestDiffID(v)
+		return nil
+	case mergerequestdifffile.FieldRelativeOrder:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRelativeOrder(v)
+		return nil
+	case mergerequestdifffile.FieldOldPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOldPath(v)
+		return nil
+	case mergerequestdifffile.FieldNewPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNewPath(v)
+		return nil
+	case mergerequestdifffile.FieldAMode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAMode(v)
+		return nil
+	case mergerequestdifffile.FieldBMode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBMode(v)
+		return nil
+	case mergerequestdifffile.FieldNewFile:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNewFile(v)
+		return nil
+	case mergerequestdifffile.FieldRenamedFile:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRenamedFile(v)
+		return nil
+	case mergerequestdifffile.FieldDeletedFile:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeletedFile(v)
+		return nil
+	case mergerequestdifffile.FieldTooLarge:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTooLarge(v)
+		return nil
+	case mergerequestdifffile.FieldCollapsed:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCollapsed(v)
+		return nil
+	case mergerequestdifffile.FieldBinary:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBinary(v)
+		return nil
+	case mergerequestdifffile.FieldGeneratedFile:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGeneratedFile(v)
+		return nil
+	case mergerequestdifffile.FieldDiff:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDiff(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestDiffFile field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *MergeRequestDiffFileMutation) AddedFields() []string {
+	var fields []string
+	if m.addrelative_order != nil {
+		fields = append(fields, mergerequestdifffile.FieldRelativeOrder)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *MergeRequestDiffFileMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case mergerequestdifffile.FieldRelativeOrder:
+		return m.AddedRelativeOrder()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MergeRequestDiffFileMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case mergerequestdifffile.FieldRelativeOrder:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRelativeOrder(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestDiffFile numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *MergeRequestDiffFileMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *MergeRequestDiffFileMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *MergeRequestDiffFileMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown MergeRequestDiffFile nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *MergeRequestDiffFileMutation) ResetField(name string) error {
+	switch name {
+	case mergerequestdifffile.FieldMergeRequestDiffID:
+		m.ResetMergeRequestDiffID()
+		return nil
+	case mergerequestdifffile.FieldRelativeOrder:
+		m.ResetRelativeOrder()
+		return nil
+	case mergerequestdifffile.FieldOldPath:
+		m.ResetOldPath()
+		return nil
+	case mergerequestdifffile.FieldNewPath:
+		m.ResetNewPath()
+		return nil
+	case mergerequestdifffile.FieldAMode:
+		m.ResetAMode()
+		return nil
+	case mergerequestdifffile.FieldBMode:
+		m.ResetBMode()
+		return nil
+	case mergerequestdifffile.FieldNewFile:
+		m.ResetNewFile()
+		return nil
+	case mergerequestdifffile.FieldRenamedFile:
+		m.ResetRenamedFile()
+		return nil
+	case mergerequestdifffile.FieldDeletedFile:
+		m.ResetDeletedFile()
+		return nil
+	case mergerequestdifffile.FieldTooLarge:
+		m.ResetTooLarge()
+		return nil
+	case mergerequestdifffile.FieldCollapsed:
+		m.ResetCollapsed()
+		return nil
+	case mergerequestdifffile.FieldBinary:
+		m.ResetBinary()
+		return nil
+	case mergerequestdifffile.FieldGeneratedFile:
+		m.ResetGeneratedFile()
+		return nil
+	case mergerequestdifffile.FieldDiff:
+		m.ResetDiff()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestDiffFile field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *MergeRequestDiffFileMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.diff_version != nil {
+		edges = append(edges, mergerequestdifffile.EdgeDiffVersion)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *MergeRequestDiffFileMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case mergerequestdifffile.EdgeDiffVersion:
+		if id := m.diff_version; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *MergeRequestDiffFileMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *MergeRequestDiffFileMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *MergeRequestDiffFileMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.cleareddiff_version {
+		edges = append(edges, mergerequestdifffile.EdgeDiffVersion)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *MergeRequestDiffFileMutation) EdgeCleared(name string) bool {
+	switch name {
+	case mergerequestdifffile.EdgeDiffVersion:
+		return m.cleareddiff_version
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *MergeRequestDiffFileMutation) ClearEdge(name string) error {
+	switch name {
+	case mergerequestdifffile.EdgeDiffVersion:
+		m.ClearDiffVersion()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestDiffFile unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *MergeRequestDiffFileMutation) ResetEdge(name string) error {
+	switch name {
+	case mergerequestdifffile.EdgeDiffVersion:
+		m.ResetDiffVersion()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestDiffFile edge %s", name)
+}
+
+// MergeRequestLabelMutation represents an operation that mutates the MergeRequestLabel nodes in the graph.
+type MergeRequestLabelMutation struct {
+	config
+	op                   Op
+	typ                  string
+	id                   *int
+	clearedFields        map[string]struct{}
+	merge_request        *int
+	clearedmerge_request bool
+	label                *int
+	clearedlabel         bool
+	done                 bool
+	oldValue             func(context.Context) (*MergeRequestLabel, error)
+	predicates           []predicate.MergeRequestLabel
+}
+
+var _ ent.Mutation = (*MergeRequestLabelMutation)(nil)
+
+// mergerequestlabelOption allows management of the mutation configuration using functional options.
+type mergerequestlabelOption func(*MergeRequestLabelMutation)
+
+// newMergeRequestLabelMutation creates new mutation for the MergeRequestLabel entity.
+func newMergeRequestLabelMutation(c config, op Op, opts ...mergerequestlabelOption) *MergeRequestLabelMutation {
+	m := &MergeRequestLabelMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeMergeRequestLabel,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withMergeRequestLabelID sets the ID field of the mutation.
+func withMergeRequestLabelID(id int) mergerequestlabelOption {
+	return func(m *MergeRequestLabelMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *MergeRequestLabel
+		)
+		m.oldValue = func(ctx context.Context) (*MergeRequestLabel, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().MergeRequestLabel.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withMergeRequestLabel sets the old MergeRequestLabel of the mutation.
+func withMergeRequestLabel(node *MergeRequestLabel) mergerequestlabelOption {
+	return func(m *MergeRequestLabelMutation) {
+		m.oldValue = func(context.Context) (*MergeRequestLabel, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m MergeRequestLabelMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m MergeRequestLabelMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *MergeRequestLabelMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *MergeRequestLabelMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().MergeRequestLabel.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetMergeRequestID sets the "merge_request_id" field.
+func (m *MergeRequestLabelMutation) SetMergeRequestID(i int) {
+	m.merge_request = &i
+}
+
+// MergeRequestID returns the value of the "merge_request_id" field in the mutation.
+func (m *MergeRequestLabelMutation) MergeRequestID() (r int, exists bool) {
+	v := m.merge_request
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeRequestID returns the old "merge_request_id" field's value of the MergeRequestLabel entity.
+// If the MergeRequestLabel object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestLabelMutation) OldMergeRequestID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeRequestID: %w", err)
+	}
+	return oldValue.MergeRequestID, nil
+}
+
+// ResetMergeRequestID resets all changes to the "merge_request_id" field.
+func (m *MergeRequestLabelMutation) ResetMergeRequestID() {
+	m.merge_request = nil
+}
+
+// SetLabelID sets the "label_id" field.
+func (m *MergeRequestLabelMutation) SetLabelID(i int) {
+	m.label = &i
+}
+
+// LabelID returns the value of the "label_id" field in the mutation.
+func (m *MergeRequestLabelMutation) LabelID() (r int, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLabelID returns the old "label_id" field's value of the MergeRequestLabel entity.
+// If the MergeRequestLabel object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestLabelMutation) OldLabelID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLabelID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLabelID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLabelID: %w", err)
+	}
+	return oldValue.LabelID, nil
+}
+
+// ResetLabelID resets all changes to the "label_id" field.
+func (m *MergeRequestLabelMutation) ResetLabelID() {
+	m.label = nil
+}
+
+// ClearMergeRequest clears the "merge_request" edge to the MergeRequest entity.
+func (m *MergeRequestLabelMutation) ClearMergeRequest() {
+	m.clearedmerge_request = true
+	m.clearedFields[mergerequestlabel.FieldMergeRequestID] = struct{}{}
+}
+
+// MergeRequestCleared reports if the "merge_request" edge to the MergeRequest entity was cleared.
+func (m *MergeRequestLabelMutation) MergeRequestCleared() bool {
+	return m.clearedmerge_request
+}
+
+// MergeRequestIDs returns the "merge_request" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MergeRequestID instead. It exists only for internal usage by the builders.
+func (m *MergeRequestLabelMutation) MergeRequestIDs() (ids []int) {
+	if id := m.merge_request; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMergeRequest resets all changes to the "merge_request" edge.
+func (m *MergeRequestLabelMutation) ResetMergeRequest() {
+	m.merge_request = nil
+	m.clearedmerge_request = false
+}
+
+// ClearLabel clears the "label" edge to the Label entity.
+func (m *MergeRequestLabelMutation) ClearLabel() {
+	m.clearedlabel = true
+	m.clearedFields[mergerequestlabel.FieldLabelID] = struct{}{}
+}
+
+// LabelCleared reports if the "label" edge to the Label entity was cleared.
+func (m *MergeRequestLabelMutation) LabelCleared() bool {
+	return m.clearedlabel
+}
+
+// LabelIDs returns the "label" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// LabelID instead. It exists only for internal usage by the builders.
+func (m *MergeRequestLabelMutation) LabelIDs() (ids []int) {
+	if id := m.label; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetLabel resets all changes to the "label" edge.
+func (m *MergeRequestLabelMutation) ResetLabel() {
+	m.label = nil
+	m.clearedlabel = false
+}
+
+// Where appends a list predicates to the MergeRequestLabelMutation builder.
+func (m *MergeRequestLabelMutation) Where(ps ...predicate.MergeRequestLabel) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the MergeRequestLabelMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *MergeRequestLabelMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.MergeRequestLabel, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *MergeRequestLabelMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *MergeRequestLabelMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (MergeRequestLabel).
+func (m *MergeRequestLabelMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *MergeRequestLabelMutation) Fields() []string {
+	fields := make([]string, 0, 2)
+	if m.merge_request != nil {
+		fields = append(fields, mergerequestlabel.FieldMergeRequestID)
+	}
+	if m.label != nil {
+		fields = append(fields, mergerequestlabel.FieldLabelID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *MergeRequestLabelMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case mergerequestlabel.FieldMergeRequestID:
+		return m.MergeRequestID()
+	case mergerequestlabel.FieldLabelID:
+		return m.LabelID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *MergeRequestLabelMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case mergerequestlabel.FieldMergeRequestID:
+		return m.OldMergeRequestID(ctx)
+	case mergerequestlabel.FieldLabelID:
+		return m.OldLabelID(ctx)
+	}
+	return nil, fmt.Errorf("unknown MergeRequestLabel field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MergeRequestLabelMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case mergerequestlabel.FieldMergeRequestID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeRequestID(v)
+		return nil
+	case mergerequestlabel.FieldLabelID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabelID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestLabel field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *MergeRequestLabelMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *MergeRequestLabelMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MergeRequestLabelMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown MergeRequestLabel numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *MergeRequestLabelMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *MergeRequestLabelMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *MergeRequestLabelMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown MergeRequestLabel nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *MergeRequestLabelMutation) ResetField(name string) error {
+	switch name {
+	case mergerequestlabel.FieldMergeRequestID:
+		m.ResetMergeRequestID()
+		return nil
+	case mergerequestlabel.FieldLabelID:
+		m.ResetLabelID()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestLabel field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *MergeRequestLabelMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.merge_request != nil {
+		edges = append(edges, mergerequestlabel.EdgeMergeRequest)
+	}
+	if m.label != nil {
+		edges = append(edges, mergerequestlabel.EdgeLabel)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *MergeRequestLabelMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case mergerequestlabel.EdgeMergeRequest:
+		if id := m.merge_request; id != nil {
+			return []ent.Value{*id}
+		}
+	case mergerequestlabel.EdgeLabel:
+		if id := m.label; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *MergeRequestLabelMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *MergeRequestLabelMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *MergeRequestLabelMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedmerge_request {
+		edges = append(edges, mergerequestlabel.EdgeMergeRequest)
+	}
+	if m.clearedlabel {
+		edges = append(edges, mergerequestlabel.EdgeLabel)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *MergeRequestLabelMutation) EdgeCleared(name string) bool {
+	switch name {
+	case mergerequestlabel.EdgeMergeRequest:
+		return m.clearedmerge_request
+	case mergerequestlabel.EdgeLabel:
+		return m.clearedlabel
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *MergeRequestLabelMutation) ClearEdge(name string) error {
+	switch name {
+	case mergerequestlabel.EdgeMergeRequest:
+		m.ClearMergeRequest()
+		return nil
+	case mergerequestlabel.EdgeLabel:
+		m.ClearLabel()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestLabel unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *MergeRequestLabelMutation) ResetEdge(name string) error {
+	switch name {
+	case mergerequestlabel.EdgeMergeRequest:
+		m.ResetMergeRequest()
+		return nil
+	case mergerequestlabel.EdgeLabel:
+		m.ResetLabel()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestLabel edge %s", name)
+}
+
+// MergeRequestReviewerMutation represents an operation that mutates the MergeRequestReviewer nodes in the graph.
+type MergeRequestReviewerMutation struct {
+	config
+	op                   Op
+	typ                  string
+	id                   *int
+	state                *string
+	created_at           *time.Time
+	clearedFields        map[string]struct{}
+	merge_request        *int
+	clearedmerge_request bool
+	user                 *int
+	cleareduser          bool
+	done                 bool
+	oldValue             func(context.Context) (*MergeRequestReviewer, error)
+	predicates           []predicate.MergeRequestReviewer
+}
+
+var _ ent.Mutation = (*MergeRequestReviewerMutation)(nil)
+
+// mergerequestreviewerOption allows management of the mutation configuration using functional options.
+type mergerequestreviewerOption func(*MergeRequestReviewerMutation)
+
+// newMergeRequestReviewerMutation creates new mutation for the MergeRequestReviewer entity.
+func newMergeRequestReviewerMutation(c config, op Op, opts ...mergerequestreviewerOption) *MergeRequestReviewerMutation {
+	m := &MergeRequestReviewerMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeMergeRequestReviewer,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withMergeRequestReviewerID sets the ID field of the mutation.
+func withMergeRequestReviewerID(id int) mergerequestreviewerOption {
+	return func(m *MergeRequestReviewerMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *MergeRequestReviewer
+		)
+		m.oldValue = func(ctx context.Context) (*MergeRequestReviewer, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().MergeRequestReviewer.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withMergeRequestReviewer sets the old MergeRequestReviewer of the mutation.
+func withMergeRequestReviewer(node *MergeRequestReviewer) mergerequestreviewerOption {
+	return func(m *MergeRequestReviewerMutation) {
+		m.oldValue = func(context.Context) (*MergeRequestReviewer, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m MergeRequestReviewerMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m MergeRequestReviewerMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *MergeRequestReviewerMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *MergeRequestReviewerMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().MergeRequestReviewer.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetMergeRequestID sets the "merge_request_id" field.
+func (m *MergeRequestReviewerMutation) SetMergeRequestID(i int) {
+	m.merge_request = &i
+}
+
+// MergeRequestID returns the value of the "merge_request_id" field in the mutation.
+func (m *MergeRequestReviewerMutation) MergeRequestID() (r int, exists bool) {
+	v := m.merge_request
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeRequestID returns the old "merge_request_id" field's value of the MergeRequestReviewer entity.
+// If the MergeRequestReviewer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestReviewerMutation) OldMergeRequestID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeRequestID: %w", err)
+	}
+	return oldValue.MergeRequestID, nil
+}
+
+// ResetMergeRequestID resets all changes to the "merge_request_id" field.
+func (m *MergeRequestReviewerMutation) ResetMergeRequestID() {
+	m.merge_request = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *MergeRequestReviewerMutation) SetUserID(i int) {
+	m.user = &i
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *MergeRequestReviewerMutation) UserID() (r int, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the MergeRequestReviewer entity.
+// If the MergeRequestReviewer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestReviewerMutation) OldUserID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *MergeRequestReviewerMutation) ResetUserID() {
+	m.user = nil
+}
+
+// SetState sets the "state" field.
+func (m *MergeRequestReviewerMutation) SetState(s string) {
+	m.state = &s
+}
+
+// State returns the value of the "state" field in the mutation.
+func (m *MergeRequestReviewerMutation) State() (r string, exists bool) {
+	v := m.state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldState returns the old "state" field's value of the MergeRequestReviewer entity.
+// If the MergeRequestReviewer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestReviewerMutation) OldState(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldState: %w", err)
+	}
+	return oldValue.State, nil
+}
+
+// ResetState resets all changes to the "state" field.
+func (m *MergeRequestReviewerMutation) ResetState() {
+	m.state = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *MergeRequestReviewerMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *MergeRequestReviewerMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the MergeRequestReviewer entity.
+// If the MergeRequestReviewer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MergeRequestReviewerMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *MergeRequestReviewerMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearMergeRequest clears the "merge_request" edge to the MergeRequest entity.
+func (m *MergeRequestReviewerMutation) ClearMergeRequest() {
+	m.clearedmerge_request = true
+	m.clearedFields[mergerequestreviewer.FieldMergeRequestID] = struct{}{}
+}
+
+// MergeRequestCleared reports if the "merge_request" edge to the MergeRequest entity was cleared.
+func (m *MergeRequestReviewerMutation) MergeRequestCleared() bool {
+	return m.clearedmerge_request
+}
+
+// MergeRequestIDs returns the "merge_request" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MergeRequestID instead. It exists only for internal usage by the builders.
+func (m *MergeRequestReviewerMutation) MergeRequestIDs() (ids []int) {
+	if id := m.merge_request; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMergeRequest resets all changes to the "merge_request" edge.
+func (m *MergeRequestReviewerMutation) ResetMergeRequest() {
+	m.merge_request = nil
+	m.clearedmerge_request = false
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *MergeRequestReviewerMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[mergerequestreviewer.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *MergeRequestReviewerMutation) UserCleared() bool {
+	return m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *MergeRequestReviewerMutation) UserIDs() (ids []int) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *MergeRequestReviewerMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// Where appends a list predicates to the MergeRequestReviewerMutation builder.
+func (m *MergeRequestReviewerMutation) Where(ps ...predicate.MergeRequestReviewer) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the MergeRequestReviewerMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *MergeRequestReviewerMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.MergeRequestReviewer, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *MergeRequestReviewerMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *MergeRequestReviewerMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (MergeRequestReviewer).
+func (m *MergeRequestReviewerMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *MergeRequestReviewerMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.merge_request != nil {
+		fields = append(fields, mergerequestreviewer.FieldMergeRequestID)
+	}
+	if m.user != nil {
+		fields = append(fields, mergerequestreviewer.FieldUserID)
+	}
+	if m.state != nil {
+		fields = append(fields, mergerequestreviewer.FieldState)
+	}
+	if m.created_at != nil {
+		fields = append(fields, mergerequestreviewer.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *MergeRequestReviewerMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case mergerequestreviewer.FieldMergeRequestID:
+		return m.MergeRequestID()
+	case mergerequestreviewer.FieldUserID:
+		return m.UserID()
+	case mergerequestreviewer.FieldState:
+		return m.State()
+	case mergerequestreviewer.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *MergeRequestReviewerMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case mergerequestreviewer.FieldMergeRequestID:
+		return m.OldMergeRequestID(ctx)
+	case mergerequestreviewer.FieldUserID:
+		return m.OldUserID(ctx)
+	case mergerequestreviewer.FieldState:
+		return m.OldState(ctx)
+	case mergerequestreviewer.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown MergeRequestReviewer field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MergeRequestReviewerMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case mergerequestreviewer.FieldMergeRequestID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeRequestID(v)
+		return nil
+	case mergerequestreviewer.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case mergerequestreviewer.FieldState:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetState(v)
+		return nil
+	case mergerequestreviewer.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestReviewer field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *MergeRequestReviewerMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *MergeRequestReviewerMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MergeRequestReviewerMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown MergeRequestReviewer numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *MergeRequestReviewerMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *MergeRequestReviewerMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *MergeRequestReviewerMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown MergeRequestReviewer nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *MergeRequestReviewerMutation) ResetField(name string) error {
+	switch name {
+	case mergerequestreviewer.FieldMergeRequestID:
+		m.ResetMergeRequestID()
+		return nil
+	case mergerequestreviewer.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case mergerequestreviewer.FieldState:
+		m.ResetState()
+		return nil
+	case mergerequestreviewer.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestReviewer field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *MergeRequestReviewerMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.merge_request != nil {
+		edges = append(edges, mergerequestreviewer.EdgeMergeRequest)
+	}
+	if m.user != nil {
+		edges = append(edges, mergerequestreviewer.EdgeUser)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *MergeRequestReviewerMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case mergerequestreviewer.EdgeMergeRequest:
+		if id := m.merge_request; id != nil {
+			return []ent.Value{*id}
+		}
+	case mergerequestreviewer.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *MergeRequestReviewerMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *MergeRequestReviewerMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *MergeRequestReviewerMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedmerge_request {
+		edges = append(edges, mergerequestreviewer.EdgeMergeRequest)
+	}
+	if m.cleareduser {
+		edges = append(edges, mergerequestreviewer.EdgeUser)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *MergeRequestReviewerMutation) EdgeCleared(name string) bool {
+	switch name {
+	case mergerequestreviewer.EdgeMergeRequest:
+		return m.clearedmerge_request
+	case mergerequestreviewer.EdgeUser:
+		return m.cleareduser
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *MergeRequestReviewerMutation) ClearEdge(name string) error {
+	switch name {
+	case mergerequestreviewer.EdgeMergeRequest:
+		m.ClearMergeRequest()
+		return nil
+	case mergerequestreviewer.EdgeUser:
+		m.ClearUser()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestReviewer unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *MergeRequestReviewerMutation) ResetEdge(name string) error {
+	switch name {
+	case mergerequestreviewer.EdgeMergeRequest:
+		m.ResetMergeRequest()
+		return nil
+	case mergerequestreviewer.EdgeUser:
+		m.ResetUser()
+		return nil
+	}
+	return fmt.Errorf("unknown MergeRequestReviewer edge %s", name)
 }
 
 // MilestoneMutation represents an operation that mutates the Milestone nodes in the graph.
@@ -36463,6 +46700,1734 @@ func (m *SnippetMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Snippet edge %s", name)
+}
+
+// SubscriptionMutation represents an operation that mutates the Subscription nodes in the graph.
+type SubscriptionMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	subscribable_type  *subscription.SubscribableType
+	subscribable_id    *int
+	addsubscribable_id *int
+	project_id         *int
+	addproject_id      *int
+	subscribed         *bool
+	clearedFields      map[string]struct{}
+	user               *int
+	cleareduser        bool
+	done               bool
+	oldValue           func(context.Context) (*Subscription, error)
+	predicates         []predicate.Subscription
+}
+
+var _ ent.Mutation = (*SubscriptionMutation)(nil)
+
+// subscriptionOption allows management of the mutation configuration using functional options.
+type subscriptionOption func(*SubscriptionMutation)
+
+// newSubscriptionMutation creates new mutation for the Subscription entity.
+func newSubscriptionMutation(c config, op Op, opts ...subscriptionOption) *SubscriptionMutation {
+	m := &SubscriptionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSubscription,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSubscriptionID sets the ID field of the mutation.
+func withSubscriptionID(id int) subscriptionOption {
+	return func(m *SubscriptionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Subscription
+		)
+		m.oldValue = func(ctx context.Context) (*Subscription, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Subscription.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSubscription sets the old Subscription of the mutation.
+func withSubscription(node *Subscription) subscriptionOption {
+	return func(m *SubscriptionMutation) {
+		m.oldValue = func(context.Context) (*Subscription, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SubscriptionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SubscriptionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SubscriptionMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SubscriptionMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Subscription.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSubscribableType sets the "subscribable_type" field.
+func (m *SubscriptionMutation) SetSubscribableType(st subscription.SubscribableType) {
+	m.subscribable_type = &st
+}
+
+// SubscribableType returns the value of the "subscribable_type" field in the mutation.
+func (m *SubscriptionMutation) SubscribableType() (r subscription.SubscribableType, exists bool) {
+	v := m.subscribable_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubscribableType returns the old "subscribable_type" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldSubscribableType(ctx context.Context) (v subscription.SubscribableType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubscribableType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubscribableType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubscribableType: %w", err)
+	}
+	return oldValue.SubscribableType, nil
+}
+
+// ResetSubscribableType resets all changes to the "subscribable_type" field.
+func (m *SubscriptionMutation) ResetSubscribableType() {
+	m.subscribable_type = nil
+}
+
+// SetSubscribableID sets the "subscribable_id" field.
+func (m *SubscriptionMutation) SetSubscribableID(i int) {
+	m.subscribable_id = &i
+	m.addsubscribable_id = nil
+}
+
+// SubscribableID returns the value of the "subscribable_id" field in the mutation.
+func (m *SubscriptionMutation) SubscribableID() (r int, exists bool) {
+	v := m.subscribable_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubscribableID returns the old "subscribable_id" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldSubscribableID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubscribableID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubscribableID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubscribableID: %w", err)
+	}
+	return oldValue.SubscribableID, nil
+}
+
+// AddSubscribableID adds i to the "subscribable_id" field.
+func (m *SubscriptionMutation) AddSubscribableID(i int) {
+	if m.addsubscribable_id != nil {
+		*m.addsubscribable_id += i
+	} else {
+		m.addsubscribable_id = &i
+	}
+}
+
+// AddedSubscribableID returns the value that was added to the "subscribable_id" field in this mutation.
+func (m *SubscriptionMutation) AddedSubscribableID() (r int, exists bool) {
+	v := m.addsubscribable_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSubscribableID resets all changes to the "subscribable_id" field.
+func (m *SubscriptionMutation) ResetSubscribableID() {
+	m.subscribable_id = nil
+	m.addsubscribable_id = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *SubscriptionMutation) SetUserID(i int) {
+	m.user = &i
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *SubscriptionMutation) UserID() (r int, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldUserID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *SubscriptionMutation) ResetUserID() {
+	m.user = nil
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *SubscriptionMutation) SetProjectID(i int) {
+	m.project_id = &i
+	m.addproject_id = nil
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *SubscriptionMutation) ProjectID() (r int, exists bool) {
+	v := m.project_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldProjectID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// AddProjectID adds i to the "project_id" field.
+func (m *SubscriptionMutation) AddProjectID(i int) {
+	if m.addproject_id != nil {
+		*m.addproject_id += i
+	} else {
+		m.addproject_id = &i
+	}
+}
+
+// AddedProjectID returns the value that was added to the "project_id" field in this mutation.
+func (m *SubscriptionMutation) AddedProjectID() (r int, exists bool) {
+	v := m.addproject_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearProjectID clears the value of the "project_id" field.
+func (m *SubscriptionMutation) ClearProjectID() {
+	m.project_id = nil
+	m.addproject_id = nil
+	m.clearedFields[subscription.FieldProjectID] = struct{}{}
+}
+
+// ProjectIDCleared returns if the "project_id" field was cleared in this mutation.
+func (m *SubscriptionMutation) ProjectIDCleared() bool {
+	_, ok := m.clearedFields[subscription.FieldProjectID]
+	return ok
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *SubscriptionMutation) ResetProjectID() {
+	m.project_id = nil
+	m.addproject_id = nil
+	delete(m.clearedFields, subscription.FieldProjectID)
+}
+
+// SetSubscribed sets the "subscribed" field.
+func (m *SubscriptionMutation) SetSubscribed(b bool) {
+	m.subscribed = &b
+}
+
+// Subscribed returns the value of the "subscribed" field in the mutation.
+func (m *SubscriptionMutation) Subscribed() (r bool, exists bool) {
+	v := m.subscribed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubscribed returns the old "subscribed" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldSubscribed(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubscribed is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubscribed requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubscribed: %w", err)
+	}
+	return oldValue.Subscribed, nil
+}
+
+// ResetSubscribed resets all changes to the "subscribed" field.
+func (m *SubscriptionMutation) ResetSubscribed() {
+	m.subscribed = nil
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *SubscriptionMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[subscription.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *SubscriptionMutation) UserCleared() bool {
+	return m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *SubscriptionMutation) UserIDs() (ids []int) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *SubscriptionMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// Where appends a list predicates to the SubscriptionMutation builder.
+func (m *SubscriptionMutation) Where(ps ...predicate.Subscription) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SubscriptionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SubscriptionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Subscription, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SubscriptionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SubscriptionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Subscription).
+func (m *SubscriptionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SubscriptionMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.subscribable_type != nil {
+		fields = append(fields, subscription.FieldSubscribableType)
+	}
+	if m.subscribable_id != nil {
+		fields = append(fields, subscription.FieldSubscribableID)
+	}
+	if m.user != nil {
+		fields = append(fields, subscription.FieldUserID)
+	}
+	if m.project_id != nil {
+		fields = append(fields, subscription.FieldProjectID)
+	}
+	if m.subscribed != nil {
+		fields = append(fields, subscription.FieldSubscribed)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SubscriptionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case subscription.FieldSubscribableType:
+		return m.SubscribableType()
+	case subscription.FieldSubscribableID:
+		return m.SubscribableID()
+	case subscription.FieldUserID:
+		return m.UserID()
+	case subscription.FieldProjectID:
+		return m.ProjectID()
+	case subscription.FieldSubscribed:
+		return m.Subscribed()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SubscriptionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case subscription.FieldSubscribableType:
+		return m.OldSubscribableType(ctx)
+	case subscription.FieldSubscribableID:
+		return m.OldSubscribableID(ctx)
+	case subscription.FieldUserID:
+		return m.OldUserID(ctx)
+	case subscription.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case subscription.FieldSubscribed:
+		return m.OldSubscribed(ctx)
+	}
+	return nil, fmt.Errorf("unknown Subscription field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SubscriptionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case subscription.FieldSubscribableType:
+		v, ok := value.(subscription.SubscribableType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubscribableType(v)
+		return nil
+	case subscription.FieldSubscribableID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubscribableID(v)
+		return nil
+	case subscription.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case subscription.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case subscription.FieldSubscribed:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubscribed(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Subscription field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SubscriptionMutation) AddedFields() []string {
+	var fields []string
+	if m.addsubscribable_id != nil {
+		fields = append(fields, subscription.FieldSubscribableID)
+	}
+	if m.addproject_id != nil {
+		fields = append(fields, subscription.FieldProjectID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SubscriptionMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case subscription.FieldSubscribableID:
+		return m.AddedSubscribableID()
+	case subscription.FieldProjectID:
+		return m.AddedProjectID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SubscriptionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case subscription.FieldSubscribableID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSubscribableID(v)
+		return nil
+	case subscription.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddProjectID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Subscription numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SubscriptionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(subscription.FieldProjectID) {
+		fields = append(fields, subscription.FieldProjectID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SubscriptionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SubscriptionMutation) ClearField(name string) error {
+	switch name {
+	case subscription.FieldProjectID:
+		m.ClearProjectID()
+		return nil
+	}
+	return fmt.Errorf("unknown Subscription nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SubscriptionMutation) ResetField(name string) error {
+	switch name {
+	case subscription.FieldSubscribableType:
+		m.ResetSubscribableType()
+		return nil
+	case subscription.FieldSubscribableID:
+		m.ResetSubscribableID()
+		return nil
+	case subscription.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case subscription.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case subscription.FieldSubscribed:
+		m.ResetSubscribed()
+		return nil
+	}
+	return fmt.Errorf("unknown Subscription field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SubscriptionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.user != nil {
+		edges = append(edges, subscription.EdgeUser)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SubscriptionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case subscription.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SubscriptionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SubscriptionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SubscriptionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.cleareduser {
+		edges = append(edges, subscription.EdgeUser)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SubscriptionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case subscription.EdgeUser:
+		return m.cleareduser
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SubscriptionMutation) ClearEdge(name string) error {
+	switch name {
+	case subscription.EdgeUser:
+		m.ClearUser()
+		return nil
+	}
+	return fmt.Errorf("unknown Subscription unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SubscriptionMutation) ResetEdge(name string) error {
+	switch name {
+	case subscription.EdgeUser:
+		m.ResetUser()
+		return nil
+	}
+	return fmt.Errorf("unknown Subscription edge %s", name)
+}
+
+// TimelogMutation represents an operation that mutates the Timelog nodes in the graph.
+type TimelogMutation struct {
+	config
+	op             Op
+	typ            string
+	id             *int
+	target_type    *timelog.TargetType
+	target_id      *int
+	addtarget_id   *int
+	time_spent     *int
+	addtime_spent  *int
+	spent_at       *time.Time
+	summary        *string
+	note_id        *int
+	addnote_id     *int
+	created_at     *time.Time
+	clearedFields  map[string]struct{}
+	project        *int
+	clearedproject bool
+	user           *int
+	cleareduser    bool
+	done           bool
+	oldValue       func(context.Context) (*Timelog, error)
+	predicates     []predicate.Timelog
+}
+
+var _ ent.Mutation = (*TimelogMutation)(nil)
+
+// timelogOption allows management of the mutation configuration using functional options.
+type timelogOption func(*TimelogMutation)
+
+// newTimelogMutation creates new mutation for the Timelog entity.
+func newTimelogMutation(c config, op Op, opts ...timelogOption) *TimelogMutation {
+	m := &TimelogMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeTimelog,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withTimelogID sets the ID field of the mutation.
+func withTimelogID(id int) timelogOption {
+	return func(m *TimelogMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Timelog
+		)
+		m.oldValue = func(ctx context.Context) (*Timelog, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Timelog.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withTimelog sets the old Timelog of the mutation.
+func withTimelog(node *Timelog) timelogOption {
+	return func(m *TimelogMutation) {
+		m.oldValue = func(context.Context) (*Timelog, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m TimelogMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m TimelogMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *TimelogMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *TimelogMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Timelog.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetTargetType sets the "target_type" field.
+func (m *TimelogMutation) SetTargetType(tt timelog.TargetType) {
+	m.target_type = &tt
+}
+
+// TargetType returns the value of the "target_type" field in the mutation.
+func (m *TimelogMutation) TargetType() (r timelog.TargetType, exists bool) {
+	v := m.target_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTargetType returns the old "target_type" field's value of the Timelog entity.
+// If the Timelog object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TimelogMutation) OldTargetType(ctx context.Context) (v timelog.TargetType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTargetType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTargetType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTargetType: %w", err)
+	}
+	return oldValue.TargetType, nil
+}
+
+// ResetTargetType resets all changes to the "target_type" field.
+func (m *TimelogMutation) ResetTargetType() {
+	m.target_type = nil
+}
+
+// SetTargetID sets the "target_id" field.
+func (m *TimelogMutation) SetTargetID(i int) {
+	m.target_id = &i
+	m.addtarget_id = nil
+}
+
+// TargetID returns the value of the "target_id" field in the mutation.
+func (m *TimelogMutation) TargetID() (r int, exists bool) {
+	v := m.target_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTargetID returns the old "target_id" field's value of the Timelog entity.
+// If the Timelog object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TimelogMutation) OldTargetID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTargetID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTargetID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTargetID: %w", err)
+	}
+	return oldValue.TargetID, nil
+}
+
+// AddTargetID adds i to the "target_id" field.
+func (m *TimelogMutation) AddTargetID(i int) {
+	if m.addtarget_id != nil {
+		*m.addtarget_id += i
+	} else {
+		m.addtarget_id = &i
+	}
+}
+
+// AddedTargetID returns the value that was added to the "target_id" field in this mutation.
+func (m *TimelogMutation) AddedTargetID() (r int, exists bool) {
+	v := m.addtarget_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTargetID resets all changes to the "target_id" field.
+func (m *TimelogMutation) ResetTargetID() {
+	m.target_id = nil
+	m.addtarget_id = nil
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *TimelogMutation) SetProjectID(i int) {
+	m.project = &i
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *TimelogMutation) ProjectID() (r int, exists bool) {
+	v := m.project
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the Timelog entity.
+// If the Timelog object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TimelogMutation) OldProjectID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// ClearProjectID clears the value of the "project_id" field.
+func (m *TimelogMutation) ClearProjectID() {
+	m.project = nil
+	m.clearedFields[timelog.FieldProjectID] = struct{}{}
+}
+
+// ProjectIDCleared returns if the "project_id" field was cleared in this mutation.
+func (m *TimelogMutation) ProjectIDCleared() bool {
+	_, ok := m.clearedFields[timelog.FieldProjectID]
+	return ok
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *TimelogMutation) ResetProjectID() {
+	m.project = nil
+	delete(m.clearedFields, timelog.FieldProjectID)
+}
+
+// SetUserID sets the "user_id" field.
+func (m *TimelogMutation) SetUserID(i int) {
+	m.user = &i
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *TimelogMutation) UserID() (r int, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the Timelog entity.
+// If the Timelog object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TimelogMutation) OldUserID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ClearUserID clears the value of the "user_id" field.
+func (m *TimelogMutation) ClearUserID() {
+	m.user = nil
+	m.clearedFields[timelog.FieldUserID] = struct{}{}
+}
+
+// UserIDCleared returns if the "user_id" field was cleared in this mutation.
+func (m *TimelogMutation) UserIDCleared() bool {
+	_, ok := m.clearedFields[timelog.FieldUserID]
+	return ok
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *TimelogMutation) ResetUserID() {
+	m.user = nil
+	delete(m.clearedFields, timelog.FieldUserID)
+}
+
+// SetTimeSpent sets the "time_spent" field.
+func (m *TimelogMutation) SetTimeSpent(i int) {
+	m.time_spent = &i
+	m.addtime_spent = nil
+}
+
+// TimeSpent returns the value of the "time_spent" field in the mutation.
+func (m *TimelogMutation) TimeSpent() (r int, exists bool) {
+	v := m.time_spent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTimeSpent returns the old "time_spent" field's value of the Timelog entity.
+// If the Timelog object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TimelogMutation) OldTimeSpent(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTimeSpent is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTimeSpent requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTimeSpent: %w", err)
+	}
+	return oldValue.TimeSpent, nil
+}
+
+// AddTimeSpent adds i to the "time_spent" field.
+func (m *TimelogMutation) AddTimeSpent(i int) {
+	if m.addtime_spent != nil {
+		*m.addtime_spent += i
+	} else {
+		m.addtime_spent = &i
+	}
+}
+
+// AddedTimeSpent returns the value that was added to the "time_spent" field in this mutation.
+func (m *TimelogMutation) AddedTimeSpent() (r int, exists bool) {
+	v := m.addtime_spent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTimeSpent resets all changes to the "time_spent" field.
+func (m *TimelogMutation) ResetTimeSpent() {
+	m.time_spent = nil
+	m.addtime_spent = nil
+}
+
+// SetSpentAt sets the "spent_at" field.
+func (m *TimelogMutation) SetSpentAt(t time.Time) {
+	m.spent_at = &t
+}
+
+// SpentAt returns the value of the "spent_at" field in the mutation.
+func (m *TimelogMutation) SpentAt() (r time.Time, exists bool) {
+	v := m.spent_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpentAt returns the old "spent_at" field's value of the Timelog entity.
+// If the Timelog object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TimelogMutation) OldSpentAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpentAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpentAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpentAt: %w", err)
+	}
+	return oldValue.SpentAt, nil
+}
+
+// ResetSpentAt resets all changes to the "spent_at" field.
+func (m *TimelogMutation) ResetSpentAt() {
+	m.spent_at = nil
+}
+
+// SetSummary sets the "summary" field.
+func (m *TimelogMutation) SetSummary(s string) {
+	m.summary = &s
+}
+
+// Summary returns the value of the "summary" field in the mutation.
+func (m *TimelogMutation) Summary() (r string, exists bool) {
+	v := m.summary
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSummary returns the old "summary" field's value of the Timelog entity.
+// If the Timelog object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TimelogMutation) OldSummary(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSummary is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSummary requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSummary: %w", err)
+	}
+	return oldValue.Summary, nil
+}
+
+// ClearSummary clears the value of the "summary" field.
+func (m *TimelogMutation) ClearSummary() {
+	m.summary = nil
+	m.clearedFields[timelog.FieldSummary] = struct{}{}
+}
+
+// SummaryCleared returns if the "summary" field was cleared in this mutation.
+func (m *TimelogMutation) SummaryCleared() bool {
+	_, ok := m.clearedFields[timelog.FieldSummary]
+	return ok
+}
+
+// ResetSummary resets all changes to the "summary" field.
+func (m *TimelogMutation) ResetSummary() {
+	m.summary = nil
+	delete(m.clearedFields, timelog.FieldSummary)
+}
+
+// SetNoteID sets the "note_id" field.
+func (m *TimelogMutation) SetNoteID(i int) {
+	m.note_id = &i
+	m.addnote_id = nil
+}
+
+// NoteID returns the value of the "note_id" field in the mutation.
+func (m *TimelogMutation) NoteID() (r int, exists bool) {
+	v := m.note_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNoteID returns the old "note_id" field's value of the Timelog entity.
+// If the Timelog object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TimelogMutation) OldNoteID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNoteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNoteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNoteID: %w", err)
+	}
+	return oldValue.NoteID, nil
+}
+
+// AddNoteID adds i to the "note_id" field.
+func (m *TimelogMutation) AddNoteID(i int) {
+	if m.addnote_id != nil {
+		*m.addnote_id += i
+	} else {
+		m.addnote_id = &i
+	}
+}
+
+// AddedNoteID returns the value that was added to the "note_id" field in this mutation.
+func (m *TimelogMutation) AddedNoteID() (r int, exists bool) {
+	v := m.addnote_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearNoteID clears the value of the "note_id" field.
+func (m *TimelogMutation) ClearNoteID() {
+	m.note_id = nil
+	m.addnote_id = nil
+	m.clearedFields[timelog.FieldNoteID] = struct{}{}
+}
+
+// NoteIDCleared returns if the "note_id" field was cleared in this mutation.
+func (m *TimelogMutation) NoteIDCleared() bool {
+	_, ok := m.clearedFields[timelog.FieldNoteID]
+	return ok
+}
+
+// ResetNoteID resets all changes to the "note_id" field.
+func (m *TimelogMutation) ResetNoteID() {
+	m.note_id = nil
+	m.addnote_id = nil
+	delete(m.clearedFields, timelog.FieldNoteID)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *TimelogMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *TimelogMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Timelog entity.
+// If the Timelog object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TimelogMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *TimelogMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearProject clears the "project" edge to the Project entity.
+func (m *TimelogMutation) ClearProject() {
+	m.clearedproject = true
+	m.clearedFields[timelog.FieldProjectID] = struct{}{}
+}
+
+// ProjectCleared reports if the "project" edge to the Project entity was cleared.
+func (m *TimelogMutation) ProjectCleared() bool {
+	return m.ProjectIDCleared() || m.clearedproject
+}
+
+// ProjectIDs returns the "project" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProjectID instead. It exists only for internal usage by the builders.
+func (m *TimelogMutation) ProjectIDs() (ids []int) {
+	if id := m.project; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProject resets all changes to the "project" edge.
+func (m *TimelogMutation) ResetProject() {
+	m.project = nil
+	m.clearedproject = false
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *TimelogMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[timelog.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *TimelogMutation) UserCleared() bool {
+	return m.UserIDCleared() || m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *TimelogMutation) UserIDs() (ids []int) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *TimelogMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// Where appends a list predicates to the TimelogMutation builder.
+func (m *TimelogMutation) Where(ps ...predicate.Timelog) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the TimelogMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *TimelogMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Timelog, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *TimelogMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *TimelogMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Timelog).
+func (m *TimelogMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *TimelogMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.target_type != nil {
+		fields = append(fields, timelog.FieldTargetType)
+	}
+	if m.target_id != nil {
+		fields = append(fields, timelog.FieldTargetID)
+	}
+	if m.project != nil {
+		fields = append(fields, timelog.FieldProjectID)
+	}
+	if m.user != nil {
+		fields = append(fields, timelog.FieldUserID)
+	}
+	if m.time_spent != nil {
+		fields = append(fields, timelog.FieldTimeSpent)
+	}
+	if m.spent_at != nil {
+		fields = append(fields, timelog.FieldSpentAt)
+	}
+	if m.summary != nil {
+		fields = append(fields, timelog.FieldSummary)
+	}
+	if m.note_id != nil {
+		fields = append(fields, timelog.FieldNoteID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, timelog.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *TimelogMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case timelog.FieldTargetType:
+		return m.TargetType()
+	case timelog.FieldTargetID:
+		return m.TargetID()
+	case timelog.FieldProjectID:
+		return m.ProjectID()
+	case timelog.FieldUserID:
+		return m.UserID()
+	case timelog.FieldTimeSpent:
+		return m.TimeSpent()
+	case timelog.FieldSpentAt:
+		return m.SpentAt()
+	case timelog.FieldSummary:
+		return m.Summary()
+	case timelog.FieldNoteID:
+		return m.NoteID()
+	case timelog.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *TimelogMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case timelog.FieldTargetType:
+		return m.OldTargetType(ctx)
+	case timelog.FieldTargetID:
+		return m.OldTargetID(ctx)
+	case timelog.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case timelog.FieldUserID:
+		return m.OldUserID(ctx)
+	case timelog.FieldTimeSpent:
+		return m.OldTimeSpent(ctx)
+	case timelog.FieldSpentAt:
+		return m.OldSpentAt(ctx)
+	case timelog.FieldSummary:
+		return m.OldSummary(ctx)
+	case timelog.FieldNoteID:
+		return m.OldNoteID(ctx)
+	case timelog.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Timelog field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TimelogMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case timelog.FieldTargetType:
+		v, ok := value.(timelog.TargetType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTargetType(v)
+		return nil
+	case timelog.FieldTargetID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTargetID(v)
+		return nil
+	case timelog.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case timelog.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case timelog.FieldTimeSpent:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTimeSpent(v)
+		return nil
+	case timelog.FieldSpentAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpentAt(v)
+		return nil
+	case timelog.FieldSummary:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSummary(v)
+		return nil
+	case timelog.FieldNoteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNoteID(v)
+		return nil
+	case timelog.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Timelog field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *TimelogMutation) AddedFields() []string {
+	var fields []string
+	if m.addtarget_id != nil {
+		fields = append(fields, timelog.FieldTargetID)
+	}
+	if m.addtime_spent != nil {
+		fields = append(fields, timelog.FieldTimeSpent)
+	}
+	if m.addnote_id != nil {
+		fields = append(fields, timelog.FieldNoteID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *TimelogMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case timelog.FieldTargetID:
+		return m.AddedTargetID()
+	case timelog.FieldTimeSpent:
+		return m.AddedTimeSpent()
+	case timelog.FieldNoteID:
+		return m.AddedNoteID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TimelogMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case timelog.FieldTargetID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTargetID(v)
+		return nil
+	case timelog.FieldTimeSpent:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTimeSpent(v)
+		return nil
+	case timelog.FieldNoteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddNoteID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Timelog numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *TimelogMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(timelog.FieldProjectID) {
+		fields = append(fields, timelog.FieldProjectID)
+	}
+	if m.FieldCleared(timelog.FieldUserID) {
+		fields = append(fields, timelog.FieldUserID)
+	}
+	if m.FieldCleared(timelog.FieldSummary) {
+		fields = append(fields, timelog.FieldSummary)
+	}
+	if m.FieldCleared(timelog.FieldNoteID) {
+		fields = append(fields, timelog.FieldNoteID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *TimelogMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *TimelogMutation) ClearField(name string) error {
+	switch name {
+	case timelog.FieldProjectID:
+		m.ClearProjectID()
+		return nil
+	case timelog.FieldUserID:
+		m.ClearUserID()
+		return nil
+	case timelog.FieldSummary:
+		m.ClearSummary()
+		return nil
+	case timelog.FieldNoteID:
+		m.ClearNoteID()
+		return nil
+	}
+	return fmt.Errorf("unknown Timelog nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *TimelogMutation) ResetField(name string) error {
+	switch name {
+	case timelog.FieldTargetType:
+		m.ResetTargetType()
+		return nil
+	case timelog.FieldTargetID:
+		m.ResetTargetID()
+		return nil
+	case timelog.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case timelog.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case timelog.FieldTimeSpent:
+		m.ResetTimeSpent()
+		return nil
+	case timelog.FieldSpentAt:
+		m.ResetSpentAt()
+		return nil
+	case timelog.FieldSummary:
+		m.ResetSummary()
+		return nil
+	case timelog.FieldNoteID:
+		m.ResetNoteID()
+		return nil
+	case timelog.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Timelog field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *TimelogMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.project != nil {
+		edges = append(edges, timelog.EdgeProject)
+	}
+	if m.user != nil {
+		edges = append(edges, timelog.EdgeUser)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *TimelogMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case timelog.EdgeProject:
+		if id := m.project; id != nil {
+			return []ent.Value{*id}
+		}
+	case timelog.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *TimelogMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *TimelogMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *TimelogMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedproject {
+		edges = append(edges, timelog.EdgeProject)
+	}
+	if m.cleareduser {
+		edges = append(edges, timelog.EdgeUser)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *TimelogMutation) EdgeCleared(name string) bool {
+	switch name {
+	case timelog.EdgeProject:
+		return m.clearedproject
+	case timelog.EdgeUser:
+		return m.cleareduser
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *TimelogMutation) ClearEdge(name string) error {
+	switch name {
+	case timelog.EdgeProject:
+		m.ClearProject()
+		return nil
+	case timelog.EdgeUser:
+		m.ClearUser()
+		return nil
+	}
+	return fmt.Errorf("unknown Timelog unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *TimelogMutation) ResetEdge(name string) error {
+	switch name {
+	case timelog.EdgeProject:
+		m.ResetProject()
+		return nil
+	case timelog.EdgeUser:
+		m.ResetUser()
+		return nil
+	}
+	return fmt.Errorf("unknown Timelog edge %s", name)
 }
 
 // TodoMutation represents an operation that mutates the Todo nodes in the graph.

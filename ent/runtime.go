@@ -17,6 +17,13 @@ import (
 	"anvil/ent/label"
 	"anvil/ent/lastcommit"
 	"anvil/ent/member"
+	"anvil/ent/mergerequest"
+	"anvil/ent/mergerequestapproval"
+	"anvil/ent/mergerequestblock"
+	"anvil/ent/mergerequestdiff"
+	"anvil/ent/mergerequestdiffcommit"
+	"anvil/ent/mergerequestdifffile"
+	"anvil/ent/mergerequestreviewer"
 	"anvil/ent/milestone"
 	"anvil/ent/namespace"
 	"anvil/ent/note"
@@ -36,6 +43,7 @@ import (
 	"anvil/ent/schema"
 	"anvil/ent/setting"
 	"anvil/ent/snippet"
+	"anvil/ent/timelog"
 	"anvil/ent/todo"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
@@ -308,6 +316,14 @@ func init() {
 	issueDescUserNotesCount := issueFields[15].Descriptor()
 	// issue.DefaultUserNotesCount holds the default value on creation for the user_notes_count field.
 	issue.DefaultUserNotesCount = issueDescUserNotesCount.Default.(int)
+	// issueDescTimeEstimate is the schema descriptor for time_estimate field.
+	issueDescTimeEstimate := issueFields[16].Descriptor()
+	// issue.DefaultTimeEstimate holds the default value on creation for the time_estimate field.
+	issue.DefaultTimeEstimate = issueDescTimeEstimate.Default.(int)
+	// issueDescTotalTimeSpent is the schema descriptor for total_time_spent field.
+	issueDescTotalTimeSpent := issueFields[17].Descriptor()
+	// issue.DefaultTotalTimeSpent holds the default value on creation for the total_time_spent field.
+	issue.DefaultTotalTimeSpent = issueDescTotalTimeSpent.Default.(int)
 	joboutboxFields := schema.JobOutbox{}.Fields()
 	_ = joboutboxFields
 	// joboutboxDescKind is the schema descriptor for kind field.
@@ -384,6 +400,257 @@ func init() {
 	memberDescState := memberFields[6].Descriptor()
 	// member.DefaultState holds the default value on creation for the state field.
 	member.DefaultState = memberDescState.Default.(string)
+	mergerequestMixin := schema.MergeRequest{}.Mixin()
+	mergerequestMixinFields0 := mergerequestMixin[0].Fields()
+	_ = mergerequestMixinFields0
+	mergerequestFields := schema.MergeRequest{}.Fields()
+	_ = mergerequestFields
+	// mergerequestDescCreatedAt is the schema descriptor for created_at field.
+	mergerequestDescCreatedAt := mergerequestMixinFields0[0].Descriptor()
+	// mergerequest.DefaultCreatedAt holds the default value on creation for the created_at field.
+	mergerequest.DefaultCreatedAt = mergerequestDescCreatedAt.Default.(func() time.Time)
+	// mergerequestDescUpdatedAt is the schema descriptor for updated_at field.
+	mergerequestDescUpdatedAt := mergerequestMixinFields0[1].Descriptor()
+	// mergerequest.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	mergerequest.DefaultUpdatedAt = mergerequestDescUpdatedAt.Default.(func() time.Time)
+	// mergerequest.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	mergerequest.UpdateDefaultUpdatedAt = mergerequestDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// mergerequestDescSourceBranch is the schema descriptor for source_branch field.
+	mergerequestDescSourceBranch := mergerequestFields[3].Descriptor()
+	// mergerequest.SourceBranchValidator is a validator for the "source_branch" field. It is called by the builders before save.
+	mergerequest.SourceBranchValidator = func() func(string) error {
+		validators := mergerequestDescSourceBranch.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(source_branch string) error {
+			for _, fn := range fns {
+				if err := fn(source_branch); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// mergerequestDescTargetBranch is the schema descriptor for target_branch field.
+	mergerequestDescTargetBranch := mergerequestFields[4].Descriptor()
+	// mergerequest.TargetBranchValidator is a validator for the "target_branch" field. It is called by the builders before save.
+	mergerequest.TargetBranchValidator = func() func(string) error {
+		validators := mergerequestDescTargetBranch.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(target_branch string) error {
+			for _, fn := range fns {
+				if err := fn(target_branch); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// mergerequestDescTitle is the schema descriptor for title field.
+	mergerequestDescTitle := mergerequestFields[5].Descriptor()
+	// mergerequest.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	mergerequest.TitleValidator = func() func(string) error {
+		validators := mergerequestDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// mergerequestDescDraft is the schema descriptor for draft field.
+	mergerequestDescDraft := mergerequestFields[8].Descriptor()
+	// mergerequest.DefaultDraft holds the default value on creation for the draft field.
+	mergerequest.DefaultDraft = mergerequestDescDraft.Default.(bool)
+	// mergerequestDescMergeStatus is the schema descriptor for merge_status field.
+	mergerequestDescMergeStatus := mergerequestFields[11].Descriptor()
+	// mergerequest.DefaultMergeStatus holds the default value on creation for the merge_status field.
+	mergerequest.DefaultMergeStatus = mergerequestDescMergeStatus.Default.(string)
+	// mergerequest.MergeStatusValidator is a validator for the "merge_status" field. It is called by the builders before save.
+	mergerequest.MergeStatusValidator = mergerequestDescMergeStatus.Validators[0].(func(string) error)
+	// mergerequestDescSha is the schema descriptor for sha field.
+	mergerequestDescSha := mergerequestFields[13].Descriptor()
+	// mergerequest.ShaValidator is a validator for the "sha" field. It is called by the builders before save.
+	mergerequest.ShaValidator = mergerequestDescSha.Validators[0].(func(string) error)
+	// mergerequestDescMergeCommitSha is the schema descriptor for merge_commit_sha field.
+	mergerequestDescMergeCommitSha := mergerequestFields[14].Descriptor()
+	// mergerequest.MergeCommitShaValidator is a validator for the "merge_commit_sha" field. It is called by the builders before save.
+	mergerequest.MergeCommitShaValidator = mergerequestDescMergeCommitSha.Validators[0].(func(string) error)
+	// mergerequestDescSquashCommitSha is the schema descriptor for squash_commit_sha field.
+	mergerequestDescSquashCommitSha := mergerequestFields[15].Descriptor()
+	// mergerequest.SquashCommitShaValidator is a validator for the "squash_commit_sha" field. It is called by the builders before save.
+	mergerequest.SquashCommitShaValidator = mergerequestDescSquashCommitSha.Validators[0].(func(string) error)
+	// mergerequestDescRebaseCommitSha is the schema descriptor for rebase_commit_sha field.
+	mergerequestDescRebaseCommitSha := mergerequestFields[16].Descriptor()
+	// mergerequest.RebaseCommitShaValidator is a validator for the "rebase_commit_sha" field. It is called by the builders before save.
+	mergerequest.RebaseCommitShaValidator = mergerequestDescRebaseCommitSha.Validators[0].(func(string) error)
+	// mergerequestDescMergeRefSha is the schema descriptor for merge_ref_sha field.
+	mergerequestDescMergeRefSha := mergerequestFields[17].Descriptor()
+	// mergerequest.MergeRefShaValidator is a validator for the "merge_ref_sha" field. It is called by the builders before save.
+	mergerequest.MergeRefShaValidator = mergerequestDescMergeRefSha.Validators[0].(func(string) error)
+	// mergerequestDescInProgressMergeCommitSha is the schema descriptor for in_progress_merge_commit_sha field.
+	mergerequestDescInProgressMergeCommitSha := mergerequestFields[18].Descriptor()
+	// mergerequest.InProgressMergeCommitShaValidator is a validator for the "in_progress_merge_commit_sha" field. It is called by the builders before save.
+	mergerequest.InProgressMergeCommitShaValidator = mergerequestDescInProgressMergeCommitSha.Validators[0].(func(string) error)
+	// mergerequestDescMergeWhenPipelineSucceeds is the schema descriptor for merge_when_pipeline_succeeds field.
+	mergerequestDescMergeWhenPipelineSucceeds := mergerequestFields[24].Descriptor()
+	// mergerequest.DefaultMergeWhenPipelineSucceeds holds the default value on creation for the merge_when_pipeline_succeeds field.
+	mergerequest.DefaultMergeWhenPipelineSucceeds = mergerequestDescMergeWhenPipelineSucceeds.Default.(bool)
+	// mergerequestDescAutoMergeStrategy is the schema descriptor for auto_merge_strategy field.
+	mergerequestDescAutoMergeStrategy := mergerequestFields[25].Descriptor()
+	// mergerequest.AutoMergeStrategyValidator is a validator for the "auto_merge_strategy" field. It is called by the builders before save.
+	mergerequest.AutoMergeStrategyValidator = mergerequestDescAutoMergeStrategy.Validators[0].(func(string) error)
+	// mergerequestDescSquash is the schema descriptor for squash field.
+	mergerequestDescSquash := mergerequestFields[30].Descriptor()
+	// mergerequest.DefaultSquash holds the default value on creation for the squash field.
+	mergerequest.DefaultSquash = mergerequestDescSquash.Default.(bool)
+	// mergerequestDescAllowCollaboration is the schema descriptor for allow_collaboration field.
+	mergerequestDescAllowCollaboration := mergerequestFields[33].Descriptor()
+	// mergerequest.DefaultAllowCollaboration holds the default value on creation for the allow_collaboration field.
+	mergerequest.DefaultAllowCollaboration = mergerequestDescAllowCollaboration.Default.(bool)
+	// mergerequestDescTimeEstimate is the schema descriptor for time_estimate field.
+	mergerequestDescTimeEstimate := mergerequestFields[36].Descriptor()
+	// mergerequest.DefaultTimeEstimate holds the default value on creation for the time_estimate field.
+	mergerequest.DefaultTimeEstimate = mergerequestDescTimeEstimate.Default.(int)
+	// mergerequestDescTotalTimeSpent is the schema descriptor for total_time_spent field.
+	mergerequestDescTotalTimeSpent := mergerequestFields[37].Descriptor()
+	// mergerequest.DefaultTotalTimeSpent holds the default value on creation for the total_time_spent field.
+	mergerequest.DefaultTotalTimeSpent = mergerequestDescTotalTimeSpent.Default.(int)
+	// mergerequestDescUserNotesCount is the schema descriptor for user_notes_count field.
+	mergerequestDescUserNotesCount := mergerequestFields[38].Descriptor()
+	// mergerequest.DefaultUserNotesCount holds the default value on creation for the user_notes_count field.
+	mergerequest.DefaultUserNotesCount = mergerequestDescUserNotesCount.Default.(int)
+	// mergerequestDescImported is the schema descriptor for imported field.
+	mergerequestDescImported := mergerequestFields[39].Descriptor()
+	// mergerequest.DefaultImported holds the default value on creation for the imported field.
+	mergerequest.DefaultImported = mergerequestDescImported.Default.(bool)
+	mergerequestapprovalFields := schema.MergeRequestApproval{}.Fields()
+	_ = mergerequestapprovalFields
+	// mergerequestapprovalDescPatchIDSha is the schema descriptor for patch_id_sha field.
+	mergerequestapprovalDescPatchIDSha := mergerequestapprovalFields[2].Descriptor()
+	// mergerequestapproval.PatchIDShaValidator is a validator for the "patch_id_sha" field. It is called by the builders before save.
+	mergerequestapproval.PatchIDShaValidator = mergerequestapprovalDescPatchIDSha.Validators[0].(func(string) error)
+	// mergerequestapprovalDescCreatedAt is the schema descriptor for created_at field.
+	mergerequestapprovalDescCreatedAt := mergerequestapprovalFields[3].Descriptor()
+	// mergerequestapproval.DefaultCreatedAt holds the default value on creation for the created_at field.
+	mergerequestapproval.DefaultCreatedAt = mergerequestapprovalDescCreatedAt.Default.(func() time.Time)
+	mergerequestblockFields := schema.MergeRequestBlock{}.Fields()
+	_ = mergerequestblockFields
+	// mergerequestblockDescCreatedAt is the schema descriptor for created_at field.
+	mergerequestblockDescCreatedAt := mergerequestblockFields[2].Descriptor()
+	// mergerequestblock.DefaultCreatedAt holds the default value on creation for the created_at field.
+	mergerequestblock.DefaultCreatedAt = mergerequestblockDescCreatedAt.Default.(func() time.Time)
+	mergerequestdiffFields := schema.MergeRequestDiff{}.Fields()
+	_ = mergerequestdiffFields
+	// mergerequestdiffDescHeadCommitSha is the schema descriptor for head_commit_sha field.
+	mergerequestdiffDescHeadCommitSha := mergerequestdiffFields[1].Descriptor()
+	// mergerequestdiff.HeadCommitShaValidator is a validator for the "head_commit_sha" field. It is called by the builders before save.
+	mergerequestdiff.HeadCommitShaValidator = mergerequestdiffDescHeadCommitSha.Validators[0].(func(string) error)
+	// mergerequestdiffDescBaseCommitSha is the schema descriptor for base_commit_sha field.
+	mergerequestdiffDescBaseCommitSha := mergerequestdiffFields[2].Descriptor()
+	// mergerequestdiff.BaseCommitShaValidator is a validator for the "base_commit_sha" field. It is called by the builders before save.
+	mergerequestdiff.BaseCommitShaValidator = mergerequestdiffDescBaseCommitSha.Validators[0].(func(string) error)
+	// mergerequestdiffDescStartCommitSha is the schema descriptor for start_commit_sha field.
+	mergerequestdiffDescStartCommitSha := mergerequestdiffFields[3].Descriptor()
+	// mergerequestdiff.StartCommitShaValidator is a validator for the "start_commit_sha" field. It is called by the builders before save.
+	mergerequestdiff.StartCommitShaValidator = mergerequestdiffDescStartCommitSha.Validators[0].(func(string) error)
+	// mergerequestdiffDescState is the schema descriptor for state field.
+	mergerequestdiffDescState := mergerequestdiffFields[4].Descriptor()
+	// mergerequestdiff.DefaultState holds the default value on creation for the state field.
+	mergerequestdiff.DefaultState = mergerequestdiffDescState.Default.(string)
+	// mergerequestdiff.StateValidator is a validator for the "state" field. It is called by the builders before save.
+	mergerequestdiff.StateValidator = mergerequestdiffDescState.Validators[0].(func(string) error)
+	// mergerequestdiffDescRealSize is the schema descriptor for real_size field.
+	mergerequestdiffDescRealSize := mergerequestdiffFields[5].Descriptor()
+	// mergerequestdiff.RealSizeValidator is a validator for the "real_size" field. It is called by the builders before save.
+	mergerequestdiff.RealSizeValidator = mergerequestdiffDescRealSize.Validators[0].(func(string) error)
+	// mergerequestdiffDescPatchIDSha is the schema descriptor for patch_id_sha field.
+	mergerequestdiffDescPatchIDSha := mergerequestdiffFields[6].Descriptor()
+	// mergerequestdiff.PatchIDShaValidator is a validator for the "patch_id_sha" field. It is called by the builders before save.
+	mergerequestdiff.PatchIDShaValidator = mergerequestdiffDescPatchIDSha.Validators[0].(func(string) error)
+	// mergerequestdiffDescCommitsCount is the schema descriptor for commits_count field.
+	mergerequestdiffDescCommitsCount := mergerequestdiffFields[7].Descriptor()
+	// mergerequestdiff.DefaultCommitsCount holds the default value on creation for the commits_count field.
+	mergerequestdiff.DefaultCommitsCount = mergerequestdiffDescCommitsCount.Default.(int)
+	// mergerequestdiffDescFilesCount is the schema descriptor for files_count field.
+	mergerequestdiffDescFilesCount := mergerequestdiffFields[8].Descriptor()
+	// mergerequestdiff.DefaultFilesCount holds the default value on creation for the files_count field.
+	mergerequestdiff.DefaultFilesCount = mergerequestdiffDescFilesCount.Default.(int)
+	// mergerequestdiffDescCreatedAt is the schema descriptor for created_at field.
+	mergerequestdiffDescCreatedAt := mergerequestdiffFields[9].Descriptor()
+	// mergerequestdiff.DefaultCreatedAt holds the default value on creation for the created_at field.
+	mergerequestdiff.DefaultCreatedAt = mergerequestdiffDescCreatedAt.Default.(func() time.Time)
+	mergerequestdiffcommitFields := schema.MergeRequestDiffCommit{}.Fields()
+	_ = mergerequestdiffcommitFields
+	// mergerequestdiffcommitDescSha is the schema descriptor for sha field.
+	mergerequestdiffcommitDescSha := mergerequestdiffcommitFields[2].Descriptor()
+	// mergerequestdiffcommit.ShaValidator is a validator for the "sha" field. It is called by the builders before save.
+	mergerequestdiffcommit.ShaValidator = mergerequestdiffcommitDescSha.Validators[0].(func(string) error)
+	mergerequestdifffileFields := schema.MergeRequestDiffFile{}.Fields()
+	_ = mergerequestdifffileFields
+	// mergerequestdifffileDescAMode is the schema descriptor for a_mode field.
+	mergerequestdifffileDescAMode := mergerequestdifffileFields[4].Descriptor()
+	// mergerequestdifffile.AModeValidator is a validator for the "a_mode" field. It is called by the builders before save.
+	mergerequestdifffile.AModeValidator = mergerequestdifffileDescAMode.Validators[0].(func(string) error)
+	// mergerequestdifffileDescBMode is the schema descriptor for b_mode field.
+	mergerequestdifffileDescBMode := mergerequestdifffileFields[5].Descriptor()
+	// mergerequestdifffile.BModeValidator is a validator for the "b_mode" field. It is called by the builders before save.
+	mergerequestdifffile.BModeValidator = mergerequestdifffileDescBMode.Validators[0].(func(string) error)
+	// mergerequestdifffileDescNewFile is the schema descriptor for new_file field.
+	mergerequestdifffileDescNewFile := mergerequestdifffileFields[6].Descriptor()
+	// mergerequestdifffile.DefaultNewFile holds the default value on creation for the new_file field.
+	mergerequestdifffile.DefaultNewFile = mergerequestdifffileDescNewFile.Default.(bool)
+	// mergerequestdifffileDescRenamedFile is the schema descriptor for renamed_file field.
+	mergerequestdifffileDescRenamedFile := mergerequestdifffileFields[7].Descriptor()
+	// mergerequestdifffile.DefaultRenamedFile holds the default value on creation for the renamed_file field.
+	mergerequestdifffile.DefaultRenamedFile = mergerequestdifffileDescRenamedFile.Default.(bool)
+	// mergerequestdifffileDescDeletedFile is the schema descriptor for deleted_file field.
+	mergerequestdifffileDescDeletedFile := mergerequestdifffileFields[8].Descriptor()
+	// mergerequestdifffile.DefaultDeletedFile holds the default value on creation for the deleted_file field.
+	mergerequestdifffile.DefaultDeletedFile = mergerequestdifffileDescDeletedFile.Default.(bool)
+	// mergerequestdifffileDescTooLarge is the schema descriptor for too_large field.
+	mergerequestdifffileDescTooLarge := mergerequestdifffileFields[9].Descriptor()
+	// mergerequestdifffile.DefaultTooLarge holds the default value on creation for the too_large field.
+	mergerequestdifffile.DefaultTooLarge = mergerequestdifffileDescTooLarge.Default.(bool)
+	// mergerequestdifffileDescCollapsed is the schema descriptor for collapsed field.
+	mergerequestdifffileDescCollapsed := mergerequestdifffileFields[10].Descriptor()
+	// mergerequestdifffile.DefaultCollapsed holds the default value on creation for the collapsed field.
+	mergerequestdifffile.DefaultCollapsed = mergerequestdifffileDescCollapsed.Default.(bool)
+	// mergerequestdifffileDescBinary is the schema descriptor for binary field.
+	mergerequestdifffileDescBinary := mergerequestdifffileFields[11].Descriptor()
+	// mergerequestdifffile.DefaultBinary holds the default value on creation for the binary field.
+	mergerequestdifffile.DefaultBinary = mergerequestdifffileDescBinary.Default.(bool)
+	// mergerequestdifffileDescGeneratedFile is the schema descriptor for generated_file field.
+	mergerequestdifffileDescGeneratedFile := mergerequestdifffileFields[12].Descriptor()
+	// mergerequestdifffile.DefaultGeneratedFile holds the default value on creation for the generated_file field.
+	mergerequestdifffile.DefaultGeneratedFile = mergerequestdifffileDescGeneratedFile.Default.(bool)
+	// mergerequestdifffileDescDiff is the schema descriptor for diff field.
+	mergerequestdifffileDescDiff := mergerequestdifffileFields[13].Descriptor()
+	// mergerequestdifffile.DefaultDiff holds the default value on creation for the diff field.
+	mergerequestdifffile.DefaultDiff = mergerequestdifffileDescDiff.Default.(string)
+	mergerequestreviewerFields := schema.MergeRequestReviewer{}.Fields()
+	_ = mergerequestreviewerFields
+	// mergerequestreviewerDescState is the schema descriptor for state field.
+	mergerequestreviewerDescState := mergerequestreviewerFields[2].Descriptor()
+	// mergerequestreviewer.DefaultState holds the default value on creation for the state field.
+	mergerequestreviewer.DefaultState = mergerequestreviewerDescState.Default.(string)
+	// mergerequestreviewer.StateValidator is a validator for the "state" field. It is called by the builders before save.
+	mergerequestreviewer.StateValidator = mergerequestreviewerDescState.Validators[0].(func(string) error)
+	// mergerequestreviewerDescCreatedAt is the schema descriptor for created_at field.
+	mergerequestreviewerDescCreatedAt := mergerequestreviewerFields[3].Descriptor()
+	// mergerequestreviewer.DefaultCreatedAt holds the default value on creation for the created_at field.
+	mergerequestreviewer.DefaultCreatedAt = mergerequestreviewerDescCreatedAt.Default.(func() time.Time)
 	milestoneMixin := schema.Milestone{}.Mixin()
 	milestoneMixinFields0 := milestoneMixin[0].Fields()
 	_ = milestoneMixinFields0
@@ -1206,6 +1473,20 @@ func init() {
 	snippetDescIPAddress := snippetFields[12].Descriptor()
 	// snippet.DefaultIPAddress holds the default value on creation for the ip_address field.
 	snippet.DefaultIPAddress = snippetDescIPAddress.Default.(string)
+	timelogFields := schema.Timelog{}.Fields()
+	_ = timelogFields
+	// timelogDescSpentAt is the schema descriptor for spent_at field.
+	timelogDescSpentAt := timelogFields[5].Descriptor()
+	// timelog.DefaultSpentAt holds the default value on creation for the spent_at field.
+	timelog.DefaultSpentAt = timelogDescSpentAt.Default.(func() time.Time)
+	// timelogDescSummary is the schema descriptor for summary field.
+	timelogDescSummary := timelogFields[6].Descriptor()
+	// timelog.SummaryValidator is a validator for the "summary" field. It is called by the builders before save.
+	timelog.SummaryValidator = timelogDescSummary.Validators[0].(func(string) error)
+	// timelogDescCreatedAt is the schema descriptor for created_at field.
+	timelogDescCreatedAt := timelogFields[8].Descriptor()
+	// timelog.DefaultCreatedAt holds the default value on creation for the created_at field.
+	timelog.DefaultCreatedAt = timelogDescCreatedAt.Default.(func() time.Time)
 	todoMixin := schema.Todo{}.Mixin()
 	todoMixinFields0 := todoMixin[0].Fields()
 	_ = todoMixinFields0

@@ -50,6 +50,24 @@ type Tx struct {
 	LastCommit *LastCommitClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// MergeRequest is the client for interacting with the MergeRequest builders.
+	MergeRequest *MergeRequestClient
+	// MergeRequestApproval is the client for interacting with the MergeRequestApproval builders.
+	MergeRequestApproval *MergeRequestApprovalClient
+	// MergeRequestAssignee is the client for interacting with the MergeRequestAssignee builders.
+	MergeRequestAssignee *MergeRequestAssigneeClient
+	// MergeRequestBlock is the client for interacting with the MergeRequestBlock builders.
+	MergeRequestBlock *MergeRequestBlockClient
+	// MergeRequestDiff is the client for interacting with the MergeRequestDiff builders.
+	MergeRequestDiff *MergeRequestDiffClient
+	// MergeRequestDiffCommit is the client for interacting with the MergeRequestDiffCommit builders.
+	MergeRequestDiffCommit *MergeRequestDiffCommitClient
+	// MergeRequestDiffFile is the client for interacting with the MergeRequestDiffFile builders.
+	MergeRequestDiffFile *MergeRequestDiffFileClient
+	// MergeRequestLabel is the client for interacting with the MergeRequestLabel builders.
+	MergeRequestLabel *MergeRequestLabelClient
+	// MergeRequestReviewer is the client for interacting with the MergeRequestReviewer builders.
+	MergeRequestReviewer *MergeRequestReviewerClient
 	// Milestone is the client for interacting with the Milestone builders.
 	Milestone *MilestoneClient
 	// Namespace is the client for interacting with the Namespace builders.
@@ -86,6 +104,10 @@ type Tx struct {
 	Setting *SettingClient
 	// Snippet is the client for interacting with the Snippet builders.
 	Snippet *SnippetClient
+	// Subscription is the client for interacting with the Subscription builders.
+	Subscription *SubscriptionClient
+	// Timelog is the client for interacting with the Timelog builders.
+	Timelog *TimelogClient
 	// Todo is the client for interacting with the Todo builders.
 	Todo *TodoClient
 	// User is the client for interacting with the User builders.
@@ -245,6 +267,15 @@ func (tx *Tx) init() {
 	tx.LabelSubscription = NewLabelSubscriptionClient(tx.config)
 	tx.LastCommit = NewLastCommitClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
+	tx.MergeRequest = NewMergeRequestClient(tx.config)
+	tx.MergeRequestApproval = NewMergeRequestApprovalClient(tx.config)
+	tx.MergeRequestAssignee = NewMergeRequestAssigneeClient(tx.config)
+	tx.MergeRequestBlock = NewMergeRequestBlockClient(tx.config)
+	tx.MergeRequestDiff = NewMergeRequestDiffClient(tx.config)
+	tx.MergeRequestDiffCommit = NewMergeRequestDiffCommitClient(tx.config)
+	tx.MergeRequestDiffFile = NewMergeRequestDiffFileClient(tx.config)
+	tx.MergeRequestLabel = NewMergeRequestLabelClient(tx.config)
+	tx.MergeRequestReviewer = NewMergeRequestReviewerClient(tx.config)
 	tx.Milestone = NewMilestoneClient(tx.config)
 	tx.Namespace = NewNamespaceClient(tx.config)
 	tx.Note = NewNoteClient(tx.config)
@@ -263,6 +294,8 @@ func (tx *Tx) init() {
 	tx.ResourceStateEvent = NewResourceStateEventClient(tx.config)
 	tx.Setting = NewSettingClient(tx.config)
 	tx.Snippet = NewSnippetClient(tx.config)
+	tx.Subscription = NewSubscriptionClient(tx.config)
+	tx.Timelog = NewTimelogClient(tx.config)
 	tx.Todo = NewTodoClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.UserCustomAttribute = NewUserCustomAttributeClient(tx.config)

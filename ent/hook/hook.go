@@ -224,6 +224,114 @@ func (f MemberFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, erro
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MemberMutation", m)
 }
 
+// The MergeRequestFunc type is an adapter to allow the use of ordinary
+// function as MergeRequest mutator.
+type MergeRequestFunc func(context.Context, *ent.MergeRequestMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f MergeRequestFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.MergeRequestMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MergeRequestMutation", m)
+}
+
+// The MergeRequestApprovalFunc type is an adapter to allow the use of ordinary
+// function as MergeRequestApproval mutator.
+type MergeRequestApprovalFunc func(context.Context, *ent.MergeRequestApprovalMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f MergeRequestApprovalFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.MergeRequestApprovalMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MergeRequestApprovalMutation", m)
+}
+
+// The MergeRequestAssigneeFunc type is an adapter to allow the use of ordinary
+// function as MergeRequestAssignee mutator.
+type MergeRequestAssigneeFunc func(context.Context, *ent.MergeRequestAssigneeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f MergeRequestAssigneeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.MergeRequestAssigneeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MergeRequestAssigneeMutation", m)
+}
+
+// The MergeRequestBlockFunc type is an adapter to allow the use of ordinary
+// function as MergeRequestBlock mutator.
+type MergeRequestBlockFunc func(context.Context, *ent.MergeRequestBlockMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f MergeRequestBlockFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.MergeRequestBlockMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MergeRequestBlockMutation", m)
+}
+
+// The MergeRequestDiffFunc type is an adapter to allow the use of ordinary
+// function as MergeRequestDiff mutator.
+type MergeRequestDiffFunc func(context.Context, *ent.MergeRequestDiffMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f MergeRequestDiffFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.MergeRequestDiffMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MergeRequestDiffMutation", m)
+}
+
+// The MergeRequestDiffCommitFunc type is an adapter to allow the use of ordinary
+// function as MergeRequestDiffCommit mutator.
+type MergeRequestDiffCommitFunc func(context.Context, *ent.MergeRequestDiffCommitMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f MergeRequestDiffCommitFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.MergeRequestDiffCommitMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MergeRequestDiffCommitMutation", m)
+}
+
+// The MergeRequestDiffFileFunc type is an adapter to allow the use of ordinary
+// function as MergeRequestDiffFile mutator.
+type MergeRequestDiffFileFunc func(context.Context, *ent.MergeRequestDiffFileMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f MergeRequestDiffFileFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.MergeRequestDiffFileMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MergeRequestDiffFileMutation", m)
+}
+
+// The MergeRequestLabelFunc type is an adapter to allow the use of ordinary
+// function as MergeRequestLabel mutator.
+type MergeRequestLabelFunc func(context.Context, *ent.MergeRequestLabelMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f MergeRequestLabelFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.MergeRequestLabelMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MergeRequestLabelMutation", m)
+}
+
+// The MergeRequestReviewerFunc type is an adapter to allow the use of ordinary
+// function as MergeRequestReviewer mutator.
+type MergeRequestReviewerFunc func(context.Context, *ent.MergeRequestReviewerMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f MergeRequestReviewerFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.MergeRequestReviewerMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MergeRequestReviewerMutation", m)
+}
+
 // The MilestoneFunc type is an adapter to allow the use of ordinary
 // function as Milestone mutator.
 type MilestoneFunc func(context.Context, *ent.MilestoneMutation) (ent.Value, error)
@@ -438,6 +546,30 @@ func (f SnippetFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SnippetMutation", m)
+}
+
+// The SubscriptionFunc type is an adapter to allow the use of ordinary
+// function as Subscription mutator.
+type SubscriptionFunc func(context.Context, *ent.SubscriptionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SubscriptionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SubscriptionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SubscriptionMutation", m)
+}
+
+// The TimelogFunc type is an adapter to allow the use of ordinary
+// function as Timelog mutator.
+type TimelogFunc func(context.Context, *ent.TimelogMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f TimelogFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.TimelogMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.TimelogMutation", m)
 }
 
 // The TodoFunc type is an adapter to allow the use of ordinary

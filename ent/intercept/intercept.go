@@ -25,6 +25,15 @@ import (
 	"anvil/ent/labelsubscription"
 	"anvil/ent/lastcommit"
 	"anvil/ent/member"
+	"anvil/ent/mergerequest"
+	"anvil/ent/mergerequestapproval"
+	"anvil/ent/mergerequestassignee"
+	"anvil/ent/mergerequestblock"
+	"anvil/ent/mergerequestdiff"
+	"anvil/ent/mergerequestdiffcommit"
+	"anvil/ent/mergerequestdifffile"
+	"anvil/ent/mergerequestlabel"
+	"anvil/ent/mergerequestreviewer"
 	"anvil/ent/milestone"
 	"anvil/ent/namespace"
 	"anvil/ent/note"
@@ -44,6 +53,8 @@ import (
 	"anvil/ent/resourcestateevent"
 	"anvil/ent/setting"
 	"anvil/ent/snippet"
+	"anvil/ent/subscription"
+	"anvil/ent/timelog"
 	"anvil/ent/todo"
 	"anvil/ent/user"
 	"anvil/ent/usercustomattribute"
@@ -595,6 +606,249 @@ func (f TraverseMember) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.MemberQuery", q)
 }
 
+// The MergeRequestFunc type is an adapter to allow the use of ordinary function as a Querier.
+type MergeRequestFunc func(context.Context, *ent.MergeRequestQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f MergeRequestFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.MergeRequestQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.MergeRequestQuery", q)
+}
+
+// The TraverseMergeRequest type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseMergeRequest func(context.Context, *ent.MergeRequestQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseMergeRequest) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseMergeRequest) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MergeRequestQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.MergeRequestQuery", q)
+}
+
+// The MergeRequestApprovalFunc type is an adapter to allow the use of ordinary function as a Querier.
+type MergeRequestApprovalFunc func(context.Context, *ent.MergeRequestApprovalQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f MergeRequestApprovalFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.MergeRequestApprovalQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.MergeRequestApprovalQuery", q)
+}
+
+// The TraverseMergeRequestApproval type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseMergeRequestApproval func(context.Context, *ent.MergeRequestApprovalQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseMergeRequestApproval) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseMergeRequestApproval) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MergeRequestApprovalQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.MergeRequestApprovalQuery", q)
+}
+
+// The MergeRequestAssigneeFunc type is an adapter to allow the use of ordinary function as a Querier.
+type MergeRequestAssigneeFunc func(context.Context, *ent.MergeRequestAssigneeQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f MergeRequestAssigneeFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.MergeRequestAssigneeQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.MergeRequestAssigneeQuery", q)
+}
+
+// The TraverseMergeRequestAssignee type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseMergeRequestAssignee func(context.Context, *ent.MergeRequestAssigneeQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseMergeRequestAssignee) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseMergeRequestAssignee) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MergeRequestAssigneeQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.MergeRequestAssigneeQuery", q)
+}
+
+// The MergeRequestBlockFunc type is an adapter to allow the use of ordinary function as a Querier.
+type MergeRequestBlockFunc func(context.Context, *ent.MergeRequestBlockQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f MergeRequestBlockFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.MergeRequestBlockQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.MergeRequestBlockQuery", q)
+}
+
+// The TraverseMergeRequestBlock type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseMergeRequestBlock func(context.Context, *ent.MergeRequestBlockQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseMergeRequestBlock) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseMergeRequestBlock) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MergeRequestBlockQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.MergeRequestBlockQuery", q)
+}
+
+// The MergeRequestDiffFunc type is an adapter to allow the use of ordinary function as a Querier.
+type MergeRequestDiffFunc func(context.Context, *ent.MergeRequestDiffQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f MergeRequestDiffFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.MergeRequestDiffQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.MergeRequestDiffQuery", q)
+}
+
+// The TraverseMergeRequestDiff type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseMergeRequestDiff func(context.Context, *ent.MergeRequestDiffQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseMergeRequestDiff) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseMergeRequestDiff) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MergeRequestDiffQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.MergeRequestDiffQuery", q)
+}
+
+// The MergeRequestDiffCommitFunc type is an adapter to allow the use of ordinary function as a Querier.
+type MergeRequestDiffCommitFunc func(context.Context, *ent.MergeRequestDiffCommitQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f MergeRequestDiffCommitFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.MergeRequestDiffCommitQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.MergeRequestDiffCommitQuery", q)
+}
+
+// The TraverseMergeRequestDiffCommit type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseMergeRequestDiffCommit func(context.Context, *ent.MergeRequestDiffCommitQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseMergeRequestDiffCommit) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseMergeRequestDiffCommit) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MergeRequestDiffCommitQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.MergeRequestDiffCommitQuery", q)
+}
+
+// The MergeRequestDiffFileFunc type is an adapter to allow the use of ordinary function as a Querier.
+type MergeRequestDiffFileFunc func(context.Context, *ent.MergeRequestDiffFileQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f MergeRequestDiffFileFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.MergeRequestDiffFileQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.MergeRequestDiffFileQuery", q)
+}
+
+// The TraverseMergeRequestDiffFile type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseMergeRequestDiffFile func(context.Context, *ent.MergeRequestDiffFileQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseMergeRequestDiffFile) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseMergeRequestDiffFile) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MergeRequestDiffFileQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.MergeRequestDiffFileQuery", q)
+}
+
+// The MergeRequestLabelFunc type is an adapter to allow the use of ordinary function as a Querier.
+type MergeRequestLabelFunc func(context.Context, *ent.MergeRequestLabelQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f MergeRequestLabelFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.MergeRequestLabelQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.MergeRequestLabelQuery", q)
+}
+
+// The TraverseMergeRequestLabel type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseMergeRequestLabel func(context.Context, *ent.MergeRequestLabelQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseMergeRequestLabel) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseMergeRequestLabel) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MergeRequestLabelQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.MergeRequestLabelQuery", q)
+}
+
+// The MergeRequestReviewerFunc type is an adapter to allow the use of ordinary function as a Querier.
+type MergeRequestReviewerFunc func(context.Context, *ent.MergeRequestReviewerQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f MergeRequestReviewerFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.MergeRequestReviewerQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.MergeRequestReviewerQuery", q)
+}
+
+// The TraverseMergeRequestReviewer type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseMergeRequestReviewer func(context.Context, *ent.MergeRequestReviewerQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseMergeRequestReviewer) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseMergeRequestReviewer) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MergeRequestReviewerQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.MergeRequestReviewerQuery", q)
+}
+
 // The MilestoneFunc type is an adapter to allow the use of ordinary function as a Querier.
 type MilestoneFunc func(context.Context, *ent.MilestoneQuery) (ent.Value, error)
 
@@ -1081,6 +1335,60 @@ func (f TraverseSnippet) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.SnippetQuery", q)
 }
 
+// The SubscriptionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SubscriptionFunc func(context.Context, *ent.SubscriptionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SubscriptionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SubscriptionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SubscriptionQuery", q)
+}
+
+// The TraverseSubscription type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSubscription func(context.Context, *ent.SubscriptionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSubscription) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSubscription) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SubscriptionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SubscriptionQuery", q)
+}
+
+// The TimelogFunc type is an adapter to allow the use of ordinary function as a Querier.
+type TimelogFunc func(context.Context, *ent.TimelogQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f TimelogFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.TimelogQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.TimelogQuery", q)
+}
+
+// The TraverseTimelog type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseTimelog func(context.Context, *ent.TimelogQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseTimelog) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseTimelog) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.TimelogQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.TimelogQuery", q)
+}
+
 // The TodoFunc type is an adapter to allow the use of ordinary function as a Querier.
 type TodoFunc func(context.Context, *ent.TodoQuery) (ent.Value, error)
 
@@ -1255,6 +1563,24 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.LastCommitQuery, predicate.LastCommit, lastcommit.OrderOption]{typ: ent.TypeLastCommit, tq: q}, nil
 	case *ent.MemberQuery:
 		return &query[*ent.MemberQuery, predicate.Member, member.OrderOption]{typ: ent.TypeMember, tq: q}, nil
+	case *ent.MergeRequestQuery:
+		return &query[*ent.MergeRequestQuery, predicate.MergeRequest, mergerequest.OrderOption]{typ: ent.TypeMergeRequest, tq: q}, nil
+	case *ent.MergeRequestApprovalQuery:
+		return &query[*ent.MergeRequestApprovalQuery, predicate.MergeRequestApproval, mergerequestapproval.OrderOption]{typ: ent.TypeMergeRequestApproval, tq: q}, nil
+	case *ent.MergeRequestAssigneeQuery:
+		return &query[*ent.MergeRequestAssigneeQuery, predicate.MergeRequestAssignee, mergerequestassignee.OrderOption]{typ: ent.TypeMergeRequestAssignee, tq: q}, nil
+	case *ent.MergeRequestBlockQuery:
+		return &query[*ent.MergeRequestBlockQuery, predicate.MergeRequestBlock, mergerequestblock.OrderOption]{typ: ent.TypeMergeRequestBlock, tq: q}, nil
+	case *ent.MergeRequestDiffQuery:
+		return &query[*ent.MergeRequestDiffQuery, predicate.MergeRequestDiff, mergerequestdiff.OrderOption]{typ: ent.TypeMergeRequestDiff, tq: q}, nil
+	case *ent.MergeRequestDiffCommitQuery:
+		return &query[*ent.MergeRequestDiffCommitQuery, predicate.MergeRequestDiffCommit, mergerequestdiffcommit.OrderOption]{typ: ent.TypeMergeRequestDiffCommit, tq: q}, nil
+	case *ent.MergeRequestDiffFileQuery:
+		return &query[*ent.MergeRequestDiffFileQuery, predicate.MergeRequestDiffFile, mergerequestdifffile.OrderOption]{typ: ent.TypeMergeRequestDiffFile, tq: q}, nil
+	case *ent.MergeRequestLabelQuery:
+		return &query[*ent.MergeRequestLabelQuery, predicate.MergeRequestLabel, mergerequestlabel.OrderOption]{typ: ent.TypeMergeRequestLabel, tq: q}, nil
+	case *ent.MergeRequestReviewerQuery:
+		return &query[*ent.MergeRequestReviewerQuery, predicate.MergeRequestReviewer, mergerequestreviewer.OrderOption]{typ: ent.TypeMergeRequestReviewer, tq: q}, nil
 	case *ent.MilestoneQuery:
 		return &query[*ent.MilestoneQuery, predicate.Milestone, milestone.OrderOption]{typ: ent.TypeMilestone, tq: q}, nil
 	case *ent.NamespaceQuery:
@@ -1291,6 +1617,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.SettingQuery, predicate.Setting, setting.OrderOption]{typ: ent.TypeSetting, tq: q}, nil
 	case *ent.SnippetQuery:
 		return &query[*ent.SnippetQuery, predicate.Snippet, snippet.OrderOption]{typ: ent.TypeSnippet, tq: q}, nil
+	case *ent.SubscriptionQuery:
+		return &query[*ent.SubscriptionQuery, predicate.Subscription, subscription.OrderOption]{typ: ent.TypeSubscription, tq: q}, nil
+	case *ent.TimelogQuery:
+		return &query[*ent.TimelogQuery, predicate.Timelog, timelog.OrderOption]{typ: ent.TypeTimelog, tq: q}, nil
 	case *ent.TodoQuery:
 		return &query[*ent.TodoQuery, predicate.Todo, todo.OrderOption]{typ: ent.TypeTodo, tq: q}, nil
 	case *ent.UserQuery:

@@ -53,6 +53,10 @@ const (
 	FieldWeight = "weight"
 	// FieldUserNotesCount holds the string denoting the user_notes_count field in the database.
 	FieldUserNotesCount = "user_notes_count"
+	// FieldTimeEstimate holds the string denoting the time_estimate field in the database.
+	FieldTimeEstimate = "time_estimate"
+	// FieldTotalTimeSpent holds the string denoting the total_time_spent field in the database.
+	FieldTotalTimeSpent = "total_time_spent"
 	// EdgeProject holds the string denoting the project edge name in mutations.
 	EdgeProject = "project"
 	// EdgeAuthor holds the string denoting the author edge name in mutations.
@@ -132,6 +136,8 @@ var Columns = []string{
 	FieldRelativePosition,
 	FieldWeight,
 	FieldUserNotesCount,
+	FieldTimeEstimate,
+	FieldTotalTimeSpent,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -157,6 +163,10 @@ var (
 	DefaultConfidential bool
 	// DefaultUserNotesCount holds the default value on creation for the "user_notes_count" field.
 	DefaultUserNotesCount int
+	// DefaultTimeEstimate holds the default value on creation for the "time_estimate" field.
+	DefaultTimeEstimate int
+	// DefaultTotalTimeSpent holds the default value on creation for the "total_time_spent" field.
+	DefaultTotalTimeSpent int
 )
 
 // State defines the type for the "state" enum field.
@@ -309,6 +319,16 @@ func ByWeight(opts ...sql.OrderTermOption) OrderOption {
 // ByUserNotesCount orders the results by the user_notes_count field.
 func ByUserNotesCount(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldUserNotesCount, opts...).ToFunc()
+}
+
+// ByTimeEstimate orders the results by the time_estimate field.
+func ByTimeEstimate(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldTimeEstimate, opts...).ToFunc()
+}
+
+// ByTotalTimeSpent orders the results by the total_time_spent field.
+func ByTotalTimeSpent(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldTotalTimeSpent, opts...).ToFunc()
 }
 
 // ByProjectField orders the results by project field.

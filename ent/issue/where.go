@@ -135,6 +135,16 @@ func UserNotesCount(v int) predicate.Issue {
 	return predicate.Issue(sql.FieldEQ(FieldUserNotesCount, v))
 }
 
+// TimeEstimate applies equality check predicate on the "time_estimate" field. It's identical to TimeEstimateEQ.
+func TimeEstimate(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldEQ(FieldTimeEstimate, v))
+}
+
+// TotalTimeSpent applies equality check predicate on the "total_time_spent" field. It's identical to TotalTimeSpentEQ.
+func TotalTimeSpent(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldEQ(FieldTotalTimeSpent, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Issue {
 	return predicate.Issue(sql.FieldEQ(FieldCreatedAt, v))
@@ -813,6 +823,86 @@ func UserNotesCountLT(v int) predicate.Issue {
 // UserNotesCountLTE applies the LTE predicate on the "user_notes_count" field.
 func UserNotesCountLTE(v int) predicate.Issue {
 	return predicate.Issue(sql.FieldLTE(FieldUserNotesCount, v))
+}
+
+// TimeEstimateEQ applies the EQ predicate on the "time_estimate" field.
+func TimeEstimateEQ(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldEQ(FieldTimeEstimate, v))
+}
+
+// TimeEstimateNEQ applies the NEQ predicate on the "time_estimate" field.
+func TimeEstimateNEQ(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldNEQ(FieldTimeEstimate, v))
+}
+
+// TimeEstimateIn applies the In predicate on the "time_estimate" field.
+func TimeEstimateIn(vs ...int) predicate.Issue {
+	return predicate.Issue(sql.FieldIn(FieldTimeEstimate, vs...))
+}
+
+// TimeEstimateNotIn applies the NotIn predicate on the "time_estimate" field.
+func TimeEstimateNotIn(vs ...int) predicate.Issue {
+	return predicate.Issue(sql.FieldNotIn(FieldTimeEstimate, vs...))
+}
+
+// TimeEstimateGT applies the GT predicate on the "time_estimate" field.
+func TimeEstimateGT(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldGT(FieldTimeEstimate, v))
+}
+
+// TimeEstimateGTE applies the GTE predicate on the "time_estimate" field.
+func TimeEstimateGTE(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldGTE(FieldTimeEstimate, v))
+}
+
+// TimeEstimateLT applies the LT predicate on the "time_estimate" field.
+func TimeEstimateLT(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldLT(FieldTimeEstimate, v))
+}
+
+// TimeEstimateLTE applies the LTE predicate on the "time_estimate" field.
+func TimeEstimateLTE(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldLTE(FieldTimeEstimate, v))
+}
+
+// TotalTimeSpentEQ applies the EQ predicate on the "total_time_spent" field.
+func TotalTimeSpentEQ(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldEQ(FieldTotalTimeSpent, v))
+}
+
+// TotalTimeSpentNEQ applies the NEQ predicate on the "total_time_spent" field.
+func TotalTimeSpentNEQ(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldNEQ(FieldTotalTimeSpent, v))
+}
+
+// TotalTimeSpentIn applies the In predicate on the "total_time_spent" field.
+func TotalTimeSpentIn(vs ...int) predicate.Issue {
+	return predicate.Issue(sql.FieldIn(FieldTotalTimeSpent, vs...))
+}
+
+// TotalTimeSpentNotIn applies the NotIn predicate on the "total_time_spent" field.
+func TotalTimeSpentNotIn(vs ...int) predicate.Issue {
+	return predicate.Issue(sql.FieldNotIn(FieldTotalTimeSpent, vs...))
+}
+
+// TotalTimeSpentGT applies the GT predicate on the "total_time_spent" field.
+func TotalTimeSpentGT(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldGT(FieldTotalTimeSpent, v))
+}
+
+// TotalTimeSpentGTE applies the GTE predicate on the "total_time_spent" field.
+func TotalTimeSpentGTE(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldGTE(FieldTotalTimeSpent, v))
+}
+
+// TotalTimeSpentLT applies the LT predicate on the "total_time_spent" field.
+func TotalTimeSpentLT(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldLT(FieldTotalTimeSpent, v))
+}
+
+// TotalTimeSpentLTE applies the LTE predicate on the "total_time_spent" field.
+func TotalTimeSpentLTE(v int) predicate.Issue {
+	return predicate.Issue(sql.FieldLTE(FieldTotalTimeSpent, v))
 }
 
 // HasProject applies the HasEdge predicate on the "project" edge.

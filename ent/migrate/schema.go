@@ -461,6 +461,8 @@ var (
 		{Name: "relative_position", Type: field.TypeInt, Nullable: true},
 		{Name: "weight", Type: field.TypeInt, Nullable: true},
 		{Name: "user_notes_count", Type: field.TypeInt, Default: 0},
+		{Name: "time_estimate", Type: field.TypeInt, Default: 0},
+		{Name: "total_time_spent", Type: field.TypeInt, Default: 0},
 		{Name: "project_id", Type: field.TypeInt},
 		{Name: "author_id", Type: field.TypeInt, Nullable: true},
 		{Name: "closed_by_id", Type: field.TypeInt, Nullable: true},
@@ -474,25 +476,25 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "issues_projects_project",
-				Columns:    []*schema.Column{IssuesColumns[15]},
+				Columns:    []*schema.Column{IssuesColumns[17]},
 				RefColumns: []*schema.Column{ProjectsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "issues_users_author",
-				Columns:    []*schema.Column{IssuesColumns[16]},
+				Columns:    []*schema.Column{IssuesColumns[18]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "issues_users_closed_by",
-				Columns:    []*schema.Column{IssuesColumns[17]},
+				Columns:    []*schema.Column{IssuesColumns[19]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "issues_milestones_milestone",
-				Columns:    []*schema.Column{IssuesColumns[18]},
+				Columns:    []*schema.Column{IssuesColumns[20]},
 				RefColumns: []*schema.Column{MilestonesColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -501,22 +503,22 @@ var (
 			{
 				Name:    "issue_project_id_iid",
 				Unique:  true,
-				Columns: []*schema.Column{IssuesColumns[15], IssuesColumns[3]},
+				Columns: []*schema.Column{IssuesColumns[17], IssuesColumns[3]},
 			},
 			{
 				Name:    "issue_project_id_state_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{IssuesColumns[15], IssuesColumns[6], IssuesColumns[1]},
+				Columns: []*schema.Column{IssuesColumns[17], IssuesColumns[6], IssuesColumns[1]},
 			},
 			{
 				Name:    "issue_milestone_id",
 				Unique:  false,
-				Columns: []*schema.Column{IssuesColumns[18]},
+				Columns: []*schema.Column{IssuesColumns[20]},
 			},
 			{
 				Name:    "issue_author_id",
 				Unique:  false,
-				Columns: []*schema.Column{IssuesColumns[16]},
+				Columns: []*schema.Column{IssuesColumns[18]},
 			},
 		},
 	}
@@ -769,6 +771,454 @@ var (
 				Name:    "member_user_id",
 				Unique:  false,
 				Columns: []*schema.Column{MembersColumns[9]},
+			},
+		},
+	}
+	// MergeRequestsColumns holds the columns for the "merge_requests" table.
+	MergeRequestsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "iid", Type: field.TypeInt},
+		{Name: "source_branch", Type: field.TypeString, Size: 255},
+		{Name: "target_branch", Type: field.TypeString, Size: 255},
+		{Name: "title", Type: field.TypeString, Size: 255},
+		{Name: "description", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "state", Type: field.TypeEnum, Enums: []string{"opened", "closed", "locked", "merged"}, Default: "opened"},
+		{Name: "draft", Type: field.TypeBool, Default: false},
+		{Name: "merge_status", Type: field.TypeString, Size: 40, Default: "unchecked"},
+		{Name: "merge_error", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "sha", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "merge_commit_sha", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "squash_commit_sha", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "rebase_commit_sha", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "merge_ref_sha", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "in_progress_merge_commit_sha", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "merged_at", Type: field.TypeTime, Nullable: true},
+		{Name: "closed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "merge_when_pipeline_succeeds", Type: field.TypeBool, Default: false},
+		{Name: "auto_merge_strategy", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "prepared_at", Type: field.TypeTime, Nullable: true},
+		{Name: "discussion_locked", Type: field.TypeBool, Nullable: true},
+		{Name: "force_remove_source_branch", Type: field.TypeBool, Nullable: true},
+		{Name: "should_remove_source_branch", Type: field.TypeBool, Nullable: true},
+		{Name: "squash", Type: field.TypeBool, Default: false},
+		{Name: "merge_commit_message", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "squash_commit_message", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "allow_collaboration", Type: field.TypeBool, Default: false},
+		{Name: "approvals_before_merge", Type: field.TypeInt, Nullable: true},
+		{Name: "latest_diff_id", Type: field.TypeInt, Nullable: true},
+		{Name: "time_estimate", Type: field.TypeInt, Default: 0},
+		{Name: "total_time_spent", Type: field.TypeInt, Default: 0},
+		{Name: "user_notes_count", Type: field.TypeInt, Default: 0},
+		{Name: "imported", Type: field.TypeBool, Default: false},
+		{Name: "project_id", Type: field.TypeInt},
+		{Name: "source_project_id", Type: field.TypeInt, Nullable: true},
+		{Name: "author_id", Type: field.TypeInt, Nullable: true},
+		{Name: "merged_by_id", Type: field.TypeInt, Nullable: true},
+		{Name: "closed_by_id", Type: field.TypeInt, Nullable: true},
+		{Name: "merge_user_id", Type: field.TypeInt, Nullable: true},
+		{Name: "milestone_id", Type: field.TypeInt, Nullable: true},
+	}
+	// MergeRequestsTable holds the schema information for the "merge_requests" table.
+	MergeRequestsTable = &schema.Table{
+		Name:       "merge_requests",
+		Columns:    MergeRequestsColumns,
+		PrimaryKey: []*schema.Column{MergeRequestsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "merge_requests_projects_project",
+				Columns:    []*schema.Column{MergeRequestsColumns[36]},
+				RefColumns: []*schema.Column{ProjectsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "merge_requests_projects_source_project",
+				Columns:    []*schema.Column{MergeRequestsColumns[37]},
+				RefColumns: []*schema.Column{ProjectsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "merge_requests_users_author",
+				Columns:    []*schema.Column{MergeRequestsColumns[38]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "merge_requests_users_merged_by",
+				Columns:    []*schema.Column{MergeRequestsColumns[39]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "merge_requests_users_closed_by",
+				Columns:    []*schema.Column{MergeRequestsColumns[40]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "merge_requests_users_merge_user",
+				Columns:    []*schema.Column{MergeRequestsColumns[41]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "merge_requests_milestones_milestone",
+				Columns:    []*schema.Column{MergeRequestsColumns[42]},
+				RefColumns: []*schema.Column{MilestonesColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "mergerequest_project_id_iid",
+				Unique:  true,
+				Columns: []*schema.Column{MergeRequestsColumns[36], MergeRequestsColumns[3]},
+			},
+			{
+				Name:    "mergerequest_project_id_state_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{MergeRequestsColumns[36], MergeRequestsColumns[8], MergeRequestsColumns[1], MergeRequestsColumns[0]},
+			},
+			{
+				Name:    "mergerequest_project_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{MergeRequestsColumns[36], MergeRequestsColumns[1], MergeRequestsColumns[0]},
+			},
+			{
+				Name:    "mergerequest_source_project_id_source_branch",
+				Unique:  false,
+				Columns: []*schema.Column{MergeRequestsColumns[37], MergeRequestsColumns[4]},
+			},
+			{
+				Name:    "mergerequest_project_id_target_branch",
+				Unique:  false,
+				Columns: []*schema.Column{MergeRequestsColumns[36], MergeRequestsColumns[5]},
+			},
+			{
+				Name:    "mergerequest_milestone_id",
+				Unique:  false,
+				Columns: []*schema.Column{MergeRequestsColumns[42]},
+			},
+			{
+				Name:    "mergerequest_author_id",
+				Unique:  false,
+				Columns: []*schema.Column{MergeRequestsColumns[38]},
+			},
+			{
+				Name:    "mergerequest_merged_by_id",
+				Unique:  false,
+				Columns: []*schema.Column{MergeRequestsColumns[39]},
+			},
+		},
+	}
+	// MergeRequestApprovalsColumns holds the columns for the "merge_request_approvals" table.
+	MergeRequestApprovalsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "patch_id_sha", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "merge_request_id", Type: field.TypeInt},
+		{Name: "user_id", Type: field.TypeInt},
+	}
+	// MergeRequestApprovalsTable holds the schema information for the "merge_request_approvals" table.
+	MergeRequestApprovalsTable = &schema.Table{
+		Name:       "merge_request_approvals",
+		Columns:    MergeRequestApprovalsColumns,
+		PrimaryKey: []*schema.Column{MergeRequestApprovalsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "merge_request_approvals_merge_requests_approvals",
+				Columns:    []*schema.Column{MergeRequestApprovalsColumns[3]},
+				RefColumns: []*schema.Column{MergeRequestsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "merge_request_approvals_users_user",
+				Columns:    []*schema.Column{MergeRequestApprovalsColumns[4]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "mergerequestapproval_merge_request_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{MergeRequestApprovalsColumns[3], MergeRequestApprovalsColumns[4]},
+			},
+			{
+				Name:    "mergerequestapproval_user_id_merge_request_id",
+				Unique:  false,
+				Columns: []*schema.Column{MergeRequestApprovalsColumns[4], MergeRequestApprovalsColumns[3]},
+			},
+		},
+	}
+	// MergeRequestAssigneesColumns holds the columns for the "merge_request_assignees" table.
+	MergeRequestAssigneesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "merge_request_id", Type: field.TypeInt},
+		{Name: "user_id", Type: field.TypeInt},
+	}
+	// MergeRequestAssigneesTable holds the schema information for the "merge_request_assignees" table.
+	MergeRequestAssigneesTable = &schema.Table{
+		Name:       "merge_request_assignees",
+		Columns:    MergeRequestAssigneesColumns,
+		PrimaryKey: []*schema.Column{MergeRequestAssigneesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "merge_request_assignees_merge_requests_assignee_links",
+				Columns:    []*schema.Column{MergeRequestAssigneesColumns[1]},
+				RefColumns: []*schema.Column{MergeRequestsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "merge_request_assignees_users_user",
+				Columns:    []*schema.Column{MergeRequestAssigneesColumns[2]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "mergerequestassignee_merge_request_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{MergeRequestAssigneesColumns[1], MergeRequestAssigneesColumns[2]},
+			},
+			{
+				Name:    "mergerequestassignee_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{MergeRequestAssigneesColumns[2]},
+			},
+		},
+	}
+	// MergeRequestBlocksColumns holds the columns for the "merge_request_blocks" table.
+	MergeRequestBlocksColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "blocking_merge_request_id", Type: field.TypeInt},
+		{Name: "blocked_merge_request_id", Type: field.TypeInt},
+	}
+	// MergeRequestBlocksTable holds the schema information for the "merge_request_blocks" table.
+	MergeRequestBlocksTable = &schema.Table{
+		Name:       "merge_request_blocks",
+		Columns:    MergeRequestBlocksColumns,
+		PrimaryKey: []*schema.Column{MergeRequestBlocksColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "merge_request_blocks_merge_requests_blocking",
+				Columns:    []*schema.Column{MergeRequestBlocksColumns[2]},
+				RefColumns: []*schema.Column{MergeRequestsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "merge_request_blocks_merge_requests_blocked",
+				Columns:    []*schema.Column{MergeRequestBlocksColumns[3]},
+				RefColumns: []*schema.Column{MergeRequestsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "mergerequestblock_blocking_merge_request_id_blocked_merge_request_id",
+				Unique:  true,
+				Columns: []*schema.Column{MergeRequestBlocksColumns[2], MergeRequestBlocksColumns[3]},
+			},
+			{
+				Name:    "mergerequestblock_blocked_merge_request_id",
+				Unique:  false,
+				Columns: []*schema.Column{MergeRequestBlocksColumns[3]},
+			},
+		},
+	}
+	// MergeRequestDiffsColumns holds the columns for the "merge_request_diffs" table.
+	MergeRequestDiffsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "head_commit_sha", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "base_commit_sha", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "start_commit_sha", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "state", Type: field.TypeString, Size: 40, Default: "collected"},
+		{Name: "real_size", Type: field.TypeString, Nullable: true, Size: 32},
+		{Name: "patch_id_sha", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "commits_count", Type: field.TypeInt, Default: 0},
+		{Name: "files_count", Type: field.TypeInt, Default: 0},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "merge_request_id", Type: field.TypeInt},
+	}
+	// MergeRequestDiffsTable holds the schema information for the "merge_request_diffs" table.
+	MergeRequestDiffsTable = &schema.Table{
+		Name:       "merge_request_diffs",
+		Columns:    MergeRequestDiffsColumns,
+		PrimaryKey: []*schema.Column{MergeRequestDiffsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "merge_request_diffs_merge_requests_diffs",
+				Columns:    []*schema.Column{MergeRequestDiffsColumns[10]},
+				RefColumns: []*schema.Column{MergeRequestsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "mergerequestdiff_merge_request_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{MergeRequestDiffsColumns[10], MergeRequestDiffsColumns[0]},
+			},
+		},
+	}
+	// MergeRequestDiffCommitsColumns holds the columns for the "merge_request_diff_commits" table.
+	MergeRequestDiffCommitsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "relative_order", Type: field.TypeInt},
+		{Name: "sha", Type: field.TypeString, Size: 64},
+		{Name: "parent_ids", Type: field.TypeJSON, Nullable: true},
+		{Name: "message", Type: field.TypeString, Size: 2147483647},
+		{Name: "author_name", Type: field.TypeString},
+		{Name: "author_email", Type: field.TypeString},
+		{Name: "authored_date", Type: field.TypeTime},
+		{Name: "committer_name", Type: field.TypeString},
+		{Name: "committer_email", Type: field.TypeString},
+		{Name: "committed_date", Type: field.TypeTime},
+		{Name: "merge_request_diff_id", Type: field.TypeInt},
+	}
+	// MergeRequestDiffCommitsTable holds the schema information for the "merge_request_diff_commits" table.
+	MergeRequestDiffCommitsTable = &schema.Table{
+		Name:       "merge_request_diff_commits",
+		Columns:    MergeRequestDiffCommitsColumns,
+		PrimaryKey: []*schema.Column{MergeRequestDiffCommitsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "merge_request_diff_commits_merge_request_diffs_commits",
+				Columns:    []*schema.Column{MergeRequestDiffCommitsColumns[11]},
+				RefColumns: []*schema.Column{MergeRequestDiffsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "mergerequestdiffcommit_merge_request_diff_id_relative_order",
+				Unique:  true,
+				Columns: []*schema.Column{MergeRequestDiffCommitsColumns[11], MergeRequestDiffCommitsColumns[1]},
+			},
+			{
+				Name:    "mergerequestdiffcommit_sha",
+				Unique:  false,
+				Columns: []*schema.Column{MergeRequestDiffCommitsColumns[2]},
+			},
+		},
+	}
+	// MergeRequestDiffFilesColumns holds the columns for the "merge_request_diff_files" table.
+	MergeRequestDiffFilesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "relative_order", Type: field.TypeInt},
+		{Name: "old_path", Type: field.TypeString, Size: 2147483647},
+		{Name: "new_path", Type: field.TypeString, Size: 2147483647},
+		{Name: "a_mode", Type: field.TypeString, Size: 8},
+		{Name: "b_mode", Type: field.TypeString, Size: 8},
+		{Name: "new_file", Type: field.TypeBool, Default: false},
+		{Name: "renamed_file", Type: field.TypeBool, Default: false},
+		{Name: "deleted_file", Type: field.TypeBool, Default: false},
+		{Name: "too_large", Type: field.TypeBool, Default: false},
+		{Name: "collapsed", Type: field.TypeBool, Default: false},
+		{Name: "binary", Type: field.TypeBool, Default: false},
+		{Name: "generated_file", Type: field.TypeBool, Default: false},
+		{Name: "diff", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "merge_request_diff_id", Type: field.TypeInt},
+	}
+	// MergeRequestDiffFilesTable holds the schema information for the "merge_request_diff_files" table.
+	MergeRequestDiffFilesTable = &schema.Table{
+		Name:       "merge_request_diff_files",
+		Columns:    MergeRequestDiffFilesColumns,
+		PrimaryKey: []*schema.Column{MergeRequestDiffFilesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "merge_request_diff_files_merge_request_diffs_files",
+				Columns:    []*schema.Column{MergeRequestDiffFilesColumns[14]},
+				RefColumns: []*schema.Column{MergeRequestDiffsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "mergerequestdifffile_merge_request_diff_id_relative_order",
+				Unique:  true,
+				Columns: []*schema.Column{MergeRequestDiffFilesColumns[14], MergeRequestDiffFilesColumns[1]},
+			},
+		},
+	}
+	// MergeRequestLabelsColumns holds the columns for the "merge_request_labels" table.
+	MergeRequestLabelsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "merge_request_id", Type: field.TypeInt},
+		{Name: "label_id", Type: field.TypeInt},
+	}
+	// MergeRequestLabelsTable holds the schema information for the "merge_request_labels" table.
+	MergeRequestLabelsTable = &schema.Table{
+		Name:       "merge_request_labels",
+		Columns:    MergeRequestLabelsColumns,
+		PrimaryKey: []*schema.Column{MergeRequestLabelsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "merge_request_labels_merge_requests_label_links",
+				Columns:    []*schema.Column{MergeRequestLabelsColumns[1]},
+				RefColumns: []*schema.Column{MergeRequestsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "merge_request_labels_labels_label",
+				Columns:    []*schema.Column{MergeRequestLabelsColumns[2]},
+				RefColumns: []*schema.Column{LabelsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "mergerequestlabel_merge_request_id_label_id",
+				Unique:  true,
+				Columns: []*schema.Column{MergeRequestLabelsColumns[1], MergeRequestLabelsColumns[2]},
+			},
+			{
+				Name:    "mergerequestlabel_label_id_merge_request_id",
+				Unique:  false,
+				Columns: []*schema.Column{MergeRequestLabelsColumns[2], MergeRequestLabelsColumns[1]},
+			},
+		},
+	}
+	// MergeRequestReviewersColumns holds the columns for the "merge_request_reviewers" table.
+	MergeRequestReviewersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "state", Type: field.TypeString, Size: 32, Default: "unreviewed"},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "merge_request_id", Type: field.TypeInt},
+		{Name: "user_id", Type: field.TypeInt},
+	}
+	// MergeRequestReviewersTable holds the schema information for the "merge_request_reviewers" table.
+	MergeRequestReviewersTable = &schema.Table{
+		Name:       "merge_request_reviewers",
+		Columns:    MergeRequestReviewersColumns,
+		PrimaryKey: []*schema.Column{MergeRequestReviewersColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "merge_request_reviewers_merge_requests_reviewer_links",
+				Columns:    []*schema.Column{MergeRequestReviewersColumns[3]},
+				RefColumns: []*schema.Column{MergeRequestsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "merge_request_reviewers_users_user",
+				Columns:    []*schema.Column{MergeRequestReviewersColumns[4]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "mergerequestreviewer_merge_request_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{MergeRequestReviewersColumns[3], MergeRequestReviewersColumns[4]},
+			},
+			{
+				Name:    "mergerequestreviewer_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{MergeRequestReviewersColumns[4]},
 			},
 		},
 	}
@@ -1589,6 +2039,81 @@ var (
 			},
 		},
 	}
+	// SubscriptionsColumns holds the columns for the "subscriptions" table.
+	SubscriptionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "subscribable_type", Type: field.TypeEnum, Enums: []string{"Issue", "MergeRequest", "Epic"}},
+		{Name: "subscribable_id", Type: field.TypeInt},
+		{Name: "project_id", Type: field.TypeInt, Nullable: true},
+		{Name: "subscribed", Type: field.TypeBool},
+		{Name: "user_id", Type: field.TypeInt},
+	}
+	// SubscriptionsTable holds the schema information for the "subscriptions" table.
+	SubscriptionsTable = &schema.Table{
+		Name:       "subscriptions",
+		Columns:    SubscriptionsColumns,
+		PrimaryKey: []*schema.Column{SubscriptionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "subscriptions_users_user",
+				Columns:    []*schema.Column{SubscriptionsColumns[5]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "subscription_subscribable_type_subscribable_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{SubscriptionsColumns[1], SubscriptionsColumns[2], SubscriptionsColumns[5]},
+			},
+		},
+	}
+	// TimelogsColumns holds the columns for the "timelogs" table.
+	TimelogsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "target_type", Type: field.TypeEnum, Enums: []string{"Issue", "MergeRequest"}},
+		{Name: "target_id", Type: field.TypeInt},
+		{Name: "time_spent", Type: field.TypeInt},
+		{Name: "spent_at", Type: field.TypeTime},
+		{Name: "summary", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "note_id", Type: field.TypeInt, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "project_id", Type: field.TypeInt, Nullable: true},
+		{Name: "user_id", Type: field.TypeInt, Nullable: true},
+	}
+	// TimelogsTable holds the schema information for the "timelogs" table.
+	TimelogsTable = &schema.Table{
+		Name:       "timelogs",
+		Columns:    TimelogsColumns,
+		PrimaryKey: []*schema.Column{TimelogsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "timelogs_projects_project",
+				Columns:    []*schema.Column{TimelogsColumns[8]},
+				RefColumns: []*schema.Column{ProjectsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "timelogs_users_user",
+				Columns:    []*schema.Column{TimelogsColumns[9]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "timelog_target_type_target_id",
+				Unique:  false,
+				Columns: []*schema.Column{TimelogsColumns[1], TimelogsColumns[2]},
+			},
+			{
+				Name:    "timelog_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{TimelogsColumns[9]},
+			},
+		},
+	}
 	// TodosColumns holds the columns for the "todos" table.
 	TodosColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1890,6 +2415,15 @@ var (
 		LabelSubscriptionsTable,
 		LastCommitsTable,
 		MembersTable,
+		MergeRequestsTable,
+		MergeRequestApprovalsTable,
+		MergeRequestAssigneesTable,
+		MergeRequestBlocksTable,
+		MergeRequestDiffsTable,
+		MergeRequestDiffCommitsTable,
+		MergeRequestDiffFilesTable,
+		MergeRequestLabelsTable,
+		MergeRequestReviewersTable,
 		MilestonesTable,
 		NamespacesTable,
 		NotesTable,
@@ -1908,6 +2442,8 @@ var (
 		ResourceStateEventsTable,
 		SettingsTable,
 		SnippetsTable,
+		SubscriptionsTable,
+		TimelogsTable,
 		TodosTable,
 		UsersTable,
 		UserCustomAttributesTable,
@@ -1954,6 +2490,26 @@ func init() {
 	MembersTable.ForeignKeys[0].RefTable = NamespacesTable
 	MembersTable.ForeignKeys[1].RefTable = ProjectsTable
 	MembersTable.ForeignKeys[2].RefTable = UsersTable
+	MergeRequestsTable.ForeignKeys[0].RefTable = ProjectsTable
+	MergeRequestsTable.ForeignKeys[1].RefTable = ProjectsTable
+	MergeRequestsTable.ForeignKeys[2].RefTable = UsersTable
+	MergeRequestsTable.ForeignKeys[3].RefTable = UsersTable
+	MergeRequestsTable.ForeignKeys[4].RefTable = UsersTable
+	MergeRequestsTable.ForeignKeys[5].RefTable = UsersTable
+	MergeRequestsTable.ForeignKeys[6].RefTable = MilestonesTable
+	MergeRequestApprovalsTable.ForeignKeys[0].RefTable = MergeRequestsTable
+	MergeRequestApprovalsTable.ForeignKeys[1].RefTable = UsersTable
+	MergeRequestAssigneesTable.ForeignKeys[0].RefTable = MergeRequestsTable
+	MergeRequestAssigneesTable.ForeignKeys[1].RefTable = UsersTable
+	MergeRequestBlocksTable.ForeignKeys[0].RefTable = MergeRequestsTable
+	MergeRequestBlocksTable.ForeignKeys[1].RefTable = MergeRequestsTable
+	MergeRequestDiffsTable.ForeignKeys[0].RefTable = MergeRequestsTable
+	MergeRequestDiffCommitsTable.ForeignKeys[0].RefTable = MergeRequestDiffsTable
+	MergeRequestDiffFilesTable.ForeignKeys[0].RefTable = MergeRequestDiffsTable
+	MergeRequestLabelsTable.ForeignKeys[0].RefTable = MergeRequestsTable
+	MergeRequestLabelsTable.ForeignKeys[1].RefTable = LabelsTable
+	MergeRequestReviewersTable.ForeignKeys[0].RefTable = MergeRequestsTable
+	MergeRequestReviewersTable.ForeignKeys[1].RefTable = UsersTable
 	MilestonesTable.ForeignKeys[0].RefTable = ProjectsTable
 	MilestonesTable.ForeignKeys[1].RefTable = NamespacesTable
 	NamespacesTable.ForeignKeys[0].RefTable = NamespacesTable
@@ -1984,6 +2540,9 @@ func init() {
 	ResourceStateEventsTable.ForeignKeys[1].RefTable = UsersTable
 	SnippetsTable.ForeignKeys[0].RefTable = UsersTable
 	SnippetsTable.ForeignKeys[1].RefTable = ProjectsTable
+	SubscriptionsTable.ForeignKeys[0].RefTable = UsersTable
+	TimelogsTable.ForeignKeys[0].RefTable = ProjectsTable
+	TimelogsTable.ForeignKeys[1].RefTable = UsersTable
 	TodosTable.ForeignKeys[0].RefTable = UsersTable
 	TodosTable.ForeignKeys[1].RefTable = UsersTable
 	TodosTable.ForeignKeys[2].RefTable = ProjectsTable

@@ -60,6 +60,33 @@ type LastCommit func(*sql.Selector)
 // Member is the predicate function for member builders.
 type Member func(*sql.Selector)
 
+// MergeRequest is the predicate function for mergerequest builders.
+type MergeRequest func(*sql.Selector)
+
+// MergeRequestApproval is the predicate function for mergerequestapproval builders.
+type MergeRequestApproval func(*sql.Selector)
+
+// MergeRequestAssignee is the predicate function for mergerequestassignee builders.
+type MergeRequestAssignee func(*sql.Selector)
+
+// MergeRequestBlock is the predicate function for mergerequestblock builders.
+type MergeRequestBlock func(*sql.Selector)
+
+// MergeRequestDiff is the predicate function for mergerequestdiff builders.
+type MergeRequestDiff func(*sql.Selector)
+
+// MergeRequestDiffCommit is the predicate function for mergerequestdiffcommit builders.
+type MergeRequestDiffCommit func(*sql.Selector)
+
+// MergeRequestDiffFile is the predicate function for mergerequestdifffile builders.
+type MergeRequestDiffFile func(*sql.Selector)
+
+// MergeRequestLabel is the predicate function for mergerequestlabel builders.
+type MergeRequestLabel func(*sql.Selector)
+
+// MergeRequestReviewer is the predicate function for mergerequestreviewer builders.
+type MergeRequestReviewer func(*sql.Selector)
+
 // Milestone is the predicate function for milestone builders.
 type Milestone func(*sql.Selector)
 
@@ -113,6 +140,12 @@ type Setting func(*sql.Selector)
 
 // Snippet is the predicate function for snippet builders.
 type Snippet func(*sql.Selector)
+
+// Subscription is the predicate function for subscription builders.
+type Subscription func(*sql.Selector)
+
+// Timelog is the predicate function for timelog builders.
+type Timelog func(*sql.Selector)
 
 // Todo is the predicate function for todo builders.
 type Todo func(*sql.Selector)

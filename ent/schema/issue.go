@@ -44,6 +44,10 @@ func (Issue) Fields() []ent.Field {
 		// domain in each note's transaction (GitLab counts them per read; a counter keeps lists
 		// at one statement).
 		field.Int("user_notes_count").Default(0),
+		// time_estimate and total_time_spent are seconds; total_time_spent is the sum of the
+		// issue's timelogs, kept in step in each timelog's transaction.
+		field.Int("time_estimate").Default(0),
+		field.Int("total_time_spent").Default(0),
 	}
 }
 

@@ -260,7 +260,9 @@ type ComplexityRoot struct {
 		Reference        func(childComplexity int, full *bool) int
 		RelativePosition func(childComplexity int) int
 		State            func(childComplexity int) int
+		TimeEstimate     func(childComplexity int) int
 		Title            func(childComplexity int) int
+		TotalTimeSpent   func(childComplexity int) int
 		Type             func(childComplexity int) int
 		UpdatedAt        func(childComplexity int) int
 		UserNotesCount   func(childComplexity int) int
@@ -342,6 +344,44 @@ type ComplexityRoot struct {
 	}
 
 	MemberEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	MergeRequest struct {
+		AllowCollaboration        func(childComplexity int) int
+		ClosedAt                  func(childComplexity int) int
+		CreatedAt                 func(childComplexity int) int
+		Description               func(childComplexity int) int
+		Draft                     func(childComplexity int) int
+		ForceRemoveSourceBranch   func(childComplexity int) int
+		ID                        func(childComplexity int) int
+		MergeCommitSha            func(childComplexity int) int
+		MergeError                func(childComplexity int) int
+		MergeWhenPipelineSucceeds func(childComplexity int) int
+		MergedAt                  func(childComplexity int) int
+		PreparedAt                func(childComplexity int) int
+		RebaseCommitSha           func(childComplexity int) int
+		Sha                       func(childComplexity int) int
+		ShouldRemoveSourceBranch  func(childComplexity int) int
+		SourceBranch              func(childComplexity int) int
+		Squash                    func(childComplexity int) int
+		SquashCommitSha           func(childComplexity int) int
+		TargetBranch              func(childComplexity int) int
+		TimeEstimate              func(childComplexity int) int
+		Title                     func(childComplexity int) int
+		TotalTimeSpent            func(childComplexity int) int
+		UpdatedAt                 func(childComplexity int) int
+		UserNotesCount            func(childComplexity int) int
+	}
+
+	MergeRequestConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	MergeRequestEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
 	}
@@ -1727,12 +1767,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Issue.State(childComplexity), true
+	case "Issue.timeEstimate":
+		if e.ComplexityRoot.Issue.TimeEstimate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.TimeEstimate(childComplexity), true
 	case "Issue.title":
 		if e.ComplexityRoot.Issue.Title == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Issue.Title(childComplexity), true
+	case "Issue.totalTimeSpent":
+		if e.ComplexityRoot.Issue.TotalTimeSpent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.TotalTimeSpent(childComplexity), true
 	case "Issue.type":
 		if e.ComplexityRoot.Issue.Type == nil {
 			break
@@ -2061,6 +2113,183 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MemberEdge.Node(childComplexity), true
+
+	case "MergeRequest.allowCollaboration":
+		if e.ComplexityRoot.MergeRequest.AllowCollaboration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.AllowCollaboration(childComplexity), true
+	case "MergeRequest.closedAt":
+		if e.ComplexityRoot.MergeRequest.ClosedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.ClosedAt(childComplexity), true
+	case "MergeRequest.createdAt":
+		if e.ComplexityRoot.MergeRequest.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.CreatedAt(childComplexity), true
+	case "MergeRequest.description":
+		if e.ComplexityRoot.MergeRequest.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.Description(childComplexity), true
+	case "MergeRequest.draft":
+		if e.ComplexityRoot.MergeRequest.Draft == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.Draft(childComplexity), true
+	case "MergeRequest.forceRemoveSourceBranch":
+		if e.ComplexityRoot.MergeRequest.ForceRemoveSourceBranch == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.ForceRemoveSourceBranch(childComplexity), true
+	case "MergeRequest.id":
+		if e.ComplexityRoot.MergeRequest.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.ID(childComplexity), true
+	case "MergeRequest.mergeCommitSha":
+		if e.ComplexityRoot.MergeRequest.MergeCommitSha == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.MergeCommitSha(childComplexity), true
+	case "MergeRequest.mergeError":
+		if e.ComplexityRoot.MergeRequest.MergeError == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.MergeError(childComplexity), true
+	case "MergeRequest.mergeWhenPipelineSucceeds":
+		if e.ComplexityRoot.MergeRequest.MergeWhenPipelineSucceeds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.MergeWhenPipelineSucceeds(childComplexity), true
+	case "MergeRequest.mergedAt":
+		if e.ComplexityRoot.MergeRequest.MergedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.MergedAt(childComplexity), true
+	case "MergeRequest.preparedAt":
+		if e.ComplexityRoot.MergeRequest.PreparedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.PreparedAt(childComplexity), true
+	case "MergeRequest.rebaseCommitSha":
+		if e.ComplexityRoot.MergeRequest.RebaseCommitSha == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.RebaseCommitSha(childComplexity), true
+	case "MergeRequest.sha":
+		if e.ComplexityRoot.MergeRequest.Sha == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.Sha(childComplexity), true
+	case "MergeRequest.shouldRemoveSourceBranch":
+		if e.ComplexityRoot.MergeRequest.ShouldRemoveSourceBranch == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.ShouldRemoveSourceBranch(childComplexity), true
+	case "MergeRequest.sourceBranch":
+		if e.ComplexityRoot.MergeRequest.SourceBranch == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.SourceBranch(childComplexity), true
+	case "MergeRequest.squash":
+		if e.ComplexityRoot.MergeRequest.Squash == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.Squash(childComplexity), true
+	case "MergeRequest.squashCommitSha":
+		if e.ComplexityRoot.MergeRequest.SquashCommitSha == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.SquashCommitSha(childComplexity), true
+	case "MergeRequest.targetBranch":
+		if e.ComplexityRoot.MergeRequest.TargetBranch == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.TargetBranch(childComplexity), true
+	case "MergeRequest.timeEstimate":
+		if e.ComplexityRoot.MergeRequest.TimeEstimate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.TimeEstimate(childComplexity), true
+	case "MergeRequest.title":
+		if e.ComplexityRoot.MergeRequest.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.Title(childComplexity), true
+	case "MergeRequest.totalTimeSpent":
+		if e.ComplexityRoot.MergeRequest.TotalTimeSpent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.TotalTimeSpent(childComplexity), true
+	case "MergeRequest.updatedAt":
+		if e.ComplexityRoot.MergeRequest.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.UpdatedAt(childComplexity), true
+	case "MergeRequest.userNotesCount":
+		if e.ComplexityRoot.MergeRequest.UserNotesCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.UserNotesCount(childComplexity), true
+
+	case "MergeRequestConnection.edges":
+		if e.ComplexityRoot.MergeRequestConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestConnection.Edges(childComplexity), true
+	case "MergeRequestConnection.pageInfo":
+		if e.ComplexityRoot.MergeRequestConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestConnection.PageInfo(childComplexity), true
+	case "MergeRequestConnection.totalCount":
+		if e.ComplexityRoot.MergeRequestConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestConnection.TotalCount(childComplexity), true
+
+	case "MergeRequestEdge.cursor":
+		if e.ComplexityRoot.MergeRequestEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestEdge.Cursor(childComplexity), true
+	case "MergeRequestEdge.node":
+		if e.ComplexityRoot.MergeRequestEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestEdge.Node(childComplexity), true
 
 	case "Milestone.createdAt":
 		if e.ComplexityRoot.Milestone.CreatedAt == nil {
@@ -3594,6 +3823,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputLabelCreateInput,
 		ec.unmarshalInputLabelOrder,
 		ec.unmarshalInputMemberOrder,
+		ec.unmarshalInputMergeRequestOrder,
 		ec.unmarshalInputMilestoneOrder,
 		ec.unmarshalInputNegatedIssueFilterInput,
 		ec.unmarshalInputProjectCreateInput,
@@ -3779,6 +4009,8 @@ type Issue implements Node {
   relativePosition: Int
   weight: Int
   userNotesCount: Int!
+  timeEstimate: Int!
+  totalTimeSpent: Int!
 }
 """
 A connection to a list of items.
@@ -3953,6 +4185,83 @@ enum MemberOrderField {
   CREATED_AT
   UPDATED_AT
   ACCESS_LEVEL
+}
+type MergeRequest implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  sourceBranch: String!
+  targetBranch: String!
+  title: String!
+  description: String
+  draft: Boolean!
+  mergeError: String
+  sha: String
+  mergeCommitSha: String
+  squashCommitSha: String
+  rebaseCommitSha: String
+  mergedAt: Time
+  closedAt: Time
+  mergeWhenPipelineSucceeds: Boolean!
+  preparedAt: Time
+  forceRemoveSourceBranch: Boolean
+  shouldRemoveSourceBranch: Boolean
+  squash: Boolean!
+  allowCollaboration: Boolean!
+  timeEstimate: Int!
+  totalTimeSpent: Int!
+  userNotesCount: Int!
+}
+"""
+A connection to a list of items.
+"""
+type MergeRequestConnection {
+  """
+  A list of edges.
+  """
+  edges: [MergeRequestEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type MergeRequestEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: MergeRequest
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for MergeRequest connections
+"""
+input MergeRequestOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order MergeRequests.
+  """
+  field: MergeRequestOrderField!
+}
+"""
+Properties by which MergeRequest connections can be ordered.
+"""
+enum MergeRequestOrderField {
+  CREATED_AT
+  UPDATED_AT
+  TITLE
 }
 type Milestone implements Node {
   id: ID!
@@ -6982,6 +7291,10 @@ func (ec *executionContext) childFields_Issue(ctx context.Context, field graphql
 		return ec.fieldContext_Issue_weight(ctx, field)
 	case "userNotesCount":
 		return ec.fieldContext_Issue_userNotesCount(ctx, field)
+	case "timeEstimate":
+		return ec.fieldContext_Issue_timeEstimate(ctx, field)
+	case "totalTimeSpent":
+		return ec.fieldContext_Issue_totalTimeSpent(ctx, field)
 	case "iid":
 		return ec.fieldContext_Issue_iid(ctx, field)
 	case "state":
@@ -7168,6 +7481,70 @@ func (ec *executionContext) childFields_MemberEdge(ctx context.Context, field gr
 		return ec.fieldContext_MemberEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MemberEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_MergeRequest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_MergeRequest_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_MergeRequest_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_MergeRequest_updatedAt(ctx, field)
+	case "sourceBranch":
+		return ec.fieldContext_MergeRequest_sourceBranch(ctx, field)
+	case "targetBranch":
+		return ec.fieldContext_MergeRequest_targetBranch(ctx, field)
+	case "title":
+		return ec.fieldContext_MergeRequest_title(ctx, field)
+	case "description":
+		return ec.fieldContext_MergeRequest_description(ctx, field)
+	case "draft":
+		return ec.fieldContext_MergeRequest_draft(ctx, field)
+	case "mergeError":
+		return ec.fieldContext_MergeRequest_mergeError(ctx, field)
+	case "sha":
+		return ec.fieldContext_MergeRequest_sha(ctx, field)
+	case "mergeCommitSha":
+		return ec.fieldContext_MergeRequest_mergeCommitSha(ctx, field)
+	case "squashCommitSha":
+		return ec.fieldContext_MergeRequest_squashCommitSha(ctx, field)
+	case "rebaseCommitSha":
+		return ec.fieldContext_MergeRequest_rebaseCommitSha(ctx, field)
+	case "mergedAt":
+		return ec.fieldContext_MergeRequest_mergedAt(ctx, field)
+	case "closedAt":
+		return ec.fieldContext_MergeRequest_closedAt(ctx, field)
+	case "mergeWhenPipelineSucceeds":
+		return ec.fieldContext_MergeRequest_mergeWhenPipelineSucceeds(ctx, field)
+	case "preparedAt":
+		return ec.fieldContext_MergeRequest_preparedAt(ctx, field)
+	case "forceRemoveSourceBranch":
+		return ec.fieldContext_MergeRequest_forceRemoveSourceBranch(ctx, field)
+	case "shouldRemoveSourceBranch":
+		return ec.fieldContext_MergeRequest_shouldRemoveSourceBranch(ctx, field)
+	case "squash":
+		return ec.fieldContext_MergeRequest_squash(ctx, field)
+	case "allowCollaboration":
+		return ec.fieldContext_MergeRequest_allowCollaboration(ctx, field)
+	case "timeEstimate":
+		return ec.fieldContext_MergeRequest_timeEstimate(ctx, field)
+	case "totalTimeSpent":
+		return ec.fieldContext_MergeRequest_totalTimeSpent(ctx, field)
+	case "userNotesCount":
+		return ec.fieldContext_MergeRequest_userNotesCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeRequest", field.Name)
+}
+
+func (ec *executionContext) childFields_MergeRequestEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_MergeRequestEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_MergeRequestEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeRequestEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Milestone(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13432,6 +13809,52 @@ func (ec *executionContext) fieldContext_Issue_userNotesCount(_ context.Context,
 	return graphql.NewScalarFieldContext("Issue", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _Issue_timeEstimate(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_timeEstimate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TimeEstimate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_timeEstimate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Issue", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_totalTimeSpent(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_totalTimeSpent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalTimeSpent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_totalTimeSpent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Issue", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Issue_iid(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -15159,6 +15582,700 @@ func (ec *executionContext) _MemberEdge_cursor(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_MemberEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MemberEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_id(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_sourceBranch(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_sourceBranch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SourceBranch, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_sourceBranch(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_targetBranch(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_targetBranch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TargetBranch, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_targetBranch(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_title(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_description(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_draft(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_draft(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Draft, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_draft(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_mergeError(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_mergeError(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MergeError, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_mergeError(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_sha(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_sha(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sha, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_sha(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_mergeCommitSha(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_mergeCommitSha(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MergeCommitSha, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_mergeCommitSha(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_squashCommitSha(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_squashCommitSha(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SquashCommitSha, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_squashCommitSha(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_rebaseCommitSha(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_rebaseCommitSha(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RebaseCommitSha, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_rebaseCommitSha(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_mergedAt(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_mergedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MergedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_mergedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_closedAt(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_closedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClosedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_closedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_mergeWhenPipelineSucceeds(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_mergeWhenPipelineSucceeds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MergeWhenPipelineSucceeds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_mergeWhenPipelineSucceeds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_preparedAt(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_preparedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PreparedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_preparedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_forceRemoveSourceBranch(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_forceRemoveSourceBranch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ForceRemoveSourceBranch, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_forceRemoveSourceBranch(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_shouldRemoveSourceBranch(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_shouldRemoveSourceBranch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShouldRemoveSourceBranch, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_shouldRemoveSourceBranch(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_squash(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_squash(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Squash, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_squash(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_allowCollaboration(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_allowCollaboration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AllowCollaboration, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_allowCollaboration(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_timeEstimate(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_timeEstimate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TimeEstimate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_timeEstimate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_totalTimeSpent(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_totalTimeSpent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalTimeSpent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_totalTimeSpent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_userNotesCount(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_userNotesCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserNotesCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_userNotesCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequestConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.MergeRequestEdge) graphql.Marshaler {
+			return ec.marshalOMergeRequestEdge2ᚕᚖanvilᚋentᚐMergeRequestEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequestConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequestEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequestConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequestConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequestConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequestConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequestConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequestEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MergeRequest) graphql.Marshaler {
+			return ec.marshalOMergeRequest2ᚖanvilᚋentᚐMergeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequestEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequestEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequestEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
 func (ec *executionContext) _Milestone_id(ctx context.Context, field graphql.CollectedField, obj *ent.Milestone) (ret graphql.Marshaler) {
@@ -23165,6 +24282,47 @@ func (ec *executionContext) unmarshalInputMemberOrder(ctx context.Context, obj a
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputMergeRequestOrder(ctx context.Context, obj any) (ent.MergeRequestOrder, error) {
+	var it ent.MergeRequestOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNMergeRequestOrderField2ᚖanvilᚋentᚐMergeRequestOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputMilestoneOrder(ctx context.Context, obj any) (ent.MilestoneOrder, error) {
 	var it ent.MilestoneOrder
 	if obj == nil {
@@ -24056,6 +25214,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Milestone(ctx, sel, obj)
+	case *ent.MergeRequest:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._MergeRequest(ctx, sel, obj)
 	case *ent.Member:
 		if obj == nil {
 			return graphql.Null
@@ -26130,6 +27293,16 @@ func (ec *executionContext) _Issue(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "timeEstimate":
+			out.Values[i] = ec._Issue_timeEstimate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalTimeSpent":
+			out.Values[i] = ec._Issue_totalTimeSpent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "iid":
 			field := field
 
@@ -27724,6 +28897,250 @@ func (ec *executionContext) _MemberEdge(ctx context.Context, sel ast.SelectionSe
 			}
 		case "cursor":
 			out.Values[i] = ec._MemberEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var mergeRequestImplementors = []string{"MergeRequest", "Node"}
+
+func (ec *executionContext) _MergeRequest(ctx context.Context, sel ast.SelectionSet, obj *ent.MergeRequest) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeRequestImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeRequest")
+		case "id":
+			out.Values[i] = ec._MergeRequest_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._MergeRequest_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._MergeRequest_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sourceBranch":
+			out.Values[i] = ec._MergeRequest_sourceBranch(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "targetBranch":
+			out.Values[i] = ec._MergeRequest_targetBranch(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._MergeRequest_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._MergeRequest_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "draft":
+			out.Values[i] = ec._MergeRequest_draft(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mergeError":
+			out.Values[i] = ec._MergeRequest_mergeError(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "sha":
+			out.Values[i] = ec._MergeRequest_sha(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeCommitSha":
+			out.Values[i] = ec._MergeRequest_mergeCommitSha(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "squashCommitSha":
+			out.Values[i] = ec._MergeRequest_squashCommitSha(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "rebaseCommitSha":
+			out.Values[i] = ec._MergeRequest_rebaseCommitSha(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergedAt":
+			out.Values[i] = ec._MergeRequest_mergedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "closedAt":
+			out.Values[i] = ec._MergeRequest_closedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeWhenPipelineSucceeds":
+			out.Values[i] = ec._MergeRequest_mergeWhenPipelineSucceeds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "preparedAt":
+			out.Values[i] = ec._MergeRequest_preparedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "forceRemoveSourceBranch":
+			out.Values[i] = ec._MergeRequest_forceRemoveSourceBranch(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "shouldRemoveSourceBranch":
+			out.Values[i] = ec._MergeRequest_shouldRemoveSourceBranch(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "squash":
+			out.Values[i] = ec._MergeRequest_squash(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "allowCollaboration":
+			out.Values[i] = ec._MergeRequest_allowCollaboration(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "timeEstimate":
+			out.Values[i] = ec._MergeRequest_timeEstimate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalTimeSpent":
+			out.Values[i] = ec._MergeRequest_totalTimeSpent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "userNotesCount":
+			out.Values[i] = ec._MergeRequest_userNotesCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var mergeRequestConnectionImplementors = []string{"MergeRequestConnection"}
+
+func (ec *executionContext) _MergeRequestConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.MergeRequestConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeRequestConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeRequestConnection")
+		case "edges":
+			out.Values[i] = ec._MergeRequestConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._MergeRequestConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._MergeRequestConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var mergeRequestEdgeImplementors = []string{"MergeRequestEdge"}
+
+func (ec *executionContext) _MergeRequestEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.MergeRequestEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeRequestEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeRequestEdge")
+		case "node":
+			out.Values[i] = ec._MergeRequestEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._MergeRequestEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -32707,6 +34124,22 @@ func (ec *executionContext) marshalNMemberOrderField2ᚖanvilᚋentᚐMemberOrde
 	return v
 }
 
+func (ec *executionContext) unmarshalNMergeRequestOrderField2ᚖanvilᚋentᚐMergeRequestOrderField(ctx context.Context, v any) (*ent.MergeRequestOrderField, error) {
+	var res = new(ent.MergeRequestOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMergeRequestOrderField2ᚖanvilᚋentᚐMergeRequestOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.MergeRequestOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
 func (ec *executionContext) unmarshalNMilestoneID2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalID(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -34052,6 +35485,33 @@ func (ec *executionContext) marshalOMemberEdge2ᚖanvilᚋentᚐMemberEdge(ctx c
 		return graphql.Null
 	}
 	return ec._MemberEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOMergeRequest2ᚖanvilᚋentᚐMergeRequest(ctx context.Context, sel ast.SelectionSet, v *ent.MergeRequest) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MergeRequest(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOMergeRequestEdge2ᚕᚖanvilᚋentᚐMergeRequestEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.MergeRequestEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOMergeRequestEdge2ᚖanvilᚋentᚐMergeRequestEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOMergeRequestEdge2ᚖanvilᚋentᚐMergeRequestEdge(ctx context.Context, sel ast.SelectionSet, v *ent.MergeRequestEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MergeRequestEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOMilestone2ᚕᚖanvilᚋentᚐMilestone(ctx context.Context, sel ast.SelectionSet, v []*ent.Milestone) graphql.Marshaler {
