@@ -92,7 +92,7 @@ func TestNoteEvents(t *testing.T) {
 	assert.Equal(t, "Snippet", s["object_attributes"].(map[string]any)["noteable_type"])
 	sn := s["snippet"].(map[string]any)
 	assert.Equal(t, map[string]any{
-		"id": float64(servertest.Object(t, f.Do(t, "GET", "/projects/"+pid+"/snippets/"+sid, "developer", nil))["id"].(float64)),
+		"id":    float64(servertest.Object(t, f.Do(t, "GET", "/projects/"+pid+"/snippets/"+sid, "developer", nil))["id"].(float64)),
 		"title": "Snip", "description": nil, "content": "puts 1", "author_id": float64(f.Users["developer"].ID),
 		"project_id": float64(p.ID), "created_at": sn["created_at"], "updated_at": sn["updated_at"], "file_name": "a.rb",
 		"type": "ProjectSnippet", "visibility_level": float64(0), "url": web + "/-/snippets/" + sid,
