@@ -208,6 +208,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	nt.Observe(todoRecorder.NotesObserver()) // to-dos of comments' mentions
 	nt.Observe(hooks.NoteObserver())         // comment hooks
 	awards := awardemoji.New(d.Client, awardemoji.NewRegistry())
+	awards.Observe(hooks.EmojiObserver()) // emoji hooks
 	issueObservers := issues.Observers{
 		awards,                     // a destroyed issue's awards and its notes' go with it (before the notes)
 		notes.NewIssueObserver(nt), // system notes
