@@ -12,6 +12,7 @@ import (
 	"sort"
 	"time"
 
+	"anvil/ent"
 	"anvil/internal/authban"
 	"anvil/internal/authz"
 	"anvil/internal/config"
@@ -195,14 +196,22 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	nt := notes.New(d.Client)
 	sn := snippets.New(snippets.Deps{Client: d.Client, Policy: policy, Projects: p, Settings: st, Storage: stor, Jobs: q, Log: log,
 		Observer: notes.NewSnippetObserver(nt)}) // a deleted snippet's notes go with it
-	hooks.Complete(webhooks.Later{Groups: g, Repos: r})
+	hooks.Complete(webhooks.Later{Groups: g, Repos: r, SnippetContent: func(ctx context.Context, s *ent.Snippet) (string, error) {
+		f, err := sn.Raw(ctx, s)
+		if err != nil {
+			return "", err
+		}
+		return string(f.Data), nil
+	}})
 	registerJobs(q, r, cr, moves, ev, sn, hooks)
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete, sn.OnProjectDelete},
 		StorageMoves: moves})
 	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
 	todoRecorder := todos.NewRecorder(d.Client, policy)
 	nt.Observe(todoRecorder.NotesObserver()) // to-dos of comments' mentions
+	nt.Observe(hooks.NoteObserver())         // comment hooks
 	awards := awardemoji.New(d.Client, awardemoji.NewRegistry())
+	awards.Observe(hooks.EmojiObserver()) // emoji hooks
 	issueObservers := issues.Observers{
 		awards,                     // a destroyed issue's awards and its notes' go with it (before the notes)
 		notes.NewIssueObserver(nt), // system notes
