@@ -265,7 +265,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		AwardEmoji:        awards,
 		Notes:             nt,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
-		Milestones:        milestones.New(d.Client, policy, p, g, iss),
+		Milestones:        milestones.New(d.Client, policy, p, g, iss, mrs),
 		Todos:             todos.New(d.Client, todoRecorder, iss),
 		Snippets:          sn,
 		Epics:             ep,

@@ -7,6 +7,7 @@ import (
 	"anvil/internal/service/milestones"
 	"anvil/rest/httpx"
 	"anvil/rest/params"
+	"anvil/rest/presenter"
 
 	"github.com/gin-gonic/gin"
 )
@@ -136,8 +137,7 @@ func (h *handlers) listIssues(c *gin.Context) error {
 	return httpx.Page(c, httpx.P(c).BaseURL, r, httpx.P(c).Issues(r.Items, false))
 }
 
-// listMergeRequests handles GET .../milestones/:milestone_id/merge_requests: the milestone is
-// checked as for its issues; merge requests do not exist yet, so the list is empty.
+// listMergeRequests handles GET .../milestones/:milestone_id/merge_requests.
 func (h *handlers) listMergeRequests(c *gin.Context) error {
 	b, err := httpx.Bind(c)
 	if err != nil {
@@ -147,11 +147,11 @@ func (h *handlers) listMergeRequests(c *gin.Context) error {
 	if err := b.Err(); err != nil {
 		return err
 	}
-	if _, _, err := h.milestones.Get(c.Request.Context(), httpx.Actor(c), h.owner(c), httpx.PathParam(c, "milestone_id")); err != nil {
+	r, err := h.milestones.MergeRequests(c.Request.Context(), httpx.Actor(c), h.owner(c), httpx.PathParam(c, "milestone_id"), page)
+	if err != nil {
 		return err
 	}
-	httpx.SetPageHeaders(c, httpx.P(c).BaseURL, page, 0, 0)
-	return httpx.OK(c, []any{})
+	return httpx.Page(c, httpx.P(c).BaseURL, r, httpx.P(c).MergeRequests(r.Items, presenter.MergeRequestOptions{}))
 }
 
 // promote handles POST /projects/:id/milestones/:milestone_id/promote: 200 without a body, as

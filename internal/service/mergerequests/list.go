@@ -22,16 +22,30 @@ type Parent struct {
 	// WithoutSubgroups keeps a group's list to the projects directly in it (a group
 	// milestone's merge requests).
 	WithoutSubgroups bool
+	// HideForbidden lists no merge requests of a readable project whose merge requests the
+	// actor may not read, where the REST list answers 403 (GitLab's finder alone, without the
+	// list's authorize!): GraphQL, a milestone's merge requests.
+	HideForbidden bool
 }
 
-// Query returns the merge requests of parent the actor may read that match p (REST pages it;
-// GraphQL paginates the query). A project or group the actor cannot read is 404; a project
-// whose merge requests it may not read is 403, as GitLab's authorize! :read_merge_request.
+// Query returns the merge requests of parent the actor may read that match p (GraphQL
+// paginates it). A project or group the actor cannot read is 404; a project whose merge
+// requests it may not read has none (GitLab's resolver asks the finder alone).
 func (s *Service) Query(ctx context.Context, actor *authz.Actor, parent Parent, p ListParams) (*ent.MergeRequestQuery, error) {
+	parent.HideForbidden = true
+	return s.query(ctx, actor, parent, p)
+}
+
+// query is Query, or List's query without HideForbidden.
+func (s *Service) query(ctx context.Context, actor *authz.Actor, parent Parent, p ListParams) (*ent.MergeRequestQuery, error) {
 	var in predicate.Project
 	switch {
 	case parent.ProjectRef != "":
-		proj, err := s.projects.Find(ctx, actor, parent.ProjectRef, authz.ReadMergeRequest)
+		ability := authz.ReadMergeRequest
+		if parent.HideForbidden {
+			ability = authz.ReadProject
+		}
+		proj, err := s.projects.Find(ctx, actor, parent.ProjectRef, ability)
 		if err != nil {
 			return nil, err
 		}
@@ -74,10 +88,12 @@ func (s *Service) Query(ctx context.Context, actor *authz.Actor, parent Parent, 
 }
 
 // List returns one page of Query in order, each merge request with the edges the presenter
-// needs.
+// needs. A project whose merge requests the actor may not read is 403 here (401 when
+// anonymous), as GitLab's authorize! :read_merge_request in the REST list, unless
+// parent.HideForbidden.
 func (s *Service) List(ctx context.Context, actor *authz.Actor, parent Parent, p ListParams, o Order, page pagination.Offset) (pagination.Result[*ent.MergeRequest], error) {
 	res := pagination.Result[*ent.MergeRequest]{Page: page}
-	q, err := s.Query(ctx, actor, parent, p)
+	q, err := s.query(ctx, actor, parent, p)
 	if err != nil {
 		return res, err
 	}

@@ -1,6 +1,6 @@
 // Package milestones holds project and group milestones: the lists with GitLab's filters
 // (MilestonesFinder), reading, creating, updating (state_event close/activate) and deleting
-// them, and a milestone's issues.
+// them, and a milestone's issues and merge requests.
 package milestones
 
 import (
@@ -14,6 +14,7 @@ import (
 	"anvil/internal/db"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/issues"
+	"anvil/internal/service/mergerequests"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/wire"
 )
@@ -25,13 +26,14 @@ type Service struct {
 	projects *projects.Service
 	groups   *groups.Service
 	issues   *issues.Service
+	mrs      *mergerequests.Service
 }
 
 // New returns the milestone service.
-func New(client *ent.Client, policy *authz.Policy, p *projects.Service, g *groups.Service, is *issues.Service) *Service {
+func New(client *ent.Client, policy *authz.Policy, p *projects.Service, g *groups.Service, is *issues.Service, mrs *mergerequests.Service) *Service {
 	wire.Require("milestones", wire.D("client", client), wire.D("policy", policy), wire.D("projects", p),
-		wire.D("groups", g), wire.D("issues", is))
-	return &Service{client: client, policy: policy, projects: p, groups: g, issues: is}
+		wire.D("groups", g), wire.D("issues", is), wire.D("merge requests", mrs))
+	return &Service{client: client, policy: policy, projects: p, groups: g, issues: is, mrs: mrs}
 }
 
 // Owner names the project or the group whose milestones an operation addresses.
