@@ -32,6 +32,11 @@ func (r *memberResolver) ID(ctx context.Context, obj *ent.Member) (string, error
 }
 
 // ID is the resolver for the id field.
+func (r *mergeRequestResolver) ID(ctx context.Context, obj *ent.MergeRequest) (string, error) {
+	return formatGID(gidMergeRequest, obj.ID), nil
+}
+
+// ID is the resolver for the id field.
 func (r *milestoneResolver) ID(ctx context.Context, obj *ent.Milestone) (string, error) {
 	return formatGID(gidMilestone, obj.ID), nil
 }
@@ -88,6 +93,14 @@ func (r *Resolver) MemberConnection() generated.MemberConnectionResolver {
 	return &memberConnectionResolver{r}
 }
 
+// MergeRequest returns generated.MergeRequestResolver implementation.
+func (r *Resolver) MergeRequest() generated.MergeRequestResolver { return &mergeRequestResolver{r} }
+
+// MergeRequestConnection returns generated.MergeRequestConnectionResolver implementation.
+func (r *Resolver) MergeRequestConnection() generated.MergeRequestConnectionResolver {
+	return &mergeRequestConnectionResolver{r}
+}
+
 // Milestone returns generated.MilestoneResolver implementation.
 func (r *Resolver) Milestone() generated.MilestoneResolver { return &milestoneResolver{r} }
 
@@ -116,19 +129,21 @@ func (r *Resolver) UserConnection() generated.UserConnectionResolver {
 }
 
 type (
-	groupResolver               struct{ *Resolver }
-	groupConnectionResolver     struct{ *Resolver }
-	issueResolver               struct{ *Resolver }
-	issueConnectionResolver     struct{ *Resolver }
-	labelResolver               struct{ *Resolver }
-	labelConnectionResolver     struct{ *Resolver }
-	memberResolver              struct{ *Resolver }
-	memberConnectionResolver    struct{ *Resolver }
-	milestoneResolver           struct{ *Resolver }
-	milestoneConnectionResolver struct{ *Resolver }
-	projectResolver             struct{ *Resolver }
-	projectConnectionResolver   struct{ *Resolver }
-	queryResolver               struct{ *Resolver }
-	userResolver                struct{ *Resolver }
-	userConnectionResolver      struct{ *Resolver }
+	groupResolver                  struct{ *Resolver }
+	groupConnectionResolver        struct{ *Resolver }
+	issueResolver                  struct{ *Resolver }
+	issueConnectionResolver        struct{ *Resolver }
+	labelResolver                  struct{ *Resolver }
+	labelConnectionResolver        struct{ *Resolver }
+	memberResolver                 struct{ *Resolver }
+	memberConnectionResolver       struct{ *Resolver }
+	mergeRequestResolver           struct{ *Resolver }
+	mergeRequestConnectionResolver struct{ *Resolver }
+	milestoneResolver              struct{ *Resolver }
+	milestoneConnectionResolver    struct{ *Resolver }
+	projectResolver                struct{ *Resolver }
+	projectConnectionResolver      struct{ *Resolver }
+	queryResolver                  struct{ *Resolver }
+	userResolver                   struct{ *Resolver }
+	userConnectionResolver         struct{ *Resolver }
 )

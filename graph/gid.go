@@ -21,6 +21,7 @@ const (
 	gidGroupLabel    = "GroupLabel"
 	gidLabel         = "Label"
 	gidMilestone     = "Milestone"
+	gidMergeRequest  = "MergeRequest"
 )
 
 // labelModels are the global id models a label argument accepts: GitLab's labels are project

@@ -52,6 +52,12 @@ func (r *Resolver) node(ctx context.Context, id string) (ent.Noder, error) {
 			return nil, err
 		}
 		return is, nil
+	case gidMergeRequest:
+		mr, err := orNull(r.svc.MergeRequests.FindVisible(ctx, a, g.ID))
+		if mr == nil {
+			return nil, err
+		}
+		return mr, nil
 	case gidLabel, gidProjectLabel, gidGroupLabel:
 		l, err := orNull(r.svc.Labels.FindByID(ctx, a, g.ID))
 		if l == nil || (g.Model != gidLabel && labelGID(l) != id) {

@@ -46,6 +46,8 @@ type ResolverRoot interface {
 	LabelConnection() LabelConnectionResolver
 	Member() MemberResolver
 	MemberConnection() MemberConnectionResolver
+	MergeRequest() MergeRequestResolver
+	MergeRequestConnection() MergeRequestConnectionResolver
 	Milestone() MilestoneResolver
 	MilestoneConnection() MilestoneConnectionResolver
 	Mutation() MutationResolver
@@ -159,6 +161,12 @@ type ComplexityRoot struct {
 		Note             func(childComplexity int) int
 	}
 
+	DiffRefs struct {
+		BaseSha  func(childComplexity int) int
+		HeadSha  func(childComplexity int) int
+		StartSha func(childComplexity int) int
+	}
+
 	Discussion struct {
 		CreatedAt      func(childComplexity int) int
 		ID             func(childComplexity int) int
@@ -182,25 +190,26 @@ type ComplexityRoot struct {
 	}
 
 	Group struct {
-		CreatedAt    func(childComplexity int) int
-		Description  func(childComplexity int) int
-		FullName     func(childComplexity int) int
-		FullPath     func(childComplexity int) int
-		GroupMembers func(childComplexity int, search *string, relations []model.GroupMemberRelation, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
-		ID           func(childComplexity int) int
-		Issues       func(childComplexity int, iid *string, iids []string, state *model.IssuableState, labelName []*string, milestoneTitle []*string, milestoneWildcardID *model.MilestoneWildcardID, authorUsername *string, assigneeUsernames []string, assigneeUsername *string, assigneeID *string, assigneeWildcardID *model.AssigneeWildcardID, search *string, in []model.IssuableSearchableField, types []model.IssueType, confidential *bool, createdBefore *time.Time, createdAfter *time.Time, updatedBefore *time.Time, updatedAfter *time.Time, closedBefore *time.Time, closedAfter *time.Time, dueBefore *time.Time, dueAfter *time.Time, not *model.NegatedIssueFilterInput, sort *model.IssueSort, includeSubgroups *bool, includeArchived *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
-		Kind         func(childComplexity int) int
-		Label        func(childComplexity int, title string) int
-		Labels       func(childComplexity int, searchTerm *string, includeAncestorGroups *bool, includeDescendantGroups *bool, onlyGroupLabels *bool, title *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
-		Milestones   func(childComplexity int, timeframe *model.Timeframe, ids []string, state *milestone.State, title *string, searchTitle *string, containingDate *time.Time, sort *model.MilestoneSort, includeDescendants *bool, includeAncestors *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
-		Name         func(childComplexity int) int
-		Parent       func(childComplexity int) int
-		ParentID     func(childComplexity int) int
-		Path         func(childComplexity int) int
-		Projects     func(childComplexity int, includeSubgroups *bool, search *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
-		UpdatedAt    func(childComplexity int) int
-		Visibility   func(childComplexity int) int
-		WebURL       func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		Description   func(childComplexity int) int
+		FullName      func(childComplexity int) int
+		FullPath      func(childComplexity int) int
+		GroupMembers  func(childComplexity int, search *string, relations []model.GroupMemberRelation, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		ID            func(childComplexity int) int
+		Issues        func(childComplexity int, iid *string, iids []string, state *model.IssuableState, labelName []*string, milestoneTitle []*string, milestoneWildcardID *model.MilestoneWildcardID, authorUsername *string, assigneeUsernames []string, assigneeUsername *string, assigneeID *string, assigneeWildcardID *model.AssigneeWildcardID, search *string, in []model.IssuableSearchableField, types []model.IssueType, confidential *bool, createdBefore *time.Time, createdAfter *time.Time, updatedBefore *time.Time, updatedAfter *time.Time, closedBefore *time.Time, closedAfter *time.Time, dueBefore *time.Time, dueAfter *time.Time, not *model.NegatedIssueFilterInput, sort *model.IssueSort, includeSubgroups *bool, includeArchived *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		Kind          func(childComplexity int) int
+		Label         func(childComplexity int, title string) int
+		Labels        func(childComplexity int, searchTerm *string, includeAncestorGroups *bool, includeDescendantGroups *bool, onlyGroupLabels *bool, title *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		MergeRequests func(childComplexity int, iids []string, sourceBranches []string, targetBranches []string, state *model.MergeRequestState, draft *bool, approved *bool, createdAfter *time.Time, createdBefore *time.Time, deployedAfter *time.Time, deployedBefore *time.Time, updatedAfter *time.Time, updatedBefore *time.Time, labelName []*string, labels []string, mergedAfter *time.Time, mergedBefore *time.Time, mergedBy *string, approvedBy []string, approver []string, myReactionEmoji *string, milestoneTitle *string, milestoneWildcardID *model.MilestoneWildcardID, assigneeUsername *string, assigneeWildcardID *model.AssigneeWildcardID, authorUsername *string, reviewerUsername *string, reviewerWildcardID *model.ReviewerWildcardID, search *string, in []model.IssuableSearchableField, not *model.MergeRequestsResolverNegatedParams, sort *model.MergeRequestSort, includeSubgroups *bool, includeArchived *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		Milestones    func(childComplexity int, timeframe *model.Timeframe, ids []string, state *milestone.State, title *string, searchTitle *string, containingDate *time.Time, sort *model.MilestoneSort, includeDescendants *bool, includeAncestors *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		Name          func(childComplexity int) int
+		Parent        func(childComplexity int) int
+		ParentID      func(childComplexity int) int
+		Path          func(childComplexity int) int
+		Projects      func(childComplexity int, includeSubgroups *bool, search *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		UpdatedAt     func(childComplexity int) int
+		Visibility    func(childComplexity int) int
+		WebURL        func(childComplexity int) int
 	}
 
 	GroupConnection struct {
@@ -350,35 +359,65 @@ type ComplexityRoot struct {
 
 	MergeRequest struct {
 		AllowCollaboration        func(childComplexity int) int
+		Assignees                 func(childComplexity int, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		Author                    func(childComplexity int) int
 		ClosedAt                  func(childComplexity int) int
 		CreatedAt                 func(childComplexity int) int
 		Description               func(childComplexity int) int
+		DetailedMergeStatus       func(childComplexity int) int
+		DiffHeadSha               func(childComplexity int) int
+		DiffRefs                  func(childComplexity int) int
+		DiscussionLocked          func(childComplexity int) int
+		Downvotes                 func(childComplexity int) int
 		Draft                     func(childComplexity int) int
 		ForceRemoveSourceBranch   func(childComplexity int) int
 		ID                        func(childComplexity int) int
+		Iid                       func(childComplexity int) int
+		Labels                    func(childComplexity int, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		MergeCommitSha            func(childComplexity int) int
 		MergeError                func(childComplexity int) int
+		MergeStatus               func(childComplexity int) int
+		MergeStatusEnum           func(childComplexity int) int
+		MergeUser                 func(childComplexity int) int
 		MergeWhenPipelineSucceeds func(childComplexity int) int
 		MergedAt                  func(childComplexity int) int
+		Milestone                 func(childComplexity int) int
 		PreparedAt                func(childComplexity int) int
+		ProjectID                 func(childComplexity int) int
 		RebaseCommitSha           func(childComplexity int) int
+		Reference                 func(childComplexity int, full *bool) int
+		Reviewers                 func(childComplexity int, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		Sha                       func(childComplexity int) int
 		ShouldRemoveSourceBranch  func(childComplexity int) int
 		SourceBranch              func(childComplexity int) int
+		SourceProjectID           func(childComplexity int) int
 		Squash                    func(childComplexity int) int
 		SquashCommitSha           func(childComplexity int) int
+		State                     func(childComplexity int) int
 		TargetBranch              func(childComplexity int) int
+		TargetProjectID           func(childComplexity int) int
 		TimeEstimate              func(childComplexity int) int
 		Title                     func(childComplexity int) int
 		TotalTimeSpent            func(childComplexity int) int
 		UpdatedAt                 func(childComplexity int) int
+		Upvotes                   func(childComplexity int) int
 		UserNotesCount            func(childComplexity int) int
+		WebPath                   func(childComplexity int) int
+		WebURL                    func(childComplexity int) int
 	}
 
 	MergeRequestConnection struct {
+		Count      func(childComplexity int) int
 		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
+	}
+
+	MergeRequestCreatePayload struct {
+		ClientMutationID func(childComplexity int) int
+		Errors           func(childComplexity int) int
+		MergeRequest     func(childComplexity int) int
 	}
 
 	MergeRequestEdge struct {
@@ -426,6 +465,7 @@ type ComplexityRoot struct {
 		GroupUpdate         func(childComplexity int, input model.GroupUpdateInput) int
 		IssueSetAssignees   func(childComplexity int, input model.IssueSetAssigneesInput) int
 		LabelCreate         func(childComplexity int, input model.LabelCreateInput) int
+		MergeRequestCreate  func(childComplexity int, input model.MergeRequestCreateInput) int
 		ProjectCreate       func(childComplexity int, input model.ProjectCreateInput) int
 		ProjectMemberCreate func(childComplexity int, input model.ProjectMemberCreateInput) int
 		ProjectMemberUpdate func(childComplexity int, input model.ProjectMemberUpdateInput) int
@@ -481,6 +521,8 @@ type ComplexityRoot struct {
 		Label             func(childComplexity int, title string) int
 		Labels            func(childComplexity int, searchTerm *string, includeAncestorGroups *bool, title *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		LastActivityAt    func(childComplexity int) int
+		MergeRequest      func(childComplexity int, iid string) int
+		MergeRequests     func(childComplexity int, iids []string, sourceBranches []string, targetBranches []string, state *model.MergeRequestState, draft *bool, approved *bool, createdAfter *time.Time, createdBefore *time.Time, deployedAfter *time.Time, deployedBefore *time.Time, updatedAfter *time.Time, updatedBefore *time.Time, labelName []*string, labels []string, mergedAfter *time.Time, mergedBefore *time.Time, mergedBy *string, approvedBy []string, approver []string, myReactionEmoji *string, milestoneTitle *string, milestoneWildcardID *model.MilestoneWildcardID, assigneeUsername *string, assigneeWildcardID *model.AssigneeWildcardID, authorUsername *string, reviewerUsername *string, reviewerWildcardID *model.ReviewerWildcardID, search *string, in []model.IssuableSearchableField, not *model.MergeRequestsResolverNegatedParams, sort *model.MergeRequestSort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		Milestones        func(childComplexity int, timeframe *model.Timeframe, ids []string, state *milestone.State, title *string, searchTitle *string, containingDate *time.Time, sort *model.MilestoneSort, includeAncestors *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		Name              func(childComplexity int) int
 		NameWithNamespace func(childComplexity int) int
@@ -537,6 +579,7 @@ type ComplexityRoot struct {
 		Group           func(childComplexity int, fullPath string) int
 		Groups          func(childComplexity int, search *string, allAvailable *bool, topLevelOnly *bool, ownedOnly *bool, sort *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		Issue           func(childComplexity int, id string) int
+		MergeRequest    func(childComplexity int, id string) int
 		Milestone       func(childComplexity int, id string) int
 		Namespace       func(childComplexity int, fullPath string) int
 		Node            func(childComplexity int, id string) int
@@ -663,20 +706,23 @@ type ComplexityRoot struct {
 	}
 
 	User struct {
-		AvatarURL       func(childComplexity int) int
-		Bio             func(childComplexity int) int
-		CreatedAt       func(childComplexity int) int
-		ID              func(childComplexity int) int
-		Location        func(childComplexity int) int
-		Locked          func(childComplexity int) int
-		Name            func(childComplexity int) int
-		PublicEmail     func(childComplexity int) int
-		StarredProjects func(childComplexity int, search *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
-		State           func(childComplexity int) int
-		UpdatedAt       func(childComplexity int) int
-		Username        func(childComplexity int) int
-		WebPath         func(childComplexity int) int
-		WebURL          func(childComplexity int) int
+		AssignedMergeRequests        func(childComplexity int, iids []string, sourceBranches []string, targetBranches []string, state *model.MergeRequestState, draft *bool, labelName []*string, milestoneTitle *string, search *string, not *model.MergeRequestsResolverNegatedParams, projectPath *string, projectID *string, sort *model.MergeRequestSort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		AuthoredMergeRequests        func(childComplexity int, iids []string, sourceBranches []string, targetBranches []string, state *model.MergeRequestState, draft *bool, labelName []*string, milestoneTitle *string, search *string, not *model.MergeRequestsResolverNegatedParams, projectPath *string, projectID *string, sort *model.MergeRequestSort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		AvatarURL                    func(childComplexity int) int
+		Bio                          func(childComplexity int) int
+		CreatedAt                    func(childComplexity int) int
+		ID                           func(childComplexity int) int
+		Location                     func(childComplexity int) int
+		Locked                       func(childComplexity int) int
+		Name                         func(childComplexity int) int
+		PublicEmail                  func(childComplexity int) int
+		ReviewRequestedMergeRequests func(childComplexity int, iids []string, sourceBranches []string, targetBranches []string, state *model.MergeRequestState, draft *bool, labelName []*string, milestoneTitle *string, search *string, not *model.MergeRequestsResolverNegatedParams, projectPath *string, projectID *string, sort *model.MergeRequestSort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		StarredProjects              func(childComplexity int, search *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		State                        func(childComplexity int) int
+		UpdatedAt                    func(childComplexity int) int
+		Username                     func(childComplexity int) int
+		WebPath                      func(childComplexity int) int
+		WebURL                       func(childComplexity int) int
 	}
 
 	UserConnection struct {
@@ -732,6 +778,7 @@ type GroupResolver interface {
 	Issues(ctx context.Context, obj *ent.Namespace, iid *string, iids []string, state *model.IssuableState, labelName []*string, milestoneTitle []*string, milestoneWildcardID *model.MilestoneWildcardID, authorUsername *string, assigneeUsernames []string, assigneeUsername *string, assigneeID *string, assigneeWildcardID *model.AssigneeWildcardID, search *string, in []model.IssuableSearchableField, types []model.IssueType, confidential *bool, createdBefore *time.Time, createdAfter *time.Time, updatedBefore *time.Time, updatedAfter *time.Time, closedBefore *time.Time, closedAfter *time.Time, dueBefore *time.Time, dueAfter *time.Time, not *model.NegatedIssueFilterInput, sort *model.IssueSort, includeSubgroups *bool, includeArchived *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.IssueConnection, error)
 	Label(ctx context.Context, obj *ent.Namespace, title string) (*ent.Label, error)
 	Labels(ctx context.Context, obj *ent.Namespace, searchTerm *string, includeAncestorGroups *bool, includeDescendantGroups *bool, onlyGroupLabels *bool, title *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.LabelConnection, error)
+	MergeRequests(ctx context.Context, obj *ent.Namespace, iids []string, sourceBranches []string, targetBranches []string, state *model.MergeRequestState, draft *bool, approved *bool, createdAfter *time.Time, createdBefore *time.Time, deployedAfter *time.Time, deployedBefore *time.Time, updatedAfter *time.Time, updatedBefore *time.Time, labelName []*string, labels []string, mergedAfter *time.Time, mergedBefore *time.Time, mergedBy *string, approvedBy []string, approver []string, myReactionEmoji *string, milestoneTitle *string, milestoneWildcardID *model.MilestoneWildcardID, assigneeUsername *string, assigneeWildcardID *model.AssigneeWildcardID, authorUsername *string, reviewerUsername *string, reviewerWildcardID *model.ReviewerWildcardID, search *string, in []model.IssuableSearchableField, not *model.MergeRequestsResolverNegatedParams, sort *model.MergeRequestSort, includeSubgroups *bool, includeArchived *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.MergeRequestConnection, error)
 	Milestones(ctx context.Context, obj *ent.Namespace, timeframe *model.Timeframe, ids []string, state *milestone.State, title *string, searchTitle *string, containingDate *time.Time, sort *model.MilestoneSort, includeDescendants *bool, includeAncestors *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.MilestoneConnection, error)
 }
 type GroupConnectionResolver interface {
@@ -780,6 +827,36 @@ type MemberConnectionResolver interface {
 	Nodes(ctx context.Context, obj *ent.MemberConnection) ([]*ent.Member, error)
 	Count(ctx context.Context, obj *ent.MemberConnection) (int, error)
 }
+type MergeRequestResolver interface {
+	ID(ctx context.Context, obj *ent.MergeRequest) (string, error)
+
+	Iid(ctx context.Context, obj *ent.MergeRequest) (string, error)
+	State(ctx context.Context, obj *ent.MergeRequest) (model.MergeRequestState, error)
+	ProjectID(ctx context.Context, obj *ent.MergeRequest) (int, error)
+	SourceProjectID(ctx context.Context, obj *ent.MergeRequest) (*int, error)
+	TargetProjectID(ctx context.Context, obj *ent.MergeRequest) (int, error)
+	Author(ctx context.Context, obj *ent.MergeRequest) (*ent.User, error)
+	Assignees(ctx context.Context, obj *ent.MergeRequest, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.UserConnection, error)
+	Reviewers(ctx context.Context, obj *ent.MergeRequest, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.UserConnection, error)
+	Labels(ctx context.Context, obj *ent.MergeRequest, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.LabelConnection, error)
+	Milestone(ctx context.Context, obj *ent.MergeRequest) (*ent.Milestone, error)
+	MergeUser(ctx context.Context, obj *ent.MergeRequest) (*ent.User, error)
+	DiscussionLocked(ctx context.Context, obj *ent.MergeRequest) (bool, error)
+	MergeStatus(ctx context.Context, obj *ent.MergeRequest) (*string, error)
+	MergeStatusEnum(ctx context.Context, obj *ent.MergeRequest) (*model.MergeStatus, error)
+	DetailedMergeStatus(ctx context.Context, obj *ent.MergeRequest) (*model.DetailedMergeStatus, error)
+	DiffHeadSha(ctx context.Context, obj *ent.MergeRequest) (*string, error)
+	DiffRefs(ctx context.Context, obj *ent.MergeRequest) (*model.DiffRefs, error)
+	Upvotes(ctx context.Context, obj *ent.MergeRequest) (int, error)
+	Downvotes(ctx context.Context, obj *ent.MergeRequest) (int, error)
+	WebURL(ctx context.Context, obj *ent.MergeRequest) (*string, error)
+	WebPath(ctx context.Context, obj *ent.MergeRequest) (string, error)
+	Reference(ctx context.Context, obj *ent.MergeRequest, full *bool) (string, error)
+}
+type MergeRequestConnectionResolver interface {
+	Nodes(ctx context.Context, obj *ent.MergeRequestConnection) ([]*ent.MergeRequest, error)
+	Count(ctx context.Context, obj *ent.MergeRequestConnection) (int, error)
+}
 type MilestoneResolver interface {
 	ID(ctx context.Context, obj *ent.Milestone) (string, error)
 
@@ -806,6 +883,7 @@ type MutationResolver interface {
 	GroupMemberUpdate(ctx context.Context, input model.GroupMemberUpdateInput) (*model.GroupMemberUpdatePayload, error)
 	ProjectMemberCreate(ctx context.Context, input model.ProjectMemberCreateInput) (*model.ProjectMemberCreatePayload, error)
 	ProjectMemberUpdate(ctx context.Context, input model.ProjectMemberUpdateInput) (*model.ProjectMemberUpdatePayload, error)
+	MergeRequestCreate(ctx context.Context, input model.MergeRequestCreateInput) (*model.MergeRequestCreatePayload, error)
 	CreateNote(ctx context.Context, input model.CreateNoteInput) (*model.CreateNotePayload, error)
 	ProjectCreate(ctx context.Context, input model.ProjectCreateInput) (*model.ProjectCreatePayload, error)
 	ProjectUpdate(ctx context.Context, input model.ProjectUpdateInput) (*model.ProjectUpdatePayload, error)
@@ -828,6 +906,8 @@ type ProjectResolver interface {
 	Issues(ctx context.Context, obj *ent.Project, iid *string, iids []string, state *model.IssuableState, labelName []*string, milestoneTitle []*string, milestoneWildcardID *model.MilestoneWildcardID, authorUsername *string, assigneeUsernames []string, assigneeUsername *string, assigneeID *string, assigneeWildcardID *model.AssigneeWildcardID, search *string, in []model.IssuableSearchableField, types []model.IssueType, confidential *bool, createdBefore *time.Time, createdAfter *time.Time, updatedBefore *time.Time, updatedAfter *time.Time, closedBefore *time.Time, closedAfter *time.Time, dueBefore *time.Time, dueAfter *time.Time, not *model.NegatedIssueFilterInput, sort *model.IssueSort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.IssueConnection, error)
 	Label(ctx context.Context, obj *ent.Project, title string) (*ent.Label, error)
 	Labels(ctx context.Context, obj *ent.Project, searchTerm *string, includeAncestorGroups *bool, title *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.LabelConnection, error)
+	MergeRequest(ctx context.Context, obj *ent.Project, iid string) (*ent.MergeRequest, error)
+	MergeRequests(ctx context.Context, obj *ent.Project, iids []string, sourceBranches []string, targetBranches []string, state *model.MergeRequestState, draft *bool, approved *bool, createdAfter *time.Time, createdBefore *time.Time, deployedAfter *time.Time, deployedBefore *time.Time, updatedAfter *time.Time, updatedBefore *time.Time, labelName []*string, labels []string, mergedAfter *time.Time, mergedBefore *time.Time, mergedBy *string, approvedBy []string, approver []string, myReactionEmoji *string, milestoneTitle *string, milestoneWildcardID *model.MilestoneWildcardID, assigneeUsername *string, assigneeWildcardID *model.AssigneeWildcardID, authorUsername *string, reviewerUsername *string, reviewerWildcardID *model.ReviewerWildcardID, search *string, in []model.IssuableSearchableField, not *model.MergeRequestsResolverNegatedParams, sort *model.MergeRequestSort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.MergeRequestConnection, error)
 	Milestones(ctx context.Context, obj *ent.Project, timeframe *model.Timeframe, ids []string, state *milestone.State, title *string, searchTitle *string, containingDate *time.Time, sort *model.MilestoneSort, includeAncestors *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.MilestoneConnection, error)
 	FullPath(ctx context.Context, obj *ent.Project) (string, error)
 	NameWithNamespace(ctx context.Context, obj *ent.Project) (string, error)
@@ -846,6 +926,7 @@ type QueryResolver interface {
 	Group(ctx context.Context, fullPath string) (*ent.Namespace, error)
 	Groups(ctx context.Context, search *string, allAvailable *bool, topLevelOnly *bool, ownedOnly *bool, sort *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.GroupConnection, error)
 	Issue(ctx context.Context, id string) (*ent.Issue, error)
+	MergeRequest(ctx context.Context, id string) (*ent.MergeRequest, error)
 	Milestone(ctx context.Context, id string) (*ent.Milestone, error)
 	Namespace(ctx context.Context, fullPath string) (*ent.Namespace, error)
 	Project(ctx context.Context, fullPath string) (*ent.Project, error)
@@ -876,6 +957,9 @@ type TreeResolver interface {
 type UserResolver interface {
 	ID(ctx context.Context, obj *ent.User) (string, error)
 
+	AuthoredMergeRequests(ctx context.Context, obj *ent.User, iids []string, sourceBranches []string, targetBranches []string, state *model.MergeRequestState, draft *bool, labelName []*string, milestoneTitle *string, search *string, not *model.MergeRequestsResolverNegatedParams, projectPath *string, projectID *string, sort *model.MergeRequestSort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.MergeRequestConnection, error)
+	AssignedMergeRequests(ctx context.Context, obj *ent.User, iids []string, sourceBranches []string, targetBranches []string, state *model.MergeRequestState, draft *bool, labelName []*string, milestoneTitle *string, search *string, not *model.MergeRequestsResolverNegatedParams, projectPath *string, projectID *string, sort *model.MergeRequestSort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.MergeRequestConnection, error)
+	ReviewRequestedMergeRequests(ctx context.Context, obj *ent.User, iids []string, sourceBranches []string, targetBranches []string, state *model.MergeRequestState, draft *bool, labelName []*string, milestoneTitle *string, search *string, not *model.MergeRequestsResolverNegatedParams, projectPath *string, projectID *string, sort *model.MergeRequestSort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.MergeRequestConnection, error)
 	StarredProjects(ctx context.Context, obj *ent.User, search *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.ProjectConnection, error)
 	Locked(ctx context.Context, obj *ent.User) (bool, error)
 	WebURL(ctx context.Context, obj *ent.User) (string, error)
@@ -1277,6 +1361,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CreateNotePayload.Note(childComplexity), true
 
+	case "DiffRefs.baseSha":
+		if e.ComplexityRoot.DiffRefs.BaseSha == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffRefs.BaseSha(childComplexity), true
+	case "DiffRefs.headSha":
+		if e.ComplexityRoot.DiffRefs.HeadSha == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffRefs.HeadSha(childComplexity), true
+	case "DiffRefs.startSha":
+		if e.ComplexityRoot.DiffRefs.StartSha == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffRefs.StartSha(childComplexity), true
+
 	case "Discussion.createdAt":
 		if e.ComplexityRoot.Discussion.CreatedAt == nil {
 			break
@@ -1443,6 +1546,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Group.Labels(childComplexity, args["searchTerm"].(*string), args["includeAncestorGroups"].(*bool), args["includeDescendantGroups"].(*bool), args["onlyGroupLabels"].(*bool), args["title"].(*string), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+	case "Group.mergeRequests":
+		if e.ComplexityRoot.Group.MergeRequests == nil {
+			break
+		}
+
+		args, err := ec.field_Group_mergeRequests_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Group.MergeRequests(childComplexity, args["iids"].([]string), args["sourceBranches"].([]string), args["targetBranches"].([]string), args["state"].(*model.MergeRequestState), args["draft"].(*bool), args["approved"].(*bool), args["createdAfter"].(*time.Time), args["createdBefore"].(*time.Time), args["deployedAfter"].(*time.Time), args["deployedBefore"].(*time.Time), args["updatedAfter"].(*time.Time), args["updatedBefore"].(*time.Time), args["labelName"].([]*string), args["labels"].([]string), args["mergedAfter"].(*time.Time), args["mergedBefore"].(*time.Time), args["mergedBy"].(*string), args["approvedBy"].([]string), args["approver"].([]string), args["myReactionEmoji"].(*string), args["milestoneTitle"].(*string), args["milestoneWildcardId"].(*model.MilestoneWildcardID), args["assigneeUsername"].(*string), args["assigneeWildcardId"].(*model.AssigneeWildcardID), args["authorUsername"].(*string), args["reviewerUsername"].(*string), args["reviewerWildcardId"].(*model.ReviewerWildcardID), args["search"].(*string), args["in"].([]model.IssuableSearchableField), args["not"].(*model.MergeRequestsResolverNegatedParams), args["sort"].(*model.MergeRequestSort), args["includeSubgroups"].(*bool), args["includeArchived"].(*bool), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 	case "Group.milestones":
 		if e.ComplexityRoot.Group.Milestones == nil {
 			break
@@ -2120,6 +2234,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MergeRequest.AllowCollaboration(childComplexity), true
+	case "MergeRequest.assignees":
+		if e.ComplexityRoot.MergeRequest.Assignees == nil {
+			break
+		}
+
+		args, err := ec.field_MergeRequest_assignees_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.MergeRequest.Assignees(childComplexity, args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+	case "MergeRequest.author":
+		if e.ComplexityRoot.MergeRequest.Author == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.Author(childComplexity), true
 	case "MergeRequest.closedAt":
 		if e.ComplexityRoot.MergeRequest.ClosedAt == nil {
 			break
@@ -2138,6 +2269,36 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MergeRequest.Description(childComplexity), true
+	case "MergeRequest.detailedMergeStatus":
+		if e.ComplexityRoot.MergeRequest.DetailedMergeStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.DetailedMergeStatus(childComplexity), true
+	case "MergeRequest.diffHeadSha":
+		if e.ComplexityRoot.MergeRequest.DiffHeadSha == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.DiffHeadSha(childComplexity), true
+	case "MergeRequest.diffRefs":
+		if e.ComplexityRoot.MergeRequest.DiffRefs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.DiffRefs(childComplexity), true
+	case "MergeRequest.discussionLocked":
+		if e.ComplexityRoot.MergeRequest.DiscussionLocked == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.DiscussionLocked(childComplexity), true
+	case "MergeRequest.downvotes":
+		if e.ComplexityRoot.MergeRequest.Downvotes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.Downvotes(childComplexity), true
 	case "MergeRequest.draft":
 		if e.ComplexityRoot.MergeRequest.Draft == nil {
 			break
@@ -2156,6 +2317,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MergeRequest.ID(childComplexity), true
+	case "MergeRequest.iid":
+		if e.ComplexityRoot.MergeRequest.Iid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.Iid(childComplexity), true
+	case "MergeRequest.labels":
+		if e.ComplexityRoot.MergeRequest.Labels == nil {
+			break
+		}
+
+		args, err := ec.field_MergeRequest_labels_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.MergeRequest.Labels(childComplexity, args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 	case "MergeRequest.mergeCommitSha":
 		if e.ComplexityRoot.MergeRequest.MergeCommitSha == nil {
 			break
@@ -2168,6 +2346,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MergeRequest.MergeError(childComplexity), true
+	case "MergeRequest.mergeStatus":
+		if e.ComplexityRoot.MergeRequest.MergeStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.MergeStatus(childComplexity), true
+	case "MergeRequest.mergeStatusEnum":
+		if e.ComplexityRoot.MergeRequest.MergeStatusEnum == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.MergeStatusEnum(childComplexity), true
+	case "MergeRequest.mergeUser":
+		if e.ComplexityRoot.MergeRequest.MergeUser == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.MergeUser(childComplexity), true
 	case "MergeRequest.mergeWhenPipelineSucceeds":
 		if e.ComplexityRoot.MergeRequest.MergeWhenPipelineSucceeds == nil {
 			break
@@ -2180,18 +2376,52 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MergeRequest.MergedAt(childComplexity), true
+	case "MergeRequest.milestone":
+		if e.ComplexityRoot.MergeRequest.Milestone == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.Milestone(childComplexity), true
 	case "MergeRequest.preparedAt":
 		if e.ComplexityRoot.MergeRequest.PreparedAt == nil {
 			break
 		}
 
 		return e.ComplexityRoot.MergeRequest.PreparedAt(childComplexity), true
+	case "MergeRequest.projectId":
+		if e.ComplexityRoot.MergeRequest.ProjectID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.ProjectID(childComplexity), true
 	case "MergeRequest.rebaseCommitSha":
 		if e.ComplexityRoot.MergeRequest.RebaseCommitSha == nil {
 			break
 		}
 
 		return e.ComplexityRoot.MergeRequest.RebaseCommitSha(childComplexity), true
+	case "MergeRequest.reference":
+		if e.ComplexityRoot.MergeRequest.Reference == nil {
+			break
+		}
+
+		args, err := ec.field_MergeRequest_reference_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.MergeRequest.Reference(childComplexity, args["full"].(*bool)), true
+	case "MergeRequest.reviewers":
+		if e.ComplexityRoot.MergeRequest.Reviewers == nil {
+			break
+		}
+
+		args, err := ec.field_MergeRequest_reviewers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.MergeRequest.Reviewers(childComplexity, args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 	case "MergeRequest.sha":
 		if e.ComplexityRoot.MergeRequest.Sha == nil {
 			break
@@ -2210,6 +2440,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MergeRequest.SourceBranch(childComplexity), true
+	case "MergeRequest.sourceProjectId":
+		if e.ComplexityRoot.MergeRequest.SourceProjectID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.SourceProjectID(childComplexity), true
 	case "MergeRequest.squash":
 		if e.ComplexityRoot.MergeRequest.Squash == nil {
 			break
@@ -2222,12 +2458,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MergeRequest.SquashCommitSha(childComplexity), true
+	case "MergeRequest.state":
+		if e.ComplexityRoot.MergeRequest.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.State(childComplexity), true
 	case "MergeRequest.targetBranch":
 		if e.ComplexityRoot.MergeRequest.TargetBranch == nil {
 			break
 		}
 
 		return e.ComplexityRoot.MergeRequest.TargetBranch(childComplexity), true
+	case "MergeRequest.targetProjectId":
+		if e.ComplexityRoot.MergeRequest.TargetProjectID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.TargetProjectID(childComplexity), true
 	case "MergeRequest.timeEstimate":
 		if e.ComplexityRoot.MergeRequest.TimeEstimate == nil {
 			break
@@ -2252,19 +2500,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MergeRequest.UpdatedAt(childComplexity), true
+	case "MergeRequest.upvotes":
+		if e.ComplexityRoot.MergeRequest.Upvotes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.Upvotes(childComplexity), true
 	case "MergeRequest.userNotesCount":
 		if e.ComplexityRoot.MergeRequest.UserNotesCount == nil {
 			break
 		}
 
 		return e.ComplexityRoot.MergeRequest.UserNotesCount(childComplexity), true
+	case "MergeRequest.webPath":
+		if e.ComplexityRoot.MergeRequest.WebPath == nil {
+			break
+		}
 
+		return e.ComplexityRoot.MergeRequest.WebPath(childComplexity), true
+	case "MergeRequest.webUrl":
+		if e.ComplexityRoot.MergeRequest.WebURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.WebURL(childComplexity), true
+
+	case "MergeRequestConnection.count":
+		if e.ComplexityRoot.MergeRequestConnection.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestConnection.Count(childComplexity), true
 	case "MergeRequestConnection.edges":
 		if e.ComplexityRoot.MergeRequestConnection.Edges == nil {
 			break
 		}
 
 		return e.ComplexityRoot.MergeRequestConnection.Edges(childComplexity), true
+	case "MergeRequestConnection.nodes":
+		if e.ComplexityRoot.MergeRequestConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestConnection.Nodes(childComplexity), true
 	case "MergeRequestConnection.pageInfo":
 		if e.ComplexityRoot.MergeRequestConnection.PageInfo == nil {
 			break
@@ -2277,6 +2555,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MergeRequestConnection.TotalCount(childComplexity), true
+
+	case "MergeRequestCreatePayload.clientMutationId":
+		if e.ComplexityRoot.MergeRequestCreatePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestCreatePayload.ClientMutationID(childComplexity), true
+	case "MergeRequestCreatePayload.errors":
+		if e.ComplexityRoot.MergeRequestCreatePayload.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestCreatePayload.Errors(childComplexity), true
+	case "MergeRequestCreatePayload.mergeRequest":
+		if e.ComplexityRoot.MergeRequestCreatePayload.MergeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestCreatePayload.MergeRequest(childComplexity), true
 
 	case "MergeRequestEdge.cursor":
 		if e.ComplexityRoot.MergeRequestEdge.Cursor == nil {
@@ -2514,6 +2811,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.LabelCreate(childComplexity, args["input"].(model.LabelCreateInput)), true
+	case "Mutation.mergeRequestCreate":
+		if e.ComplexityRoot.Mutation.MergeRequestCreate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_mergeRequestCreate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MergeRequestCreate(childComplexity, args["input"].(model.MergeRequestCreateInput)), true
 	case "Mutation.projectCreate":
 		if e.ComplexityRoot.Mutation.ProjectCreate == nil {
 			break
@@ -2814,6 +3122,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Project.LastActivityAt(childComplexity), true
+	case "Project.mergeRequest":
+		if e.ComplexityRoot.Project.MergeRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Project_mergeRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Project.MergeRequest(childComplexity, args["iid"].(string)), true
+	case "Project.mergeRequests":
+		if e.ComplexityRoot.Project.MergeRequests == nil {
+			break
+		}
+
+		args, err := ec.field_Project_mergeRequests_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Project.MergeRequests(childComplexity, args["iids"].([]string), args["sourceBranches"].([]string), args["targetBranches"].([]string), args["state"].(*model.MergeRequestState), args["draft"].(*bool), args["approved"].(*bool), args["createdAfter"].(*time.Time), args["createdBefore"].(*time.Time), args["deployedAfter"].(*time.Time), args["deployedBefore"].(*time.Time), args["updatedAfter"].(*time.Time), args["updatedBefore"].(*time.Time), args["labelName"].([]*string), args["labels"].([]string), args["mergedAfter"].(*time.Time), args["mergedBefore"].(*time.Time), args["mergedBy"].(*string), args["approvedBy"].([]string), args["approver"].([]string), args["myReactionEmoji"].(*string), args["milestoneTitle"].(*string), args["milestoneWildcardId"].(*model.MilestoneWildcardID), args["assigneeUsername"].(*string), args["assigneeWildcardId"].(*model.AssigneeWildcardID), args["authorUsername"].(*string), args["reviewerUsername"].(*string), args["reviewerWildcardId"].(*model.ReviewerWildcardID), args["search"].(*string), args["in"].([]model.IssuableSearchableField), args["not"].(*model.MergeRequestsResolverNegatedParams), args["sort"].(*model.MergeRequestSort), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 	case "Project.milestones":
 		if e.ComplexityRoot.Project.Milestones == nil {
 			break
@@ -3057,6 +3387,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Issue(childComplexity, args["id"].(string)), true
+	case "Query.mergeRequest":
+		if e.ComplexityRoot.Query.MergeRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Query_mergeRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.MergeRequest(childComplexity, args["id"].(string)), true
 	case "Query.milestone":
 		if e.ComplexityRoot.Query.Milestone == nil {
 			break
@@ -3631,6 +3972,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.UpdateIssuePayload.Issue(childComplexity), true
 
+	case "User.assignedMergeRequests":
+		if e.ComplexityRoot.User.AssignedMergeRequests == nil {
+			break
+		}
+
+		args, err := ec.field_User_assignedMergeRequests_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.User.AssignedMergeRequests(childComplexity, args["iids"].([]string), args["sourceBranches"].([]string), args["targetBranches"].([]string), args["state"].(*model.MergeRequestState), args["draft"].(*bool), args["labelName"].([]*string), args["milestoneTitle"].(*string), args["search"].(*string), args["not"].(*model.MergeRequestsResolverNegatedParams), args["projectPath"].(*string), args["projectId"].(*string), args["sort"].(*model.MergeRequestSort), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+	case "User.authoredMergeRequests":
+		if e.ComplexityRoot.User.AuthoredMergeRequests == nil {
+			break
+		}
+
+		args, err := ec.field_User_authoredMergeRequests_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.User.AuthoredMergeRequests(childComplexity, args["iids"].([]string), args["sourceBranches"].([]string), args["targetBranches"].([]string), args["state"].(*model.MergeRequestState), args["draft"].(*bool), args["labelName"].([]*string), args["milestoneTitle"].(*string), args["search"].(*string), args["not"].(*model.MergeRequestsResolverNegatedParams), args["projectPath"].(*string), args["projectId"].(*string), args["sort"].(*model.MergeRequestSort), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 	case "User.avatarUrl":
 		if e.ComplexityRoot.User.AvatarURL == nil {
 			break
@@ -3679,6 +4042,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.PublicEmail(childComplexity), true
+	case "User.reviewRequestedMergeRequests":
+		if e.ComplexityRoot.User.ReviewRequestedMergeRequests == nil {
+			break
+		}
+
+		args, err := ec.field_User_reviewRequestedMergeRequests_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.User.ReviewRequestedMergeRequests(childComplexity, args["iids"].([]string), args["sourceBranches"].([]string), args["targetBranches"].([]string), args["state"].(*model.MergeRequestState), args["draft"].(*bool), args["labelName"].([]*string), args["milestoneTitle"].(*string), args["search"].(*string), args["not"].(*model.MergeRequestsResolverNegatedParams), args["projectPath"].(*string), args["projectId"].(*string), args["sort"].(*model.MergeRequestSort), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 	case "User.starredProjects":
 		if e.ComplexityRoot.User.StarredProjects == nil {
 			break
@@ -3823,7 +4197,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputLabelCreateInput,
 		ec.unmarshalInputLabelOrder,
 		ec.unmarshalInputMemberOrder,
+		ec.unmarshalInputMergeRequestCreateInput,
 		ec.unmarshalInputMergeRequestOrder,
+		ec.unmarshalInputMergeRequestsResolverNegatedParams,
 		ec.unmarshalInputMilestoneOrder,
 		ec.unmarshalInputNegatedIssueFilterInput,
 		ec.unmarshalInputProjectCreateInput,
@@ -5544,6 +5920,607 @@ type ProjectMemberUpdatePayload {
   errors: [String!]!
 }
 `, BuiltIn: false},
+	{Name: "../merge_request.graphql", Input: `# Merge requests: a project's or group's merge requests with GitLab's filters, one merge
+# request, the current user's, and merge request mutations. The filters map onto
+# mergerequests.ListParams (graph/merge_requests.go), the same finder as REST's lists.
+
+extend type Query {
+  """
+  Find a merge request.
+  """
+  mergeRequest(
+    """
+    Global ID of the merge request.
+    """
+    id: MergeRequestID!
+  ): MergeRequest
+}
+
+extend type Project {
+  """
+  A single merge request of the project.
+  """
+  mergeRequest(
+    """
+    IID of the merge request, for example ` + "`" + `1` + "`" + `.
+    """
+    iid: String!
+  ): MergeRequest
+  """
+  Merge requests of the project.
+  """
+  mergeRequests(
+    """
+    Array of IIDs of merge requests, for example ` + "`" + `[1, 2]` + "`" + `.
+    """
+    iids: [String!]
+    """
+    Array of source branch names. All resolved merge requests will have one of these branches as their source.
+    """
+    sourceBranches: [String!]
+    """
+    Array of target branch names. All resolved merge requests will have one of these branches as their target.
+    """
+    targetBranches: [String!]
+    """
+    Merge request state. If provided, all resolved merge requests will have the state.
+    """
+    state: MergeRequestState
+    """
+    Limit result to draft merge requests.
+    """
+    draft: Boolean
+    """
+    Limit results to approved merge requests.
+    """
+    approved: Boolean
+    """
+    Merge requests created after the timestamp.
+    """
+    createdAfter: Time
+    """
+    Merge requests created before the timestamp.
+    """
+    createdBefore: Time
+    """
+    Merge requests deployed after the timestamp.
+    """
+    deployedAfter: Time
+    """
+    Merge requests deployed before the timestamp.
+    """
+    deployedBefore: Time
+    """
+    Merge requests updated after the timestamp.
+    """
+    updatedAfter: Time
+    """
+    Merge requests updated before the timestamp.
+    """
+    updatedBefore: Time
+    """
+    Labels applied to the merge request (all of them); "None" or "Any" alone match merge requests without or with labels.
+    """
+    labelName: [String]
+    """
+    Array of label names. All resolved merge requests will have all of these labels.
+    """
+    labels: [String!] @deprecated(reason: "Use ` + "`" + `labelName` + "`" + `. Deprecated in GitLab 17.1.")
+    """
+    Merge requests merged after the date.
+    """
+    mergedAfter: Time
+    """
+    Merge requests merged before the date.
+    """
+    mergedBefore: Time
+    """
+    Username of the user who merged the merge requests.
+    """
+    mergedBy: String
+    """
+    Usernames of the approvers (all of them).
+    """
+    approvedBy: [String!]
+    """
+    Usernames of possible approvers.
+    """
+    approver: [String!]
+    """
+    Filter by your reaction emoji.
+    """
+    myReactionEmoji: String
+    """
+    Title of the milestone; "None" or "Any" match merge requests without or with one.
+    """
+    milestoneTitle: String
+    """
+    Filter issuables by milestone ID wildcard.
+    """
+    milestoneWildcardId: MilestoneWildcardId
+    """
+    Username of the assignee.
+    """
+    assigneeUsername: String
+    """
+    Filter by assignee presence.
+    """
+    assigneeWildcardId: AssigneeWildcardId
+    """
+    Username of the author.
+    """
+    authorUsername: String
+    """
+    Username of the reviewer.
+    """
+    reviewerUsername: String
+    """
+    Filter by reviewer presence.
+    """
+    reviewerWildcardId: ReviewerWildcardId
+    """
+    Search query for title or description.
+    """
+    search: String
+    """
+    Specify the fields to perform the search in. Defaults to ` + "`" + `[TITLE, DESCRIPTION]` + "`" + `.
+    """
+    in: [IssuableSearchableField!]
+    """
+    List of negated arguments.
+    """
+    not: MergeRequestsResolverNegatedParams
+    """
+    Sort merge requests by the criteria.
+    """
+    sort: MergeRequestSort = created_desc
+    after: Cursor
+    before: Cursor
+    first: Int
+    last: Int
+  ): MergeRequestConnection
+}
+
+extend type Group {
+  """
+  Merge requests for projects in this group.
+  """
+  mergeRequests(
+    iids: [String!]
+    sourceBranches: [String!]
+    targetBranches: [String!]
+    state: MergeRequestState
+    draft: Boolean
+    approved: Boolean
+    createdAfter: Time
+    createdBefore: Time
+    deployedAfter: Time
+    deployedBefore: Time
+    updatedAfter: Time
+    updatedBefore: Time
+    labelName: [String]
+    labels: [String!] @deprecated(reason: "Use ` + "`" + `labelName` + "`" + `. Deprecated in GitLab 17.1.")
+    mergedAfter: Time
+    mergedBefore: Time
+    mergedBy: String
+    approvedBy: [String!]
+    approver: [String!]
+    myReactionEmoji: String
+    milestoneTitle: String
+    milestoneWildcardId: MilestoneWildcardId
+    assigneeUsername: String
+    assigneeWildcardId: AssigneeWildcardId
+    authorUsername: String
+    reviewerUsername: String
+    reviewerWildcardId: ReviewerWildcardId
+    search: String
+    in: [IssuableSearchableField!]
+    not: MergeRequestsResolverNegatedParams
+    sort: MergeRequestSort = created_desc
+    """
+    Include merge requests belonging to subgroups.
+    """
+    includeSubgroups: Boolean = false
+    """
+    Return merge requests from archived projects.
+    """
+    includeArchived: Boolean = false
+    after: Cursor
+    before: Cursor
+    first: Int
+    last: Int
+  ): MergeRequestConnection
+}
+
+extend type User {
+  """
+  Merge requests authored by the user.
+  """
+  authoredMergeRequests(
+    iids: [String!]
+    sourceBranches: [String!]
+    targetBranches: [String!]
+    state: MergeRequestState
+    draft: Boolean
+    labelName: [String]
+    milestoneTitle: String
+    search: String
+    not: MergeRequestsResolverNegatedParams
+    """
+    The full-path of the project the authored merge requests should be in. Incompatible with projectId.
+    """
+    projectPath: String
+    """
+    The global ID of the project the authored merge requests should be in. Incompatible with projectPath.
+    """
+    projectId: ProjectID
+    sort: MergeRequestSort = created_desc
+    after: Cursor
+    before: Cursor
+    first: Int
+    last: Int
+  ): MergeRequestConnection
+  """
+  Merge requests assigned to the user.
+  """
+  assignedMergeRequests(
+    iids: [String!]
+    sourceBranches: [String!]
+    targetBranches: [String!]
+    state: MergeRequestState
+    draft: Boolean
+    labelName: [String]
+    milestoneTitle: String
+    search: String
+    not: MergeRequestsResolverNegatedParams
+    projectPath: String
+    projectId: ProjectID
+    sort: MergeRequestSort = created_desc
+    after: Cursor
+    before: Cursor
+    first: Int
+    last: Int
+  ): MergeRequestConnection
+  """
+  Merge requests assigned to the user for review.
+  """
+  reviewRequestedMergeRequests(
+    iids: [String!]
+    sourceBranches: [String!]
+    targetBranches: [String!]
+    state: MergeRequestState
+    draft: Boolean
+    labelName: [String]
+    milestoneTitle: String
+    search: String
+    not: MergeRequestsResolverNegatedParams
+    projectPath: String
+    projectId: ProjectID
+    sort: MergeRequestSort = created_desc
+    after: Cursor
+    before: Cursor
+    first: Int
+    last: Int
+  ): MergeRequestConnection
+}
+
+extend type MergeRequest {
+  """
+  Internal ID of the merge request.
+  """
+  iid: String!
+  """
+  State of the merge request.
+  """
+  state: MergeRequestState!
+  """
+  ID of the merge request project.
+  """
+  projectId: Int!
+  """
+  ID of the merge request source project; null once the fork is gone.
+  """
+  sourceProjectId: Int
+  """
+  ID of the merge request target project.
+  """
+  targetProjectId: Int!
+  """
+  User who created this merge request; null once the account is gone.
+  """
+  author: User
+  """
+  Assignees of the merge request.
+  """
+  assignees(after: Cursor, before: Cursor, first: Int, last: Int): UserConnection
+  """
+  Users from whom a review has been requested.
+  """
+  reviewers(after: Cursor, before: Cursor, first: Int, last: Int): UserConnection
+  """
+  Labels of the merge request.
+  """
+  labels(after: Cursor, before: Cursor, first: Int, last: Int): LabelConnection
+  """
+  Milestone of the merge request.
+  """
+  milestone: Milestone
+  """
+  User who merged this merge request or set it to auto-merge.
+  """
+  mergeUser: User
+  """
+  Indicates if comments on the merge request are locked to members only.
+  """
+  discussionLocked: Boolean!
+  """
+  Merge status of the merge request.
+  """
+  mergeStatus: String @deprecated(reason: "This was renamed. Please use ` + "`" + `MergeRequest.mergeStatusEnum` + "`" + `. Deprecated in GitLab 14.0.")
+  """
+  Merge status of the merge request.
+  """
+  mergeStatusEnum: MergeStatus
+  """
+  Detailed merge status of the merge request.
+  """
+  detailedMergeStatus: DetailedMergeStatus
+  """
+  Diff head SHA of the merge request.
+  """
+  diffHeadSha: String
+  """
+  References of the base SHA, the head SHA, and the start SHA for this merge request.
+  """
+  diffRefs: DiffRefs
+  """
+  Number of upvotes for the merge request.
+  """
+  upvotes: Int!
+  """
+  Number of downvotes for the merge request.
+  """
+  downvotes: Int!
+  """
+  Web URL of the merge request.
+  """
+  webUrl: String
+  """
+  Web path of the merge request.
+  """
+  webPath: String!
+  """
+  Internal reference of the merge request. Returned in shortened format by default.
+  """
+  reference(
+    """
+    Boolean option specifying whether the reference should be returned in full.
+    """
+    full: Boolean = false
+  ): String!
+}
+
+extend type MergeRequestConnection {
+  """
+  The merge requests of this page.
+  """
+  nodes: [MergeRequest]
+  """
+  Total count of merge requests.
+  """
+  count: Int!
+}
+
+"""
+References of the base SHA, the head SHA, and the start SHA of a diff.
+"""
+type DiffRefs {
+  """
+  Merge base of the branch the comment was made on.
+  """
+  baseSha: String
+  """
+  SHA of the HEAD at the time the comment was made.
+  """
+  headSha: String!
+  """
+  SHA of the branch being compared against.
+  """
+  startSha: String!
+}
+
+"""
+State of a GitLab merge request.
+"""
+enum MergeRequestState {
+  merged
+  opened
+  closed
+  locked
+  all
+}
+
+"""
+Representation of whether a GitLab merge request can be merged.
+"""
+enum MergeStatus {
+  UNCHECKED
+  CHECKING
+  CAN_BE_MERGED
+  CANNOT_BE_MERGED
+  CANNOT_BE_MERGED_RECHECK
+}
+
+"""
+Detailed representation of whether a GitLab merge request can be merged.
+"""
+enum DetailedMergeStatus {
+  APPROVALS_SYNCING
+  BLOCKED_STATUS
+  BROKEN_STATUS
+  CHECKING
+  UNCHECKED
+  CI_MUST_PASS
+  CI_STILL_RUNNING
+  COMMITS_STATUS
+  CONFLICT
+  DISCUSSIONS_NOT_RESOLVED
+  DRAFT_STATUS
+  EXTERNAL_STATUS_CHECKS
+  JIRA_ASSOCIATION_MISSING
+  LOCKED_LFS_FILES
+  LOCKED_PATHS
+  MERGE_TIME
+  MERGEABLE
+  NEED_REBASE
+  NOT_APPROVED
+  NOT_OPEN
+  PREPARING
+  REQUESTED_CHANGES
+  SECURITY_POLICY_EVALUATION
+  SECURITY_POLICY_VIOLATIONS
+  TITLE_REGEX
+}
+
+"""
+Reviewer ID wildcard values.
+"""
+enum ReviewerWildcardId {
+  """
+  No reviewer is assigned.
+  """
+  NONE
+  """
+  Any reviewer is assigned.
+  """
+  ANY
+}
+
+"""
+Values for sorting merge requests.
+"""
+enum MergeRequestSort {
+  updated_desc @deprecated(reason: "Use UPDATED_DESC. Deprecated in GitLab 13.5.")
+  updated_asc @deprecated(reason: "Use UPDATED_ASC. Deprecated in GitLab 13.5.")
+  created_desc @deprecated(reason: "Use CREATED_DESC. Deprecated in GitLab 13.5.")
+  created_asc @deprecated(reason: "Use CREATED_ASC. Deprecated in GitLab 13.5.")
+  UPDATED_DESC
+  UPDATED_ASC
+  CREATED_DESC
+  CREATED_ASC
+  """
+  Title by ascending order.
+  """
+  TITLE_ASC
+  """
+  Title by descending order.
+  """
+  TITLE_DESC
+}
+
+"""
+Negated merge request filters: merge requests matching any of them are left out.
+"""
+input MergeRequestsResolverNegatedParams {
+  """
+  Array of label names. All resolved merge requests will not have these labels.
+  """
+  labels: [String!]
+  """
+  Array of label names. All resolved merge requests will not have these labels.
+  """
+  labelName: [String!]
+  """
+  Title of the milestone.
+  """
+  milestoneTitle: String
+  """
+  Filter out merge requests by milestone ID wildcard.
+  """
+  milestoneWildcardId: NegatedMilestoneWildcardId
+  """
+  Array of source branch names. All resolved merge requests will not have these branches as their source.
+  """
+  sourceBranches: [String!]
+  """
+  Array of target branch names. All resolved merge requests will not have these branches as their target.
+  """
+  targetBranches: [String!]
+  """
+  Username of the assignee.
+  """
+  assigneeUsername: String
+  """
+  Username of the author.
+  """
+  authorUsername: String
+  """
+  Username of the reviewer.
+  """
+  reviewerUsername: String
+  """
+  Filter by reaction emoji applied by the current user.
+  """
+  myReactionEmoji: String
+  """
+  Usernames of users who approved the merge request.
+  """
+  approvedBy: [String!]
+}
+
+"""
+A global id of a merge request, ` + "`" + `gid://gitlab/MergeRequest/1` + "`" + `.
+"""
+scalar MergeRequestID
+
+extend type Mutation {
+  """
+  Create a merge request.
+  """
+  mergeRequestCreate(input: MergeRequestCreateInput!): MergeRequestCreatePayload
+}
+
+input MergeRequestCreateInput {
+  clientMutationId: String
+  """
+  Project full path the merge request is associated with.
+  """
+  projectPath: ID!
+  """
+  Title of the merge request.
+  """
+  title: String!
+  """
+  Source branch of the merge request.
+  """
+  sourceBranch: String!
+  """
+  Target branch of the merge request.
+  """
+  targetBranch: String!
+  """
+  Description of the merge request (Markdown rendered as HTML for caching).
+  """
+  description: String
+  """
+  Labels of the merge request.
+  """
+  labels: [String!]
+  """
+  Indicates if the source branch of the merge request will be deleted after merge.
+  """
+  removeSourceBranch: Boolean
+}
+
+type MergeRequestCreatePayload {
+  clientMutationId: String
+  """
+  Merge request after mutation.
+  """
+  mergeRequest: MergeRequest
+  errors: [String!]!
+}
+`, BuiltIn: false},
 	{Name: "../milestone.graphql", Input: `# Milestones: a project's or group's milestones with GitLab's filters (milestones.Service.Query,
 # the finder of REST's lists). GitLab's GraphQL has no milestone mutations.
 
@@ -7105,6 +8082,18 @@ func (ec *executionContext) childFields_CreateNotePayload(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type CreateNotePayload", field.Name)
 }
 
+func (ec *executionContext) childFields_DiffRefs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "baseSha":
+		return ec.fieldContext_DiffRefs_baseSha(ctx, field)
+	case "headSha":
+		return ec.fieldContext_DiffRefs_headSha(ctx, field)
+	case "startSha":
+		return ec.fieldContext_DiffRefs_startSha(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DiffRefs", field.Name)
+}
+
 func (ec *executionContext) childFields_Discussion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -7187,6 +8176,8 @@ func (ec *executionContext) childFields_Group(ctx context.Context, field graphql
 		return ec.fieldContext_Group_label(ctx, field)
 	case "labels":
 		return ec.fieldContext_Group_labels(ctx, field)
+	case "mergeRequests":
+		return ec.fieldContext_Group_mergeRequests(ctx, field)
 	case "milestones":
 		return ec.fieldContext_Group_milestones(ctx, field)
 	}
@@ -7533,8 +8524,80 @@ func (ec *executionContext) childFields_MergeRequest(ctx context.Context, field 
 		return ec.fieldContext_MergeRequest_totalTimeSpent(ctx, field)
 	case "userNotesCount":
 		return ec.fieldContext_MergeRequest_userNotesCount(ctx, field)
+	case "iid":
+		return ec.fieldContext_MergeRequest_iid(ctx, field)
+	case "state":
+		return ec.fieldContext_MergeRequest_state(ctx, field)
+	case "projectId":
+		return ec.fieldContext_MergeRequest_projectId(ctx, field)
+	case "sourceProjectId":
+		return ec.fieldContext_MergeRequest_sourceProjectId(ctx, field)
+	case "targetProjectId":
+		return ec.fieldContext_MergeRequest_targetProjectId(ctx, field)
+	case "author":
+		return ec.fieldContext_MergeRequest_author(ctx, field)
+	case "assignees":
+		return ec.fieldContext_MergeRequest_assignees(ctx, field)
+	case "reviewers":
+		return ec.fieldContext_MergeRequest_reviewers(ctx, field)
+	case "labels":
+		return ec.fieldContext_MergeRequest_labels(ctx, field)
+	case "milestone":
+		return ec.fieldContext_MergeRequest_milestone(ctx, field)
+	case "mergeUser":
+		return ec.fieldContext_MergeRequest_mergeUser(ctx, field)
+	case "discussionLocked":
+		return ec.fieldContext_MergeRequest_discussionLocked(ctx, field)
+	case "mergeStatus":
+		return ec.fieldContext_MergeRequest_mergeStatus(ctx, field)
+	case "mergeStatusEnum":
+		return ec.fieldContext_MergeRequest_mergeStatusEnum(ctx, field)
+	case "detailedMergeStatus":
+		return ec.fieldContext_MergeRequest_detailedMergeStatus(ctx, field)
+	case "diffHeadSha":
+		return ec.fieldContext_MergeRequest_diffHeadSha(ctx, field)
+	case "diffRefs":
+		return ec.fieldContext_MergeRequest_diffRefs(ctx, field)
+	case "upvotes":
+		return ec.fieldContext_MergeRequest_upvotes(ctx, field)
+	case "downvotes":
+		return ec.fieldContext_MergeRequest_downvotes(ctx, field)
+	case "webUrl":
+		return ec.fieldContext_MergeRequest_webUrl(ctx, field)
+	case "webPath":
+		return ec.fieldContext_MergeRequest_webPath(ctx, field)
+	case "reference":
+		return ec.fieldContext_MergeRequest_reference(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MergeRequest", field.Name)
+}
+
+func (ec *executionContext) childFields_MergeRequestConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_MergeRequestConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_MergeRequestConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_MergeRequestConnection_totalCount(ctx, field)
+	case "nodes":
+		return ec.fieldContext_MergeRequestConnection_nodes(ctx, field)
+	case "count":
+		return ec.fieldContext_MergeRequestConnection_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeRequestConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_MergeRequestCreatePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientMutationId":
+		return ec.fieldContext_MergeRequestCreatePayload_clientMutationId(ctx, field)
+	case "mergeRequest":
+		return ec.fieldContext_MergeRequestCreatePayload_mergeRequest(ctx, field)
+	case "errors":
+		return ec.fieldContext_MergeRequestCreatePayload_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeRequestCreatePayload", field.Name)
 }
 
 func (ec *executionContext) childFields_MergeRequestEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7711,6 +8774,10 @@ func (ec *executionContext) childFields_Project(ctx context.Context, field graph
 		return ec.fieldContext_Project_label(ctx, field)
 	case "labels":
 		return ec.fieldContext_Project_labels(ctx, field)
+	case "mergeRequest":
+		return ec.fieldContext_Project_mergeRequest(ctx, field)
+	case "mergeRequests":
+		return ec.fieldContext_Project_mergeRequests(ctx, field)
 	case "milestones":
 		return ec.fieldContext_Project_milestones(ctx, field)
 	case "fullPath":
@@ -8051,6 +9118,12 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_location(ctx, field)
 	case "publicEmail":
 		return ec.fieldContext_User_publicEmail(ctx, field)
+	case "authoredMergeRequests":
+		return ec.fieldContext_User_authoredMergeRequests(ctx, field)
+	case "assignedMergeRequests":
+		return ec.fieldContext_User_assignedMergeRequests(ctx, field)
+	case "reviewRequestedMergeRequests":
+		return ec.fieldContext_User_reviewRequestedMergeRequests(ctx, field)
 	case "starredProjects":
 		return ec.fieldContext_User_starredProjects(ctx, field)
 	case "locked":
@@ -8669,6 +9742,308 @@ func (ec *executionContext) field_Group_labels_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Group_mergeRequests_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "iids",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["iids"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "sourceBranches",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sourceBranches"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "targetBranches",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["targetBranches"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "state",
+		func(ctx context.Context, v any) (*model.MergeRequestState, error) {
+			return ec.unmarshalOMergeRequestState2ᚖanvilᚋgraphᚋmodelᚐMergeRequestState(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["state"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "draft",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["draft"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "approved",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["approved"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "createdAfter",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["createdAfter"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "createdBefore",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["createdBefore"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "deployedAfter",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["deployedAfter"] = arg8
+	arg9, err := graphql.ProcessArgField(ctx, rawArgs, "deployedBefore",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["deployedBefore"] = arg9
+	arg10, err := graphql.ProcessArgField(ctx, rawArgs, "updatedAfter",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["updatedAfter"] = arg10
+	arg11, err := graphql.ProcessArgField(ctx, rawArgs, "updatedBefore",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["updatedBefore"] = arg11
+	arg12, err := graphql.ProcessArgField(ctx, rawArgs, "labelName",
+		func(ctx context.Context, v any) ([]*string, error) {
+			return ec.unmarshalOString2ᚕᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["labelName"] = arg12
+	arg13, err := graphql.ProcessArgField(ctx, rawArgs, "labels",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["labels"] = arg13
+	arg14, err := graphql.ProcessArgField(ctx, rawArgs, "mergedAfter",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["mergedAfter"] = arg14
+	arg15, err := graphql.ProcessArgField(ctx, rawArgs, "mergedBefore",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["mergedBefore"] = arg15
+	arg16, err := graphql.ProcessArgField(ctx, rawArgs, "mergedBy",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["mergedBy"] = arg16
+	arg17, err := graphql.ProcessArgField(ctx, rawArgs, "approvedBy",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["approvedBy"] = arg17
+	arg18, err := graphql.ProcessArgField(ctx, rawArgs, "approver",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["approver"] = arg18
+	arg19, err := graphql.ProcessArgField(ctx, rawArgs, "myReactionEmoji",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["myReactionEmoji"] = arg19
+	arg20, err := graphql.ProcessArgField(ctx, rawArgs, "milestoneTitle",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["milestoneTitle"] = arg20
+	arg21, err := graphql.ProcessArgField(ctx, rawArgs, "milestoneWildcardId",
+		func(ctx context.Context, v any) (*model.MilestoneWildcardID, error) {
+			return ec.unmarshalOMilestoneWildcardId2ᚖanvilᚋgraphᚋmodelᚐMilestoneWildcardID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["milestoneWildcardId"] = arg21
+	arg22, err := graphql.ProcessArgField(ctx, rawArgs, "assigneeUsername",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["assigneeUsername"] = arg22
+	arg23, err := graphql.ProcessArgField(ctx, rawArgs, "assigneeWildcardId",
+		func(ctx context.Context, v any) (*model.AssigneeWildcardID, error) {
+			return ec.unmarshalOAssigneeWildcardId2ᚖanvilᚋgraphᚋmodelᚐAssigneeWildcardID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["assigneeWildcardId"] = arg23
+	arg24, err := graphql.ProcessArgField(ctx, rawArgs, "authorUsername",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["authorUsername"] = arg24
+	arg25, err := graphql.ProcessArgField(ctx, rawArgs, "reviewerUsername",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reviewerUsername"] = arg25
+	arg26, err := graphql.ProcessArgField(ctx, rawArgs, "reviewerWildcardId",
+		func(ctx context.Context, v any) (*model.ReviewerWildcardID, error) {
+			return ec.unmarshalOReviewerWildcardId2ᚖanvilᚋgraphᚋmodelᚐReviewerWildcardID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reviewerWildcardId"] = arg26
+	arg27, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg27
+	arg28, err := graphql.ProcessArgField(ctx, rawArgs, "in",
+		func(ctx context.Context, v any) ([]model.IssuableSearchableField, error) {
+			return ec.unmarshalOIssuableSearchableField2ᚕanvilᚋgraphᚋmodelᚐIssuableSearchableFieldᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["in"] = arg28
+	arg29, err := graphql.ProcessArgField(ctx, rawArgs, "not",
+		func(ctx context.Context, v any) (*model.MergeRequestsResolverNegatedParams, error) {
+			return ec.unmarshalOMergeRequestsResolverNegatedParams2ᚖanvilᚋgraphᚋmodelᚐMergeRequestsResolverNegatedParams(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["not"] = arg29
+	arg30, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+		func(ctx context.Context, v any) (*model.MergeRequestSort, error) {
+			return ec.unmarshalOMergeRequestSort2ᚖanvilᚋgraphᚋmodelᚐMergeRequestSort(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sort"] = arg30
+	arg31, err := graphql.ProcessArgField(ctx, rawArgs, "includeSubgroups",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["includeSubgroups"] = arg31
+	arg32, err := graphql.ProcessArgField(ctx, rawArgs, "includeArchived",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["includeArchived"] = arg32
+	arg33, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg33
+	arg34, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg34
+	arg35, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg35
+	arg36, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg36
+	return args, nil
+}
+
 func (ec *executionContext) field_Group_milestones_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9015,6 +10390,134 @@ func (ec *executionContext) field_Issue_reference_args(ctx context.Context, rawA
 	return args, nil
 }
 
+func (ec *executionContext) field_MergeRequest_assignees_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_MergeRequest_labels_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_MergeRequest_reference_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "full",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["full"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_MergeRequest_reviewers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createIssue_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9119,6 +10622,20 @@ func (ec *executionContext) field_Mutation_labelCreate_args(ctx context.Context,
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.LabelCreateInput, error) {
 			return ec.unmarshalNLabelCreateInput2anvilᚋgraphᚋmodelᚐLabelCreateInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_mergeRequestCreate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.MergeRequestCreateInput, error) {
+			return ec.unmarshalNMergeRequestCreateInput2anvilᚋgraphᚋmodelᚐMergeRequestCreateInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -9553,6 +11070,306 @@ func (ec *executionContext) field_Project_labels_args(ctx context.Context, rawAr
 	return args, nil
 }
 
+func (ec *executionContext) field_Project_mergeRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "iid",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["iid"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Project_mergeRequests_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "iids",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["iids"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "sourceBranches",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sourceBranches"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "targetBranches",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["targetBranches"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "state",
+		func(ctx context.Context, v any) (*model.MergeRequestState, error) {
+			return ec.unmarshalOMergeRequestState2ᚖanvilᚋgraphᚋmodelᚐMergeRequestState(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["state"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "draft",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["draft"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "approved",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["approved"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "createdAfter",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["createdAfter"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "createdBefore",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["createdBefore"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "deployedAfter",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["deployedAfter"] = arg8
+	arg9, err := graphql.ProcessArgField(ctx, rawArgs, "deployedBefore",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["deployedBefore"] = arg9
+	arg10, err := graphql.ProcessArgField(ctx, rawArgs, "updatedAfter",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["updatedAfter"] = arg10
+	arg11, err := graphql.ProcessArgField(ctx, rawArgs, "updatedBefore",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["updatedBefore"] = arg11
+	arg12, err := graphql.ProcessArgField(ctx, rawArgs, "labelName",
+		func(ctx context.Context, v any) ([]*string, error) {
+			return ec.unmarshalOString2ᚕᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["labelName"] = arg12
+	arg13, err := graphql.ProcessArgField(ctx, rawArgs, "labels",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["labels"] = arg13
+	arg14, err := graphql.ProcessArgField(ctx, rawArgs, "mergedAfter",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["mergedAfter"] = arg14
+	arg15, err := graphql.ProcessArgField(ctx, rawArgs, "mergedBefore",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["mergedBefore"] = arg15
+	arg16, err := graphql.ProcessArgField(ctx, rawArgs, "mergedBy",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["mergedBy"] = arg16
+	arg17, err := graphql.ProcessArgField(ctx, rawArgs, "approvedBy",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["approvedBy"] = arg17
+	arg18, err := graphql.ProcessArgField(ctx, rawArgs, "approver",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["approver"] = arg18
+	arg19, err := graphql.ProcessArgField(ctx, rawArgs, "myReactionEmoji",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["myReactionEmoji"] = arg19
+	arg20, err := graphql.ProcessArgField(ctx, rawArgs, "milestoneTitle",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["milestoneTitle"] = arg20
+	arg21, err := graphql.ProcessArgField(ctx, rawArgs, "milestoneWildcardId",
+		func(ctx context.Context, v any) (*model.MilestoneWildcardID, error) {
+			return ec.unmarshalOMilestoneWildcardId2ᚖanvilᚋgraphᚋmodelᚐMilestoneWildcardID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["milestoneWildcardId"] = arg21
+	arg22, err := graphql.ProcessArgField(ctx, rawArgs, "assigneeUsername",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["assigneeUsername"] = arg22
+	arg23, err := graphql.ProcessArgField(ctx, rawArgs, "assigneeWildcardId",
+		func(ctx context.Context, v any) (*model.AssigneeWildcardID, error) {
+			return ec.unmarshalOAssigneeWildcardId2ᚖanvilᚋgraphᚋmodelᚐAssigneeWildcardID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["assigneeWildcardId"] = arg23
+	arg24, err := graphql.ProcessArgField(ctx, rawArgs, "authorUsername",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["authorUsername"] = arg24
+	arg25, err := graphql.ProcessArgField(ctx, rawArgs, "reviewerUsername",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reviewerUsername"] = arg25
+	arg26, err := graphql.ProcessArgField(ctx, rawArgs, "reviewerWildcardId",
+		func(ctx context.Context, v any) (*model.ReviewerWildcardID, error) {
+			return ec.unmarshalOReviewerWildcardId2ᚖanvilᚋgraphᚋmodelᚐReviewerWildcardID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reviewerWildcardId"] = arg26
+	arg27, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg27
+	arg28, err := graphql.ProcessArgField(ctx, rawArgs, "in",
+		func(ctx context.Context, v any) ([]model.IssuableSearchableField, error) {
+			return ec.unmarshalOIssuableSearchableField2ᚕanvilᚋgraphᚋmodelᚐIssuableSearchableFieldᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["in"] = arg28
+	arg29, err := graphql.ProcessArgField(ctx, rawArgs, "not",
+		func(ctx context.Context, v any) (*model.MergeRequestsResolverNegatedParams, error) {
+			return ec.unmarshalOMergeRequestsResolverNegatedParams2ᚖanvilᚋgraphᚋmodelᚐMergeRequestsResolverNegatedParams(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["not"] = arg29
+	arg30, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+		func(ctx context.Context, v any) (*model.MergeRequestSort, error) {
+			return ec.unmarshalOMergeRequestSort2ᚖanvilᚋgraphᚋmodelᚐMergeRequestSort(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sort"] = arg30
+	arg31, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg31
+	arg32, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg32
+	arg33, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg33
+	arg34, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg34
+	return args, nil
+}
+
 func (ec *executionContext) field_Project_milestones_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9821,6 +11638,20 @@ func (ec *executionContext) field_Query_issue_args(ctx context.Context, rawArgs 
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNIssueID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_mergeRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNMergeRequestID2string(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -10486,6 +12317,408 @@ func (ec *executionContext) field_Tree_trees_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["last"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_User_assignedMergeRequests_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "iids",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["iids"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "sourceBranches",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sourceBranches"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "targetBranches",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["targetBranches"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "state",
+		func(ctx context.Context, v any) (*model.MergeRequestState, error) {
+			return ec.unmarshalOMergeRequestState2ᚖanvilᚋgraphᚋmodelᚐMergeRequestState(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["state"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "draft",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["draft"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "labelName",
+		func(ctx context.Context, v any) ([]*string, error) {
+			return ec.unmarshalOString2ᚕᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["labelName"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "milestoneTitle",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["milestoneTitle"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "not",
+		func(ctx context.Context, v any) (*model.MergeRequestsResolverNegatedParams, error) {
+			return ec.unmarshalOMergeRequestsResolverNegatedParams2ᚖanvilᚋgraphᚋmodelᚐMergeRequestsResolverNegatedParams(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["not"] = arg8
+	arg9, err := graphql.ProcessArgField(ctx, rawArgs, "projectPath",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectPath"] = arg9
+	arg10, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOProjectID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg10
+	arg11, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+		func(ctx context.Context, v any) (*model.MergeRequestSort, error) {
+			return ec.unmarshalOMergeRequestSort2ᚖanvilᚋgraphᚋmodelᚐMergeRequestSort(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sort"] = arg11
+	arg12, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg12
+	arg13, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg13
+	arg14, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg14
+	arg15, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg15
+	return args, nil
+}
+
+func (ec *executionContext) field_User_authoredMergeRequests_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "iids",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["iids"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "sourceBranches",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sourceBranches"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "targetBranches",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["targetBranches"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "state",
+		func(ctx context.Context, v any) (*model.MergeRequestState, error) {
+			return ec.unmarshalOMergeRequestState2ᚖanvilᚋgraphᚋmodelᚐMergeRequestState(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["state"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "draft",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["draft"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "labelName",
+		func(ctx context.Context, v any) ([]*string, error) {
+			return ec.unmarshalOString2ᚕᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["labelName"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "milestoneTitle",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["milestoneTitle"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "not",
+		func(ctx context.Context, v any) (*model.MergeRequestsResolverNegatedParams, error) {
+			return ec.unmarshalOMergeRequestsResolverNegatedParams2ᚖanvilᚋgraphᚋmodelᚐMergeRequestsResolverNegatedParams(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["not"] = arg8
+	arg9, err := graphql.ProcessArgField(ctx, rawArgs, "projectPath",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectPath"] = arg9
+	arg10, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOProjectID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg10
+	arg11, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+		func(ctx context.Context, v any) (*model.MergeRequestSort, error) {
+			return ec.unmarshalOMergeRequestSort2ᚖanvilᚋgraphᚋmodelᚐMergeRequestSort(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sort"] = arg11
+	arg12, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg12
+	arg13, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg13
+	arg14, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg14
+	arg15, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg15
+	return args, nil
+}
+
+func (ec *executionContext) field_User_reviewRequestedMergeRequests_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "iids",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["iids"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "sourceBranches",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sourceBranches"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "targetBranches",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["targetBranches"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "state",
+		func(ctx context.Context, v any) (*model.MergeRequestState, error) {
+			return ec.unmarshalOMergeRequestState2ᚖanvilᚋgraphᚋmodelᚐMergeRequestState(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["state"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "draft",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["draft"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "labelName",
+		func(ctx context.Context, v any) ([]*string, error) {
+			return ec.unmarshalOString2ᚕᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["labelName"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "milestoneTitle",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["milestoneTitle"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "not",
+		func(ctx context.Context, v any) (*model.MergeRequestsResolverNegatedParams, error) {
+			return ec.unmarshalOMergeRequestsResolverNegatedParams2ᚖanvilᚋgraphᚋmodelᚐMergeRequestsResolverNegatedParams(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["not"] = arg8
+	arg9, err := graphql.ProcessArgField(ctx, rawArgs, "projectPath",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectPath"] = arg9
+	arg10, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOProjectID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg10
+	arg11, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+		func(ctx context.Context, v any) (*model.MergeRequestSort, error) {
+			return ec.unmarshalOMergeRequestSort2ᚖanvilᚋgraphᚋmodelᚐMergeRequestSort(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sort"] = arg11
+	arg12, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg12
+	arg13, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg13
+	arg14, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg14
+	arg15, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg15
 	return args, nil
 }
 
@@ -12119,6 +14352,75 @@ func (ec *executionContext) fieldContext_CreateNotePayload_errors(_ context.Cont
 	return graphql.NewScalarFieldContext("CreateNotePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _DiffRefs_baseSha(ctx context.Context, field graphql.CollectedField, obj *model.DiffRefs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffRefs_baseSha(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BaseSha, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DiffRefs_baseSha(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffRefs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DiffRefs_headSha(ctx context.Context, field graphql.CollectedField, obj *model.DiffRefs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffRefs_headSha(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HeadSha, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiffRefs_headSha(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffRefs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DiffRefs_startSha(ctx context.Context, field graphql.CollectedField, obj *model.DiffRefs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffRefs_startSha(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartSha, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiffRefs_startSha(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffRefs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Discussion_id(ctx context.Context, field graphql.CollectedField, obj *notes.Discussion) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12997,6 +15299,50 @@ func (ec *executionContext) fieldContext_Group_labels(ctx context.Context, field
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Group_labels_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Group_mergeRequests(ctx context.Context, field graphql.CollectedField, obj *ent.Namespace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Group_mergeRequests(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Group().MergeRequests(ctx, obj, fc.Args["iids"].([]string), fc.Args["sourceBranches"].([]string), fc.Args["targetBranches"].([]string), fc.Args["state"].(*model.MergeRequestState), fc.Args["draft"].(*bool), fc.Args["approved"].(*bool), fc.Args["createdAfter"].(*time.Time), fc.Args["createdBefore"].(*time.Time), fc.Args["deployedAfter"].(*time.Time), fc.Args["deployedBefore"].(*time.Time), fc.Args["updatedAfter"].(*time.Time), fc.Args["updatedBefore"].(*time.Time), fc.Args["labelName"].([]*string), fc.Args["labels"].([]string), fc.Args["mergedAfter"].(*time.Time), fc.Args["mergedBefore"].(*time.Time), fc.Args["mergedBy"].(*string), fc.Args["approvedBy"].([]string), fc.Args["approver"].([]string), fc.Args["myReactionEmoji"].(*string), fc.Args["milestoneTitle"].(*string), fc.Args["milestoneWildcardId"].(*model.MilestoneWildcardID), fc.Args["assigneeUsername"].(*string), fc.Args["assigneeWildcardId"].(*model.AssigneeWildcardID), fc.Args["authorUsername"].(*string), fc.Args["reviewerUsername"].(*string), fc.Args["reviewerWildcardId"].(*model.ReviewerWildcardID), fc.Args["search"].(*string), fc.Args["in"].([]model.IssuableSearchableField), fc.Args["not"].(*model.MergeRequestsResolverNegatedParams), fc.Args["sort"].(*model.MergeRequestSort), fc.Args["includeSubgroups"].(*bool), fc.Args["includeArchived"].(*bool), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MergeRequestConnection) graphql.Marshaler {
+			return ec.marshalOMergeRequestConnection2ᚖanvilᚋentᚐMergeRequestConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Group_mergeRequests(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Group",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequestConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Group_mergeRequests_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -15593,18 +17939,18 @@ func (ec *executionContext) _MergeRequest_id(ctx context.Context, field graphql.
 			return ec.fieldContext_MergeRequest_id(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
+			return ec.Resolvers.MergeRequest().ID(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNID2int(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_MergeRequest_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("MergeRequest", field, true, true, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _MergeRequest_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
@@ -16136,6 +18482,632 @@ func (ec *executionContext) fieldContext_MergeRequest_userNotesCount(_ context.C
 	return graphql.NewScalarFieldContext("MergeRequest", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _MergeRequest_iid(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_iid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().Iid(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_iid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_state(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().State(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.MergeRequestState) graphql.Marshaler {
+			return ec.marshalNMergeRequestState2anvilᚋgraphᚋmodelᚐMergeRequestState(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, true, true, errors.New("field of type MergeRequestState does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_projectId(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_projectId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().ProjectID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_projectId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_sourceProjectId(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_sourceProjectId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().SourceProjectID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_sourceProjectId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_targetProjectId(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_targetProjectId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().TargetProjectID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_targetProjectId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_author(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_author(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().Author(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖanvilᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_author(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequest_assignees(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_assignees(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.MergeRequest().Assignees(ctx, obj, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.UserConnection) graphql.Marshaler {
+			return ec.marshalOUserConnection2ᚖanvilᚋentᚐUserConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_assignees(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_MergeRequest_assignees_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequest_reviewers(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_reviewers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.MergeRequest().Reviewers(ctx, obj, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.UserConnection) graphql.Marshaler {
+			return ec.marshalOUserConnection2ᚖanvilᚋentᚐUserConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_reviewers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_MergeRequest_reviewers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequest_labels(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_labels(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.MergeRequest().Labels(ctx, obj, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LabelConnection) graphql.Marshaler {
+			return ec.marshalOLabelConnection2ᚖanvilᚋentᚐLabelConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_labels(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LabelConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_MergeRequest_labels_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequest_milestone(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_milestone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().Milestone(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Milestone) graphql.Marshaler {
+			return ec.marshalOMilestone2ᚖanvilᚋentᚐMilestone(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_milestone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Milestone(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequest_mergeUser(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_mergeUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().MergeUser(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖanvilᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_mergeUser(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequest_discussionLocked(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_discussionLocked(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().DiscussionLocked(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_discussionLocked(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_mergeStatus(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_mergeStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().MergeStatus(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_mergeStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_mergeStatusEnum(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_mergeStatusEnum(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().MergeStatusEnum(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeStatus) graphql.Marshaler {
+			return ec.marshalOMergeStatus2ᚖanvilᚋgraphᚋmodelᚐMergeStatus(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_mergeStatusEnum(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, true, true, errors.New("field of type MergeStatus does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_detailedMergeStatus(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_detailedMergeStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().DetailedMergeStatus(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DetailedMergeStatus) graphql.Marshaler {
+			return ec.marshalODetailedMergeStatus2ᚖanvilᚋgraphᚋmodelᚐDetailedMergeStatus(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_detailedMergeStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, true, true, errors.New("field of type DetailedMergeStatus does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_diffHeadSha(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_diffHeadSha(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().DiffHeadSha(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_diffHeadSha(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_diffRefs(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_diffRefs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().DiffRefs(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DiffRefs) graphql.Marshaler {
+			return ec.marshalODiffRefs2ᚖanvilᚋgraphᚋmodelᚐDiffRefs(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_diffRefs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiffRefs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequest_upvotes(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_upvotes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().Upvotes(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_upvotes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_downvotes(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_downvotes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().Downvotes(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_downvotes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_webUrl(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_webUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().WebURL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_webUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_webPath(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_webPath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().WebPath(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_webPath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_reference(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_reference(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.MergeRequest().Reference(ctx, obj, fc.Args["full"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_reference(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_MergeRequest_reference_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _MergeRequestConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequestConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -16221,6 +19193,139 @@ func (ec *executionContext) _MergeRequestConnection_totalCount(ctx context.Conte
 }
 func (ec *executionContext) fieldContext_MergeRequestConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MergeRequestConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequestConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequestConnection().Nodes(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.MergeRequest) graphql.Marshaler {
+			return ec.marshalOMergeRequest2ᚕᚖanvilᚋentᚐMergeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequestConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequestConnection_count(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequestConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestConnection_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequestConnection().Count(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestConnection_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestConnection", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestCreatePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestCreatePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestCreatePayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestCreatePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestCreatePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestCreatePayload_mergeRequest(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestCreatePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestCreatePayload_mergeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MergeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MergeRequest) graphql.Marshaler {
+			return ec.marshalOMergeRequest2ᚖanvilᚋentᚐMergeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestCreatePayload_mergeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequestCreatePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequestCreatePayload_errors(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestCreatePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestCreatePayload_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestCreatePayload_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestCreatePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MergeRequestEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequestEdge) (ret graphql.Marshaler) {
@@ -17254,6 +20359,50 @@ func (ec *executionContext) fieldContext_Mutation_projectMemberUpdate(ctx contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_projectMemberUpdate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_mergeRequestCreate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_mergeRequestCreate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MergeRequestCreate(ctx, fc.Args["input"].(model.MergeRequestCreateInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeRequestCreatePayload) graphql.Marshaler {
+			return ec.marshalOMergeRequestCreatePayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestCreatePayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_mergeRequestCreate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequestCreatePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_mergeRequestCreate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -18501,6 +21650,94 @@ func (ec *executionContext) fieldContext_Project_labels(ctx context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _Project_mergeRequest(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Project_mergeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Project().MergeRequest(ctx, obj, fc.Args["iid"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MergeRequest) graphql.Marshaler {
+			return ec.marshalOMergeRequest2ᚖanvilᚋentᚐMergeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Project_mergeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Project",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Project_mergeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Project_mergeRequests(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Project_mergeRequests(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Project().MergeRequests(ctx, obj, fc.Args["iids"].([]string), fc.Args["sourceBranches"].([]string), fc.Args["targetBranches"].([]string), fc.Args["state"].(*model.MergeRequestState), fc.Args["draft"].(*bool), fc.Args["approved"].(*bool), fc.Args["createdAfter"].(*time.Time), fc.Args["createdBefore"].(*time.Time), fc.Args["deployedAfter"].(*time.Time), fc.Args["deployedBefore"].(*time.Time), fc.Args["updatedAfter"].(*time.Time), fc.Args["updatedBefore"].(*time.Time), fc.Args["labelName"].([]*string), fc.Args["labels"].([]string), fc.Args["mergedAfter"].(*time.Time), fc.Args["mergedBefore"].(*time.Time), fc.Args["mergedBy"].(*string), fc.Args["approvedBy"].([]string), fc.Args["approver"].([]string), fc.Args["myReactionEmoji"].(*string), fc.Args["milestoneTitle"].(*string), fc.Args["milestoneWildcardId"].(*model.MilestoneWildcardID), fc.Args["assigneeUsername"].(*string), fc.Args["assigneeWildcardId"].(*model.AssigneeWildcardID), fc.Args["authorUsername"].(*string), fc.Args["reviewerUsername"].(*string), fc.Args["reviewerWildcardId"].(*model.ReviewerWildcardID), fc.Args["search"].(*string), fc.Args["in"].([]model.IssuableSearchableField), fc.Args["not"].(*model.MergeRequestsResolverNegatedParams), fc.Args["sort"].(*model.MergeRequestSort), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MergeRequestConnection) graphql.Marshaler {
+			return ec.marshalOMergeRequestConnection2ᚖanvilᚋentᚐMergeRequestConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Project_mergeRequests(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Project",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequestConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Project_mergeRequests_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Project_milestones(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19445,6 +22682,50 @@ func (ec *executionContext) fieldContext_Query_issue(ctx context.Context, field 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_issue_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_mergeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_mergeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().MergeRequest(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MergeRequest) graphql.Marshaler {
+			return ec.marshalOMergeRequest2ᚖanvilᚋentᚐMergeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_mergeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_mergeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -22021,6 +25302,138 @@ func (ec *executionContext) fieldContext_User_publicEmail(_ context.Context, fie
 	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _User_authoredMergeRequests(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_User_authoredMergeRequests(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.User().AuthoredMergeRequests(ctx, obj, fc.Args["iids"].([]string), fc.Args["sourceBranches"].([]string), fc.Args["targetBranches"].([]string), fc.Args["state"].(*model.MergeRequestState), fc.Args["draft"].(*bool), fc.Args["labelName"].([]*string), fc.Args["milestoneTitle"].(*string), fc.Args["search"].(*string), fc.Args["not"].(*model.MergeRequestsResolverNegatedParams), fc.Args["projectPath"].(*string), fc.Args["projectId"].(*string), fc.Args["sort"].(*model.MergeRequestSort), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MergeRequestConnection) graphql.Marshaler {
+			return ec.marshalOMergeRequestConnection2ᚖanvilᚋentᚐMergeRequestConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_User_authoredMergeRequests(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "User",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequestConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_User_authoredMergeRequests_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _User_assignedMergeRequests(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_User_assignedMergeRequests(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.User().AssignedMergeRequests(ctx, obj, fc.Args["iids"].([]string), fc.Args["sourceBranches"].([]string), fc.Args["targetBranches"].([]string), fc.Args["state"].(*model.MergeRequestState), fc.Args["draft"].(*bool), fc.Args["labelName"].([]*string), fc.Args["milestoneTitle"].(*string), fc.Args["search"].(*string), fc.Args["not"].(*model.MergeRequestsResolverNegatedParams), fc.Args["projectPath"].(*string), fc.Args["projectId"].(*string), fc.Args["sort"].(*model.MergeRequestSort), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MergeRequestConnection) graphql.Marshaler {
+			return ec.marshalOMergeRequestConnection2ᚖanvilᚋentᚐMergeRequestConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_User_assignedMergeRequests(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "User",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequestConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_User_assignedMergeRequests_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _User_reviewRequestedMergeRequests(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_User_reviewRequestedMergeRequests(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.User().ReviewRequestedMergeRequests(ctx, obj, fc.Args["iids"].([]string), fc.Args["sourceBranches"].([]string), fc.Args["targetBranches"].([]string), fc.Args["state"].(*model.MergeRequestState), fc.Args["draft"].(*bool), fc.Args["labelName"].([]*string), fc.Args["milestoneTitle"].(*string), fc.Args["search"].(*string), fc.Args["not"].(*model.MergeRequestsResolverNegatedParams), fc.Args["projectPath"].(*string), fc.Args["projectId"].(*string), fc.Args["sort"].(*model.MergeRequestSort), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MergeRequestConnection) graphql.Marshaler {
+			return ec.marshalOMergeRequestConnection2ᚖanvilᚋentᚐMergeRequestConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_User_reviewRequestedMergeRequests(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "User",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequestConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_User_reviewRequestedMergeRequests_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _User_starredProjects(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24282,6 +27695,85 @@ func (ec *executionContext) unmarshalInputMemberOrder(ctx context.Context, obj a
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputMergeRequestCreateInput(ctx context.Context, obj any) (model.MergeRequestCreateInput, error) {
+	var it model.MergeRequestCreateInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"clientMutationId", "projectPath", "title", "sourceBranch", "targetBranch", "description", "labels", "removeSourceBranch"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		case "projectPath":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("projectPath"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProjectPath = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "sourceBranch":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sourceBranch"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SourceBranch = data
+		case "targetBranch":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("targetBranch"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TargetBranch = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "labels":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("labels"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Labels = data
+		case "removeSourceBranch":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("removeSourceBranch"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RemoveSourceBranch = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputMergeRequestOrder(ctx context.Context, obj any) (ent.MergeRequestOrder, error) {
 	var it ent.MergeRequestOrder
 	if obj == nil {
@@ -24318,6 +27810,106 @@ func (ec *executionContext) unmarshalInputMergeRequestOrder(ctx context.Context,
 				return it, err
 			}
 			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputMergeRequestsResolverNegatedParams(ctx context.Context, obj any) (model.MergeRequestsResolverNegatedParams, error) {
+	var it model.MergeRequestsResolverNegatedParams
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"labels", "labelName", "milestoneTitle", "milestoneWildcardId", "sourceBranches", "targetBranches", "assigneeUsername", "authorUsername", "reviewerUsername", "myReactionEmoji", "approvedBy"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "labels":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("labels"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Labels = data
+		case "labelName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("labelName"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LabelName = data
+		case "milestoneTitle":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("milestoneTitle"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MilestoneTitle = data
+		case "milestoneWildcardId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("milestoneWildcardId"))
+			data, err := ec.unmarshalONegatedMilestoneWildcardId2ᚖanvilᚋgraphᚋmodelᚐNegatedMilestoneWildcardID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MilestoneWildcardID = data
+		case "sourceBranches":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sourceBranches"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SourceBranches = data
+		case "targetBranches":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("targetBranches"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TargetBranches = data
+		case "assigneeUsername":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("assigneeUsername"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AssigneeUsername = data
+		case "authorUsername":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorUsername"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthorUsername = data
+		case "reviewerUsername":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("reviewerUsername"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReviewerUsername = data
+		case "myReactionEmoji":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("myReactionEmoji"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MyReactionEmoji = data
+		case "approvedBy":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("approvedBy"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ApprovedBy = data
 		}
 	}
 	return it, nil
@@ -25981,6 +29573,54 @@ func (ec *executionContext) _CreateNotePayload(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var diffRefsImplementors = []string{"DiffRefs"}
+
+func (ec *executionContext) _DiffRefs(ctx context.Context, sel ast.SelectionSet, obj *model.DiffRefs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, diffRefsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DiffRefs")
+		case "baseSha":
+			out.Values[i] = ec._DiffRefs_baseSha(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "headSha":
+			out.Values[i] = ec._DiffRefs_headSha(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startSha":
+			out.Values[i] = ec._DiffRefs_startSha(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var discussionImplementors = []string{"Discussion"}
 
 func (ec *executionContext) _Discussion(ctx context.Context, sel ast.SelectionSet, obj *notes.Discussion) graphql.Marshaler {
@@ -26747,6 +30387,44 @@ func (ec *executionContext) _Group(ctx context.Context, sel ast.SelectionSet, ob
 					}
 				}()
 				res = ec._Group_labels(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "mergeRequests":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Group_mergeRequests(ctx, field, obj)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -28934,125 +32612,994 @@ func (ec *executionContext) _MergeRequest(ctx context.Context, sel ast.Selection
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("MergeRequest")
 		case "id":
-			out.Values[i] = ec._MergeRequest_id(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_id(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
 			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "createdAt":
 			out.Values[i] = ec._MergeRequest_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "updatedAt":
 			out.Values[i] = ec._MergeRequest_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "sourceBranch":
 			out.Values[i] = ec._MergeRequest_sourceBranch(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "targetBranch":
 			out.Values[i] = ec._MergeRequest_targetBranch(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "title":
 			out.Values[i] = ec._MergeRequest_title(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "description":
 			out.Values[i] = ec._MergeRequest_description(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "draft":
 			out.Values[i] = ec._MergeRequest_draft(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "mergeError":
 			out.Values[i] = ec._MergeRequest_mergeError(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "sha":
 			out.Values[i] = ec._MergeRequest_sha(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "mergeCommitSha":
 			out.Values[i] = ec._MergeRequest_mergeCommitSha(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "squashCommitSha":
 			out.Values[i] = ec._MergeRequest_squashCommitSha(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "rebaseCommitSha":
 			out.Values[i] = ec._MergeRequest_rebaseCommitSha(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "mergedAt":
 			out.Values[i] = ec._MergeRequest_mergedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "closedAt":
 			out.Values[i] = ec._MergeRequest_closedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "mergeWhenPipelineSucceeds":
 			out.Values[i] = ec._MergeRequest_mergeWhenPipelineSucceeds(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "preparedAt":
 			out.Values[i] = ec._MergeRequest_preparedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "forceRemoveSourceBranch":
 			out.Values[i] = ec._MergeRequest_forceRemoveSourceBranch(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "shouldRemoveSourceBranch":
 			out.Values[i] = ec._MergeRequest_shouldRemoveSourceBranch(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "squash":
 			out.Values[i] = ec._MergeRequest_squash(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "allowCollaboration":
 			out.Values[i] = ec._MergeRequest_allowCollaboration(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "timeEstimate":
 			out.Values[i] = ec._MergeRequest_timeEstimate(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "totalTimeSpent":
 			out.Values[i] = ec._MergeRequest_totalTimeSpent(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "userNotesCount":
 			out.Values[i] = ec._MergeRequest_userNotesCount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "iid":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_iid(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "state":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_state(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "projectId":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_projectId(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "sourceProjectId":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_sourceProjectId(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "targetProjectId":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_targetProjectId(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "author":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_author(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "assignees":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_assignees(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "reviewers":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_reviewers(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "labels":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_labels(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "milestone":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_milestone(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "mergeUser":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_mergeUser(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "discussionLocked":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_discussionLocked(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "mergeStatus":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_mergeStatus(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "mergeStatusEnum":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_mergeStatusEnum(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "detailedMergeStatus":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_detailedMergeStatus(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "diffHeadSha":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_diffHeadSha(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "diffRefs":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_diffRefs(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "upvotes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_upvotes(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "downvotes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_downvotes(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "webUrl":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_webUrl(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "webPath":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_webPath(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "reference":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_reference(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -29089,15 +33636,139 @@ func (ec *executionContext) _MergeRequestConnection(ctx context.Context, sel ast
 		case "edges":
 			out.Values[i] = ec._MergeRequestConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "pageInfo":
 			out.Values[i] = ec._MergeRequestConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "totalCount":
 			out.Values[i] = ec._MergeRequestConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequestConnection_nodes(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "count":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequestConnection_count(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var mergeRequestCreatePayloadImplementors = []string{"MergeRequestCreatePayload"}
+
+func (ec *executionContext) _MergeRequestCreatePayload(ctx context.Context, sel ast.SelectionSet, obj *model.MergeRequestCreatePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeRequestCreatePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeRequestCreatePayload")
+		case "clientMutationId":
+			out.Values[i] = ec._MergeRequestCreatePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeRequest":
+			out.Values[i] = ec._MergeRequestCreatePayload_mergeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._MergeRequestCreatePayload_errors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -29794,6 +34465,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "mergeRequestCreate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_mergeRequestCreate(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createNote":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createNote(ctx, field)
@@ -30486,6 +35164,82 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 					}
 				}()
 				res = ec._Project_labels(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "mergeRequest":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Project_mergeRequest(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "mergeRequests":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Project_mergeRequests(ctx, field, obj)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -31278,6 +36032,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_issue(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "mergeRequest":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_mergeRequest(ctx, field)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -32893,6 +37669,120 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "authoredMergeRequests":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._User_authoredMergeRequests(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "assignedMergeRequests":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._User_assignedMergeRequests(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "reviewRequestedMergeRequests":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._User_reviewRequestedMergeRequests(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "starredProjects":
 			field := field
 
@@ -34124,6 +39014,27 @@ func (ec *executionContext) marshalNMemberOrderField2ᚖanvilᚋentᚐMemberOrde
 	return v
 }
 
+func (ec *executionContext) unmarshalNMergeRequestCreateInput2anvilᚋgraphᚋmodelᚐMergeRequestCreateInput(ctx context.Context, v any) (model.MergeRequestCreateInput, error) {
+	res, err := ec.unmarshalInputMergeRequestCreateInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNMergeRequestID2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalID(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMergeRequestID2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalID(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
 func (ec *executionContext) unmarshalNMergeRequestOrderField2ᚖanvilᚋentᚐMergeRequestOrderField(ctx context.Context, v any) (*ent.MergeRequestOrderField, error) {
 	var res = new(ent.MergeRequestOrderField)
 	err := res.UnmarshalGQL(v)
@@ -34137,6 +39048,16 @@ func (ec *executionContext) marshalNMergeRequestOrderField2ᚖanvilᚋentᚐMerg
 		}
 		return graphql.Null
 	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNMergeRequestState2anvilᚋgraphᚋmodelᚐMergeRequestState(ctx context.Context, v any) (model.MergeRequestState, error) {
+	var res model.MergeRequestState
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMergeRequestState2anvilᚋgraphᚋmodelᚐMergeRequestState(ctx context.Context, sel ast.SelectionSet, v model.MergeRequestState) graphql.Marshaler {
 	return v
 }
 
@@ -34851,6 +39772,29 @@ func (ec *executionContext) marshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCu
 	return v
 }
 
+func (ec *executionContext) unmarshalODetailedMergeStatus2ᚖanvilᚋgraphᚋmodelᚐDetailedMergeStatus(ctx context.Context, v any) (*model.DetailedMergeStatus, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.DetailedMergeStatus)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalODetailedMergeStatus2ᚖanvilᚋgraphᚋmodelᚐDetailedMergeStatus(ctx context.Context, sel ast.SelectionSet, v *model.DetailedMergeStatus) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalODiffRefs2ᚖanvilᚋgraphᚋmodelᚐDiffRefs(ctx context.Context, sel ast.SelectionSet, v *model.DiffRefs) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DiffRefs(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalODiscussion2ᚕᚖanvilᚋinternalᚋserviceᚋnotesᚐDiscussion(ctx context.Context, sel ast.SelectionSet, v []*notes.Discussion) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -35487,11 +40431,38 @@ func (ec *executionContext) marshalOMemberEdge2ᚖanvilᚋentᚐMemberEdge(ctx c
 	return ec._MemberEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOMergeRequest2ᚕᚖanvilᚋentᚐMergeRequest(ctx context.Context, sel ast.SelectionSet, v []*ent.MergeRequest) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOMergeRequest2ᚖanvilᚋentᚐMergeRequest(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
 func (ec *executionContext) marshalOMergeRequest2ᚖanvilᚋentᚐMergeRequest(ctx context.Context, sel ast.SelectionSet, v *ent.MergeRequest) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._MergeRequest(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOMergeRequestConnection2ᚖanvilᚋentᚐMergeRequestConnection(ctx context.Context, sel ast.SelectionSet, v *ent.MergeRequestConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MergeRequestConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOMergeRequestCreatePayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestCreatePayload(ctx context.Context, sel ast.SelectionSet, v *model.MergeRequestCreatePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MergeRequestCreatePayload(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOMergeRequestEdge2ᚕᚖanvilᚋentᚐMergeRequestEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.MergeRequestEdge) graphql.Marshaler {
@@ -35512,6 +40483,62 @@ func (ec *executionContext) marshalOMergeRequestEdge2ᚖanvilᚋentᚐMergeReque
 		return graphql.Null
 	}
 	return ec._MergeRequestEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOMergeRequestSort2ᚖanvilᚋgraphᚋmodelᚐMergeRequestSort(ctx context.Context, v any) (*model.MergeRequestSort, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.MergeRequestSort)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMergeRequestSort2ᚖanvilᚋgraphᚋmodelᚐMergeRequestSort(ctx context.Context, sel ast.SelectionSet, v *model.MergeRequestSort) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOMergeRequestState2ᚖanvilᚋgraphᚋmodelᚐMergeRequestState(ctx context.Context, v any) (*model.MergeRequestState, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.MergeRequestState)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMergeRequestState2ᚖanvilᚋgraphᚋmodelᚐMergeRequestState(ctx context.Context, sel ast.SelectionSet, v *model.MergeRequestState) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOMergeRequestsResolverNegatedParams2ᚖanvilᚋgraphᚋmodelᚐMergeRequestsResolverNegatedParams(ctx context.Context, v any) (*model.MergeRequestsResolverNegatedParams, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputMergeRequestsResolverNegatedParams(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOMergeStatus2ᚖanvilᚋgraphᚋmodelᚐMergeStatus(ctx context.Context, v any) (*model.MergeStatus, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.MergeStatus)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMergeStatus2ᚖanvilᚋgraphᚋmodelᚐMergeStatus(ctx context.Context, sel ast.SelectionSet, v *model.MergeStatus) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) marshalOMilestone2ᚕᚖanvilᚋentᚐMilestone(ctx context.Context, sel ast.SelectionSet, v []*ent.Milestone) graphql.Marshaler {
@@ -35802,6 +40829,24 @@ func (ec *executionContext) marshalOProjectEdge2ᚖanvilᚋentᚐProjectEdge(ctx
 	return ec._ProjectEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalOProjectID2ᚖstring(ctx context.Context, v any) (*string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalID(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOProjectID2ᚖstring(ctx context.Context, sel ast.SelectionSet, v *string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalID(*v)
+	return res
+}
+
 func (ec *executionContext) marshalOProjectMemberCreatePayload2ᚖanvilᚋgraphᚋmodelᚐProjectMemberCreatePayload(ctx context.Context, sel ast.SelectionSet, v *model.ProjectMemberCreatePayload) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -35950,6 +40995,22 @@ func (ec *executionContext) marshalORepositoryBlobEdge2ᚖanvilᚋgraphᚋmodel�
 		return graphql.Null
 	}
 	return ec._RepositoryBlobEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOReviewerWildcardId2ᚖanvilᚋgraphᚋmodelᚐReviewerWildcardID(ctx context.Context, v any) (*model.ReviewerWildcardID, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.ReviewerWildcardID)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOReviewerWildcardId2ᚖanvilᚋgraphᚋmodelᚐReviewerWildcardID(ctx context.Context, sel ast.SelectionSet, v *model.ReviewerWildcardID) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) unmarshalOSort2ᚖanvilᚋgraphᚋmodelᚐSort(ctx context.Context, v any) (*model.Sort, error) {

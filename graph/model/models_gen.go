@@ -213,6 +213,16 @@ type CreateNotePayload struct {
 	Errors           []string  `json:"errors"`
 }
 
+// References of the base SHA, the head SHA, and the start SHA of a diff.
+type DiffRefs struct {
+	// Merge base of the branch the comment was made on.
+	BaseSha *string `json:"baseSha,omitempty"`
+	// SHA of the HEAD at the time the comment was made.
+	HeadSha string `json:"headSha"`
+	// SHA of the branch being compared against.
+	StartSha string `json:"startSha"`
+}
+
 type GroupCreateInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 	Name             string  `json:"name"`
@@ -311,6 +321,57 @@ type LabelCreatePayload struct {
 	ClientMutationID *string    `json:"clientMutationId,omitempty"`
 	Label            *ent.Label `json:"label,omitempty"`
 	Errors           []string   `json:"errors"`
+}
+
+type MergeRequestCreateInput struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	// Project full path the merge request is associated with.
+	ProjectPath string `json:"projectPath"`
+	// Title of the merge request.
+	Title string `json:"title"`
+	// Source branch of the merge request.
+	SourceBranch string `json:"sourceBranch"`
+	// Target branch of the merge request.
+	TargetBranch string `json:"targetBranch"`
+	// Description of the merge request (Markdown rendered as HTML for caching).
+	Description *string `json:"description,omitempty"`
+	// Labels of the merge request.
+	Labels []string `json:"labels,omitempty"`
+	// Indicates if the source branch of the merge request will be deleted after merge.
+	RemoveSourceBranch *bool `json:"removeSourceBranch,omitempty"`
+}
+
+type MergeRequestCreatePayload struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	// Merge request after mutation.
+	MergeRequest *ent.MergeRequest `json:"mergeRequest,omitempty"`
+	Errors       []string          `json:"errors"`
+}
+
+// Negated merge request filters: merge requests matching any of them are left out.
+type MergeRequestsResolverNegatedParams struct {
+	// Array of label names. All resolved merge requests will not have these labels.
+	Labels []string `json:"labels,omitempty"`
+	// Array of label names. All resolved merge requests will not have these labels.
+	LabelName []string `json:"labelName,omitempty"`
+	// Title of the milestone.
+	MilestoneTitle *string `json:"milestoneTitle,omitempty"`
+	// Filter out merge requests by milestone ID wildcard.
+	MilestoneWildcardID *NegatedMilestoneWildcardID `json:"milestoneWildcardId,omitempty"`
+	// Array of source branch names. All resolved merge requests will not have these branches as their source.
+	SourceBranches []string `json:"sourceBranches,omitempty"`
+	// Array of target branch names. All resolved merge requests will not have these branches as their target.
+	TargetBranches []string `json:"targetBranches,omitempty"`
+	// Username of the assignee.
+	AssigneeUsername *string `json:"assigneeUsername,omitempty"`
+	// Username of the author.
+	AuthorUsername *string `json:"authorUsername,omitempty"`
+	// Username of the reviewer.
+	ReviewerUsername *string `json:"reviewerUsername,omitempty"`
+	// Filter by reaction emoji applied by the current user.
+	MyReactionEmoji *string `json:"myReactionEmoji,omitempty"`
+	// Usernames of users who approved the merge request.
+	ApprovedBy []string `json:"approvedBy,omitempty"`
 }
 
 // Negated issue filters: issues matching any of them are left out.
@@ -749,6 +810,108 @@ func (e *AssigneeWildcardID) UnmarshalJSON(b []byte) error {
 }
 
 func (e AssigneeWildcardID) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Detailed representation of whether a GitLab merge request can be merged.
+type DetailedMergeStatus string
+
+const (
+	DetailedMergeStatusApprovalsSyncing         DetailedMergeStatus = "APPROVALS_SYNCING"
+	DetailedMergeStatusBlockedStatus            DetailedMergeStatus = "BLOCKED_STATUS"
+	DetailedMergeStatusBrokenStatus             DetailedMergeStatus = "BROKEN_STATUS"
+	DetailedMergeStatusChecking                 DetailedMergeStatus = "CHECKING"
+	DetailedMergeStatusUnchecked                DetailedMergeStatus = "UNCHECKED"
+	DetailedMergeStatusCiMustPass               DetailedMergeStatus = "CI_MUST_PASS"
+	DetailedMergeStatusCiStillRunning           DetailedMergeStatus = "CI_STILL_RUNNING"
+	DetailedMergeStatusCommitsStatus            DetailedMergeStatus = "COMMITS_STATUS"
+	DetailedMergeStatusConflict                 DetailedMergeStatus = "CONFLICT"
+	DetailedMergeStatusDiscussionsNotResolved   DetailedMergeStatus = "DISCUSSIONS_NOT_RESOLVED"
+	DetailedMergeStatusDraftStatus              DetailedMergeStatus = "DRAFT_STATUS"
+	DetailedMergeStatusExternalStatusChecks     DetailedMergeStatus = "EXTERNAL_STATUS_CHECKS"
+	DetailedMergeStatusJiraAssociationMissing   DetailedMergeStatus = "JIRA_ASSOCIATION_MISSING"
+	DetailedMergeStatusLockedLfsFiles           DetailedMergeStatus = "LOCKED_LFS_FILES"
+	DetailedMergeStatusLockedPaths              DetailedMergeStatus = "LOCKED_PATHS"
+	DetailedMergeStatusMergeTime                DetailedMergeStatus = "MERGE_TIME"
+	DetailedMergeStatusMergeable                DetailedMergeStatus = "MERGEABLE"
+	DetailedMergeStatusNeedRebase               DetailedMergeStatus = "NEED_REBASE"
+	DetailedMergeStatusNotApproved              DetailedMergeStatus = "NOT_APPROVED"
+	DetailedMergeStatusNotOpen                  DetailedMergeStatus = "NOT_OPEN"
+	DetailedMergeStatusPreparing                DetailedMergeStatus = "PREPARING"
+	DetailedMergeStatusRequestedChanges         DetailedMergeStatus = "REQUESTED_CHANGES"
+	DetailedMergeStatusSecurityPolicyEvaluation DetailedMergeStatus = "SECURITY_POLICY_EVALUATION"
+	DetailedMergeStatusSecurityPolicyViolations DetailedMergeStatus = "SECURITY_POLICY_VIOLATIONS"
+	DetailedMergeStatusTitleRegex               DetailedMergeStatus = "TITLE_REGEX"
+)
+
+var AllDetailedMergeStatus = []DetailedMergeStatus{
+	DetailedMergeStatusApprovalsSyncing,
+	DetailedMergeStatusBlockedStatus,
+	DetailedMergeStatusBrokenStatus,
+	DetailedMergeStatusChecking,
+	DetailedMergeStatusUnchecked,
+	DetailedMergeStatusCiMustPass,
+	DetailedMergeStatusCiStillRunning,
+	DetailedMergeStatusCommitsStatus,
+	DetailedMergeStatusConflict,
+	DetailedMergeStatusDiscussionsNotResolved,
+	DetailedMergeStatusDraftStatus,
+	DetailedMergeStatusExternalStatusChecks,
+	DetailedMergeStatusJiraAssociationMissing,
+	DetailedMergeStatusLockedLfsFiles,
+	DetailedMergeStatusLockedPaths,
+	DetailedMergeStatusMergeTime,
+	DetailedMergeStatusMergeable,
+	DetailedMergeStatusNeedRebase,
+	DetailedMergeStatusNotApproved,
+	DetailedMergeStatusNotOpen,
+	DetailedMergeStatusPreparing,
+	DetailedMergeStatusRequestedChanges,
+	DetailedMergeStatusSecurityPolicyEvaluation,
+	DetailedMergeStatusSecurityPolicyViolations,
+	DetailedMergeStatusTitleRegex,
+}
+
+func (e DetailedMergeStatus) IsValid() bool {
+	switch e {
+	case DetailedMergeStatusApprovalsSyncing, DetailedMergeStatusBlockedStatus, DetailedMergeStatusBrokenStatus, DetailedMergeStatusChecking, DetailedMergeStatusUnchecked, DetailedMergeStatusCiMustPass, DetailedMergeStatusCiStillRunning, DetailedMergeStatusCommitsStatus, DetailedMergeStatusConflict, DetailedMergeStatusDiscussionsNotResolved, DetailedMergeStatusDraftStatus, DetailedMergeStatusExternalStatusChecks, DetailedMergeStatusJiraAssociationMissing, DetailedMergeStatusLockedLfsFiles, DetailedMergeStatusLockedPaths, DetailedMergeStatusMergeTime, DetailedMergeStatusMergeable, DetailedMergeStatusNeedRebase, DetailedMergeStatusNotApproved, DetailedMergeStatusNotOpen, DetailedMergeStatusPreparing, DetailedMergeStatusRequestedChanges, DetailedMergeStatusSecurityPolicyEvaluation, DetailedMergeStatusSecurityPolicyViolations, DetailedMergeStatusTitleRegex:
+		return true
+	}
+	return false
+}
+
+func (e DetailedMergeStatus) String() string {
+	return string(e)
+}
+
+func (e *DetailedMergeStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = DetailedMergeStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid DetailedMergeStatus", str)
+	}
+	return nil
+}
+
+func (e DetailedMergeStatus) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *DetailedMergeStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e DetailedMergeStatus) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
@@ -1234,6 +1397,130 @@ func (e MemberAccessLevel) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// State of a GitLab merge request.
+type MergeRequestState string
+
+const (
+	MergeRequestStateMerged MergeRequestState = "merged"
+	MergeRequestStateOpened MergeRequestState = "opened"
+	MergeRequestStateClosed MergeRequestState = "closed"
+	MergeRequestStateLocked MergeRequestState = "locked"
+	MergeRequestStateAll    MergeRequestState = "all"
+)
+
+var AllMergeRequestState = []MergeRequestState{
+	MergeRequestStateMerged,
+	MergeRequestStateOpened,
+	MergeRequestStateClosed,
+	MergeRequestStateLocked,
+	MergeRequestStateAll,
+}
+
+func (e MergeRequestState) IsValid() bool {
+	switch e {
+	case MergeRequestStateMerged, MergeRequestStateOpened, MergeRequestStateClosed, MergeRequestStateLocked, MergeRequestStateAll:
+		return true
+	}
+	return false
+}
+
+func (e MergeRequestState) String() string {
+	return string(e)
+}
+
+func (e *MergeRequestState) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = MergeRequestState(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid MergeRequestState", str)
+	}
+	return nil
+}
+
+func (e MergeRequestState) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *MergeRequestState) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e MergeRequestState) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Representation of whether a GitLab merge request can be merged.
+type MergeStatus string
+
+const (
+	MergeStatusUnchecked             MergeStatus = "UNCHECKED"
+	MergeStatusChecking              MergeStatus = "CHECKING"
+	MergeStatusCanBeMerged           MergeStatus = "CAN_BE_MERGED"
+	MergeStatusCannotBeMerged        MergeStatus = "CANNOT_BE_MERGED"
+	MergeStatusCannotBeMergedRecheck MergeStatus = "CANNOT_BE_MERGED_RECHECK"
+)
+
+var AllMergeStatus = []MergeStatus{
+	MergeStatusUnchecked,
+	MergeStatusChecking,
+	MergeStatusCanBeMerged,
+	MergeStatusCannotBeMerged,
+	MergeStatusCannotBeMergedRecheck,
+}
+
+func (e MergeStatus) IsValid() bool {
+	switch e {
+	case MergeStatusUnchecked, MergeStatusChecking, MergeStatusCanBeMerged, MergeStatusCannotBeMerged, MergeStatusCannotBeMergedRecheck:
+		return true
+	}
+	return false
+}
+
+func (e MergeStatus) String() string {
+	return string(e)
+}
+
+func (e *MergeStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = MergeStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid MergeStatus", str)
+	}
+	return nil
+}
+
+func (e MergeStatus) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *MergeStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e MergeStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 // Values for sorting milestones.
 type MilestoneSort string
 
@@ -1657,6 +1944,64 @@ func (e *RefType) UnmarshalJSON(b []byte) error {
 }
 
 func (e RefType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Reviewer ID wildcard values.
+type ReviewerWildcardID string
+
+const (
+	// No reviewer is assigned.
+	ReviewerWildcardIDNone ReviewerWildcardID = "NONE"
+	// Any reviewer is assigned.
+	ReviewerWildcardIDAny ReviewerWildcardID = "ANY"
+)
+
+var AllReviewerWildcardID = []ReviewerWildcardID{
+	ReviewerWildcardIDNone,
+	ReviewerWildcardIDAny,
+}
+
+func (e ReviewerWildcardID) IsValid() bool {
+	switch e {
+	case ReviewerWildcardIDNone, ReviewerWildcardIDAny:
+		return true
+	}
+	return false
+}
+
+func (e ReviewerWildcardID) String() string {
+	return string(e)
+}
+
+func (e *ReviewerWildcardID) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ReviewerWildcardID(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ReviewerWildcardId", str)
+	}
+	return nil
+}
+
+func (e ReviewerWildcardID) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ReviewerWildcardID) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ReviewerWildcardID) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
