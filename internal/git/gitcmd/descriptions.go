@@ -120,7 +120,7 @@ var descriptions = map[string]description{
 	"pack-refs": {writes: true, timeout: 10 * time.Minute},
 	// patch-id reads a diff on standard input and takes no positional arguments.
 	"patch-id": {},
-	"prune":     {writes: true, timeout: time.Hour},
+	"prune":    {writes: true, timeout: time.Hour},
 	"receive-pack": {
 		// Takes the repository directory as its argument.
 		endOfOptions: true,
