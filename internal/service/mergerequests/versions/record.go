@@ -329,9 +329,9 @@ func saveCommits(ctx context.Context, tx *ent.Client, diffID int, commits []*git
 			}
 			batch = append(batch, tx.MergeRequestDiffCommit.Create().SetMergeRequestDiffID(diffID).
 				SetRelativeOrder(lo+i).SetSha(string(c.ID)).SetParentIds(parents).SetMessage(text(c.Message)).
-				SetAuthorName(text(c.Author.Name)).SetAuthorEmail(text(c.Author.Email)).SetAuthoredDate(c.Author.When).
+				SetAuthorName(text(c.Author.Name)).SetAuthorEmail(text(c.Author.Email)).SetAuthoredDate(c.Author.When.UTC()).
 				SetCommitterName(text(c.Committer.Name)).SetCommitterEmail(text(c.Committer.Email)).
-				SetCommittedDate(c.Committer.When))
+				SetCommittedDate(c.Committer.When.UTC()))
 		}
 		saved, err := tx.MergeRequestDiffCommit.CreateBulk(batch...).Save(ctx)
 		if err != nil {
