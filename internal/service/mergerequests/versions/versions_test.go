@@ -28,6 +28,8 @@ func TestRecord_versionsSurviveForcePush(t *testing.T) {
 	f := servertest.NewRepoFixture(t)
 	p := f.ProjectWithReadme(t, "p", "public")
 	r := f.Repo(t, p)
+	// The first commit queues housekeeping, whose prune can race the test's object writes.
+	f.In.WaitJobs(t)
 	svc := f.In.Services.MergeRequestVersions
 	require.NoError(t, f.In.Services.Settings.Set(ctx, "diff_max_patch_bytes", 10240))
 	mainTip, ok, err := r.BranchTip(ctx, "main")
