@@ -17,10 +17,18 @@ import (
 // The reads below take a merge request the caller was already allowed to read (the merge
 // request service's Find).
 
-// List returns a merge request's versions, newest first (GET .../versions).
-func (s *Service) List(ctx context.Context, mr *ent.MergeRequest) ([]*ent.MergeRequestDiff, error) {
-	return db.ClientFrom(ctx, s.client).MergeRequestDiff.Query().
-		Where(mergerequestdiff.MergeRequestID(mr.ID)).Order(ent.Desc(mergerequestdiff.FieldID)).All(ctx)
+// List returns one page of a merge request's versions, newest first (GET .../versions).
+func (s *Service) List(ctx context.Context, mr *ent.MergeRequest, page pagination.Offset) (pagination.Result[*ent.MergeRequestDiff], error) {
+	q := db.ClientFrom(ctx, s.client).MergeRequestDiff.Query().Where(mergerequestdiff.MergeRequestID(mr.ID))
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return pagination.Result[*ent.MergeRequestDiff]{}, err
+	}
+	rows, err := q.Order(ent.Desc(mergerequestdiff.FieldID)).Offset(page.Skip()).Limit(page.Limit()).All(ctx)
+	if err != nil {
+		return pagination.Result[*ent.MergeRequestDiff]{}, err
+	}
+	return pagination.OffsetResult(rows, total, page), nil
 }
 
 // Detail is one version with its commits (newest first) and files (in git's order).

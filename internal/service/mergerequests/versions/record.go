@@ -295,6 +295,8 @@ func (s *Service) save(ctx context.Context, mr *ent.MergeRequest, v *collected) 
 	}
 	id := out.ID
 	mr.Sha, mr.LatestDiffID, mr.MergeStatus = out.HeadCommitSha, &id, "unchecked"
+	// A merge request loaded with its versions (its creation's observers) sees the new one.
+	mr.Edges.Diffs = append(mr.Edges.Diffs, out)
 	return out, nil
 }
 

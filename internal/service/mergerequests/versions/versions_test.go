@@ -9,6 +9,7 @@ import (
 	"anvil/ent"
 	"anvil/internal/git"
 	"anvil/internal/git/gittest"
+	"anvil/internal/pagination"
 	"anvil/internal/service/mergerequests/versions"
 
 	"github.com/stretchr/testify/require"
@@ -93,9 +94,9 @@ func TestRecord_versionsSurviveForcePush(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, v2)
 	require.Equal(t, "1", *v2.RealSize)
-	list, err := svc.List(ctx, mr)
+	list, err := svc.List(ctx, mr, pagination.NewOffset(1, 20))
 	require.NoError(t, err)
-	require.Equal(t, []int{v2.ID, v1.ID}, []int{list[0].ID, list[1].ID})
+	require.Equal(t, []int{v2.ID, v1.ID}, []int{list.Items[0].ID, list.Items[1].ID})
 	// The first version still reads, and its head is kept alive.
 	d1again, err := svc.Get(ctx, mr, v1.ID)
 	require.NoError(t, err)
