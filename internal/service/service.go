@@ -35,6 +35,7 @@ import (
 	"anvil/internal/service/labels"
 	"anvil/internal/service/members"
 	"anvil/internal/service/mergerequests"
+	"anvil/internal/service/mergerequests/versions"
 	"anvil/internal/service/milestones"
 	"anvil/internal/service/namespaces"
 	"anvil/internal/service/notes"
@@ -117,6 +118,8 @@ type Services struct {
 	Webhooks *webhooks.Service
 	// Jobs is the durable background job queue (started by the server, see jobs.go).
 	Jobs *jobs.Queue
+	// MergeRequestVersions records and reads merge requests' diff versions.
+	MergeRequestVersions *versions.Service
 }
 
 // New builds the services over an open database and the git client; hasher hashes and checks
@@ -165,10 +168,16 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	hooks := webhooks.New(webhooks.Deps{Client: d.Client, Policy: policy, Projects: p, Settings: st,
 		Jobs: q, Log: log, ExternalURL: cfg.ExternalURL})
 	pb := protectedbranches.New(d.Client, policy, p, st, cfg.ExternalURL)
+	// Observers of pushes, each on its own line.
+	pushObservers := repos.PushObservers{
+		hooks,                                 // webhooks
+		versions.NewPushObserver(d.Client, q), // merge requests' diff versions and merge status
+	}
 	r := repos.New(repos.Deps{
 		Client: d.Client, Policy: policy, Projects: p, Settings: st,
-		Git: gitClient, Storage: stor, Log: log, Protected: pb, Jobs: q, Pushes: hooks,
+		Git: gitClient, Storage: stor, Log: log, Protected: pb, Jobs: q, Pushes: pushObservers,
 	})
+	mrVersions := versions.New(versions.Deps{Client: d.Client, Repos: r, Settings: st, Jobs: q, Log: log})
 	// A group deletion removes its projects through the repository service, which deletes
 	// their repositories only after the deletion commits.
 	g := groups.New(d.Client, policy, st, r)
@@ -203,7 +212,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		}
 		return string(f.Data), nil
 	}})
-	registerJobs(q, r, cr, moves, ev, sn, hooks)
+	registerJobs(q, r, cr, moves, ev, sn, hooks, mrVersions)
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete, sn.OnProjectDelete},
 		StorageMoves: moves})
 	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
@@ -272,6 +281,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		StorageMoves:      moves,
 		Webhooks:          hooks,
 		Jobs:              q,
+
+		MergeRequestVersions: mrVersions,
 	}, nil
 }
 
