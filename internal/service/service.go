@@ -49,6 +49,7 @@ import (
 	"anvil/internal/service/statistics"
 	"anvil/internal/service/storagemoves"
 	"anvil/internal/service/tags"
+	"anvil/internal/service/timetracking"
 	"anvil/internal/service/todos"
 	"anvil/internal/service/tokens"
 	"anvil/internal/service/users"
@@ -98,6 +99,8 @@ type Services struct {
 	Issues *issues.Service
 	// MergeRequests lists, reads and changes merge requests.
 	MergeRequests *mergerequests.Service
+	// TimeTracking is the time tracking of issues and merge requests.
+	TimeTracking *timetracking.Service
 	// AwardEmoji lists, adds and removes emoji reactions on every registered awardable.
 	AwardEmoji *awardemoji.Service
 	// Notes holds the notes and discussions of every noteable (issues, ...).
@@ -222,16 +225,19 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	awards := awardemoji.New(d.Client, awardemoji.NewRegistry())
 	awards.Observe(hooks.EmojiObserver()) // emoji hooks
 	issueObservers := issues.Observers{
-		awards,                     // a destroyed issue's awards and its notes' go with it (before the notes)
-		notes.NewIssueObserver(nt), // system notes
-		issueevents.New(d.Client),  // activity events
-		todoRecorder,               // to-dos
-		hooks.IssueObserver(),      // webhooks
+		awards,                                  // a destroyed issue's awards and its notes' go with it (before the notes)
+		notes.NewIssueObserver(nt),              // system notes
+		issueevents.New(d.Client),               // activity events
+		todoRecorder,                            // to-dos
+		timetracking.NewIssueObserver(d.Client), // a destroyed issue's timelogs go with it
+		hooks.IssueObserver(),                   // webhooks
 	}
 	iss := issues.New(d.Client, policy, p, g, issueObservers)
 	// Noteables, each on its own line: their domains find them for the notes domain.
 	nt.Register(notes.TypeIssue, notes.NewIssueNoteable(d.Client, iss))
 	nt.Register(notes.TypeSnippet, notes.NewSnippetNoteable(sn))
+	tt := timetracking.New(d.Client, nt, st)
+	tt.Register(timetracking.TypeIssue, timetracking.NewIssueTrackable(iss))
 	ep := epics.New(d.Client, policy, g, iss, nt)
 	nt.Register(notes.TypeEpic, ep.Noteable())
 	// Observers of merge request changes, each on its own line (events, system notes, to-dos,
@@ -271,6 +277,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Events:            ev,
 		Issues:            iss,
 		MergeRequests:     mrs,
+		TimeTracking:      tt,
 		AwardEmoji:        awards,
 		Notes:             nt,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
