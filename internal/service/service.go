@@ -240,12 +240,16 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	tt.Register(timetracking.TypeIssue, timetracking.NewIssueTrackable(iss))
 	ep := epics.New(d.Client, policy, g, iss, nt)
 	nt.Register(notes.TypeEpic, ep.Noteable())
+	cm := commits.New(d.Client, policy, p, r, pb, cfg.ExternalURL) // commits honour branch protection
+	nt.Register(notes.TypeCommit, cm.Noteable())
+	nt.RegisterDiffs(notes.TypeCommit, cm.NoteDiffs()) // diff notes on commits
 	// Observers of merge request changes, each on its own line (events, system notes, to-dos,
 	// diff versions, hooks).
 	mrObservers := mergerequests.Observers{}
 	mrs := mergerequests.New(mergerequests.Deps{Client: d.Client, Policy: policy, Projects: p, Groups: g,
 		Repos: r, Protected: pb, Observer: mrObservers})
 	nt.Register(notes.TypeMergeRequest, notes.NewMergeRequestNoteable(d.Client, mrs))
+	nt.RegisterDiffs(notes.TypeMergeRequest, cm.NoteDiffs()) // diff notes on merge requests
 	// Awardables, each on its own line: their domains find them for the award emoji domain.
 	awards.Registry().Register(awardemoji.IssueKind, awardemoji.Issues(iss))
 	awards.Registry().Register(awardemoji.IssueNoteKind, awardemoji.IssueNotes(nt))
@@ -264,7 +268,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Git:        gitClient,
 
 		ProtectedBranches: pb,
-		Commits:           commits.New(d.Client, policy, p, r, pb, cfg.ExternalURL), // commits honour branch protection
+		Commits:           cm,
 		Branches:          branches.New(d.Client, policy, p, r, pb),
 		Tags:              tags.New(policy, p, r),
 		Forks:             forks.New(d.Client, policy, p, r, pb),
