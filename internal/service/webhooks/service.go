@@ -71,6 +71,7 @@ func New(d Deps) *Service {
 	s.limiter = newLimiter(func() time.Time { return s.now() })
 	s.registerSystemEvents()
 	s.registerMemberEvents()
+	s.registerRenameEvents()
 	return s
 }
 
