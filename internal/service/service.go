@@ -193,7 +193,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	nt := notes.New(d.Client)
 	sn := snippets.New(snippets.Deps{Client: d.Client, Policy: policy, Projects: p, Settings: st, Storage: stor, Jobs: q, Log: log,
 		Observer: notes.NewSnippetObserver(nt)}) // a deleted snippet's notes go with it
-	hooks.Complete(webhooks.Later{Groups: g, Repos: r, SnippetContent: func(ctx context.Context, s *ent.Snippet) (string, error) {
+	hooks.Complete(webhooks.Later{Groups: g, Repos: r, Protected: pb, SnippetContent: func(ctx context.Context, s *ent.Snippet) (string, error) {
 		f, err := sn.Raw(ctx, s)
 		if err != nil {
 			return "", err
