@@ -208,7 +208,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	nt := notes.New(d.Client)
 	sn := snippets.New(snippets.Deps{Client: d.Client, Policy: policy, Projects: p, Settings: st, Storage: stor, Jobs: q, Log: log,
 		Observer: notes.NewSnippetObserver(nt)}) // a deleted snippet's notes go with it
-	hooks.Complete(webhooks.Later{Groups: g, Repos: r, SnippetContent: func(ctx context.Context, s *ent.Snippet) (string, error) {
+	hooks.Complete(webhooks.Later{Groups: g, Repos: r, Protected: pb, SnippetContent: func(ctx context.Context, s *ent.Snippet) (string, error) {
 		f, err := sn.Raw(ctx, s)
 		if err != nil {
 			return "", err
@@ -217,6 +217,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	}})
 	registerJobs(q, r, cr, moves, ev, sn, hooks, mrVersions)
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete, sn.OnProjectDelete},
+		OnChange:     []projects.ChangeHook{hooks.ProjectChanged}, // system hooks
 		StorageMoves: moves})
 	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
 	todoRecorder := todos.NewRecorder(d.Client, policy)
