@@ -16,6 +16,7 @@ func Register(t *route.Table) {
 	h := &handlers{mrs: t.S.MergeRequests}
 	h.registerCore(t)
 	h.registerLists(t)
+	h.registerMerge(t)
 }
 
 // registerCore adds the routes of one merge request's lifecycle.
