@@ -12,6 +12,7 @@ import (
 	"sort"
 	"time"
 
+	"anvil/ent"
 	"anvil/internal/authban"
 	"anvil/internal/authz"
 	"anvil/internal/config"
@@ -33,6 +34,7 @@ import (
 	"anvil/internal/service/issues"
 	"anvil/internal/service/labels"
 	"anvil/internal/service/members"
+	"anvil/internal/service/mergerequests"
 	"anvil/internal/service/mergerequests/versions"
 	"anvil/internal/service/milestones"
 	"anvil/internal/service/namespaces"
@@ -94,6 +96,8 @@ type Services struct {
 	Events *events.Service
 	// Issues lists, reads and changes issues.
 	Issues *issues.Service
+	// MergeRequests lists, reads and changes merge requests.
+	MergeRequests *mergerequests.Service
 	// AwardEmoji lists, adds and removes emoji reactions on every registered awardable.
 	AwardEmoji *awardemoji.Service
 	// Notes holds the notes and discussions of every noteable (issues, ...).
@@ -201,14 +205,22 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	nt := notes.New(d.Client)
 	sn := snippets.New(snippets.Deps{Client: d.Client, Policy: policy, Projects: p, Settings: st, Storage: stor, Jobs: q, Log: log,
 		Observer: notes.NewSnippetObserver(nt)}) // a deleted snippet's notes go with it
-	hooks.Complete(webhooks.Later{Groups: g, Repos: r})
+	hooks.Complete(webhooks.Later{Groups: g, Repos: r, SnippetContent: func(ctx context.Context, s *ent.Snippet) (string, error) {
+		f, err := sn.Raw(ctx, s)
+		if err != nil {
+			return "", err
+		}
+		return string(f.Data), nil
+	}})
 	registerJobs(q, r, cr, moves, ev, sn, hooks, mrVersions)
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete, sn.OnProjectDelete},
 		StorageMoves: moves})
 	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
 	todoRecorder := todos.NewRecorder(d.Client, policy)
 	nt.Observe(todoRecorder.NotesObserver()) // to-dos of comments' mentions
+	nt.Observe(hooks.NoteObserver())         // comment hooks
 	awards := awardemoji.New(d.Client, awardemoji.NewRegistry())
+	awards.Observe(hooks.EmojiObserver()) // emoji hooks
 	issueObservers := issues.Observers{
 		awards,                     // a destroyed issue's awards and its notes' go with it (before the notes)
 		notes.NewIssueObserver(nt), // system notes
@@ -222,6 +234,14 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	nt.Register(notes.TypeSnippet, notes.NewSnippetNoteable(sn))
 	ep := epics.New(d.Client, policy, g, iss, nt)
 	nt.Register(notes.TypeEpic, ep.Noteable())
+	// Observers of merge request changes, each on its own line (events, system notes, to-dos,
+	// diff versions, hooks).
+	mrObservers := mergerequests.Observers{
+		mrVersions.Observer(), // the first diff version
+	}
+	mrs := mergerequests.New(mergerequests.Deps{Client: d.Client, Policy: policy, Projects: p, Groups: g,
+		Repos: r, Protected: pb, Observer: mrObservers})
+	nt.Register(notes.TypeMergeRequest, notes.NewMergeRequestNoteable(d.Client, mrs))
 	// Awardables, each on its own line: their domains find them for the award emoji domain.
 	awards.Registry().Register(awardemoji.IssueKind, awardemoji.Issues(iss))
 	awards.Registry().Register(awardemoji.IssueNoteKind, awardemoji.IssueNotes(nt))
@@ -252,6 +272,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Statistics:        statistics.New(d.Client, r),
 		Events:            ev,
 		Issues:            iss,
+		MergeRequests:     mrs,
 		AwardEmoji:        awards,
 		Notes:             nt,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
