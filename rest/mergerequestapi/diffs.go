@@ -168,4 +168,3 @@ func (d *diffHandlers) commits(c *gin.Context) error {
 	}
 	return httpx.Page(c, httpx.P(c).BaseURL, res, httpx.P(c).CommitList(mr.Edges.Project, res.Items, false, true))
 }
-
