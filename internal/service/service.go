@@ -236,6 +236,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	nt.Register(notes.TypeEpic, ep.Noteable())
 	// Observers of merge request changes, each on its own line (events, system notes, to-dos,
 	// diff versions, hooks).
+	mrVersions.OnCommitsAdded(mrVersions.CommitsNote(nt)) // "added N commits" system notes
 	mrObservers := mergerequests.Observers{
 		mrVersions.Observer(), // the first diff version
 	}

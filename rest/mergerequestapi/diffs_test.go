@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"anvil/cmd/anvil/server/servertest"
+	"anvil/ent/note"
 	"anvil/internal/git"
 	"anvil/internal/git/gittest"
 
@@ -118,6 +119,15 @@ func TestVersions_forcePush(t *testing.T) {
 	assert.Equal(t, newHead, cl[0]["id"])
 	assert.Equal(t, "Rewrite", cl[0]["title"])
 	assert.Equal(t, f.In.URL+"/g/app/-/commit/"+newHead, cl[0]["web_url"])
+
+	// The push's system note names the added commit (the REST notes of merge requests are
+	// another helper's; read the row).
+	n, err := f.In.Services.DB.Client.Note.Query().Where(note.NoteableTypeEQ(note.NoteableTypeMergeRequest), note.System(true)).Only(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, "added 1 commit\n\n<ul><li>"+newHead[:8]+" - Rewrite</li></ul>\n\n[Compare with previous version](/g/app/-/merge_requests/1/diffs?diff_id="+
+		strconv.Itoa(int(list[0]["id"].(float64)))+"&start_sha="+firstHead+")", n.Body)
+	require.NotNil(t, n.AuthorID)
+	assert.Equal(t, f.Users["developer"].ID, *n.AuthorID)
 
 	// The old head is kept around.
 	repo := f.Repo(t, f.P)
