@@ -16,6 +16,8 @@ func Register(t *route.Table) {
 	h := &handlers{mrs: t.S.MergeRequests}
 	h.registerCore(t)
 	h.registerDiffs(t)
+	h.registerLists(t)
+	h.registerMerge(t)
 }
 
 // registerCore adds the routes of one merge request's lifecycle.
