@@ -227,3 +227,73 @@ func TestDiffs_permissions(t *testing.T) {
 	assert.Equal(t, 400, r.Status)
 	assert.Equal(t, `{"error":"version_id is invalid"}`, string(r.Body))
 }
+
+// TestVersions_pushesAndForks: a push adding a commit records a version, a push to the target
+// branch only sends the merge status back to unchecked, and a merge request from a fork gets
+// its version (the fork's commits brought into the target repository).
+func TestVersions_pushesAndForks(t *testing.T) {
+	ctx := context.Background()
+	f := newMRFixture(t, "public")
+	f.In.WaitJobs(t)
+	f.create(t, "developer", map[string]any{"source_branch": "feature", "target_branch": "main", "title": "Add feature"})
+	commit := func(branch, file string) string {
+		t.Helper()
+		r := f.Do(t, "POST", "/projects/"+strconv.Itoa(f.P.ID)+"/repository/commits", "developer", js(t, map[string]any{
+			"branch": branch, "commit_message": "Add " + file,
+			"actions": []map[string]any{{"action": "create", "file_path": file, "content": file + "\n"}},
+		}))
+		require.Equal(t, 201, r.Status, r.String())
+		f.In.WaitJobs(t)
+		return servertest.Object(t, r)["id"].(string)
+	}
+	client := f.In.Services.DB.Client
+
+	head := commit("feature", "more.txt")
+	r := f.Do(t, "GET", f.base+"/1/versions", "", nil)
+	require.Equal(t, 200, r.Status, r.String())
+	list := servertest.List(t, r)
+	require.Len(t, list, 2)
+	assert.Equal(t, head, list[0]["head_commit_sha"])
+	assert.Equal(t, "2", list[0]["real_size"])
+	r = f.Do(t, "GET", f.base+"/1/commits", "", nil)
+	require.Equal(t, 200, r.Status, r.String())
+	assert.Len(t, servertest.List(t, r), 2)
+
+	// A push to the target branch: no new version, the merge status is unknown again.
+	require.NoError(t, client.MergeRequest.Update().SetMergeStatus("can_be_merged").Exec(ctx))
+	commit("main", "target.txt")
+	r = f.Do(t, "GET", f.base+"/1", "", nil)
+	require.Equal(t, 200, r.Status, r.String())
+	assert.Equal(t, "unchecked", servertest.Object(t, r)["merge_status"])
+	r = f.Do(t, "GET", f.base+"/1/versions", "", nil)
+	assert.Len(t, servertest.List(t, r), 2)
+
+	// From a fork.
+	forker, forkerToken := f.In.NewUser(t, "forker")
+	_ = forker
+	r = f.In.Do(t, "POST", "/projects/"+strconv.Itoa(f.P.ID)+"/fork", forkerToken, nil)
+	require.Equal(t, 201, r.Status, r.String())
+	f.In.WaitJobs(t)
+	fid := int(servertest.Object(t, r)["id"].(float64))
+	r = f.In.Do(t, "POST", "/projects/"+strconv.Itoa(fid)+"/repository/commits", forkerToken, js(t, map[string]any{
+		"branch": "from-fork", "start_branch": "main", "commit_message": "Fork work",
+		"actions": []map[string]any{{"action": "create", "file_path": "fork.txt", "content": "fork\n"}},
+	}))
+	require.Equal(t, 201, r.Status, r.String())
+	forkHead := servertest.Object(t, r)["id"].(string)
+	r = f.In.Do(t, "POST", "/projects/"+strconv.Itoa(fid)+"/merge_requests", forkerToken, js(t, map[string]any{
+		"source_branch": "from-fork", "target_branch": "main", "title": "From the fork", "target_project_id": f.P.ID}))
+	require.Equal(t, 201, r.Status, r.String())
+	mr := servertest.Object(t, r)
+	assert.Equal(t, forkHead, mr["sha"])
+	iid := strconv.Itoa(int(mr["iid"].(float64)))
+	r = f.Do(t, "GET", f.base+"/"+iid+"/diffs", "", nil)
+	require.Equal(t, 200, r.Status, r.String())
+	d := servertest.List(t, r)
+	require.Len(t, d, 1)
+	assert.Equal(t, "fork.txt", d[0]["new_path"])
+	// The fork's head is in the target repository, kept around.
+	id, err := f.Repo(t, f.P).ResolveRevision(ctx, "refs/keep-around/"+forkHead)
+	require.NoError(t, err)
+	assert.Equal(t, forkHead, string(id))
+}
