@@ -238,7 +238,7 @@ func TestVersions_pushesAndForks(t *testing.T) {
 	f.create(t, "developer", map[string]any{"source_branch": "feature", "target_branch": "main", "title": "Add feature"})
 	commit := func(branch, file string) string {
 		t.Helper()
-		r := f.Do(t, "POST", "/projects/"+strconv.Itoa(f.P.ID)+"/repository/commits", "developer", js(t, map[string]any{
+		r := f.Do(t, "POST", "/projects/"+strconv.Itoa(f.P.ID)+"/repository/commits", "maintainer", js(t, map[string]any{
 			"branch": branch, "commit_message": "Add " + file,
 			"actions": []map[string]any{{"action": "create", "file_path": file, "content": file + "\n"}},
 		}))
