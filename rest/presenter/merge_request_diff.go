@@ -81,3 +81,11 @@ func MergeRequestDiffFile(f *ent.MergeRequestDiffFile, unidiff bool) DiffEntry {
 	e.GeneratedFile = f.GeneratedFile
 	return e
 }
+
+// MergeRequestChanges is GitLab's MergeRequestChanges entity: the single merge request with
+// its changed files and whether the diff limits cut them (GET .../changes).
+type MergeRequestChanges struct {
+	*MergeRequest
+	Changes  []DiffEntry `json:"changes"`
+	Overflow bool        `json:"overflow"`
+}

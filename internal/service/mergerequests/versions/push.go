@@ -32,7 +32,7 @@ func NewPushObserver(client *ent.Client, q jobs.Enqueuer) *PushObserver {
 }
 
 // PushRecorded implements repos.PushObserver.
-func (o *PushObserver) PushRecorded(ctx context.Context, _ *authz.Actor, p *ent.Project, pushes []*ent.PushEvent) error {
+func (o *PushObserver) PushRecorded(ctx context.Context, actor *authz.Actor, p *ent.Project, pushes []*ent.PushEvent) error {
 	c := db.ClientFrom(ctx, o.client)
 	for _, push := range pushes {
 		branch, ok := strings.CutPrefix(push.Ref, git.BranchPrefix)
@@ -45,7 +45,7 @@ func (o *PushObserver) PushRecorded(ctx context.Context, _ *authz.Actor, p *ent.
 			return err
 		}
 		for _, id := range sources {
-			if err := o.jobs.Enqueue(ctx, RefreshJob{MergeRequestID: id, Sha: push.After}); err != nil {
+			if err := o.jobs.Enqueue(ctx, RefreshJob{MergeRequestID: id, Sha: push.After, PusherID: actorID(actor)}); err != nil {
 				return err
 			}
 		}
@@ -66,6 +66,8 @@ func (o *PushObserver) PushRecorded(ctx context.Context, _ *authz.Actor, p *ent.
 type RefreshJob struct {
 	MergeRequestID int    `json:"merge_request_id"`
 	Sha            string `json:"sha"`
+	// PusherID is who pushed (the added commits' system note), nil when unknown.
+	PusherID *int `json:"pusher_id,omitempty"`
 }
 
 // Kind names the job.
@@ -89,7 +91,7 @@ func (s *Service) RunRefresh(ctx context.Context, j RefreshJob) error {
 	if mr.State != mergerequest.StateOpened {
 		return nil
 	}
-	_, err = s.Record(ctx, mr)
+	_, err = s.Record(ctx, mr, j.PusherID)
 	if errors.Is(err, ErrNoSource) {
 		return nil
 	}

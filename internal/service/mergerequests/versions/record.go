@@ -72,8 +72,9 @@ var ErrNoSource = errors.New("merge request source branch not found")
 // Record takes a new diff version of mr when its source or target head moved since the latest
 // version (none otherwise; nil is returned) and points the merge request at it: sha,
 // latest_diff_id and merge_status back to unchecked. It runs in the transaction of ctx when
-// there is one (a merge request's creation), else in its own.
-func (s *Service) Record(ctx context.Context, mr *ent.MergeRequest) (*ent.MergeRequestDiff, error) {
+// there is one (a merge request's creation), else in its own. authorID is who moved the
+// source branch (the added commits' system note), nil when unknown.
+func (s *Service) Record(ctx context.Context, mr *ent.MergeRequest, authorID *int) (*ent.MergeRequestDiff, error) {
 	c := db.ClientFrom(ctx, s.client)
 	target, err := c.Project.Get(ctx, mr.ProjectID)
 	if err != nil {
@@ -137,7 +138,7 @@ func (s *Service) Record(ctx context.Context, mr *ent.MergeRequest) (*ent.MergeR
 	if err := s.keepAround(ctx, repo, mr, v); err != nil {
 		return nil, err
 	}
-	return s.save(ctx, mr, v)
+	return s.save(ctx, mr, authorID, v)
 }
 
 // collected is a version read from git, not yet stored.
@@ -231,7 +232,7 @@ func (s *Service) keepAround(ctx context.Context, repo *git.Repository, mr *ent.
 }
 
 // save stores the version with its commits and files and points the merge request at it.
-func (s *Service) save(ctx context.Context, mr *ent.MergeRequest, v *collected) (*ent.MergeRequestDiff, error) {
+func (s *Service) save(ctx context.Context, mr *ent.MergeRequest, authorID *int, v *collected) (*ent.MergeRequestDiff, error) {
 	var out *ent.MergeRequestDiff
 	err := db.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		var previous *ent.MergeRequestDiff
@@ -278,11 +279,11 @@ func (s *Service) save(ctx context.Context, mr *ent.MergeRequest, v *collected) 
 		}
 		if len(s.added) > 0 && previous != nil {
 			added, err := addedCommits(ctx, tx, previous, rows)
-			if err != nil {
+			if err != nil || len(added) == 0 {
 				return err
 			}
 			for _, f := range s.added {
-				if err := f(ctx, mr, previous, d, added); err != nil {
+				if err := f(ctx, mr, authorID, previous, d, added); err != nil {
 					return err
 				}
 			}

@@ -33,8 +33,9 @@ type Service struct {
 }
 
 // CommitsAdded is told, in the version's transaction, of the commits a new version of mr added
-// since the previous one (none for the first version).
-type CommitsAdded func(ctx context.Context, mr *ent.MergeRequest, previous, current *ent.MergeRequestDiff, added []*ent.MergeRequestDiffCommit) error
+// since the previous one (never for the first version); authorID is who moved the branch (nil:
+// unknown).
+type CommitsAdded func(ctx context.Context, mr *ent.MergeRequest, authorID *int, previous, current *ent.MergeRequestDiff, added []*ent.MergeRequestDiffCommit) error
 
 // Deps are the collaborators of the service; every one is required.
 type Deps struct {

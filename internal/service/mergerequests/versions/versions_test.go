@@ -47,7 +47,7 @@ func TestRecord_versionsSurviveForcePush(t *testing.T) {
 	gittest.SetRef(t, r, git.BranchRef("feature"), two)
 	mr := newMR(t, f, p)
 
-	v1, err := svc.Record(ctx, mr)
+	v1, err := svc.Record(ctx, mr, nil)
 	require.NoError(t, err)
 	require.NotNil(t, v1)
 	require.Equal(t, string(two), *v1.HeadCommitSha)
@@ -62,7 +62,7 @@ func TestRecord_versionsSurviveForcePush(t *testing.T) {
 	require.Equal(t, v1.ID, *mr.LatestDiffID)
 
 	// Nothing moved: no new version.
-	again, err := svc.Record(ctx, mr)
+	again, err := svc.Record(ctx, mr, nil)
 	require.NoError(t, err)
 	require.Nil(t, again)
 
@@ -90,7 +90,7 @@ func TestRecord_versionsSurviveForcePush(t *testing.T) {
 	other := gittest.WriteCommit(t, r, gittest.Write{Base: mainTip, Parents: []git.ObjectID{mainTip}, Minute: 3,
 		Message: "rewritten\n", Files: map[string]string{"c.txt": "c\n"}})
 	gittest.SetRef(t, r, git.BranchRef("feature"), other)
-	v2, err := svc.Record(ctx, mr)
+	v2, err := svc.Record(ctx, mr, nil)
 	require.NoError(t, err)
 	require.NotNil(t, v2)
 	require.Equal(t, "1", *v2.RealSize)
@@ -117,7 +117,7 @@ func TestRecord_versionsSurviveForcePush(t *testing.T) {
 	three := gittest.WriteCommit(t, r, gittest.Write{Base: other, Parents: []git.ObjectID{other}, Minute: 4,
 		Files: map[string]string{"d.txt": "d\n", "e.txt": "e\n", "f.txt": "f\n"}})
 	gittest.SetRef(t, r, git.BranchRef("feature"), three)
-	v3, err := svc.Record(ctx, mr)
+	v3, err := svc.Record(ctx, mr, nil)
 	require.NoError(t, err)
 	require.Equal(t, "overflow", v3.State)
 	require.Equal(t, "2+", *v3.RealSize)
