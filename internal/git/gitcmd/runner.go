@@ -122,11 +122,39 @@ func (r *Runner) Run(ctx context.Context, repo string, c *Cmd, opts ...Option) e
 	if o.stdin == nil {
 		o.stdin = bytes.NewReader(nil)
 	}
-	p, err := r.start(ctx, repo, c, o)
-	if err != nil {
-		return err
+	for attempt := 0; ; attempt++ {
+		p, err := r.start(ctx, repo, c, o)
+		if err != nil {
+			return err
+		}
+		err = p.Wait()
+		if err == nil || attempt > 0 || !lostObjectDir(err) || !rewind(o) {
+			return err
+		}
 	}
-	return p.Wait()
+}
+
+// lostObjectDir reports git's failure to create a loose object's temporary file because a
+// concurrent repack (prune-packed) removed the empty objects/xx directory between git creating
+// it and writing into it. Writing loose objects is idempotent, so the command runs once more.
+func lostObjectDir(err error) bool {
+	return strings.Contains(Stderr(err), "unable to create temporary file")
+}
+
+// rewind makes a command's input and output ready for a second run: standard input must seek
+// back to its start, and standard output must be discarded or a buffer the failed run left empty.
+func rewind(o *options) bool {
+	if sk, ok := o.stdin.(io.Seeker); !ok {
+		return false
+	} else if _, err := sk.Seek(0, io.SeekStart); err != nil {
+		return false
+	}
+	switch w := o.stdout.(type) {
+	case *bytes.Buffer:
+		return w.Len() == 0
+	default:
+		return w == io.Discard
+	}
 }
 
 // Output runs c and returns its standard output.
