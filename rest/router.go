@@ -15,6 +15,7 @@ import (
 	"anvil/rest/issueapi"
 	"anvil/rest/labelapi"
 	"anvil/rest/memberapi"
+	"anvil/rest/mergerequestapi"
 	"anvil/rest/metaapi"
 	"anvil/rest/milestoneapi"
 	"anvil/rest/namespaceapi"
@@ -59,6 +60,7 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	eventapi.Register(t)
 	sidekiqapi.Register(t)
 	issueapi.Register(t)
+	mergerequestapi.Register(t)
 	awardemojiapi.Register(t)
 	noteapi.Register(t)
 	milestoneapi.Register(t)

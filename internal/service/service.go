@@ -12,6 +12,7 @@ import (
 	"sort"
 	"time"
 
+	"anvil/ent"
 	"anvil/internal/authban"
 	"anvil/internal/authz"
 	"anvil/internal/config"
@@ -33,6 +34,7 @@ import (
 	"anvil/internal/service/issues"
 	"anvil/internal/service/labels"
 	"anvil/internal/service/members"
+	"anvil/internal/service/mergerequests"
 	"anvil/internal/service/milestones"
 	"anvil/internal/service/namespaces"
 	"anvil/internal/service/notes"
@@ -96,6 +98,8 @@ type Services struct {
 	Issues *issues.Service
 	// TimeTracking is the time tracking of issues and merge requests.
 	TimeTracking *timetracking.Service
+	// MergeRequests lists, reads and changes merge requests.
+	MergeRequests *mergerequests.Service
 	// AwardEmoji lists, adds and removes emoji reactions on every registered awardable.
 	AwardEmoji *awardemoji.Service
 	// Notes holds the notes and discussions of every noteable (issues, ...).
@@ -195,14 +199,22 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	nt := notes.New(d.Client)
 	sn := snippets.New(snippets.Deps{Client: d.Client, Policy: policy, Projects: p, Settings: st, Storage: stor, Jobs: q, Log: log,
 		Observer: notes.NewSnippetObserver(nt)}) // a deleted snippet's notes go with it
-	hooks.Complete(webhooks.Later{Groups: g, Repos: r})
+	hooks.Complete(webhooks.Later{Groups: g, Repos: r, SnippetContent: func(ctx context.Context, s *ent.Snippet) (string, error) {
+		f, err := sn.Raw(ctx, s)
+		if err != nil {
+			return "", err
+		}
+		return string(f.Data), nil
+	}})
 	registerJobs(q, r, cr, moves, ev, sn, hooks)
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete, sn.OnProjectDelete},
 		StorageMoves: moves})
 	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
 	todoRecorder := todos.NewRecorder(d.Client, policy)
 	nt.Observe(todoRecorder.NotesObserver()) // to-dos of comments' mentions
+	nt.Observe(hooks.NoteObserver())         // comment hooks
 	awards := awardemoji.New(d.Client, awardemoji.NewRegistry())
+	awards.Observe(hooks.EmojiObserver()) // emoji hooks
 	issueObservers := issues.Observers{
 		awards,                                  // a destroyed issue's awards and its notes' go with it (before the notes)
 		notes.NewIssueObserver(nt),              // system notes
@@ -219,6 +231,15 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	tt.Register(timetracking.TypeIssue, timetracking.NewIssueTrackable(iss))
 	ep := epics.New(d.Client, policy, g, iss, nt)
 	nt.Register(notes.TypeEpic, ep.Noteable())
+	// Observers of merge request changes, each on its own line (events, system notes, to-dos,
+	// diff versions, hooks).
+	mrObservers := mergerequests.Observers{
+		timetracking.NewMergeRequestObserver(d.Client), // a destroyed merge request's timelogs go with it
+	}
+	mrs := mergerequests.New(mergerequests.Deps{Client: d.Client, Policy: policy, Projects: p, Groups: g,
+		Repos: r, Protected: pb, Observer: mrObservers})
+	nt.Register(notes.TypeMergeRequest, notes.NewMergeRequestNoteable(d.Client, mrs))
+	tt.Register(timetracking.TypeMergeRequest, timetracking.NewMergeRequestTrackable(mrs))
 	// Awardables, each on its own line: their domains find them for the award emoji domain.
 	awards.Registry().Register(awardemoji.IssueKind, awardemoji.Issues(iss))
 	awards.Registry().Register(awardemoji.IssueNoteKind, awardemoji.IssueNotes(nt))
@@ -250,6 +271,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Events:            ev,
 		Issues:            iss,
 		TimeTracking:      tt,
+		MergeRequests:     mrs,
 		AwardEmoji:        awards,
 		Notes:             nt,
 		Labels:            labels.New(d.Client, policy, p, g, iss),

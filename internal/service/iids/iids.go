@@ -24,9 +24,10 @@ type Usage string
 
 // The usages.
 const (
-	Issues     Usage = "issues"
-	Milestones Usage = "milestones"
-	Epics      Usage = "epics"
+	Issues        Usage = "issues"
+	Milestones    Usage = "milestones"
+	Epics         Usage = "epics"
+	MergeRequests Usage = "merge_requests"
 )
 
 // Scope is the project or the group an iid counts in; exactly one is non-zero.

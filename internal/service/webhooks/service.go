@@ -11,6 +11,7 @@
 package webhooks
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
@@ -41,6 +42,8 @@ type Deps struct {
 type Later struct {
 	Groups *groups.Service
 	Repos  Repositories
+	// SnippetContent reads a snippet's first file (the snippet of note payloads).
+	SnippetContent func(ctx context.Context, sn *ent.Snippet) (string, error)
 }
 
 // Repositories opens a project's repository (the repository service).
@@ -51,8 +54,9 @@ type Repositories interface {
 // Service is the webhook service.
 type Service struct {
 	Deps
-	groups *groups.Service
-	repos  Repositories
+	groups   *groups.Service
+	repos    Repositories
+	snippets func(ctx context.Context, sn *ent.Snippet) (string, error)
 	// now is the clock: auto-disabling and the event window read it (tests move it).
 	now     func() time.Time
 	limiter *limiter
@@ -72,8 +76,9 @@ func New(d Deps) *Service {
 
 // Complete adds the collaborators built after the service.
 func (s *Service) Complete(l Later) {
-	wire.Require("webhooks", wire.D("groups", l.Groups), wire.D("repositories", l.Repos))
-	s.groups, s.repos = l.Groups, l.Repos
+	wire.Require("webhooks", wire.D("groups", l.Groups), wire.D("repositories", l.Repos),
+		wire.D("snippet content", l.SnippetContent))
+	s.groups, s.repos, s.snippets = l.Groups, l.Repos, l.SnippetContent
 }
 
 // SetClock replaces the service's clock (tests travel through the auto-disable backoff).
