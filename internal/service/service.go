@@ -100,6 +100,8 @@ type Services struct {
 	TimeTracking *timetracking.Service
 	// MergeRequests lists, reads and changes merge requests.
 	MergeRequests *mergerequests.Service
+	// Approvals holds merge request approvals: project settings and rules, approving.
+	Approvals *mergerequests.Approvals
 	// AwardEmoji lists, adds and removes emoji reactions on every registered awardable.
 	AwardEmoji *awardemoji.Service
 	// Notes holds the notes and discussions of every noteable (issues, ...).
@@ -272,6 +274,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Issues:            iss,
 		TimeTracking:      tt,
 		MergeRequests:     mrs,
+		Approvals:         mergerequests.NewApprovals(mrs, notes.NewMergeRequestSystemNotes(nt)),
 		AwardEmoji:        awards,
 		Notes:             nt,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
