@@ -121,5 +121,6 @@ func (h *handlers) reset(c *gin.Context) error {
 		return err
 	}
 	c.Status(http.StatusAccepted)
+	c.Writer.WriteHeaderNow()
 	return nil
 }
