@@ -35,6 +35,7 @@ import (
 	"anvil/internal/service/labels"
 	"anvil/internal/service/members"
 	"anvil/internal/service/mergerequests"
+	"anvil/internal/service/mergerequests/versions"
 	"anvil/internal/service/milestones"
 	"anvil/internal/service/namespaces"
 	"anvil/internal/service/notes"
@@ -122,6 +123,8 @@ type Services struct {
 	Webhooks *webhooks.Service
 	// Jobs is the durable background job queue (started by the server, see jobs.go).
 	Jobs *jobs.Queue
+	// MergeRequestVersions records and reads merge requests' diff versions.
+	MergeRequestVersions *versions.Service
 }
 
 // New builds the services over an open database and the git client; hasher hashes and checks
@@ -170,10 +173,16 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	hooks := webhooks.New(webhooks.Deps{Client: d.Client, Policy: policy, Projects: p, Settings: st,
 		Jobs: q, Log: log, ExternalURL: cfg.ExternalURL})
 	pb := protectedbranches.New(d.Client, policy, p, st, cfg.ExternalURL)
+	// Observers of pushes, each on its own line.
+	pushObservers := repos.PushObservers{
+		hooks,                                 // webhooks
+		versions.NewPushObserver(d.Client, q), // merge requests' diff versions and merge status
+	}
 	r := repos.New(repos.Deps{
 		Client: d.Client, Policy: policy, Projects: p, Settings: st,
-		Git: gitClient, Storage: stor, Log: log, Protected: pb, Jobs: q, Pushes: hooks,
+		Git: gitClient, Storage: stor, Log: log, Protected: pb, Jobs: q, Pushes: pushObservers,
 	})
+	mrVersions := versions.New(versions.Deps{Client: d.Client, Repos: r, Settings: st, Jobs: q, Log: log})
 	// A group deletion removes its projects through the repository service, which deletes
 	// their repositories only after the deletion commits.
 	g := groups.New(d.Client, policy, st, r)
@@ -201,15 +210,16 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	nt := notes.New(d.Client)
 	sn := snippets.New(snippets.Deps{Client: d.Client, Policy: policy, Projects: p, Settings: st, Storage: stor, Jobs: q, Log: log,
 		Observer: notes.NewSnippetObserver(nt)}) // a deleted snippet's notes go with it
-	hooks.Complete(webhooks.Later{Groups: g, Repos: r, SnippetContent: func(ctx context.Context, s *ent.Snippet) (string, error) {
+	hooks.Complete(webhooks.Later{Groups: g, Repos: r, Protected: pb, SnippetContent: func(ctx context.Context, s *ent.Snippet) (string, error) {
 		f, err := sn.Raw(ctx, s)
 		if err != nil {
 			return "", err
 		}
 		return string(f.Data), nil
 	}})
-	registerJobs(q, r, cr, moves, ev, sn, hooks)
+	registerJobs(q, r, cr, moves, ev, sn, hooks, mrVersions)
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete, sn.OnProjectDelete},
+		OnChange:     []projects.ChangeHook{hooks.ProjectChanged}, // system hooks
 		StorageMoves: moves})
 	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
 	todoRecorder := todos.NewRecorder(d.Client, policy)
@@ -233,6 +243,9 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	tt.Register(timetracking.TypeIssue, timetracking.NewIssueTrackable(iss))
 	ep := epics.New(d.Client, policy, g, iss, nt)
 	nt.Register(notes.TypeEpic, ep.Noteable())
+	cm := commits.New(d.Client, policy, p, r, pb, cfg.ExternalURL) // commits honour branch protection
+	nt.Register(notes.TypeCommit, cm.Noteable())
+	nt.RegisterDiffs(notes.TypeCommit, cm.NoteDiffs()) // diff notes on commits
 	// Observers of merge request changes, each on its own line (events, system notes, to-dos,
 	// diff versions, hooks).
 	mrObservers := mergerequests.Observers{
@@ -242,6 +255,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Repos: r, Protected: pb, Observer: mrObservers})
 	nt.Register(notes.TypeMergeRequest, notes.NewMergeRequestNoteable(d.Client, mrs))
 	tt.Register(timetracking.TypeMergeRequest, timetracking.NewMergeRequestTrackable(mrs))
+	nt.RegisterDiffs(notes.TypeMergeRequest, cm.NoteDiffs()) // diff notes on merge requests
 	// Awardables, each on its own line: their domains find them for the award emoji domain.
 	awards.Registry().Register(awardemoji.IssueKind, awardemoji.Issues(iss))
 	awards.Registry().Register(awardemoji.IssueNoteKind, awardemoji.IssueNotes(nt))
@@ -260,7 +274,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Git:        gitClient,
 
 		ProtectedBranches: pb,
-		Commits:           commits.New(d.Client, policy, p, r, pb, cfg.ExternalURL), // commits honour branch protection
+		Commits:           cm,
 		Branches:          branches.New(d.Client, policy, p, r, pb),
 		Tags:              tags.New(policy, p, r),
 		Forks:             forks.New(d.Client, policy, p, r, pb),
@@ -285,6 +299,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		StorageMoves:      moves,
 		Webhooks:          hooks,
 		Jobs:              q,
+
+		MergeRequestVersions: mrVersions,
 	}, nil
 }
 
