@@ -4,6 +4,7 @@ package rest
 
 import (
 	"anvil/internal/service"
+	"anvil/rest/approvalapi"
 	"anvil/rest/awardemojiapi"
 	"anvil/rest/branchapi"
 	"anvil/rest/commitapi"
@@ -72,4 +73,5 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	webhookapi.Register(t)
 	todoapi.Register(t)
 	timetrackingapi.Register(t)
+	approvalapi.Register(t)
 }

@@ -97,10 +97,12 @@ type Services struct {
 	Events *events.Service
 	// Issues lists, reads and changes issues.
 	Issues *issues.Service
-	// MergeRequests lists, reads and changes merge requests.
-	MergeRequests *mergerequests.Service
 	// TimeTracking is the time tracking of issues and merge requests.
 	TimeTracking *timetracking.Service
+	// MergeRequests lists, reads and changes merge requests.
+	MergeRequests *mergerequests.Service
+	// Approvals holds merge request approvals: project settings and rules, approving.
+	Approvals *mergerequests.Approvals
 	// AwardEmoji lists, adds and removes emoji reactions on every registered awardable.
 	AwardEmoji *awardemoji.Service
 	// Notes holds the notes and discussions of every noteable (issues, ...).
@@ -248,11 +250,13 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	// diff versions, hooks).
 	mrVersions.OnCommitsAdded(mrVersions.CommitsNote(nt)) // "added N commits" system notes
 	mrObservers := mergerequests.Observers{
-		mrVersions.Observer(), // the first diff version
+		mrVersions.Observer(),                          // the first diff version
+		timetracking.NewMergeRequestObserver(d.Client), // a destroyed merge request's timelogs go with it
 	}
 	mrs := mergerequests.New(mergerequests.Deps{Client: d.Client, Policy: policy, Projects: p, Groups: g,
 		Repos: r, Protected: pb, Observer: mrObservers})
 	nt.Register(notes.TypeMergeRequest, notes.NewMergeRequestNoteable(d.Client, mrs))
+	tt.Register(timetracking.TypeMergeRequest, timetracking.NewMergeRequestTrackable(mrs))
 	nt.RegisterDiffs(notes.TypeMergeRequest, cm.NoteDiffs()) // diff notes on merge requests
 	// Awardables, each on its own line: their domains find them for the award emoji domain.
 	awards.Registry().Register(awardemoji.IssueKind, awardemoji.Issues(iss))
@@ -284,8 +288,9 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Statistics:        statistics.New(d.Client, r),
 		Events:            ev,
 		Issues:            iss,
-		MergeRequests:     mrs,
 		TimeTracking:      tt,
+		MergeRequests:     mrs,
+		Approvals:         mergerequests.NewApprovals(mrs, notes.NewMergeRequestSystemNotes(nt)),
 		AwardEmoji:        awards,
 		Notes:             nt,
 		Labels:            labels.New(d.Client, policy, p, g, iss),

@@ -2,44 +2,17 @@ package presenter
 
 import (
 	"regexp"
-	"strconv"
-	"strings"
-)
 
-// The units of GitLab's human durations (ChronicDuration with weeks, as time tracking
-// configures it): a week is 5 days, a day 8 hours.
-const (
-	secondsPerMinute = 60
-	secondsPerHour   = 60 * secondsPerMinute
-	secondsPerDay    = 8 * secondsPerHour
-	secondsPerWeek   = 5 * secondsPerDay
+	"anvil/internal/service/timetracking"
 )
 
 // HumanDuration is GitLab's time tracking format of seconds ("1w 2d 3h 30m", "45s"); nil for
-// zero, as time_stats shows null then. A negative duration is shown with a leading "-".
-func HumanDuration(seconds int) *string {
-	if seconds == 0 {
-		return nil
-	}
-	sign := ""
-	if seconds < 0 {
-		sign, seconds = "-", -seconds
-	}
-	var parts []string
-	for _, u := range []struct {
-		size   int
-		suffix string
-	}{{secondsPerWeek, "w"}, {secondsPerDay, "d"}, {secondsPerHour, "h"}, {secondsPerMinute, "m"}, {1, "s"}} {
-		if n := seconds / u.size; n > 0 {
-			parts = append(parts, strconv.Itoa(n)+u.suffix)
-			seconds -= n * u.size
-		}
-	}
-	s := sign + strings.Join(parts, " ")
-	return &s
-}
+// zero, as time_stats shows null then (timetracking.Human, without the hours-only setting:
+// presenters use Presenter.TimeStats, which honours it).
+func HumanDuration(seconds int) *string { return strPtrOrNil(timetracking.Human(seconds, false)) }
 
-// TimeStatsOf renders an estimate and a total spent in seconds.
+// TimeStatsOf renders an estimate and a total spent in seconds, without the hours-only
+// setting (Presenter.TimeStats honours it).
 func TimeStatsOf(estimate, spent int) TimeStats {
 	return TimeStats{TimeEstimate: estimate, TotalTimeSpent: spent,
 		HumanTimeEstimate: HumanDuration(estimate), HumanTotalTimeSpent: HumanDuration(spent)}

@@ -24,6 +24,7 @@ type Family struct {
 // Families are the trackable objects served.
 var Families = []Family{
 	{Type: timetracking.TypeIssue, Path: "/projects/:id/issues/:issue_iid", IIDParam: "issue_iid"},
+	{Type: timetracking.TypeMergeRequest, Path: "/projects/:id/merge_requests/:merge_request_iid", IIDParam: "merge_request_iid"},
 }
 
 type handlers struct {

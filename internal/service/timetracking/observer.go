@@ -8,6 +8,7 @@ import (
 	"anvil/internal/authz"
 	"anvil/internal/db"
 	"anvil/internal/service/issues"
+	"anvil/internal/service/mergerequests"
 )
 
 // IssueObserver removes a destroyed issue's timelogs with it (they name their target without a
@@ -30,4 +31,21 @@ func DeleteFor(ctx context.Context, client *ent.Client, typ string, id int) erro
 	_, err := db.ClientFrom(ctx, client).Timelog.Delete().
 		Where(timelog.TargetTypeEQ(timelog.TargetType(typ)), timelog.TargetID(id)).Exec(ctx)
 	return err
+}
+
+// MergeRequestObserver removes a destroyed merge request's timelogs with it.
+type MergeRequestObserver struct{ client *ent.Client }
+
+// NewMergeRequestObserver returns the observer that removes destroyed merge requests'
+// timelogs.
+func NewMergeRequestObserver(client *ent.Client) MergeRequestObserver {
+	return MergeRequestObserver{client: client}
+}
+
+// MergeRequestChanged deletes the timelogs of a destroyed merge request.
+func (o MergeRequestObserver) MergeRequestChanged(ctx context.Context, _ *authz.Actor, ch mergerequests.Change) error {
+	if ch.Action != mergerequests.ActionDestroyed || ch.Before == nil {
+		return nil
+	}
+	return DeleteFor(ctx, o.client, TypeMergeRequest, ch.Before.ID)
 }
