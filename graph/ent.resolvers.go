@@ -12,6 +12,11 @@ import (
 )
 
 // ID is the resolver for the id field.
+func (r *epicResolver) ID(ctx context.Context, obj *ent.Epic) (string, error) {
+	return formatGID(gidEpic, obj.ID), nil
+}
+
+// ID is the resolver for the id field.
 func (r *groupResolver) ID(ctx context.Context, obj *ent.Namespace) (string, error) {
 	return namespaceGID(obj), nil
 }
@@ -52,8 +57,26 @@ func (r *queryResolver) Nodes(ctx context.Context, ids []string) ([]ent.Noder, e
 }
 
 // ID is the resolver for the id field.
+func (r *snippetResolver) ID(ctx context.Context, obj *ent.Snippet) (string, error) {
+	return snippetGID(obj), nil
+}
+
+// ID is the resolver for the id field.
+func (r *todoResolver) ID(ctx context.Context, obj *ent.Todo) (string, error) {
+	return formatGID(gidTodo, obj.ID), nil
+}
+
+// ID is the resolver for the id field.
 func (r *userResolver) ID(ctx context.Context, obj *ent.User) (string, error) {
 	return formatGID(gidUser, obj.ID), nil
+}
+
+// Epic returns generated.EpicResolver implementation.
+func (r *Resolver) Epic() generated.EpicResolver { return &epicResolver{r} }
+
+// EpicConnection returns generated.EpicConnectionResolver implementation.
+func (r *Resolver) EpicConnection() generated.EpicConnectionResolver {
+	return &epicConnectionResolver{r}
 }
 
 // Group returns generated.GroupResolver implementation.
@@ -107,6 +130,22 @@ func (r *Resolver) ProjectConnection() generated.ProjectConnectionResolver {
 // Query returns generated.QueryResolver implementation.
 func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
 
+// Snippet returns generated.SnippetResolver implementation.
+func (r *Resolver) Snippet() generated.SnippetResolver { return &snippetResolver{r} }
+
+// SnippetConnection returns generated.SnippetConnectionResolver implementation.
+func (r *Resolver) SnippetConnection() generated.SnippetConnectionResolver {
+	return &snippetConnectionResolver{r}
+}
+
+// Todo returns generated.TodoResolver implementation.
+func (r *Resolver) Todo() generated.TodoResolver { return &todoResolver{r} }
+
+// TodoConnection returns generated.TodoConnectionResolver implementation.
+func (r *Resolver) TodoConnection() generated.TodoConnectionResolver {
+	return &todoConnectionResolver{r}
+}
+
 // User returns generated.UserResolver implementation.
 func (r *Resolver) User() generated.UserResolver { return &userResolver{r} }
 
@@ -116,6 +155,8 @@ func (r *Resolver) UserConnection() generated.UserConnectionResolver {
 }
 
 type (
+	epicResolver                struct{ *Resolver }
+	epicConnectionResolver      struct{ *Resolver }
 	groupResolver               struct{ *Resolver }
 	groupConnectionResolver     struct{ *Resolver }
 	issueResolver               struct{ *Resolver }
@@ -129,6 +170,10 @@ type (
 	projectResolver             struct{ *Resolver }
 	projectConnectionResolver   struct{ *Resolver }
 	queryResolver               struct{ *Resolver }
+	snippetResolver             struct{ *Resolver }
+	snippetConnectionResolver   struct{ *Resolver }
+	todoResolver                struct{ *Resolver }
+	todoConnectionResolver      struct{ *Resolver }
 	userResolver                struct{ *Resolver }
 	userConnectionResolver      struct{ *Resolver }
 )

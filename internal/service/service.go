@@ -190,8 +190,10 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	r.SetSweepGrace(cfg.Jobs.SweepGrace)
 	ev := events.New(d.Client, policy, p, u)
 	nt := notes.New(d.Client)
+	awards := awardemoji.New(d.Client, awardemoji.NewRegistry())
 	sn := snippets.New(snippets.Deps{Client: d.Client, Policy: policy, Projects: p, Settings: st, Storage: stor, Jobs: q, Log: log,
-		Observer: notes.NewSnippetObserver(nt)}) // a deleted snippet's notes go with it
+		// a deleted snippet's awards (its notes' too) and notes go with it
+		Observer: snippets.Observers{awards, notes.NewSnippetObserver(nt)}})
 	hooks.Complete(webhooks.Later{Groups: g, Repos: r})
 	registerJobs(q, r, cr, moves, ev, sn, hooks)
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete, sn.OnProjectDelete},
@@ -199,7 +201,6 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
 	todoRecorder := todos.NewRecorder(d.Client, policy)
 	nt.Observe(todoRecorder.NotesObserver()) // to-dos of comments' mentions
-	awards := awardemoji.New(d.Client, awardemoji.NewRegistry())
 	issueObservers := issues.Observers{
 		awards,                     // a destroyed issue's awards and its notes' go with it (before the notes)
 		notes.NewIssueObserver(nt), // system notes
@@ -216,6 +217,10 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	// Awardables, each on its own line: their domains find them for the award emoji domain.
 	awards.Registry().Register(awardemoji.IssueKind, awardemoji.Issues(iss))
 	awards.Registry().Register(awardemoji.IssueNoteKind, awardemoji.IssueNotes(nt))
+	awards.Registry().Register(awardemoji.SnippetKind, awardemoji.Noteables(nt, notes.TypeSnippet))
+	awards.Registry().Register(awardemoji.SnippetNoteKind, awardemoji.NotesOn(nt, notes.TypeSnippet))
+	awards.Registry().Register(awardemoji.EpicKind, awardemoji.Noteables(nt, notes.TypeEpic))
+	awards.Registry().Register(awardemoji.EpicNoteKind, awardemoji.NotesOn(nt, notes.TypeEpic))
 	tok := tokens.New(d.Client, st, tokens.Deps{
 		Users: u, Policy: policy, Projects: p, Groups: g, ExternalURL: cfg.ExternalURL,
 	})
