@@ -16,12 +16,15 @@ import (
 // awardConnection pages an awardable's awards, oldest first (an object has few: read whole).
 // A kind not served yet has none.
 func (r *Resolver) awardConnection(ctx context.Context, k awardemoji.Kind, ref awardemoji.Ref, after, before *entgql.Cursor[int], first, last *int) (*model.AwardEmojiConnection, error) {
-	var all []*ent.AwardEmoji
+	all := []*ent.AwardEmoji{}
 	if r.svc.AwardEmoji.Registry().Has(k) {
 		var err error
 		if all, err = r.svc.AwardEmoji.All(ctx, actor(ctx), k, ref); err != nil {
 			return orNull[model.AwardEmojiConnection](nil, err)
 		}
+	}
+	if all == nil {
+		all = []*ent.AwardEmoji{} // nodes: [], never null
 	}
 	first, last = page(first, last)
 	nodes, cursors, info := slicePage(all, func(a *ent.AwardEmoji) int { return a.ID }, after, before, first, last)

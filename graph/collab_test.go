@@ -32,6 +32,9 @@ func TestIssueAwardsVotesAndSorts(t *testing.T) {
 	w.create(t, w.carol, "acme/web", map[string]any{"title": "Due soon", "dueDate": "2030-01-01",
 		"assigneeIds": []string{"gid://gitlab/User/" + strconv.Itoa(w.bobUser.ID)}})
 	w.create(t, w.alice, "acme/web", map[string]any{"title": "Hidden", "confidential": true, "dueDate": "2029-01-01"})
+	// A guest's assignees are dropped: the owner assigns.
+	d := data(t, in, w.alice, `mutation { issueSetAssignees(input: {projectPath: "acme/web", iid: "3", assigneeUsernames: ["bob"]}) { errors } }`, nil)
+	require.Equal(t, []any{}, path(d, "issueSetAssignees", "errors"))
 
 	t.Run("award mutations", func(t *testing.T) {
 		p := awardMutation(t, w, w.bob, "awardEmojiAdd", w.ids["Due late"], "thumbsup")
@@ -165,7 +168,8 @@ func TestCurrentUserTodos(t *testing.T) {
 	in := w.in
 	w.create(t, w.alice, "acme/web", map[string]any{"title": "Fix login", "assigneeIds": []string{"gid://gitlab/User/" + strconv.Itoa(w.bobUser.ID)}})
 	w.create(t, w.alice, "acme/web", map[string]any{"title": "Ping", "description": "@bob have a look"})
-	r := in.Do(t, "POST", "/projects/"+strconv.Itoa(w.web.ID)+"/issues/1/notes", w.carol, url.Values{"body": {"@bob see this"}})
+	w.create(t, w.alice, "acme/web", map[string]any{"title": "Third"})
+	r := in.Do(t, "POST", "/projects/"+strconv.Itoa(w.web.ID)+"/issues/3/notes", w.carol, url.Values{"body": {"@bob see this"}})
 	require.Equal(t, http.StatusCreated, r.Status, r.String())
 	r = in.Do(t, "GET", "/todos", w.bob, nil)
 	require.Equal(t, http.StatusOK, r.Status, r.String())
@@ -186,9 +190,9 @@ func TestCurrentUserTodos(t *testing.T) {
 	}
 	webURL := in.URL + "/acme/web/-/issues/"
 	comment := map[string]any{"action": "mentioned", "state": "pending", "body": "@bob see this", "targetType": "ISSUE",
-		"targetUrl": webURL + "1#note_" + strconv.Itoa(noteID(t, w, "1")), "author": map[string]any{"username": "carol"},
+		"targetUrl": webURL + "3#note_" + strconv.Itoa(noteID(t, w, "3")), "author": map[string]any{"username": "carol"},
 		"project": map[string]any{"fullPath": "acme/web"}, "group": nil,
-		"targetEntity": map[string]any{"webUrl": webURL + "1", "title": "Fix login"}}
+		"targetEntity": map[string]any{"webUrl": webURL + "3", "title": "Third"}}
 	mention := map[string]any{"action": "directly_addressed", "state": "pending", "body": "Ping", "targetType": "ISSUE",
 		"targetUrl": webURL + "2", "author": map[string]any{"username": "alice"}, "project": map[string]any{"fullPath": "acme/web"},
 		"group": nil, "targetEntity": map[string]any{"webUrl": webURL + "2", "title": "Ping"}}
@@ -257,7 +261,7 @@ func TestProjectSnippets(t *testing.T) {
 	assert.Equal(t, map[string]any{"id": "gid://gitlab/ProjectSnippet/" + strconv.Itoa(pub), "title": "Setup", "description": "how to",
 		"fileName": "setup.sh", "visibilityLevel": "public", "webUrl": web, "rawUrl": web + "/raw",
 		"httpUrlToRepo": in.URL + "/acme/web/snippets/" + strconv.Itoa(pub) + ".git",
-		"author": map[string]any{"username": "alice"}, "project": map[string]any{"fullPath": "acme/web"},
+		"author":        map[string]any{"username": "alice"}, "project": map[string]any{"fullPath": "acme/web"},
 		"blobs": map[string]any{"count": float64(2), "nodes": []any{
 			map[string]any{"name": "README.md", "path": "docs/README.md", "rawPath": "/acme/web/-/snippets/" + strconv.Itoa(pub) + "/raw/main/docs/README.md",
 				"rawPlainData": "# Read me", "size": float64(9), "binary": false},
@@ -280,7 +284,8 @@ func TestProjectSnippets(t *testing.T) {
 	assert.Equal(t, []string{}, titlesOf(w.alice, `(ids: ["gid://gitlab/ProjectSnippet/999999"])`))
 	_ = priv
 
-	d = data(t, in, w.alice, `{ project(fullPath: "acme/web") { snippets(first: 1) { nodes { blobs(paths: ["setup.sh"]) { nodes { path } } } } } }`, nil)
+	d = data(t, in, w.alice, `{ project(fullPath: "acme/web") { snippets(first: 1, ids: ["gid://gitlab/ProjectSnippet/`+strconv.Itoa(pub)+`"]) {
+		nodes { blobs(paths: ["setup.sh"]) { nodes { path } } } } } }`, nil)
 	assert.Equal(t, []any{map[string]any{"path": "setup.sh"}}, path(d, "project", "snippets", "nodes", 0, "blobs", "nodes"))
 	d = data(t, in, w.dave, `{ project(fullPath: "acme/secret") { snippets { count } } }`, nil)
 	assert.Nil(t, d["project"])
@@ -314,7 +319,7 @@ func TestGroupEpics(t *testing.T) {
 		"group": map[string]any{"fullPath": "acme"}, "parent": nil, "startDate": "2030-01-01T00:00:00Z", "dueDate": nil,
 		"startDateIsFixed": true, "color": "#1068bf", "upvotes": float64(1), "downvotes": float64(0),
 		"webUrl": in.URL + "/groups/acme/-/epics/1", "webPath": "/groups/acme/-/epics/1", "reference": "&1", "fullReference": "acme&1",
-		"labels": map[string]any{"nodes": []any{map[string]any{"title": "org"}}},
+		"labels":     map[string]any{"nodes": []any{map[string]any{"title": "org"}}},
 		"awardEmoji": map[string]any{"nodes": []any{map[string]any{"name": "thumbsup", "user": map[string]any{"username": "bob"}}}},
 	}, path(d, "group", "epic"))
 	d = data(t, in, w.dave, `{ group(fullPath: "acme") { epic(iid: "3") { parent { iid title } } } }`, nil)

@@ -84,7 +84,7 @@ func (r *Resolver) snippetBlobs(ctx context.Context, sn *ent.Snippet, paths []st
 	for _, p := range paths {
 		want[p] = true
 	}
-	var all []*model.SnippetBlob
+	all := []*model.SnippetBlob{}
 	for _, path := range sn.Files {
 		if paths != nil && !want[path] {
 			continue
