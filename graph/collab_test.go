@@ -189,7 +189,8 @@ func TestCurrentUserTodos(t *testing.T) {
 		return path(d, "currentUser", "todos", "nodes").([]any)
 	}
 	webURL := in.URL + "/acme/web/-/issues/"
-	comment := map[string]any{"action": "mentioned", "state": "pending", "body": "@bob see this", "targetType": "ISSUE",
+	// A mention at the start of the text addresses the user directly (GitLab's rule).
+	comment := map[string]any{"action": "directly_addressed", "state": "pending", "body": "@bob see this", "targetType": "ISSUE",
 		"targetUrl": webURL + "3#note_" + strconv.Itoa(noteID(t, w, "3")), "author": map[string]any{"username": "carol"},
 		"project": map[string]any{"fullPath": "acme/web"}, "group": nil,
 		"targetEntity": map[string]any{"webUrl": webURL + "3", "title": "Third"}}
@@ -202,7 +203,9 @@ func TestCurrentUserTodos(t *testing.T) {
 	assert.Equal(t, []any{comment, mention}, todos(w.bob, ""))
 	assert.Equal(t, []any{assigned}, todos(w.bob, "state: [done]"))
 	assert.Equal(t, []any{comment, mention, assigned}, todos(w.bob, "state: [pending, done]"))
-	assert.Equal(t, []any{mention}, todos(w.bob, "action: [directly_addressed]"))
+	assert.Equal(t, []any{comment, mention}, todos(w.bob, "action: [directly_addressed]"))
+	assert.Equal(t, []any{}, todos(w.bob, "action: [mentioned]"))
+	assert.Equal(t, []any{assigned}, todos(w.bob, "action: [assigned, mentioned], state: [done]"))
 	assert.Equal(t, []any{comment, mention}, todos(w.bob, "type: [ISSUE]"))
 	assert.Equal(t, []any{}, todos(w.bob, "type: [MERGEREQUEST]"))
 	assert.Equal(t, []any{}, todos(w.carol, ""))
