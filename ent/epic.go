@@ -78,8 +78,6 @@ type EpicEdges struct {
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [7]bool
-	// totalCount holds the count of the edges above.
-	totalCount [3]map[string]int
 
 	namedChildren   map[string][]*Epic
 	namedLabelLinks map[string][]*EpicLabel

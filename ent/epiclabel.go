@@ -38,7 +38,7 @@ type EpicLabelEdges struct {
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [2]bool
 	// totalCount holds the count of the edges above.
-	totalCount [1]map[string]int
+	totalCount [2]map[string]int
 }
 
 // EpicOrErr returns the Epic value or an error if the edge

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/epic"
 	"anvil/ent/issue"
 	"anvil/ent/label"
 	"anvil/ent/member"
@@ -10,12 +11,150 @@ import (
 	"anvil/ent/milestone"
 	"anvil/ent/namespace"
 	"anvil/ent/project"
+	"anvil/ent/snippet"
+	"anvil/ent/todo"
 	"anvil/ent/user"
 	"context"
 
 	"entgo.io/contrib/entgql"
 	"github.com/99designs/gqlgen/graphql"
 )
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *EpicQuery) CollectFields(ctx context.Context, satisfies ...string) (*EpicQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *EpicQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(epic.Columns))
+		selectedFields = []string{epic.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "createdAt":
+			if _, ok := fieldSeen[epic.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, epic.FieldCreatedAt)
+				fieldSeen[epic.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[epic.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, epic.FieldUpdatedAt)
+				fieldSeen[epic.FieldUpdatedAt] = struct{}{}
+			}
+		case "title":
+			if _, ok := fieldSeen[epic.FieldTitle]; !ok {
+				selectedFields = append(selectedFields, epic.FieldTitle)
+				fieldSeen[epic.FieldTitle] = struct{}{}
+			}
+		case "description":
+			if _, ok := fieldSeen[epic.FieldDescription]; !ok {
+				selectedFields = append(selectedFields, epic.FieldDescription)
+				fieldSeen[epic.FieldDescription] = struct{}{}
+			}
+		case "confidential":
+			if _, ok := fieldSeen[epic.FieldConfidential]; !ok {
+				selectedFields = append(selectedFields, epic.FieldConfidential)
+				fieldSeen[epic.FieldConfidential] = struct{}{}
+			}
+		case "startDateFixed":
+			if _, ok := fieldSeen[epic.FieldStartDateFixed]; !ok {
+				selectedFields = append(selectedFields, epic.FieldStartDateFixed)
+				fieldSeen[epic.FieldStartDateFixed] = struct{}{}
+			}
+		case "startDateIsFixed":
+			if _, ok := fieldSeen[epic.FieldStartDateIsFixed]; !ok {
+				selectedFields = append(selectedFields, epic.FieldStartDateIsFixed)
+				fieldSeen[epic.FieldStartDateIsFixed] = struct{}{}
+			}
+		case "dueDateFixed":
+			if _, ok := fieldSeen[epic.FieldDueDateFixed]; !ok {
+				selectedFields = append(selectedFields, epic.FieldDueDateFixed)
+				fieldSeen[epic.FieldDueDateFixed] = struct{}{}
+			}
+		case "dueDateIsFixed":
+			if _, ok := fieldSeen[epic.FieldDueDateIsFixed]; !ok {
+				selectedFields = append(selectedFields, epic.FieldDueDateIsFixed)
+				fieldSeen[epic.FieldDueDateIsFixed] = struct{}{}
+			}
+		case "color":
+			if _, ok := fieldSeen[epic.FieldColor]; !ok {
+				selectedFields = append(selectedFields, epic.FieldColor)
+				fieldSeen[epic.FieldColor] = struct{}{}
+			}
+		case "closedAt":
+			if _, ok := fieldSeen[epic.FieldClosedAt]; !ok {
+				selectedFields = append(selectedFields, epic.FieldClosedAt)
+				fieldSeen[epic.FieldClosedAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type epicPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []EpicPaginateOption
+}
+
+func newEpicPaginateArgs(rv map[string]any) *epicPaginateArgs {
+	args := &epicPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &EpicOrder{Field: &EpicOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithEpicOrder(order))
+			}
+		case *EpicOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithEpicOrder(v))
+			}
+		}
+	}
+	return args
+}
 
 // CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
 func (_q *IssueQuery) CollectFields(ctx context.Context, satisfies ...string) (*IssueQuery, error) {
@@ -1003,6 +1142,213 @@ func newProjectPaginateArgs(rv map[string]any) *projectPaginateArgs {
 		case *ProjectOrder:
 			if v != nil {
 				args.opts = append(args.opts, WithProjectOrder(v))
+			}
+		}
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *SnippetQuery) CollectFields(ctx context.Context, satisfies ...string) (*SnippetQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *SnippetQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(snippet.Columns))
+		selectedFields = []string{snippet.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "createdAt":
+			if _, ok := fieldSeen[snippet.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, snippet.FieldCreatedAt)
+				fieldSeen[snippet.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[snippet.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, snippet.FieldUpdatedAt)
+				fieldSeen[snippet.FieldUpdatedAt] = struct{}{}
+			}
+		case "title":
+			if _, ok := fieldSeen[snippet.FieldTitle]; !ok {
+				selectedFields = append(selectedFields, snippet.FieldTitle)
+				fieldSeen[snippet.FieldTitle] = struct{}{}
+			}
+		case "description":
+			if _, ok := fieldSeen[snippet.FieldDescription]; !ok {
+				selectedFields = append(selectedFields, snippet.FieldDescription)
+				fieldSeen[snippet.FieldDescription] = struct{}{}
+			}
+		case "fileName":
+			if _, ok := fieldSeen[snippet.FieldFileName]; !ok {
+				selectedFields = append(selectedFields, snippet.FieldFileName)
+				fieldSeen[snippet.FieldFileName] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type snippetPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []SnippetPaginateOption
+}
+
+func newSnippetPaginateArgs(rv map[string]any) *snippetPaginateArgs {
+	args := &snippetPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &SnippetOrder{Field: &SnippetOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithSnippetOrder(order))
+			}
+		case *SnippetOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithSnippetOrder(v))
+			}
+		}
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *TodoQuery) CollectFields(ctx context.Context, satisfies ...string) (*TodoQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *TodoQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(todo.Columns))
+		selectedFields = []string{todo.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "createdAt":
+			if _, ok := fieldSeen[todo.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, todo.FieldCreatedAt)
+				fieldSeen[todo.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[todo.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, todo.FieldUpdatedAt)
+				fieldSeen[todo.FieldUpdatedAt] = struct{}{}
+			}
+		case "action":
+			if _, ok := fieldSeen[todo.FieldAction]; !ok {
+				selectedFields = append(selectedFields, todo.FieldAction)
+				fieldSeen[todo.FieldAction] = struct{}{}
+			}
+		case "state":
+			if _, ok := fieldSeen[todo.FieldState]; !ok {
+				selectedFields = append(selectedFields, todo.FieldState)
+				fieldSeen[todo.FieldState] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type todoPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []TodoPaginateOption
+}
+
+func newTodoPaginateArgs(rv map[string]any) *todoPaginateArgs {
+	args := &todoPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &TodoOrder{Field: &TodoOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithTodoOrder(order))
+			}
+		case *TodoOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithTodoOrder(v))
 			}
 		}
 	}

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/epic"
 	"anvil/ent/issue"
 	"anvil/ent/label"
 	"anvil/ent/member"
@@ -10,6 +11,8 @@ import (
 	"anvil/ent/milestone"
 	"anvil/ent/namespace"
 	"anvil/ent/project"
+	"anvil/ent/snippet"
+	"anvil/ent/todo"
 	"anvil/ent/user"
 	"context"
 	"fmt"
@@ -29,6 +32,11 @@ import (
 type Noder interface {
 	IsNode()
 }
+
+var epicImplementors = []string{"Epic", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Epic) IsNode() {}
 
 var issueImplementors = []string{"Issue", "Node"}
 
@@ -64,6 +72,16 @@ var projectImplementors = []string{"Project", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*Project) IsNode() {}
+
+var snippetImplementors = []string{"Snippet", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Snippet) IsNode() {}
+
+var todoImplementors = []string{"Todo", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Todo) IsNode() {}
 
 var userImplementors = []string{"User", "Node"}
 
@@ -128,6 +146,15 @@ func (c *Client) Noder(ctx context.Context, id int, opts ...NodeOption) (_ Noder
 
 func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error) {
 	switch table {
+	case epic.Table:
+		query := c.Epic.Query().
+			Where(epic.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, epicImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
 	case issue.Table:
 		query := c.Issue.Query().
 			Where(issue.ID(id))
@@ -187,6 +214,24 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			Where(project.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, projectImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case snippet.Table:
+		query := c.Snippet.Query().
+			Where(snippet.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, snippetImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case todo.Table:
+		query := c.Todo.Query().
+			Where(todo.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, todoImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -273,6 +318,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		idmap[id] = append(idmap[id], &noders[i])
 	}
 	switch table {
+	case epic.Table:
+		query := c.Epic.Query().
+			Where(epic.IDIn(ids...))
+		query, err := query.CollectFields(ctx, epicImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
 	case issue.Table:
 		query := c.Issue.Query().
 			Where(issue.IDIn(ids...))
@@ -373,6 +434,38 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		query := c.Project.Query().
 			Where(project.IDIn(ids...))
 		query, err := query.CollectFields(ctx, projectImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case snippet.Table:
+		query := c.Snippet.Query().
+			Where(snippet.IDIn(ids...))
+		query, err := query.CollectFields(ctx, snippetImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case todo.Table:
+		query := c.Todo.Query().
+			Where(todo.IDIn(ids...))
+		query, err := query.CollectFields(ctx, todoImplementors...)
 		if err != nil {
 			return nil, err
 		}

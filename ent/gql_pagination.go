@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/epic"
 	"anvil/ent/issue"
 	"anvil/ent/label"
 	"anvil/ent/member"
@@ -10,6 +11,8 @@ import (
 	"anvil/ent/milestone"
 	"anvil/ent/namespace"
 	"anvil/ent/project"
+	"anvil/ent/snippet"
+	"anvil/ent/todo"
 	"anvil/ent/user"
 	"context"
 	"errors"
@@ -103,6 +106,338 @@ func paginateLimit(first, last *int) int {
 		limit = *last + 1
 	}
 	return limit
+}
+
+// EpicEdge is the edge representation of Epic.
+type EpicEdge struct {
+	Node   *Epic  `json:"node"`
+	Cursor Cursor `json:"cursor"`
+}
+
+// EpicConnection is the connection containing edges to Epic.
+type EpicConnection struct {
+	Edges      []*EpicEdge `json:"edges"`
+	PageInfo   PageInfo    `json:"pageInfo"`
+	TotalCount int         `json:"totalCount"`
+}
+
+func (c *EpicConnection) build(nodes []*Epic, pager *epicPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Epic
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Epic {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Epic {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*EpicEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &EpicEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// EpicPaginateOption enables pagination customization.
+type EpicPaginateOption func(*epicPager) error
+
+// WithEpicOrder configures pagination ordering.
+func WithEpicOrder(order *EpicOrder) EpicPaginateOption {
+	if order == nil {
+		order = DefaultEpicOrder
+	}
+	o := *order
+	return func(pager *epicPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultEpicOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithEpicFilter configures pagination filter.
+func WithEpicFilter(filter func(*EpicQuery) (*EpicQuery, error)) EpicPaginateOption {
+	return func(pager *epicPager) error {
+		if filter == nil {
+			return errors.New("EpicQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type epicPager struct {
+	reverse bool
+	order   *EpicOrder
+	filter  func(*EpicQuery) (*EpicQuery, error)
+}
+
+func newEpicPager(opts []EpicPaginateOption, reverse bool) (*epicPager, error) {
+	pager := &epicPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultEpicOrder
+	}
+	return pager, nil
+}
+
+func (p *epicPager) applyFilter(query *EpicQuery) (*EpicQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *epicPager) toCursor(_m *Epic) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *epicPager) applyCursors(query *EpicQuery, after, before *Cursor) (*EpicQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultEpicOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *epicPager) applyOrder(query *EpicQuery) *EpicQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultEpicOrder.Field {
+		query = query.Order(DefaultEpicOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *epicPager) orderExpr(query *EpicQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultEpicOrder.Field {
+			b.Comma().Ident(DefaultEpicOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Epic.
+func (_m *EpicQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...EpicPaginateOption,
+) (*EpicConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newEpicPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &EpicConnection{Edges: []*EpicEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// EpicOrderFieldCreatedAt orders Epic by created_at.
+	EpicOrderFieldCreatedAt = &EpicOrderField{
+		Value: func(_m *Epic) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: epic.FieldCreatedAt,
+		toTerm: epic.ByCreatedAt,
+		toCursor: func(_m *Epic) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// EpicOrderFieldUpdatedAt orders Epic by updated_at.
+	EpicOrderFieldUpdatedAt = &EpicOrderField{
+		Value: func(_m *Epic) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: epic.FieldUpdatedAt,
+		toTerm: epic.ByUpdatedAt,
+		toCursor: func(_m *Epic) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+	// EpicOrderFieldTitle orders Epic by title.
+	EpicOrderFieldTitle = &EpicOrderField{
+		Value: func(_m *Epic) (ent.Value, error) {
+			return _m.Title, nil
+		},
+		column: epic.FieldTitle,
+		toTerm: epic.ByTitle,
+		toCursor: func(_m *Epic) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Title,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f EpicOrderField) String() string {
+	var str string
+	switch f.column {
+	case EpicOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case EpicOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	case EpicOrderFieldTitle.column:
+		str = "TITLE"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f EpicOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *EpicOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("EpicOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *EpicOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *EpicOrderFieldUpdatedAt
+	case "TITLE":
+		*f = *EpicOrderFieldTitle
+	default:
+		return fmt.Errorf("%s is not a valid EpicOrderField", str)
+	}
+	return nil
+}
+
+// EpicOrderField defines the ordering field of Epic.
+type EpicOrderField struct {
+	// Value extracts the ordering value from the given Epic.
+	Value    func(*Epic) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) epic.OrderOption
+	toCursor func(*Epic) Cursor
+}
+
+// EpicOrder defines the ordering of Epic.
+type EpicOrder struct {
+	Direction OrderDirection  `json:"direction"`
+	Field     *EpicOrderField `json:"field"`
+}
+
+// DefaultEpicOrder is the default ordering of Epic.
+var DefaultEpicOrder = &EpicOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &EpicOrderField{
+		Value: func(_m *Epic) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: epic.FieldID,
+		toTerm: epic.ByID,
+		toCursor: func(_m *Epic) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Epic into EpicEdge.
+func (_m *Epic) ToEdge(order *EpicOrder) *EpicEdge {
+	if order == nil {
+		order = DefaultEpicOrder
+	}
+	return &EpicEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
 }
 
 // IssueEdge is the edge representation of Issue.
@@ -2499,6 +2834,634 @@ func (_m *Project) ToEdge(order *ProjectOrder) *ProjectEdge {
 		order = DefaultProjectOrder
 	}
 	return &ProjectEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// SnippetEdge is the edge representation of Snippet.
+type SnippetEdge struct {
+	Node   *Snippet `json:"node"`
+	Cursor Cursor   `json:"cursor"`
+}
+
+// SnippetConnection is the connection containing edges to Snippet.
+type SnippetConnection struct {
+	Edges      []*SnippetEdge `json:"edges"`
+	PageInfo   PageInfo       `json:"pageInfo"`
+	TotalCount int            `json:"totalCount"`
+}
+
+func (c *SnippetConnection) build(nodes []*Snippet, pager *snippetPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Snippet
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Snippet {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Snippet {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*SnippetEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &SnippetEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// SnippetPaginateOption enables pagination customization.
+type SnippetPaginateOption func(*snippetPager) error
+
+// WithSnippetOrder configures pagination ordering.
+func WithSnippetOrder(order *SnippetOrder) SnippetPaginateOption {
+	if order == nil {
+		order = DefaultSnippetOrder
+	}
+	o := *order
+	return func(pager *snippetPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultSnippetOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithSnippetFilter configures pagination filter.
+func WithSnippetFilter(filter func(*SnippetQuery) (*SnippetQuery, error)) SnippetPaginateOption {
+	return func(pager *snippetPager) error {
+		if filter == nil {
+			return errors.New("SnippetQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type snippetPager struct {
+	reverse bool
+	order   *SnippetOrder
+	filter  func(*SnippetQuery) (*SnippetQuery, error)
+}
+
+func newSnippetPager(opts []SnippetPaginateOption, reverse bool) (*snippetPager, error) {
+	pager := &snippetPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultSnippetOrder
+	}
+	return pager, nil
+}
+
+func (p *snippetPager) applyFilter(query *SnippetQuery) (*SnippetQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *snippetPager) toCursor(_m *Snippet) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *snippetPager) applyCursors(query *SnippetQuery, after, before *Cursor) (*SnippetQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultSnippetOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *snippetPager) applyOrder(query *SnippetQuery) *SnippetQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultSnippetOrder.Field {
+		query = query.Order(DefaultSnippetOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *snippetPager) orderExpr(query *SnippetQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultSnippetOrder.Field {
+			b.Comma().Ident(DefaultSnippetOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Snippet.
+func (_m *SnippetQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...SnippetPaginateOption,
+) (*SnippetConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newSnippetPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &SnippetConnection{Edges: []*SnippetEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// SnippetOrderFieldCreatedAt orders Snippet by created_at.
+	SnippetOrderFieldCreatedAt = &SnippetOrderField{
+		Value: func(_m *Snippet) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: snippet.FieldCreatedAt,
+		toTerm: snippet.ByCreatedAt,
+		toCursor: func(_m *Snippet) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// SnippetOrderFieldUpdatedAt orders Snippet by updated_at.
+	SnippetOrderFieldUpdatedAt = &SnippetOrderField{
+		Value: func(_m *Snippet) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: snippet.FieldUpdatedAt,
+		toTerm: snippet.ByUpdatedAt,
+		toCursor: func(_m *Snippet) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f SnippetOrderField) String() string {
+	var str string
+	switch f.column {
+	case SnippetOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case SnippetOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f SnippetOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *SnippetOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("SnippetOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *SnippetOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *SnippetOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid SnippetOrderField", str)
+	}
+	return nil
+}
+
+// SnippetOrderField defines the ordering field of Snippet.
+type SnippetOrderField struct {
+	// Value extracts the ordering value from the given Snippet.
+	Value    func(*Snippet) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) snippet.OrderOption
+	toCursor func(*Snippet) Cursor
+}
+
+// SnippetOrder defines the ordering of Snippet.
+type SnippetOrder struct {
+	Direction OrderDirection     `json:"direction"`
+	Field     *SnippetOrderField `json:"field"`
+}
+
+// DefaultSnippetOrder is the default ordering of Snippet.
+var DefaultSnippetOrder = &SnippetOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &SnippetOrderField{
+		Value: func(_m *Snippet) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: snippet.FieldID,
+		toTerm: snippet.ByID,
+		toCursor: func(_m *Snippet) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Snippet into SnippetEdge.
+func (_m *Snippet) ToEdge(order *SnippetOrder) *SnippetEdge {
+	if order == nil {
+		order = DefaultSnippetOrder
+	}
+	return &SnippetEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// TodoEdge is the edge representation of Todo.
+type TodoEdge struct {
+	Node   *Todo  `json:"node"`
+	Cursor Cursor `json:"cursor"`
+}
+
+// TodoConnection is the connection containing edges to Todo.
+type TodoConnection struct {
+	Edges      []*TodoEdge `json:"edges"`
+	PageInfo   PageInfo    `json:"pageInfo"`
+	TotalCount int         `json:"totalCount"`
+}
+
+func (c *TodoConnection) build(nodes []*Todo, pager *todoPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Todo
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Todo {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Todo {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*TodoEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &TodoEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// TodoPaginateOption enables pagination customization.
+type TodoPaginateOption func(*todoPager) error
+
+// WithTodoOrder configures pagination ordering.
+func WithTodoOrder(order *TodoOrder) TodoPaginateOption {
+	if order == nil {
+		order = DefaultTodoOrder
+	}
+	o := *order
+	return func(pager *todoPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultTodoOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithTodoFilter configures pagination filter.
+func WithTodoFilter(filter func(*TodoQuery) (*TodoQuery, error)) TodoPaginateOption {
+	return func(pager *todoPager) error {
+		if filter == nil {
+			return errors.New("TodoQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type todoPager struct {
+	reverse bool
+	order   *TodoOrder
+	filter  func(*TodoQuery) (*TodoQuery, error)
+}
+
+func newTodoPager(opts []TodoPaginateOption, reverse bool) (*todoPager, error) {
+	pager := &todoPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultTodoOrder
+	}
+	return pager, nil
+}
+
+func (p *todoPager) applyFilter(query *TodoQuery) (*TodoQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *todoPager) toCursor(_m *Todo) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *todoPager) applyCursors(query *TodoQuery, after, before *Cursor) (*TodoQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultTodoOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *todoPager) applyOrder(query *TodoQuery) *TodoQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultTodoOrder.Field {
+		query = query.Order(DefaultTodoOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *todoPager) orderExpr(query *TodoQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultTodoOrder.Field {
+			b.Comma().Ident(DefaultTodoOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Todo.
+func (_m *TodoQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...TodoPaginateOption,
+) (*TodoConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newTodoPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &TodoConnection{Edges: []*TodoEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// TodoOrderFieldCreatedAt orders Todo by created_at.
+	TodoOrderFieldCreatedAt = &TodoOrderField{
+		Value: func(_m *Todo) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: todo.FieldCreatedAt,
+		toTerm: todo.ByCreatedAt,
+		toCursor: func(_m *Todo) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// TodoOrderFieldUpdatedAt orders Todo by updated_at.
+	TodoOrderFieldUpdatedAt = &TodoOrderField{
+		Value: func(_m *Todo) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: todo.FieldUpdatedAt,
+		toTerm: todo.ByUpdatedAt,
+		toCursor: func(_m *Todo) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f TodoOrderField) String() string {
+	var str string
+	switch f.column {
+	case TodoOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case TodoOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f TodoOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *TodoOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("TodoOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *TodoOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *TodoOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid TodoOrderField", str)
+	}
+	return nil
+}
+
+// TodoOrderField defines the ordering field of Todo.
+type TodoOrderField struct {
+	// Value extracts the ordering value from the given Todo.
+	Value    func(*Todo) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) todo.OrderOption
+	toCursor func(*Todo) Cursor
+}
+
+// TodoOrder defines the ordering of Todo.
+type TodoOrder struct {
+	Direction OrderDirection  `json:"direction"`
+	Field     *TodoOrderField `json:"field"`
+}
+
+// DefaultTodoOrder is the default ordering of Todo.
+var DefaultTodoOrder = &TodoOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &TodoOrderField{
+		Value: func(_m *Todo) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: todo.FieldID,
+		toTerm: todo.ByID,
+		toCursor: func(_m *Todo) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Todo into TodoEdge.
+func (_m *Todo) ToEdge(order *TodoOrder) *TodoEdge {
+	if order == nil {
+		order = DefaultTodoOrder
+	}
+	return &TodoEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

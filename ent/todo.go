@@ -63,8 +63,6 @@ type TodoEdges struct {
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [4]bool
-	// totalCount holds the count of the edges above.
-	totalCount [4]map[string]int
 }
 
 // UserOrErr returns the User value or an error if the edge

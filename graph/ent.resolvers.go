@@ -12,6 +12,11 @@ import (
 )
 
 // ID is the resolver for the id field.
+func (r *epicResolver) ID(ctx context.Context, obj *ent.Epic) (string, error) {
+	return formatGID(gidEpic, obj.ID), nil
+}
+
+// ID is the resolver for the id field.
 func (r *groupResolver) ID(ctx context.Context, obj *ent.Namespace) (string, error) {
 	return namespaceGID(obj), nil
 }
@@ -57,8 +62,26 @@ func (r *queryResolver) Nodes(ctx context.Context, ids []string) ([]ent.Noder, e
 }
 
 // ID is the resolver for the id field.
+func (r *snippetResolver) ID(ctx context.Context, obj *ent.Snippet) (string, error) {
+	return snippetGID(obj), nil
+}
+
+// ID is the resolver for the id field.
+func (r *todoResolver) ID(ctx context.Context, obj *ent.Todo) (string, error) {
+	return formatGID(gidTodo, obj.ID), nil
+}
+
+// ID is the resolver for the id field.
 func (r *userResolver) ID(ctx context.Context, obj *ent.User) (string, error) {
 	return formatGID(gidUser, obj.ID), nil
+}
+
+// Epic returns generated.EpicResolver implementation.
+func (r *Resolver) Epic() generated.EpicResolver { return &epicResolver{r} }
+
+// EpicConnection returns generated.EpicConnectionResolver implementation.
+func (r *Resolver) EpicConnection() generated.EpicConnectionResolver {
+	return &epicConnectionResolver{r}
 }
 
 // Group returns generated.GroupResolver implementation.
@@ -120,6 +143,22 @@ func (r *Resolver) ProjectConnection() generated.ProjectConnectionResolver {
 // Query returns generated.QueryResolver implementation.
 func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
 
+// Snippet returns generated.SnippetResolver implementation.
+func (r *Resolver) Snippet() generated.SnippetResolver { return &snippetResolver{r} }
+
+// SnippetConnection returns generated.SnippetConnectionResolver implementation.
+func (r *Resolver) SnippetConnection() generated.SnippetConnectionResolver {
+	return &snippetConnectionResolver{r}
+}
+
+// Todo returns generated.TodoResolver implementation.
+func (r *Resolver) Todo() generated.TodoResolver { return &todoResolver{r} }
+
+// TodoConnection returns generated.TodoConnectionResolver implementation.
+func (r *Resolver) TodoConnection() generated.TodoConnectionResolver {
+	return &todoConnectionResolver{r}
+}
+
 // User returns generated.UserResolver implementation.
 func (r *Resolver) User() generated.UserResolver { return &userResolver{r} }
 
@@ -129,21 +168,42 @@ func (r *Resolver) UserConnection() generated.UserConnectionResolver {
 }
 
 type (
-	groupResolver                  struct{ *Resolver }
+	epicConnectionResolver         struct{ *Resolver }
+	epicResolver                   struct{ *Resolver }
 	groupConnectionResolver        struct{ *Resolver }
-	issueResolver                  struct{ *Resolver }
+	groupConnectionResolver        struct{ *Resolver }
+	groupResolver                  struct{ *Resolver }
+	groupResolver                  struct{ *Resolver }
 	issueConnectionResolver        struct{ *Resolver }
-	labelResolver                  struct{ *Resolver }
+	issueConnectionResolver        struct{ *Resolver }
+	issueResolver                  struct{ *Resolver }
+	issueResolver                  struct{ *Resolver }
 	labelConnectionResolver        struct{ *Resolver }
-	memberResolver                 struct{ *Resolver }
+	labelConnectionResolver        struct{ *Resolver }
+	labelResolver                  struct{ *Resolver }
+	labelResolver                  struct{ *Resolver }
 	memberConnectionResolver       struct{ *Resolver }
-	mergeRequestResolver           struct{ *Resolver }
+	memberConnectionResolver       struct{ *Resolver }
+	memberResolver                 struct{ *Resolver }
+	memberResolver                 struct{ *Resolver }
 	mergeRequestConnectionResolver struct{ *Resolver }
-	milestoneResolver              struct{ *Resolver }
+	mergeRequestResolver           struct{ *Resolver }
 	milestoneConnectionResolver    struct{ *Resolver }
-	projectResolver                struct{ *Resolver }
+	milestoneConnectionResolver    struct{ *Resolver }
+	milestoneResolver              struct{ *Resolver }
+	milestoneResolver              struct{ *Resolver }
 	projectConnectionResolver      struct{ *Resolver }
+	projectConnectionResolver      struct{ *Resolver }
+	projectResolver                struct{ *Resolver }
+	projectResolver                struct{ *Resolver }
 	queryResolver                  struct{ *Resolver }
-	userResolver                   struct{ *Resolver }
+	queryResolver                  struct{ *Resolver }
+	snippetConnectionResolver      struct{ *Resolver }
+	snippetResolver                struct{ *Resolver }
+	todoConnectionResolver         struct{ *Resolver }
+	todoResolver                   struct{ *Resolver }
 	userConnectionResolver         struct{ *Resolver }
+	userConnectionResolver         struct{ *Resolver }
+	userResolver                   struct{ *Resolver }
+	userResolver                   struct{ *Resolver }
 )

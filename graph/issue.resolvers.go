@@ -8,6 +8,7 @@ package graph
 import (
 	"anvil/ent"
 	"anvil/graph/model"
+	"anvil/internal/service/awardemoji"
 	"anvil/internal/service/issues"
 	"context"
 	"strconv"
@@ -18,7 +19,7 @@ import (
 )
 
 // Issues is the resolver for the issues field.
-func (r *groupResolver) Issues(ctx context.Context, obj *ent.Namespace, iid *string, iids []string, state *model.IssuableState, labelName []*string, milestoneTitle []*string, milestoneWildcardID *model.MilestoneWildcardID, authorUsername *string, assigneeUsernames []string, assigneeUsername *string, assigneeID *string, assigneeWildcardID *model.AssigneeWildcardID, search *string, in []model.IssuableSearchableField, types []model.IssueType, confidential *bool, createdBefore *time.Time, createdAfter *time.Time, updatedBefore *time.Time, updatedAfter *time.Time, closedBefore *time.Time, closedAfter *time.Time, dueBefore *time.Time, dueAfter *time.Time, not *model.NegatedIssueFilterInput, sort *model.IssueSort, includeSubgroups *bool, includeArchived *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.IssueConnection, error) {
+func (r *groupResolver) Issues(ctx context.Context, obj *ent.Namespace, iid *string, iids []string, state *model.IssuableState, labelName []*string, milestoneTitle []*string, milestoneWildcardID *model.MilestoneWildcardID, authorUsername *string, assigneeUsernames []string, assigneeUsername *string, assigneeID *string, assigneeWildcardID *model.AssigneeWildcardID, search *string, in []model.IssuableSearchableField, types []model.IssueType, confidential *bool, createdBefore *time.Time, createdAfter *time.Time, updatedBefore *time.Time, updatedAfter *time.Time, closedBefore *time.Time, closedAfter *time.Time, dueBefore *time.Time, dueAfter *time.Time, myReactionEmoji *string, or *model.UnionedIssueFilterInput, not *model.NegatedIssueFilterInput, sort *model.IssueSort, includeSubgroups *bool, includeArchived *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.IssueConnection, error) {
 	parent := issues.Parent{GroupRef: strconv.Itoa(obj.ID), WithoutSubgroups: !flag(includeSubgroups)}
 	return r.issueConnection(ctx, parent, sort, after, before, first, last)
 }
@@ -82,6 +83,23 @@ func (r *issueResolver) WebURL(ctx context.Context, obj *ent.Issue) (string, err
 // WebPath is the resolver for the webPath field.
 func (r *issueResolver) WebPath(ctx context.Context, obj *ent.Issue) (string, error) {
 	return issuePath(obj), nil
+}
+
+// Upvotes is the resolver for the upvotes field.
+func (r *issueResolver) Upvotes(ctx context.Context, obj *ent.Issue) (int, error) {
+	up, _ := issues.Votes(obj)
+	return up, nil
+}
+
+// Downvotes is the resolver for the downvotes field.
+func (r *issueResolver) Downvotes(ctx context.Context, obj *ent.Issue) (int, error) {
+	_, down := issues.Votes(obj)
+	return down, nil
+}
+
+// AwardEmoji is the resolver for the awardEmoji field.
+func (r *issueResolver) AwardEmoji(ctx context.Context, obj *ent.Issue, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.AwardEmojiConnection, error) {
+	return r.awardConnection(ctx, awardemoji.IssueKind, issueAwardRef(obj), after, before, first, last)
 }
 
 // Reference is the resolver for the reference field.
@@ -155,7 +173,7 @@ func (r *projectResolver) Issue(ctx context.Context, obj *ent.Project, iid strin
 }
 
 // Issues is the resolver for the issues field.
-func (r *projectResolver) Issues(ctx context.Context, obj *ent.Project, iid *string, iids []string, state *model.IssuableState, labelName []*string, milestoneTitle []*string, milestoneWildcardID *model.MilestoneWildcardID, authorUsername *string, assigneeUsernames []string, assigneeUsername *string, assigneeID *string, assigneeWildcardID *model.AssigneeWildcardID, search *string, in []model.IssuableSearchableField, types []model.IssueType, confidential *bool, createdBefore *time.Time, createdAfter *time.Time, updatedBefore *time.Time, updatedAfter *time.Time, closedBefore *time.Time, closedAfter *time.Time, dueBefore *time.Time, dueAfter *time.Time, not *model.NegatedIssueFilterInput, sort *model.IssueSort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.IssueConnection, error) {
+func (r *projectResolver) Issues(ctx context.Context, obj *ent.Project, iid *string, iids []string, state *model.IssuableState, labelName []*string, milestoneTitle []*string, milestoneWildcardID *model.MilestoneWildcardID, authorUsername *string, assigneeUsernames []string, assigneeUsername *string, assigneeID *string, assigneeWildcardID *model.AssigneeWildcardID, search *string, in []model.IssuableSearchableField, types []model.IssueType, confidential *bool, createdBefore *time.Time, createdAfter *time.Time, updatedBefore *time.Time, updatedAfter *time.Time, closedBefore *time.Time, closedAfter *time.Time, dueBefore *time.Time, dueAfter *time.Time, myReactionEmoji *string, or *model.UnionedIssueFilterInput, not *model.NegatedIssueFilterInput, sort *model.IssueSort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.IssueConnection, error) {
 	return r.issueConnection(ctx, issues.Parent{ProjectRef: strconv.Itoa(obj.ID)}, sort, after, before, first, last)
 }
 

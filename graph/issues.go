@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -44,6 +45,8 @@ type issueArgs struct {
 	ClosedAfter         *time.Time                      `arg:"closedAfter"`
 	DueBefore           *time.Time                      `arg:"dueBefore"`
 	DueAfter            *time.Time                      `arg:"dueAfter"`
+	MyReactionEmoji     *string                         `arg:"myReactionEmoji"`
+	Or                  *model.UnionedIssueFilterInput  `arg:"or"`
 	Not                 *model.NegatedIssueFilterInput  `arg:"not"`
 	IncludeArchived     *bool                           `arg:"includeArchived"`
 }
@@ -118,6 +121,13 @@ func issueParams(ctx context.Context) (issues.ListParams, error) {
 	p.Updated = filter.Range{After: a.UpdatedAfter, Before: a.UpdatedBefore}
 	p.Closed = filter.Range{After: a.ClosedAfter, Before: a.ClosedBefore}
 	p.Due = filter.Range{After: a.DueAfter, Before: a.DueBefore}
+	if a.MyReactionEmoji != nil {
+		p.MyReactionEmoji.Is, _ = filter.Parse([]string{*a.MyReactionEmoji}, filter.Text, filter.None, filter.Any)
+	}
+	if a.Or != nil {
+		p.Or = issues.OrParams{AssigneeUsernames: a.Or.AssigneeUsernames, AuthorUsernames: a.Or.AuthorUsernames,
+			LabelNames: a.Or.LabelNames}
+	}
 	negateIssueParams(&p, a.Not)
 	return p, nil
 }
@@ -150,6 +160,9 @@ func negateIssueParams(p *issues.ListParams, not *model.NegatedIssueFilterInput)
 	}
 	if not.Types != nil {
 		p.IssueType.Not = issueTypes(not.Types)
+	}
+	if not.MyReactionEmoji != nil {
+		p.MyReactionEmoji.Not = filter.Of(*not.MyReactionEmoji)
 	}
 }
 
@@ -206,6 +219,22 @@ func issueTypes(ts []model.IssueType) filter.Value[string] {
 	return filter.Of(out...)
 }
 
+// serviceOrders are the IssueSort fields the issue service orders (as REST's order_by), which
+// the cursor pager cannot: nullable columns and computed values.
+var serviceOrders = map[string]string{"due_date": "due_date", "popularity": "popularity", "priority": "priority",
+	"label_priority": "label_priority", "milestone_due": "milestone_due", "relative_position": "relative_position",
+	"weight": "weight"}
+
+// serviceIssueOrder is the issue service's order for sort, when the service orders it.
+func serviceIssueOrder(sort *model.IssueSort) (issues.Order, bool) {
+	if sort == nil {
+		return issues.Order{}, false
+	}
+	field, dir, _ := sortParts(sort.Normalized())
+	by, ok := serviceOrders[field]
+	return issues.Order{By: by, Sort: strings.ToLower(string(dir))}, ok
+}
+
 // issueOrder is IssueSort: created (the default, created_desc), updated or title.
 func issueOrder(sort *model.IssueSort) *ent.IssueOrder {
 	value := "created_desc"
@@ -232,6 +261,9 @@ func (r *Resolver) issueConnection(ctx context.Context, parent issues.Parent, so
 	q, err := r.svc.Issues.Query(ctx, actor(ctx), parent, p)
 	if err != nil {
 		return orNull[ent.IssueConnection](nil, err)
+	}
+	if o, ok := serviceIssueOrder(sort); ok {
+		return r.offsetIssuePage(ctx, q, o, after, before, first, last)
 	}
 	order := issueOrder(sort)
 	if err := checkCursors(orderZero(order.Field.Value), after, before); err != nil {
@@ -333,4 +365,67 @@ func issueMilestone(is *ent.Issue) *ent.Milestone {
 		m.Edges.Project = is.Edges.Project
 	}
 	return m
+}
+
+// offsetIssuePage pages q in the service's order o. Its cursors hold the node's position in
+// that order (an order over computed values has no column a keyset cursor could hold): after
+// and before are positions, so a page may shift when issues are added meanwhile, as GitLab's
+// offset-paginated sorts do.
+func (r *Resolver) offsetIssuePage(ctx context.Context, q *ent.IssueQuery, o issues.Order, after, before *entgql.Cursor[int], first, last *int) (*ent.IssueConnection, error) {
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	lo, hi := 0, total
+	if after != nil {
+		n, ok := cursorPosition(after)
+		if !ok {
+			return nil, errInvalidCursor()
+		}
+		lo = n + 1
+	}
+	if before != nil {
+		n, ok := cursorPosition(before)
+		if !ok {
+			return nil, errInvalidCursor()
+		}
+		hi = min(n, total)
+	}
+	if hi < lo {
+		hi = lo
+	}
+	first, last = page(first, last)
+	var info entgql.PageInfo[int]
+	if first != nil && *first >= 0 && hi-lo > *first {
+		hi, info.HasNextPage = lo+*first, true
+	}
+	if last != nil && *last >= 0 && hi-lo > *last {
+		lo, info.HasPreviousPage = hi-*last, true
+	}
+	rows, err := r.svc.Issues.Page(ctx, q, o, lo, hi-lo)
+	if err != nil {
+		return nil, err
+	}
+	c := &ent.IssueConnection{PageInfo: info, TotalCount: total, Edges: make([]*ent.IssueEdge, len(rows))}
+	for i, is := range rows {
+		c.Edges[i] = &ent.IssueEdge{Node: is, Cursor: entgql.Cursor[int]{ID: is.ID, Value: lo + i}}
+	}
+	if len(c.Edges) > 0 {
+		c.PageInfo.StartCursor, c.PageInfo.EndCursor = &c.Edges[0].Cursor, &c.Edges[len(c.Edges)-1].Cursor
+	}
+	return c, nil
+}
+
+// cursorPosition reads the position an offset cursor holds (decoded as some integer type).
+func cursorPosition(c *entgql.Cursor[int]) (int, bool) {
+	v := reflect.ValueOf(c.Value)
+	switch {
+	case !v.IsValid():
+		return 0, false
+	case v.CanInt() && v.Int() >= 0:
+		return int(v.Int()), true
+	case v.CanUint() && v.Uint() <= math.MaxInt32:
+		return int(v.Uint()), true
+	}
+	return 0, false
 }

@@ -564,6 +564,11 @@ var (
 				Columns: []*schema.Column{IssuesColumns[17], IssuesColumns[6], IssuesColumns[1]},
 			},
 			{
+				Name:    "issue_project_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{IssuesColumns[17], IssuesColumns[1], IssuesColumns[0]},
+			},
+			{
 				Name:    "issue_milestone_id",
 				Unique:  false,
 				Columns: []*schema.Column{IssuesColumns[20]},

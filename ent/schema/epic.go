@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
@@ -22,39 +23,40 @@ func (Epic) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
 // the dates come from the milestones of the epic's issues.
 func (Epic) Fields() []ent.Field {
 	return []ent.Field{
-		field.Int("group_id"),
-		field.Int("iid"),
-		field.String("title").NotEmpty().MaxLen(255),
+		field.Int("group_id").Annotations(entgql.Skip()),
+		field.Int("iid").Annotations(entgql.Skip()),
+		field.String("title").NotEmpty().MaxLen(255).Annotations(entgql.OrderField("TITLE")),
 		field.Text("description").Optional().Nillable(),
-		field.Enum("state").Values("opened", "closed").Default("opened"),
+		field.Enum("state").Values("opened", "closed").Default("opened").Annotations(entgql.Skip()),
 		// author_id is null once the author's account is gone.
-		field.Int("author_id").Optional().Nillable(),
+		field.Int("author_id").Optional().Nillable().Annotations(entgql.Skip()),
 		field.Bool("confidential").Default(false),
 		field.Time("start_date_fixed").Optional().Nillable(),
 		field.Bool("start_date_is_fixed").Default(false),
 		field.Time("due_date_fixed").Optional().Nillable(),
 		field.Bool("due_date_is_fixed").Default(false),
-		field.Int("parent_id").Optional().Nillable(),
+		field.Int("parent_id").Optional().Nillable().Annotations(entgql.Skip()),
 		// color is "#rrggbb" (GitLab's default epic color unless set).
 		field.String("color").Default("#1068bf"),
 		field.Time("closed_at").Optional().Nillable(),
-		field.Int("closed_by_id").Optional().Nillable(),
+		field.Int("closed_by_id").Optional().Nillable().Annotations(entgql.Skip()),
 	}
 }
 
 // Edges returns the epic's group, people, parent and children, labels and issues.
 func (Epic) Edges() []ent.Edge {
 	return []ent.Edge{
+		// GraphQL resolves these through the epics service (graph/epics.go).
 		edge.To("group", Namespace.Type).Field("group_id").Unique().Required().
-			Annotations(entsql.OnDelete(entsql.Cascade)),
+			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip()),
 		edge.To("author", User.Type).Field("author_id").Unique().
-			Annotations(entsql.OnDelete(entsql.SetNull)),
+			Annotations(entsql.OnDelete(entsql.SetNull), entgql.Skip()),
 		edge.To("closed_by", User.Type).Field("closed_by_id").Unique().
-			Annotations(entsql.OnDelete(entsql.SetNull)),
-		edge.To("children", Epic.Type).Annotations(entsql.OnDelete(entsql.Cascade)).
-			From("parent").Field("parent_id").Unique(),
-		edge.To("label_links", EpicLabel.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
-		edge.To("issue_links", EpicIssue.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+			Annotations(entsql.OnDelete(entsql.SetNull), entgql.Skip()),
+		edge.To("children", Epic.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip()).
+			From("parent").Field("parent_id").Unique().Annotations(entgql.Skip()),
+		edge.To("label_links", EpicLabel.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip()),
+		edge.To("issue_links", EpicIssue.Type).Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip()),
 	}
 }
 
@@ -68,8 +70,11 @@ func (Epic) Indexes() []ent.Index {
 	}
 }
 
-// Annotations keeps epics out of the generated GraphQL schema for now.
-func (Epic) Annotations() []schema.Annotation { return skipGraphQL() }
+// Annotations makes epics a GraphQL node type with Relay connections (group.epics); iid, state
+// and the people take GitLab's shapes through resolvers (graph/epic.graphql).
+func (Epic) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection()}
+}
 
 // EpicLabel applies a (group) label to an epic (GitLab's label_links for epics).
 type EpicLabel struct{ ent.Schema }

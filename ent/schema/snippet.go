@@ -23,25 +23,25 @@ func (Snippet) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("title").NotEmpty().MaxLen(255),
 		field.Text("description").Optional().Nillable(),
-		field.Enum("visibility").Values("private", "internal", "public").Default("private"),
+		field.Enum("visibility").Values("private", "internal", "public").Default("private").Annotations(entgql.Skip()),
 		// author_id is null once the author's account is gone.
-		field.Int("author_id").Optional().Nillable(),
+		field.Int("author_id").Optional().Nillable().Annotations(entgql.Skip()),
 		// project_id is null for a personal snippet.
-		field.Int("project_id").Optional().Nillable(),
+		field.Int("project_id").Optional().Nillable().Annotations(entgql.Skip()),
 		// file_name is the path of the first file (GitLab's file_name column).
 		field.String("file_name").Default(""),
 		// files are the paths of the files at the default branch, in git's order, written with
 		// every commit the API makes (GitLab reads them from the repository: list_files).
-		field.Strings("files").Optional(),
-		field.String("repository_storage").Default(""),
-		field.String("disk_path").Default(""),
+		field.Strings("files").Optional().Annotations(entgql.Skip()),
+		field.String("repository_storage").Default("").Annotations(entgql.Skip()),
+		field.String("disk_path").Default("").Annotations(entgql.Skip()),
 		// default_branch is the branch the files are read from (the repository's root ref).
-		field.String("default_branch").Default("main"),
-		field.String("imported_from").Default("none"),
+		field.String("default_branch").Default("main").Annotations(entgql.Skip()),
+		field.String("imported_from").Default("none").Annotations(entgql.Skip()),
 		// user_agent and ip_address are the creation request's (GitLab's user agent detail,
 		// shown to administrators); empty when not known.
-		field.String("user_agent").Default(""),
-		field.String("ip_address").Default(""),
+		field.String("user_agent").Default("").Annotations(entgql.Skip()),
+		field.String("ip_address").Default("").Annotations(entgql.Skip()),
 	}
 }
 
@@ -49,9 +49,9 @@ func (Snippet) Fields() []ent.Field {
 func (Snippet) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("author", User.Type).Field("author_id").Unique().
-			Annotations(entsql.OnDelete(entsql.SetNull)),
+			Annotations(entsql.OnDelete(entsql.SetNull), entgql.Skip()),
 		edge.To("project", Project.Type).Field("project_id").Unique().
-			Annotations(entsql.OnDelete(entsql.Cascade)),
+			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip()),
 	}
 }
 
@@ -65,7 +65,9 @@ func (Snippet) Indexes() []ent.Index {
 	}
 }
 
-// Annotations keeps snippets out of the generated GraphQL schema for now.
+// Annotations makes snippets a GraphQL node type with Relay connections (project.snippets);
+// visibility, the people and the files take GitLab's shapes through resolvers
+// (graph/snippet.graphql).
 func (Snippet) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.Skip(entgql.SkipAll)}
+	return []schema.Annotation{entgql.RelayConnection()}
 }

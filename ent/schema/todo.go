@@ -24,20 +24,20 @@ func (Todo) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
 // Fields returns the to-do's columns.
 func (Todo) Fields() []ent.Field {
 	return []ent.Field{
-		field.Int("user_id"),
-		field.Int("author_id"),
-		field.Int("project_id").Optional().Nillable(),
-		field.Int("group_id").Optional().Nillable(),
-		field.String("target_type").MaxLen(64),
-		field.Int("target_id"),
+		field.Int("user_id").Annotations(entgql.Skip()),
+		field.Int("author_id").Annotations(entgql.Skip()),
+		field.Int("project_id").Optional().Nillable().Annotations(entgql.Skip()),
+		field.Int("group_id").Optional().Nillable().Annotations(entgql.Skip()),
+		field.String("target_type").MaxLen(64).Annotations(entgql.Skip()),
+		field.Int("target_id").Annotations(entgql.Skip()),
 		// action holds GitLab's action names (Todo::ACTION_NAMES).
 		field.Enum("action").Values("assigned", "mentioned", "build_failed", "marked", "approval_required",
 			"unmergeable", "directly_addressed", "merge_train_removed", "review_requested",
 			"member_access_requested", "review_submitted", "okr_checkin_requested", "added_approver",
-			"ssh_key_expired", "ssh_key_expiring_soon"),
-		field.Enum("state").Values("pending", "done").Default("pending"),
-		field.Int("note_id").Optional().Nillable(),
-		field.Text("body").Optional().Nillable(),
+			"ssh_key_expired", "ssh_key_expiring_soon").Annotations(entgql.Type("TodoActionEnum")),
+		field.Enum("state").Values("pending", "done").Default("pending").Annotations(entgql.Type("TodoStateEnum")),
+		field.Int("note_id").Optional().Nillable().Annotations(entgql.Skip()),
+		field.Text("body").Optional().Nillable().Annotations(entgql.Skip()),
 	}
 }
 
@@ -45,13 +45,13 @@ func (Todo) Fields() []ent.Field {
 func (Todo) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("user", User.Type).Field("user_id").Unique().Required().
-			Annotations(entsql.OnDelete(entsql.Cascade)),
+			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip()),
 		edge.To("author", User.Type).Field("author_id").Unique().Required().
-			Annotations(entsql.OnDelete(entsql.Cascade)),
+			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip()),
 		edge.To("project", Project.Type).Field("project_id").Unique().
-			Annotations(entsql.OnDelete(entsql.Cascade)),
+			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip()),
 		edge.To("group", Namespace.Type).Field("group_id").Unique().
-			Annotations(entsql.OnDelete(entsql.Cascade)),
+			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip()),
 	}
 }
 
@@ -64,7 +64,8 @@ func (Todo) Indexes() []ent.Index {
 	}
 }
 
-// Annotations keeps Todo out of the generated graph for now.
+// Annotations makes to-dos a GraphQL node type with Relay connections (currentUser.todos); the
+// ids, target and body take GitLab's shapes through resolvers (graph/todo.graphql).
 func (Todo) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.Skip(entgql.SkipAll)}
+	return []schema.Annotation{entgql.RelayConnection()}
 }

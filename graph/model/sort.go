@@ -44,8 +44,9 @@ func (s Sort) MarshalGQL(w io.Writer) {
 	_, _ = io.WriteString(w, strconv.Quote(string(s)))
 }
 
-// IssueSort is GitLab's IssueSort enum, served for created_*, updated_* (both spellings) and
-// title; hand-written for the same reason as Sort.
+// IssueSort is GitLab's IssueSort enum, served for created_*, updated_* (both spellings),
+// title (the cursor pager's orders), and due date, popularity, priorities, relative position and
+// weight (the issue service's orders, offset cursors); hand-written for the same reason as Sort.
 type IssueSort string
 
 // validIssueSorts are the enum's values.
@@ -53,6 +54,10 @@ var validIssueSorts = map[IssueSort]bool{
 	"updated_desc": true, "updated_asc": true, "created_desc": true, "created_asc": true,
 	"UPDATED_DESC": true, "UPDATED_ASC": true, "CREATED_DESC": true, "CREATED_ASC": true,
 	"TITLE_ASC": true, "TITLE_DESC": true,
+	"DUE_DATE_ASC": true, "DUE_DATE_DESC": true, "POPULARITY_ASC": true, "POPULARITY_DESC": true,
+	"PRIORITY_ASC": true, "PRIORITY_DESC": true, "LABEL_PRIORITY_ASC": true, "LABEL_PRIORITY_DESC": true,
+	"MILESTONE_DUE_ASC": true, "MILESTONE_DUE_DESC": true, "RELATIVE_POSITION_ASC": true,
+	"WEIGHT_ASC": true, "WEIGHT_DESC": true,
 }
 
 // Normalized is the value in lower case (created_desc), whichever spelling was given.

@@ -111,10 +111,22 @@ func (d *DB) Optimize(ctx context.Context) error {
 	return err
 }
 
-// Migrate brings the schema up to date. It adds tables, columns and indexes and never drops any.
+// retiredIndexes are indexes an earlier schema created and the current one replaced; ent's
+// migration never drops an index, so Migrate drops these by name (a no-op once gone).
+var retiredIndexes = []string{
+	"issuelabel_label_id", // replaced by issuelabel_label_id_issue_id (the label filter reads it alone)
+}
+
+// Migrate brings the schema up to date. It adds tables, columns and indexes, and drops only
+// the retired indexes named above.
 func (d *DB) Migrate(ctx context.Context) error {
 	if err := d.Client.Schema.Create(ctx); err != nil {
 		return fmt.Errorf("migrate schema: %w", err)
+	}
+	for _, name := range retiredIndexes {
+		if _, err := d.SQL.ExecContext(ctx, "DROP INDEX IF EXISTS "+name); err != nil {
+			return fmt.Errorf("drop retired index %s: %w", name, err)
+		}
 	}
 	return d.Optimize(ctx)
 }

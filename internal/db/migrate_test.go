@@ -79,3 +79,26 @@ func TestWithTx_rollsBackAndNests(t *testing.T) {
 	assert.Equal(t, 1, n)
 	assert.Same(t, d.Client, db.ClientFrom(ctx, d.Client), "outside a transaction ClientFrom is the base client")
 }
+
+// TestMigrate_dropsRetiredIndexes: an index an earlier schema left behind (issue_labels
+// (label_id), replaced by (label_id, issue_id)) is dropped by the next migration.
+func TestMigrate_dropsRetiredIndexes(t *testing.T) {
+	ctx := context.Background()
+	d, _, _ := open(t)
+	require.NoError(t, d.Migrate(ctx))
+	_, err := d.SQL.ExecContext(ctx, "CREATE INDEX issuelabel_label_id ON issue_labels (label_id)")
+	require.NoError(t, err)
+	exists := func() bool {
+		q := "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = 'issuelabel_label_id'"
+		if d.Dialect == "postgres" {
+			q = "SELECT COUNT(*) FROM pg_indexes WHERE indexname = 'issuelabel_label_id'"
+		}
+		var n int
+		require.NoError(t, d.SQL.QueryRowContext(ctx, q).Scan(&n))
+		return n > 0
+	}
+	require.True(t, exists())
+	require.NoError(t, d.Migrate(ctx))
+	assert.False(t, exists())
+	require.NoError(t, d.Migrate(ctx), "a no-op once gone")
+}

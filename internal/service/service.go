@@ -208,8 +208,10 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	r.SetSweepGrace(cfg.Jobs.SweepGrace)
 	ev := events.New(d.Client, policy, p, u)
 	nt := notes.New(d.Client)
+	awards := awardemoji.New(d.Client, awardemoji.NewRegistry())
 	sn := snippets.New(snippets.Deps{Client: d.Client, Policy: policy, Projects: p, Settings: st, Storage: stor, Jobs: q, Log: log,
-		Observer: notes.NewSnippetObserver(nt)}) // a deleted snippet's notes go with it
+		// a deleted snippet's awards (its notes' too) and notes go with it
+		Observer: snippets.Observers{awards, notes.NewSnippetObserver(nt)}})
 	hooks.Complete(webhooks.Later{Groups: g, Repos: r, Protected: pb, SnippetContent: func(ctx context.Context, s *ent.Snippet) (string, error) {
 		f, err := sn.Raw(ctx, s)
 		if err != nil {
@@ -225,8 +227,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	todoRecorder := todos.NewRecorder(d.Client, policy)
 	nt.Observe(todoRecorder.NotesObserver()) // to-dos of comments' mentions
 	nt.Observe(hooks.NoteObserver())         // comment hooks
-	awards := awardemoji.New(d.Client, awardemoji.NewRegistry())
-	awards.Observe(hooks.EmojiObserver()) // emoji hooks
+	awards.Observe(hooks.EmojiObserver())    // emoji hooks
 	issueObservers := issues.Observers{
 		awards,                                  // a destroyed issue's awards and its notes' go with it (before the notes)
 		notes.NewIssueObserver(nt),              // system notes
@@ -261,6 +262,10 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	// Awardables, each on its own line: their domains find them for the award emoji domain.
 	awards.Registry().Register(awardemoji.IssueKind, awardemoji.Issues(iss))
 	awards.Registry().Register(awardemoji.IssueNoteKind, awardemoji.IssueNotes(nt))
+	awards.Registry().Register(awardemoji.SnippetKind, awardemoji.Noteables(nt, notes.TypeSnippet))
+	awards.Registry().Register(awardemoji.SnippetNoteKind, awardemoji.NotesOn(nt, notes.TypeSnippet))
+	awards.Registry().Register(awardemoji.EpicKind, awardemoji.Noteables(nt, notes.TypeEpic))
+	awards.Registry().Register(awardemoji.EpicNoteKind, awardemoji.NotesOn(nt, notes.TypeEpic))
 	tok := tokens.New(d.Client, st, tokens.Deps{
 		Users: u, Policy: policy, Projects: p, Groups: g, ExternalURL: cfg.ExternalURL,
 	})

@@ -1,6 +1,6 @@
 // Package awardemojiapi serves emoji reactions (award emoji) on every registered awardable:
-// list, read, award and remove under the awardable's URL (.../issues/:issue_iid/award_emoji
-// now; notes, snippets and epics as their domains register them).
+// list, read, award and remove under the awardable's URL (issues, project snippets, epics and
+// the notes on each: .../issues/:issue_iid/award_emoji, .../notes/:note_id/award_emoji).
 package awardemojiapi
 
 import (
@@ -24,6 +24,10 @@ type awardable struct {
 var awardables = []awardable{
 	{awardemoji.IssueKind, "/projects/:id/issues/:issue_iid", []string{"issue_iid"}},
 	{awardemoji.IssueNoteKind, "/projects/:id/issues/:issue_iid/notes/:note_id", []string{"issue_iid", "note_id"}},
+	{awardemoji.SnippetKind, "/projects/:id/snippets/:snippet_id", []string{"snippet_id"}},
+	{awardemoji.SnippetNoteKind, "/projects/:id/snippets/:snippet_id/notes/:note_id", []string{"snippet_id", "note_id"}},
+	{awardemoji.EpicKind, "/groups/:id/epics/:epic_iid", []string{"epic_iid"}},
+	{awardemoji.EpicNoteKind, "/groups/:id/epics/:epic_iid/notes/:note_id", []string{"epic_iid", "note_id"}},
 }
 
 // Register adds the award routes of every registered kind. Reading is open to anyone who may

@@ -28,6 +28,7 @@ func bindList(b *params.Binder) (epics.ListParams, epics.Order) {
 	}
 	p.Labels.Is = parse(b, "labels", labelList(b, "labels"), filter.Text, filter.None, filter.Any)
 	p.AuthorID.Is, p.AuthorUsername.Is = bindAuthor(b, "")
+	p.MyReactionEmoji.Is = parse(b, "my_reaction_emoji", optional(b.String("my_reaction_emoji")), filter.Text, filter.None, filter.Any)
 	if b.Has("not") {
 		sub, ok := b.Tree()["not"].(map[string]any)
 		if !ok {
@@ -36,6 +37,7 @@ func bindList(b *params.Binder) (epics.ListParams, epics.Order) {
 			n := params.NewBinder(params.Tree(sub), nil)
 			p.Labels.Not = parse(n, "labels", labelList(n, "labels"), filter.Text)
 			p.AuthorID.Not, p.AuthorUsername.Not = bindAuthor(n, "not[")
+			p.MyReactionEmoji.Not = parse(n, "my_reaction_emoji", optional(n.String("my_reaction_emoji")), filter.Text)
 			if err := n.Err(); err != nil {
 				b.Fail(err.Error())
 			}
@@ -117,4 +119,12 @@ func (h *handlers) list(c *gin.Context) error {
 		return err
 	}
 	return httpx.Page(c, httpx.P(c).BaseURL, r.Result, httpx.P(c).Epics(r, presenter.EpicOptions{LabelDetails: details}))
+}
+
+// optional is a single-valued parameter as the list parse takes: none when absent.
+func optional(v *string) []string {
+	if v == nil {
+		return nil
+	}
+	return []string{*v}
 }

@@ -93,6 +93,7 @@ func (p *Presenter) Epic(v epics.View, o EpicOptions) *Epic {
 		Subscribed: o.Subscribed,
 		Links:      EpicLinks{Self: self, EpicIssues: self + "/issues", Group: api + strconv.Itoa(e.GroupID)},
 	}
+	out.Upvotes, out.Downvotes = epics.Votes(e)
 	if parent := e.Edges.Parent; parent != nil {
 		out.ParentIID = &parent.Iid
 		link := api + strconv.Itoa(parent.GroupID) + "/epics/" + strconv.Itoa(parent.Iid)

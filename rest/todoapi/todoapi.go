@@ -33,14 +33,14 @@ func (h *handlers) list(c *gin.Context) error {
 	}
 	var p todos.ListParams
 	if v := b.Enum("action", todos.Actions...); v != nil {
-		p.Action = *v
+		p.Action = []string{*v}
 	}
 	p.AuthorID, p.ProjectID, p.GroupID = b.Int("author_id"), b.Int("project_id"), b.Int("group_id")
 	if v := b.Enum("state", todos.States...); v != nil {
-		p.State = *v
+		p.State = []string{*v}
 	}
 	if v := b.Enum("type", todos.Types...); v != nil {
-		p.Type = *v
+		p.Type = []string{*v}
 	}
 	page := httpx.Offset(b)
 	if err := b.Err(); err != nil {

@@ -3,8 +3,6 @@ package awardemoji
 import (
 	"context"
 
-	"anvil/ent/awardemoji"
-	"anvil/ent/note"
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
@@ -33,16 +31,5 @@ func (s *Service) IssueChanged(ctx context.Context, _ *authz.Actor, ch issues.Ch
 	if ch.Action != "destroyed" || ch.Before == nil {
 		return nil
 	}
-	c := db.ClientFrom(ctx, s.client)
-	noteIDs, err := c.Note.Query().Where(note.NoteableTypeEQ(note.NoteableTypeIssue), note.NoteableID(ch.Before.ID)).IDs(ctx)
-	if err != nil {
-		return err
-	}
-	if len(noteIDs) > 0 {
-		if _, err := c.AwardEmoji.Delete().Where(awardemoji.AwardableTypeEQ(awardemoji.AwardableTypeNote),
-			awardemoji.AwardableIDIn(noteIDs...)).Exec(ctx); err != nil {
-			return err
-		}
-	}
-	return RemoveAll(ctx, c, "Issue", ch.Before.ID)
+	return RemoveWithNotes(ctx, db.ClientFrom(ctx, s.client), "Issue", ch.Before.ID)
 }

@@ -48,3 +48,8 @@ const (
 	ThumbsUp   = "thumbsup"
 	ThumbsDown = "thumbsdown"
 )
+
+// Unicode is the emoji name's character(s), "" for an unknown name.
+func Unicode(name string) string {
+	return strings.TrimSpace(emoji.CodeMap()[":"+name+":"])
+}

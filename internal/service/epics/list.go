@@ -40,6 +40,11 @@ type ListParams struct {
 	ExcludeDescendantGroups bool
 	// Parent restricts the list to the children of this epic (the epic tree).
 	Parent *int
+	// IIDs (GraphQL's iid and iids) keeps the epics of these iids.
+	IIDs []int
+	// MyReactionEmoji (my_reaction_emoji, not[my_reaction_emoji]): the signed-in caller's
+	// reactions by emoji name; None, Any. Ignored for anonymous callers, as GitLab does.
+	MyReactionEmoji filter.Field[string]
 }
 
 // Order is the list's order_by (created_at, updated_at, title) and sort (asc, desc).
@@ -83,6 +88,23 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, ref string, p Li
 	return res, err
 }
 
+// Query selects the epics of group ref's hierarchy the actor may read that match p, unordered
+// (GraphQL paginates it), and the group (references are relative to it); Dates computes their
+// dates.
+func (s *Service) Query(ctx context.Context, actor *authz.Actor, ref string, p ListParams) (*ent.EpicQuery, *ent.Namespace, error) {
+	g, err := s.group(ctx, actor, ref, authz.ReadEpic)
+	if err != nil {
+		return nil, nil, err
+	}
+	q, err := s.query(ctx, actor, g, p)
+	return q, g.Namespace, err
+}
+
+// Dates computes the start and due dates of epics (fixed or inherited) in one read.
+func (s *Service) Dates(ctx context.Context, es []*ent.Epic) (map[int]Dates, error) {
+	return s.dates(ctx, es)
+}
+
 // query selects the epics of g's hierarchy the actor may read and that match p: the groups
 // (g, its readable descendants unless excluded, its ancestors when asked) the actor may read,
 // and confidential epics only in groups where the actor reads them.
@@ -111,12 +133,18 @@ func (s *Service) query(ctx context.Context, actor *authz.Actor, g Group, p List
 		q = q.Where(epic.Or(epic.Confidential(false),
 			epic.HasGroupWith(authz.GroupsWithLevelIn(actor, scope, authz.Planner))))
 	}
+	if !actor.IsAnonymous() {
+		q = q.Where(filter.Predicates(p.MyReactionEmoji, myReaction(actor))...)
+	}
 	return q.Where(filters(p)...), nil
 }
 
 // filters turns the list parameters into predicates.
 func filters(p ListParams) []predicate.Epic {
 	var out []predicate.Epic
+	if p.IIDs != nil {
+		out = append(out, epic.IidIn(p.IIDs...))
+	}
 	switch p.State {
 	case "opened":
 		out = append(out, epic.StateEQ(epic.StateOpened))

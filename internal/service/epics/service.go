@@ -81,9 +81,9 @@ type View struct {
 	Dates Dates
 }
 
-// Load asks for the edges an epic is presented with.
+// Load asks for the edges an epic is presented with, and its votes.
 func Load(q *ent.EpicQuery) *ent.EpicQuery {
-	return q.WithAuthor().WithGroup().WithParent(func(pq *ent.EpicQuery) { pq.WithGroup() }).
+	return withVotes(q).WithAuthor().WithGroup().WithParent(func(pq *ent.EpicQuery) { pq.WithGroup() }).
 		WithLabelLinks(func(lq *ent.EpicLabelQuery) { lq.WithLabel() })
 }
 

@@ -10,6 +10,7 @@ import (
 	"anvil/ent/epiclabel"
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
+	"anvil/internal/service/awardemoji"
 	"anvil/internal/db"
 	"anvil/internal/nullable"
 	"anvil/internal/service/iids"
@@ -267,6 +268,10 @@ func (s *Service) Delete(ctx context.Context, actor *authz.Actor, ref, iid strin
 		return apperr.Forbidden("")
 	}
 	return db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
+		// The awards first: those of the notes are found through the notes.
+		if err := awardemoji.RemoveWithNotes(ctx, c, "Epic", e.ID); err != nil {
+			return err
+		}
 		if err := s.deleteNotes(ctx, c, e.ID); err != nil {
 			return err
 		}

@@ -77,6 +77,7 @@ func filters(actor *authz.Actor, p ListParams, ids titleIDs) ([]predicate.Issue,
 	out = append(out, filter.Predicates(p.MilestoneID, filter.Column[int, predicate.Issue](issue.FieldMilestoneID))...)
 	out = append(out, filter.Predicates(p.IIDs, filter.Column[int, predicate.Issue](issue.FieldIid))...)
 	out = append(out, filter.Predicates(p.IssueType, filter.Column[string, predicate.Issue](issue.FieldIssueType))...)
+	out = append(out, orFilters(p.Or, ids)...)
 	if p.Confidential != nil {
 		out = append(out, issue.Confidential(*p.Confidential))
 	}
@@ -124,7 +125,7 @@ type titleIDs struct {
 func (s *Service) resolveTitles(ctx context.Context, p ListParams) (titleIDs, error) {
 	out := titleIDs{labels: map[string][]int{}, milestones: map[string][]int{}}
 	c := db.ClientFrom(ctx, s.client)
-	if titles := append(append([]string{}, p.Labels.Is.Values...), p.Labels.Not.Values...); len(titles) > 0 {
+	if titles := append(append(append([]string{}, p.Labels.Is.Values...), p.Labels.Not.Values...), p.Or.LabelNames...); len(titles) > 0 {
 		ls, err := c.Label.Query().Where(label.TitleIn(titles...)).Select(label.FieldID, label.FieldTitle).All(ctx)
 		if err != nil {
 			return out, err
@@ -234,6 +235,21 @@ func milestoneRelation(byTitle map[string][]int, now time.Time) filter.Relation[
 		},
 	}
 	return r
+}
+
+// orFilters are the any-of filters: one predicate per list given, matching any of its values.
+func orFilters(o OrParams, ids titleIDs) []predicate.Issue {
+	var out []predicate.Issue
+	if o.AssigneeUsernames != nil {
+		out = append(out, assigneeUsernames().In(o.AssigneeUsernames))
+	}
+	if o.AuthorUsernames != nil {
+		out = append(out, usernameColumn(issue.FieldAuthorID).In(o.AuthorUsernames))
+	}
+	if o.LabelNames != nil {
+		out = append(out, labelRelation(ids.labels).In(o.LabelNames))
+	}
+	return out
 }
 
 // usernameColumn matches a user id column by the users' usernames.

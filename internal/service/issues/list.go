@@ -93,6 +93,16 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, parent Parent, p
 	return res, nil
 }
 
+// Page returns issues skip to skip+limit of q (a Query) in the order o, read as List reads its
+// pages: GraphQL's sorts that its cursor pager cannot express (nullable columns, votes,
+// priorities) page through it.
+func (s *Service) Page(ctx context.Context, q *ent.IssueQuery, o Order, skip, limit int) ([]*ent.Issue, error) {
+	if limit <= 0 {
+		return []*ent.Issue{}, nil
+	}
+	return s.page(ctx, order(q, o).Offset(skip).Limit(limit))
+}
+
 // page reads a page in two steps: the ids in order (the sort carries only the id and the
 // order's keys), then those issues with what Load selects. One statement would compute the
 // vote counts of every row the sort sees (SQLite evaluates the select list before sorting),

@@ -46,6 +46,19 @@ type ListParams struct {
 	// Scope (scope): created_by_me, assigned_to_me or all (GitLab's default: all for project
 	// and group lists, created_by_me for GET /issues).
 	Scope string
+	// Or is GraphQL's or: {...}: each list given matches issues having any one of its values
+	// (the lists themselves are ANDed with each other and with the other filters).
+	Or OrParams
+}
+
+// OrParams are the any-of filters (GitLab's UnionedIssueFilterInput).
+type OrParams struct {
+	// AssigneeUsernames: assigned to any of these users.
+	AssigneeUsernames []string
+	// AuthorUsernames: written by any of these users.
+	AuthorUsernames []string
+	// LabelNames: having any of these labels (by title).
+	LabelNames []string
 }
 
 // DueDates are the due_date filter's values.

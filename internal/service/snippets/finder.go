@@ -139,6 +139,28 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, pa
 	return res, nil
 }
 
+// ProjectQuery selects the snippets of project ref the actor may read, unordered (GraphQL
+// paginates it), with ProjectFor's answers for the project.
+// ids and visibility, when given, keep the snippets of those ids or that visibility.
+func (s *Service) ProjectQuery(ctx context.Context, actor *authz.Actor, ref string, ids []int, visibility string) (*ent.SnippetQuery, error) {
+	proj, _, err := s.ProjectFor(ctx, actor, ref)
+	if err != nil {
+		return nil, err
+	}
+	vis, err := s.visible(ctx, actor)
+	if err != nil {
+		return nil, err
+	}
+	q := db.ClientFrom(ctx, s.client).Snippet.Query().Where(vis, snippet.ProjectID(proj.ID))
+	if ids != nil {
+		q.Where(snippet.IDIn(ids...))
+	}
+	if visibility != "" {
+		q.Where(snippet.VisibilityEQ(snippet.Visibility(visibility)))
+	}
+	return q, nil
+}
+
 // FindInProject returns snippet idText of project ref if the actor may read it: the project's
 // answers of ProjectFor, then 404 Snippet Not Found. The project and the actor's level in it
 // come along for the abilities of a change.

@@ -24,6 +24,19 @@ type Observer interface {
 	SnippetsDeleted(ctx context.Context, ids []int) error
 }
 
+// Observers tells each observer in turn (the first refusal stops the deletion).
+type Observers []Observer
+
+// SnippetsDeleted tells each observer.
+func (os Observers) SnippetsDeleted(ctx context.Context, ids []int) error {
+	for _, o := range os {
+		if err := o.SnippetsDeleted(ctx, ids); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Service is the snippet service.
 type Service struct {
 	client   *ent.Client

@@ -23,15 +23,15 @@ import (
 // ListParams are GET /todos's filters in GitLab's names; the zero value lists the caller's
 // pending to-dos.
 type ListParams struct {
-	// Action keeps one action (action): one of Actions.
-	Action string
+	// Action keeps the to-dos of these actions (action; GraphQL takes several): Actions.
+	Action []string
 	// AuthorID, ProjectID and GroupID keep the to-dos of one author, project, or group (with
 	// its subgroups and their projects).
 	AuthorID, ProjectID, GroupID *int
-	// State is pending (the default) or done.
-	State string
-	// Type keeps one target type (type): one of Types.
-	Type string
+	// State keeps pending (the default) or done to-dos, or both (GraphQL takes several).
+	State []string
+	// Type keeps the to-dos of these target types (type; GraphQL takes several): Types.
+	Type []string
 }
 
 // Actions are the values of the action filter (GitLab's Todo::ACTION_NAMES).
@@ -58,7 +58,7 @@ type View struct {
 // target the caller may no longer read is not shown (GitLab's AllowedTargetFilterService).
 func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, page pagination.Offset) (pagination.Result[*ent.Todo], *View, error) {
 	var r pagination.Result[*ent.Todo]
-	q, err := s.query(ctx, actor, p)
+	q, err := s.Query(ctx, actor, p)
 	if err != nil {
 		return r, nil, err
 	}
@@ -77,8 +77,9 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, p ListParams, pa
 	return pagination.Result[*ent.Todo]{Items: rows, Total: pagination.BoundedTotal(n), Page: page}, v, nil
 }
 
-// query selects the caller's to-dos matching p whose targets the caller may read.
-func (s *Service) query(ctx context.Context, actor *authz.Actor, p ListParams) (*ent.TodoQuery, error) {
+// Query selects the caller's to-dos matching p whose targets the caller may read (REST pages
+// it; GraphQL paginates it).
+func (s *Service) Query(ctx context.Context, actor *authz.Actor, p ListParams) (*ent.TodoQuery, error) {
 	if actor.IsAnonymous() {
 		return nil, apperr.Unauthorized()
 	}
@@ -86,13 +87,20 @@ func (s *Service) query(ctx context.Context, actor *authz.Actor, p ListParams) (
 	if err != nil {
 		return nil, err
 	}
-	state := todo.StatePending
-	if p.State == "done" {
-		state = todo.StateDone
+	states := []todo.State{todo.StatePending}
+	if len(p.State) > 0 {
+		states = states[:0]
+		for _, st := range p.State {
+			states = append(states, todo.State(st))
+		}
 	}
-	q := db.ClientFrom(ctx, s.client).Todo.Query().Where(todo.UserID(actor.UserID()), todo.StateEQ(state), readable)
-	if p.Action != "" {
-		q.Where(todo.ActionEQ(todo.Action(p.Action)))
+	q := db.ClientFrom(ctx, s.client).Todo.Query().Where(todo.UserID(actor.UserID()), todo.StateIn(states...), readable)
+	if len(p.Action) > 0 {
+		actions := make([]todo.Action, len(p.Action))
+		for i, a := range p.Action {
+			actions[i] = todo.Action(a)
+		}
+		q.Where(todo.ActionIn(actions...))
 	}
 	if p.AuthorID != nil {
 		q.Where(todo.AuthorID(*p.AuthorID))
@@ -112,8 +120,8 @@ func (s *Service) query(ctx context.Context, actor *authz.Actor, p ListParams) (
 		tree := namespace.Or(namespace.ID(g.ID), authz.Descendants(g.FullPath))
 		q.Where(todo.Or(todo.HasGroupWith(tree), todo.HasProjectWith(project.HasNamespaceWith(tree))))
 	}
-	if p.Type != "" {
-		q.Where(todo.TargetType(p.Type))
+	if len(p.Type) > 0 {
+		q.Where(todo.TargetTypeIn(p.Type...))
 	}
 	return q, nil
 }
@@ -127,6 +135,22 @@ func (s *Service) readableTargets(ctx context.Context, actor *authz.Actor) (pred
 	}
 	inIssues := predicate.Todo(db.In(todo.FieldTargetID, issue.Table, issue.FieldID, func(s *sql.Selector) { readable(s) }))
 	return todo.Or(todo.TargetTypeNEQ(TargetIssue), inIssues), nil
+}
+
+// Load adds the edges a to-do's presentation reads (GraphQL pages Query with them).
+func Load(q *ent.TodoQuery) *ent.TodoQuery { return load(q) }
+
+// TargetIssue is the issue a to-do of the actor's is about, with issues.Load's edges; nil when
+// the target is not an issue or the actor may no longer read it.
+func (s *Service) TargetIssue(ctx context.Context, actor *authz.Actor, t *ent.Todo) (*ent.Issue, error) {
+	if t.TargetType != TargetIssue {
+		return nil, nil
+	}
+	is, err := s.issues.FindVisible(ctx, actor, t.TargetID)
+	if apperr.IsNotFound(err) {
+		return nil, nil
+	}
+	return is, err
 }
 
 // load adds the edges a to-do's presentation reads.
@@ -286,7 +310,7 @@ func (s *Service) UserCounts(ctx context.Context, actor *authz.Actor) (Counts, e
 	if out.AssignedIssues, err = q.Where(issue.HasProjectWith(project.Archived(false))).Count(ctx); err != nil {
 		return out, err
 	}
-	tq, err := s.query(ctx, actor, ListParams{})
+	tq, err := s.Query(ctx, actor, ListParams{})
 	if err != nil {
 		return out, err
 	}

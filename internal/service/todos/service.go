@@ -20,6 +20,7 @@ type IssueReader interface {
 	Find(ctx context.Context, actor *authz.Actor, ref, iidText string) (*ent.Issue, authz.Level, error)
 	Readable(ctx context.Context, actor *authz.Actor) (predicate.Issue, error)
 	Query(ctx context.Context, actor *authz.Actor, parent issues.Parent, p issues.ListParams) (*ent.IssueQuery, error)
+	FindVisible(ctx context.Context, actor *authz.Actor, id int) (*ent.Issue, error)
 }
 
 // Service lists and resolves to-dos.
