@@ -219,7 +219,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	// Observers of merge request changes, each on its own line (events, system notes, to-dos,
 	// diff versions, hooks).
 	mrObservers := mergerequests.Observers{}
-	mrs := mergerequests.New(mergerequests.Deps{Client: d.Client, Policy: policy, Projects: p, Groups: g,
+	mrs := mergerequests.New(mergerequests.Deps{Client: d.Client, Policy: policy, Projects: p, Groups: g, Issues: iss,
 		Repos: r, Protected: pb, Observer: mrObservers})
 	nt.Register(notes.TypeMergeRequest, notes.NewMergeRequestNoteable(d.Client, mrs))
 	// Awardables, each on its own line: their domains find them for the award emoji domain.
