@@ -28,6 +28,7 @@ import (
 	"anvil/internal/service/epics"
 	"anvil/internal/service/events"
 	"anvil/internal/service/events/issueevents"
+	"anvil/internal/service/events/mrevents"
 	"anvil/internal/service/forks"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/issues"
@@ -218,7 +219,11 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	nt.Register(notes.TypeEpic, ep.Noteable())
 	// Observers of merge request changes, each on its own line (events, system notes, to-dos,
 	// diff versions, hooks).
-	mrObservers := mergerequests.Observers{}
+	mrObservers := mergerequests.Observers{
+		notes.NewMergeRequestObserver(nt), // system notes
+		mrevents.New(d.Client),            // activity events
+		todoRecorder,                      // to-dos
+	}
 	mrs := mergerequests.New(mergerequests.Deps{Client: d.Client, Policy: policy, Projects: p, Groups: g, Issues: iss,
 		Repos: r, Protected: pb, Observer: mrObservers})
 	nt.Register(notes.TypeMergeRequest, notes.NewMergeRequestNoteable(d.Client, mrs))
