@@ -48,7 +48,8 @@ type Issue struct {
 	ServiceDeskReplyTo   *string         `json:"service_desk_reply_to"`
 }
 
-// TimeStats is an issuable's time tracking: seconds, and GitLab's human durations (null for 0).
+// TimeStats is an issuable's time tracking (GitLab's Entities::IssuableTimeStats): seconds,
+// and the human forms, null at zero.
 type TimeStats struct {
 	TimeEstimate        int     `json:"time_estimate"`
 	TotalTimeSpent      int     `json:"total_time_spent"`
@@ -106,7 +107,7 @@ func (p *Presenter) Issue(is *ent.Issue, labelDetails bool) *Issue {
 		Links:      IssueLinks{Self: self, Notes: self + "/notes", AwardEmoji: self + "/award_emoji", Project: api},
 		References: IssueReferences{Short: ref, Relative: ref, Full: projPath + ref},
 		Severity:   "UNKNOWN", Assignees: []*UserBasic{}, Weight: is.Weight,
-		TimeStats:            TimeStatsOf(is.TimeEstimate, is.TotalTimeSpent),
+		TimeStats:            p.TimeStats(is.TimeEstimate, is.TotalTimeSpent),
 		TaskCompletionStatus: TaskCompletionOf(is.Description),
 	}
 	out.HasTasks = out.TaskCompletionStatus.Count > 0

@@ -163,7 +163,7 @@ func (p *Presenter) MergeRequestBasic(mr *ent.MergeRequest, o MergeRequestOption
 		DiscussionLocked: mr.DiscussionLocked, ShouldRemoveSourceBranch: mr.ShouldRemoveSourceBranch,
 		ForceRemoveSourceBranch: mr.ForceRemoveSourceBranch,
 		Reference:               ref, References: IssueReferences{Short: ref, Relative: ref, Full: projPath + ref},
-		WebURL: web, TimeStats: TimeStatsOf(mr.TimeEstimate, mr.TotalTimeSpent),
+		WebURL: web, TimeStats: p.TimeStats(mr.TimeEstimate, mr.TotalTimeSpent),
 		Squash: mr.Squash, SquashOnMerge: squashOnMerge(mr),
 		TaskCompletionStatus:        TaskCompletionOf(mr.Description),
 		HasConflicts:                mergerequests.CannotBeMerged(mr),

@@ -106,7 +106,7 @@ func (s *Service) Award(ctx context.Context, actor *authz.Actor, k Kind, ref Ref
 			return err
 		}
 		id = a.ID
-		return nil
+		return s.changed(ctx, actor, "award", a)
 	})
 	if err != nil {
 		return nil, err
@@ -130,7 +130,12 @@ func (s *Service) Remove(ctx context.Context, actor *authz.Actor, k Kind, ref Re
 	if actor.IsAnonymous() || (a.UserID != actor.UserID() && !actor.IsAdmin()) {
 		return apperr.Unauthorized()
 	}
-	return db.ClientFrom(ctx, s.client).AwardEmoji.DeleteOneID(a.ID).Exec(ctx)
+	return db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
+		if err := c.AwardEmoji.DeleteOneID(a.ID).Exec(ctx); err != nil {
+			return err
+		}
+		return s.changed(ctx, actor, "revoke", a)
+	})
 }
 
 // RemoveAll deletes the awards of an awardable that is going away (its domain calls it in the

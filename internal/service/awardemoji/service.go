@@ -70,10 +70,35 @@ func (r *Registry) resolve(ctx context.Context, actor *authz.Actor, k Kind, ref 
 	return fn(ctx, actor, ref)
 }
 
+// Observer is told of each award given ("award") or taken back ("revoke"), in the change's
+// transaction (ctx carries it): emoji hooks. An error rolls the change back.
+type Observer interface {
+	AwardChanged(ctx context.Context, actor *authz.Actor, action string, a *ent.AwardEmoji) error
+}
+
 // Service is the award emoji service.
 type Service struct {
-	client   *ent.Client
-	registry *Registry
+	client    *ent.Client
+	registry  *Registry
+	observers []Observer
+}
+
+// Observe adds an observer of awards given and taken back (wiring, before serving).
+func (s *Service) Observe(o Observer) {
+	if o == nil {
+		panic("awardemoji: nil observer")
+	}
+	s.observers = append(s.observers, o)
+}
+
+// changed tells every observer of an award given or taken back.
+func (s *Service) changed(ctx context.Context, actor *authz.Actor, action string, a *ent.AwardEmoji) error {
+	for _, o := range s.observers {
+		if err := o.AwardChanged(ctx, actor, action, a); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // New returns the award emoji service over the registry the domains fill.

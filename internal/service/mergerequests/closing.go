@@ -17,7 +17,7 @@ import (
 	"anvil/internal/service/projects"
 )
 
-// issueRef is one issue reference: "#12", "group/project#12", or an issue URL
+// issueRef is one issue issueReference: "#12", "group/project#12", or an issue URL
 // (".../group/project/-/issues/12"); path is empty for the merge request's own project.
 const issueRef = `(?:(?:https?://[^\s/]+/)?([A-Za-z0-9_.][A-Za-z0-9_.\-]*(?:/[A-Za-z0-9_.][A-Za-z0-9_.\-]*)+)(?:/-/issues/|#)|#)(\d+)`
 
@@ -30,29 +30,29 @@ var (
 	refPattern = regexp.MustCompile(issueRef)
 )
 
-// reference is an issue named in text: the project path ("" for the merge request's own) and
+// issueReference is an issue named in text: the project path ("" for the merge request's own) and
 // the iid.
-type reference struct {
+type issueReference struct {
 	path string
 	iid  int
 }
 
 // closingRefs are the issue references of text's closing phrases ("Closes #1, #2 and g/p#3").
-func closingRefs(text string) []reference {
-	var out []reference
+func closingRefs(text string) []issueReference {
+	var out []issueReference
 	for _, m := range closingPattern.FindAllStringSubmatch(text, -1) {
 		out = append(out, issueRefs(m[1])...)
 	}
 	return out
 }
 
-// issueRefs are every issue reference of text.
-func issueRefs(text string) []reference {
-	var out []reference
+// issueRefs are every issue issueReference of text.
+func issueRefs(text string) []issueReference {
+	var out []issueReference
 	for _, m := range refPattern.FindAllStringSubmatch(text, -1) {
 		iid, err := strconv.Atoi(m[2])
 		if err == nil {
-			out = append(out, reference{path: m[1], iid: iid})
+			out = append(out, issueReference{path: m[1], iid: iid})
 		}
 	}
 	return out
@@ -95,7 +95,7 @@ func (s *Service) closingIssues(ctx context.Context, actor *authz.Actor, mr *ent
 
 // resolveIssues reads the issues refs name (relative to proj) that the actor may read, each
 // once, in the order named.
-func (s *Service) resolveIssues(ctx context.Context, actor *authz.Actor, proj *ent.Project, rs []reference) ([]*ent.Issue, error) {
+func (s *Service) resolveIssues(ctx context.Context, actor *authz.Actor, proj *ent.Project, rs []issueReference) ([]*ent.Issue, error) {
 	if len(rs) == 0 {
 		return []*ent.Issue{}, nil
 	}

@@ -3,6 +3,7 @@ package webhooks
 import (
 	"context"
 	"strconv"
+	"strings"
 
 	"anvil/ent"
 	"anvil/ent/project"
@@ -61,13 +62,27 @@ func (s *Service) issuePayload(u *ent.User, p *ent.Project, ch issues.Change, ac
 	is := ch.After
 	pd := s.projectData(p)
 	labels := issueLabels(is)
+	attrs := issueHookAttrs(is, pd, labels)
+	attrs["updated_by_id"] = u.ID
+	attrs["type"] = issueType(is)
+	attrs["action"] = action
+	out := map[string]any{
+		"object_kind": "issue", "event_type": "issue", "user": userData(u), "project": pd,
+		"object_attributes": attrs, "labels": labels, "changes": issueChanges(ch),
+		"repository": shortRepository(pd),
+	}
+	if assignees := issueAssignees(is); len(assignees) > 0 {
+		out["assignees"] = assignees
+	}
+	return out
+}
+
+// issueHookAttrs is the issue object of hook payloads (GitLab's Issue#hook_attrs): the issue
+// payload's object_attributes, and the issue of note and emoji payloads.
+func issueHookAttrs(is *ent.Issue, pd ProjectData, labels []LabelData) map[string]any {
 	assigneeIDs := []int{}
-	assignees := []UserData{}
-	for _, l := range is.Edges.AssigneeLinks {
-		if l.Edges.User != nil {
-			assigneeIDs = append(assigneeIDs, l.Edges.User.ID)
-			assignees = append(assignees, userData(l.Edges.User))
-		}
+	for _, a := range issueAssignees(is) {
+		assigneeIDs = append(assigneeIDs, a.ID)
 	}
 	var assigneeID any
 	if len(assigneeIDs) > 0 {
@@ -80,32 +95,64 @@ func (s *Service) issuePayload(u *ent.User, p *ent.Project, ch issues.Change, ac
 	if is.ClosedAt != nil {
 		closedAt = hookTime(*is.ClosedAt)
 	}
-	stateID := 1
-	if is.State == "closed" {
-		stateID = 2
-	}
-	attrs := map[string]any{
+	return map[string]any{
 		"id": is.ID, "iid": is.Iid, "title": is.Title, "description": is.Description,
 		"assignee_ids": assigneeIDs, "assignee_id": assigneeID, "author_id": is.AuthorID,
 		"project_id": is.ProjectID, "milestone_id": is.MilestoneID, "created_at": hookTime(is.CreatedAt),
 		"updated_at": hookTime(is.UpdatedAt), "closed_at": closedAt, "due_date": due,
-		"state_id": stateID, "state": string(is.State), "confidential": is.Confidential,
-		"discussion_locked": is.DiscussionLocked, "type": "Issue", "action": action,
-		"url": pd.WebURL + "/-/issues/" + strconv.Itoa(is.Iid), "labels": labels,
-		"time_estimate": 0, "total_time_spent": 0, "time_change": 0, "human_total_time_spent": nil,
-		"human_time_estimate": nil, "human_time_change": nil, "moved_to_id": nil, "duplicated_to_id": nil,
-		"relative_position": nil, "updated_by_id": u.ID, "last_edited_at": nil, "last_edited_by_id": nil,
-		"severity": "unknown",
+		"state_id": stateID(string(is.State)), "state": string(is.State), "confidential": is.Confidential,
+		"discussion_locked": is.DiscussionLocked,
+		"url":               pd.WebURL + "/-/issues/" + strconv.Itoa(is.Iid), "labels": labels,
+		"time_estimate": is.TimeEstimate, "total_time_spent": is.TotalTimeSpent, "time_change": 0,
+		"human_total_time_spent": humanDuration(is.TotalTimeSpent), "human_time_estimate": humanDuration(is.TimeEstimate),
+		"human_time_change": nil, "moved_to_id": nil, "duplicated_to_id": nil,
+		"relative_position": is.RelativePosition, "updated_by_id": nil, "last_edited_at": nil, "last_edited_by_id": nil,
+		"weight": is.Weight, "health_status": nil, "severity": "unknown",
 	}
-	out := map[string]any{
-		"object_kind": "issue", "event_type": "issue", "user": userData(u), "project": pd,
-		"object_attributes": attrs, "labels": labels, "changes": issueChanges(ch),
-		"repository": map[string]any{"name": pd.Name, "url": pd.URL, "description": pd.Description, "homepage": pd.Homepage},
-	}
-	if len(assignees) > 0 {
-		out["assignees"] = assignees
+}
+
+// issueAssignees are the issue's assignees in payload form.
+func issueAssignees(is *ent.Issue) []UserData {
+	out := []UserData{}
+	for _, l := range is.Edges.AssigneeLinks {
+		if l.Edges.User != nil {
+			out = append(out, userData(l.Edges.User))
+		}
 	}
 	return out
+}
+
+// issueType is the issue's type as payloads name it (Issue, Incident, Test_case, Task).
+func issueType(is *ent.Issue) string {
+	t := string(is.IssueType)
+	if t == "" {
+		return "Issue"
+	}
+	return strings.ToUpper(t[:1]) + t[1:]
+}
+
+// shortRepository is the repository object of issue, note and merge request payloads.
+func shortRepository(pd ProjectData) map[string]any {
+	return map[string]any{"name": pd.Name, "url": pd.URL, "description": pd.Description, "homepage": pd.Homepage}
+}
+
+// humanDuration is GitLab's short form of a duration in seconds ("1h 30m"), nil for none.
+func humanDuration(seconds int) any {
+	if seconds <= 0 {
+		return nil
+	}
+	units := []struct {
+		name string
+		size int
+	}{{"mo", 4 * 5 * 8 * 3600}, {"w", 5 * 8 * 3600}, {"d", 8 * 3600}, {"h", 3600}, {"m", 60}, {"s", 1}}
+	var parts []string
+	for _, u := range units {
+		if n := seconds / u.size; n > 0 {
+			parts = append(parts, strconv.Itoa(n)+u.name)
+			seconds -= n * u.size
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // issueLabels are the issue's labels in payload form.
