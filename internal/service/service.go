@@ -29,6 +29,7 @@ import (
 	"anvil/internal/service/epics"
 	"anvil/internal/service/events"
 	"anvil/internal/service/events/issueevents"
+	"anvil/internal/service/events/mrevents"
 	"anvil/internal/service/forks"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/issues"
@@ -251,10 +252,13 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	// diff versions, hooks).
 	mrVersions.OnCommitsAdded(mrVersions.CommitsNote(nt)) // "added N commits" system notes
 	mrObservers := mergerequests.Observers{
-		mrVersions.Observer(),                          // the first diff version
+		mrVersions.Observer(),                          // the first diff version (first: the others see it)
+		notes.NewMergeRequestObserver(nt),              // system notes
+		mrevents.New(d.Client),                         // activity events
+		todoRecorder,                                   // to-dos
 		timetracking.NewMergeRequestObserver(d.Client), // a destroyed merge request's timelogs go with it
 	}
-	mrs := mergerequests.New(mergerequests.Deps{Client: d.Client, Policy: policy, Projects: p, Groups: g,
+	mrs := mergerequests.New(mergerequests.Deps{Client: d.Client, Policy: policy, Projects: p, Groups: g, Issues: iss,
 		Repos: r, Protected: pb, Observer: mrObservers})
 	nt.Register(notes.TypeMergeRequest, notes.NewMergeRequestNoteable(d.Client, mrs))
 	tt.Register(timetracking.TypeMergeRequest, timetracking.NewMergeRequestTrackable(mrs))

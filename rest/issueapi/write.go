@@ -1,6 +1,8 @@
 package issueapi
 
 import (
+	"net/http"
+
 	"anvil/internal/service/issues"
 	"anvil/rest/httpx"
 	"anvil/rest/params"
@@ -49,11 +51,36 @@ func (h *handlers) get(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	is, _, err := h.issues.Find(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), httpx.PathParam(c, "issue_iid"))
+	ctx, actor := c.Request.Context(), httpx.Actor(c)
+	is, _, err := h.issues.Find(ctx, actor, httpx.PathParam(c, "id"), httpx.PathParam(c, "issue_iid"))
 	if err != nil {
 		return err
 	}
-	return httpx.OK(c, httpx.P(c).Issue(is, b.BoolDefault("with_labels_details", false)))
+	subscribed, err := h.issues.Subscribed(ctx, actor, is)
+	if err != nil {
+		return err
+	}
+	out := httpx.P(c).Issue(is, b.BoolDefault("with_labels_details", false))
+	out.Subscribed = &subscribed
+	return httpx.OK(c, out)
+}
+
+// subscribe handles POST .../subscribe and .../unsubscribe: 201 with the issue, 304 when the
+// caller's subscription was already so.
+func (h *handlers) subscribe(on bool) httpx.Handler {
+	return func(c *gin.Context) error {
+		is, changed, err := h.issues.Subscribe(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), httpx.PathParam(c, "issue_iid"), on)
+		if err != nil {
+			return err
+		}
+		if !changed {
+			c.Status(http.StatusNotModified)
+			return nil
+		}
+		out := httpx.P(c).Issue(is, false)
+		out.Subscribed = &on
+		return httpx.Created(c, out)
+	}
 }
 
 // getByID handles GET /issues/:id (administrators).

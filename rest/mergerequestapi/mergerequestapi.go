@@ -24,4 +24,11 @@ func Register(t *route.Table) {
 func (h *handlers) registerCore(t *route.Table) {
 	t.GET("/projects/:id/merge_requests/:merge_request_iid", h.get)
 	t.POST("/projects/:id/merge_requests", h.create, route.SignedIn)
+	t.PUT("/projects/:id/merge_requests/:merge_request_iid", h.update, route.SignedIn)
+	t.DELETE("/projects/:id/merge_requests/:merge_request_iid", h.delete, route.SignedIn)
+	t.POST("/projects/:id/merge_requests/:merge_request_iid/subscribe", h.subscribe(true), route.SignedIn)
+	t.POST("/projects/:id/merge_requests/:merge_request_iid/unsubscribe", h.subscribe(false), route.SignedIn)
+	t.GET("/projects/:id/merge_requests/:merge_request_iid/participants", h.participants)
+	t.GET("/projects/:id/merge_requests/:merge_request_iid/closes_issues", h.closesIssues)
+	t.GET("/projects/:id/merge_requests/:merge_request_iid/related_issues", h.relatedIssues)
 }

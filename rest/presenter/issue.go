@@ -107,8 +107,10 @@ func (p *Presenter) Issue(is *ent.Issue, labelDetails bool) *Issue {
 		Links:      IssueLinks{Self: self, Notes: self + "/notes", AwardEmoji: self + "/award_emoji", Project: api},
 		References: IssueReferences{Short: ref, Relative: ref, Full: projPath + ref},
 		Severity:   "UNKNOWN", Assignees: []*UserBasic{}, Weight: is.Weight,
-		TimeStats: p.TimeStats(is.TimeEstimate, is.TotalTimeSpent),
+		TimeStats:            p.TimeStats(is.TimeEstimate, is.TotalTimeSpent),
+		TaskCompletionStatus: TaskCompletionOf(is.Description),
 	}
+	out.HasTasks = out.TaskCompletionStatus.Count > 0
 	out.Upvotes, out.Downvotes = issues.Votes(is)
 	if m := is.Edges.Milestone; m != nil {
 		out.Milestone = p.Milestone(m, milestoneOwnerPath(m, proj))

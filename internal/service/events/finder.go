@@ -68,11 +68,15 @@ func targetRules(actor *authz.Actor, scope *authz.Scope) predicate.Event {
 		issueRule = event.And(issueRule, predicate.Event(notIn(event.FieldTargetID, issue.Table, issue.FieldID, hidden)))
 	}
 	milestoneRule := inProjects(project.Or(issues, authz.FeatureAvailableIn(actor, scope, authz.FeatureMergeRequests)))
+	// A merge request's events need read_merge_request: the feature and the project's code.
+	mergeRequestRule := inProjects(project.And(authz.FeatureAvailableIn(actor, scope, authz.FeatureMergeRequests),
+		authz.CodeReadableProjectsIn(actor, scope)))
 	noteRule := predicate.Event(notIn(event.FieldTargetID, note.Table, note.FieldID, hiddenNotes(actor, scope, issues)))
 	return event.Or(
 		event.TargetTypeIsNil(),
-		event.TargetTypeNotIn(TargetIssue, TargetMilestone, TargetNote),
+		event.TargetTypeNotIn(TargetIssue, TargetMilestone, TargetNote, TargetMergeRequest),
 		event.And(event.TargetType(TargetIssue), issueRule),
+		event.And(event.TargetType(TargetMergeRequest), mergeRequestRule),
 		event.And(event.TargetType(TargetMilestone), milestoneRule),
 		event.And(event.TargetType(TargetNote), event.TargetIDNotNil(), noteRule),
 	)

@@ -12,6 +12,7 @@ import (
 	"anvil/ent"
 	"anvil/internal/authz"
 	"anvil/internal/service/groups"
+	"anvil/internal/service/issues"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/protectedbranches"
 	"anvil/internal/service/repos"
@@ -63,6 +64,8 @@ type Deps struct {
 	Policy   *authz.Policy
 	Projects *projects.Service
 	Groups   *groups.Service
+	// Issues finds the issues a merge request closes or mentions, as the actor may read them.
+	Issues *issues.Service
 	// Repos opens the source and target repositories (branch checks).
 	Repos *repos.Service
 	// Protected answers whether the actor may push to the target branch (user.can_merge).
@@ -77,6 +80,7 @@ type Service struct {
 	policy    *authz.Policy
 	projects  *projects.Service
 	groups    *groups.Service
+	issues    *issues.Service
 	repos     *repos.Service
 	protected *protectedbranches.Service
 	observer  Observer
@@ -85,9 +89,9 @@ type Service struct {
 // New returns the merge request service.
 func New(d Deps) *Service {
 	wire.Require("mergerequests", wire.D("client", d.Client), wire.D("policy", d.Policy),
-		wire.D("projects", d.Projects), wire.D("groups", d.Groups), wire.D("repos", d.Repos),
+		wire.D("projects", d.Projects), wire.D("groups", d.Groups), wire.D("issues", d.Issues), wire.D("repos", d.Repos),
 		wire.D("protected", d.Protected), wire.D("observer", d.Observer))
-	return &Service{client: d.Client, policy: d.Policy, projects: d.Projects, groups: d.Groups,
+	return &Service{client: d.Client, policy: d.Policy, projects: d.Projects, groups: d.Groups, issues: d.Issues,
 		repos: d.Repos, protected: d.Protected, observer: d.Observer}
 }
 

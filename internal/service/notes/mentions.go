@@ -33,16 +33,22 @@ func issueRefs(text string) []int {
 // such note yet. Confidential sources and internal notes mention nothing: the note would show
 // the reference to readers of the mentioned issue who may not see its source.
 func (s *Service) crossReference(ctx context.Context, actor *authz.Actor, projectID, sourceIID int, text string) error {
+	return s.crossReferenceFrom(ctx, actor, projectID, sourceIID, "mentioned in issue #"+strconv.Itoa(sourceIID), text)
+}
+
+// crossReferenceFrom writes body as the cross-reference note on each issue of the project that
+// text references (but the issue skipIID, the source itself; 0 for other kinds of source) and
+// that has no such note yet.
+func (s *Service) crossReferenceFrom(ctx context.Context, actor *authz.Actor, projectID, skipIID int, body, text string) error {
 	iids := issueRefs(text)
 	if len(iids) == 0 || actor.IsAnonymous() {
 		return nil
 	}
 	c := db.ClientFrom(ctx, s.client)
-	targets, err := c.Issue.Query().Where(issue.ProjectID(projectID), issue.IidIn(iids...), issue.IidNEQ(sourceIID)).All(ctx)
+	targets, err := c.Issue.Query().Where(issue.ProjectID(projectID), issue.IidIn(iids...), issue.IidNEQ(skipIID)).All(ctx)
 	if err != nil {
 		return err
 	}
-	body := "mentioned in issue #" + strconv.Itoa(sourceIID)
 	author := actor.UserID()
 	for _, is := range targets {
 		t := &Target{Type: TypeIssue, ID: is.ID, IID: &is.Iid, ProjectID: &is.ProjectID}

@@ -2,26 +2,206 @@ package notes
 
 import (
 	"context"
+	"slices"
+	"strconv"
+	"strings"
 
 	"anvil/ent"
 	"anvil/internal/authz"
+	"anvil/internal/service/mergerequests"
 )
 
-// MergeRequestSystemNotes writes system notes on merge requests for the domains that build on
-// the merge request package and cannot call the notes domain themselves (approvals).
-type MergeRequestSystemNotes struct{ notes *Service }
+// MergeRequestObserver writes the system notes of merge request changes in the change's
+// transaction, in GitLab's words (SystemNotes::IssuablesService and
+// MergeRequestsService): title, draft status, description, target branch, discussion lock,
+// assignees, reviewers, milestone, labels and state, and "mentioned in merge request !N" on
+// the issues its description references. Merge requests keep no resource events here, so
+// their label, milestone and state changes are notes (GitLab's form before resource events).
+// When a merge request is destroyed its notes go with it.
+type MergeRequestObserver struct{ notes *Service }
 
-// NewMergeRequestSystemNotes returns the merge request system note writer.
-func NewMergeRequestSystemNotes(s *Service) MergeRequestSystemNotes {
-	return MergeRequestSystemNotes{notes: s}
-}
+// NewMergeRequestObserver returns the observer that writes merge requests' system notes.
+func NewMergeRequestObserver(s *Service) MergeRequestObserver { return MergeRequestObserver{notes: s} }
 
-// MergeRequestSystemNote writes body as a system note of the actor on mr, in ctx's transaction.
-func (w MergeRequestSystemNotes) MergeRequestSystemNote(ctx context.Context, actor *authz.Actor, level authz.Level, mr *ent.MergeRequest, body string) error {
+// MergeRequestChanged writes the system notes of one merge request change.
+func (o MergeRequestObserver) MergeRequestChanged(ctx context.Context, actor *authz.Actor, ch mergerequests.Change) error {
+	if ch.Action == mergerequests.ActionDestroyed {
+		return o.notes.DeleteFor(ctx, &Target{Type: TypeMergeRequest, ID: ch.Before.ID})
+	}
+	mr := ch.After
+	if mr == nil {
+		return nil
+	}
+	if ch.Before == nil || str(ch.Before.Description) != str(mr.Description) {
+		body := "mentioned in merge request !" + strconv.Itoa(mr.Iid)
+		if err := o.notes.crossReferenceFrom(ctx, actor, mr.ProjectID, 0, body, mr.Title+"\n"+str(mr.Description)); err != nil {
+			return err
+		}
+	}
+	if ch.Before == nil {
+		return nil // created: no system note for the merge request's own creation
+	}
+	t := MergeRequestTarget(actor, authz.NoAccess, mr)
 	var author *int
 	if !actor.IsAnonymous() {
 		id := actor.UserID()
 		author = &id
 	}
-	return w.notes.AddSystem(ctx, MergeRequestTarget(actor, level, mr), author, body)
+	for _, body := range mergeRequestChanges(ch.Action, ch.Before, mr) {
+		if err := o.notes.AddSystem(ctx, t, author, body); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mergeRequestChanges are the system note bodies of a change, in GitLab's order.
+func mergeRequestChanges(action string, before, after *ent.MergeRequest) []string {
+	var out []string
+	if before.Draft != after.Draft {
+		state := "ready"
+		if after.Draft {
+			state = "draft"
+		}
+		out = append(out, "marked this merge request as **"+state+"**")
+	}
+	if mergerequests.DraftlessTitle(before.Title) != mergerequests.DraftlessTitle(after.Title) {
+		out = append(out, TitleChange(before.Title, after.Title))
+	}
+	if str(before.Description) != str(after.Description) {
+		out = append(out, "changed the description")
+	}
+	if before.TargetBranch != after.TargetBranch {
+		out = append(out, "changed target branch from `"+before.TargetBranch+"` to `"+after.TargetBranch+"`")
+	}
+	if mrLocked(before) != mrLocked(after) {
+		if mrLocked(after) {
+			out = append(out, "locked the discussion in this merge request")
+		} else {
+			out = append(out, "unlocked the discussion in this merge request")
+		}
+	}
+	if body := peopleChange(mrAssignees(before), mrAssignees(after), "assigned to ", "unassigned "); body != "" {
+		out = append(out, body)
+	}
+	if body := peopleChange(mrReviewers(before), mrReviewers(after), "requested review from ", "removed review request for "); body != "" {
+		out = append(out, body)
+	}
+	if body := milestoneChange(before, after); body != "" {
+		out = append(out, body)
+	}
+	if body := labelChange(before, after); body != "" {
+		out = append(out, body)
+	}
+	switch action {
+	case mergerequests.ActionClosed, mergerequests.ActionReopened, mergerequests.ActionMerged:
+		out = append(out, action)
+	}
+	return out
+}
+
+func mrLocked(mr *ent.MergeRequest) bool { return mr.DiscussionLocked != nil && *mr.DiscussionLocked }
+
+// peopleChange is "<add>@a and @b and <remove>@c" (either part alone), or "".
+func peopleChange(old, cur []string, add, remove string) string {
+	var added, removed []string
+	for _, u := range cur {
+		if !contains(old, u) {
+			added = append(added, "@"+u)
+		}
+	}
+	for _, u := range old {
+		if !contains(cur, u) {
+			removed = append(removed, "@"+u)
+		}
+	}
+	var parts []string
+	if len(added) > 0 {
+		parts = append(parts, add+sentence(added))
+	}
+	if len(removed) > 0 {
+		parts = append(parts, remove+sentence(removed))
+	}
+	return strings.Join(parts, " and ")
+}
+
+func mrAssignees(mr *ent.MergeRequest) []string {
+	var out []string
+	for _, a := range mr.Edges.AssigneeLinks {
+		if u := a.Edges.User; u != nil {
+			out = append(out, u.Username)
+		}
+	}
+	return out
+}
+
+func mrReviewers(mr *ent.MergeRequest) []string {
+	var out []string
+	for _, r := range mr.Edges.ReviewerLinks {
+		if u := r.Edges.User; u != nil {
+			out = append(out, u.Username)
+		}
+	}
+	return out
+}
+
+// milestoneChange is "changed milestone to %1" or "removed milestone %1" (a group milestone
+// by its quoted title), or "".
+func milestoneChange(before, after *ent.MergeRequest) string {
+	ref := func(m *ent.Milestone) string {
+		if m.ProjectID != nil {
+			return "%" + strconv.Itoa(m.Iid)
+		}
+		return `%"` + m.Title + `"`
+	}
+	old, cur := before.Edges.Milestone, after.Edges.Milestone
+	switch {
+	case cur != nil && (old == nil || old.ID != cur.ID):
+		return "changed milestone to " + ref(cur)
+	case cur == nil && old != nil:
+		return "removed milestone " + ref(old)
+	}
+	return ""
+}
+
+// labelChange is GitLab's label note: "added ~1 ~2 and removed ~3 labels" (labels by id).
+func labelChange(before, after *ent.MergeRequest) string {
+	ids := func(mr *ent.MergeRequest) []int {
+		out := make([]int, 0, len(mr.Edges.LabelLinks))
+		for _, l := range mr.Edges.LabelLinks {
+			out = append(out, l.LabelID)
+		}
+		slices.Sort(out)
+		return out
+	}
+	old, cur := ids(before), ids(after)
+	var added, removed []string
+	for _, id := range cur {
+		if !slices.Contains(old, id) {
+			added = append(added, "~"+strconv.Itoa(id))
+		}
+	}
+	for _, id := range old {
+		if !slices.Contains(cur, id) {
+			removed = append(removed, "~"+strconv.Itoa(id))
+		}
+	}
+	if len(added)+len(removed) == 0 {
+		return ""
+	}
+	var parts []string
+	if len(added) > 0 {
+		parts = append(parts, "added "+strings.Join(added, " "))
+		if len(removed) > 0 {
+			parts = append(parts, "and")
+		}
+	}
+	if len(removed) > 0 {
+		parts = append(parts, "removed "+strings.Join(removed, " "))
+	}
+	word := "label"
+	if len(added)+len(removed) > 1 {
+		word = "labels"
+	}
+	return strings.Join(append(parts, word), " ")
 }

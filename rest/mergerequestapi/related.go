@@ -1,0 +1,50 @@
+package mergerequestapi
+
+import (
+	"context"
+
+	"anvil/ent"
+	"anvil/internal/authz"
+	"anvil/internal/pagination"
+	"anvil/rest/httpx"
+
+	"github.com/gin-gonic/gin"
+)
+
+// participants handles GET .../participants: the users taking part, unpaginated as GitLab.
+func (h *handlers) participants(c *gin.Context) error {
+	users, err := h.mrs.Participants(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), httpx.PathParam(c, "merge_request_iid"))
+	if err != nil {
+		return err
+	}
+	return httpx.OK(c, httpx.P(c).UserBasics(users))
+}
+
+// closesIssues handles GET .../closes_issues.
+func (h *handlers) closesIssues(c *gin.Context) error {
+	return h.issueList(c, h.mrs.ClosesIssues)
+}
+
+// relatedIssues handles GET .../related_issues.
+func (h *handlers) relatedIssues(c *gin.Context) error {
+	return h.issueList(c, h.mrs.RelatedIssues)
+}
+
+// issueList answers a paginated list of the issues find returns.
+func (h *handlers) issueList(c *gin.Context, find func(context.Context, *authz.Actor, string, string) ([]*ent.Issue, error)) error {
+	b, err := httpx.Bind(c)
+	if err != nil {
+		return err
+	}
+	page := httpx.Offset(b)
+	if err := b.Err(); err != nil {
+		return err
+	}
+	all, err := find(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), httpx.PathParam(c, "merge_request_iid"))
+	if err != nil {
+		return err
+	}
+	items := all[min(page.Skip(), len(all)):min(page.Skip()+page.Limit(), len(all))]
+	r := pagination.OffsetResult(items, len(all), page)
+	return httpx.Page(c, httpx.P(c).BaseURL, r, httpx.P(c).Issues(r.Items, false))
+}
