@@ -10,9 +10,9 @@ import (
 	"anvil/ent/epiclabel"
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
-	"anvil/internal/service/awardemoji"
 	"anvil/internal/db"
 	"anvil/internal/nullable"
+	"anvil/internal/service/awardemoji"
 	"anvil/internal/service/iids"
 	"anvil/internal/service/labels"
 )
