@@ -48,10 +48,17 @@ func (h *handlers) single(c *gin.Context, _ *params.Binder, mr *ent.MergeRequest
 	if err != nil {
 		return presenter.MergeRequestOptions{}, err
 	}
+	// The single read checks mergeability live (lists show the stored columns, as GitLab's do);
+	// it updates mr's merge_status in place and finishes a merge a crash interrupted.
+	m, err := h.mrs.CheckMergeability(c.Request.Context(), mr)
+	if err != nil {
+		return presenter.MergeRequestOptions{}, err
+	}
 	first := d.FirstContribution
 	subscribed := d.Subscribed
 	return presenter.MergeRequestOptions{
 		LabelDetails: labelDetails, Subscribed: &subscribed, BuildsAvailable: d.BuildsAvailable,
 		ReadPipeline: d.ReadPipeline, CanMerge: d.CanMerge, FirstContribution: &first,
+		DetailedMergeStatus: m.DetailedMergeStatus, UnresolvedBlockingDiscussions: !m.BlockingDiscussionsResolved,
 	}, nil
 }

@@ -287,7 +287,7 @@ func (s *Service) buildMerge(ctx context.Context, mr *ent.MergeRequest, st branc
 		res.mergeCommit = &id
 		return res, nil
 	}
-	msg := defaultMergeMessage(mr, nil)
+	msg := defaultMergeMessage(mr, s.closingReferences(ctx, mr))
 	if m := o.input.MergeCommitMessage; m != nil && strings.TrimSpace(*m) != "" {
 		msg = *m
 	}
@@ -436,6 +436,7 @@ func (s *Service) afterMerge(ctx context.Context, actor *authz.Actor, mr *ent.Me
 	if remove {
 		_ = s.removeSourceBranch(ctx, actor, mr, st, o.head)
 	}
+	s.closeIssues(ctx, actor, mr)
 }
 
 // removeSourceBranch deletes the merged source branch if the merger may.
