@@ -238,6 +238,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	// Awardables, each on its own line: their domains find them for the award emoji domain.
 	awards.Registry().Register(awardemoji.IssueKind, awardemoji.Issues(iss))
 	awards.Registry().Register(awardemoji.IssueNoteKind, awardemoji.IssueNotes(nt))
+	awards.Registry().Register(awardemoji.MergeRequestKind, awardemoji.MergeRequests(mrs))
+	awards.Registry().Register(awardemoji.MergeRequestNoteKind, awardemoji.MergeRequestNotes(nt))
 	tok := tokens.New(d.Client, st, tokens.Deps{
 		Users: u, Policy: policy, Projects: p, Groups: g, ExternalURL: cfg.ExternalURL,
 	})

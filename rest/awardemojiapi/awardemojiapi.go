@@ -24,6 +24,8 @@ type awardable struct {
 var awardables = []awardable{
 	{awardemoji.IssueKind, "/projects/:id/issues/:issue_iid", []string{"issue_iid"}},
 	{awardemoji.IssueNoteKind, "/projects/:id/issues/:issue_iid/notes/:note_id", []string{"issue_iid", "note_id"}},
+	{awardemoji.MergeRequestKind, "/projects/:id/merge_requests/:merge_request_iid", []string{"merge_request_iid"}},
+	{awardemoji.MergeRequestNoteKind, "/projects/:id/merge_requests/:merge_request_iid/notes/:note_id", []string{"merge_request_iid", "note_id"}},
 }
 
 // Register adds the award routes of every registered kind. Reading is open to anyone who may

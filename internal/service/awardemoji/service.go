@@ -44,8 +44,10 @@ type Kind string
 
 // The kinds of awardables served.
 const (
-	IssueKind     Kind = "issue"
-	IssueNoteKind Kind = "issue_note"
+	IssueKind            Kind = "issue"
+	IssueNoteKind        Kind = "issue_note"
+	MergeRequestKind     Kind = "merge_request"
+	MergeRequestNoteKind Kind = "merge_request_note"
 )
 
 // NewRegistry returns an empty registry.
