@@ -272,7 +272,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Notes:             nt,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
 		Milestones:        milestones.New(d.Client, policy, p, g, iss),
-		Todos:             todos.New(d.Client, todoRecorder, iss),
+		Todos:             todos.New(d.Client, todoRecorder, iss, mrs),
 		Snippets:          sn,
 		Epics:             ep,
 		StorageMoves:      moves,
