@@ -15,6 +15,7 @@ type handlers struct{ mrs *mergerequests.Service }
 func Register(t *route.Table) {
 	h := &handlers{mrs: t.S.MergeRequests}
 	h.registerCore(t)
+	h.registerCollab(t) // dependencies and pipelines
 }
 
 // registerCore adds the routes of one merge request's lifecycle.
