@@ -35,6 +35,7 @@ import (
 	"anvil/internal/service/labels"
 	"anvil/internal/service/members"
 	"anvil/internal/service/mergerequests"
+	"anvil/internal/service/mergerequests/versions"
 	"anvil/internal/service/milestones"
 	"anvil/internal/service/namespaces"
 	"anvil/internal/service/notes"
@@ -48,6 +49,7 @@ import (
 	"anvil/internal/service/statistics"
 	"anvil/internal/service/storagemoves"
 	"anvil/internal/service/tags"
+	"anvil/internal/service/timetracking"
 	"anvil/internal/service/todos"
 	"anvil/internal/service/tokens"
 	"anvil/internal/service/users"
@@ -97,6 +99,8 @@ type Services struct {
 	Issues *issues.Service
 	// MergeRequests lists, reads and changes merge requests.
 	MergeRequests *mergerequests.Service
+	// TimeTracking is the time tracking of issues and merge requests.
+	TimeTracking *timetracking.Service
 	// AwardEmoji lists, adds and removes emoji reactions on every registered awardable.
 	AwardEmoji *awardemoji.Service
 	// Notes holds the notes and discussions of every noteable (issues, ...).
@@ -117,6 +121,8 @@ type Services struct {
 	Webhooks *webhooks.Service
 	// Jobs is the durable background job queue (started by the server, see jobs.go).
 	Jobs *jobs.Queue
+	// MergeRequestVersions records and reads merge requests' diff versions.
+	MergeRequestVersions *versions.Service
 }
 
 // New builds the services over an open database and the git client; hasher hashes and checks
@@ -165,10 +171,16 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	hooks := webhooks.New(webhooks.Deps{Client: d.Client, Policy: policy, Projects: p, Settings: st,
 		Jobs: q, Log: log, ExternalURL: cfg.ExternalURL})
 	pb := protectedbranches.New(d.Client, policy, p, st, cfg.ExternalURL)
+	// Observers of pushes, each on its own line.
+	pushObservers := repos.PushObservers{
+		hooks,                                 // webhooks
+		versions.NewPushObserver(d.Client, q), // merge requests' diff versions and merge status
+	}
 	r := repos.New(repos.Deps{
 		Client: d.Client, Policy: policy, Projects: p, Settings: st,
-		Git: gitClient, Storage: stor, Log: log, Protected: pb, Jobs: q, Pushes: hooks,
+		Git: gitClient, Storage: stor, Log: log, Protected: pb, Jobs: q, Pushes: pushObservers,
 	})
+	mrVersions := versions.New(versions.Deps{Client: d.Client, Repos: r, Settings: st, Jobs: q, Log: log})
 	// A group deletion removes its projects through the repository service, which deletes
 	// their repositories only after the deletion commits.
 	g := groups.New(d.Client, policy, st, r)
@@ -196,15 +208,16 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	nt := notes.New(d.Client)
 	sn := snippets.New(snippets.Deps{Client: d.Client, Policy: policy, Projects: p, Settings: st, Storage: stor, Jobs: q, Log: log,
 		Observer: notes.NewSnippetObserver(nt)}) // a deleted snippet's notes go with it
-	hooks.Complete(webhooks.Later{Groups: g, Repos: r, SnippetContent: func(ctx context.Context, s *ent.Snippet) (string, error) {
+	hooks.Complete(webhooks.Later{Groups: g, Repos: r, Protected: pb, SnippetContent: func(ctx context.Context, s *ent.Snippet) (string, error) {
 		f, err := sn.Raw(ctx, s)
 		if err != nil {
 			return "", err
 		}
 		return string(f.Data), nil
 	}})
-	registerJobs(q, r, cr, moves, ev, sn, hooks)
+	registerJobs(q, r, cr, moves, ev, sn, hooks, mrVersions)
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete, sn.OnProjectDelete},
+		OnChange:     []projects.ChangeHook{hooks.ProjectChanged}, // system hooks
 		StorageMoves: moves})
 	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
 	todoRecorder := todos.NewRecorder(d.Client, policy)
@@ -213,16 +226,19 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	awards := awardemoji.New(d.Client, awardemoji.NewRegistry())
 	awards.Observe(hooks.EmojiObserver()) // emoji hooks
 	issueObservers := issues.Observers{
-		awards,                     // a destroyed issue's awards and its notes' go with it (before the notes)
-		notes.NewIssueObserver(nt), // system notes
-		issueevents.New(d.Client),  // activity events
-		todoRecorder,               // to-dos
-		hooks.IssueObserver(),      // webhooks
+		awards,                                  // a destroyed issue's awards and its notes' go with it (before the notes)
+		notes.NewIssueObserver(nt),              // system notes
+		issueevents.New(d.Client),               // activity events
+		todoRecorder,                            // to-dos
+		timetracking.NewIssueObserver(d.Client), // a destroyed issue's timelogs go with it
+		hooks.IssueObserver(),                   // webhooks
 	}
 	iss := issues.New(d.Client, policy, p, g, issueObservers)
 	// Noteables, each on its own line: their domains find them for the notes domain.
 	nt.Register(notes.TypeIssue, notes.NewIssueNoteable(d.Client, iss))
 	nt.Register(notes.TypeSnippet, notes.NewSnippetNoteable(sn))
+	tt := timetracking.New(d.Client, nt, st)
+	tt.Register(timetracking.TypeIssue, timetracking.NewIssueTrackable(iss))
 	ep := epics.New(d.Client, policy, g, iss, nt)
 	nt.Register(notes.TypeEpic, ep.Noteable())
 	cm := commits.New(d.Client, policy, p, r, pb, cfg.ExternalURL) // commits honour branch protection
@@ -268,6 +284,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Events:            ev,
 		Issues:            iss,
 		MergeRequests:     mrs,
+		TimeTracking:      tt,
 		AwardEmoji:        awards,
 		Notes:             nt,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
@@ -278,6 +295,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		StorageMoves:      moves,
 		Webhooks:          hooks,
 		Jobs:              q,
+
+		MergeRequestVersions: mrVersions,
 	}, nil
 }
 

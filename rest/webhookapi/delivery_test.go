@@ -88,7 +88,7 @@ func TestPush_deliversPayloadAndHeaders(t *testing.T) {
 	delete(b, "commits")
 	assert.Equal(t, map[string]any{
 		"object_kind": "push", "event_name": "push", "before": before, "after": after, "ref": "refs/heads/main",
-		"checkout_sha": after, "message": nil, "user_id": float64(dev.ID), "user_name": dev.Name,
+		"ref_protected": true, "checkout_sha": after, "message": nil, "user_id": float64(dev.ID), "user_name": dev.Name,
 		"user_username": "maintainer", "user_email": "[REDACTED]", "user_avatar": b["user_avatar"],
 		"project_id": float64(p.ID), "total_commits_count": float64(1), "push_options": map[string]any{},
 		"repository": map[string]any{"name": "pushed", "url": "git@127.0.0.1:g/pushed.git", "description": "",
@@ -124,6 +124,7 @@ func TestPush_deliversPayloadAndHeaders(t *testing.T) {
 	assert.Equal(t, "Tag Push Hook", tg.Header.Get("X-Gitlab-Event"))
 	assert.Equal(t, "tag_push", tg.Body["object_kind"])
 	assert.Equal(t, "refs/tags/v1.0", tg.Body["ref"])
+	assert.Equal(t, false, tg.Body["ref_protected"])
 	assert.Equal(t, after, tg.Body["checkout_sha"])
 	assert.Equal(t, "Release 1.0", tg.Body["message"])
 	assert.Equal(t, []any{}, tg.Body["commits"])

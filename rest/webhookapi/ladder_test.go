@@ -217,3 +217,41 @@ func TestHookTest_deliversSampleData(t *testing.T) {
 	}
 	assert.Equal(t, 429, r.Status, r.String())
 }
+
+// TestGroupHookTest_usesFirstProjectWithCommits: a group hook's test takes its sample from the
+// group's first project with commits (422 while it has none), and a note test the project's
+// newest comment.
+func TestGroupHookTest_usesFirstProjectWithCommits(t *testing.T) {
+	f := servertest.NewRepoFixture(t)
+	allowLoopback(t, f.In)
+	rcv := newReceiver(t)
+	gid := strconv.Itoa(f.Group.ID)
+	r := f.Do(t, "POST", "/groups/"+gid+"/hooks", "root", `{"url":"`+rcv.URL+`"}`)
+	require.Equal(t, 201, r.Status, r.String())
+	base := "/groups/" + gid + "/hooks/" + strconv.Itoa(int(servertest.Object(t, r)["id"].(float64)))
+	f.Project(t, "empty", "private")
+	r = f.Do(t, "POST", base+"/test/push_events", "root", nil)
+	require.Equal(t, 422, r.Status, r.String())
+	assert.Equal(t, map[string]any{"message": "Ensure the group has a project with commits."}, servertest.Object(t, r))
+	assert.Equal(t, 403, f.Do(t, "POST", base+"/test/push_events", "maintainer", nil).Status, "group hooks are for Owners")
+
+	p := f.ProjectWithReadme(t, "full", "private")
+	r = f.Do(t, "POST", base+"/test/push_events", "root", nil)
+	require.Equal(t, 201, r.Status, r.String())
+	d := rcv.wait(t, 1)[0]
+	assert.Equal(t, "Push Hook", d.Header.Get("X-Gitlab-Event"))
+	assert.Equal(t, "g/full", d.Body["project"].(map[string]any)["path_with_namespace"])
+
+	r = f.Do(t, "POST", base+"/test/note_events", "root", nil)
+	require.Equal(t, 422, r.Status, r.String())
+	assert.Equal(t, map[string]any{"message": "Ensure the project has notes."}, servertest.Object(t, r))
+	pid := strconv.Itoa(p.ID)
+	require.Equal(t, 201, f.Do(t, "POST", "/projects/"+pid+"/issues", "developer", `{"title":"T"}`).Status)
+	require.Equal(t, 201, f.Do(t, "POST", "/projects/"+pid+"/issues/1/notes", "developer", `{"body":"Sample me"}`).Status)
+	r = f.Do(t, "POST", base+"/test/note_events", "root", nil)
+	require.Equal(t, 201, r.Status, r.String())
+	d = rcv.wait(t, 2)[1]
+	assert.Equal(t, "Note Hook", d.Header.Get("X-Gitlab-Event"))
+	assert.Equal(t, "Sample me", d.Body["object_attributes"].(map[string]any)["note"])
+	assert.Equal(t, "T", d.Body["issue"].(map[string]any)["title"])
+}

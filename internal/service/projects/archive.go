@@ -17,7 +17,13 @@ func (s *Service) SetArchived(ctx context.Context, actor *authz.Actor, ref strin
 		return nil, nil, err
 	}
 	if p.Archived != archived {
-		if err := db.ClientFrom(ctx, s.client).Project.UpdateOneID(p.ID).SetArchived(archived).Exec(ctx); err != nil {
+		err := db.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+			if err := tx.Project.UpdateOneID(p.ID).SetArchived(archived).Exec(ctx); err != nil {
+				return err
+			}
+			return s.changed(ctx, tx, actor, Updated, p)
+		})
+		if err != nil {
 			return nil, nil, err
 		}
 	}

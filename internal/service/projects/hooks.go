@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"anvil/ent"
+	"anvil/ent/project"
+	"anvil/internal/authz"
 )
 
 // Repositories is what the project domain needs of the git layer (the repos service). Create
@@ -34,11 +36,27 @@ type Repositories interface {
 // foreign key.
 type DeleteHook func(ctx context.Context, client *ent.Client, p *ent.Project) error
 
+// The actions a ChangeHook is told of: GitLab's project_update, project_rename and
+// project_transfer.
+const (
+	Updated     = "updated"
+	Renamed     = "renamed"
+	Transferred = "transferred"
+)
+
+// ChangeHook is told, inside the transaction of the change, that actor updated a project's
+// attributes (Updated), changed its path (Renamed) or moved it to another namespace
+// (Transferred); before and after have their namespace edge loaded. An error rolls the change
+// back.
+type ChangeHook func(ctx context.Context, actor *authz.Actor, action string, before, after *ent.Project) error
+
 // Later is what the project service needs from domains built after it, because they find
 // projects through it: the git layer and the other domains' clean-up of a deleted project.
 type Later struct {
 	Repos    Repositories
 	OnDelete []DeleteHook
+	// OnChange are told of updates, renames and transfers.
+	OnChange []ChangeHook
 	// StorageMoves schedules the move a new repository_storage asks for.
 	StorageMoves StorageMover
 }
@@ -66,7 +84,24 @@ func (s *Service) Complete(l Later) {
 	if l.StorageMoves == nil {
 		panic("projects: built without its storage moves")
 	}
-	s.repos, s.onDelete, s.moves = l.Repos, l.OnDelete, l.StorageMoves
+	s.repos, s.onDelete, s.onChange, s.moves = l.Repos, l.OnDelete, l.OnChange, l.StorageMoves
+}
+
+// changed reloads project id in the transaction of ctx and tells the change hooks.
+func (s *Service) changed(ctx context.Context, c *ent.Client, actor *authz.Actor, action string, before *ent.Project) error {
+	if len(s.onChange) == 0 {
+		return nil
+	}
+	after, err := c.Project.Query().Where(project.ID(before.ID)).WithNamespace().Only(ctx)
+	if err != nil {
+		return err
+	}
+	for _, hook := range s.onChange {
+		if err := hook(ctx, actor, action, before, after); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DeleteDependents removes the rows other domains keep for p (their DeleteHooks), inside the

@@ -28,6 +28,8 @@ type Service struct {
 	// onDelete runs inside a project deletion's transaction, before the row goes: the other
 	// domains' clean-up (set by Complete).
 	onDelete []DeleteHook
+	// onChange runs inside the transaction of an update, rename or transfer (system hooks).
+	onChange []ChangeHook
 	// moves schedules repository storage moves (set by Complete).
 	moves StorageMover
 }

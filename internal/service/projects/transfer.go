@@ -79,7 +79,10 @@ func (s *Service) Transfer(ctx context.Context, actor *authz.Actor, ref, nsRef s
 			}
 			return err
 		}
-		return ensureOwnerMember(ctx, tx, p.ID, target, actor)
+		if err := ensureOwnerMember(ctx, tx, p.ID, target, actor); err != nil {
+			return err
+		}
+		return s.changed(ctx, tx, actor, Transferred, p)
 	})
 	if err != nil {
 		return nil, nil, err

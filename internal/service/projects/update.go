@@ -85,7 +85,14 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref string, in
 		if ent.IsConstraintError(err) {
 			return apperr.FieldError("path", msgTaken)
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		action := Updated
+		if a.Path != nil && *a.Path != p.Path {
+			action = Renamed
+		}
+		return s.changed(ctx, tx, actor, action, p)
 	})
 	if err != nil {
 		return nil, nil, err

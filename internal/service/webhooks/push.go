@@ -113,6 +113,7 @@ type PushPayload struct {
 	Before            string         `json:"before"`
 	After             string         `json:"after"`
 	Ref               string         `json:"ref"`
+	RefProtected      bool           `json:"ref_protected"`
 	CheckoutSHA       *string        `json:"checkout_sha"`
 	Message           *string        `json:"message"`
 	UserID            int            `json:"user_id"`
@@ -167,6 +168,14 @@ func (s *Service) pushPayload(ctx context.Context, p *ent.Project, u *ent.User, 
 		UserAvatar: avatarURL(u), ProjectID: p.ID, Project: pd, Commits: []CommitData{},
 		TotalCommitsCount: j.Total, PushOptions: map[string]any{}, Repository: s.repositoryData(pd)}
 	removed := strings.Trim(j.After, "0") == ""
+	if branch, ok := strings.CutPrefix(j.Ref, git.BranchPrefix); ok && !j.Tag {
+		// Protected tags are not modelled: a tag push is never ref_protected.
+		prot, err := s.protected.IsProtected(ctx, p, branch)
+		if err != nil {
+			return out, err
+		}
+		out.RefProtected = prot
+	}
 	repo, err := s.repos.Repository(p)
 	if err != nil {
 		return out, err

@@ -42,8 +42,15 @@ type Deps struct {
 type Later struct {
 	Groups *groups.Service
 	Repos  Repositories
+	// Protected says whether a branch is protected (ref_protected of push payloads).
+	Protected BranchProtection
 	// SnippetContent reads a snippet's first file (the snippet of note payloads).
 	SnippetContent func(ctx context.Context, sn *ent.Snippet) (string, error)
+}
+
+// BranchProtection is what push payloads need of branch protection.
+type BranchProtection interface {
+	IsProtected(ctx context.Context, p *ent.Project, branch string) (bool, error)
 }
 
 // Repositories opens a project's repository (the repository service).
@@ -54,9 +61,10 @@ type Repositories interface {
 // Service is the webhook service.
 type Service struct {
 	Deps
-	groups   *groups.Service
-	repos    Repositories
-	snippets func(ctx context.Context, sn *ent.Snippet) (string, error)
+	groups    *groups.Service
+	repos     Repositories
+	snippets  func(ctx context.Context, sn *ent.Snippet) (string, error)
+	protected BranchProtection
 	// now is the clock: auto-disabling and the event window read it (tests move it).
 	now     func() time.Time
 	limiter *limiter
@@ -71,14 +79,15 @@ func New(d Deps) *Service {
 	s.limiter = newLimiter(func() time.Time { return s.now() })
 	s.registerSystemEvents()
 	s.registerMemberEvents()
+	s.registerRenameEvents()
 	return s
 }
 
 // Complete adds the collaborators built after the service.
 func (s *Service) Complete(l Later) {
 	wire.Require("webhooks", wire.D("groups", l.Groups), wire.D("repositories", l.Repos),
-		wire.D("snippet content", l.SnippetContent))
-	s.groups, s.repos, s.snippets = l.Groups, l.Repos, l.SnippetContent
+		wire.D("snippet content", l.SnippetContent), wire.D("branch protection", l.Protected))
+	s.groups, s.repos, s.snippets, s.protected = l.Groups, l.Repos, l.SnippetContent, l.Protected
 }
 
 // SetClock replaces the service's clock (tests travel through the auto-disable backoff).

@@ -9,6 +9,8 @@ import (
 	"anvil/ent/namespace"
 	"anvil/ent/project"
 	"anvil/ent/user"
+	"anvil/internal/authz"
+	"anvil/internal/service/projects"
 )
 
 // System events reach system hooks whatever path created or removed the project, user or
@@ -186,4 +188,78 @@ func groupEvent(name string, g *ent.Namespace) map[string]any {
 		"created_at": isoTime(g.CreatedAt), "updated_at": isoTime(g.UpdatedAt), "event_name": name,
 		"name": g.Name, "path": g.Path, "full_path": g.FullPath, "group_id": g.ID,
 	}
+}
+
+// ProjectChanged is the project service's change hook (projects.ChangeHook): an update fires
+// project_update, a new path project_rename and another namespace project_transfer, both of
+// these with the old full path, to the system hooks.
+func (s *Service) ProjectChanged(ctx context.Context, _ *authz.Actor, action string, before, after *ent.Project) error {
+	name := map[string]string{projects.Updated: "project_update", projects.Renamed: "project_rename",
+		projects.Transferred: "project_transfer"}[action]
+	if name == "" {
+		return nil
+	}
+	payload := s.projectEvent(name, after)
+	if action != projects.Updated && before.Edges.Namespace != nil {
+		payload["old_path_with_namespace"] = before.Edges.Namespace.FullPath + "/" + before.Path
+	}
+	return s.Trigger(ctx, Instance, SystemEvent, payload)
+}
+
+// registerRenameEvents installs the ent hooks that fire user_rename when a user's username
+// changes and group_rename when a group's path changes (updates of one row, the only way
+// either is renamed).
+func (s *Service) registerRenameEvents() {
+	s.Client.User.Use(func(next ent.Mutator) ent.Mutator {
+		return hook.UserFunc(func(ctx context.Context, m *ent.UserMutation) (ent.Value, error) {
+			_, renamed := m.Username()
+			if !renamed || !m.Op().Is(ent.OpUpdateOne) {
+				return next.Mutate(ctx, m)
+			}
+			ctx = withMutationTx(ctx, m.Tx)
+			old, err := m.OldUsername(ctx)
+			if err != nil {
+				return nil, err
+			}
+			v, err := next.Mutate(ctx, m)
+			if err != nil {
+				return v, err
+			}
+			u, ok := v.(*ent.User)
+			if !ok || u.Username == old {
+				return v, nil
+			}
+			payload := userEvent("user_rename", u)
+			payload["old_username"] = old
+			return v, s.systemEvent(ctx, m.Client(), payload)
+		})
+	})
+	s.Client.Namespace.Use(func(next ent.Mutator) ent.Mutator {
+		return hook.NamespaceFunc(func(ctx context.Context, m *ent.NamespaceMutation) (ent.Value, error) {
+			_, renamed := m.Path()
+			if !renamed || !m.Op().Is(ent.OpUpdateOne) {
+				return next.Mutate(ctx, m)
+			}
+			ctx = withMutationTx(ctx, m.Tx)
+			oldPath, err := m.OldPath(ctx)
+			if err != nil {
+				return nil, err
+			}
+			oldFull, err := m.OldFullPath(ctx)
+			if err != nil {
+				return nil, err
+			}
+			v, err := next.Mutate(ctx, m)
+			if err != nil {
+				return v, err
+			}
+			g, ok := v.(*ent.Namespace)
+			if !ok || g.Kind != namespace.KindGroup || g.Path == oldPath {
+				return v, nil
+			}
+			payload := groupEvent("group_rename", g)
+			payload["old_path"], payload["old_full_path"] = oldPath, oldFull
+			return v, s.systemEvent(ctx, m.Client(), payload)
+		})
+	})
 }

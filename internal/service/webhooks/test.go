@@ -6,29 +6,35 @@ import (
 
 	"anvil/ent"
 	"anvil/ent/issue"
+	"anvil/ent/note"
 	"anvil/ent/project"
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
 	"anvil/internal/git"
 	"anvil/internal/service/issues"
+	"anvil/internal/service/notes"
 )
 
 // testTriggers are the triggers POST .../hooks/:hook_id/test/:trigger accepts for project and
 // group hooks, with the event each sends.
 var testTriggers = map[string]Event{
 	"push_events": PushEvent, "tag_push_events": TagPushEvent, "issues_events": IssueEvent,
-	"confidential_issues_events": ConfidentialIssueEvent,
+	"confidential_issues_events": ConfidentialIssueEvent, "note_events": NoteEvent,
+	"confidential_note_events": ConfidentialNoteEvent,
 }
 
 // TestTriggers are the trigger names a hook test accepts.
 func TestTriggers() []string {
-	return []string{"push_events", "tag_push_events", "issues_events", "confidential_issues_events"}
+	return []string{"push_events", "tag_push_events", "issues_events", "confidential_issues_events",
+		"note_events", "confidential_note_events"}
 }
 
-// Test delivers sample data of trigger to a project hook at once (GitLab's hook test): built
-// from the project's default branch for pushes, its newest issue for issues. It is limited to
-// five a minute per hook and user; a failing receiver answers 422.
+// Test delivers sample data of trigger to a project or group hook at once (GitLab's hook test):
+// built from the project's default branch for pushes, its newest issue for issues, its newest
+// comment for notes. A group hook's sample comes from the group's first project with commits
+// (GitLab's first_non_empty_project). It is limited to five a minute per hook and user; a
+// failing receiver answers 422.
 func (s *Service) Test(ctx context.Context, actor *authz.Actor, sc Scope, hookID int, trigger string) error {
 	o, err := s.resolve(ctx, actor, sc)
 	if err != nil {
@@ -42,13 +48,13 @@ func (s *Service) Test(ctx context.Context, actor *authz.Actor, sc Scope, hookID
 	if !ok {
 		return apperr.NotAllowedValue("trigger")
 	}
-	if o.kind != Project {
+	if o.kind == System {
 		return apperr.Unprocessable("Testing not available for this hook")
 	}
 	if wait, ok := s.limiter.allow("test", h.ID, actor.UserID()); !ok {
 		return apperr.RateLimited(wait)
 	}
-	p, err := db.ClientFrom(ctx, s.Client).Project.Query().Where(project.ID(o.project.ID)).WithNamespace().Only(ctx)
+	p, err := s.sampleProject(ctx, o)
 	if err != nil {
 		return err
 	}
@@ -56,6 +62,8 @@ func (s *Service) Test(ctx context.Context, actor *authz.Actor, sc Scope, hookID
 	switch ev.Trigger {
 	case PushEvent.Trigger, TagPushEvent.Trigger:
 		payload, err = s.samplePush(ctx, p, actor.User, ev == TagPushEvent)
+	case NoteEvent.Trigger, ConfidentialNoteEvent.Trigger:
+		payload, err = s.sampleNote(ctx, p, actor.User)
 	default:
 		payload, err = s.sampleIssue(ctx, p, actor.User)
 	}
@@ -69,6 +77,55 @@ func (s *Service) Test(ctx context.Context, actor *authz.Actor, sc Scope, hookID
 	_, err = s.deliverNow(ctx, h, DeliveryJob{HookID: h.ID, Trigger: ev.Trigger, Header: ev.Header,
 		Payload: raw, EventUUID: NewUUID(), IdempotencyKey: NewUUID()})
 	return err
+}
+
+// sampleProject is the project a test's sample comes from: the project hook's project, or the
+// group hook's group's first project with commits.
+func (s *Service) sampleProject(ctx context.Context, o owner) (*ent.Project, error) {
+	c := db.ClientFrom(ctx, s.Client)
+	if o.kind == Project {
+		return c.Project.Query().Where(project.ID(o.project.ID)).WithNamespace().Only(ctx)
+	}
+	ps, err := c.Project.Query().Where(project.NamespaceID(o.group.ID)).WithNamespace().
+		Order(ent.Asc(project.FieldID)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range ps {
+		if !s.Projects.EmptyRepository(ctx, p) {
+			return p, nil
+		}
+	}
+	return nil, apperr.Unprocessable("Ensure the group has a project with commits.")
+}
+
+// sampleNote is the note payload of the project's newest comment.
+func (s *Service) sampleNote(ctx context.Context, p *ent.Project, u *ent.User) (any, error) {
+	c := db.ClientFrom(ctx, s.Client)
+	n, err := c.Note.Query().Where(note.ProjectID(p.ID), note.System(false),
+		note.NoteableTypeIn(note.NoteableTypeIssue, note.NoteableTypeSnippet)).Order(ent.Desc(note.FieldID)).First(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.Unprocessable("Ensure the project has notes.")
+	}
+	if err != nil {
+		return nil, err
+	}
+	t := &notes.Target{Type: string(n.NoteableType), IID: n.NoteableIid, ProjectID: n.ProjectID}
+	if n.NoteableID != nil {
+		t.ID = *n.NoteableID
+	}
+	switch n.NoteableType {
+	case note.NoteableTypeIssue:
+		if t.Object, err = issues.Load(c.Issue.Query().Where(issue.ID(t.ID))).Only(ctx); err != nil {
+			return nil, err
+		}
+	case note.NoteableTypeSnippet:
+		if t.Object, err = c.Snippet.Get(ctx, t.ID); err != nil {
+			return nil, err
+		}
+	}
+	payload, _, err := s.notePayload(ctx, u, p, t, n, "create")
+	return payload, err
 }
 
 // samplePush is a push of the default branch's last three commits (GitLab's sample push data).
