@@ -270,6 +270,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	awards.Registry().Register(awardemoji.SnippetNoteKind, awardemoji.NotesOn(nt, notes.TypeSnippet))
 	awards.Registry().Register(awardemoji.EpicKind, awardemoji.Noteables(nt, notes.TypeEpic))
 	awards.Registry().Register(awardemoji.EpicNoteKind, awardemoji.NotesOn(nt, notes.TypeEpic))
+	awards.Registry().Register(awardemoji.MergeRequestKind, awardemoji.MergeRequests(mrs))
+	awards.Registry().Register(awardemoji.MergeRequestNoteKind, awardemoji.MergeRequestNotes(nt))
 	tok := tokens.New(d.Client, st, tokens.Deps{
 		Users: u, Policy: policy, Projects: p, Groups: g, ExternalURL: cfg.ExternalURL,
 	})
@@ -304,7 +306,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Notes:             nt,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
 		Milestones:        milestones.New(d.Client, policy, p, g, iss, mrs),
-		Todos:             todos.New(d.Client, todoRecorder, iss),
+		Todos:             todos.New(d.Client, todoRecorder, iss, mrs),
 		Snippets:          sn,
 		Epics:             ep,
 		StorageMoves:      moves,

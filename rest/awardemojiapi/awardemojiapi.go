@@ -28,6 +28,8 @@ var awardables = []awardable{
 	{awardemoji.SnippetNoteKind, "/projects/:id/snippets/:snippet_id/notes/:note_id", []string{"snippet_id", "note_id"}},
 	{awardemoji.EpicKind, "/groups/:id/epics/:epic_iid", []string{"epic_iid"}},
 	{awardemoji.EpicNoteKind, "/groups/:id/epics/:epic_iid/notes/:note_id", []string{"epic_iid", "note_id"}},
+	{awardemoji.MergeRequestKind, "/projects/:id/merge_requests/:merge_request_iid", []string{"merge_request_iid"}},
+	{awardemoji.MergeRequestNoteKind, "/projects/:id/merge_requests/:merge_request_iid/notes/:note_id", []string{"merge_request_iid", "note_id"}},
 }
 
 // Register adds the award routes of every registered kind. Reading is open to anyone who may

@@ -18,6 +18,7 @@ func Register(t *route.Table) {
 	h.registerDiffs(t)
 	h.registerLists(t)
 	h.registerMerge(t)
+	h.registerCollab(t) // dependencies and pipelines
 }
 
 // registerCore adds the routes of one merge request's lifecycle.

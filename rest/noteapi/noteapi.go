@@ -34,6 +34,8 @@ var Families = []Family{
 	// Epics are addressed by their global id here (GitLab's :epic_id); the path parameter
 	// shares the epic routes' name, which the router requires at this position.
 	{Type: notes.TypeEpic, Path: "/groups/:id/epics/:epic_iid", IDParam: "epic_iid"},
+	// Every thread on a merge request is resolvable; its threads may start on its diff.
+	{Type: notes.TypeMergeRequest, Path: "/projects/:id/merge_requests/:merge_request_iid", IDParam: "merge_request_iid", Resolvable: true, Diffs: true},
 	// Commits are addressed by id, branch or tag (the commit routes' :sha).
 	{Type: notes.TypeCommit, Path: "/projects/:id/repository/commits/:sha", IDParam: "sha", Diffs: true, DiscussionsOnly: true},
 }

@@ -18,7 +18,7 @@ type Note struct {
 	NoteableID      *int           `json:"noteable_id"`
 	NoteableType    string         `json:"noteable_type"`
 	ProjectID       *int           `json:"project_id"`
-	CommitID        *string        `json:"commit_id,omitempty"`
+	CommitID        **string       `json:"commit_id,omitempty"`
 	Position        map[string]any `json:"position,omitempty"`
 	Resolvable      bool           `json:"resolvable"`
 	Resolved        *bool          `json:"resolved,omitempty"`
@@ -47,7 +47,8 @@ func (p *Presenter) Note(n *ent.Note) *Note {
 		if *n.Type == "DiffNote" {
 			out.Position = n.Position
 			if n.NoteableType == "MergeRequest" {
-				out.CommitID = n.CommitID
+				id := n.CommitID // shown, null without one
+				out.CommitID = &id
 			}
 		}
 	}

@@ -46,7 +46,8 @@ func (p *Presenter) Todo(t *ent.Todo, v *todos.View) *Todo {
 	if t.NoteID != nil {
 		anchor = "#note_" + strconv.Itoa(*t.NoteID)
 	}
-	if t.TargetType == todos.TargetIssue {
+	switch t.TargetType {
+	case todos.TargetIssue:
 		if is := v.Issues[t.TargetID]; is != nil {
 			issue := p.Issue(is, false)
 			out.Target = issue
@@ -54,6 +55,18 @@ func (p *Presenter) Todo(t *ent.Todo, v *todos.View) *Todo {
 			out.TargetURL = &url
 			if out.Body == nil {
 				out.Body = &is.Title
+			}
+		}
+	case todos.TargetMergeRequest:
+		if mr := v.MergeRequests[t.TargetID]; mr != nil {
+			// GitLab's Entities::MergeRequest; the caller-specific facts of the single read
+			// (subscribed, ...) are not computed per to-do.
+			m := p.MergeRequest(mr, MergeRequestOptions{})
+			out.Target = m
+			url := m.WebURL + anchor
+			out.TargetURL = &url
+			if out.Body == nil {
+				out.Body = &mr.Title
 			}
 		}
 	}

@@ -6,6 +6,7 @@ package todoapi
 import (
 	"net/http"
 
+	"anvil/ent"
 	"anvil/internal/service/todos"
 	"anvil/rest/httpx"
 	"anvil/rest/route"
@@ -22,6 +23,7 @@ func Register(t *route.Table) {
 	t.POST("/todos/mark_as_done", h.markAllDone, route.SignedIn)
 	t.POST("/todos/:id/mark_as_done", h.markDone, route.SignedIn)
 	t.POST("/projects/:id/issues/:issue_iid/todo", h.markIssue, route.SignedIn)
+	t.POST("/projects/:id/merge_requests/:merge_request_iid/todo", h.markMergeRequest, route.SignedIn)
 	t.GET("/user_counts", h.userCounts, route.SignedIn)
 }
 
@@ -74,6 +76,18 @@ func (h *handlers) markAllDone(c *gin.Context) error {
 // when the caller already has a pending one on the issue.
 func (h *handlers) markIssue(c *gin.Context) error {
 	t, v, created, err := h.todos.MarkIssue(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), httpx.PathParam(c, "issue_iid"))
+	return h.marked(c, t, v, created, err)
+}
+
+// markMergeRequest handles POST /projects/:id/merge_requests/:merge_request_iid/todo, as
+// markIssue.
+func (h *handlers) markMergeRequest(c *gin.Context) error {
+	t, v, created, err := h.todos.MarkMergeRequest(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), httpx.PathParam(c, "merge_request_iid"))
+	return h.marked(c, t, v, created, err)
+}
+
+// marked answers a POST .../todo: 201 with the new to-do, 304 when none was added.
+func (h *handlers) marked(c *gin.Context, t *ent.Todo, v *todos.View, created bool, err error) error {
 	if err != nil {
 		return err
 	}

@@ -44,12 +44,14 @@ type Kind string
 
 // The kinds of awardables served.
 const (
-	IssueKind       Kind = "issue"
-	IssueNoteKind   Kind = "issue_note"
-	SnippetKind     Kind = "snippet"
-	SnippetNoteKind Kind = "snippet_note"
-	EpicKind        Kind = "epic"
-	EpicNoteKind    Kind = "epic_note"
+	IssueKind            Kind = "issue"
+	IssueNoteKind        Kind = "issue_note"
+	SnippetKind          Kind = "snippet"
+	SnippetNoteKind      Kind = "snippet_note"
+	EpicKind             Kind = "epic"
+	EpicNoteKind         Kind = "epic_note"
+	MergeRequestKind     Kind = "merge_request"
+	MergeRequestNoteKind Kind = "merge_request_note"
 )
 
 // NewRegistry returns an empty registry.

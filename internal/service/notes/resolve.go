@@ -64,7 +64,9 @@ func (s *Service) ResolveDiscussion(ctx context.Context, actor *authz.Actor, ref
 		return nil, nil, err
 	}
 	if !d.Notes[0].Resolvable {
-		return nil, nil, apperr.BadRequest("Discussion is not resolvable")
+		// GitLab's can_resolve? is false for a thread that is not resolvable (an individual
+		// note): 403.
+		return nil, nil, apperr.Forbidden("")
 	}
 	if err := s.resolve(ctx, actor, note.And(of(t), note.DiscussionID(d.ID)), resolved); err != nil {
 		return nil, nil, err

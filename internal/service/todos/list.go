@@ -50,8 +50,9 @@ var Types = []string{"Commit", "Issue", "WorkItem", "MergeRequest", "DesignManag
 // their own presenters want them (issues with issues.Load), and the projects' namespaces'
 // human full names ("Group / Subgroup").
 type View struct {
-	Issues    map[int]*ent.Issue
-	FullNames map[int]string
+	Issues        map[int]*ent.Issue
+	MergeRequests map[int]*ent.MergeRequest
+	FullNames     map[int]string
 }
 
 // List lists the caller's to-dos matching p, newest first, one offset page. A to-do whose
@@ -127,14 +128,20 @@ func (s *Service) Query(ctx context.Context, actor *authz.Actor, p ListParams) (
 }
 
 // readableTargets keeps the to-dos whose target the caller may read: for issues, the issue
-// finder's rule.
+// finder's rule; for merge requests, their feature in the project.
 func (s *Service) readableTargets(ctx context.Context, actor *authz.Actor) (predicate.Todo, error) {
 	readable, err := s.issues.Readable(ctx, actor)
 	if err != nil {
 		return nil, err
 	}
 	inIssues := predicate.Todo(db.In(todo.FieldTargetID, issue.Table, issue.FieldID, func(s *sql.Selector) { readable(s) }))
-	return todo.Or(todo.TargetTypeNEQ(TargetIssue), inIssues), nil
+	inMRs, err := s.readableMergeRequests(ctx, actor)
+	if err != nil {
+		return nil, err
+	}
+	return todo.Or(todo.TargetTypeNotIn(TargetIssue, TargetMergeRequest),
+		todo.And(todo.TargetType(TargetIssue), inIssues),
+		todo.And(todo.TargetType(TargetMergeRequest), inMRs)), nil
 }
 
 // Load adds the edges a to-do's presentation reads (GraphQL pages Query with them).
@@ -162,11 +169,14 @@ func load(q *ent.TodoQuery) *ent.TodoQuery {
 func (s *Service) view(ctx context.Context, rows []*ent.Todo) (*View, error) {
 	v := &View{Issues: map[int]*ent.Issue{}, FullNames: map[int]string{}}
 	c := db.ClientFrom(ctx, s.client)
-	var issueIDs []int
+	var issueIDs, mrIDs []int
 	paths := map[string]bool{}
 	for _, t := range rows {
-		if t.TargetType == TargetIssue {
+		switch t.TargetType {
+		case TargetIssue:
 			issueIDs = append(issueIDs, t.TargetID)
+		case TargetMergeRequest:
+			mrIDs = append(mrIDs, t.TargetID)
 		}
 		if p := t.Edges.Project; p != nil && p.Edges.Namespace != nil {
 			for _, a := range authz.Ancestors(p.Edges.Namespace.FullPath) {
@@ -182,6 +192,10 @@ func (s *Service) view(ctx context.Context, rows []*ent.Todo) (*View, error) {
 		for _, is := range list {
 			v.Issues[is.ID] = is
 		}
+	}
+	var err error
+	if v.MergeRequests, err = loadMergeRequests(ctx, c, mrIDs); err != nil {
+		return nil, err
 	}
 	if len(paths) == 0 {
 		return v, nil

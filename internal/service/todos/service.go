@@ -28,12 +28,14 @@ type Service struct {
 	client   *ent.Client
 	recorder *Recorder
 	issues   IssueReader
+	mrs      MergeRequestReader
 }
 
 // New returns the to-do service; recorder is the one observing issue changes.
-func New(client *ent.Client, recorder *Recorder, is IssueReader) *Service {
-	wire.Require("todos", wire.D("client", client), wire.D("recorder", recorder), wire.D("issues", is))
-	return &Service{client: client, recorder: recorder, issues: is}
+func New(client *ent.Client, recorder *Recorder, is IssueReader, mrs MergeRequestReader) *Service {
+	wire.Require("todos", wire.D("client", client), wire.D("recorder", recorder), wire.D("issues", is),
+		wire.D("merge requests", mrs))
+	return &Service{client: client, recorder: recorder, issues: is, mrs: mrs}
 }
 
 // Recorder is the service's recorder (for the domains that mention users: notes).
