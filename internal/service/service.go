@@ -228,7 +228,9 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	nt.Register(notes.TypeEpic, ep.Noteable())
 	// Observers of merge request changes, each on its own line (events, system notes, to-dos,
 	// diff versions, hooks).
-	mrObservers := mergerequests.Observers{}
+	mrObservers := mergerequests.Observers{
+		hooks.MergeRequestObserver(), // webhooks
+	}
 	mrs := mergerequests.New(mergerequests.Deps{Client: d.Client, Policy: policy, Projects: p, Groups: g,
 		Repos: r, Protected: pb, Observer: mrObservers})
 	nt.Register(notes.TypeMergeRequest, notes.NewMergeRequestNoteable(d.Client, mrs))
