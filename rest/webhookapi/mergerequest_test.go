@@ -59,7 +59,7 @@ func TestMergeRequestEvents(t *testing.T) {
 		"blocking_discussions_resolved": true, "work_in_progress": false, "draft": false, "first_contribution": true,
 		"merge_status": attrs["merge_status"], "target_project_id": float64(p.ID), "description": "Adds it",
 		"prepared_at": attrs["prepared_at"], "head_pipeline_id": nil, "merge_commit_sha": nil, "merge_error": nil,
-		"merge_params": map[string]any{"force_remove_source_branch": mr["force_remove_source_branch"]},
+		"merge_params":  map[string]any{"force_remove_source_branch": mr["force_remove_source_branch"]},
 		"merge_user_id": nil, "merge_when_pipeline_succeeds": false, "updated_by_id": nil, "time_estimate": float64(0),
 		"total_time_spent": float64(0), "time_change": float64(0), "human_total_time_spent": nil,
 		"human_time_change": nil, "human_time_estimate": nil, "url": web + "/-/merge_requests/1",
