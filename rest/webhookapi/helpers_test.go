@@ -31,7 +31,7 @@ type receiver struct {
 	status atomic.Int32
 }
 
-func newReceiver(t *testing.T) *receiver {
+func newReceiver(t testing.TB) *receiver {
 	t.Helper()
 	r := &receiver{}
 	r.status.Store(200)
