@@ -11,6 +11,7 @@ import (
 
 	"anvil/ent/migrate"
 
+	"anvil/ent/approvalrule"
 	"anvil/ent/awardemoji"
 	"anvil/ent/containerrepository"
 	"anvil/ent/epic"
@@ -77,6 +78,8 @@ type Client struct {
 	config
 	// Schema is the client for creating, migrating and dropping schema.
 	Schema *migrate.Schema
+	// ApprovalRule is the client for interacting with the ApprovalRule builders.
+	ApprovalRule *ApprovalRuleClient
 	// AwardEmoji is the client for interacting with the AwardEmoji builders.
 	AwardEmoji *AwardEmojiClient
 	// ContainerRepository is the client for interacting with the ContainerRepository builders.
@@ -194,6 +197,7 @@ func NewClient(opts ...Option) *Client {
 
 func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
+	c.ApprovalRule = NewApprovalRuleClient(c.config)
 	c.AwardEmoji = NewAwardEmojiClient(c.config)
 	c.ContainerRepository = NewContainerRepositoryClient(c.config)
 	c.Epic = NewEpicClient(c.config)
@@ -338,6 +342,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	return &Tx{
 		ctx:                          ctx,
 		config:                       cfg,
+		ApprovalRule:                 NewApprovalRuleClient(cfg),
 		AwardEmoji:                   NewAwardEmojiClient(cfg),
 		ContainerRepository:          NewContainerRepositoryClient(cfg),
 		Epic:                         NewEpicClient(cfg),
@@ -409,6 +414,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	return &Tx{
 		ctx:                          ctx,
 		config:                       cfg,
+		ApprovalRule:                 NewApprovalRuleClient(cfg),
 		AwardEmoji:                   NewAwardEmojiClient(cfg),
 		ContainerRepository:          NewContainerRepositoryClient(cfg),
 		Epic:                         NewEpicClient(cfg),
@@ -467,7 +473,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 // Debug returns a new debug-client. It's used to get verbose logging on specific operations.
 //
 //	client.Debug().
-//		AwardEmoji.
+//		ApprovalRule.
 //		Query().
 //		Count(ctx)
 func (c *Client) Debug() *Client {
@@ -490,13 +496,13 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.AwardEmoji, c.ContainerRepository, c.Epic, c.EpicIssue, c.EpicLabel, c.Event,
-		c.GroupCustomAttribute, c.GroupGroupLink, c.Identity, c.InternalID, c.Issue,
-		c.IssueAssignee, c.IssueLabel, c.JobOutbox, c.Label, c.LabelSubscription,
-		c.LastCommit, c.Member, c.MergeRequest, c.MergeRequestApproval,
-		c.MergeRequestAssignee, c.MergeRequestBlock, c.MergeRequestDiff,
-		c.MergeRequestDiffCommit, c.MergeRequestDiffFile, c.MergeRequestLabel,
-		c.MergeRequestReviewer, c.Milestone, c.Namespace, c.Note,
+		c.ApprovalRule, c.AwardEmoji, c.ContainerRepository, c.Epic, c.EpicIssue,
+		c.EpicLabel, c.Event, c.GroupCustomAttribute, c.GroupGroupLink, c.Identity,
+		c.InternalID, c.Issue, c.IssueAssignee, c.IssueLabel, c.JobOutbox, c.Label,
+		c.LabelSubscription, c.LastCommit, c.Member, c.MergeRequest,
+		c.MergeRequestApproval, c.MergeRequestAssignee, c.MergeRequestBlock,
+		c.MergeRequestDiff, c.MergeRequestDiffCommit, c.MergeRequestDiffFile,
+		c.MergeRequestLabel, c.MergeRequestReviewer, c.Milestone, c.Namespace, c.Note,
 		c.PersonalAccessToken, c.Project, c.ProjectGroupLink,
 		c.ProjectRepositoryStorageMove, c.ProjectStar, c.ProjectStatistics,
 		c.ProtectedBranch, c.PushEvent, c.PushEventPayload, c.RedirectRoute,
@@ -512,13 +518,13 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.AwardEmoji, c.ContainerRepository, c.Epic, c.EpicIssue, c.EpicLabel, c.Event,
-		c.GroupCustomAttribute, c.GroupGroupLink, c.Identity, c.InternalID, c.Issue,
-		c.IssueAssignee, c.IssueLabel, c.JobOutbox, c.Label, c.LabelSubscription,
-		c.LastCommit, c.Member, c.MergeRequest, c.MergeRequestApproval,
-		c.MergeRequestAssignee, c.MergeRequestBlock, c.MergeRequestDiff,
-		c.MergeRequestDiffCommit, c.MergeRequestDiffFile, c.MergeRequestLabel,
-		c.MergeRequestReviewer, c.Milestone, c.Namespace, c.Note,
+		c.ApprovalRule, c.AwardEmoji, c.ContainerRepository, c.Epic, c.EpicIssue,
+		c.EpicLabel, c.Event, c.GroupCustomAttribute, c.GroupGroupLink, c.Identity,
+		c.InternalID, c.Issue, c.IssueAssignee, c.IssueLabel, c.JobOutbox, c.Label,
+		c.LabelSubscription, c.LastCommit, c.Member, c.MergeRequest,
+		c.MergeRequestApproval, c.MergeRequestAssignee, c.MergeRequestBlock,
+		c.MergeRequestDiff, c.MergeRequestDiffCommit, c.MergeRequestDiffFile,
+		c.MergeRequestLabel, c.MergeRequestReviewer, c.Milestone, c.Namespace, c.Note,
 		c.PersonalAccessToken, c.Project, c.ProjectGroupLink,
 		c.ProjectRepositoryStorageMove, c.ProjectStar, c.ProjectStatistics,
 		c.ProtectedBranch, c.PushEvent, c.PushEventPayload, c.RedirectRoute,
@@ -533,6 +539,8 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 // Mutate implements the ent.Mutator interface.
 func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 	switch m := m.(type) {
+	case *ApprovalRuleMutation:
+		return c.ApprovalRule.mutate(ctx, m)
 	case *AwardEmojiMutation:
 		return c.AwardEmoji.mutate(ctx, m)
 	case *ContainerRepositoryMutation:
@@ -639,6 +647,235 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.WebHookLog.mutate(ctx, m)
 	default:
 		return nil, fmt.Errorf("ent: unknown mutation type %T", m)
+	}
+}
+
+// ApprovalRuleClient is a client for the ApprovalRule schema.
+type ApprovalRuleClient struct {
+	config
+}
+
+// NewApprovalRuleClient returns a client for the ApprovalRule from the given config.
+func NewApprovalRuleClient(c config) *ApprovalRuleClient {
+	return &ApprovalRuleClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `approvalrule.Hooks(f(g(h())))`.
+func (c *ApprovalRuleClient) Use(hooks ...Hook) {
+	c.hooks.ApprovalRule = append(c.hooks.ApprovalRule, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `approvalrule.Intercept(f(g(h())))`.
+func (c *ApprovalRuleClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ApprovalRule = append(c.inters.ApprovalRule, interceptors...)
+}
+
+// Create returns a builder for creating a ApprovalRule entity.
+func (c *ApprovalRuleClient) Create() *ApprovalRuleCreate {
+	mutation := newApprovalRuleMutation(c.config, OpCreate)
+	return &ApprovalRuleCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ApprovalRule entities.
+func (c *ApprovalRuleClient) CreateBulk(builders ...*ApprovalRuleCreate) *ApprovalRuleCreateBulk {
+	return &ApprovalRuleCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ApprovalRuleClient) MapCreateBulk(slice any, setFunc func(*ApprovalRuleCreate, int)) *ApprovalRuleCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ApprovalRuleCreateBulk{err: fmt.Errorf("calling to ApprovalRuleClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ApprovalRuleCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ApprovalRuleCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ApprovalRule.
+func (c *ApprovalRuleClient) Update() *ApprovalRuleUpdate {
+	mutation := newApprovalRuleMutation(c.config, OpUpdate)
+	return &ApprovalRuleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ApprovalRuleClient) UpdateOne(_m *ApprovalRule) *ApprovalRuleUpdateOne {
+	mutation := newApprovalRuleMutation(c.config, OpUpdateOne, withApprovalRule(_m))
+	return &ApprovalRuleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ApprovalRuleClient) UpdateOneID(id int) *ApprovalRuleUpdateOne {
+	mutation := newApprovalRuleMutation(c.config, OpUpdateOne, withApprovalRuleID(id))
+	return &ApprovalRuleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ApprovalRule.
+func (c *ApprovalRuleClient) Delete() *ApprovalRuleDelete {
+	mutation := newApprovalRuleMutation(c.config, OpDelete)
+	return &ApprovalRuleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ApprovalRuleClient) DeleteOne(_m *ApprovalRule) *ApprovalRuleDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ApprovalRuleClient) DeleteOneID(id int) *ApprovalRuleDeleteOne {
+	builder := c.Delete().Where(approvalrule.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ApprovalRuleDeleteOne{builder}
+}
+
+// Query returns a query builder for ApprovalRule.
+func (c *ApprovalRuleClient) Query() *ApprovalRuleQuery {
+	return &ApprovalRuleQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeApprovalRule},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ApprovalRule entity by its id.
+func (c *ApprovalRuleClient) Get(ctx context.Context, id int) (*ApprovalRule, error) {
+	return c.Query().Where(approvalrule.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ApprovalRuleClient) GetX(ctx context.Context, id int) *ApprovalRule {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryProject queries the project edge of a ApprovalRule.
+func (c *ApprovalRuleClient) QueryProject(_m *ApprovalRule) *ProjectQuery {
+	query := (&ProjectClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(approvalrule.Table, approvalrule.FieldID, id),
+			sqlgraph.To(project.Table, project.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, approvalrule.ProjectTable, approvalrule.ProjectColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMergeRequest queries the merge_request edge of a ApprovalRule.
+func (c *ApprovalRuleClient) QueryMergeRequest(_m *ApprovalRule) *MergeRequestQuery {
+	query := (&MergeRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(approvalrule.Table, approvalrule.FieldID, id),
+			sqlgraph.To(mergerequest.Table, mergerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, approvalrule.MergeRequestTable, approvalrule.MergeRequestColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySourceRule queries the source_rule edge of a ApprovalRule.
+func (c *ApprovalRuleClient) QuerySourceRule(_m *ApprovalRule) *ApprovalRuleQuery {
+	query := (&ApprovalRuleClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(approvalrule.Table, approvalrule.FieldID, id),
+			sqlgraph.To(approvalrule.Table, approvalrule.FieldID),
+			sqlgraph.Edge(sqlgraph.O2O, false, approvalrule.SourceRuleTable, approvalrule.SourceRuleColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryUsers queries the users edge of a ApprovalRule.
+func (c *ApprovalRuleClient) QueryUsers(_m *ApprovalRule) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(approvalrule.Table, approvalrule.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, approvalrule.UsersTable, approvalrule.UsersColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryGroups queries the groups edge of a ApprovalRule.
+func (c *ApprovalRuleClient) QueryGroups(_m *ApprovalRule) *NamespaceQuery {
+	query := (&NamespaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(approvalrule.Table, approvalrule.FieldID, id),
+			sqlgraph.To(namespace.Table, namespace.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, approvalrule.GroupsTable, approvalrule.GroupsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryProtectedBranches queries the protected_branches edge of a ApprovalRule.
+func (c *ApprovalRuleClient) QueryProtectedBranches(_m *ApprovalRule) *ProtectedBranchQuery {
+	query := (&ProtectedBranchClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(approvalrule.Table, approvalrule.FieldID, id),
+			sqlgraph.To(protectedbranch.Table, protectedbranch.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, approvalrule.ProtectedBranchesTable, approvalrule.ProtectedBranchesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ApprovalRuleClient) Hooks() []Hook {
+	return c.hooks.ApprovalRule
+}
+
+// Interceptors returns the client interceptors.
+func (c *ApprovalRuleClient) Interceptors() []Interceptor {
+	return c.inters.ApprovalRule
+}
+
+func (c *ApprovalRuleClient) mutate(ctx context.Context, m *ApprovalRuleMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ApprovalRuleCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ApprovalRuleUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ApprovalRuleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ApprovalRuleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ApprovalRule mutation op: %q", m.Op())
 	}
 }
 
@@ -9737,8 +9974,8 @@ func (c *WebHookLogClient) mutate(ctx context.Context, m *WebHookLogMutation) (V
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		AwardEmoji, ContainerRepository, Epic, EpicIssue, EpicLabel, Event,
-		GroupCustomAttribute, GroupGroupLink, Identity, InternalID, Issue,
+		ApprovalRule, AwardEmoji, ContainerRepository, Epic, EpicIssue, EpicLabel,
+		Event, GroupCustomAttribute, GroupGroupLink, Identity, InternalID, Issue,
 		IssueAssignee, IssueLabel, JobOutbox, Label, LabelSubscription, LastCommit,
 		Member, MergeRequest, MergeRequestApproval, MergeRequestAssignee,
 		MergeRequestBlock, MergeRequestDiff, MergeRequestDiffCommit,
@@ -9750,8 +9987,8 @@ type (
 		Timelog, Todo, User, UserCustomAttribute, WebHook, WebHookLog []ent.Hook
 	}
 	inters struct {
-		AwardEmoji, ContainerRepository, Epic, EpicIssue, EpicLabel, Event,
-		GroupCustomAttribute, GroupGroupLink, Identity, InternalID, Issue,
+		ApprovalRule, AwardEmoji, ContainerRepository, Epic, EpicIssue, EpicLabel,
+		Event, GroupCustomAttribute, GroupGroupLink, Identity, InternalID, Issue,
 		IssueAssignee, IssueLabel, JobOutbox, Label, LabelSubscription, LastCommit,
 		Member, MergeRequest, MergeRequestApproval, MergeRequestAssignee,
 		MergeRequestBlock, MergeRequestDiff, MergeRequestDiffCommit,

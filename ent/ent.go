@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/approvalrule"
 	"anvil/ent/awardemoji"
 	"anvil/ent/containerrepository"
 	"anvil/ent/epic"
@@ -124,6 +125,7 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
+			approvalrule.Table:                 approvalrule.ValidColumn,
 			awardemoji.Table:                   awardemoji.ValidColumn,
 			containerrepository.Table:          containerrepository.ValidColumn,
 			epic.Table:                         epic.ValidColumn,

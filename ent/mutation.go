@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/approvalrule"
 	"anvil/ent/awardemoji"
 	"anvil/ent/containerrepository"
 	"anvil/ent/epic"
@@ -76,6 +77,7 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
+	TypeApprovalRule                 = "ApprovalRule"
 	TypeAwardEmoji                   = "AwardEmoji"
 	TypeContainerRepository          = "ContainerRepository"
 	TypeEpic                         = "Epic"
@@ -129,6 +131,1397 @@ const (
 	TypeWebHook                      = "WebHook"
 	TypeWebHookLog                   = "WebHookLog"
 )
+
+// ApprovalRuleMutation represents an operation that mutates the ApprovalRule nodes in the graph.
+type ApprovalRuleMutation struct {
+	config
+	op                                Op
+	typ                               string
+	id                                *int
+	created_at                        *time.Time
+	updated_at                        *time.Time
+	name                              *string
+	rule_type                         *approvalrule.RuleType
+	report_type                       *string
+	approvals_required                *int
+	addapprovals_required             *int
+	applies_to_all_protected_branches *bool
+	section                           *string
+	clearedFields                     map[string]struct{}
+	project                           *int
+	clearedproject                    bool
+	merge_request                     *int
+	clearedmerge_request              bool
+	source_rule                       *int
+	clearedsource_rule                bool
+	users                             map[int]struct{}
+	removedusers                      map[int]struct{}
+	clearedusers                      bool
+	groups                            map[int]struct{}
+	removedgroups                     map[int]struct{}
+	clearedgroups                     bool
+	protected_branches                map[int]struct{}
+	removedprotected_branches         map[int]struct{}
+	clearedprotected_branches         bool
+	done                              bool
+	oldValue                          func(context.Context) (*ApprovalRule, error)
+	predicates                        []predicate.ApprovalRule
+}
+
+var _ ent.Mutation = (*ApprovalRuleMutation)(nil)
+
+// approvalruleOption allows management of the mutation configuration using functional options.
+type approvalruleOption func(*ApprovalRuleMutation)
+
+// newApprovalRuleMutation creates new mutation for the ApprovalRule entity.
+func newApprovalRuleMutation(c config, op Op, opts ...approvalruleOption) *ApprovalRuleMutation {
+	m := &ApprovalRuleMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeApprovalRule,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withApprovalRuleID sets the ID field of the mutation.
+func withApprovalRuleID(id int) approvalruleOption {
+	return func(m *ApprovalRuleMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ApprovalRule
+		)
+		m.oldValue = func(ctx context.Context) (*ApprovalRule, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ApprovalRule.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withApprovalRule sets the old ApprovalRule of the mutation.
+func withApprovalRule(node *ApprovalRule) approvalruleOption {
+	return func(m *ApprovalRuleMutation) {
+		m.oldValue = func(context.Context) (*ApprovalRule, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ApprovalRuleMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ApprovalRuleMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ApprovalRuleMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ApprovalRuleMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ApprovalRule.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ApprovalRuleMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ApprovalRuleMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ApprovalRule entity.
+// If the ApprovalRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ApprovalRuleMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ApprovalRuleMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ApprovalRuleMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ApprovalRuleMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ApprovalRule entity.
+// If the ApprovalRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ApprovalRuleMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ApprovalRuleMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *ApprovalRuleMutation) SetProjectID(i int) {
+	m.project = &i
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *ApprovalRuleMutation) ProjectID() (r int, exists bool) {
+	v := m.project
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the ApprovalRule entity.
+// If the ApprovalRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ApprovalRuleMutation) OldProjectID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *ApprovalRuleMutation) ResetProjectID() {
+	m.project = nil
+}
+
+// SetMergeRequestID sets the "merge_request_id" field.
+func (m *ApprovalRuleMutation) SetMergeRequestID(i int) {
+	m.merge_request = &i
+}
+
+// MergeRequestID returns the value of the "merge_request_id" field in the mutation.
+func (m *ApprovalRuleMutation) MergeRequestID() (r int, exists bool) {
+	v := m.merge_request
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeRequestID returns the old "merge_request_id" field's value of the ApprovalRule entity.
+// If the ApprovalRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ApprovalRuleMutation) OldMergeRequestID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeRequestID: %w", err)
+	}
+	return oldValue.MergeRequestID, nil
+}
+
+// ClearMergeRequestID clears the value of the "merge_request_id" field.
+func (m *ApprovalRuleMutation) ClearMergeRequestID() {
+	m.merge_request = nil
+	m.clearedFields[approvalrule.FieldMergeRequestID] = struct{}{}
+}
+
+// MergeRequestIDCleared returns if the "merge_request_id" field was cleared in this mutation.
+func (m *ApprovalRuleMutation) MergeRequestIDCleared() bool {
+	_, ok := m.clearedFields[approvalrule.FieldMergeRequestID]
+	return ok
+}
+
+// ResetMergeRequestID resets all changes to the "merge_request_id" field.
+func (m *ApprovalRuleMutation) ResetMergeRequestID() {
+	m.merge_request = nil
+	delete(m.clearedFields, approvalrule.FieldMergeRequestID)
+}
+
+// SetName sets the "name" field.
+func (m *ApprovalRuleMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ApprovalRuleMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the ApprovalRule entity.
+// If the ApprovalRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ApprovalRuleMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ApprovalRuleMutation) ResetName() {
+	m.name = nil
+}
+
+// SetRuleType sets the "rule_type" field.
+func (m *ApprovalRuleMutation) SetRuleType(at approvalrule.RuleType) {
+	m.rule_type = &at
+}
+
+// RuleType returns the value of the "rule_type" field in the mutation.
+func (m *ApprovalRuleMutation) RuleType() (r approvalrule.RuleType, exists bool) {
+	v := m.rule_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRuleType returns the old "rule_type" field's value of the ApprovalRule entity.
+// If the ApprovalRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ApprovalRuleMutation) OldRuleType(ctx context.Context) (v approvalrule.RuleType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRuleType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRuleType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRuleType: %w", err)
+	}
+	return oldValue.RuleType, nil
+}
+
+// ResetRuleType resets all changes to the "rule_type" field.
+func (m *ApprovalRuleMutation) ResetRuleType() {
+	m.rule_type = nil
+}
+
+// SetReportType sets the "report_type" field.
+func (m *ApprovalRuleMutation) SetReportType(s string) {
+	m.report_type = &s
+}
+
+// ReportType returns the value of the "report_type" field in the mutation.
+func (m *ApprovalRuleMutation) ReportType() (r string, exists bool) {
+	v := m.report_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReportType returns the old "report_type" field's value of the ApprovalRule entity.
+// If the ApprovalRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ApprovalRuleMutation) OldReportType(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReportType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReportType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReportType: %w", err)
+	}
+	return oldValue.ReportType, nil
+}
+
+// ClearReportType clears the value of the "report_type" field.
+func (m *ApprovalRuleMutation) ClearReportType() {
+	m.report_type = nil
+	m.clearedFields[approvalrule.FieldReportType] = struct{}{}
+}
+
+// ReportTypeCleared returns if the "report_type" field was cleared in this mutation.
+func (m *ApprovalRuleMutation) ReportTypeCleared() bool {
+	_, ok := m.clearedFields[approvalrule.FieldReportType]
+	return ok
+}
+
+// ResetReportType resets all changes to the "report_type" field.
+func (m *ApprovalRuleMutation) ResetReportType() {
+	m.report_type = nil
+	delete(m.clearedFields, approvalrule.FieldReportType)
+}
+
+// SetApprovalsRequired sets the "approvals_required" field.
+func (m *ApprovalRuleMutation) SetApprovalsRequired(i int) {
+	m.approvals_required = &i
+	m.addapprovals_required = nil
+}
+
+// ApprovalsRequired returns the value of the "approvals_required" field in the mutation.
+func (m *ApprovalRuleMutation) ApprovalsRequired() (r int, exists bool) {
+	v := m.approvals_required
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldApprovalsRequired returns the old "approvals_required" field's value of the ApprovalRule entity.
+// If the ApprovalRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ApprovalRuleMutation) OldApprovalsRequired(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldApprovalsRequired is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldApprovalsRequired requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldApprovalsRequired: %w", err)
+	}
+	return oldValue.ApprovalsRequired, nil
+}
+
+// AddApprovalsRequired adds i to the "approvals_required" field.
+func (m *ApprovalRuleMutation) AddApprovalsRequired(i int) {
+	if m.addapprovals_required != nil {
+		*m.addapprovals_required += i
+	} else {
+		m.addapprovals_required = &i
+	}
+}
+
+// AddedApprovalsRequired returns the value that was added to the "approvals_required" field in this mutation.
+func (m *ApprovalRuleMutation) AddedApprovalsRequired() (r int, exists bool) {
+	v := m.addapprovals_required
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetApprovalsRequired resets all changes to the "approvals_required" field.
+func (m *ApprovalRuleMutation) ResetApprovalsRequired() {
+	m.approvals_required = nil
+	m.addapprovals_required = nil
+}
+
+// SetAppliesToAllProtectedBranches sets the "applies_to_all_protected_branches" field.
+func (m *ApprovalRuleMutation) SetAppliesToAllProtectedBranches(b bool) {
+	m.applies_to_all_protected_branches = &b
+}
+
+// AppliesToAllProtectedBranches returns the value of the "applies_to_all_protected_branches" field in the mutation.
+func (m *ApprovalRuleMutation) AppliesToAllProtectedBranches() (r bool, exists bool) {
+	v := m.applies_to_all_protected_branches
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAppliesToAllProtectedBranches returns the old "applies_to_all_protected_branches" field's value of the ApprovalRule entity.
+// If the ApprovalRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ApprovalRuleMutation) OldAppliesToAllProtectedBranches(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAppliesToAllProtectedBranches is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAppliesToAllProtectedBranches requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAppliesToAllProtectedBranches: %w", err)
+	}
+	return oldValue.AppliesToAllProtectedBranches, nil
+}
+
+// ResetAppliesToAllProtectedBranches resets all changes to the "applies_to_all_protected_branches" field.
+func (m *ApprovalRuleMutation) ResetAppliesToAllProtectedBranches() {
+	m.applies_to_all_protected_branches = nil
+}
+
+// SetApprovalProjectRuleID sets the "approval_project_rule_id" field.
+func (m *ApprovalRuleMutation) SetApprovalProjectRuleID(i int) {
+	m.source_rule = &i
+}
+
+// ApprovalProjectRuleID returns the value of the "approval_project_rule_id" field in the mutation.
+func (m *ApprovalRuleMutation) ApprovalProjectRuleID() (r int, exists bool) {
+	v := m.source_rule
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldApprovalProjectRuleID returns the old "approval_project_rule_id" field's value of the ApprovalRule entity.
+// If the ApprovalRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ApprovalRuleMutation) OldApprovalProjectRuleID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldApprovalProjectRuleID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldApprovalProjectRuleID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldApprovalProjectRuleID: %w", err)
+	}
+	return oldValue.ApprovalProjectRuleID, nil
+}
+
+// ClearApprovalProjectRuleID clears the value of the "approval_project_rule_id" field.
+func (m *ApprovalRuleMutation) ClearApprovalProjectRuleID() {
+	m.source_rule = nil
+	m.clearedFields[approvalrule.FieldApprovalProjectRuleID] = struct{}{}
+}
+
+// ApprovalProjectRuleIDCleared returns if the "approval_project_rule_id" field was cleared in this mutation.
+func (m *ApprovalRuleMutation) ApprovalProjectRuleIDCleared() bool {
+	_, ok := m.clearedFields[approvalrule.FieldApprovalProjectRuleID]
+	return ok
+}
+
+// ResetApprovalProjectRuleID resets all changes to the "approval_project_rule_id" field.
+func (m *ApprovalRuleMutation) ResetApprovalProjectRuleID() {
+	m.source_rule = nil
+	delete(m.clearedFields, approvalrule.FieldApprovalProjectRuleID)
+}
+
+// SetSection sets the "section" field.
+func (m *ApprovalRuleMutation) SetSection(s string) {
+	m.section = &s
+}
+
+// Section returns the value of the "section" field in the mutation.
+func (m *ApprovalRuleMutation) Section() (r string, exists bool) {
+	v := m.section
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSection returns the old "section" field's value of the ApprovalRule entity.
+// If the ApprovalRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ApprovalRuleMutation) OldSection(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSection is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSection requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSection: %w", err)
+	}
+	return oldValue.Section, nil
+}
+
+// ClearSection clears the value of the "section" field.
+func (m *ApprovalRuleMutation) ClearSection() {
+	m.section = nil
+	m.clearedFields[approvalrule.FieldSection] = struct{}{}
+}
+
+// SectionCleared returns if the "section" field was cleared in this mutation.
+func (m *ApprovalRuleMutation) SectionCleared() bool {
+	_, ok := m.clearedFields[approvalrule.FieldSection]
+	return ok
+}
+
+// ResetSection resets all changes to the "section" field.
+func (m *ApprovalRuleMutation) ResetSection() {
+	m.section = nil
+	delete(m.clearedFields, approvalrule.FieldSection)
+}
+
+// ClearProject clears the "project" edge to the Project entity.
+func (m *ApprovalRuleMutation) ClearProject() {
+	m.clearedproject = true
+	m.clearedFields[approvalrule.FieldProjectID] = struct{}{}
+}
+
+// ProjectCleared reports if the "project" edge to the Project entity was cleared.
+func (m *ApprovalRuleMutation) ProjectCleared() bool {
+	return m.clearedproject
+}
+
+// ProjectIDs returns the "project" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProjectID instead. It exists only for internal usage by the builders.
+func (m *ApprovalRuleMutation) ProjectIDs() (ids []int) {
+	if id := m.project; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProject resets all changes to the "project" edge.
+func (m *ApprovalRuleMutation) ResetProject() {
+	m.project = nil
+	m.clearedproject = false
+}
+
+// ClearMergeRequest clears the "merge_request" edge to the MergeRequest entity.
+func (m *ApprovalRuleMutation) ClearMergeRequest() {
+	m.clearedmerge_request = true
+	m.clearedFields[approvalrule.FieldMergeRequestID] = struct{}{}
+}
+
+// MergeRequestCleared reports if the "merge_request" edge to the MergeRequest entity was cleared.
+func (m *ApprovalRuleMutation) MergeRequestCleared() bool {
+	return m.MergeRequestIDCleared() || m.clearedmerge_request
+}
+
+// MergeRequestIDs returns the "merge_request" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MergeRequestID instead. It exists only for internal usage by the builders.
+func (m *ApprovalRuleMutation) MergeRequestIDs() (ids []int) {
+	if id := m.merge_request; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMergeRequest resets all changes to the "merge_request" edge.
+func (m *ApprovalRuleMutation) ResetMergeRequest() {
+	m.merge_request = nil
+	m.clearedmerge_request = false
+}
+
+// SetSourceRuleID sets the "source_rule" edge to the ApprovalRule entity by id.
+func (m *ApprovalRuleMutation) SetSourceRuleID(id int) {
+	m.source_rule = &id
+}
+
+// ClearSourceRule clears the "source_rule" edge to the ApprovalRule entity.
+func (m *ApprovalRuleMutation) ClearSourceRule() {
+	m.clearedsource_rule = true
+	m.clearedFields[approvalrule.FieldApprovalProjectRuleID] = struct{}{}
+}
+
+// SourceRuleCleared reports if the "source_rule" edge to the ApprovalRule entity was cleared.
+func (m *ApprovalRuleMutation) SourceRuleCleared() bool {
+	return m.ApprovalProjectRuleIDCleared() || m.clearedsource_rule
+}
+
+// SourceRuleID returns the "source_rule" edge ID in the mutation.
+func (m *ApprovalRuleMutation) SourceRuleID() (id int, exists bool) {
+	if m.source_rule != nil {
+		return *m.source_rule, true
+	}
+	return
+}
+
+// SourceRuleIDs returns the "source_rule" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SourceRuleID instead. It exists only for internal usage by the builders.
+func (m *ApprovalRuleMutation) SourceRuleIDs() (ids []int) {
+	if id := m.source_rule; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSourceRule resets all changes to the "source_rule" edge.
+func (m *ApprovalRuleMutation) ResetSourceRule() {
+	m.source_rule = nil
+	m.clearedsource_rule = false
+}
+
+// AddUserIDs adds the "users" edge to the User entity by ids.
+func (m *ApprovalRuleMutation) AddUserIDs(ids ...int) {
+	if m.users == nil {
+		m.users = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.users[ids[i]] = struct{}{}
+	}
+}
+
+// ClearUsers clears the "users" edge to the User entity.
+func (m *ApprovalRuleMutation) ClearUsers() {
+	m.clearedusers = true
+}
+
+// UsersCleared reports if the "users" edge to the User entity was cleared.
+func (m *ApprovalRuleMutation) UsersCleared() bool {
+	return m.clearedusers
+}
+
+// RemoveUserIDs removes the "users" edge to the User entity by IDs.
+func (m *ApprovalRuleMutation) RemoveUserIDs(ids ...int) {
+	if m.removedusers == nil {
+		m.removedusers = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.users, ids[i])
+		m.removedusers[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedUsers returns the removed IDs of the "users" edge to the User entity.
+func (m *ApprovalRuleMutation) RemovedUsersIDs() (ids []int) {
+	for id := range m.removedusers {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// UsersIDs returns the "users" edge IDs in the mutation.
+func (m *ApprovalRuleMutation) UsersIDs() (ids []int) {
+	for id := range m.users {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetUsers resets all changes to the "users" edge.
+func (m *ApprovalRuleMutation) ResetUsers() {
+	m.users = nil
+	m.clearedusers = false
+	m.removedusers = nil
+}
+
+// AddGroupIDs adds the "groups" edge to the Namespace entity by ids.
+func (m *ApprovalRuleMutation) AddGroupIDs(ids ...int) {
+	if m.groups == nil {
+		m.groups = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.groups[ids[i]] = struct{}{}
+	}
+}
+
+// ClearGroups clears the "groups" edge to the Namespace entity.
+func (m *ApprovalRuleMutation) ClearGroups() {
+	m.clearedgroups = true
+}
+
+// GroupsCleared reports if the "groups" edge to the Namespace entity was cleared.
+func (m *ApprovalRuleMutation) GroupsCleared() bool {
+	return m.clearedgroups
+}
+
+// RemoveGroupIDs removes the "groups" edge to the Namespace entity by IDs.
+func (m *ApprovalRuleMutation) RemoveGroupIDs(ids ...int) {
+	if m.removedgroups == nil {
+		m.removedgroups = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.groups, ids[i])
+		m.removedgroups[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedGroups returns the removed IDs of the "groups" edge to the Namespace entity.
+func (m *ApprovalRuleMutation) RemovedGroupsIDs() (ids []int) {
+	for id := range m.removedgroups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// GroupsIDs returns the "groups" edge IDs in the mutation.
+func (m *ApprovalRuleMutation) GroupsIDs() (ids []int) {
+	for id := range m.groups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetGroups resets all changes to the "groups" edge.
+func (m *ApprovalRuleMutation) ResetGroups() {
+	m.groups = nil
+	m.clearedgroups = false
+	m.removedgroups = nil
+}
+
+// AddProtectedBranchIDs adds the "protected_branches" edge to the ProtectedBranch entity by ids.
+func (m *ApprovalRuleMutation) AddProtectedBranchIDs(ids ...int) {
+	if m.protected_branches == nil {
+		m.protected_branches = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.protected_branches[ids[i]] = struct{}{}
+	}
+}
+
+// ClearProtectedBranches clears the "protected_branches" edge to the ProtectedBranch entity.
+func (m *ApprovalRuleMutation) ClearProtectedBranches() {
+	m.clearedprotected_branches = true
+}
+
+// ProtectedBranchesCleared reports if the "protected_branches" edge to the ProtectedBranch entity was cleared.
+func (m *ApprovalRuleMutation) ProtectedBranchesCleared() bool {
+	return m.clearedprotected_branches
+}
+
+// RemoveProtectedBranchIDs removes the "protected_branches" edge to the ProtectedBranch entity by IDs.
+func (m *ApprovalRuleMutation) RemoveProtectedBranchIDs(ids ...int) {
+	if m.removedprotected_branches == nil {
+		m.removedprotected_branches = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.protected_branches, ids[i])
+		m.removedprotected_branches[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedProtectedBranches returns the removed IDs of the "protected_branches" edge to the ProtectedBranch entity.
+func (m *ApprovalRuleMutation) RemovedProtectedBranchesIDs() (ids []int) {
+	for id := range m.removedprotected_branches {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ProtectedBranchesIDs returns the "protected_branches" edge IDs in the mutation.
+func (m *ApprovalRuleMutation) ProtectedBranchesIDs() (ids []int) {
+	for id := range m.protected_branches {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetProtectedBranches resets all changes to the "protected_branches" edge.
+func (m *ApprovalRuleMutation) ResetProtectedBranches() {
+	m.protected_branches = nil
+	m.clearedprotected_branches = false
+	m.removedprotected_branches = nil
+}
+
+// Where appends a list predicates to the ApprovalRuleMutation builder.
+func (m *ApprovalRuleMutation) Where(ps ...predicate.ApprovalRule) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ApprovalRuleMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ApprovalRuleMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ApprovalRule, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ApprovalRuleMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ApprovalRuleMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ApprovalRule).
+func (m *ApprovalRuleMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ApprovalRuleMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created_at != nil {
+		fields = append(fields, approvalrule.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, approvalrule.FieldUpdatedAt)
+	}
+	if m.project != nil {
+		fields = append(fields, approvalrule.FieldProjectID)
+	}
+	if m.merge_request != nil {
+		fields = append(fields, approvalrule.FieldMergeRequestID)
+	}
+	if m.name != nil {
+		fields = append(fields, approvalrule.FieldName)
+	}
+	if m.rule_type != nil {
+		fields = append(fields, approvalrule.FieldRuleType)
+	}
+	if m.report_type != nil {
+		fields = append(fields, approvalrule.FieldReportType)
+	}
+	if m.approvals_required != nil {
+		fields = append(fields, approvalrule.FieldApprovalsRequired)
+	}
+	if m.applies_to_all_protected_branches != nil {
+		fields = append(fields, approvalrule.FieldAppliesToAllProtectedBranches)
+	}
+	if m.source_rule != nil {
+		fields = append(fields, approvalrule.FieldApprovalProjectRuleID)
+	}
+	if m.section != nil {
+		fields = append(fields, approvalrule.FieldSection)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ApprovalRuleMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case approvalrule.FieldCreatedAt:
+		return m.CreatedAt()
+	case approvalrule.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case approvalrule.FieldProjectID:
+		return m.ProjectID()
+	case approvalrule.FieldMergeRequestID:
+		return m.MergeRequestID()
+	case approvalrule.FieldName:
+		return m.Name()
+	case approvalrule.FieldRuleType:
+		return m.RuleType()
+	case approvalrule.FieldReportType:
+		return m.ReportType()
+	case approvalrule.FieldApprovalsRequired:
+		return m.ApprovalsRequired()
+	case approvalrule.FieldAppliesToAllProtectedBranches:
+		return m.AppliesToAllProtectedBranches()
+	case approvalrule.FieldApprovalProjectRuleID:
+		return m.ApprovalProjectRuleID()
+	case approvalrule.FieldSection:
+		return m.Section()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ApprovalRuleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case approvalrule.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case approvalrule.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case approvalrule.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case approvalrule.FieldMergeRequestID:
+		return m.OldMergeRequestID(ctx)
+	case approvalrule.FieldName:
+		return m.OldName(ctx)
+	case approvalrule.FieldRuleType:
+		return m.OldRuleType(ctx)
+	case approvalrule.FieldReportType:
+		return m.OldReportType(ctx)
+	case approvalrule.FieldApprovalsRequired:
+		return m.OldApprovalsRequired(ctx)
+	case approvalrule.FieldAppliesToAllProtectedBranches:
+		return m.OldAppliesToAllProtectedBranches(ctx)
+	case approvalrule.FieldApprovalProjectRuleID:
+		return m.OldApprovalProjectRuleID(ctx)
+	case approvalrule.FieldSection:
+		return m.OldSection(ctx)
+	}
+	return nil, fmt.Errorf("unknown ApprovalRule field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ApprovalRuleMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case approvalrule.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case approvalrule.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case approvalrule.FieldProjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case approvalrule.FieldMergeRequestID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeRequestID(v)
+		return nil
+	case approvalrule.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case approvalrule.FieldRuleType:
+		v, ok := value.(approvalrule.RuleType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRuleType(v)
+		return nil
+	case approvalrule.FieldReportType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReportType(v)
+		return nil
+	case approvalrule.FieldApprovalsRequired:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetApprovalsRequired(v)
+		return nil
+	case approvalrule.FieldAppliesToAllProtectedBranches:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAppliesToAllProtectedBranches(v)
+		return nil
+	case approvalrule.FieldApprovalProjectRuleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetApprovalProjectRuleID(v)
+		return nil
+	case approvalrule.FieldSection:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSection(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ApprovalRule field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ApprovalRuleMutation) AddedFields() []string {
+	var fields []string
+	if m.addapprovals_required != nil {
+		fields = append(fields, approvalrule.FieldApprovalsRequired)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ApprovalRuleMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case approvalrule.FieldApprovalsRequired:
+		return m.AddedApprovalsRequired()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ApprovalRuleMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case approvalrule.FieldApprovalsRequired:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddApprovalsRequired(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ApprovalRule numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ApprovalRuleMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(approvalrule.FieldMergeRequestID) {
+		fields = append(fields, approvalrule.FieldMergeRequestID)
+	}
+	if m.FieldCleared(approvalrule.FieldReportType) {
+		fields = append(fields, approvalrule.FieldReportType)
+	}
+	if m.FieldCleared(approvalrule.FieldApprovalProjectRuleID) {
+		fields = append(fields, approvalrule.FieldApprovalProjectRuleID)
+	}
+	if m.FieldCleared(approvalrule.FieldSection) {
+		fields = append(fields, approvalrule.FieldSection)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ApprovalRuleMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ApprovalRuleMutation) ClearField(name string) error {
+	switch name {
+	case approvalrule.FieldMergeRequestID:
+		m.ClearMergeRequestID()
+		return nil
+	case approvalrule.FieldReportType:
+		m.ClearReportType()
+		return nil
+	case approvalrule.FieldApprovalProjectRuleID:
+		m.ClearApprovalProjectRuleID()
+		return nil
+	case approvalrule.FieldSection:
+		m.ClearSection()
+		return nil
+	}
+	return fmt.Errorf("unknown ApprovalRule nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ApprovalRuleMutation) ResetField(name string) error {
+	switch name {
+	case approvalrule.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case approvalrule.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case approvalrule.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case approvalrule.FieldMergeRequestID:
+		m.ResetMergeRequestID()
+		return nil
+	case approvalrule.FieldName:
+		m.ResetName()
+		return nil
+	case approvalrule.FieldRuleType:
+		m.ResetRuleType()
+		return nil
+	case approvalrule.FieldReportType:
+		m.ResetReportType()
+		return nil
+	case approvalrule.FieldApprovalsRequired:
+		m.ResetApprovalsRequired()
+		return nil
+	case approvalrule.FieldAppliesToAllProtectedBranches:
+		m.ResetAppliesToAllProtectedBranches()
+		return nil
+	case approvalrule.FieldApprovalProjectRuleID:
+		m.ResetApprovalProjectRuleID()
+		return nil
+	case approvalrule.FieldSection:
+		m.ResetSection()
+		return nil
+	}
+	return fmt.Errorf("unknown ApprovalRule field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ApprovalRuleMutation) AddedEdges() []string {
+	edges := make([]string, 0, 6)
+	if m.project != nil {
+		edges = append(edges, approvalrule.EdgeProject)
+	}
+	if m.merge_request != nil {
+		edges = append(edges, approvalrule.EdgeMergeRequest)
+	}
+	if m.source_rule != nil {
+		edges = append(edges, approvalrule.EdgeSourceRule)
+	}
+	if m.users != nil {
+		edges = append(edges, approvalrule.EdgeUsers)
+	}
+	if m.groups != nil {
+		edges = append(edges, approvalrule.EdgeGroups)
+	}
+	if m.protected_branches != nil {
+		edges = append(edges, approvalrule.EdgeProtectedBranches)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ApprovalRuleMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case approvalrule.EdgeProject:
+		if id := m.project; id != nil {
+			return []ent.Value{*id}
+		}
+	case approvalrule.EdgeMergeRequest:
+		if id := m.merge_request; id != nil {
+			return []ent.Value{*id}
+		}
+	case approvalrule.EdgeSourceRule:
+		if id := m.source_rule; id != nil {
+			return []ent.Value{*id}
+		}
+	case approvalrule.EdgeUsers:
+		ids := make([]ent.Value, 0, len(m.users))
+		for id := range m.users {
+			ids = append(ids, id)
+		}
+		return ids
+	case approvalrule.EdgeGroups:
+		ids := make([]ent.Value, 0, len(m.groups))
+		for id := range m.groups {
+			ids = append(ids, id)
+		}
+		return ids
+	case approvalrule.EdgeProtectedBranches:
+		ids := make([]ent.Value, 0, len(m.protected_branches))
+		for id := range m.protected_branches {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ApprovalRuleMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 6)
+	if m.removedusers != nil {
+		edges = append(edges, approvalrule.EdgeUsers)
+	}
+	if m.removedgroups != nil {
+		edges = append(edges, approvalrule.EdgeGroups)
+	}
+	if m.removedprotected_branches != nil {
+		edges = append(edges, approvalrule.EdgeProtectedBranches)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ApprovalRuleMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case approvalrule.EdgeUsers:
+		ids := make([]ent.Value, 0, len(m.removedusers))
+		for id := range m.removedusers {
+			ids = append(ids, id)
+		}
+		return ids
+	case approvalrule.EdgeGroups:
+		ids := make([]ent.Value, 0, len(m.removedgroups))
+		for id := range m.removedgroups {
+			ids = append(ids, id)
+		}
+		return ids
+	case approvalrule.EdgeProtectedBranches:
+		ids := make([]ent.Value, 0, len(m.removedprotected_branches))
+		for id := range m.removedprotected_branches {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ApprovalRuleMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 6)
+	if m.clearedproject {
+		edges = append(edges, approvalrule.EdgeProject)
+	}
+	if m.clearedmerge_request {
+		edges = append(edges, approvalrule.EdgeMergeRequest)
+	}
+	if m.clearedsource_rule {
+		edges = append(edges, approvalrule.EdgeSourceRule)
+	}
+	if m.clearedusers {
+		edges = append(edges, approvalrule.EdgeUsers)
+	}
+	if m.clearedgroups {
+		edges = append(edges, approvalrule.EdgeGroups)
+	}
+	if m.clearedprotected_branches {
+		edges = append(edges, approvalrule.EdgeProtectedBranches)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ApprovalRuleMutation) EdgeCleared(name string) bool {
+	switch name {
+	case approvalrule.EdgeProject:
+		return m.clearedproject
+	case approvalrule.EdgeMergeRequest:
+		return m.clearedmerge_request
+	case approvalrule.EdgeSourceRule:
+		return m.clearedsource_rule
+	case approvalrule.EdgeUsers:
+		return m.clearedusers
+	case approvalrule.EdgeGroups:
+		return m.clearedgroups
+	case approvalrule.EdgeProtectedBranches:
+		return m.clearedprotected_branches
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ApprovalRuleMutation) ClearEdge(name string) error {
+	switch name {
+	case approvalrule.EdgeProject:
+		m.ClearProject()
+		return nil
+	case approvalrule.EdgeMergeRequest:
+		m.ClearMergeRequest()
+		return nil
+	case approvalrule.EdgeSourceRule:
+		m.ClearSourceRule()
+		return nil
+	}
+	return fmt.Errorf("unknown ApprovalRule unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ApprovalRuleMutation) ResetEdge(name string) error {
+	switch name {
+	case approvalrule.EdgeProject:
+		m.ResetProject()
+		return nil
+	case approvalrule.EdgeMergeRequest:
+		m.ResetMergeRequest()
+		return nil
+	case approvalrule.EdgeSourceRule:
+		m.ResetSourceRule()
+		return nil
+	case approvalrule.EdgeUsers:
+		m.ResetUsers()
+		return nil
+	case approvalrule.EdgeGroups:
+		m.ResetGroups()
+		return nil
+	case approvalrule.EdgeProtectedBranches:
+		m.ResetProtectedBranches()
+		return nil
+	}
+	return fmt.Errorf("unknown ApprovalRule edge %s", name)
+}
 
 // AwardEmojiMutation represents an operation that mutates the AwardEmoji nodes in the graph.
 type AwardEmojiMutation struct {
@@ -31588,6 +32981,14 @@ type ProjectMutation struct {
 	disk_path                                        *string
 	pending_delete                                   *bool
 	repository_read_only                             *bool
+	approvals_before_merge                           *int
+	addapprovals_before_merge                        *int
+	reset_approvals_on_push                          *bool
+	selective_code_owner_removals                    *bool
+	disable_overriding_approvers_per_merge_request   *bool
+	merge_requests_author_approval                   *bool
+	merge_requests_disable_committers_approval       *bool
+	require_password_to_approve                      *bool
 	clearedFields                                    map[string]struct{}
 	namespace                                        *int
 	clearednamespace                                 bool
@@ -33721,6 +35122,278 @@ func (m *ProjectMutation) ResetRepositoryReadOnly() {
 	m.repository_read_only = nil
 }
 
+// SetApprovalsBeforeMerge sets the "approvals_before_merge" field.
+func (m *ProjectMutation) SetApprovalsBeforeMerge(i int) {
+	m.approvals_before_merge = &i
+	m.addapprovals_before_merge = nil
+}
+
+// ApprovalsBeforeMerge returns the value of the "approvals_before_merge" field in the mutation.
+func (m *ProjectMutation) ApprovalsBeforeMerge() (r int, exists bool) {
+	v := m.approvals_before_merge
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldApprovalsBeforeMerge returns the old "approvals_before_merge" field's value of the Project entity.
+// If the Project object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectMutation) OldApprovalsBeforeMerge(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldApprovalsBeforeMerge is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldApprovalsBeforeMerge requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldApprovalsBeforeMerge: %w", err)
+	}
+	return oldValue.ApprovalsBeforeMerge, nil
+}
+
+// AddApprovalsBeforeMerge adds i to the "approvals_before_merge" field.
+func (m *ProjectMutation) AddApprovalsBeforeMerge(i int) {
+	if m.addapprovals_before_merge != nil {
+		*m.addapprovals_before_merge += i
+	} else {
+		m.addapprovals_before_merge = &i
+	}
+}
+
+// AddedApprovalsBeforeMerge returns the value that was added to the "approvals_before_merge" field in this mutation.
+func (m *ProjectMutation) AddedApprovalsBeforeMerge() (r int, exists bool) {
+	v := m.addapprovals_before_merge
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetApprovalsBeforeMerge resets all changes to the "approvals_before_merge" field.
+func (m *ProjectMutation) ResetApprovalsBeforeMerge() {
+	m.approvals_before_merge = nil
+	m.addapprovals_before_merge = nil
+}
+
+// SetResetApprovalsOnPush sets the "reset_approvals_on_push" field.
+func (m *ProjectMutation) SetResetApprovalsOnPush(b bool) {
+	m.reset_approvals_on_push = &b
+}
+
+// ResetApprovalsOnPush returns the value of the "reset_approvals_on_push" field in the mutation.
+func (m *ProjectMutation) ResetApprovalsOnPush() (r bool, exists bool) {
+	v := m.reset_approvals_on_push
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResetApprovalsOnPush returns the old "reset_approvals_on_push" field's value of the Project entity.
+// If the Project object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectMutation) OldResetApprovalsOnPush(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResetApprovalsOnPush is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResetApprovalsOnPush requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResetApprovalsOnPush: %w", err)
+	}
+	return oldValue.ResetApprovalsOnPush, nil
+}
+
+// ResetResetApprovalsOnPush resets all changes to the "reset_approvals_on_push" field.
+func (m *ProjectMutation) ResetResetApprovalsOnPush() {
+	m.reset_approvals_on_push = nil
+}
+
+// SetSelectiveCodeOwnerRemovals sets the "selective_code_owner_removals" field.
+func (m *ProjectMutation) SetSelectiveCodeOwnerRemovals(b bool) {
+	m.selective_code_owner_removals = &b
+}
+
+// SelectiveCodeOwnerRemovals returns the value of the "selective_code_owner_removals" field in the mutation.
+func (m *ProjectMutation) SelectiveCodeOwnerRemovals() (r bool, exists bool) {
+	v := m.selective_code_owner_removals
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSelectiveCodeOwnerRemovals returns the old "selective_code_owner_removals" field's value of the Project entity.
+// If the Project object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectMutation) OldSelectiveCodeOwnerRemovals(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSelectiveCodeOwnerRemovals is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSelectiveCodeOwnerRemovals requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSelectiveCodeOwnerRemovals: %w", err)
+	}
+	return oldValue.SelectiveCodeOwnerRemovals, nil
+}
+
+// ResetSelectiveCodeOwnerRemovals resets all changes to the "selective_code_owner_removals" field.
+func (m *ProjectMutation) ResetSelectiveCodeOwnerRemovals() {
+	m.selective_code_owner_removals = nil
+}
+
+// SetDisableOverridingApproversPerMergeRequest sets the "disable_overriding_approvers_per_merge_request" field.
+func (m *ProjectMutation) SetDisableOverridingApproversPerMergeRequest(b bool) {
+	m.disable_overriding_approvers_per_merge_request = &b
+}
+
+// DisableOverridingApproversPerMergeRequest returns the value of the "disable_overriding_approvers_per_merge_request" field in the mutation.
+func (m *ProjectMutation) DisableOverridingApproversPerMergeRequest() (r bool, exists bool) {
+	v := m.disable_overriding_approvers_per_merge_request
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDisableOverridingApproversPerMergeRequest returns the old "disable_overriding_approvers_per_merge_request" field's value of the Project entity.
+// If the Project object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectMutation) OldDisableOverridingApproversPerMergeRequest(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDisableOverridingApproversPerMergeRequest is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDisableOverridingApproversPerMergeRequest requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDisableOverridingApproversPerMergeRequest: %w", err)
+	}
+	return oldValue.DisableOverridingApproversPerMergeRequest, nil
+}
+
+// ResetDisableOverridingApproversPerMergeRequest resets all changes to the "disable_overriding_approvers_per_merge_request" field.
+func (m *ProjectMutation) ResetDisableOverridingApproversPerMergeRequest() {
+	m.disable_overriding_approvers_per_merge_request = nil
+}
+
+// SetMergeRequestsAuthorApproval sets the "merge_requests_author_approval" field.
+func (m *ProjectMutation) SetMergeRequestsAuthorApproval(b bool) {
+	m.merge_requests_author_approval = &b
+}
+
+// MergeRequestsAuthorApproval returns the value of the "merge_requests_author_approval" field in the mutation.
+func (m *ProjectMutation) MergeRequestsAuthorApproval() (r bool, exists bool) {
+	v := m.merge_requests_author_approval
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeRequestsAuthorApproval returns the old "merge_requests_author_approval" field's value of the Project entity.
+// If the Project object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectMutation) OldMergeRequestsAuthorApproval(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeRequestsAuthorApproval is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeRequestsAuthorApproval requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeRequestsAuthorApproval: %w", err)
+	}
+	return oldValue.MergeRequestsAuthorApproval, nil
+}
+
+// ResetMergeRequestsAuthorApproval resets all changes to the "merge_requests_author_approval" field.
+func (m *ProjectMutation) ResetMergeRequestsAuthorApproval() {
+	m.merge_requests_author_approval = nil
+}
+
+// SetMergeRequestsDisableCommittersApproval sets the "merge_requests_disable_committers_approval" field.
+func (m *ProjectMutation) SetMergeRequestsDisableCommittersApproval(b bool) {
+	m.merge_requests_disable_committers_approval = &b
+}
+
+// MergeRequestsDisableCommittersApproval returns the value of the "merge_requests_disable_committers_approval" field in the mutation.
+func (m *ProjectMutation) MergeRequestsDisableCommittersApproval() (r bool, exists bool) {
+	v := m.merge_requests_disable_committers_approval
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeRequestsDisableCommittersApproval returns the old "merge_requests_disable_committers_approval" field's value of the Project entity.
+// If the Project object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectMutation) OldMergeRequestsDisableCommittersApproval(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeRequestsDisableCommittersApproval is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeRequestsDisableCommittersApproval requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeRequestsDisableCommittersApproval: %w", err)
+	}
+	return oldValue.MergeRequestsDisableCommittersApproval, nil
+}
+
+// ResetMergeRequestsDisableCommittersApproval resets all changes to the "merge_requests_disable_committers_approval" field.
+func (m *ProjectMutation) ResetMergeRequestsDisableCommittersApproval() {
+	m.merge_requests_disable_committers_approval = nil
+}
+
+// SetRequirePasswordToApprove sets the "require_password_to_approve" field.
+func (m *ProjectMutation) SetRequirePasswordToApprove(b bool) {
+	m.require_password_to_approve = &b
+}
+
+// RequirePasswordToApprove returns the value of the "require_password_to_approve" field in the mutation.
+func (m *ProjectMutation) RequirePasswordToApprove() (r bool, exists bool) {
+	v := m.require_password_to_approve
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequirePasswordToApprove returns the old "require_password_to_approve" field's value of the Project entity.
+// If the Project object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProjectMutation) OldRequirePasswordToApprove(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequirePasswordToApprove is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequirePasswordToApprove requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequirePasswordToApprove: %w", err)
+	}
+	return oldValue.RequirePasswordToApprove, nil
+}
+
+// ResetRequirePasswordToApprove resets all changes to the "require_password_to_approve" field.
+func (m *ProjectMutation) ResetRequirePasswordToApprove() {
+	m.require_password_to_approve = nil
+}
+
 // ClearNamespace clears the "namespace" edge to the Namespace entity.
 func (m *ProjectMutation) ClearNamespace() {
 	m.clearednamespace = true
@@ -34199,7 +35872,7 @@ func (m *ProjectMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ProjectMutation) Fields() []string {
-	fields := make([]string, 0, 53)
+	fields := make([]string, 0, 60)
 	if m.created_at != nil {
 		fields = append(fields, project.FieldCreatedAt)
 	}
@@ -34359,6 +36032,27 @@ func (m *ProjectMutation) Fields() []string {
 	if m.repository_read_only != nil {
 		fields = append(fields, project.FieldRepositoryReadOnly)
 	}
+	if m.approvals_before_merge != nil {
+		fields = append(fields, project.FieldApprovalsBeforeMerge)
+	}
+	if m.reset_approvals_on_push != nil {
+		fields = append(fields, project.FieldResetApprovalsOnPush)
+	}
+	if m.selective_code_owner_removals != nil {
+		fields = append(fields, project.FieldSelectiveCodeOwnerRemovals)
+	}
+	if m.disable_overriding_approvers_per_merge_request != nil {
+		fields = append(fields, project.FieldDisableOverridingApproversPerMergeRequest)
+	}
+	if m.merge_requests_author_approval != nil {
+		fields = append(fields, project.FieldMergeRequestsAuthorApproval)
+	}
+	if m.merge_requests_disable_committers_approval != nil {
+		fields = append(fields, project.FieldMergeRequestsDisableCommittersApproval)
+	}
+	if m.require_password_to_approve != nil {
+		fields = append(fields, project.FieldRequirePasswordToApprove)
+	}
 	return fields
 }
 
@@ -34473,6 +36167,20 @@ func (m *ProjectMutation) Field(name string) (ent.Value, bool) {
 		return m.PendingDelete()
 	case project.FieldRepositoryReadOnly:
 		return m.RepositoryReadOnly()
+	case project.FieldApprovalsBeforeMerge:
+		return m.ApprovalsBeforeMerge()
+	case project.FieldResetApprovalsOnPush:
+		return m.ResetApprovalsOnPush()
+	case project.FieldSelectiveCodeOwnerRemovals:
+		return m.SelectiveCodeOwnerRemovals()
+	case project.FieldDisableOverridingApproversPerMergeRequest:
+		return m.DisableOverridingApproversPerMergeRequest()
+	case project.FieldMergeRequestsAuthorApproval:
+		return m.MergeRequestsAuthorApproval()
+	case project.FieldMergeRequestsDisableCommittersApproval:
+		return m.MergeRequestsDisableCommittersApproval()
+	case project.FieldRequirePasswordToApprove:
+		return m.RequirePasswordToApprove()
 	}
 	return nil, false
 }
@@ -34588,6 +36296,20 @@ func (m *ProjectMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldPendingDelete(ctx)
 	case project.FieldRepositoryReadOnly:
 		return m.OldRepositoryReadOnly(ctx)
+	case project.FieldApprovalsBeforeMerge:
+		return m.OldApprovalsBeforeMerge(ctx)
+	case project.FieldResetApprovalsOnPush:
+		return m.OldResetApprovalsOnPush(ctx)
+	case project.FieldSelectiveCodeOwnerRemovals:
+		return m.OldSelectiveCodeOwnerRemovals(ctx)
+	case project.FieldDisableOverridingApproversPerMergeRequest:
+		return m.OldDisableOverridingApproversPerMergeRequest(ctx)
+	case project.FieldMergeRequestsAuthorApproval:
+		return m.OldMergeRequestsAuthorApproval(ctx)
+	case project.FieldMergeRequestsDisableCommittersApproval:
+		return m.OldMergeRequestsDisableCommittersApproval(ctx)
+	case project.FieldRequirePasswordToApprove:
+		return m.OldRequirePasswordToApprove(ctx)
 	}
 	return nil, fmt.Errorf("unknown Project field %s", name)
 }
@@ -34968,6 +36690,55 @@ func (m *ProjectMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetRepositoryReadOnly(v)
 		return nil
+	case project.FieldApprovalsBeforeMerge:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetApprovalsBeforeMerge(v)
+		return nil
+	case project.FieldResetApprovalsOnPush:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResetApprovalsOnPush(v)
+		return nil
+	case project.FieldSelectiveCodeOwnerRemovals:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSelectiveCodeOwnerRemovals(v)
+		return nil
+	case project.FieldDisableOverridingApproversPerMergeRequest:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDisableOverridingApproversPerMergeRequest(v)
+		return nil
+	case project.FieldMergeRequestsAuthorApproval:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeRequestsAuthorApproval(v)
+		return nil
+	case project.FieldMergeRequestsDisableCommittersApproval:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeRequestsDisableCommittersApproval(v)
+		return nil
+	case project.FieldRequirePasswordToApprove:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequirePasswordToApprove(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Project field %s", name)
 }
@@ -34982,6 +36753,9 @@ func (m *ProjectMutation) AddedFields() []string {
 	if m.addbuild_timeout != nil {
 		fields = append(fields, project.FieldBuildTimeout)
 	}
+	if m.addapprovals_before_merge != nil {
+		fields = append(fields, project.FieldApprovalsBeforeMerge)
+	}
 	return fields
 }
 
@@ -34994,6 +36768,8 @@ func (m *ProjectMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedStarCount()
 	case project.FieldBuildTimeout:
 		return m.AddedBuildTimeout()
+	case project.FieldApprovalsBeforeMerge:
+		return m.AddedApprovalsBeforeMerge()
 	}
 	return nil, false
 }
@@ -35016,6 +36792,13 @@ func (m *ProjectMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddBuildTimeout(v)
+		return nil
+	case project.FieldApprovalsBeforeMerge:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddApprovalsBeforeMerge(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Project numeric field %s", name)
@@ -35223,6 +37006,27 @@ func (m *ProjectMutation) ResetField(name string) error {
 		return nil
 	case project.FieldRepositoryReadOnly:
 		m.ResetRepositoryReadOnly()
+		return nil
+	case project.FieldApprovalsBeforeMerge:
+		m.ResetApprovalsBeforeMerge()
+		return nil
+	case project.FieldResetApprovalsOnPush:
+		m.ResetResetApprovalsOnPush()
+		return nil
+	case project.FieldSelectiveCodeOwnerRemovals:
+		m.ResetSelectiveCodeOwnerRemovals()
+		return nil
+	case project.FieldDisableOverridingApproversPerMergeRequest:
+		m.ResetDisableOverridingApproversPerMergeRequest()
+		return nil
+	case project.FieldMergeRequestsAuthorApproval:
+		m.ResetMergeRequestsAuthorApproval()
+		return nil
+	case project.FieldMergeRequestsDisableCommittersApproval:
+		m.ResetMergeRequestsDisableCommittersApproval()
+		return nil
+	case project.FieldRequirePasswordToApprove:
+		m.ResetRequirePasswordToApprove()
 		return nil
 	}
 	return fmt.Errorf("unknown Project field %s", name)

@@ -72,8 +72,9 @@ type Namespace struct {
 	RunnersToken string `json:"-"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the NamespaceQuery when eager-loading is set.
-	Edges        NamespaceEdges `json:"edges"`
-	selectValues sql.SelectValues
+	Edges                NamespaceEdges `json:"edges"`
+	approval_rule_groups *int
+	selectValues         sql.SelectValues
 }
 
 // NamespaceEdges holds the relations/edges for other nodes in the graph.
@@ -219,6 +220,8 @@ func (*Namespace) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullString)
 		case namespace.FieldCreatedAt, namespace.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
+		case namespace.ForeignKeys[0]: // approval_rule_groups
+			values[i] = new(sql.NullInt64)
 		default:
 			values[i] = new(sql.UnknownType)
 		}
@@ -398,6 +401,13 @@ func (_m *Namespace) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field runners_token", values[i])
 			} else if value.Valid {
 				_m.RunnersToken = value.String
+			}
+		case namespace.ForeignKeys[0]:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for edge-field approval_rule_groups", value)
+			} else if value.Valid {
+				_m.approval_rule_groups = new(int)
+				*_m.approval_rule_groups = int(value.Int64)
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])

@@ -41,6 +41,7 @@ type NamespaceQuery struct {
 	withProjectShares         *ProjectGroupLinkQuery
 	withCustomAttributes      *GroupCustomAttributeQuery
 	withEvents                *EventQuery
+	withFKs                   bool
 	loadTotal                 []func(context.Context, []*Namespace) error
 	modifiers                 []func(*sql.Selector)
 	withNamedChildren         map[string]*NamespaceQuery
@@ -703,6 +704,7 @@ func (_q *NamespaceQuery) prepareQuery(ctx context.Context) error {
 func (_q *NamespaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Namespace, error) {
 	var (
 		nodes       = []*Namespace{}
+		withFKs     = _q.withFKs
 		_spec       = _q.querySpec()
 		loadedTypes = [10]bool{
 			_q.withParent != nil,
@@ -717,6 +719,9 @@ func (_q *NamespaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Na
 			_q.withEvents != nil,
 		}
 	)
+	if withFKs {
+		_spec.Node.Columns = append(_spec.Node.Columns, namespace.ForeignKeys...)
+	}
 	_spec.ScanValues = func(columns []string) ([]any, error) {
 		return (*Namespace).scanValues(nil, columns)
 	}
@@ -914,6 +919,7 @@ func (_q *NamespaceQuery) loadChildren(ctx context.Context, query *NamespaceQuer
 			init(nodes[i])
 		}
 	}
+	query.withFKs = true
 	if len(query.ctx.Fields) > 0 {
 		query.ctx.AppendFieldOnce(namespace.FieldParentID)
 	}

@@ -127,6 +127,20 @@ type Project struct {
 	PendingDelete bool `json:"pending_delete,omitempty"`
 	// RepositoryReadOnly holds the value of the "repository_read_only" field.
 	RepositoryReadOnly bool `json:"repository_read_only,omitempty"`
+	// ApprovalsBeforeMerge holds the value of the "approvals_before_merge" field.
+	ApprovalsBeforeMerge int `json:"approvals_before_merge,omitempty"`
+	// ResetApprovalsOnPush holds the value of the "reset_approvals_on_push" field.
+	ResetApprovalsOnPush bool `json:"reset_approvals_on_push,omitempty"`
+	// SelectiveCodeOwnerRemovals holds the value of the "selective_code_owner_removals" field.
+	SelectiveCodeOwnerRemovals bool `json:"selective_code_owner_removals,omitempty"`
+	// DisableOverridingApproversPerMergeRequest holds the value of the "disable_overriding_approvers_per_merge_request" field.
+	DisableOverridingApproversPerMergeRequest bool `json:"disable_overriding_approvers_per_merge_request,omitempty"`
+	// MergeRequestsAuthorApproval holds the value of the "merge_requests_author_approval" field.
+	MergeRequestsAuthorApproval bool `json:"merge_requests_author_approval,omitempty"`
+	// MergeRequestsDisableCommittersApproval holds the value of the "merge_requests_disable_committers_approval" field.
+	MergeRequestsDisableCommittersApproval bool `json:"merge_requests_disable_committers_approval,omitempty"`
+	// RequirePasswordToApprove holds the value of the "require_password_to_approve" field.
+	RequirePasswordToApprove bool `json:"require_password_to_approve,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ProjectQuery when eager-loading is set.
 	Edges        ProjectEdges `json:"edges"`
@@ -274,9 +288,9 @@ func (*Project) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case project.FieldTopics:
 			values[i] = new([]byte)
-		case project.FieldArchived, project.FieldRequestAccessEnabled, project.FieldLfsEnabled, project.FieldSharedRunnersEnabled, project.FieldEmailsEnabled, project.FieldOnlyAllowMergeIfPipelineSucceeds, project.FieldOnlyAllowMergeIfAllDiscussionsAreResolved, project.FieldRemoveSourceBranchAfterMerge, project.FieldPrintingMergeRequestLinkEnabled, project.FieldResolveOutdatedDiffDiscussions, project.FieldPublicJobs, project.FieldPendingDelete, project.FieldRepositoryReadOnly:
+		case project.FieldArchived, project.FieldRequestAccessEnabled, project.FieldLfsEnabled, project.FieldSharedRunnersEnabled, project.FieldEmailsEnabled, project.FieldOnlyAllowMergeIfPipelineSucceeds, project.FieldOnlyAllowMergeIfAllDiscussionsAreResolved, project.FieldRemoveSourceBranchAfterMerge, project.FieldPrintingMergeRequestLinkEnabled, project.FieldResolveOutdatedDiffDiscussions, project.FieldPublicJobs, project.FieldPendingDelete, project.FieldRepositoryReadOnly, project.FieldResetApprovalsOnPush, project.FieldSelectiveCodeOwnerRemovals, project.FieldDisableOverridingApproversPerMergeRequest, project.FieldMergeRequestsAuthorApproval, project.FieldMergeRequestsDisableCommittersApproval, project.FieldRequirePasswordToApprove:
 			values[i] = new(sql.NullBool)
-		case project.FieldID, project.FieldNamespaceID, project.FieldCreatorID, project.FieldStarCount, project.FieldBuildTimeout, project.FieldForkedFromID:
+		case project.FieldID, project.FieldNamespaceID, project.FieldCreatorID, project.FieldStarCount, project.FieldBuildTimeout, project.FieldForkedFromID, project.FieldApprovalsBeforeMerge:
 			values[i] = new(sql.NullInt64)
 		case project.FieldName, project.FieldPath, project.FieldDescription, project.FieldVisibility, project.FieldDefaultBranch, project.FieldContainerRegistryAccessLevel, project.FieldIssuesAccessLevel, project.FieldRepositoryAccessLevel, project.FieldMergeRequestsAccessLevel, project.FieldForkingAccessLevel, project.FieldWikiAccessLevel, project.FieldBuildsAccessLevel, project.FieldSnippetsAccessLevel, project.FieldPagesAccessLevel, project.FieldOperationsAccessLevel, project.FieldAnalyticsAccessLevel, project.FieldRequirementsAccessLevel, project.FieldSecurityAndComplianceAccessLevel, project.FieldReleasesAccessLevel, project.FieldEnvironmentsAccessLevel, project.FieldFeatureFlagsAccessLevel, project.FieldInfrastructureAccessLevel, project.FieldMonitorAccessLevel, project.FieldModelExperimentsAccessLevel, project.FieldModelRegistryAccessLevel, project.FieldMergeMethod, project.FieldSquashOption, project.FieldCiConfigPath, project.FieldAvatarURL, project.FieldRepositoryStorage, project.FieldDiskPath:
 			values[i] = new(sql.NullString)
@@ -625,6 +639,48 @@ func (_m *Project) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.RepositoryReadOnly = value.Bool
 			}
+		case project.FieldApprovalsBeforeMerge:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field approvals_before_merge", values[i])
+			} else if value.Valid {
+				_m.ApprovalsBeforeMerge = int(value.Int64)
+			}
+		case project.FieldResetApprovalsOnPush:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field reset_approvals_on_push", values[i])
+			} else if value.Valid {
+				_m.ResetApprovalsOnPush = value.Bool
+			}
+		case project.FieldSelectiveCodeOwnerRemovals:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field selective_code_owner_removals", values[i])
+			} else if value.Valid {
+				_m.SelectiveCodeOwnerRemovals = value.Bool
+			}
+		case project.FieldDisableOverridingApproversPerMergeRequest:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field disable_overriding_approvers_per_merge_request", values[i])
+			} else if value.Valid {
+				_m.DisableOverridingApproversPerMergeRequest = value.Bool
+			}
+		case project.FieldMergeRequestsAuthorApproval:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field merge_requests_author_approval", values[i])
+			} else if value.Valid {
+				_m.MergeRequestsAuthorApproval = value.Bool
+			}
+		case project.FieldMergeRequestsDisableCommittersApproval:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field merge_requests_disable_committers_approval", values[i])
+			} else if value.Valid {
+				_m.MergeRequestsDisableCommittersApproval = value.Bool
+			}
+		case project.FieldRequirePasswordToApprove:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field require_password_to_approve", values[i])
+			} else if value.Valid {
+				_m.RequirePasswordToApprove = value.Bool
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -873,6 +929,27 @@ func (_m *Project) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("repository_read_only=")
 	builder.WriteString(fmt.Sprintf("%v", _m.RepositoryReadOnly))
+	builder.WriteString(", ")
+	builder.WriteString("approvals_before_merge=")
+	builder.WriteString(fmt.Sprintf("%v", _m.ApprovalsBeforeMerge))
+	builder.WriteString(", ")
+	builder.WriteString("reset_approvals_on_push=")
+	builder.WriteString(fmt.Sprintf("%v", _m.ResetApprovalsOnPush))
+	builder.WriteString(", ")
+	builder.WriteString("selective_code_owner_removals=")
+	builder.WriteString(fmt.Sprintf("%v", _m.SelectiveCodeOwnerRemovals))
+	builder.WriteString(", ")
+	builder.WriteString("disable_overriding_approvers_per_merge_request=")
+	builder.WriteString(fmt.Sprintf("%v", _m.DisableOverridingApproversPerMergeRequest))
+	builder.WriteString(", ")
+	builder.WriteString("merge_requests_author_approval=")
+	builder.WriteString(fmt.Sprintf("%v", _m.MergeRequestsAuthorApproval))
+	builder.WriteString(", ")
+	builder.WriteString("merge_requests_disable_committers_approval=")
+	builder.WriteString(fmt.Sprintf("%v", _m.MergeRequestsDisableCommittersApproval))
+	builder.WriteString(", ")
+	builder.WriteString("require_password_to_approve=")
+	builder.WriteString(fmt.Sprintf("%v", _m.RequirePasswordToApprove))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -740,6 +740,104 @@ func (_c *ProjectCreate) SetNillableRepositoryReadOnly(v *bool) *ProjectCreate {
 	return _c
 }
 
+// SetApprovalsBeforeMerge sets the "approvals_before_merge" field.
+func (_c *ProjectCreate) SetApprovalsBeforeMerge(v int) *ProjectCreate {
+	_c.mutation.SetApprovalsBeforeMerge(v)
+	return _c
+}
+
+// SetNillableApprovalsBeforeMerge sets the "approvals_before_merge" field if the given value is not nil.
+func (_c *ProjectCreate) SetNillableApprovalsBeforeMerge(v *int) *ProjectCreate {
+	if v != nil {
+		_c.SetApprovalsBeforeMerge(*v)
+	}
+	return _c
+}
+
+// SetResetApprovalsOnPush sets the "reset_approvals_on_push" field.
+func (_c *ProjectCreate) SetResetApprovalsOnPush(v bool) *ProjectCreate {
+	_c.mutation.SetResetApprovalsOnPush(v)
+	return _c
+}
+
+// SetNillableResetApprovalsOnPush sets the "reset_approvals_on_push" field if the given value is not nil.
+func (_c *ProjectCreate) SetNillableResetApprovalsOnPush(v *bool) *ProjectCreate {
+	if v != nil {
+		_c.SetResetApprovalsOnPush(*v)
+	}
+	return _c
+}
+
+// SetSelectiveCodeOwnerRemovals sets the "selective_code_owner_removals" field.
+func (_c *ProjectCreate) SetSelectiveCodeOwnerRemovals(v bool) *ProjectCreate {
+	_c.mutation.SetSelectiveCodeOwnerRemovals(v)
+	return _c
+}
+
+// SetNillableSelectiveCodeOwnerRemovals sets the "selective_code_owner_removals" field if the given value is not nil.
+func (_c *ProjectCreate) SetNillableSelectiveCodeOwnerRemovals(v *bool) *ProjectCreate {
+	if v != nil {
+		_c.SetSelectiveCodeOwnerRemovals(*v)
+	}
+	return _c
+}
+
+// SetDisableOverridingApproversPerMergeRequest sets the "disable_overriding_approvers_per_merge_request" field.
+func (_c *ProjectCreate) SetDisableOverridingApproversPerMergeRequest(v bool) *ProjectCreate {
+	_c.mutation.SetDisableOverridingApproversPerMergeRequest(v)
+	return _c
+}
+
+// SetNillableDisableOverridingApproversPerMergeRequest sets the "disable_overriding_approvers_per_merge_request" field if the given value is not nil.
+func (_c *ProjectCreate) SetNillableDisableOverridingApproversPerMergeRequest(v *bool) *ProjectCreate {
+	if v != nil {
+		_c.SetDisableOverridingApproversPerMergeRequest(*v)
+	}
+	return _c
+}
+
+// SetMergeRequestsAuthorApproval sets the "merge_requests_author_approval" field.
+func (_c *ProjectCreate) SetMergeRequestsAuthorApproval(v bool) *ProjectCreate {
+	_c.mutation.SetMergeRequestsAuthorApproval(v)
+	return _c
+}
+
+// SetNillableMergeRequestsAuthorApproval sets the "merge_requests_author_approval" field if the given value is not nil.
+func (_c *ProjectCreate) SetNillableMergeRequestsAuthorApproval(v *bool) *ProjectCreate {
+	if v != nil {
+		_c.SetMergeRequestsAuthorApproval(*v)
+	}
+	return _c
+}
+
+// SetMergeRequestsDisableCommittersApproval sets the "merge_requests_disable_committers_approval" field.
+func (_c *ProjectCreate) SetMergeRequestsDisableCommittersApproval(v bool) *ProjectCreate {
+	_c.mutation.SetMergeRequestsDisableCommittersApproval(v)
+	return _c
+}
+
+// SetNillableMergeRequestsDisableCommittersApproval sets the "merge_requests_disable_committers_approval" field if the given value is not nil.
+func (_c *ProjectCreate) SetNillableMergeRequestsDisableCommittersApproval(v *bool) *ProjectCreate {
+	if v != nil {
+		_c.SetMergeRequestsDisableCommittersApproval(*v)
+	}
+	return _c
+}
+
+// SetRequirePasswordToApprove sets the "require_password_to_approve" field.
+func (_c *ProjectCreate) SetRequirePasswordToApprove(v bool) *ProjectCreate {
+	_c.mutation.SetRequirePasswordToApprove(v)
+	return _c
+}
+
+// SetNillableRequirePasswordToApprove sets the "require_password_to_approve" field if the given value is not nil.
+func (_c *ProjectCreate) SetNillableRequirePasswordToApprove(v *bool) *ProjectCreate {
+	if v != nil {
+		_c.SetRequirePasswordToApprove(*v)
+	}
+	return _c
+}
+
 // SetNamespace sets the "namespace" edge to the Namespace entity.
 func (_c *ProjectCreate) SetNamespace(v *Namespace) *ProjectCreate {
 	return _c.SetNamespaceID(v.ID)
@@ -1087,6 +1185,34 @@ func (_c *ProjectCreate) defaults() {
 		v := project.DefaultRepositoryReadOnly
 		_c.mutation.SetRepositoryReadOnly(v)
 	}
+	if _, ok := _c.mutation.ApprovalsBeforeMerge(); !ok {
+		v := project.DefaultApprovalsBeforeMerge
+		_c.mutation.SetApprovalsBeforeMerge(v)
+	}
+	if _, ok := _c.mutation.ResetApprovalsOnPush(); !ok {
+		v := project.DefaultResetApprovalsOnPush
+		_c.mutation.SetResetApprovalsOnPush(v)
+	}
+	if _, ok := _c.mutation.SelectiveCodeOwnerRemovals(); !ok {
+		v := project.DefaultSelectiveCodeOwnerRemovals
+		_c.mutation.SetSelectiveCodeOwnerRemovals(v)
+	}
+	if _, ok := _c.mutation.DisableOverridingApproversPerMergeRequest(); !ok {
+		v := project.DefaultDisableOverridingApproversPerMergeRequest
+		_c.mutation.SetDisableOverridingApproversPerMergeRequest(v)
+	}
+	if _, ok := _c.mutation.MergeRequestsAuthorApproval(); !ok {
+		v := project.DefaultMergeRequestsAuthorApproval
+		_c.mutation.SetMergeRequestsAuthorApproval(v)
+	}
+	if _, ok := _c.mutation.MergeRequestsDisableCommittersApproval(); !ok {
+		v := project.DefaultMergeRequestsDisableCommittersApproval
+		_c.mutation.SetMergeRequestsDisableCommittersApproval(v)
+	}
+	if _, ok := _c.mutation.RequirePasswordToApprove(); !ok {
+		v := project.DefaultRequirePasswordToApprove
+		_c.mutation.SetRequirePasswordToApprove(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -1265,6 +1391,27 @@ func (_c *ProjectCreate) check() error {
 	}
 	if _, ok := _c.mutation.RepositoryReadOnly(); !ok {
 		return &ValidationError{Name: "repository_read_only", err: errors.New(`ent: missing required field "Project.repository_read_only"`)}
+	}
+	if _, ok := _c.mutation.ApprovalsBeforeMerge(); !ok {
+		return &ValidationError{Name: "approvals_before_merge", err: errors.New(`ent: missing required field "Project.approvals_before_merge"`)}
+	}
+	if _, ok := _c.mutation.ResetApprovalsOnPush(); !ok {
+		return &ValidationError{Name: "reset_approvals_on_push", err: errors.New(`ent: missing required field "Project.reset_approvals_on_push"`)}
+	}
+	if _, ok := _c.mutation.SelectiveCodeOwnerRemovals(); !ok {
+		return &ValidationError{Name: "selective_code_owner_removals", err: errors.New(`ent: missing required field "Project.selective_code_owner_removals"`)}
+	}
+	if _, ok := _c.mutation.DisableOverridingApproversPerMergeRequest(); !ok {
+		return &ValidationError{Name: "disable_overriding_approvers_per_merge_request", err: errors.New(`ent: missing required field "Project.disable_overriding_approvers_per_merge_request"`)}
+	}
+	if _, ok := _c.mutation.MergeRequestsAuthorApproval(); !ok {
+		return &ValidationError{Name: "merge_requests_author_approval", err: errors.New(`ent: missing required field "Project.merge_requests_author_approval"`)}
+	}
+	if _, ok := _c.mutation.MergeRequestsDisableCommittersApproval(); !ok {
+		return &ValidationError{Name: "merge_requests_disable_committers_approval", err: errors.New(`ent: missing required field "Project.merge_requests_disable_committers_approval"`)}
+	}
+	if _, ok := _c.mutation.RequirePasswordToApprove(); !ok {
+		return &ValidationError{Name: "require_password_to_approve", err: errors.New(`ent: missing required field "Project.require_password_to_approve"`)}
 	}
 	if len(_c.mutation.NamespaceIDs()) == 0 {
 		return &ValidationError{Name: "namespace", err: errors.New(`ent: missing required edge "Project.namespace"`)}
@@ -1495,6 +1642,34 @@ func (_c *ProjectCreate) createSpec() (*Project, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.RepositoryReadOnly(); ok {
 		_spec.SetField(project.FieldRepositoryReadOnly, field.TypeBool, value)
 		_node.RepositoryReadOnly = value
+	}
+	if value, ok := _c.mutation.ApprovalsBeforeMerge(); ok {
+		_spec.SetField(project.FieldApprovalsBeforeMerge, field.TypeInt, value)
+		_node.ApprovalsBeforeMerge = value
+	}
+	if value, ok := _c.mutation.ResetApprovalsOnPush(); ok {
+		_spec.SetField(project.FieldResetApprovalsOnPush, field.TypeBool, value)
+		_node.ResetApprovalsOnPush = value
+	}
+	if value, ok := _c.mutation.SelectiveCodeOwnerRemovals(); ok {
+		_spec.SetField(project.FieldSelectiveCodeOwnerRemovals, field.TypeBool, value)
+		_node.SelectiveCodeOwnerRemovals = value
+	}
+	if value, ok := _c.mutation.DisableOverridingApproversPerMergeRequest(); ok {
+		_spec.SetField(project.FieldDisableOverridingApproversPerMergeRequest, field.TypeBool, value)
+		_node.DisableOverridingApproversPerMergeRequest = value
+	}
+	if value, ok := _c.mutation.MergeRequestsAuthorApproval(); ok {
+		_spec.SetField(project.FieldMergeRequestsAuthorApproval, field.TypeBool, value)
+		_node.MergeRequestsAuthorApproval = value
+	}
+	if value, ok := _c.mutation.MergeRequestsDisableCommittersApproval(); ok {
+		_spec.SetField(project.FieldMergeRequestsDisableCommittersApproval, field.TypeBool, value)
+		_node.MergeRequestsDisableCommittersApproval = value
+	}
+	if value, ok := _c.mutation.RequirePasswordToApprove(); ok {
+		_spec.SetField(project.FieldRequirePasswordToApprove, field.TypeBool, value)
+		_node.RequirePasswordToApprove = value
 	}
 	if nodes := _c.mutation.NamespaceIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -2365,6 +2540,96 @@ func (u *ProjectUpsert) UpdateRepositoryReadOnly() *ProjectUpsert {
 	return u
 }
 
+// SetApprovalsBeforeMerge sets the "approvals_before_merge" field.
+func (u *ProjectUpsert) SetApprovalsBeforeMerge(v int) *ProjectUpsert {
+	u.Set(project.FieldApprovalsBeforeMerge, v)
+	return u
+}
+
+// UpdateApprovalsBeforeMerge sets the "approvals_before_merge" field to the value that was provided on create.
+func (u *ProjectUpsert) UpdateApprovalsBeforeMerge() *ProjectUpsert {
+	u.SetExcluded(project.FieldApprovalsBeforeMerge)
+	return u
+}
+
+// AddApprovalsBeforeMerge adds v to the "approvals_before_merge" field.
+func (u *ProjectUpsert) AddApprovalsBeforeMerge(v int) *ProjectUpsert {
+	u.Add(project.FieldApprovalsBeforeMerge, v)
+	return u
+}
+
+// SetResetApprovalsOnPush sets the "reset_approvals_on_push" field.
+func (u *ProjectUpsert) SetResetApprovalsOnPush(v bool) *ProjectUpsert {
+	u.Set(project.FieldResetApprovalsOnPush, v)
+	return u
+}
+
+// UpdateResetApprovalsOnPush sets the "reset_approvals_on_push" field to the value that was provided on create.
+func (u *ProjectUpsert) UpdateResetApprovalsOnPush() *ProjectUpsert {
+	u.SetExcluded(project.FieldResetApprovalsOnPush)
+	return u
+}
+
+// SetSelectiveCodeOwnerRemovals sets the "selective_code_owner_removals" field.
+func (u *ProjectUpsert) SetSelectiveCodeOwnerRemovals(v bool) *ProjectUpsert {
+	u.Set(project.FieldSelectiveCodeOwnerRemovals, v)
+	return u
+}
+
+// UpdateSelectiveCodeOwnerRemovals sets the "selective_code_owner_removals" field to the value that was provided on create.
+func (u *ProjectUpsert) UpdateSelectiveCodeOwnerRemovals() *ProjectUpsert {
+	u.SetExcluded(project.FieldSelectiveCodeOwnerRemovals)
+	return u
+}
+
+// SetDisableOverridingApproversPerMergeRequest sets the "disable_overriding_approvers_per_merge_request" field.
+func (u *ProjectUpsert) SetDisableOverridingApproversPerMergeRequest(v bool) *ProjectUpsert {
+	u.Set(project.FieldDisableOverridingApproversPerMergeRequest, v)
+	return u
+}
+
+// UpdateDisableOverridingApproversPerMergeRequest sets the "disable_overriding_approvers_per_merge_request" field to the value that was provided on create.
+func (u *ProjectUpsert) UpdateDisableOverridingApproversPerMergeRequest() *ProjectUpsert {
+	u.SetExcluded(project.FieldDisableOverridingApproversPerMergeRequest)
+	return u
+}
+
+// SetMergeRequestsAuthorApproval sets the "merge_requests_author_approval" field.
+func (u *ProjectUpsert) SetMergeRequestsAuthorApproval(v bool) *ProjectUpsert {
+	u.Set(project.FieldMergeRequestsAuthorApproval, v)
+	return u
+}
+
+// UpdateMergeRequestsAuthorApproval sets the "merge_requests_author_approval" field to the value that was provided on create.
+func (u *ProjectUpsert) UpdateMergeRequestsAuthorApproval() *ProjectUpsert {
+	u.SetExcluded(project.FieldMergeRequestsAuthorApproval)
+	return u
+}
+
+// SetMergeRequestsDisableCommittersApproval sets the "merge_requests_disable_committers_approval" field.
+func (u *ProjectUpsert) SetMergeRequestsDisableCommittersApproval(v bool) *ProjectUpsert {
+	u.Set(project.FieldMergeRequestsDisableCommittersApproval, v)
+	return u
+}
+
+// UpdateMergeRequestsDisableCommittersApproval sets the "merge_requests_disable_committers_approval" field to the value that was provided on create.
+func (u *ProjectUpsert) UpdateMergeRequestsDisableCommittersApproval() *ProjectUpsert {
+	u.SetExcluded(project.FieldMergeRequestsDisableCommittersApproval)
+	return u
+}
+
+// SetRequirePasswordToApprove sets the "require_password_to_approve" field.
+func (u *ProjectUpsert) SetRequirePasswordToApprove(v bool) *ProjectUpsert {
+	u.Set(project.FieldRequirePasswordToApprove, v)
+	return u
+}
+
+// UpdateRequirePasswordToApprove sets the "require_password_to_approve" field to the value that was provided on create.
+func (u *ProjectUpsert) UpdateRequirePasswordToApprove() *ProjectUpsert {
+	u.SetExcluded(project.FieldRequirePasswordToApprove)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -3170,6 +3435,111 @@ func (u *ProjectUpsertOne) SetRepositoryReadOnly(v bool) *ProjectUpsertOne {
 func (u *ProjectUpsertOne) UpdateRepositoryReadOnly() *ProjectUpsertOne {
 	return u.Update(func(s *ProjectUpsert) {
 		s.UpdateRepositoryReadOnly()
+	})
+}
+
+// SetApprovalsBeforeMerge sets the "approvals_before_merge" field.
+func (u *ProjectUpsertOne) SetApprovalsBeforeMerge(v int) *ProjectUpsertOne {
+	return u.Update(func(s *ProjectUpsert) {
+		s.SetApprovalsBeforeMerge(v)
+	})
+}
+
+// AddApprovalsBeforeMerge adds v to the "approvals_before_merge" field.
+func (u *ProjectUpsertOne) AddApprovalsBeforeMerge(v int) *ProjectUpsertOne {
+	return u.Update(func(s *ProjectUpsert) {
+		s.AddApprovalsBeforeMerge(v)
+	})
+}
+
+// UpdateApprovalsBeforeMerge sets the "approvals_before_merge" field to the value that was provided on create.
+func (u *ProjectUpsertOne) UpdateApprovalsBeforeMerge() *ProjectUpsertOne {
+	return u.Update(func(s *ProjectUpsert) {
+		s.UpdateApprovalsBeforeMerge()
+	})
+}
+
+// SetResetApprovalsOnPush sets the "reset_approvals_on_push" field.
+func (u *ProjectUpsertOne) SetResetApprovalsOnPush(v bool) *ProjectUpsertOne {
+	return u.Update(func(s *ProjectUpsert) {
+		s.SetResetApprovalsOnPush(v)
+	})
+}
+
+// UpdateResetApprovalsOnPush sets the "reset_approvals_on_push" field to the value that was provided on create.
+func (u *ProjectUpsertOne) UpdateResetApprovalsOnPush() *ProjectUpsertOne {
+	return u.Update(func(s *ProjectUpsert) {
+		s.UpdateResetApprovalsOnPush()
+	})
+}
+
+// SetSelectiveCodeOwnerRemovals sets the "selective_code_owner_removals" field.
+func (u *ProjectUpsertOne) SetSelectiveCodeOwnerRemovals(v bool) *ProjectUpsertOne {
+	return u.Update(func(s *ProjectUpsert) {
+		s.SetSelectiveCodeOwnerRemovals(v)
+	})
+}
+
+// UpdateSelectiveCodeOwnerRemovals sets the "selective_code_owner_removals" field to the value that was provided on create.
+func (u *ProjectUpsertOne) UpdateSelectiveCodeOwnerRemovals() *ProjectUpsertOne {
+	return u.Update(func(s *ProjectUpsert) {
+		s.UpdateSelectiveCodeOwnerRemovals()
+	})
+}
+
+// SetDisableOverridingApproversPerMergeRequest sets the "disable_overriding_approvers_per_merge_request" field.
+func (u *ProjectUpsertOne) SetDisableOverridingApproversPerMergeRequest(v bool) *ProjectUpsertOne {
+	return u.Update(func(s *ProjectUpsert) {
+		s.SetDisableOverridingApproversPerMergeRequest(v)
+	})
+}
+
+// UpdateDisableOverridingApproversPerMergeRequest sets the "disable_overriding_approvers_per_merge_request" field to the value that was provided on create.
+func (u *ProjectUpsertOne) UpdateDisableOverridingApproversPerMergeRequest() *ProjectUpsertOne {
+	return u.Update(func(s *ProjectUpsert) {
+		s.UpdateDisableOverridingApproversPerMergeRequest()
+	})
+}
+
+// SetMergeRequestsAuthorApproval sets the "merge_requests_author_approval" field.
+func (u *ProjectUpsertOne) SetMergeRequestsAuthorApproval(v bool) *ProjectUpsertOne {
+	return u.Update(func(s *ProjectUpsert) {
+		s.SetMergeRequestsAuthorApproval(v)
+	})
+}
+
+// UpdateMergeRequestsAuthorApproval sets the "merge_requests_author_approval" field to the value that was provided on create.
+func (u *ProjectUpsertOne) UpdateMergeRequestsAuthorApproval() *ProjectUpsertOne {
+	return u.Update(func(s *ProjectUpsert) {
+		s.UpdateMergeRequestsAuthorApproval()
+	})
+}
+
+// SetMergeRequestsDisableCommittersApproval sets the "merge_requests_disable_committers_approval" field.
+func (u *ProjectUpsertOne) SetMergeRequestsDisableCommittersApproval(v bool) *ProjectUpsertOne {
+	return u.Update(func(s *ProjectUpsert) {
+		s.SetMergeRequestsDisableCommittersApproval(v)
+	})
+}
+
+// UpdateMergeRequestsDisableCommittersApproval sets the "merge_requests_disable_committers_approval" field to the value that was provided on create.
+func (u *ProjectUpsertOne) UpdateMergeRequestsDisableCommittersApproval() *ProjectUpsertOne {
+	return u.Update(func(s *ProjectUpsert) {
+		s.UpdateMergeRequestsDisableCommittersApproval()
+	})
+}
+
+// SetRequirePasswordToApprove sets the "require_password_to_approve" field.
+func (u *ProjectUpsertOne) SetRequirePasswordToApprove(v bool) *ProjectUpsertOne {
+	return u.Update(func(s *ProjectUpsert) {
+		s.SetRequirePasswordToApprove(v)
+	})
+}
+
+// UpdateRequirePasswordToApprove sets the "require_password_to_approve" field to the value that was provided on create.
+func (u *ProjectUpsertOne) UpdateRequirePasswordToApprove() *ProjectUpsertOne {
+	return u.Update(func(s *ProjectUpsert) {
+		s.UpdateRequirePasswordToApprove()
 	})
 }
 
@@ -4144,6 +4514,111 @@ func (u *ProjectUpsertBulk) SetRepositoryReadOnly(v bool) *ProjectUpsertBulk {
 func (u *ProjectUpsertBulk) UpdateRepositoryReadOnly() *ProjectUpsertBulk {
 	return u.Update(func(s *ProjectUpsert) {
 		s.UpdateRepositoryReadOnly()
+	})
+}
+
+// SetApprovalsBeforeMerge sets the "approvals_before_merge" field.
+func (u *ProjectUpsertBulk) SetApprovalsBeforeMerge(v int) *ProjectUpsertBulk {
+	return u.Update(func(s *ProjectUpsert) {
+		s.SetApprovalsBeforeMerge(v)
+	})
+}
+
+// AddApprovalsBeforeMerge adds v to the "approvals_before_merge" field.
+func (u *ProjectUpsertBulk) AddApprovalsBeforeMerge(v int) *ProjectUpsertBulk {
+	return u.Update(func(s *ProjectUpsert) {
+		s.AddApprovalsBeforeMerge(v)
+	})
+}
+
+// UpdateApprovalsBeforeMerge sets the "approvals_before_merge" field to the value that was provided on create.
+func (u *ProjectUpsertBulk) UpdateApprovalsBeforeMerge() *ProjectUpsertBulk {
+	return u.Update(func(s *ProjectUpsert) {
+		s.UpdateApprovalsBeforeMerge()
+	})
+}
+
+// SetResetApprovalsOnPush sets the "reset_approvals_on_push" field.
+func (u *ProjectUpsertBulk) SetResetApprovalsOnPush(v bool) *ProjectUpsertBulk {
+	return u.Update(func(s *ProjectUpsert) {
+		s.SetResetApprovalsOnPush(v)
+	})
+}
+
+// UpdateResetApprovalsOnPush sets the "reset_approvals_on_push" field to the value that was provided on create.
+func (u *ProjectUpsertBulk) UpdateResetApprovalsOnPush() *ProjectUpsertBulk {
+	return u.Update(func(s *ProjectUpsert) {
+		s.UpdateResetApprovalsOnPush()
+	})
+}
+
+// SetSelectiveCodeOwnerRemovals sets the "selective_code_owner_removals" field.
+func (u *ProjectUpsertBulk) SetSelectiveCodeOwnerRemovals(v bool) *ProjectUpsertBulk {
+	return u.Update(func(s *ProjectUpsert) {
+		s.SetSelectiveCodeOwnerRemovals(v)
+	})
+}
+
+// UpdateSelectiveCodeOwnerRemovals sets the "selective_code_owner_removals" field to the value that was provided on create.
+func (u *ProjectUpsertBulk) UpdateSelectiveCodeOwnerRemovals() *ProjectUpsertBulk {
+	return u.Update(func(s *ProjectUpsert) {
+		s.UpdateSelectiveCodeOwnerRemovals()
+	})
+}
+
+// SetDisableOverridingApproversPerMergeRequest sets the "disable_overriding_approvers_per_merge_request" field.
+func (u *ProjectUpsertBulk) SetDisableOverridingApproversPerMergeRequest(v bool) *ProjectUpsertBulk {
+	return u.Update(func(s *ProjectUpsert) {
+		s.SetDisableOverridingApproversPerMergeRequest(v)
+	})
+}
+
+// UpdateDisableOverridingApproversPerMergeRequest sets the "disable_overriding_approvers_per_merge_request" field to the value that was provided on create.
+func (u *ProjectUpsertBulk) UpdateDisableOverridingApproversPerMergeRequest() *ProjectUpsertBulk {
+	return u.Update(func(s *ProjectUpsert) {
+		s.UpdateDisableOverridingApproversPerMergeRequest()
+	})
+}
+
+// SetMergeRequestsAuthorApproval sets the "merge_requests_author_approval" field.
+func (u *ProjectUpsertBulk) SetMergeRequestsAuthorApproval(v bool) *ProjectUpsertBulk {
+	return u.Update(func(s *ProjectUpsert) {
+		s.SetMergeRequestsAuthorApproval(v)
+	})
+}
+
+// UpdateMergeRequestsAuthorApproval sets the "merge_requests_author_approval" field to the value that was provided on create.
+func (u *ProjectUpsertBulk) UpdateMergeRequestsAuthorApproval() *ProjectUpsertBulk {
+	return u.Update(func(s *ProjectUpsert) {
+		s.UpdateMergeRequestsAuthorApproval()
+	})
+}
+
+// SetMergeRequestsDisableCommittersApproval sets the "merge_requests_disable_committers_approval" field.
+func (u *ProjectUpsertBulk) SetMergeRequestsDisableCommittersApproval(v bool) *ProjectUpsertBulk {
+	return u.Update(func(s *ProjectUpsert) {
+		s.SetMergeRequestsDisableCommittersApproval(v)
+	})
+}
+
+// UpdateMergeRequestsDisableCommittersApproval sets the "merge_requests_disable_committers_approval" field to the value that was provided on create.
+func (u *ProjectUpsertBulk) UpdateMergeRequestsDisableCommittersApproval() *ProjectUpsertBulk {
+	return u.Update(func(s *ProjectUpsert) {
+		s.UpdateMergeRequestsDisableCommittersApproval()
+	})
+}
+
+// SetRequirePasswordToApprove sets the "require_password_to_approve" field.
+func (u *ProjectUpsertBulk) SetRequirePasswordToApprove(v bool) *ProjectUpsertBulk {
+	return u.Update(func(s *ProjectUpsert) {
+		s.SetRequirePasswordToApprove(v)
+	})
+}
+
+// UpdateRequirePasswordToApprove sets the "require_password_to_approve" field to the value that was provided on create.
+func (u *ProjectUpsertBulk) UpdateRequirePasswordToApprove() *ProjectUpsertBulk {
+	return u.Update(func(s *ProjectUpsert) {
+		s.UpdateRequirePasswordToApprove()
 	})
 }
 

@@ -788,6 +788,111 @@ func (_u *ProjectUpdate) SetNillableRepositoryReadOnly(v *bool) *ProjectUpdate {
 	return _u
 }
 
+// SetApprovalsBeforeMerge sets the "approvals_before_merge" field.
+func (_u *ProjectUpdate) SetApprovalsBeforeMerge(v int) *ProjectUpdate {
+	_u.mutation.ResetApprovalsBeforeMerge()
+	_u.mutation.SetApprovalsBeforeMerge(v)
+	return _u
+}
+
+// SetNillableApprovalsBeforeMerge sets the "approvals_before_merge" field if the given value is not nil.
+func (_u *ProjectUpdate) SetNillableApprovalsBeforeMerge(v *int) *ProjectUpdate {
+	if v != nil {
+		_u.SetApprovalsBeforeMerge(*v)
+	}
+	return _u
+}
+
+// AddApprovalsBeforeMerge adds value to the "approvals_before_merge" field.
+func (_u *ProjectUpdate) AddApprovalsBeforeMerge(v int) *ProjectUpdate {
+	_u.mutation.AddApprovalsBeforeMerge(v)
+	return _u
+}
+
+// SetResetApprovalsOnPush sets the "reset_approvals_on_push" field.
+func (_u *ProjectUpdate) SetResetApprovalsOnPush(v bool) *ProjectUpdate {
+	_u.mutation.SetResetApprovalsOnPush(v)
+	return _u
+}
+
+// SetNillableResetApprovalsOnPush sets the "reset_approvals_on_push" field if the given value is not nil.
+func (_u *ProjectUpdate) SetNillableResetApprovalsOnPush(v *bool) *ProjectUpdate {
+	if v != nil {
+		_u.SetResetApprovalsOnPush(*v)
+	}
+	return _u
+}
+
+// SetSelectiveCodeOwnerRemovals sets the "selective_code_owner_removals" field.
+func (_u *ProjectUpdate) SetSelectiveCodeOwnerRemovals(v bool) *ProjectUpdate {
+	_u.mutation.SetSelectiveCodeOwnerRemovals(v)
+	return _u
+}
+
+// SetNillableSelectiveCodeOwnerRemovals sets the "selective_code_owner_removals" field if the given value is not nil.
+func (_u *ProjectUpdate) SetNillableSelectiveCodeOwnerRemovals(v *bool) *ProjectUpdate {
+	if v != nil {
+		_u.SetSelectiveCodeOwnerRemovals(*v)
+	}
+	return _u
+}
+
+// SetDisableOverridingApproversPerMergeRequest sets the "disable_overriding_approvers_per_merge_request" field.
+func (_u *ProjectUpdate) SetDisableOverridingApproversPerMergeRequest(v bool) *ProjectUpdate {
+	_u.mutation.SetDisableOverridingApproversPerMergeRequest(v)
+	return _u
+}
+
+// SetNillableDisableOverridingApproversPerMergeRequest sets the "disable_overriding_approvers_per_merge_request" field if the given value is not nil.
+func (_u *ProjectUpdate) SetNillableDisableOverridingApproversPerMergeRequest(v *bool) *ProjectUpdate {
+	if v != nil {
+		_u.SetDisableOverridingApproversPerMergeRequest(*v)
+	}
+	return _u
+}
+
+// SetMergeRequestsAuthorApproval sets the "merge_requests_author_approval" field.
+func (_u *ProjectUpdate) SetMergeRequestsAuthorApproval(v bool) *ProjectUpdate {
+	_u.mutation.SetMergeRequestsAuthorApproval(v)
+	return _u
+}
+
+// SetNillableMergeRequestsAuthorApproval sets the "merge_requests_author_approval" field if the given value is not nil.
+func (_u *ProjectUpdate) SetNillableMergeRequestsAuthorApproval(v *bool) *ProjectUpdate {
+	if v != nil {
+		_u.SetMergeRequestsAuthorApproval(*v)
+	}
+	return _u
+}
+
+// SetMergeRequestsDisableCommittersApproval sets the "merge_requests_disable_committers_approval" field.
+func (_u *ProjectUpdate) SetMergeRequestsDisableCommittersApproval(v bool) *ProjectUpdate {
+	_u.mutation.SetMergeRequestsDisableCommittersApproval(v)
+	return _u
+}
+
+// SetNillableMergeRequestsDisableCommittersApproval sets the "merge_requests_disable_committers_approval" field if the given value is not nil.
+func (_u *ProjectUpdate) SetNillableMergeRequestsDisableCommittersApproval(v *bool) *ProjectUpdate {
+	if v != nil {
+		_u.SetMergeRequestsDisableCommittersApproval(*v)
+	}
+	return _u
+}
+
+// SetRequirePasswordToApprove sets the "require_password_to_approve" field.
+func (_u *ProjectUpdate) SetRequirePasswordToApprove(v bool) *ProjectUpdate {
+	_u.mutation.SetRequirePasswordToApprove(v)
+	return _u
+}
+
+// SetNillableRequirePasswordToApprove sets the "require_password_to_approve" field if the given value is not nil.
+func (_u *ProjectUpdate) SetNillableRequirePasswordToApprove(v *bool) *ProjectUpdate {
+	if v != nil {
+		_u.SetRequirePasswordToApprove(*v)
+	}
+	return _u
+}
+
 // SetNamespace sets the "namespace" edge to the Namespace entity.
 func (_u *ProjectUpdate) SetNamespace(v *Namespace) *ProjectUpdate {
 	return _u.SetNamespaceID(v.ID)
@@ -1314,6 +1419,30 @@ func (_u *ProjectUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.RepositoryReadOnly(); ok {
 		_spec.SetField(project.FieldRepositoryReadOnly, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.ApprovalsBeforeMerge(); ok {
+		_spec.SetField(project.FieldApprovalsBeforeMerge, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedApprovalsBeforeMerge(); ok {
+		_spec.AddField(project.FieldApprovalsBeforeMerge, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.ResetApprovalsOnPush(); ok {
+		_spec.SetField(project.FieldResetApprovalsOnPush, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.SelectiveCodeOwnerRemovals(); ok {
+		_spec.SetField(project.FieldSelectiveCodeOwnerRemovals, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.DisableOverridingApproversPerMergeRequest(); ok {
+		_spec.SetField(project.FieldDisableOverridingApproversPerMergeRequest, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.MergeRequestsAuthorApproval(); ok {
+		_spec.SetField(project.FieldMergeRequestsAuthorApproval, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.MergeRequestsDisableCommittersApproval(); ok {
+		_spec.SetField(project.FieldMergeRequestsDisableCommittersApproval, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.RequirePasswordToApprove(); ok {
+		_spec.SetField(project.FieldRequirePasswordToApprove, field.TypeBool, value)
 	}
 	if _u.mutation.NamespaceCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -2473,6 +2602,111 @@ func (_u *ProjectUpdateOne) SetNillableRepositoryReadOnly(v *bool) *ProjectUpdat
 	return _u
 }
 
+// SetApprovalsBeforeMerge sets the "approvals_before_merge" field.
+func (_u *ProjectUpdateOne) SetApprovalsBeforeMerge(v int) *ProjectUpdateOne {
+	_u.mutation.ResetApprovalsBeforeMerge()
+	_u.mutation.SetApprovalsBeforeMerge(v)
+	return _u
+}
+
+// SetNillableApprovalsBeforeMerge sets the "approvals_before_merge" field if the given value is not nil.
+func (_u *ProjectUpdateOne) SetNillableApprovalsBeforeMerge(v *int) *ProjectUpdateOne {
+	if v != nil {
+		_u.SetApprovalsBeforeMerge(*v)
+	}
+	return _u
+}
+
+// AddApprovalsBeforeMerge adds value to the "approvals_before_merge" field.
+func (_u *ProjectUpdateOne) AddApprovalsBeforeMerge(v int) *ProjectUpdateOne {
+	_u.mutation.AddApprovalsBeforeMerge(v)
+	return _u
+}
+
+// SetResetApprovalsOnPush sets the "reset_approvals_on_push" field.
+func (_u *ProjectUpdateOne) SetResetApprovalsOnPush(v bool) *ProjectUpdateOne {
+	_u.mutation.SetResetApprovalsOnPush(v)
+	return _u
+}
+
+// SetNillableResetApprovalsOnPush sets the "reset_approvals_on_push" field if the given value is not nil.
+func (_u *ProjectUpdateOne) SetNillableResetApprovalsOnPush(v *bool) *ProjectUpdateOne {
+	if v != nil {
+		_u.SetResetApprovalsOnPush(*v)
+	}
+	return _u
+}
+
+// SetSelectiveCodeOwnerRemovals sets the "selective_code_owner_removals" field.
+func (_u *ProjectUpdateOne) SetSelectiveCodeOwnerRemovals(v bool) *ProjectUpdateOne {
+	_u.mutation.SetSelectiveCodeOwnerRemovals(v)
+	return _u
+}
+
+// SetNillableSelectiveCodeOwnerRemovals sets the "selective_code_owner_removals" field if the given value is not nil.
+func (_u *ProjectUpdateOne) SetNillableSelectiveCodeOwnerRemovals(v *bool) *ProjectUpdateOne {
+	if v != nil {
+		_u.SetSelectiveCodeOwnerRemovals(*v)
+	}
+	return _u
+}
+
+// SetDisableOverridingApproversPerMergeRequest sets the "disable_overriding_approvers_per_merge_request" field.
+func (_u *ProjectUpdateOne) SetDisableOverridingApproversPerMergeRequest(v bool) *ProjectUpdateOne {
+	_u.mutation.SetDisableOverridingApproversPerMergeRequest(v)
+	return _u
+}
+
+// SetNillableDisableOverridingApproversPerMergeRequest sets the "disable_overriding_approvers_per_merge_request" field if the given value is not nil.
+func (_u *ProjectUpdateOne) SetNillableDisableOverridingApproversPerMergeRequest(v *bool) *ProjectUpdateOne {
+	if v != nil {
+		_u.SetDisableOverridingApproversPerMergeRequest(*v)
+	}
+	return _u
+}
+
+// SetMergeRequestsAuthorApproval sets the "merge_requests_author_approval" field.
+func (_u *ProjectUpdateOne) SetMergeRequestsAuthorApproval(v bool) *ProjectUpdateOne {
+	_u.mutation.SetMergeRequestsAuthorApproval(v)
+	return _u
+}
+
+// SetNillableMergeRequestsAuthorApproval sets the "merge_requests_author_approval" field if the given value is not nil.
+func (_u *ProjectUpdateOne) SetNillableMergeRequestsAuthorApproval(v *bool) *ProjectUpdateOne {
+	if v != nil {
+		_u.SetMergeRequestsAuthorApproval(*v)
+	}
+	return _u
+}
+
+// SetMergeRequestsDisableCommittersApproval sets the "merge_requests_disable_committers_approval" field.
+func (_u *ProjectUpdateOne) SetMergeRequestsDisableCommittersApproval(v bool) *ProjectUpdateOne {
+	_u.mutation.SetMergeRequestsDisableCommittersApproval(v)
+	return _u
+}
+
+// SetNillableMergeRequestsDisableCommittersApproval sets the "merge_requests_disable_committers_approval" field if the given value is not nil.
+func (_u *ProjectUpdateOne) SetNillableMergeRequestsDisableCommittersApproval(v *bool) *ProjectUpdateOne {
+	if v != nil {
+		_u.SetMergeRequestsDisableCommittersApproval(*v)
+	}
+	return _u
+}
+
+// SetRequirePasswordToApprove sets the "require_password_to_approve" field.
+func (_u *ProjectUpdateOne) SetRequirePasswordToApprove(v bool) *ProjectUpdateOne {
+	_u.mutation.SetRequirePasswordToApprove(v)
+	return _u
+}
+
+// SetNillableRequirePasswordToApprove sets the "require_password_to_approve" field if the given value is not nil.
+func (_u *ProjectUpdateOne) SetNillableRequirePasswordToApprove(v *bool) *ProjectUpdateOne {
+	if v != nil {
+		_u.SetRequirePasswordToApprove(*v)
+	}
+	return _u
+}
+
 // SetNamespace sets the "namespace" edge to the Namespace entity.
 func (_u *ProjectUpdateOne) SetNamespace(v *Namespace) *ProjectUpdateOne {
 	return _u.SetNamespaceID(v.ID)
@@ -3029,6 +3263,30 @@ func (_u *ProjectUpdateOne) sqlSave(ctx context.Context) (_node *Project, err er
 	}
 	if value, ok := _u.mutation.RepositoryReadOnly(); ok {
 		_spec.SetField(project.FieldRepositoryReadOnly, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.ApprovalsBeforeMerge(); ok {
+		_spec.SetField(project.FieldApprovalsBeforeMerge, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedApprovalsBeforeMerge(); ok {
+		_spec.AddField(project.FieldApprovalsBeforeMerge, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.ResetApprovalsOnPush(); ok {
+		_spec.SetField(project.FieldResetApprovalsOnPush, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.SelectiveCodeOwnerRemovals(); ok {
+		_spec.SetField(project.FieldSelectiveCodeOwnerRemovals, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.DisableOverridingApproversPerMergeRequest(); ok {
+		_spec.SetField(project.FieldDisableOverridingApproversPerMergeRequest, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.MergeRequestsAuthorApproval(); ok {
+		_spec.SetField(project.FieldMergeRequestsAuthorApproval, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.MergeRequestsDisableCommittersApproval(); ok {
+		_spec.SetField(project.FieldMergeRequestsDisableCommittersApproval, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.RequirePasswordToApprove(); ok {
+		_spec.SetField(project.FieldRequirePasswordToApprove, field.TypeBool, value)
 	}
 	if _u.mutation.NamespaceCleared() {
 		edge := &sqlgraph.EdgeSpec{

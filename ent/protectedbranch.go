@@ -36,8 +36,9 @@ type ProtectedBranch struct {
 	// AllowForcePush holds the value of the "allow_force_push" field.
 	AllowForcePush bool `json:"allow_force_push,omitempty"`
 	// CodeOwnerApprovalRequired holds the value of the "code_owner_approval_required" field.
-	CodeOwnerApprovalRequired bool `json:"code_owner_approval_required,omitempty"`
-	selectValues              sql.SelectValues
+	CodeOwnerApprovalRequired        bool `json:"code_owner_approval_required,omitempty"`
+	approval_rule_protected_branches *int
+	selectValues                     sql.SelectValues
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -55,6 +56,8 @@ func (*ProtectedBranch) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullString)
 		case protectedbranch.FieldCreatedAt, protectedbranch.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
+		case protectedbranch.ForeignKeys[0]: // approval_rule_protected_branches
+			values[i] = new(sql.NullInt64)
 		default:
 			values[i] = new(sql.UnknownType)
 		}
@@ -135,6 +138,13 @@ func (_m *ProtectedBranch) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field code_owner_approval_required", values[i])
 			} else if value.Valid {
 				_m.CodeOwnerApprovalRequired = value.Bool
+			}
+		case protectedbranch.ForeignKeys[0]:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for edge-field approval_rule_protected_branches", value)
+			} else if value.Valid {
+				_m.approval_rule_protected_branches = new(int)
+				*_m.approval_rule_protected_branches = int(value.Int64)
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])

@@ -23,6 +23,7 @@ type ProtectedBranchQuery struct {
 	order      []protectedbranch.OrderOption
 	inters     []Interceptor
 	predicates []predicate.ProtectedBranch
+	withFKs    bool
 	loadTotal  []func(context.Context, []*ProtectedBranch) error
 	modifiers  []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
@@ -336,9 +337,13 @@ func (_q *ProtectedBranchQuery) prepareQuery(ctx context.Context) error {
 
 func (_q *ProtectedBranchQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*ProtectedBranch, error) {
 	var (
-		nodes = []*ProtectedBranch{}
-		_spec = _q.querySpec()
+		nodes   = []*ProtectedBranch{}
+		withFKs = _q.withFKs
+		_spec   = _q.querySpec()
 	)
+	if withFKs {
+		_spec.Node.Columns = append(_spec.Node.Columns, protectedbranch.ForeignKeys...)
+	}
 	_spec.ScanValues = func(columns []string) ([]any, error) {
 		return (*ProtectedBranch).scanValues(nil, columns)
 	}

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/approvalrule"
 	"anvil/ent/awardemoji"
 	"anvil/ent/containerrepository"
 	"anvil/ent/epic"
@@ -56,6 +57,55 @@ import (
 // (default values, validators, hooks and policies) and stitches it
 // to their package variables.
 func init() {
+	approvalruleMixin := schema.ApprovalRule{}.Mixin()
+	approvalruleMixinFields0 := approvalruleMixin[0].Fields()
+	_ = approvalruleMixinFields0
+	approvalruleFields := schema.ApprovalRule{}.Fields()
+	_ = approvalruleFields
+	// approvalruleDescCreatedAt is the schema descriptor for created_at field.
+	approvalruleDescCreatedAt := approvalruleMixinFields0[0].Descriptor()
+	// approvalrule.DefaultCreatedAt holds the default value on creation for the created_at field.
+	approvalrule.DefaultCreatedAt = approvalruleDescCreatedAt.Default.(func() time.Time)
+	// approvalruleDescUpdatedAt is the schema descriptor for updated_at field.
+	approvalruleDescUpdatedAt := approvalruleMixinFields0[1].Descriptor()
+	// approvalrule.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	approvalrule.DefaultUpdatedAt = approvalruleDescUpdatedAt.Default.(func() time.Time)
+	// approvalrule.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	approvalrule.UpdateDefaultUpdatedAt = approvalruleDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// approvalruleDescName is the schema descriptor for name field.
+	approvalruleDescName := approvalruleFields[2].Descriptor()
+	// approvalrule.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	approvalrule.NameValidator = func() func(string) error {
+		validators := approvalruleDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// approvalruleDescReportType is the schema descriptor for report_type field.
+	approvalruleDescReportType := approvalruleFields[4].Descriptor()
+	// approvalrule.ReportTypeValidator is a validator for the "report_type" field. It is called by the builders before save.
+	approvalrule.ReportTypeValidator = approvalruleDescReportType.Validators[0].(func(string) error)
+	// approvalruleDescApprovalsRequired is the schema descriptor for approvals_required field.
+	approvalruleDescApprovalsRequired := approvalruleFields[5].Descriptor()
+	// approvalrule.DefaultApprovalsRequired holds the default value on creation for the approvals_required field.
+	approvalrule.DefaultApprovalsRequired = approvalruleDescApprovalsRequired.Default.(int)
+	// approvalruleDescAppliesToAllProtectedBranches is the schema descriptor for applies_to_all_protected_branches field.
+	approvalruleDescAppliesToAllProtectedBranches := approvalruleFields[6].Descriptor()
+	// approvalrule.DefaultAppliesToAllProtectedBranches holds the default value on creation for the applies_to_all_protected_branches field.
+	approvalrule.DefaultAppliesToAllProtectedBranches = approvalruleDescAppliesToAllProtectedBranches.Default.(bool)
+	// approvalruleDescSection is the schema descriptor for section field.
+	approvalruleDescSection := approvalruleFields[8].Descriptor()
+	// approvalrule.SectionValidator is a validator for the "section" field. It is called by the builders before save.
+	approvalrule.SectionValidator = approvalruleDescSection.Validators[0].(func(string) error)
 	awardemojiMixin := schema.AwardEmoji{}.Mixin()
 	awardemojiMixinFields0 := awardemojiMixin[0].Fields()
 	_ = awardemojiMixinFields0
@@ -1134,6 +1184,34 @@ func init() {
 	projectDescRepositoryReadOnly := projectFields[50].Descriptor()
 	// project.DefaultRepositoryReadOnly holds the default value on creation for the repository_read_only field.
 	project.DefaultRepositoryReadOnly = projectDescRepositoryReadOnly.Default.(bool)
+	// projectDescApprovalsBeforeMerge is the schema descriptor for approvals_before_merge field.
+	projectDescApprovalsBeforeMerge := projectFields[51].Descriptor()
+	// project.DefaultApprovalsBeforeMerge holds the default value on creation for the approvals_before_merge field.
+	project.DefaultApprovalsBeforeMerge = projectDescApprovalsBeforeMerge.Default.(int)
+	// projectDescResetApprovalsOnPush is the schema descriptor for reset_approvals_on_push field.
+	projectDescResetApprovalsOnPush := projectFields[52].Descriptor()
+	// project.DefaultResetApprovalsOnPush holds the default value on creation for the reset_approvals_on_push field.
+	project.DefaultResetApprovalsOnPush = projectDescResetApprovalsOnPush.Default.(bool)
+	// projectDescSelectiveCodeOwnerRemovals is the schema descriptor for selective_code_owner_removals field.
+	projectDescSelectiveCodeOwnerRemovals := projectFields[53].Descriptor()
+	// project.DefaultSelectiveCodeOwnerRemovals holds the default value on creation for the selective_code_owner_removals field.
+	project.DefaultSelectiveCodeOwnerRemovals = projectDescSelectiveCodeOwnerRemovals.Default.(bool)
+	// projectDescDisableOverridingApproversPerMergeRequest is the schema descriptor for disable_overriding_approvers_per_merge_request field.
+	projectDescDisableOverridingApproversPerMergeRequest := projectFields[54].Descriptor()
+	// project.DefaultDisableOverridingApproversPerMergeRequest holds the default value on creation for the disable_overriding_approvers_per_merge_request field.
+	project.DefaultDisableOverridingApproversPerMergeRequest = projectDescDisableOverridingApproversPerMergeRequest.Default.(bool)
+	// projectDescMergeRequestsAuthorApproval is the schema descriptor for merge_requests_author_approval field.
+	projectDescMergeRequestsAuthorApproval := projectFields[55].Descriptor()
+	// project.DefaultMergeRequestsAuthorApproval holds the default value on creation for the merge_requests_author_approval field.
+	project.DefaultMergeRequestsAuthorApproval = projectDescMergeRequestsAuthorApproval.Default.(bool)
+	// projectDescMergeRequestsDisableCommittersApproval is the schema descriptor for merge_requests_disable_committers_approval field.
+	projectDescMergeRequestsDisableCommittersApproval := projectFields[56].Descriptor()
+	// project.DefaultMergeRequestsDisableCommittersApproval holds the default value on creation for the merge_requests_disable_committers_approval field.
+	project.DefaultMergeRequestsDisableCommittersApproval = projectDescMergeRequestsDisableCommittersApproval.Default.(bool)
+	// projectDescRequirePasswordToApprove is the schema descriptor for require_password_to_approve field.
+	projectDescRequirePasswordToApprove := projectFields[57].Descriptor()
+	// project.DefaultRequirePasswordToApprove holds the default value on creation for the require_password_to_approve field.
+	project.DefaultRequirePasswordToApprove = projectDescRequirePasswordToApprove.Default.(bool)
 	projectgrouplinkMixin := schema.ProjectGroupLink{}.Mixin()
 	projectgrouplinkMixinFields0 := projectgrouplinkMixin[0].Fields()
 	_ = projectgrouplinkMixinFields0

@@ -14,6 +14,8 @@ import (
 // Tx is a transactional client that is created by calling Client.Tx().
 type Tx struct {
 	config
+	// ApprovalRule is the client for interacting with the ApprovalRule builders.
+	ApprovalRule *ApprovalRuleClient
 	// AwardEmoji is the client for interacting with the AwardEmoji builders.
 	AwardEmoji *AwardEmojiClient
 	// ContainerRepository is the client for interacting with the ContainerRepository builders.
@@ -249,6 +251,7 @@ func (tx *Tx) Client() *Client {
 }
 
 func (tx *Tx) init() {
+	tx.ApprovalRule = NewApprovalRuleClient(tx.config)
 	tx.AwardEmoji = NewAwardEmojiClient(tx.config)
 	tx.ContainerRepository = NewContainerRepositoryClient(tx.config)
 	tx.Epic = NewEpicClient(tx.config)
@@ -310,7 +313,7 @@ func (tx *Tx) init() {
 // of them in order to commit or rollback the transaction.
 //
 // If a closed transaction is embedded in one of the generated entities, and the entity
-// applies a query, for example: AwardEmoji.QueryXXX(), the query will be executed
+// applies a query, for example: ApprovalRule.QueryXXX(), the query will be executed
 // through the driver which created this transaction.
 //
 // Note that txDriver is not goroutine safe.

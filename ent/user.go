@@ -106,8 +106,9 @@ type User struct {
 	BotNamespaceID *int `json:"bot_namespace_id,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the UserQuery when eager-loading is set.
-	Edges        UserEdges `json:"edges"`
-	selectValues sql.SelectValues
+	Edges               UserEdges `json:"edges"`
+	approval_rule_users *int
+	selectValues        sql.SelectValues
 }
 
 // UserEdges holds the relations/edges for other nodes in the graph.
@@ -253,6 +254,8 @@ func (*User) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullString)
 		case user.FieldCreatedAt, user.FieldUpdatedAt, user.FieldLockedUntil, user.FieldLastSignInAt, user.FieldCurrentSignInAt, user.FieldLastActivityOn, user.FieldConfirmedAt:
 			values[i] = new(sql.NullTime)
+		case user.ForeignKeys[0]: // approval_rule_users
+			values[i] = new(sql.NullInt64)
 		default:
 			values[i] = new(sql.UnknownType)
 		}
@@ -541,6 +544,13 @@ func (_m *User) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.BotNamespaceID = new(int)
 				*_m.BotNamespaceID = int(value.Int64)
+			}
+		case user.ForeignKeys[0]:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for edge-field approval_rule_users", value)
+			} else if value.Valid {
+				_m.approval_rule_users = new(int)
+				*_m.approval_rule_users = int(value.Int64)
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])

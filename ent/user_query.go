@@ -42,6 +42,7 @@ type UserQuery struct {
 	withEvents                *EventQuery
 	withCreatedBy             *UserQuery
 	withCreatedUsers          *UserQuery
+	withFKs                   bool
 	loadTotal                 []func(context.Context, []*User) error
 	modifiers                 []func(*sql.Selector)
 	withNamedMemberships      map[string]*MemberQuery
@@ -704,6 +705,7 @@ func (_q *UserQuery) prepareQuery(ctx context.Context) error {
 func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, error) {
 	var (
 		nodes       = []*User{}
+		withFKs     = _q.withFKs
 		_spec       = _q.querySpec()
 		loadedTypes = [10]bool{
 			_q.withMemberships != nil,
@@ -718,6 +720,9 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 			_q.withCreatedUsers != nil,
 		}
 	)
+	if withFKs {
+		_spec.Node.Columns = append(_spec.Node.Columns, user.ForeignKeys...)
+	}
 	_spec.ScanValues = func(columns []string) ([]any, error) {
 		return (*User).scanValues(nil, columns)
 	}
@@ -1031,6 +1036,7 @@ func (_q *UserQuery) loadNamespace(ctx context.Context, query *NamespaceQuery, n
 		fks = append(fks, nodes[i].ID)
 		nodeids[nodes[i].ID] = nodes[i]
 	}
+	query.withFKs = true
 	if len(query.ctx.Fields) > 0 {
 		query.ctx.AppendFieldOnce(namespace.FieldOwnerID)
 	}
@@ -1156,6 +1162,7 @@ func (_q *UserQuery) loadCreatedUsers(ctx context.Context, query *UserQuery, nod
 			init(nodes[i])
 		}
 	}
+	query.withFKs = true
 	if len(query.ctx.Fields) > 0 {
 		query.ctx.AppendFieldOnce(user.FieldCreatedByID)
 	}

@@ -30,6 +30,7 @@ import (
 	"anvil/rest/snippetapi"
 	"anvil/rest/storagemoveapi"
 	"anvil/rest/tagapi"
+	"anvil/rest/timetrackingapi"
 	"anvil/rest/todoapi"
 	"anvil/rest/tokenapi"
 	"anvil/rest/userapi"
@@ -70,4 +71,5 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	settingsapi.Register(t)
 	webhookapi.Register(t)
 	todoapi.Register(t)
+	timetrackingapi.Register(t)
 }

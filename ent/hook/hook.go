@@ -8,6 +8,18 @@ import (
 	"fmt"
 )
 
+// The ApprovalRuleFunc type is an adapter to allow the use of ordinary
+// function as ApprovalRule mutator.
+type ApprovalRuleFunc func(context.Context, *ent.ApprovalRuleMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ApprovalRuleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ApprovalRuleMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ApprovalRuleMutation", m)
+}
+
 // The AwardEmojiFunc type is an adapter to allow the use of ordinary
 // function as AwardEmoji mutator.
 type AwardEmojiFunc func(context.Context, *ent.AwardEmojiMutation) (ent.Value, error)

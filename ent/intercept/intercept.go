@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"anvil/ent"
+	"anvil/ent/approvalrule"
 	"anvil/ent/awardemoji"
 	"anvil/ent/containerrepository"
 	"anvil/ent/epic"
@@ -118,6 +119,33 @@ func (f TraverseFunc) Traverse(ctx context.Context, q ent.Query) error {
 		return err
 	}
 	return f(ctx, query)
+}
+
+// The ApprovalRuleFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ApprovalRuleFunc func(context.Context, *ent.ApprovalRuleQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ApprovalRuleFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ApprovalRuleQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ApprovalRuleQuery", q)
+}
+
+// The TraverseApprovalRule type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseApprovalRule func(context.Context, *ent.ApprovalRuleQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseApprovalRule) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseApprovalRule) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ApprovalRuleQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ApprovalRuleQuery", q)
 }
 
 // The AwardEmojiFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1527,6 +1555,8 @@ func (f TraverseWebHookLog) Traverse(ctx context.Context, q ent.Query) error {
 // NewQuery returns the generic Query interface for the given typed query.
 func NewQuery(q ent.Query) (Query, error) {
 	switch q := q.(type) {
+	case *ent.ApprovalRuleQuery:
+		return &query[*ent.ApprovalRuleQuery, predicate.ApprovalRule, approvalrule.OrderOption]{typ: ent.TypeApprovalRule, tq: q}, nil
 	case *ent.AwardEmojiQuery:
 		return &query[*ent.AwardEmojiQuery, predicate.AwardEmoji, awardemoji.OrderOption]{typ: ent.TypeAwardEmoji, tq: q}, nil
 	case *ent.ContainerRepositoryQuery:

@@ -9,6 +9,59 @@ import (
 )
 
 var (
+	// ApprovalRulesColumns holds the columns for the "approval_rules" table.
+	ApprovalRulesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "name", Type: field.TypeString, Size: 255},
+		{Name: "rule_type", Type: field.TypeEnum, Enums: []string{"regular", "any_approver", "code_owner", "report_approver"}, Default: "regular"},
+		{Name: "report_type", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "approvals_required", Type: field.TypeInt, Default: 0},
+		{Name: "applies_to_all_protected_branches", Type: field.TypeBool, Default: false},
+		{Name: "section", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "project_id", Type: field.TypeInt},
+		{Name: "merge_request_id", Type: field.TypeInt, Nullable: true},
+		{Name: "approval_project_rule_id", Type: field.TypeInt, Unique: true, Nullable: true},
+	}
+	// ApprovalRulesTable holds the schema information for the "approval_rules" table.
+	ApprovalRulesTable = &schema.Table{
+		Name:       "approval_rules",
+		Columns:    ApprovalRulesColumns,
+		PrimaryKey: []*schema.Column{ApprovalRulesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "approval_rules_projects_project",
+				Columns:    []*schema.Column{ApprovalRulesColumns[9]},
+				RefColumns: []*schema.Column{ProjectsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "approval_rules_merge_requests_merge_request",
+				Columns:    []*schema.Column{ApprovalRulesColumns[10]},
+				RefColumns: []*schema.Column{MergeRequestsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "approval_rules_approval_rules_source_rule",
+				Columns:    []*schema.Column{ApprovalRulesColumns[11]},
+				RefColumns: []*schema.Column{ApprovalRulesColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "approvalrule_project_id_merge_request_id",
+				Unique:  false,
+				Columns: []*schema.Column{ApprovalRulesColumns[9], ApprovalRulesColumns[10]},
+			},
+			{
+				Name:    "approvalrule_merge_request_id",
+				Unique:  false,
+				Columns: []*schema.Column{ApprovalRulesColumns[10]},
+			},
+		},
+	}
 	// AwardEmojisColumns holds the columns for the "award_emojis" table.
 	AwardEmojisColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1305,6 +1358,7 @@ var (
 		{Name: "auto_devops_enabled", Type: field.TypeBool, Nullable: true},
 		{Name: "archived", Type: field.TypeBool, Default: false},
 		{Name: "runners_token", Type: field.TypeString, Nullable: true},
+		{Name: "approval_rule_groups", Type: field.TypeInt, Nullable: true},
 		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
 		{Name: "owner_id", Type: field.TypeInt, Unique: true, Nullable: true},
 	}
@@ -1315,14 +1369,20 @@ var (
 		PrimaryKey: []*schema.Column{NamespacesColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "namespaces_namespaces_children",
+				Symbol:     "namespaces_approval_rules_groups",
 				Columns:    []*schema.Column{NamespacesColumns[25]},
+				RefColumns: []*schema.Column{ApprovalRulesColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "namespaces_namespaces_children",
+				Columns:    []*schema.Column{NamespacesColumns[26]},
 				RefColumns: []*schema.Column{NamespacesColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "namespaces_users_namespace",
-				Columns:    []*schema.Column{NamespacesColumns[26]},
+				Columns:    []*schema.Column{NamespacesColumns[27]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -1331,7 +1391,7 @@ var (
 			{
 				Name:    "namespace_parent_id_path",
 				Unique:  false,
-				Columns: []*schema.Column{NamespacesColumns[25], NamespacesColumns[4]},
+				Columns: []*schema.Column{NamespacesColumns[26], NamespacesColumns[4]},
 			},
 			{
 				Name:    "namespace_kind",
@@ -1514,6 +1574,13 @@ var (
 		{Name: "disk_path", Type: field.TypeString, Default: ""},
 		{Name: "pending_delete", Type: field.TypeBool, Default: false},
 		{Name: "repository_read_only", Type: field.TypeBool, Default: false},
+		{Name: "approvals_before_merge", Type: field.TypeInt, Default: 0},
+		{Name: "reset_approvals_on_push", Type: field.TypeBool, Default: true},
+		{Name: "selective_code_owner_removals", Type: field.TypeBool, Default: false},
+		{Name: "disable_overriding_approvers_per_merge_request", Type: field.TypeBool, Default: false},
+		{Name: "merge_requests_author_approval", Type: field.TypeBool, Default: false},
+		{Name: "merge_requests_disable_committers_approval", Type: field.TypeBool, Default: false},
+		{Name: "require_password_to_approve", Type: field.TypeBool, Default: false},
 		{Name: "namespace_id", Type: field.TypeInt},
 		{Name: "forked_from_id", Type: field.TypeInt, Nullable: true},
 		{Name: "creator_id", Type: field.TypeInt, Nullable: true},
@@ -1526,19 +1593,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "projects_namespaces_projects",
-				Columns:    []*schema.Column{ProjectsColumns[51]},
+				Columns:    []*schema.Column{ProjectsColumns[58]},
 				RefColumns: []*schema.Column{NamespacesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "projects_projects_forks",
-				Columns:    []*schema.Column{ProjectsColumns[52]},
+				Columns:    []*schema.Column{ProjectsColumns[59]},
 				RefColumns: []*schema.Column{ProjectsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "projects_users_created_projects",
-				Columns:    []*schema.Column{ProjectsColumns[53]},
+				Columns:    []*schema.Column{ProjectsColumns[60]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -1547,7 +1614,7 @@ var (
 			{
 				Name:    "project_namespace_id_path",
 				Unique:  true,
-				Columns: []*schema.Column{ProjectsColumns[51], ProjectsColumns[4]},
+				Columns: []*schema.Column{ProjectsColumns[58], ProjectsColumns[4]},
 			},
 			{
 				Name:    "project_visibility",
@@ -1557,7 +1624,7 @@ var (
 			{
 				Name:    "project_pending_delete_visibility_namespace_id",
 				Unique:  false,
-				Columns: []*schema.Column{ProjectsColumns[49], ProjectsColumns[6], ProjectsColumns[51]},
+				Columns: []*schema.Column{ProjectsColumns[49], ProjectsColumns[6], ProjectsColumns[58]},
 			},
 			{
 				Name:    "project_last_activity_at",
@@ -1567,7 +1634,7 @@ var (
 			{
 				Name:    "project_forked_from_id",
 				Unique:  false,
-				Columns: []*schema.Column{ProjectsColumns[52]},
+				Columns: []*schema.Column{ProjectsColumns[59]},
 			},
 			{
 				Name:    "project_created_at_id",
@@ -1750,12 +1817,21 @@ var (
 		{Name: "unprotect_access_levels", Type: field.TypeJSON},
 		{Name: "allow_force_push", Type: field.TypeBool, Default: false},
 		{Name: "code_owner_approval_required", Type: field.TypeBool, Default: false},
+		{Name: "approval_rule_protected_branches", Type: field.TypeInt, Nullable: true},
 	}
 	// ProtectedBranchesTable holds the schema information for the "protected_branches" table.
 	ProtectedBranchesTable = &schema.Table{
 		Name:       "protected_branches",
 		Columns:    ProtectedBranchesColumns,
 		PrimaryKey: []*schema.Column{ProtectedBranchesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "protected_branches_approval_rules_protected_branches",
+				Columns:    []*schema.Column{ProtectedBranchesColumns[10]},
+				RefColumns: []*schema.Column{ApprovalRulesColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
 		Indexes: []*schema.Index{
 			{
 				Name:    "protectedbranch_project_id_name",
@@ -2219,6 +2295,7 @@ var (
 		{Name: "confirmed_at", Type: field.TypeTime, Nullable: true},
 		{Name: "bot_project_id", Type: field.TypeInt, Nullable: true},
 		{Name: "bot_namespace_id", Type: field.TypeInt, Nullable: true},
+		{Name: "approval_rule_users", Type: field.TypeInt, Nullable: true},
 		{Name: "created_by_id", Type: field.TypeInt, Nullable: true},
 	}
 	// UsersTable holds the schema information for the "users" table.
@@ -2228,8 +2305,14 @@ var (
 		PrimaryKey: []*schema.Column{UsersColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "users_users_created_users",
+				Symbol:     "users_approval_rules_users",
 				Columns:    []*schema.Column{UsersColumns[43]},
+				RefColumns: []*schema.Column{ApprovalRulesColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "users_users_created_users",
+				Columns:    []*schema.Column{UsersColumns[44]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -2397,6 +2480,7 @@ var (
 	}
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
+		ApprovalRulesTable,
 		AwardEmojisTable,
 		ContainerRepositoriesTable,
 		EpicsTable,
@@ -2453,6 +2537,9 @@ var (
 )
 
 func init() {
+	ApprovalRulesTable.ForeignKeys[0].RefTable = ProjectsTable
+	ApprovalRulesTable.ForeignKeys[1].RefTable = MergeRequestsTable
+	ApprovalRulesTable.ForeignKeys[2].RefTable = ApprovalRulesTable
 	AwardEmojisTable.ForeignKeys[0].RefTable = UsersTable
 	ContainerRepositoriesTable.ForeignKeys[0].RefTable = ProjectsTable
 	EpicsTable.ForeignKeys[0].RefTable = NamespacesTable
@@ -2512,8 +2599,9 @@ func init() {
 	MergeRequestReviewersTable.ForeignKeys[1].RefTable = UsersTable
 	MilestonesTable.ForeignKeys[0].RefTable = ProjectsTable
 	MilestonesTable.ForeignKeys[1].RefTable = NamespacesTable
-	NamespacesTable.ForeignKeys[0].RefTable = NamespacesTable
-	NamespacesTable.ForeignKeys[1].RefTable = UsersTable
+	NamespacesTable.ForeignKeys[0].RefTable = ApprovalRulesTable
+	NamespacesTable.ForeignKeys[1].RefTable = NamespacesTable
+	NamespacesTable.ForeignKeys[2].RefTable = UsersTable
 	NotesTable.ForeignKeys[0].RefTable = ProjectsTable
 	NotesTable.ForeignKeys[1].RefTable = NamespacesTable
 	NotesTable.ForeignKeys[2].RefTable = UsersTable
@@ -2529,6 +2617,7 @@ func init() {
 	ProjectStarsTable.ForeignKeys[0].RefTable = ProjectsTable
 	ProjectStarsTable.ForeignKeys[1].RefTable = UsersTable
 	ProjectStatisticsTable.ForeignKeys[0].RefTable = ProjectsTable
+	ProtectedBranchesTable.ForeignKeys[0].RefTable = ApprovalRulesTable
 	PushEventPayloadsTable.ForeignKeys[0].RefTable = EventsTable
 	ResourceLabelEventsTable.ForeignKeys[0].RefTable = IssuesTable
 	ResourceLabelEventsTable.ForeignKeys[1].RefTable = UsersTable
@@ -2547,7 +2636,8 @@ func init() {
 	TodosTable.ForeignKeys[1].RefTable = UsersTable
 	TodosTable.ForeignKeys[2].RefTable = ProjectsTable
 	TodosTable.ForeignKeys[3].RefTable = NamespacesTable
-	UsersTable.ForeignKeys[0].RefTable = UsersTable
+	UsersTable.ForeignKeys[0].RefTable = ApprovalRulesTable
+	UsersTable.ForeignKeys[1].RefTable = UsersTable
 	UserCustomAttributesTable.ForeignKeys[0].RefTable = UsersTable
 	WebHooksTable.ForeignKeys[0].RefTable = ProjectsTable
 	WebHooksTable.ForeignKeys[1].RefTable = NamespacesTable

@@ -188,10 +188,21 @@ var Columns = []string{
 	FieldRunnersToken,
 }
 
+// ForeignKeys holds the SQL foreign-keys that are owned by the "namespaces"
+// table and are not defined as standalone fields in the schema.
+var ForeignKeys = []string{
+	"approval_rule_groups",
+}
+
 // ValidColumn reports if the column name is valid (part of the table columns).
 func ValidColumn(column string) bool {
 	for i := range Columns {
 		if column == Columns[i] {
+			return true
+		}
+	}
+	for i := range ForeignKeys {
+		if column == ForeignKeys[i] {
 			return true
 		}
 	}

@@ -6,6 +6,9 @@ import (
 	"entgo.io/ent/dialect/sql"
 )
 
+// ApprovalRule is the predicate function for approvalrule builders.
+type ApprovalRule func(*sql.Selector)
+
 // AwardEmoji is the predicate function for awardemoji builders.
 type AwardEmoji func(*sql.Selector)
 

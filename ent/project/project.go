@@ -123,6 +123,20 @@ const (
 	FieldPendingDelete = "pending_delete"
 	// FieldRepositoryReadOnly holds the string denoting the repository_read_only field in the database.
 	FieldRepositoryReadOnly = "repository_read_only"
+	// FieldApprovalsBeforeMerge holds the string denoting the approvals_before_merge field in the database.
+	FieldApprovalsBeforeMerge = "approvals_before_merge"
+	// FieldResetApprovalsOnPush holds the string denoting the reset_approvals_on_push field in the database.
+	FieldResetApprovalsOnPush = "reset_approvals_on_push"
+	// FieldSelectiveCodeOwnerRemovals holds the string denoting the selective_code_owner_removals field in the database.
+	FieldSelectiveCodeOwnerRemovals = "selective_code_owner_removals"
+	// FieldDisableOverridingApproversPerMergeRequest holds the string denoting the disable_overriding_approvers_per_merge_request field in the database.
+	FieldDisableOverridingApproversPerMergeRequest = "disable_overriding_approvers_per_merge_request"
+	// FieldMergeRequestsAuthorApproval holds the string denoting the merge_requests_author_approval field in the database.
+	FieldMergeRequestsAuthorApproval = "merge_requests_author_approval"
+	// FieldMergeRequestsDisableCommittersApproval holds the string denoting the merge_requests_disable_committers_approval field in the database.
+	FieldMergeRequestsDisableCommittersApproval = "merge_requests_disable_committers_approval"
+	// FieldRequirePasswordToApprove holds the string denoting the require_password_to_approve field in the database.
+	FieldRequirePasswordToApprove = "require_password_to_approve"
 	// EdgeNamespace holds the string denoting the namespace edge name in mutations.
 	EdgeNamespace = "namespace"
 	// EdgeCreator holds the string denoting the creator edge name in mutations.
@@ -267,6 +281,13 @@ var Columns = []string{
 	FieldForkedFromID,
 	FieldPendingDelete,
 	FieldRepositoryReadOnly,
+	FieldApprovalsBeforeMerge,
+	FieldResetApprovalsOnPush,
+	FieldSelectiveCodeOwnerRemovals,
+	FieldDisableOverridingApproversPerMergeRequest,
+	FieldMergeRequestsAuthorApproval,
+	FieldMergeRequestsDisableCommittersApproval,
+	FieldRequirePasswordToApprove,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -382,6 +403,20 @@ var (
 	DefaultPendingDelete bool
 	// DefaultRepositoryReadOnly holds the default value on creation for the "repository_read_only" field.
 	DefaultRepositoryReadOnly bool
+	// DefaultApprovalsBeforeMerge holds the default value on creation for the "approvals_before_merge" field.
+	DefaultApprovalsBeforeMerge int
+	// DefaultResetApprovalsOnPush holds the default value on creation for the "reset_approvals_on_push" field.
+	DefaultResetApprovalsOnPush bool
+	// DefaultSelectiveCodeOwnerRemovals holds the default value on creation for the "selective_code_owner_removals" field.
+	DefaultSelectiveCodeOwnerRemovals bool
+	// DefaultDisableOverridingApproversPerMergeRequest holds the default value on creation for the "disable_overriding_approvers_per_merge_request" field.
+	DefaultDisableOverridingApproversPerMergeRequest bool
+	// DefaultMergeRequestsAuthorApproval holds the default value on creation for the "merge_requests_author_approval" field.
+	DefaultMergeRequestsAuthorApproval bool
+	// DefaultMergeRequestsDisableCommittersApproval holds the default value on creation for the "merge_requests_disable_committers_approval" field.
+	DefaultMergeRequestsDisableCommittersApproval bool
+	// DefaultRequirePasswordToApprove holds the default value on creation for the "require_password_to_approve" field.
+	DefaultRequirePasswordToApprove bool
 )
 
 // Visibility defines the type for the "visibility" enum field.
@@ -677,6 +712,41 @@ func ByPendingDelete(opts ...sql.OrderTermOption) OrderOption {
 // ByRepositoryReadOnly orders the results by the repository_read_only field.
 func ByRepositoryReadOnly(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRepositoryReadOnly, opts...).ToFunc()
+}
+
+// ByApprovalsBeforeMerge orders the results by the approvals_before_merge field.
+func ByApprovalsBeforeMerge(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldApprovalsBeforeMerge, opts...).ToFunc()
+}
+
+// ByResetApprovalsOnPush orders the results by the reset_approvals_on_push field.
+func ByResetApprovalsOnPush(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldResetApprovalsOnPush, opts...).ToFunc()
+}
+
+// BySelectiveCodeOwnerRemovals orders the results by the selective_code_owner_removals field.
+func BySelectiveCodeOwnerRemovals(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSelectiveCodeOwnerRemovals, opts...).ToFunc()
+}
+
+// ByDisableOverridingApproversPerMergeRequest orders the results by the disable_overriding_approvers_per_merge_request field.
+func ByDisableOverridingApproversPerMergeRequest(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDisableOverridingApproversPerMergeRequest, opts...).ToFunc()
+}
+
+// ByMergeRequestsAuthorApproval orders the results by the merge_requests_author_approval field.
+func ByMergeRequestsAuthorApproval(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldMergeRequestsAuthorApproval, opts...).ToFunc()
+}
+
+// ByMergeRequestsDisableCommittersApproval orders the results by the merge_requests_disable_committers_approval field.
+func ByMergeRequestsDisableCommittersApproval(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldMergeRequestsDisableCommittersApproval, opts...).ToFunc()
+}
+
+// ByRequirePasswordToApprove orders the results by the require_password_to_approve field.
+func ByRequirePasswordToApprove(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRequirePasswordToApprove, opts...).ToFunc()
 }
 
 // ByNamespaceField orders the results by namespace field.

@@ -310,6 +310,41 @@ func RepositoryReadOnly(v bool) predicate.Project {
 	return predicate.Project(sql.FieldEQ(FieldRepositoryReadOnly, v))
 }
 
+// ApprovalsBeforeMerge applies equality check predicate on the "approvals_before_merge" field. It's identical to ApprovalsBeforeMergeEQ.
+func ApprovalsBeforeMerge(v int) predicate.Project {
+	return predicate.Project(sql.FieldEQ(FieldApprovalsBeforeMerge, v))
+}
+
+// ResetApprovalsOnPush applies equality check predicate on the "reset_approvals_on_push" field. It's identical to ResetApprovalsOnPushEQ.
+func ResetApprovalsOnPush(v bool) predicate.Project {
+	return predicate.Project(sql.FieldEQ(FieldResetApprovalsOnPush, v))
+}
+
+// SelectiveCodeOwnerRemovals applies equality check predicate on the "selective_code_owner_removals" field. It's identical to SelectiveCodeOwnerRemovalsEQ.
+func SelectiveCodeOwnerRemovals(v bool) predicate.Project {
+	return predicate.Project(sql.FieldEQ(FieldSelectiveCodeOwnerRemovals, v))
+}
+
+// DisableOverridingApproversPerMergeRequest applies equality check predicate on the "disable_overriding_approvers_per_merge_request" field. It's identical to DisableOverridingApproversPerMergeRequestEQ.
+func DisableOverridingApproversPerMergeRequest(v bool) predicate.Project {
+	return predicate.Project(sql.FieldEQ(FieldDisableOverridingApproversPerMergeRequest, v))
+}
+
+// MergeRequestsAuthorApproval applies equality check predicate on the "merge_requests_author_approval" field. It's identical to MergeRequestsAuthorApprovalEQ.
+func MergeRequestsAuthorApproval(v bool) predicate.Project {
+	return predicate.Project(sql.FieldEQ(FieldMergeRequestsAuthorApproval, v))
+}
+
+// MergeRequestsDisableCommittersApproval applies equality check predicate on the "merge_requests_disable_committers_approval" field. It's identical to MergeRequestsDisableCommittersApprovalEQ.
+func MergeRequestsDisableCommittersApproval(v bool) predicate.Project {
+	return predicate.Project(sql.FieldEQ(FieldMergeRequestsDisableCommittersApproval, v))
+}
+
+// RequirePasswordToApprove applies equality check predicate on the "require_password_to_approve" field. It's identical to RequirePasswordToApproveEQ.
+func RequirePasswordToApprove(v bool) predicate.Project {
+	return predicate.Project(sql.FieldEQ(FieldRequirePasswordToApprove, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Project {
 	return predicate.Project(sql.FieldEQ(FieldCreatedAt, v))
@@ -2698,6 +2733,106 @@ func RepositoryReadOnlyEQ(v bool) predicate.Project {
 // RepositoryReadOnlyNEQ applies the NEQ predicate on the "repository_read_only" field.
 func RepositoryReadOnlyNEQ(v bool) predicate.Project {
 	return predicate.Project(sql.FieldNEQ(FieldRepositoryReadOnly, v))
+}
+
+// ApprovalsBeforeMergeEQ applies the EQ predicate on the "approvals_before_merge" field.
+func ApprovalsBeforeMergeEQ(v int) predicate.Project {
+	return predicate.Project(sql.FieldEQ(FieldApprovalsBeforeMerge, v))
+}
+
+// ApprovalsBeforeMergeNEQ applies the NEQ predicate on the "approvals_before_merge" field.
+func ApprovalsBeforeMergeNEQ(v int) predicate.Project {
+	return predicate.Project(sql.FieldNEQ(FieldApprovalsBeforeMerge, v))
+}
+
+// ApprovalsBeforeMergeIn applies the In predicate on the "approvals_before_merge" field.
+func ApprovalsBeforeMergeIn(vs ...int) predicate.Project {
+	return predicate.Project(sql.FieldIn(FieldApprovalsBeforeMerge, vs...))
+}
+
+// ApprovalsBeforeMergeNotIn applies the NotIn predicate on the "approvals_before_merge" field.
+func ApprovalsBeforeMergeNotIn(vs ...int) predicate.Project {
+	return predicate.Project(sql.FieldNotIn(FieldApprovalsBeforeMerge, vs...))
+}
+
+// ApprovalsBeforeMergeGT applies the GT predicate on the "approvals_before_merge" field.
+func ApprovalsBeforeMergeGT(v int) predicate.Project {
+	return predicate.Project(sql.FieldGT(FieldApprovalsBeforeMerge, v))
+}
+
+// ApprovalsBeforeMergeGTE applies the GTE predicate on the "approvals_before_merge" field.
+func ApprovalsBeforeMergeGTE(v int) predicate.Project {
+	return predicate.Project(sql.FieldGTE(FieldApprovalsBeforeMerge, v))
+}
+
+// ApprovalsBeforeMergeLT applies the LT predicate on the "approvals_before_merge" field.
+func ApprovalsBeforeMergeLT(v int) predicate.Project {
+	return predicate.Project(sql.FieldLT(FieldApprovalsBeforeMerge, v))
+}
+
+// ApprovalsBeforeMergeLTE applies the LTE predicate on the "approvals_before_merge" field.
+func ApprovalsBeforeMergeLTE(v int) predicate.Project {
+	return predicate.Project(sql.FieldLTE(FieldApprovalsBeforeMerge, v))
+}
+
+// ResetApprovalsOnPushEQ applies the EQ predicate on the "reset_approvals_on_push" field.
+func ResetApprovalsOnPushEQ(v bool) predicate.Project {
+	return predicate.Project(sql.FieldEQ(FieldResetApprovalsOnPush, v))
+}
+
+// ResetApprovalsOnPushNEQ applies the NEQ predicate on the "reset_approvals_on_push" field.
+func ResetApprovalsOnPushNEQ(v bool) predicate.Project {
+	return predicate.Project(sql.FieldNEQ(FieldResetApprovalsOnPush, v))
+}
+
+// SelectiveCodeOwnerRemovalsEQ applies the EQ predicate on the "selective_code_owner_removals" field.
+func SelectiveCodeOwnerRemovalsEQ(v bool) predicate.Project {
+	return predicate.Project(sql.FieldEQ(FieldSelectiveCodeOwnerRemovals, v))
+}
+
+// SelectiveCodeOwnerRemovalsNEQ applies the NEQ predicate on the "selective_code_owner_removals" field.
+func SelectiveCodeOwnerRemovalsNEQ(v bool) predicate.Project {
+	return predicate.Project(sql.FieldNEQ(FieldSelectiveCodeOwnerRemovals, v))
+}
+
+// DisableOverridingApproversPerMergeRequestEQ applies the EQ predicate on the "disable_overriding_approvers_per_merge_request" field.
+func DisableOverridingApproversPerMergeRequestEQ(v bool) predicate.Project {
+	return predicate.Project(sql.FieldEQ(FieldDisableOverridingApproversPerMergeRequest, v))
+}
+
+// DisableOverridingApproversPerMergeRequestNEQ applies the NEQ predicate on the "disable_overriding_approvers_per_merge_request" field.
+func DisableOverridingApproversPerMergeRequestNEQ(v bool) predicate.Project {
+	return predicate.Project(sql.FieldNEQ(FieldDisableOverridingApproversPerMergeRequest, v))
+}
+
+// MergeRequestsAuthorApprovalEQ applies the EQ predicate on the "merge_requests_author_approval" field.
+func MergeRequestsAuthorApprovalEQ(v bool) predicate.Project {
+	return predicate.Project(sql.FieldEQ(FieldMergeRequestsAuthorApproval, v))
+}
+
+// MergeRequestsAuthorApprovalNEQ applies the NEQ predicate on the "merge_requests_author_approval" field.
+func MergeRequestsAuthorApprovalNEQ(v bool) predicate.Project {
+	return predicate.Project(sql.FieldNEQ(FieldMergeRequestsAuthorApproval, v))
+}
+
+// MergeRequestsDisableCommittersApprovalEQ applies the EQ predicate on the "merge_requests_disable_committers_approval" field.
+func MergeRequestsDisableCommittersApprovalEQ(v bool) predicate.Project {
+	return predicate.Project(sql.FieldEQ(FieldMergeRequestsDisableCommittersApproval, v))
+}
+
+// MergeRequestsDisableCommittersApprovalNEQ applies the NEQ predicate on the "merge_requests_disable_committers_approval" field.
+func MergeRequestsDisableCommittersApprovalNEQ(v bool) predicate.Project {
+	return predicate.Project(sql.FieldNEQ(FieldMergeRequestsDisableCommittersApproval, v))
+}
+
+// RequirePasswordToApproveEQ applies the EQ predicate on the "require_password_to_approve" field.
+func RequirePasswordToApproveEQ(v bool) predicate.Project {
+	return predicate.Project(sql.FieldEQ(FieldRequirePasswordToApprove, v))
+}
+
+// RequirePasswordToApproveNEQ applies the NEQ predicate on the "require_password_to_approve" field.
+func RequirePasswordToApproveNEQ(v bool) predicate.Project {
+	return predicate.Project(sql.FieldNEQ(FieldRequirePasswordToApprove, v))
 }
 
 // HasNamespace applies the HasEdge predicate on the "namespace" edge.

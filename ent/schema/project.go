@@ -81,6 +81,15 @@ func (Project) Fields() []ent.Field {
 		// repository_read_only refuses pushes and API writes while the repository moves between
 		// storages (GitLab's repository_read_only).
 		field.Bool("repository_read_only").Default(false).Annotations(entgql.Skip()),
+		// Merge request approval settings (GitLab Premium's project approval configuration):
+		// approvals_before_merge is the deprecated count kept for GET /projects/:id/approvals.
+		field.Int("approvals_before_merge").Default(0).Annotations(entgql.Skip()),
+		field.Bool("reset_approvals_on_push").Default(true).Annotations(entgql.Skip()),
+		field.Bool("selective_code_owner_removals").Default(false).Annotations(entgql.Skip()),
+		field.Bool("disable_overriding_approvers_per_merge_request").Default(false).Annotations(entgql.Skip()),
+		field.Bool("merge_requests_author_approval").Default(false).Annotations(entgql.Skip()),
+		field.Bool("merge_requests_disable_committers_approval").Default(false).Annotations(entgql.Skip()),
+		field.Bool("require_password_to_approve").Default(false).Annotations(entgql.Skip()),
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"anvil/internal/jobs"
 	"anvil/internal/service/containerregistry"
 	"anvil/internal/service/events"
+	"anvil/internal/service/mergerequests/versions"
 	"anvil/internal/service/repos"
 	"anvil/internal/service/snippets"
 	"anvil/internal/service/storagemoves"
@@ -14,7 +15,7 @@ import (
 
 // registerJobs gives every background job kind its handler, and schedules the periodic ones.
 // A kind queued by a service must be registered here, or Enqueue fails.
-func registerJobs(q *jobs.Queue, r *repos.Service, cr *containerregistry.Service, moves *storagemoves.Service, ev *events.Service, sn *snippets.Service, hooks *webhooks.Service) {
+func registerJobs(q *jobs.Queue, r *repos.Service, cr *containerregistry.Service, moves *storagemoves.Service, ev *events.Service, sn *snippets.Service, hooks *webhooks.Service, mrv *versions.Service) {
 	jobs.Register(q, r.RunHousekeep)
 	jobs.Register(q, r.RunRemoveRepository)
 	jobs.Register(q, r.RunSweep)
@@ -35,6 +36,7 @@ func registerJobs(q *jobs.Queue, r *repos.Service, cr *containerregistry.Service
 	jobs.Register(q, hooks.RunDelivery)
 	jobs.Register(q, hooks.RunPushHook)
 	jobs.Register(q, hooks.RunPruneLogs)
+	jobs.Register(q, mrv.RunRefresh)
 	jobs.Periodic(q, 24*time.Hour, webhooks.PruneLogsJob{})
 	jobs.Register(q, hooks.RunAccessTokenExpiry)
 	jobs.Periodic(q, 24*time.Hour, webhooks.AccessTokenExpiryJob{})

@@ -36,6 +36,7 @@ import (
 	"anvil/internal/service/labels"
 	"anvil/internal/service/members"
 	"anvil/internal/service/mergerequests"
+	"anvil/internal/service/mergerequests/versions"
 	"anvil/internal/service/milestones"
 	"anvil/internal/service/namespaces"
 	"anvil/internal/service/notes"
@@ -49,6 +50,7 @@ import (
 	"anvil/internal/service/statistics"
 	"anvil/internal/service/storagemoves"
 	"anvil/internal/service/tags"
+	"anvil/internal/service/timetracking"
 	"anvil/internal/service/todos"
 	"anvil/internal/service/tokens"
 	"anvil/internal/service/users"
@@ -98,6 +100,8 @@ type Services struct {
 	Issues *issues.Service
 	// MergeRequests lists, reads and changes merge requests.
 	MergeRequests *mergerequests.Service
+	// TimeTracking is the time tracking of issues and merge requests.
+	TimeTracking *timetracking.Service
 	// AwardEmoji lists, adds and removes emoji reactions on every registered awardable.
 	AwardEmoji *awardemoji.Service
 	// Notes holds the notes and discussions of every noteable (issues, ...).
@@ -118,6 +122,8 @@ type Services struct {
 	Webhooks *webhooks.Service
 	// Jobs is the durable background job queue (started by the server, see jobs.go).
 	Jobs *jobs.Queue
+	// MergeRequestVersions records and reads merge requests' diff versions.
+	MergeRequestVersions *versions.Service
 }
 
 // New builds the services over an open database and the git client; hasher hashes and checks
@@ -176,10 +182,16 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		return nil, err
 	}
 	pb := protectedbranches.New(d.Client, policy, p, st, cfg.ExternalURL)
+	// Observers of pushes, each on its own line.
+	pushObservers := repos.PushObservers{
+		hooks,                                 // webhooks
+		versions.NewPushObserver(d.Client, q), // merge requests' diff versions and merge status
+	}
 	r := repos.New(repos.Deps{
 		Client: d.Client, Policy: policy, Projects: p, Settings: st,
-		Git: gitClient, Storage: stor, Log: log, Protected: pb, Jobs: q, Pushes: hooks,
+		Git: gitClient, Storage: stor, Log: log, Protected: pb, Jobs: q, Pushes: pushObservers,
 	})
+	mrVersions := versions.New(versions.Deps{Client: d.Client, Repos: r, Settings: st, Jobs: q, Log: log})
 	// A group deletion removes its projects through the repository service, which deletes
 	// their repositories only after the deletion commits.
 	g := groups.New(d.Client, policy, st, r)
@@ -214,7 +226,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		}
 		return string(f.Data), nil
 	}})
-	registerJobs(q, r, cr, moves, ev, sn, hooks)
+	registerJobs(q, r, cr, moves, ev, sn, hooks, mrVersions)
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete, sn.OnProjectDelete},
 		OnChange:     []projects.ChangeHook{hooks.ProjectChanged}, // system hooks
 		StorageMoves: moves})
@@ -225,18 +237,24 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	awards := awardemoji.New(d.Client, awardemoji.NewRegistry())
 	awards.Observe(hooks.EmojiObserver()) // emoji hooks
 	issueObservers := issues.Observers{
-		awards,                     // a destroyed issue's awards and its notes' go with it (before the notes)
-		notes.NewIssueObserver(nt), // system notes
-		issueevents.New(d.Client),  // activity events
-		todoRecorder,               // to-dos
-		hooks.IssueObserver(),      // webhooks
+		awards,                                  // a destroyed issue's awards and its notes' go with it (before the notes)
+		notes.NewIssueObserver(nt),              // system notes
+		issueevents.New(d.Client),               // activity events
+		todoRecorder,                            // to-dos
+		timetracking.NewIssueObserver(d.Client), // a destroyed issue's timelogs go with it
+		hooks.IssueObserver(),                   // webhooks
 	}
 	iss := issues.New(d.Client, policy, p, g, issueObservers)
 	// Noteables, each on its own line: their domains find them for the notes domain.
 	nt.Register(notes.TypeIssue, notes.NewIssueNoteable(d.Client, iss))
 	nt.Register(notes.TypeSnippet, notes.NewSnippetNoteable(sn))
+	tt := timetracking.New(d.Client, nt, st)
+	tt.Register(timetracking.TypeIssue, timetracking.NewIssueTrackable(iss))
 	ep := epics.New(d.Client, policy, g, iss, nt)
 	nt.Register(notes.TypeEpic, ep.Noteable())
+	cm := commits.New(d.Client, policy, p, r, pb, cfg.ExternalURL) // commits honour branch protection
+	nt.Register(notes.TypeCommit, cm.Noteable())
+	nt.RegisterDiffs(notes.TypeCommit, cm.NoteDiffs()) // diff notes on commits
 	// Observers of merge request changes, each on its own line (events, system notes, to-dos,
 	// diff versions, hooks).
 	mrObservers := mergerequests.Observers{
@@ -245,6 +263,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	mrs := mergerequests.New(mergerequests.Deps{Client: d.Client, Policy: policy, Projects: p, Groups: g,
 		Repos: r, Protected: pb, Observer: mrObservers})
 	nt.Register(notes.TypeMergeRequest, notes.NewMergeRequestNoteable(d.Client, mrs))
+	nt.RegisterDiffs(notes.TypeMergeRequest, cm.NoteDiffs()) // diff notes on merge requests
 	// Awardables, each on its own line: their domains find them for the award emoji domain.
 	awards.Registry().Register(awardemoji.IssueKind, awardemoji.Issues(iss))
 	awards.Registry().Register(awardemoji.IssueNoteKind, awardemoji.IssueNotes(nt))
@@ -263,7 +282,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Git:        gitClient,
 
 		ProtectedBranches: pb,
-		Commits:           commits.New(d.Client, policy, p, r, pb, cfg.ExternalURL), // commits honour branch protection
+		Commits:           cm,
 		Branches:          branches.New(d.Client, policy, p, r, pb),
 		Tags:              tags.New(policy, p, r),
 		Forks:             forks.New(d.Client, policy, p, r, pb),
@@ -276,6 +295,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Events:            ev,
 		Issues:            iss,
 		MergeRequests:     mrs,
+		TimeTracking:      tt,
 		AwardEmoji:        awards,
 		Notes:             nt,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
@@ -286,6 +306,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		StorageMoves:      moves,
 		Webhooks:          hooks,
 		Jobs:              q,
+
+		MergeRequestVersions: mrVersions,
 	}, nil
 }
 

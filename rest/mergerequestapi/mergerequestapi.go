@@ -15,6 +15,8 @@ type handlers struct{ mrs *mergerequests.Service }
 func Register(t *route.Table) {
 	h := &handlers{mrs: t.S.MergeRequests}
 	h.registerCore(t)
+	h.registerLists(t)
+	h.registerMerge(t)
 }
 
 // registerCore adds the routes of one merge request's lifecycle.

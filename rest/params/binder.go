@@ -19,6 +19,10 @@ type Binder struct {
 	files   Files
 	errs    []string
 	missing []string
+	// prefix names a nested binder's hash (Nested): its parameters are prefix[name]; its
+	// problems are collected by the binder that made it (children, in order).
+	prefix   string
+	children []*Binder
 }
 
 // NewBinder returns a binder over a parsed tree.
@@ -35,16 +39,53 @@ func (b *Binder) Has(name string) bool {
 
 // Err returns the first problem as GitLab reports it: missing parameters first, joined by ", ".
 func (b *Binder) Err() error {
-	if len(b.missing) > 0 {
-		return apperr.BadParam(strings.Join(b.missing, ", "))
+	missing, errs := b.problems()
+	if len(missing) > 0 {
+		return apperr.BadParam(strings.Join(missing, ", "))
 	}
-	if len(b.errs) > 0 {
-		return apperr.BadParam(strings.Join(b.errs, ", "))
+	if len(errs) > 0 {
+		return apperr.BadParam(strings.Join(errs, ", "))
 	}
 	return nil
 }
 
-func (b *Binder) invalid(name string) { b.errs = append(b.errs, name+" is invalid") }
+// problems are the binder's missing parameters and other errors, its nested binders' included.
+func (b *Binder) problems() (missing, errs []string) {
+	missing, errs = append(missing, b.missing...), append(errs, b.errs...)
+	for _, c := range b.children {
+		m, e := c.problems()
+		missing, errs = append(missing, m...), append(errs, e...)
+	}
+	return missing, errs
+}
+
+// Nested returns a binder over the hash parameter name (name[key]=v, or a JSON object), whose
+// problems name their parameters as Grape does (name[key] is missing) and are reported by b's
+// Err. Nil when name is absent; a value that is not a hash is invalid.
+func (b *Binder) Nested(name string) *Binder {
+	v, ok := b.tree[name]
+	if !ok || v == nil {
+		return nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		b.invalid(name)
+		return nil
+	}
+	c := &Binder{tree: Tree(m), prefix: b.qualify(name)}
+	b.children = append(b.children, c)
+	return c
+}
+
+// qualify is the name of parameter name as reported: prefix[name] in a nested binder.
+func (b *Binder) qualify(name string) string {
+	if b.prefix == "" {
+		return name
+	}
+	return b.prefix + "[" + name + "]"
+}
+
+func (b *Binder) invalid(name string) { b.errs = append(b.errs, b.qualify(name)+" is invalid") }
 
 // Fail records a custom error message for a parameter.
 func (b *Binder) Fail(msg string) { b.errs = append(b.errs, msg) }
@@ -53,7 +94,7 @@ func (b *Binder) Fail(msg string) { b.errs = append(b.errs, msg) }
 func (b *Binder) Require(names ...string) {
 	for _, n := range names {
 		if !b.Has(n) {
-			b.missing = append(b.missing, n+" is missing")
+			b.missing = append(b.missing, b.qualify(n)+" is missing")
 		}
 	}
 }
@@ -117,7 +158,7 @@ func (b *Binder) Enum(name string, values ...string) *string {
 			return s
 		}
 	}
-	b.errs = append(b.errs, name+" does not have a valid value")
+	b.errs = append(b.errs, b.qualify(name)+" does not have a valid value")
 	return nil
 }
 

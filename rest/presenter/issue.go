@@ -48,7 +48,8 @@ type Issue struct {
 	ServiceDeskReplyTo   *string         `json:"service_desk_reply_to"`
 }
 
-// TimeStats is an issuable's time tracking (none recorded yet).
+// TimeStats is an issuable's time tracking (GitLab's Entities::IssuableTimeStats): seconds,
+// and the human forms, null at zero.
 type TimeStats struct {
 	TimeEstimate        int     `json:"time_estimate"`
 	TotalTimeSpent      int     `json:"total_time_spent"`
@@ -106,6 +107,7 @@ func (p *Presenter) Issue(is *ent.Issue, labelDetails bool) *Issue {
 		Links:      IssueLinks{Self: self, Notes: self + "/notes", AwardEmoji: self + "/award_emoji", Project: api},
 		References: IssueReferences{Short: ref, Relative: ref, Full: projPath + ref},
 		Severity:   "UNKNOWN", Assignees: []*UserBasic{}, Weight: is.Weight,
+		TimeStats: p.TimeStats(is.TimeEstimate, is.TotalTimeSpent),
 	}
 	out.Upvotes, out.Downvotes = issues.Votes(is)
 	if m := is.Edges.Milestone; m != nil {

@@ -13,6 +13,9 @@ type Presenter struct {
 	// RegistryHost is the container registry's host and port as image names spell it; empty
 	// means the host of BaseURL.
 	RegistryHost string
+	// HoursOnly reports the time_tracking_limit_to_hours setting when a duration is presented
+	// (nil: false); it is read only when time stats are rendered.
+	HoursOnly func() bool
 }
 
 // New returns a presenter for the external base URL.

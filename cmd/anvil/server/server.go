@@ -148,6 +148,7 @@ func (s *Server) routes() (http.Handler, http.Handler) {
 
 	pres := presenter.New(s.Config.ExternalURL)
 	pres.RegistryHost = s.Config.RegistryHost()
+	pres.HoursOnly = func() bool { return s.Services.TimeTracking.HoursOnly(context.Background()) }
 	auth := &middleware.Authenticator{Tokens: s.Services.Tokens, Users: s.Services.Users}
 	api := e.Group("/api/v4", middleware.SecurityHeaders, func(c *gin.Context) {
 		httpx.SetPresenter(c, pres)

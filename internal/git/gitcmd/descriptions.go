@@ -118,7 +118,9 @@ var descriptions = map[string]description{
 	},
 	"mktag":     {writes: true},
 	"pack-refs": {writes: true, timeout: 10 * time.Minute},
-	"prune":     {writes: true, timeout: time.Hour},
+	// patch-id reads a diff on standard input and takes no positional arguments.
+	"patch-id": {},
+	"prune":    {writes: true, timeout: time.Hour},
 	"receive-pack": {
 		// Takes the repository directory as its argument.
 		endOfOptions: true,

@@ -80,7 +80,8 @@ func targetRules(actor *authz.Actor, scope *authz.Scope) predicate.Event {
 
 // hiddenNotes selects the comments whose "commented on" events the actor may not see, in the
 // projects it reads: comments on issues it may not read (the issues feature unavailable to it,
-// or a confidential issue it may not read) and internal comments where it is not a Reporter.
+// or a confidential issue it may not read), on commits whose code it may not read, on merge
+// requests whose feature is unavailable to it, and internal comments where it is not a Reporter.
 // Like hiddenConfidentialIssues, a small set to exclude rather than every comment to join.
 func hiddenNotes(actor *authz.Actor, scope *authz.Scope, issuesAvailable predicate.Project) func(*sql.Selector) {
 	noIssues := project.And(authz.VisibleProjectsIn(actor, scope), project.Not(issuesAvailable))
@@ -89,6 +90,12 @@ func hiddenNotes(actor *authz.Actor, scope *authz.Scope, issuesAvailable predica
 		onIssues = append(onIssues, predicate.Note(db.In(note.FieldNoteableID, issue.Table, issue.FieldID, hidden)))
 	}
 	where := note.And(note.NoteableTypeEQ(note.NoteableTypeIssue), note.Or(onIssues...))
+	// Comments on commits need the code (download_code); on merge requests, their feature.
+	noCode := project.And(authz.VisibleProjectsIn(actor, scope), project.Not(authz.CodeReadableProjectsIn(actor, scope)))
+	noMRs := project.And(authz.VisibleProjectsIn(actor, scope), project.Not(authz.FeatureAvailableIn(actor, scope, authz.FeatureMergeRequests)))
+	where = note.Or(where,
+		note.And(note.NoteableTypeEQ(note.NoteableTypeCommit), note.HasProjectWith(noCode)),
+		note.And(note.NoteableTypeEQ(note.NoteableTypeMergeRequest), note.HasProjectWith(noMRs)))
 	if !actor.IsAdmin() {
 		where = note.Or(where, note.And(note.Internal(true),
 			note.Not(note.HasProjectWith(authz.ProjectsWithLevelIn(actor, scope, authz.Reporter)))))

@@ -101,13 +101,14 @@ type Service struct {
 
 	mu        sync.RWMutex
 	noteables map[string]Noteable
+	diffs     map[string]Diffs
 	observers []Observer
 }
 
 // New returns the notes service with no noteable registered.
 func New(client *ent.Client) *Service {
 	wire.Require("notes", wire.D("client", client))
-	return &Service{client: client, noteables: map[string]Noteable{}}
+	return &Service{client: client, noteables: map[string]Noteable{}, diffs: map[string]Diffs{}}
 }
 
 // Register makes a noteable type's notes available; registering a type twice panics (wiring).

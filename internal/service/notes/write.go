@@ -25,6 +25,10 @@ type CreateInput struct {
 	Internal bool
 	// CreatedAt back-dates the note (and its updated_at); dropped without set_note_created_at.
 	CreatedAt *time.Time
+	// Position starts a thread on a line of the noteable's diff (a DiffNote: merge requests and
+	// commits); CommitID is the merge request commit it is on (merge requests' commit_id).
+	Position *Position
+	CommitID *string
 }
 
 // newDiscussionID is a discussion id: 40 hex digits, as GitLab's.
@@ -36,13 +40,21 @@ func newDiscussionID() string {
 
 // checkBody validates a note's body as GitLab's Note model does.
 func checkBody(body string) error {
-	if strings.TrimSpace(body) == "" {
-		return apperr.BadRequest(`Note {:note=>["can't be blank"]}`)
-	}
-	if len([]rune(body)) > maxBody {
-		return apperr.BadRequest(`Note {:note=>["is too long (maximum is 1000000 characters)"]}`)
+	if p := bodyProblem(body); p != "" {
+		return apperr.BadRequest("Note " + p)
 	}
 	return nil
+}
+
+// bodyProblem is GitLab's rendering of what is wrong with a note's body, "" when nothing is.
+func bodyProblem(body string) string {
+	if strings.TrimSpace(body) == "" {
+		return `{:note=>["can't be blank"]}`
+	}
+	if len([]rune(body)) > maxBody {
+		return `{:note=>["is too long (maximum is 1000000 characters)"]}`
+	}
+	return ""
 }
 
 // mayComment refuses a comment the actor may not write (a locked discussion included).
@@ -75,6 +87,18 @@ func (s *Service) Create(ctx context.Context, actor *authz.Actor, ref Ref, in Cr
 		dn := note.TypeDiscussionNote
 		typ = &dn
 	}
+	if !thread {
+		in.Position, in.CommitID = nil, nil
+	}
+	if in.Position != nil {
+		if err := s.checkPosition(ctx, t, in.Position); err != nil {
+			return nil, nil, err
+		}
+		dn := note.TypeDiffNote
+		typ = &dn
+	} else {
+		in.CommitID = nil
+	}
 	created, err := s.write(ctx, actor, n, t, in, newDiscussionID(), typ, in.Internal && t.Access.ReadInternal)
 	return created, t, err
 }
@@ -101,7 +125,12 @@ func (s *Service) Reply(ctx context.Context, actor *authz.Actor, ref Ref, discus
 	if err := checkBody(in.Body); err != nil {
 		return nil, nil, err
 	}
+	// A reply to a diff thread is a diff note on the same line (GitLab's reply_attributes).
 	typ := note.TypeDiscussionNote
+	in.Position, in.CommitID = nil, nil
+	if first.Type != nil && *first.Type == note.TypeDiffNote {
+		typ = note.TypeDiffNote
+	}
 	var created *ent.Note
 	err = db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
 		if d.Individual {
@@ -111,18 +140,45 @@ func (s *Service) Reply(ctx context.Context, actor *authz.Actor, ref Ref, discus
 			}
 		}
 		var err error
-		created, err = s.write(ctx, actor, n, t, in, d.ID, &typ, first.Internal)
+		created, err = s.writeReply(ctx, actor, n, t, in, first, &typ)
 		return err
 	})
 	return created, t, err
 }
 
+// writeReply creates a reply to the thread whose first note is first: internal when it is, on
+// its diff line when it is a diff note.
+func (s *Service) writeReply(ctx context.Context, actor *authz.Actor, n Noteable, t *Target, in CreateInput, first *ent.Note, typ *note.Type) (*ent.Note, error) {
+	return s.writeWith(ctx, actor, n, t, in, first.DiscussionID, typ, first.Internal, func(cr *ent.NoteCreate) {
+		if *typ == note.TypeDiffNote {
+			cr.SetPosition(first.Position)
+			if t.CommitID == nil {
+				cr.SetNillableCommitID(first.CommitID)
+			}
+		}
+	})
+}
+
 // write creates a user note in the transaction (opened here unless ctx has one).
 func (s *Service) write(ctx context.Context, actor *authz.Actor, n Noteable, t *Target, in CreateInput, discussionID string, typ *note.Type, internal bool) (*ent.Note, error) {
+	return s.writeWith(ctx, actor, n, t, in, discussionID, typ, internal, func(cr *ent.NoteCreate) {
+		if in.Position != nil {
+			cr.SetPosition(in.Position.Map())
+			if t.CommitID == nil {
+				cr.SetNillableCommitID(in.CommitID)
+			}
+		}
+	})
+}
+
+// writeWith creates a user note in the transaction (opened here unless ctx has one), set
+// completing its columns.
+func (s *Service) writeWith(ctx context.Context, actor *authz.Actor, n Noteable, t *Target, in CreateInput, discussionID string, typ *note.Type, internal bool, set func(*ent.NoteCreate)) (*ent.Note, error) {
 	var out *ent.Note
 	err := db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
 		cr := create(c, t).SetAuthorID(actor.UserID()).SetBody(in.Body).SetInternal(internal).
 			SetDiscussionID(discussionID).SetNillableType(typ).SetResolvable(typ != nil && t.Access.Resolvable)
+		set(cr)
 		if in.CreatedAt != nil && t.Access.BackDate {
 			at := in.CreatedAt.UTC().Truncate(time.Millisecond)
 			cr.SetCreatedAt(at).SetUpdatedAt(at)

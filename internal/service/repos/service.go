@@ -67,6 +67,19 @@ type PushObserver interface {
 	PushRecorded(ctx context.Context, actor *authz.Actor, p *ent.Project, pushes []*ent.PushEvent) error
 }
 
+// PushObservers tells each observer of a push in turn; the first error rolls the push back.
+type PushObservers []PushObserver
+
+// PushRecorded implements PushObserver.
+func (o PushObservers) PushRecorded(ctx context.Context, actor *authz.Actor, p *ent.Project, pushes []*ent.PushEvent) error {
+	for _, x := range o {
+		if err := x.PushRecorded(ctx, actor, p, pushes); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // New returns the repository service over an opened git client and storage.
 func New(d Deps) *Service {
 	wire.Require("repos", wire.D("client", d.Client), wire.D("policy", d.Policy), wire.D("projects", d.Projects),

@@ -1,0 +1,147 @@
+package mergerequests
+
+import (
+	"context"
+
+	"anvil/ent"
+	"anvil/ent/mergerequest"
+	"anvil/ent/namespace"
+	"anvil/ent/predicate"
+	"anvil/ent/project"
+	"anvil/internal/apperr"
+	"anvil/internal/authz"
+	"anvil/internal/db"
+	"anvil/internal/pagination"
+)
+
+// Parent is the list's parent: a project, a group (with its subgroups), or neither
+// (GET /merge_requests).
+type Parent struct {
+	ProjectRef string
+	GroupRef   string
+	// WithoutSubgroups keeps a group's list to the projects directly in it (a group
+	// milestone's merge requests).
+	WithoutSubgroups bool
+}
+
+// Query returns the merge requests of parent the actor may read that match p (REST pages it;
+// GraphQL paginates the query). A project or group the actor cannot read is 404; a project
+// whose merge requests it may not read is 403, as GitLab's authorize! :read_merge_request.
+func (s *Service) Query(ctx context.Context, actor *authz.Actor, parent Parent, p ListParams) (*ent.MergeRequestQuery, error) {
+	var in predicate.Project
+	switch {
+	case parent.ProjectRef != "":
+		proj, err := s.projects.Find(ctx, actor, parent.ProjectRef, authz.ReadMergeRequest)
+		if err != nil {
+			return nil, err
+		}
+		in = project.ID(proj.ID)
+	case parent.GroupRef != "":
+		g, err := s.groups.Find(ctx, actor, parent.GroupRef, authz.ReadGroup)
+		if err != nil {
+			return nil, err
+		}
+		in = project.HasNamespaceWith(namespace.Or(namespace.ID(g.ID), authz.Descendants(g.FullPath)))
+		if parent.WithoutSubgroups {
+			in = project.NamespaceID(g.ID)
+		}
+		if !p.IncludeArchived {
+			in = project.And(in, project.Archived(false))
+		}
+	default:
+		if actor.IsAnonymous() && p.Scope != "all" {
+			// GET /merge_requests defaults to created_by_me, which needs a signed-in user.
+			return nil, apperr.Unauthorized()
+		}
+		if p.Scope == "" {
+			p.Scope = "created_by_me"
+		}
+		in = project.IDGT(0)
+	}
+	vis, err := s.visibleIn(ctx, actor, in)
+	if err != nil {
+		return nil, err
+	}
+	ids, err := s.resolveTitles(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	fs, err := filters(actor, p, ids)
+	if err != nil {
+		return nil, err
+	}
+	return db.ClientFrom(ctx, s.client).MergeRequest.Query().Where(vis...).Where(fs...), nil
+}
+
+// List returns one page of Query in order, each merge request with the edges the presenter
+// needs.
+func (s *Service) List(ctx context.Context, actor *authz.Actor, parent Parent, p ListParams, o Order, page pagination.Offset) (pagination.Result[*ent.MergeRequest], error) {
+	res := pagination.Result[*ent.MergeRequest]{Page: page}
+	q, err := s.Query(ctx, actor, parent, p)
+	if err != nil {
+		return res, err
+	}
+	n, err := q.Clone().Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(ctx)
+	if err != nil {
+		return res, err
+	}
+	rows, err := s.page(ctx, order(q, o).Offset(page.Skip()).Limit(page.Limit()))
+	if err != nil {
+		return res, err
+	}
+	res.Items, res.Total = rows, pagination.BoundedTotal(n)
+	return res, nil
+}
+
+// page reads a page in two steps: the ids in order (the sort carries only the id and the
+// order's keys), then those merge requests with what Load selects, so that the vote counts and
+// edges are read for the page's rows only.
+func (s *Service) page(ctx context.Context, q *ent.MergeRequestQuery) ([]*ent.MergeRequest, error) {
+	ids, err := q.IDs(ctx)
+	if err != nil || len(ids) == 0 {
+		return []*ent.MergeRequest{}, err
+	}
+	rows, err := Load(db.ClientFrom(ctx, s.client).MergeRequest.Query().Where(mergerequest.IDIn(ids...))).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	at := make(map[int]int, len(ids))
+	for i, id := range ids {
+		at[id] = i
+	}
+	byPos := make([]*ent.MergeRequest, len(ids))
+	for _, mr := range rows {
+		byPos[at[mr.ID]] = mr
+	}
+	out := make([]*ent.MergeRequest, 0, len(rows))
+	for _, mr := range byPos {
+		if mr != nil { // deleted between the two reads
+			out = append(out, mr)
+		}
+	}
+	return out, nil
+}
+
+// Readable selects every merge request the actor may read (the finder's visibility rule
+// alone), for the domains that list things about merge requests: to-dos, events, and the like.
+func (s *Service) Readable(ctx context.Context, actor *authz.Actor) (predicate.MergeRequest, error) {
+	preds, err := s.visibleIn(ctx, actor, project.IDGT(0))
+	if err != nil {
+		return nil, err
+	}
+	return mergerequest.And(preds...), nil
+}
+
+// FindVisible returns the merge request with id if the actor may read it (GraphQL's
+// node(id:)): the same visibility as the lists; 404 Merge Request Not Found otherwise.
+func (s *Service) FindVisible(ctx context.Context, actor *authz.Actor, id int) (*ent.MergeRequest, error) {
+	q, err := s.Query(ctx, actor, Parent{}, ListParams{Scope: "all"})
+	if err != nil {
+		return nil, err
+	}
+	mr, err := Load(q.Where(mergerequest.ID(id))).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFound("Merge Request")
+	}
+	return mr, err
+}

@@ -1,0 +1,58 @@
+// Package versions records and reads the diff versions of merge requests: when a merge
+// request is created and each time its source branch moves, a version stores the merge base,
+// the source and target heads, the commits and the changed files with their patches (within
+// the instance's diff limits), so an old version stays readable after a force push. Its head
+// is kept alive by a keep-around ref, and refs/merge-requests/:iid/head follows the newest.
+package versions
+
+import (
+	"context"
+	"log/slog"
+
+	"anvil/ent"
+	"anvil/internal/git"
+	"anvil/internal/jobs"
+	"anvil/internal/service/settings"
+	"anvil/internal/service/wire"
+)
+
+// Repositories opens a project's repository (the repository service).
+type Repositories interface {
+	Repository(p *ent.Project) (*git.Repository, error)
+}
+
+// Service records and reads diff versions.
+type Service struct {
+	client   *ent.Client
+	repos    Repositories
+	settings *settings.Service
+	jobs     jobs.Enqueuer
+	log      *slog.Logger
+	// added is told of the commits a new version added (the "added N commits" system note).
+	added []CommitsAdded
+}
+
+// CommitsAdded is told, in the version's transaction, of the commits a new version of mr added
+// since the previous one (none for the first version).
+type CommitsAdded func(ctx context.Context, mr *ent.MergeRequest, previous, current *ent.MergeRequestDiff, added []*ent.MergeRequestDiffCommit) error
+
+// Deps are the collaborators of the service; every one is required.
+type Deps struct {
+	Client   *ent.Client
+	Repos    Repositories
+	Settings *settings.Service
+	// Jobs queues the refresh of merge requests whose source branch moved, in the push's
+	// transaction.
+	Jobs jobs.Enqueuer
+	Log  *slog.Logger
+}
+
+// New returns the service.
+func New(d Deps) *Service {
+	wire.Require("merge request versions", wire.D("client", d.Client), wire.D("repositories", d.Repos),
+		wire.D("settings", d.Settings), wire.D("jobs", d.Jobs), wire.D("logger", d.Log))
+	return &Service{client: d.Client, repos: d.Repos, settings: d.Settings, jobs: d.Jobs, log: d.Log}
+}
+
+// OnCommitsAdded registers an observer of added commits (system notes); call it while wiring.
+func (s *Service) OnCommitsAdded(f CommitsAdded) { s.added = append(s.added, f) }
