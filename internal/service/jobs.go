@@ -38,4 +38,6 @@ func registerJobs(q *jobs.Queue, r *repos.Service, cr *containerregistry.Service
 	jobs.Register(q, hooks.RunPruneLogs)
 	jobs.Register(q, mrv.RunRefresh)
 	jobs.Periodic(q, 24*time.Hour, webhooks.PruneLogsJob{})
+	jobs.Register(q, hooks.RunAccessTokenExpiry)
+	jobs.Periodic(q, 24*time.Hour, webhooks.AccessTokenExpiryJob{})
 }

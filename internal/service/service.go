@@ -21,6 +21,7 @@ import (
 	"anvil/internal/git/storage"
 	"anvil/internal/jobs"
 	"anvil/internal/registry"
+	"anvil/internal/secretbox"
 	"anvil/internal/service/awardemoji"
 	"anvil/internal/service/branches"
 	"anvil/internal/service/clientauth"
@@ -171,8 +172,18 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	p := projects.New(d.Client, policy, st)
 	// Webhooks are built early: repositories (pushes), issues and the ent hooks of system
 	// events call them; groups and repositories complete them.
+	box, err := secretbox.Load(cfg.DataDir)
+	if err != nil {
+		_ = gitClient.Close()
+		return nil, err
+	}
 	hooks := webhooks.New(webhooks.Deps{Client: d.Client, Policy: policy, Projects: p, Settings: st,
-		Jobs: q, Log: log, ExternalURL: cfg.ExternalURL})
+		Jobs: q, Log: log, Secrets: box, ExternalURL: cfg.ExternalURL})
+	// Hooks written before their URLs and tokens were encrypted are sealed now, row by row.
+	if err := hooks.EncryptAtRest(ctx); err != nil {
+		_ = gitClient.Close()
+		return nil, err
+	}
 	pb := protectedbranches.New(d.Client, policy, p, st, cfg.ExternalURL)
 	// Observers of pushes, each on its own line.
 	pushObservers := repos.PushObservers{
@@ -257,6 +268,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		mrevents.New(d.Client),                         // activity events
 		todoRecorder,                                   // to-dos
 		timetracking.NewMergeRequestObserver(d.Client), // a destroyed merge request's timelogs go with it
+		hooks.MergeRequestObserver(),                   // webhooks
 	}
 	mrs := mergerequests.New(mergerequests.Deps{Client: d.Client, Policy: policy, Projects: p, Groups: g, Issues: iss,
 		Repos: r, Protected: pb, Observer: mrObservers})

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"anvil/cmd/anvil/server/servertest"
+	"anvil/ent"
+	"anvil/internal/service/webhooks"
 
 	"github.com/stretchr/testify/require"
 )
@@ -31,7 +33,7 @@ type receiver struct {
 	status atomic.Int32
 }
 
-func newReceiver(t *testing.T) *receiver {
+func newReceiver(t testing.TB) *receiver {
 	t.Helper()
 	r := &receiver{}
 	r.status.Store(200)
@@ -69,4 +71,14 @@ func (r *receiver) wait(t *testing.T, n int) []delivery {
 func allowLoopback(t *testing.T, in *servertest.Instance) {
 	t.Helper()
 	require.NoError(t, in.Services.Settings.Set(context.Background(), "outbound_local_requests_whitelist", []string{"127.0.0.1"}))
+}
+
+// webhooksTarget is a project's events target.
+func webhooksTarget(p *ent.Project) webhooks.Target { return webhooks.Target{Project: p} }
+
+// pushEvent is a push to main.
+func pushEvent() webhooks.Event {
+	ev := webhooks.PushEvent
+	ev.Branch = "main"
+	return ev
 }

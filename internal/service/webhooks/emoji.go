@@ -6,17 +6,19 @@ import (
 	"anvil/ent"
 	"anvil/ent/awardemoji"
 	"anvil/ent/issue"
+	"anvil/ent/mergerequest"
 	"anvil/ent/note"
 	"anvil/ent/project"
 	"anvil/ent/snippet"
 	"anvil/internal/authz"
 	"anvil/internal/db"
 	"anvil/internal/service/issues"
+	"anvil/internal/service/mergerequests"
 	"anvil/internal/service/notes"
 )
 
 // EmojiHooks is the award emoji observer that fires emoji hooks: a reaction given or taken
-// back on an issue, a project snippet or a comment on them reaches the hooks of the project's
+// back on an issue, a merge request, a project snippet or a comment on them reaches the hooks of the project's
 // groups subscribed to emoji events (project hooks have no such flag here, as the spec's
 // project hook lists none). Awards on group-level objects (epics) fire none.
 type EmojiHooks struct{ s *Service }
@@ -55,6 +57,14 @@ func (o EmojiHooks) AwardChanged(ctx context.Context, actor *authz.Actor, action
 		iid := on.issue.Iid
 		target = &notes.Target{Type: notes.TypeIssue, ID: on.issue.ID, IID: &iid}
 		payload["issue"] = issueHookAttrs(on.issue, pd, issueLabels(on.issue))
+	case on.mr != nil:
+		iid := on.mr.Iid
+		target = &notes.Target{Type: notes.TypeMergeRequest, ID: on.mr.ID, IID: &iid}
+		md, err := o.s.mrHookAttrs(ctx, on.mr, on.project, pd, mrLabels(on.mr))
+		if err != nil {
+			return err
+		}
+		payload["merge_request"] = md
 	case on.snippet != nil:
 		target = &notes.Target{Type: notes.TypeSnippet, ID: on.snippet.ID}
 		sd, err := o.s.snippetHookAttrs(ctx, on.snippet, pd)
@@ -86,6 +96,7 @@ func (o EmojiHooks) AwardChanged(ctx context.Context, actor *authz.Actor, action
 type awardedOn struct {
 	project *ent.Project
 	issue   *ent.Issue
+	mr      *ent.MergeRequest
 	snippet *ent.Snippet
 	note    *ent.Note
 }
@@ -106,6 +117,8 @@ func (s *Service) awarded(ctx context.Context, c *ent.Client, a *ent.AwardEmoji)
 		switch {
 		case n.NoteableType == note.NoteableTypeIssue && n.NoteableID != nil:
 			typ, id = awardemoji.AwardableTypeIssue, *n.NoteableID
+		case n.NoteableType == note.NoteableTypeMergeRequest && n.NoteableID != nil:
+			typ, id = awardemoji.AwardableTypeMergeRequest, *n.NoteableID
 		case n.NoteableType == note.NoteableTypeSnippet && n.NoteableID != nil:
 			typ, id = awardemoji.AwardableTypeSnippet, *n.NoteableID
 		}
@@ -126,6 +139,12 @@ func (s *Service) awarded(ctx context.Context, c *ent.Client, a *ent.AwardEmoji)
 			return on, ignoreNotFound(err)
 		}
 		on.issue, projectID = is, is.ProjectID
+	case awardemoji.AwardableTypeMergeRequest:
+		mr, err := mergerequests.Load(c.MergeRequest.Query().Where(mergerequest.ID(id))).Only(ctx)
+		if err != nil {
+			return on, ignoreNotFound(err)
+		}
+		on.mr, projectID = mr, mr.ProjectID
 	case awardemoji.AwardableTypeSnippet:
 		sn, err := c.Snippet.Query().Where(snippet.ID(id)).Only(ctx)
 		if err != nil || sn.ProjectID == nil {

@@ -159,19 +159,22 @@ func humanDuration(seconds int) any {
 func issueLabels(is *ent.Issue) []LabelData {
 	out := []LabelData{}
 	for _, l := range is.Edges.LabelLinks {
-		lb := l.Edges.Label
-		if lb == nil {
-			continue
+		if l.Edges.Label != nil {
+			out = append(out, labelData(l.Edges.Label))
 		}
-		typ := "ProjectLabel"
-		if lb.GroupID != nil {
-			typ = "GroupLabel"
-		}
-		out = append(out, LabelData{ID: lb.ID, Title: lb.Title, Color: lb.Color, ProjectID: lb.ProjectID,
-			CreatedAt: hookTime(lb.CreatedAt), UpdatedAt: hookTime(lb.UpdatedAt), Description: lb.Description,
-			Type: typ, GroupID: lb.GroupID})
 	}
 	return out
+}
+
+// labelData is a label in payload form.
+func labelData(lb *ent.Label) LabelData {
+	typ := "ProjectLabel"
+	if lb.GroupID != nil {
+		typ = "GroupLabel"
+	}
+	return LabelData{ID: lb.ID, Title: lb.Title, Color: lb.Color, ProjectID: lb.ProjectID,
+		CreatedAt: hookTime(lb.CreatedAt), UpdatedAt: hookTime(lb.UpdatedAt), Description: lb.Description,
+		Type: typ, GroupID: lb.GroupID}
 }
 
 // issueChanges are the attributes an update changed, as {previous, current}.

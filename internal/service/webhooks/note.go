@@ -55,6 +55,12 @@ func (s *Service) notePayload(ctx context.Context, u *ent.User, p *ent.Project, 
 	case *ent.Issue:
 		confidential = confidential || obj.Confidential
 		out["issue"] = issueHookAttrs(obj, pd, issueLabels(obj))
+	case *ent.MergeRequest:
+		md, err := s.mrHookAttrs(ctx, obj, p, pd, mrLabels(obj))
+		if err != nil {
+			return nil, false, err
+		}
+		out["merge_request"] = md
 	case *ent.Snippet:
 		sd, err := s.snippetHookAttrs(ctx, obj, pd)
 		if err != nil {

@@ -19,6 +19,7 @@ import (
 	"anvil/internal/authz"
 	"anvil/internal/git"
 	"anvil/internal/jobs"
+	"anvil/internal/secretbox"
 	"anvil/internal/service/groups"
 	"anvil/internal/service/projects"
 	"anvil/internal/service/settings"
@@ -33,6 +34,8 @@ type Deps struct {
 	Settings *settings.Service
 	Jobs     jobs.Enqueuer
 	Log      *slog.Logger
+	// Secrets encrypts hooks' URLs and tokens at rest.
+	Secrets *secretbox.Box
 	// ExternalURL is the instance's URL (payload URLs, X-Gitlab-Instance).
 	ExternalURL string
 }
@@ -74,12 +77,13 @@ type Service struct {
 func New(d Deps) *Service {
 	wire.Require("webhooks", wire.D("client", d.Client), wire.D("policy", d.Policy),
 		wire.D("projects", d.Projects), wire.D("settings", d.Settings), wire.D("jobs", d.Jobs),
-		wire.D("logger", d.Log))
+		wire.D("logger", d.Log), wire.D("secrets", d.Secrets))
 	s := &Service{Deps: d, now: time.Now}
 	s.limiter = newLimiter(func() time.Time { return s.now() })
 	s.registerSystemEvents()
 	s.registerMemberEvents()
 	s.registerRenameEvents()
+	s.registerEncryption(d.Secrets)
 	return s
 }
 
