@@ -168,42 +168,27 @@ func (r *Resolver) UserConnection() generated.UserConnectionResolver {
 }
 
 type (
-	epicConnectionResolver         struct{ *Resolver }
 	epicResolver                   struct{ *Resolver }
-	groupConnectionResolver        struct{ *Resolver }
-	groupConnectionResolver        struct{ *Resolver }
+	epicConnectionResolver         struct{ *Resolver }
 	groupResolver                  struct{ *Resolver }
-	groupResolver                  struct{ *Resolver }
-	issueConnectionResolver        struct{ *Resolver }
-	issueConnectionResolver        struct{ *Resolver }
+	groupConnectionResolver        struct{ *Resolver }
 	issueResolver                  struct{ *Resolver }
-	issueResolver                  struct{ *Resolver }
-	labelConnectionResolver        struct{ *Resolver }
-	labelConnectionResolver        struct{ *Resolver }
+	issueConnectionResolver        struct{ *Resolver }
 	labelResolver                  struct{ *Resolver }
-	labelResolver                  struct{ *Resolver }
-	memberConnectionResolver       struct{ *Resolver }
-	memberConnectionResolver       struct{ *Resolver }
+	labelConnectionResolver        struct{ *Resolver }
 	memberResolver                 struct{ *Resolver }
-	memberResolver                 struct{ *Resolver }
-	mergeRequestConnectionResolver struct{ *Resolver }
+	memberConnectionResolver       struct{ *Resolver }
 	mergeRequestResolver           struct{ *Resolver }
-	milestoneConnectionResolver    struct{ *Resolver }
-	milestoneConnectionResolver    struct{ *Resolver }
+	mergeRequestConnectionResolver struct{ *Resolver }
 	milestoneResolver              struct{ *Resolver }
-	milestoneResolver              struct{ *Resolver }
-	projectConnectionResolver      struct{ *Resolver }
-	projectConnectionResolver      struct{ *Resolver }
+	milestoneConnectionResolver    struct{ *Resolver }
 	projectResolver                struct{ *Resolver }
-	projectResolver                struct{ *Resolver }
+	projectConnectionResolver      struct{ *Resolver }
 	queryResolver                  struct{ *Resolver }
-	queryResolver                  struct{ *Resolver }
-	snippetConnectionResolver      struct{ *Resolver }
 	snippetResolver                struct{ *Resolver }
-	todoConnectionResolver         struct{ *Resolver }
+	snippetConnectionResolver      struct{ *Resolver }
 	todoResolver                   struct{ *Resolver }
-	userConnectionResolver         struct{ *Resolver }
-	userConnectionResolver         struct{ *Resolver }
+	todoConnectionResolver         struct{ *Resolver }
 	userResolver                   struct{ *Resolver }
-	userResolver                   struct{ *Resolver }
+	userConnectionResolver         struct{ *Resolver }
 )

@@ -7,6 +7,7 @@ import (
 	"anvil/ent/milestone"
 	"anvil/ent/namespace"
 	"anvil/ent/project"
+	"anvil/ent/todo"
 	"anvil/ent/user"
 	"anvil/graph/model"
 	"anvil/internal/service/notes"
@@ -36,8 +37,11 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	AwardEmoji() AwardEmojiResolver
 	Commit() CommitResolver
 	Discussion() DiscussionResolver
+	Epic() EpicResolver
+	EpicConnection() EpicConnectionResolver
 	Group() GroupResolver
 	GroupConnection() GroupConnectionResolver
 	Issue() IssueResolver
@@ -56,6 +60,10 @@ type ResolverRoot interface {
 	ProjectConnection() ProjectConnectionResolver
 	Query() QueryResolver
 	Repository() RepositoryResolver
+	Snippet() SnippetResolver
+	SnippetConnection() SnippetConnectionResolver
+	Todo() TodoResolver
+	TodoConnection() TodoConnectionResolver
 	Tree() TreeResolver
 	User() UserResolver
 	UserConnection() UserConnectionResolver
@@ -69,6 +77,46 @@ type ComplexityRoot struct {
 		HumanAccess  func(childComplexity int) int
 		IntegerValue func(childComplexity int) int
 		StringValue  func(childComplexity int) int
+	}
+
+	AwardEmoji struct {
+		Description    func(childComplexity int) int
+		Emoji          func(childComplexity int) int
+		Name           func(childComplexity int) int
+		Unicode        func(childComplexity int) int
+		UnicodeVersion func(childComplexity int) int
+		User           func(childComplexity int) int
+	}
+
+	AwardEmojiAddPayload struct {
+		AwardEmoji       func(childComplexity int) int
+		ClientMutationID func(childComplexity int) int
+		Errors           func(childComplexity int) int
+	}
+
+	AwardEmojiConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	AwardEmojiEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	AwardEmojiRemovePayload struct {
+		AwardEmoji       func(childComplexity int) int
+		ClientMutationID func(childComplexity int) int
+		Errors           func(childComplexity int) int
+	}
+
+	AwardEmojiTogglePayload struct {
+		AwardEmoji       func(childComplexity int) int
+		ClientMutationID func(childComplexity int) int
+		Errors           func(childComplexity int) int
+		ToggledOn        func(childComplexity int) int
 	}
 
 	Blob struct {
@@ -189,14 +237,58 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	Epic struct {
+		Author           func(childComplexity int) int
+		AwardEmoji       func(childComplexity int, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		ClosedAt         func(childComplexity int) int
+		Color            func(childComplexity int) int
+		Confidential     func(childComplexity int) int
+		CreatedAt        func(childComplexity int) int
+		Description      func(childComplexity int) int
+		Downvotes        func(childComplexity int) int
+		DueDate          func(childComplexity int) int
+		DueDateFixed     func(childComplexity int) int
+		DueDateIsFixed   func(childComplexity int) int
+		Group            func(childComplexity int) int
+		ID               func(childComplexity int) int
+		Iid              func(childComplexity int) int
+		Labels           func(childComplexity int, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		Parent           func(childComplexity int) int
+		Reference        func(childComplexity int, full *bool) int
+		StartDate        func(childComplexity int) int
+		StartDateFixed   func(childComplexity int) int
+		StartDateIsFixed func(childComplexity int) int
+		State            func(childComplexity int) int
+		Title            func(childComplexity int) int
+		UpdatedAt        func(childComplexity int) int
+		Upvotes          func(childComplexity int) int
+		WebPath          func(childComplexity int) int
+		WebURL           func(childComplexity int) int
+	}
+
+	EpicConnection struct {
+		Count      func(childComplexity int) int
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	EpicEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	Group struct {
 		CreatedAt     func(childComplexity int) int
 		Description   func(childComplexity int) int
+		Epic          func(childComplexity int, iid *string) int
+		Epics         func(childComplexity int, iid *string, state *model.EpicState, search *string, authorUsername *string, labelName []string, confidential *bool, includeDescendantGroups *bool, includeAncestorGroups *bool, sort *model.EpicSort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		FullName      func(childComplexity int) int
 		FullPath      func(childComplexity int) int
 		GroupMembers  func(childComplexity int, search *string, relations []model.GroupMemberRelation, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		ID            func(childComplexity int) int
-		Issues        func(childComplexity int, iid *string, iids []string, state *model.IssuableState, labelName []*string, milestoneTitle []*string, milestoneWildcardID *model.MilestoneWildcardID, authorUsername *string, assigneeUsernames []string, assigneeUsername *string, assigneeID *string, assigneeWildcardID *model.AssigneeWildcardID, search *string, in []model.IssuableSearchableField, types []model.IssueType, confidential *bool, createdBefore *time.Time, createdAfter *time.Time, updatedBefore *time.Time, updatedAfter *time.Time, closedBefore *time.Time, closedAfter *time.Time, dueBefore *time.Time, dueAfter *time.Time, not *model.NegatedIssueFilterInput, sort *model.IssueSort, includeSubgroups *bool, includeArchived *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		Issues        func(childComplexity int, iid *string, iids []string, state *model.IssuableState, labelName []*string, milestoneTitle []*string, milestoneWildcardID *model.MilestoneWildcardID, authorUsername *string, assigneeUsernames []string, assigneeUsername *string, assigneeID *string, assigneeWildcardID *model.AssigneeWildcardID, search *string, in []model.IssuableSearchableField, types []model.IssueType, confidential *bool, createdBefore *time.Time, createdAfter *time.Time, updatedBefore *time.Time, updatedAfter *time.Time, closedBefore *time.Time, closedAfter *time.Time, dueBefore *time.Time, dueAfter *time.Time, myReactionEmoji *string, or *model.UnionedIssueFilterInput, not *model.NegatedIssueFilterInput, sort *model.IssueSort, includeSubgroups *bool, includeArchived *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		Kind          func(childComplexity int) int
 		Label         func(childComplexity int, title string) int
 		Labels        func(childComplexity int, searchTerm *string, includeAncestorGroups *bool, includeDescendantGroups *bool, onlyGroupLabels *bool, title *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
@@ -252,6 +344,7 @@ type ComplexityRoot struct {
 	Issue struct {
 		Assignees        func(childComplexity int, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		Author           func(childComplexity int) int
+		AwardEmoji       func(childComplexity int, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		ClosedAt         func(childComplexity int) int
 		ClosedBy         func(childComplexity int) int
 		Confidential     func(childComplexity int) int
@@ -259,6 +352,7 @@ type ComplexityRoot struct {
 		Description      func(childComplexity int) int
 		DiscussionLocked func(childComplexity int) int
 		Discussions      func(childComplexity int, filter *model.NotesFilterType, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		Downvotes        func(childComplexity int) int
 		DueDate          func(childComplexity int) int
 		ID               func(childComplexity int) int
 		Iid              func(childComplexity int) int
@@ -274,6 +368,7 @@ type ComplexityRoot struct {
 		TotalTimeSpent   func(childComplexity int) int
 		Type             func(childComplexity int) int
 		UpdatedAt        func(childComplexity int) int
+		Upvotes          func(childComplexity int) int
 		UserNotesCount   func(childComplexity int) int
 		WebPath          func(childComplexity int) int
 		WebURL           func(childComplexity int) int
@@ -457,6 +552,9 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		AwardEmojiAdd       func(childComplexity int, input model.AwardEmojiAddInput) int
+		AwardEmojiRemove    func(childComplexity int, input model.AwardEmojiRemoveInput) int
+		AwardEmojiToggle    func(childComplexity int, input model.AwardEmojiToggleInput) int
 		CreateIssue         func(childComplexity int, input model.CreateIssueInput) int
 		CreateNote          func(childComplexity int, input model.CreateNoteInput) int
 		GroupCreate         func(childComplexity int, input model.GroupCreateInput) int
@@ -517,7 +615,7 @@ type ComplexityRoot struct {
 		Group             func(childComplexity int) int
 		ID                func(childComplexity int) int
 		Issue             func(childComplexity int, iid string) int
-		Issues            func(childComplexity int, iid *string, iids []string, state *model.IssuableState, labelName []*string, milestoneTitle []*string, milestoneWildcardID *model.MilestoneWildcardID, authorUsername *string, assigneeUsernames []string, assigneeUsername *string, assigneeID *string, assigneeWildcardID *model.AssigneeWildcardID, search *string, in []model.IssuableSearchableField, types []model.IssueType, confidential *bool, createdBefore *time.Time, createdAfter *time.Time, updatedBefore *time.Time, updatedAfter *time.Time, closedBefore *time.Time, closedAfter *time.Time, dueBefore *time.Time, dueAfter *time.Time, not *model.NegatedIssueFilterInput, sort *model.IssueSort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		Issues            func(childComplexity int, iid *string, iids []string, state *model.IssuableState, labelName []*string, milestoneTitle []*string, milestoneWildcardID *model.MilestoneWildcardID, authorUsername *string, assigneeUsernames []string, assigneeUsername *string, assigneeID *string, assigneeWildcardID *model.AssigneeWildcardID, search *string, in []model.IssuableSearchableField, types []model.IssueType, confidential *bool, createdBefore *time.Time, createdAfter *time.Time, updatedBefore *time.Time, updatedAfter *time.Time, closedBefore *time.Time, closedAfter *time.Time, dueBefore *time.Time, dueAfter *time.Time, myReactionEmoji *string, or *model.UnionedIssueFilterInput, not *model.NegatedIssueFilterInput, sort *model.IssueSort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		Label             func(childComplexity int, title string) int
 		Labels            func(childComplexity int, searchTerm *string, includeAncestorGroups *bool, title *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		LastActivityAt    func(childComplexity int) int
@@ -531,6 +629,7 @@ type ComplexityRoot struct {
 		Path              func(childComplexity int) int
 		ProjectMembers    func(childComplexity int, search *string, relations []model.ProjectMemberRelation, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		Repository        func(childComplexity int) int
+		Snippets          func(childComplexity int, ids []string, visibility *model.VisibilityScopesEnum, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		StarCount         func(childComplexity int) int
 		UpdatedAt         func(childComplexity int) int
 		Visibility        func(childComplexity int) int
@@ -637,6 +736,58 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	Snippet struct {
+		Author          func(childComplexity int) int
+		AwardEmoji      func(childComplexity int, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		Blobs           func(childComplexity int, paths []string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
+		CreatedAt       func(childComplexity int) int
+		Description     func(childComplexity int) int
+		FileName        func(childComplexity int) int
+		HTTPURLToRepo   func(childComplexity int) int
+		ID              func(childComplexity int) int
+		Project         func(childComplexity int) int
+		RawURL          func(childComplexity int) int
+		SSHURLToRepo    func(childComplexity int) int
+		Title           func(childComplexity int) int
+		UpdatedAt       func(childComplexity int) int
+		VisibilityLevel func(childComplexity int) int
+		WebURL          func(childComplexity int) int
+	}
+
+	SnippetBlob struct {
+		Binary       func(childComplexity int) int
+		Name         func(childComplexity int) int
+		Path         func(childComplexity int) int
+		RawPath      func(childComplexity int) int
+		RawPlainData func(childComplexity int) int
+		Size         func(childComplexity int) int
+	}
+
+	SnippetBlobConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SnippetBlobEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	SnippetConnection struct {
+		Count      func(childComplexity int) int
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SnippetEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	Submodule struct {
 		FlatPath func(childComplexity int) int
 		ID       func(childComplexity int) int
@@ -655,6 +806,34 @@ type ComplexityRoot struct {
 	}
 
 	SubmoduleEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	Todo struct {
+		Action       func(childComplexity int) int
+		Author       func(childComplexity int) int
+		Body         func(childComplexity int) int
+		CreatedAt    func(childComplexity int) int
+		Group        func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Project      func(childComplexity int) int
+		State        func(childComplexity int) int
+		TargetEntity func(childComplexity int) int
+		TargetType   func(childComplexity int) int
+		TargetURL    func(childComplexity int) int
+		UpdatedAt    func(childComplexity int) int
+	}
+
+	TodoConnection struct {
+		Count      func(childComplexity int) int
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	TodoEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
 	}
@@ -719,6 +898,7 @@ type ComplexityRoot struct {
 		ReviewRequestedMergeRequests func(childComplexity int, iids []string, sourceBranches []string, targetBranches []string, state *model.MergeRequestState, draft *bool, labelName []*string, milestoneTitle *string, search *string, not *model.MergeRequestsResolverNegatedParams, projectPath *string, projectID *string, sort *model.MergeRequestSort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		StarredProjects              func(childComplexity int, search *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		State                        func(childComplexity int) int
+		Todos                        func(childComplexity int, action []todo.Action, state []todo.State, typeArg []model.TodoTargetEnum, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		UpdatedAt                    func(childComplexity int) int
 		Username                     func(childComplexity int) int
 		WebPath                      func(childComplexity int) int
@@ -755,6 +935,14 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
+type AwardEmojiResolver interface {
+	Name(ctx context.Context, obj *ent.AwardEmoji) (string, error)
+	Description(ctx context.Context, obj *ent.AwardEmoji) (string, error)
+	Emoji(ctx context.Context, obj *ent.AwardEmoji) (string, error)
+	Unicode(ctx context.Context, obj *ent.AwardEmoji) (string, error)
+	UnicodeVersion(ctx context.Context, obj *ent.AwardEmoji) (string, error)
+	User(ctx context.Context, obj *ent.AwardEmoji) (*ent.User, error)
+}
 type CommitResolver interface {
 	Author(ctx context.Context, obj *model.Commit) (*ent.User, error)
 }
@@ -767,15 +955,39 @@ type DiscussionResolver interface {
 	Resolved(ctx context.Context, obj *notes.Discussion) (bool, error)
 	Notes(ctx context.Context, obj *notes.Discussion, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.NoteConnection, error)
 }
+type EpicResolver interface {
+	ID(ctx context.Context, obj *ent.Epic) (string, error)
+
+	Iid(ctx context.Context, obj *ent.Epic) (string, error)
+	State(ctx context.Context, obj *ent.Epic) (model.EpicState, error)
+	Author(ctx context.Context, obj *ent.Epic) (*ent.User, error)
+	Group(ctx context.Context, obj *ent.Epic) (*ent.Namespace, error)
+	Parent(ctx context.Context, obj *ent.Epic) (*ent.Epic, error)
+	StartDate(ctx context.Context, obj *ent.Epic) (*time.Time, error)
+	DueDate(ctx context.Context, obj *ent.Epic) (*time.Time, error)
+	Upvotes(ctx context.Context, obj *ent.Epic) (int, error)
+	Downvotes(ctx context.Context, obj *ent.Epic) (int, error)
+	Labels(ctx context.Context, obj *ent.Epic, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.LabelConnection, error)
+	WebURL(ctx context.Context, obj *ent.Epic) (string, error)
+	WebPath(ctx context.Context, obj *ent.Epic) (string, error)
+	Reference(ctx context.Context, obj *ent.Epic, full *bool) (string, error)
+	AwardEmoji(ctx context.Context, obj *ent.Epic, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.AwardEmojiConnection, error)
+}
+type EpicConnectionResolver interface {
+	Nodes(ctx context.Context, obj *ent.EpicConnection) ([]*ent.Epic, error)
+	Count(ctx context.Context, obj *ent.EpicConnection) (int, error)
+}
 type GroupResolver interface {
 	ID(ctx context.Context, obj *ent.Namespace) (string, error)
 
+	Epic(ctx context.Context, obj *ent.Namespace, iid *string) (*ent.Epic, error)
+	Epics(ctx context.Context, obj *ent.Namespace, iid *string, state *model.EpicState, search *string, authorUsername *string, labelName []string, confidential *bool, includeDescendantGroups *bool, includeAncestorGroups *bool, sort *model.EpicSort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.EpicConnection, error)
 	WebURL(ctx context.Context, obj *ent.Namespace) (string, error)
 	FullName(ctx context.Context, obj *ent.Namespace) (string, error)
 	Parent(ctx context.Context, obj *ent.Namespace) (*ent.Namespace, error)
 	Projects(ctx context.Context, obj *ent.Namespace, includeSubgroups *bool, search *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.ProjectConnection, error)
 	GroupMembers(ctx context.Context, obj *ent.Namespace, search *string, relations []model.GroupMemberRelation, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.MemberConnection, error)
-	Issues(ctx context.Context, obj *ent.Namespace, iid *string, iids []string, state *model.IssuableState, labelName []*string, milestoneTitle []*string, milestoneWildcardID *model.MilestoneWildcardID, authorUsername *string, assigneeUsernames []string, assigneeUsername *string, assigneeID *string, assigneeWildcardID *model.AssigneeWildcardID, search *string, in []model.IssuableSearchableField, types []model.IssueType, confidential *bool, createdBefore *time.Time, createdAfter *time.Time, updatedBefore *time.Time, updatedAfter *time.Time, closedBefore *time.Time, closedAfter *time.Time, dueBefore *time.Time, dueAfter *time.Time, not *model.NegatedIssueFilterInput, sort *model.IssueSort, includeSubgroups *bool, includeArchived *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.IssueConnection, error)
+	Issues(ctx context.Context, obj *ent.Namespace, iid *string, iids []string, state *model.IssuableState, labelName []*string, milestoneTitle []*string, milestoneWildcardID *model.MilestoneWildcardID, authorUsername *string, assigneeUsernames []string, assigneeUsername *string, assigneeID *string, assigneeWildcardID *model.AssigneeWildcardID, search *string, in []model.IssuableSearchableField, types []model.IssueType, confidential *bool, createdBefore *time.Time, createdAfter *time.Time, updatedBefore *time.Time, updatedAfter *time.Time, closedBefore *time.Time, closedAfter *time.Time, dueBefore *time.Time, dueAfter *time.Time, myReactionEmoji *string, or *model.UnionedIssueFilterInput, not *model.NegatedIssueFilterInput, sort *model.IssueSort, includeSubgroups *bool, includeArchived *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.IssueConnection, error)
 	Label(ctx context.Context, obj *ent.Namespace, title string) (*ent.Label, error)
 	Labels(ctx context.Context, obj *ent.Namespace, searchTerm *string, includeAncestorGroups *bool, includeDescendantGroups *bool, onlyGroupLabels *bool, title *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.LabelConnection, error)
 	MergeRequests(ctx context.Context, obj *ent.Namespace, iids []string, sourceBranches []string, targetBranches []string, state *model.MergeRequestState, draft *bool, approved *bool, createdAfter *time.Time, createdBefore *time.Time, deployedAfter *time.Time, deployedBefore *time.Time, updatedAfter *time.Time, updatedBefore *time.Time, labelName []*string, labels []string, mergedAfter *time.Time, mergedBefore *time.Time, mergedBy *string, approvedBy []string, approver []string, myReactionEmoji *string, milestoneTitle *string, milestoneWildcardID *model.MilestoneWildcardID, assigneeUsername *string, assigneeWildcardID *model.AssigneeWildcardID, authorUsername *string, reviewerUsername *string, reviewerWildcardID *model.ReviewerWildcardID, search *string, in []model.IssuableSearchableField, not *model.MergeRequestsResolverNegatedParams, sort *model.MergeRequestSort, includeSubgroups *bool, includeArchived *bool, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.MergeRequestConnection, error)
@@ -800,6 +1012,9 @@ type IssueResolver interface {
 	ClosedBy(ctx context.Context, obj *ent.Issue) (*ent.User, error)
 	WebURL(ctx context.Context, obj *ent.Issue) (string, error)
 	WebPath(ctx context.Context, obj *ent.Issue) (string, error)
+	Upvotes(ctx context.Context, obj *ent.Issue) (int, error)
+	Downvotes(ctx context.Context, obj *ent.Issue) (int, error)
+	AwardEmoji(ctx context.Context, obj *ent.Issue, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.AwardEmojiConnection, error)
 	Reference(ctx context.Context, obj *ent.Issue, full *bool) (string, error)
 	Notes(ctx context.Context, obj *ent.Issue, filter *model.NotesFilterType, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.NoteConnection, error)
 	Discussions(ctx context.Context, obj *ent.Issue, filter *model.NotesFilterType, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.DiscussionConnection, error)
@@ -873,6 +1088,9 @@ type MilestoneConnectionResolver interface {
 	Count(ctx context.Context, obj *ent.MilestoneConnection) (int, error)
 }
 type MutationResolver interface {
+	AwardEmojiAdd(ctx context.Context, input model.AwardEmojiAddInput) (*model.AwardEmojiAddPayload, error)
+	AwardEmojiRemove(ctx context.Context, input model.AwardEmojiRemoveInput) (*model.AwardEmojiRemovePayload, error)
+	AwardEmojiToggle(ctx context.Context, input model.AwardEmojiToggleInput) (*model.AwardEmojiTogglePayload, error)
 	GroupCreate(ctx context.Context, input model.GroupCreateInput) (*model.GroupCreatePayload, error)
 	GroupUpdate(ctx context.Context, input model.GroupUpdateInput) (*model.GroupUpdatePayload, error)
 	CreateIssue(ctx context.Context, input model.CreateIssueInput) (*model.CreateIssuePayload, error)
@@ -903,7 +1121,7 @@ type ProjectResolver interface {
 	ID(ctx context.Context, obj *ent.Project) (string, error)
 
 	Issue(ctx context.Context, obj *ent.Project, iid string) (*ent.Issue, error)
-	Issues(ctx context.Context, obj *ent.Project, iid *string, iids []string, state *model.IssuableState, labelName []*string, milestoneTitle []*string, milestoneWildcardID *model.MilestoneWildcardID, authorUsername *string, assigneeUsernames []string, assigneeUsername *string, assigneeID *string, assigneeWildcardID *model.AssigneeWildcardID, search *string, in []model.IssuableSearchableField, types []model.IssueType, confidential *bool, createdBefore *time.Time, createdAfter *time.Time, updatedBefore *time.Time, updatedAfter *time.Time, closedBefore *time.Time, closedAfter *time.Time, dueBefore *time.Time, dueAfter *time.Time, not *model.NegatedIssueFilterInput, sort *model.IssueSort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.IssueConnection, error)
+	Issues(ctx context.Context, obj *ent.Project, iid *string, iids []string, state *model.IssuableState, labelName []*string, milestoneTitle []*string, milestoneWildcardID *model.MilestoneWildcardID, authorUsername *string, assigneeUsernames []string, assigneeUsername *string, assigneeID *string, assigneeWildcardID *model.AssigneeWildcardID, search *string, in []model.IssuableSearchableField, types []model.IssueType, confidential *bool, createdBefore *time.Time, createdAfter *time.Time, updatedBefore *time.Time, updatedAfter *time.Time, closedBefore *time.Time, closedAfter *time.Time, dueBefore *time.Time, dueAfter *time.Time, myReactionEmoji *string, or *model.UnionedIssueFilterInput, not *model.NegatedIssueFilterInput, sort *model.IssueSort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.IssueConnection, error)
 	Label(ctx context.Context, obj *ent.Project, title string) (*ent.Label, error)
 	Labels(ctx context.Context, obj *ent.Project, searchTerm *string, includeAncestorGroups *bool, title *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.LabelConnection, error)
 	MergeRequest(ctx context.Context, obj *ent.Project, iid string) (*ent.MergeRequest, error)
@@ -915,6 +1133,7 @@ type ProjectResolver interface {
 	Group(ctx context.Context, obj *ent.Project) (*ent.Namespace, error)
 	ProjectMembers(ctx context.Context, obj *ent.Project, search *string, relations []model.ProjectMemberRelation, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.MemberConnection, error)
 	Repository(ctx context.Context, obj *ent.Project) (*model.Repository, error)
+	Snippets(ctx context.Context, obj *ent.Project, ids []string, visibility *model.VisibilityScopesEnum, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.SnippetConnection, error)
 }
 type ProjectConnectionResolver interface {
 	Nodes(ctx context.Context, obj *ent.ProjectConnection) ([]*ent.Project, error)
@@ -948,6 +1167,38 @@ type RepositoryResolver interface {
 	Commit(ctx context.Context, obj *model.Repository, ref string) (*model.Commit, error)
 	Commits(ctx context.Context, obj *model.Repository, ref string, author *string, committedBefore *time.Time, committedAfter *time.Time, first *int, after *entgql.Cursor[int]) (*model.CommitConnection, error)
 }
+type SnippetResolver interface {
+	ID(ctx context.Context, obj *ent.Snippet) (string, error)
+
+	VisibilityLevel(ctx context.Context, obj *ent.Snippet) (model.VisibilityLevelsEnum, error)
+	Author(ctx context.Context, obj *ent.Snippet) (*ent.User, error)
+	Project(ctx context.Context, obj *ent.Snippet) (*ent.Project, error)
+	WebURL(ctx context.Context, obj *ent.Snippet) (string, error)
+	RawURL(ctx context.Context, obj *ent.Snippet) (string, error)
+	HTTPURLToRepo(ctx context.Context, obj *ent.Snippet) (*string, error)
+	SSHURLToRepo(ctx context.Context, obj *ent.Snippet) (*string, error)
+	Blobs(ctx context.Context, obj *ent.Snippet, paths []string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.SnippetBlobConnection, error)
+	AwardEmoji(ctx context.Context, obj *ent.Snippet, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.AwardEmojiConnection, error)
+}
+type SnippetConnectionResolver interface {
+	Nodes(ctx context.Context, obj *ent.SnippetConnection) ([]*ent.Snippet, error)
+	Count(ctx context.Context, obj *ent.SnippetConnection) (int, error)
+}
+type TodoResolver interface {
+	ID(ctx context.Context, obj *ent.Todo) (string, error)
+
+	Author(ctx context.Context, obj *ent.Todo) (*ent.User, error)
+	Body(ctx context.Context, obj *ent.Todo) (string, error)
+	Group(ctx context.Context, obj *ent.Todo) (*ent.Namespace, error)
+	Project(ctx context.Context, obj *ent.Todo) (*ent.Project, error)
+	TargetType(ctx context.Context, obj *ent.Todo) (model.TodoTargetEnum, error)
+	TargetURL(ctx context.Context, obj *ent.Todo) (*string, error)
+	TargetEntity(ctx context.Context, obj *ent.Todo) (ent.Noder, error)
+}
+type TodoConnectionResolver interface {
+	Nodes(ctx context.Context, obj *ent.TodoConnection) ([]*ent.Todo, error)
+	Count(ctx context.Context, obj *ent.TodoConnection) (int, error)
+}
 type TreeResolver interface {
 	LastCommit(ctx context.Context, obj *model.Tree) (*model.Commit, error)
 	Trees(ctx context.Context, obj *model.Tree, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*model.TreeEntryConnection, error)
@@ -961,6 +1212,7 @@ type UserResolver interface {
 	AssignedMergeRequests(ctx context.Context, obj *ent.User, iids []string, sourceBranches []string, targetBranches []string, state *model.MergeRequestState, draft *bool, labelName []*string, milestoneTitle *string, search *string, not *model.MergeRequestsResolverNegatedParams, projectPath *string, projectID *string, sort *model.MergeRequestSort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.MergeRequestConnection, error)
 	ReviewRequestedMergeRequests(ctx context.Context, obj *ent.User, iids []string, sourceBranches []string, targetBranches []string, state *model.MergeRequestState, draft *bool, labelName []*string, milestoneTitle *string, search *string, not *model.MergeRequestsResolverNegatedParams, projectPath *string, projectID *string, sort *model.MergeRequestSort, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.MergeRequestConnection, error)
 	StarredProjects(ctx context.Context, obj *ent.User, search *string, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.ProjectConnection, error)
+	Todos(ctx context.Context, obj *ent.User, action []todo.Action, state []todo.State, typeArg []model.TodoTargetEnum, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.TodoConnection, error)
 	Locked(ctx context.Context, obj *ent.User) (bool, error)
 	WebURL(ctx context.Context, obj *ent.User) (string, error)
 	WebPath(ctx context.Context, obj *ent.User) (string, error)
@@ -1007,6 +1259,144 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AccessLevel.StringValue(childComplexity), true
+
+	case "AwardEmoji.description":
+		if e.ComplexityRoot.AwardEmoji.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwardEmoji.Description(childComplexity), true
+	case "AwardEmoji.emoji":
+		if e.ComplexityRoot.AwardEmoji.Emoji == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwardEmoji.Emoji(childComplexity), true
+	case "AwardEmoji.name":
+		if e.ComplexityRoot.AwardEmoji.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwardEmoji.Name(childComplexity), true
+	case "AwardEmoji.unicode":
+		if e.ComplexityRoot.AwardEmoji.Unicode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwardEmoji.Unicode(childComplexity), true
+	case "AwardEmoji.unicodeVersion":
+		if e.ComplexityRoot.AwardEmoji.UnicodeVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwardEmoji.UnicodeVersion(childComplexity), true
+	case "AwardEmoji.user":
+		if e.ComplexityRoot.AwardEmoji.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwardEmoji.User(childComplexity), true
+
+	case "AwardEmojiAddPayload.awardEmoji":
+		if e.ComplexityRoot.AwardEmojiAddPayload.AwardEmoji == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwardEmojiAddPayload.AwardEmoji(childComplexity), true
+	case "AwardEmojiAddPayload.clientMutationId":
+		if e.ComplexityRoot.AwardEmojiAddPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwardEmojiAddPayload.ClientMutationID(childComplexity), true
+	case "AwardEmojiAddPayload.errors":
+		if e.ComplexityRoot.AwardEmojiAddPayload.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwardEmojiAddPayload.Errors(childComplexity), true
+
+	case "AwardEmojiConnection.edges":
+		if e.ComplexityRoot.AwardEmojiConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwardEmojiConnection.Edges(childComplexity), true
+	case "AwardEmojiConnection.nodes":
+		if e.ComplexityRoot.AwardEmojiConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwardEmojiConnection.Nodes(childComplexity), true
+	case "AwardEmojiConnection.pageInfo":
+		if e.ComplexityRoot.AwardEmojiConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwardEmojiConnection.PageInfo(childComplexity), true
+	case "AwardEmojiConnection.count":
+		if e.ComplexityRoot.AwardEmojiConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwardEmojiConnection.TotalCount(childComplexity), true
+
+	case "AwardEmojiEdge.cursor":
+		if e.ComplexityRoot.AwardEmojiEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwardEmojiEdge.Cursor(childComplexity), true
+	case "AwardEmojiEdge.node":
+		if e.ComplexityRoot.AwardEmojiEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwardEmojiEdge.Node(childComplexity), true
+
+	case "AwardEmojiRemovePayload.awardEmoji":
+		if e.ComplexityRoot.AwardEmojiRemovePayload.AwardEmoji == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwardEmojiRemovePayload.AwardEmoji(childComplexity), true
+	case "AwardEmojiRemovePayload.clientMutationId":
+		if e.ComplexityRoot.AwardEmojiRemovePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwardEmojiRemovePayload.ClientMutationID(childComplexity), true
+	case "AwardEmojiRemovePayload.errors":
+		if e.ComplexityRoot.AwardEmojiRemovePayload.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwardEmojiRemovePayload.Errors(childComplexity), true
+
+	case "AwardEmojiTogglePayload.awardEmoji":
+		if e.ComplexityRoot.AwardEmojiTogglePayload.AwardEmoji == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwardEmojiTogglePayload.AwardEmoji(childComplexity), true
+	case "AwardEmojiTogglePayload.clientMutationId":
+		if e.ComplexityRoot.AwardEmojiTogglePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwardEmojiTogglePayload.ClientMutationID(childComplexity), true
+	case "AwardEmojiTogglePayload.errors":
+		if e.ComplexityRoot.AwardEmojiTogglePayload.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwardEmojiTogglePayload.Errors(childComplexity), true
+	case "AwardEmojiTogglePayload.toggledOn":
+		if e.ComplexityRoot.AwardEmojiTogglePayload.ToggledOn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AwardEmojiTogglePayload.ToggledOn(childComplexity), true
 
 	case "Blob.flatPath":
 		if e.ComplexityRoot.Blob.FlatPath == nil {
@@ -1466,6 +1856,222 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DiscussionEdge.Node(childComplexity), true
 
+	case "Epic.author":
+		if e.ComplexityRoot.Epic.Author == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Epic.Author(childComplexity), true
+	case "Epic.awardEmoji":
+		if e.ComplexityRoot.Epic.AwardEmoji == nil {
+			break
+		}
+
+		args, err := ec.field_Epic_awardEmoji_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Epic.AwardEmoji(childComplexity, args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+	case "Epic.closedAt":
+		if e.ComplexityRoot.Epic.ClosedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Epic.ClosedAt(childComplexity), true
+	case "Epic.color":
+		if e.ComplexityRoot.Epic.Color == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Epic.Color(childComplexity), true
+	case "Epic.confidential":
+		if e.ComplexityRoot.Epic.Confidential == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Epic.Confidential(childComplexity), true
+	case "Epic.createdAt":
+		if e.ComplexityRoot.Epic.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Epic.CreatedAt(childComplexity), true
+	case "Epic.description":
+		if e.ComplexityRoot.Epic.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Epic.Description(childComplexity), true
+	case "Epic.downvotes":
+		if e.ComplexityRoot.Epic.Downvotes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Epic.Downvotes(childComplexity), true
+	case "Epic.dueDate":
+		if e.ComplexityRoot.Epic.DueDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Epic.DueDate(childComplexity), true
+	case "Epic.dueDateFixed":
+		if e.ComplexityRoot.Epic.DueDateFixed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Epic.DueDateFixed(childComplexity), true
+	case "Epic.dueDateIsFixed":
+		if e.ComplexityRoot.Epic.DueDateIsFixed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Epic.DueDateIsFixed(childComplexity), true
+	case "Epic.group":
+		if e.ComplexityRoot.Epic.Group == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Epic.Group(childComplexity), true
+	case "Epic.id":
+		if e.ComplexityRoot.Epic.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Epic.ID(childComplexity), true
+	case "Epic.iid":
+		if e.ComplexityRoot.Epic.Iid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Epic.Iid(childComplexity), true
+	case "Epic.labels":
+		if e.ComplexityRoot.Epic.Labels == nil {
+			break
+		}
+
+		args, err := ec.field_Epic_labels_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Epic.Labels(childComplexity, args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+	case "Epic.parent":
+		if e.ComplexityRoot.Epic.Parent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Epic.Parent(childComplexity), true
+	case "Epic.reference":
+		if e.ComplexityRoot.Epic.Reference == nil {
+			break
+		}
+
+		args, err := ec.field_Epic_reference_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Epic.Reference(childComplexity, args["full"].(*bool)), true
+	case "Epic.startDate":
+		if e.ComplexityRoot.Epic.StartDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Epic.StartDate(childComplexity), true
+	case "Epic.startDateFixed":
+		if e.ComplexityRoot.Epic.StartDateFixed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Epic.StartDateFixed(childComplexity), true
+	case "Epic.startDateIsFixed":
+		if e.ComplexityRoot.Epic.StartDateIsFixed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Epic.StartDateIsFixed(childComplexity), true
+	case "Epic.state":
+		if e.ComplexityRoot.Epic.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Epic.State(childComplexity), true
+	case "Epic.title":
+		if e.ComplexityRoot.Epic.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Epic.Title(childComplexity), true
+	case "Epic.updatedAt":
+		if e.ComplexityRoot.Epic.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Epic.UpdatedAt(childComplexity), true
+	case "Epic.upvotes":
+		if e.ComplexityRoot.Epic.Upvotes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Epic.Upvotes(childComplexity), true
+	case "Epic.webPath":
+		if e.ComplexityRoot.Epic.WebPath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Epic.WebPath(childComplexity), true
+	case "Epic.webUrl":
+		if e.ComplexityRoot.Epic.WebURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Epic.WebURL(childComplexity), true
+
+	case "EpicConnection.count":
+		if e.ComplexityRoot.EpicConnection.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EpicConnection.Count(childComplexity), true
+	case "EpicConnection.edges":
+		if e.ComplexityRoot.EpicConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EpicConnection.Edges(childComplexity), true
+	case "EpicConnection.nodes":
+		if e.ComplexityRoot.EpicConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EpicConnection.Nodes(childComplexity), true
+	case "EpicConnection.pageInfo":
+		if e.ComplexityRoot.EpicConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EpicConnection.PageInfo(childComplexity), true
+	case "EpicConnection.totalCount":
+		if e.ComplexityRoot.EpicConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EpicConnection.TotalCount(childComplexity), true
+
+	case "EpicEdge.cursor":
+		if e.ComplexityRoot.EpicEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EpicEdge.Cursor(childComplexity), true
+	case "EpicEdge.node":
+		if e.ComplexityRoot.EpicEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EpicEdge.Node(childComplexity), true
+
 	case "Group.createdAt":
 		if e.ComplexityRoot.Group.CreatedAt == nil {
 			break
@@ -1478,6 +2084,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Group.Description(childComplexity), true
+	case "Group.epic":
+		if e.ComplexityRoot.Group.Epic == nil {
+			break
+		}
+
+		args, err := ec.field_Group_epic_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Group.Epic(childComplexity, args["iid"].(*string)), true
+	case "Group.epics":
+		if e.ComplexityRoot.Group.Epics == nil {
+			break
+		}
+
+		args, err := ec.field_Group_epics_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Group.Epics(childComplexity, args["iid"].(*string), args["state"].(*model.EpicState), args["search"].(*string), args["authorUsername"].(*string), args["labelName"].([]string), args["confidential"].(*bool), args["includeDescendantGroups"].(*bool), args["includeAncestorGroups"].(*bool), args["sort"].(*model.EpicSort), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 	case "Group.fullName":
 		if e.ComplexityRoot.Group.FullName == nil {
 			break
@@ -1517,7 +2145,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Group.Issues(childComplexity, args["iid"].(*string), args["iids"].([]string), args["state"].(*model.IssuableState), args["labelName"].([]*string), args["milestoneTitle"].([]*string), args["milestoneWildcardId"].(*model.MilestoneWildcardID), args["authorUsername"].(*string), args["assigneeUsernames"].([]string), args["assigneeUsername"].(*string), args["assigneeId"].(*string), args["assigneeWildcardId"].(*model.AssigneeWildcardID), args["search"].(*string), args["in"].([]model.IssuableSearchableField), args["types"].([]model.IssueType), args["confidential"].(*bool), args["createdBefore"].(*time.Time), args["createdAfter"].(*time.Time), args["updatedBefore"].(*time.Time), args["updatedAfter"].(*time.Time), args["closedBefore"].(*time.Time), args["closedAfter"].(*time.Time), args["dueBefore"].(*time.Time), args["dueAfter"].(*time.Time), args["not"].(*model.NegatedIssueFilterInput), args["sort"].(*model.IssueSort), args["includeSubgroups"].(*bool), args["includeArchived"].(*bool), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+		return e.ComplexityRoot.Group.Issues(childComplexity, args["iid"].(*string), args["iids"].([]string), args["state"].(*model.IssuableState), args["labelName"].([]*string), args["milestoneTitle"].([]*string), args["milestoneWildcardId"].(*model.MilestoneWildcardID), args["authorUsername"].(*string), args["assigneeUsernames"].([]string), args["assigneeUsername"].(*string), args["assigneeId"].(*string), args["assigneeWildcardId"].(*model.AssigneeWildcardID), args["search"].(*string), args["in"].([]model.IssuableSearchableField), args["types"].([]model.IssueType), args["confidential"].(*bool), args["createdBefore"].(*time.Time), args["createdAfter"].(*time.Time), args["updatedBefore"].(*time.Time), args["updatedAfter"].(*time.Time), args["closedBefore"].(*time.Time), args["closedAfter"].(*time.Time), args["dueBefore"].(*time.Time), args["dueAfter"].(*time.Time), args["myReactionEmoji"].(*string), args["or"].(*model.UnionedIssueFilterInput), args["not"].(*model.NegatedIssueFilterInput), args["sort"].(*model.IssueSort), args["includeSubgroups"].(*bool), args["includeArchived"].(*bool), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 	case "Group.kind":
 		if e.ComplexityRoot.Group.Kind == nil {
 			break
@@ -1759,6 +2387,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Issue.Author(childComplexity), true
+	case "Issue.awardEmoji":
+		if e.ComplexityRoot.Issue.AwardEmoji == nil {
+			break
+		}
+
+		args, err := ec.field_Issue_awardEmoji_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Issue.AwardEmoji(childComplexity, args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 	case "Issue.closedAt":
 		if e.ComplexityRoot.Issue.ClosedAt == nil {
 			break
@@ -1806,6 +2445,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Issue.Discussions(childComplexity, args["filter"].(*model.NotesFilterType), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+	case "Issue.downvotes":
+		if e.ComplexityRoot.Issue.Downvotes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.Downvotes(childComplexity), true
 	case "Issue.dueDate":
 		if e.ComplexityRoot.Issue.DueDate == nil {
 			break
@@ -1911,6 +2556,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Issue.UpdatedAt(childComplexity), true
+	case "Issue.upvotes":
+		if e.ComplexityRoot.Issue.Upvotes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Issue.Upvotes(childComplexity), true
 	case "Issue.userNotesCount":
 		if e.ComplexityRoot.Issue.UserNotesCount == nil {
 			break
@@ -2723,6 +3374,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MilestoneEdge.Node(childComplexity), true
 
+	case "Mutation.awardEmojiAdd":
+		if e.ComplexityRoot.Mutation.AwardEmojiAdd == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_awardEmojiAdd_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AwardEmojiAdd(childComplexity, args["input"].(model.AwardEmojiAddInput)), true
+	case "Mutation.awardEmojiRemove":
+		if e.ComplexityRoot.Mutation.AwardEmojiRemove == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_awardEmojiRemove_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AwardEmojiRemove(childComplexity, args["input"].(model.AwardEmojiRemoveInput)), true
+	case "Mutation.awardEmojiToggle":
+		if e.ComplexityRoot.Mutation.AwardEmojiToggle == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_awardEmojiToggle_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AwardEmojiToggle(childComplexity, args["input"].(model.AwardEmojiToggleInput)), true
 	case "Mutation.createIssue":
 		if e.ComplexityRoot.Mutation.CreateIssue == nil {
 			break
@@ -3093,7 +3777,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Project.Issues(childComplexity, args["iid"].(*string), args["iids"].([]string), args["state"].(*model.IssuableState), args["labelName"].([]*string), args["milestoneTitle"].([]*string), args["milestoneWildcardId"].(*model.MilestoneWildcardID), args["authorUsername"].(*string), args["assigneeUsernames"].([]string), args["assigneeUsername"].(*string), args["assigneeId"].(*string), args["assigneeWildcardId"].(*model.AssigneeWildcardID), args["search"].(*string), args["in"].([]model.IssuableSearchableField), args["types"].([]model.IssueType), args["confidential"].(*bool), args["createdBefore"].(*time.Time), args["createdAfter"].(*time.Time), args["updatedBefore"].(*time.Time), args["updatedAfter"].(*time.Time), args["closedBefore"].(*time.Time), args["closedAfter"].(*time.Time), args["dueBefore"].(*time.Time), args["dueAfter"].(*time.Time), args["not"].(*model.NegatedIssueFilterInput), args["sort"].(*model.IssueSort), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+		return e.ComplexityRoot.Project.Issues(childComplexity, args["iid"].(*string), args["iids"].([]string), args["state"].(*model.IssuableState), args["labelName"].([]*string), args["milestoneTitle"].([]*string), args["milestoneWildcardId"].(*model.MilestoneWildcardID), args["authorUsername"].(*string), args["assigneeUsernames"].([]string), args["assigneeUsername"].(*string), args["assigneeId"].(*string), args["assigneeWildcardId"].(*model.AssigneeWildcardID), args["search"].(*string), args["in"].([]model.IssuableSearchableField), args["types"].([]model.IssueType), args["confidential"].(*bool), args["createdBefore"].(*time.Time), args["createdAfter"].(*time.Time), args["updatedBefore"].(*time.Time), args["updatedAfter"].(*time.Time), args["closedBefore"].(*time.Time), args["closedAfter"].(*time.Time), args["dueBefore"].(*time.Time), args["dueAfter"].(*time.Time), args["myReactionEmoji"].(*string), args["or"].(*model.UnionedIssueFilterInput), args["not"].(*model.NegatedIssueFilterInput), args["sort"].(*model.IssueSort), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 	case "Project.label":
 		if e.ComplexityRoot.Project.Label == nil {
 			break
@@ -3202,6 +3886,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Project.Repository(childComplexity), true
+	case "Project.snippets":
+		if e.ComplexityRoot.Project.Snippets == nil {
+			break
+		}
+
+		args, err := ec.field_Project_snippets_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Project.Snippets(childComplexity, args["ids"].([]string), args["visibility"].(*model.VisibilityScopesEnum), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 	case "Project.starCount":
 		if e.ComplexityRoot.Project.StarCount == nil {
 			break
@@ -3719,6 +4414,226 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RepositoryBlobEdge.Node(childComplexity), true
 
+	case "Snippet.author":
+		if e.ComplexityRoot.Snippet.Author == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Snippet.Author(childComplexity), true
+	case "Snippet.awardEmoji":
+		if e.ComplexityRoot.Snippet.AwardEmoji == nil {
+			break
+		}
+
+		args, err := ec.field_Snippet_awardEmoji_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Snippet.AwardEmoji(childComplexity, args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+	case "Snippet.blobs":
+		if e.ComplexityRoot.Snippet.Blobs == nil {
+			break
+		}
+
+		args, err := ec.field_Snippet_blobs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Snippet.Blobs(childComplexity, args["paths"].([]string), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
+	case "Snippet.createdAt":
+		if e.ComplexityRoot.Snippet.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Snippet.CreatedAt(childComplexity), true
+	case "Snippet.description":
+		if e.ComplexityRoot.Snippet.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Snippet.Description(childComplexity), true
+	case "Snippet.fileName":
+		if e.ComplexityRoot.Snippet.FileName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Snippet.FileName(childComplexity), true
+	case "Snippet.httpUrlToRepo":
+		if e.ComplexityRoot.Snippet.HTTPURLToRepo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Snippet.HTTPURLToRepo(childComplexity), true
+	case "Snippet.id":
+		if e.ComplexityRoot.Snippet.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Snippet.ID(childComplexity), true
+	case "Snippet.project":
+		if e.ComplexityRoot.Snippet.Project == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Snippet.Project(childComplexity), true
+	case "Snippet.rawUrl":
+		if e.ComplexityRoot.Snippet.RawURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Snippet.RawURL(childComplexity), true
+	case "Snippet.sshUrlToRepo":
+		if e.ComplexityRoot.Snippet.SSHURLToRepo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Snippet.SSHURLToRepo(childComplexity), true
+	case "Snippet.title":
+		if e.ComplexityRoot.Snippet.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Snippet.Title(childComplexity), true
+	case "Snippet.updatedAt":
+		if e.ComplexityRoot.Snippet.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Snippet.UpdatedAt(childComplexity), true
+	case "Snippet.visibilityLevel":
+		if e.ComplexityRoot.Snippet.VisibilityLevel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Snippet.VisibilityLevel(childComplexity), true
+	case "Snippet.webUrl":
+		if e.ComplexityRoot.Snippet.WebURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Snippet.WebURL(childComplexity), true
+
+	case "SnippetBlob.binary":
+		if e.ComplexityRoot.SnippetBlob.Binary == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SnippetBlob.Binary(childComplexity), true
+	case "SnippetBlob.name":
+		if e.ComplexityRoot.SnippetBlob.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SnippetBlob.Name(childComplexity), true
+	case "SnippetBlob.path":
+		if e.ComplexityRoot.SnippetBlob.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SnippetBlob.Path(childComplexity), true
+	case "SnippetBlob.rawPath":
+		if e.ComplexityRoot.SnippetBlob.RawPath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SnippetBlob.RawPath(childComplexity), true
+	case "SnippetBlob.rawPlainData":
+		if e.ComplexityRoot.SnippetBlob.RawPlainData == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SnippetBlob.RawPlainData(childComplexity), true
+	case "SnippetBlob.size":
+		if e.ComplexityRoot.SnippetBlob.Size == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SnippetBlob.Size(childComplexity), true
+
+	case "SnippetBlobConnection.edges":
+		if e.ComplexityRoot.SnippetBlobConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SnippetBlobConnection.Edges(childComplexity), true
+	case "SnippetBlobConnection.nodes":
+		if e.ComplexityRoot.SnippetBlobConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SnippetBlobConnection.Nodes(childComplexity), true
+	case "SnippetBlobConnection.pageInfo":
+		if e.ComplexityRoot.SnippetBlobConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SnippetBlobConnection.PageInfo(childComplexity), true
+	case "SnippetBlobConnection.count":
+		if e.ComplexityRoot.SnippetBlobConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SnippetBlobConnection.TotalCount(childComplexity), true
+
+	case "SnippetBlobEdge.cursor":
+		if e.ComplexityRoot.SnippetBlobEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SnippetBlobEdge.Cursor(childComplexity), true
+	case "SnippetBlobEdge.node":
+		if e.ComplexityRoot.SnippetBlobEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SnippetBlobEdge.Node(childComplexity), true
+
+	case "SnippetConnection.count":
+		if e.ComplexityRoot.SnippetConnection.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SnippetConnection.Count(childComplexity), true
+	case "SnippetConnection.edges":
+		if e.ComplexityRoot.SnippetConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SnippetConnection.Edges(childComplexity), true
+	case "SnippetConnection.nodes":
+		if e.ComplexityRoot.SnippetConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SnippetConnection.Nodes(childComplexity), true
+	case "SnippetConnection.pageInfo":
+		if e.ComplexityRoot.SnippetConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SnippetConnection.PageInfo(childComplexity), true
+	case "SnippetConnection.totalCount":
+		if e.ComplexityRoot.SnippetConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SnippetConnection.TotalCount(childComplexity), true
+
+	case "SnippetEdge.cursor":
+		if e.ComplexityRoot.SnippetEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SnippetEdge.Cursor(childComplexity), true
+	case "SnippetEdge.node":
+		if e.ComplexityRoot.SnippetEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SnippetEdge.Node(childComplexity), true
+
 	case "Submodule.flatPath":
 		if e.ComplexityRoot.Submodule.FlatPath == nil {
 			break
@@ -3799,6 +4714,123 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SubmoduleEdge.Node(childComplexity), true
+
+	case "Todo.action":
+		if e.ComplexityRoot.Todo.Action == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Todo.Action(childComplexity), true
+	case "Todo.author":
+		if e.ComplexityRoot.Todo.Author == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Todo.Author(childComplexity), true
+	case "Todo.body":
+		if e.ComplexityRoot.Todo.Body == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Todo.Body(childComplexity), true
+	case "Todo.createdAt":
+		if e.ComplexityRoot.Todo.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Todo.CreatedAt(childComplexity), true
+	case "Todo.group":
+		if e.ComplexityRoot.Todo.Group == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Todo.Group(childComplexity), true
+	case "Todo.id":
+		if e.ComplexityRoot.Todo.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Todo.ID(childComplexity), true
+	case "Todo.project":
+		if e.ComplexityRoot.Todo.Project == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Todo.Project(childComplexity), true
+	case "Todo.state":
+		if e.ComplexityRoot.Todo.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Todo.State(childComplexity), true
+	case "Todo.targetEntity":
+		if e.ComplexityRoot.Todo.TargetEntity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Todo.TargetEntity(childComplexity), true
+	case "Todo.targetType":
+		if e.ComplexityRoot.Todo.TargetType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Todo.TargetType(childComplexity), true
+	case "Todo.targetUrl":
+		if e.ComplexityRoot.Todo.TargetURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Todo.TargetURL(childComplexity), true
+	case "Todo.updatedAt":
+		if e.ComplexityRoot.Todo.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Todo.UpdatedAt(childComplexity), true
+
+	case "TodoConnection.count":
+		if e.ComplexityRoot.TodoConnection.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TodoConnection.Count(childComplexity), true
+	case "TodoConnection.edges":
+		if e.ComplexityRoot.TodoConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TodoConnection.Edges(childComplexity), true
+	case "TodoConnection.nodes":
+		if e.ComplexityRoot.TodoConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TodoConnection.Nodes(childComplexity), true
+	case "TodoConnection.pageInfo":
+		if e.ComplexityRoot.TodoConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TodoConnection.PageInfo(childComplexity), true
+	case "TodoConnection.totalCount":
+		if e.ComplexityRoot.TodoConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TodoConnection.TotalCount(childComplexity), true
+
+	case "TodoEdge.cursor":
+		if e.ComplexityRoot.TodoEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TodoEdge.Cursor(childComplexity), true
+	case "TodoEdge.node":
+		if e.ComplexityRoot.TodoEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TodoEdge.Node(childComplexity), true
 
 	case "Tree.blobs":
 		if e.ComplexityRoot.Tree.Blobs == nil {
@@ -4070,6 +5102,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.State(childComplexity), true
+	case "User.todos":
+		if e.ComplexityRoot.User.Todos == nil {
+			break
+		}
+
+		args, err := ec.field_User_todos_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.User.Todos(childComplexity, args["action"].([]todo.Action), args["state"].([]todo.State), args["type"].([]model.TodoTargetEnum), args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 	case "User.updatedAt":
 		if e.ComplexityRoot.User.UpdatedAt == nil {
 			break
@@ -4185,8 +5228,12 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputAwardEmojiAddInput,
+		ec.unmarshalInputAwardEmojiRemoveInput,
+		ec.unmarshalInputAwardEmojiToggleInput,
 		ec.unmarshalInputCreateIssueInput,
 		ec.unmarshalInputCreateNoteInput,
+		ec.unmarshalInputEpicOrder,
 		ec.unmarshalInputGroupCreateInput,
 		ec.unmarshalInputGroupMemberCreateInput,
 		ec.unmarshalInputGroupMemberUpdateInput,
@@ -4207,7 +5254,10 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputProjectMemberUpdateInput,
 		ec.unmarshalInputProjectOrder,
 		ec.unmarshalInputProjectUpdateInput,
+		ec.unmarshalInputSnippetOrder,
 		ec.unmarshalInputTimeframe,
+		ec.unmarshalInputTodoOrder,
+		ec.unmarshalInputUnionedIssueFilterInput,
 		ec.unmarshalInputUpdateIssueInput,
 		ec.unmarshalInputUserCreateInput,
 		ec.unmarshalInputUserOrder,
@@ -4287,6 +5337,129 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
+	{Name: "../award.graphql", Input: `# Award emoji (internal/service/awardemoji): an awardable's reactions, and the mutations that add,
+# remove and toggle the caller's own on issues and notes.
+
+"""
+An emoji awarded by a user.
+"""
+type AwardEmoji {
+  """
+  Emoji name.
+  """
+  name: String!
+  """
+  Emoji description.
+  """
+  description: String!
+  """
+  Emoji as an icon.
+  """
+  emoji: String!
+  """
+  Emoji in Unicode.
+  """
+  unicode: String!
+  """
+  Unicode version for the emoji.
+  """
+  unicodeVersion: String!
+  """
+  User who awarded the emoji; null once the account is gone.
+  """
+  user: User
+}
+
+"""
+The connection type for AwardEmoji.
+"""
+type AwardEmojiConnection {
+  edges: [AwardEmojiEdge]
+  nodes: [AwardEmoji]
+  pageInfo: PageInfo!
+  """
+  Total count of collection.
+  """
+  count: Int!
+}
+
+"""
+An edge in a connection.
+"""
+type AwardEmojiEdge {
+  cursor: Cursor!
+  node: AwardEmoji
+}
+
+"""
+A global id of an awardable: an issue, a note, a snippet or an epic.
+"""
+scalar AwardableID
+
+input AwardEmojiAddInput {
+  clientMutationId: String
+  """
+  Global ID of the awardable resource.
+  """
+  awardableId: AwardableID!
+  """
+  Emoji name.
+  """
+  name: String!
+}
+
+input AwardEmojiRemoveInput {
+  clientMutationId: String
+  awardableId: AwardableID!
+  name: String!
+}
+
+input AwardEmojiToggleInput {
+  clientMutationId: String
+  awardableId: AwardableID!
+  name: String!
+}
+
+type AwardEmojiAddPayload {
+  clientMutationId: String
+  """
+  Emoji reactions after mutation.
+  """
+  awardEmoji: AwardEmoji
+  errors: [String!]!
+}
+
+type AwardEmojiRemovePayload {
+  clientMutationId: String
+  awardEmoji: AwardEmoji
+  errors: [String!]!
+}
+
+type AwardEmojiTogglePayload {
+  clientMutationId: String
+  awardEmoji: AwardEmoji
+  errors: [String!]!
+  """
+  Indicates the status of the emoji. True if the toggle awarded the emoji, and false if the toggle removed the emoji.
+  """
+  toggledOn: Boolean!
+}
+
+extend type Mutation {
+  """
+  Award an emoji to an awardable.
+  """
+  awardEmojiAdd(input: AwardEmojiAddInput!): AwardEmojiAddPayload
+  """
+  Remove the caller's emoji award from an awardable.
+  """
+  awardEmojiRemove(input: AwardEmojiRemoveInput!): AwardEmojiRemovePayload
+  """
+  Toggle the caller's emoji award on an awardable.
+  """
+  awardEmojiToggle(input: AwardEmojiToggleInput!): AwardEmojiTogglePayload
+}
+`, BuiltIn: false},
 	{Name: "../ent.graphql", Input: `directive @goField(forceResolver: Boolean, name: String, omittable: Boolean) on FIELD_DEFINITION | INPUT_FIELD_DEFINITION
 directive @goModel(model: String, models: [String!], forceGenerate: Boolean) on OBJECT | INPUT_OBJECT | SCALAR | ENUM | INTERFACE | UNION
 """
@@ -4294,6 +5467,71 @@ Define a Relay Cursor type:
 https://relay.dev/graphql/connections.htm#sec-Cursor
 """
 scalar Cursor
+type Epic implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  title: String!
+  description: String
+  confidential: Boolean!
+  startDateFixed: Time
+  startDateIsFixed: Boolean!
+  dueDateFixed: Time
+  dueDateIsFixed: Boolean!
+  color: String!
+  closedAt: Time
+}
+"""
+A connection to a list of items.
+"""
+type EpicConnection {
+  """
+  A list of edges.
+  """
+  edges: [EpicEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type EpicEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: Epic
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for Epic connections
+"""
+input EpicOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order Epics.
+  """
+  field: EpicOrderField!
+}
+"""
+Properties by which Epic connections can be ordered.
+"""
+enum EpicOrderField {
+  CREATED_AT
+  UPDATED_AT
+  TITLE
+}
 type Group implements Node @goModel(model: "anvil/ent.Namespace") {
   id: ID!
   createdAt: Time!
@@ -4848,6 +6086,148 @@ type Query {
     ids: [ID!]!
   ): [Node]!
 }
+type Snippet implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  title: String!
+  description: String
+  fileName: String!
+}
+"""
+A connection to a list of items.
+"""
+type SnippetConnection {
+  """
+  A list of edges.
+  """
+  edges: [SnippetEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type SnippetEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: Snippet
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for Snippet connections
+"""
+input SnippetOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order Snippets.
+  """
+  field: SnippetOrderField!
+}
+"""
+Properties by which Snippet connections can be ordered.
+"""
+enum SnippetOrderField {
+  CREATED_AT
+  UPDATED_AT
+}
+type Todo implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  action: TodoActionEnum!
+  state: TodoStateEnum!
+}
+"""
+TodoActionEnum is enum for the field action
+"""
+enum TodoActionEnum @goModel(model: "anvil/ent/todo.Action") {
+  assigned
+  mentioned
+  build_failed
+  marked
+  approval_required
+  unmergeable
+  directly_addressed
+  merge_train_removed
+  review_requested
+  member_access_requested
+  review_submitted
+  okr_checkin_requested
+  added_approver
+  ssh_key_expired
+  ssh_key_expiring_soon
+}
+"""
+A connection to a list of items.
+"""
+type TodoConnection {
+  """
+  A list of edges.
+  """
+  edges: [TodoEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type TodoEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: Todo
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for Todo connections
+"""
+input TodoOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order Todos.
+  """
+  field: TodoOrderField!
+}
+"""
+Properties by which Todo connections can be ordered.
+"""
+enum TodoOrderField {
+  CREATED_AT
+  UPDATED_AT
+}
+"""
+TodoStateEnum is enum for the field state
+"""
+enum TodoStateEnum @goModel(model: "anvil/ent/todo.State") {
+  pending
+  done
+}
 type User implements Node {
   id: ID!
   createdAt: Time!
@@ -4921,6 +6301,159 @@ enum UserState @goModel(model: "anvil/ent/user.State") {
   banned
   ldap_blocked
   blocked_pending_approval
+}
+`, BuiltIn: false},
+	{Name: "../epic.graphql", Input: `# Epics (internal/service/epics): a group's epics with the REST list's filters, one epic by iid,
+# and their fields in GitLab's shapes.
+
+extend type Group {
+  """
+  Find a single epic.
+  """
+  epic(
+    """
+    IID of the epic, e.g., "1".
+    """
+    iid: ID
+  ): Epic
+  """
+  Find epics.
+  """
+  epics(
+    """
+    IID of the epic, e.g., "1".
+    """
+    iid: ID
+    """
+    Filter epics by state.
+    """
+    state: EpicState
+    """
+    Search query for title or description.
+    """
+    search: String
+    """
+    Filter epics by author.
+    """
+    authorUsername: String
+    """
+    Filter epics by labels.
+    """
+    labelName: [String!]
+    """
+    Filter epics by given confidentiality.
+    """
+    confidential: Boolean
+    """
+    Include epics from descendant groups.
+    """
+    includeDescendantGroups: Boolean = true
+    """
+    Include epics from ancestor groups.
+    """
+    includeAncestorGroups: Boolean = false
+    """
+    Sort epics by this criteria (newest first by default).
+    """
+    sort: EpicSort
+    after: Cursor
+    before: Cursor
+    first: Int
+    last: Int
+  ): EpicConnection
+}
+
+extend type Epic {
+  """
+  Internal ID of the epic.
+  """
+  iid: String!
+  """
+  State of the epic.
+  """
+  state: EpicState!
+  """
+  Author of the epic; null once the account is gone.
+  """
+  author: User
+  """
+  Group to which the epic belongs.
+  """
+  group: Group!
+  """
+  Parent epic of the epic.
+  """
+  parent: Epic
+  """
+  Start date of the epic (fixed, or inherited from its issues' milestones).
+  """
+  startDate: Time
+  """
+  Due date of the epic (fixed, or inherited from its issues' milestones).
+  """
+  dueDate: Time
+  """
+  Number of upvotes the epic has received.
+  """
+  upvotes: Int!
+  """
+  Number of downvotes the epic has received.
+  """
+  downvotes: Int!
+  """
+  Labels assigned to the epic.
+  """
+  labels(after: Cursor, before: Cursor, first: Int, last: Int): LabelConnection
+  """
+  Web URL of the epic.
+  """
+  webUrl: String!
+  """
+  Web path of the epic.
+  """
+  webPath: String!
+  """
+  Internal reference of the epic. Returned in shortened format by default.
+  """
+  reference(
+    """
+    Indicates if the reference should be returned in full.
+    """
+    full: Boolean = false
+  ): String!
+  """
+  List of emoji reactions on the epic.
+  """
+  awardEmoji(after: Cursor, before: Cursor, first: Int, last: Int): AwardEmojiConnection
+}
+
+extend type EpicConnection {
+  nodes: [Epic]
+  """
+  Total count of collection.
+  """
+  count: Int!
+}
+
+"""
+State of an epic.
+"""
+enum EpicState {
+  all
+  opened
+  closed
+}
+
+"""
+Epic sort values (those of the cursor pager: creation, update, title).
+"""
+enum EpicSort {
+  CREATED_AT_ASC
+  CREATED_AT_DESC
+  UPDATED_AT_ASC
+  UPDATED_AT_DESC
+  TITLE_ASC
+  TITLE_DESC
 }
 `, BuiltIn: false},
 	{Name: "../group.graphql", Input: `# Groups: lookups, the group list, a group's projects and members, and group mutations.
@@ -5210,6 +6743,14 @@ extend type Project {
     """
     dueAfter: Time
     """
+    Filter by reaction emoji applied by the current user. Wildcard values "NONE" and "ANY" are supported.
+    """
+    myReactionEmoji: String
+    """
+    List of arguments with inclusive OR.
+    """
+    or: UnionedIssueFilterInput
+    """
     Negated arguments.
     """
     not: NegatedIssueFilterInput
@@ -5252,6 +6793,8 @@ extend type Group {
     closedAfter: Time
     dueBefore: Time
     dueAfter: Time
+    myReactionEmoji: String
+    or: UnionedIssueFilterInput
     not: NegatedIssueFilterInput
     sort: IssueSort = created_desc
     """
@@ -5318,6 +6861,18 @@ extend type Issue {
   Web path of the issue.
   """
   webPath: String!
+  """
+  Number of upvotes the issue has received.
+  """
+  upvotes: Int!
+  """
+  Number of downvotes the issue has received.
+  """
+  downvotes: Int!
+  """
+  List of emoji reactions on the issue.
+  """
+  awardEmoji(after: Cursor, before: Cursor, first: Int, last: Int): AwardEmojiConnection
   """
   Internal reference of the issue. Returned in shortened format by default.
   """
@@ -5442,6 +6997,76 @@ enum IssueSort {
   Title by descending order.
   """
   TITLE_DESC
+  """
+  Due date by ascending order.
+  """
+  DUE_DATE_ASC
+  """
+  Due date by descending order.
+  """
+  DUE_DATE_DESC
+  """
+  Number of upvotes (awarded "thumbs up" emoji) by ascending order.
+  """
+  POPULARITY_ASC
+  """
+  Number of upvotes (awarded "thumbs up" emoji) by descending order.
+  """
+  POPULARITY_DESC
+  """
+  Priority by ascending order.
+  """
+  PRIORITY_ASC
+  """
+  Priority by descending order.
+  """
+  PRIORITY_DESC
+  """
+  Label priority by ascending order.
+  """
+  LABEL_PRIORITY_ASC
+  """
+  Label priority by descending order.
+  """
+  LABEL_PRIORITY_DESC
+  """
+  Milestone due date by ascending order.
+  """
+  MILESTONE_DUE_ASC
+  """
+  Milestone due date by descending order.
+  """
+  MILESTONE_DUE_DESC
+  """
+  Relative position by ascending order.
+  """
+  RELATIVE_POSITION_ASC
+  """
+  Weight by ascending order.
+  """
+  WEIGHT_ASC
+  """
+  Weight by descending order.
+  """
+  WEIGHT_DESC
+}
+
+"""
+Issue filters any one value of which an issue must match (each list given is one OR).
+"""
+input UnionedIssueFilterInput {
+  """
+  Filters issues that are assigned to at least one of the given users.
+  """
+  assigneeUsernames: [String!]
+  """
+  Filters issues that are authored by one of the given users.
+  """
+  authorUsernames: [String!]
+  """
+  Filters issues that have at least one of the given labels.
+  """
+  labelNames: [String!]
 }
 
 """
@@ -5456,6 +7081,10 @@ input NegatedIssueFilterInput {
   assigneeUsernames: [String!]
   assigneeId: String
   types: [IssueType!]
+  """
+  Filter by reaction emoji applied by the current user.
+  """
+  myReactionEmoji: String
 }
 
 extend type Mutation {
@@ -7715,6 +9344,282 @@ A global id of an issue, ` + "`" + `gid://gitlab/Issue/1` + "`" + `.
 """
 scalar IssueID
 `, BuiltIn: false},
+	{Name: "../snippet.graphql", Input: `# Project snippets (internal/service/snippets): a project's snippets the caller may read, their
+# fields in GitLab's shapes, and their files (blobs) read from the snippet's repository.
+
+extend type Project {
+  """
+  Snippets of the project.
+  """
+  snippets(
+    """
+    Array of global snippet IDs. For example, ` + "`" + `gid://gitlab/ProjectSnippet/1` + "`" + `.
+    """
+    ids: [SnippetID!]
+    """
+    Visibility of the snippet.
+    """
+    visibility: VisibilityScopesEnum
+    after: Cursor
+    before: Cursor
+    first: Int
+    last: Int
+  ): SnippetConnection
+}
+
+extend type Snippet {
+  """
+  Visibility Level of the snippet.
+  """
+  visibilityLevel: VisibilityLevelsEnum!
+  """
+  Owner of the snippet; null once the account is gone.
+  """
+  author: User
+  """
+  Project the snippet is associated with.
+  """
+  project: Project
+  """
+  Web URL of the snippet.
+  """
+  webUrl: String!
+  """
+  Raw URL of the snippet.
+  """
+  rawUrl: String!
+  """
+  HTTP URL to the snippet repository.
+  """
+  httpUrlToRepo: String
+  """
+  SSH URL to the snippet repository.
+  """
+  sshUrlToRepo: String
+  """
+  Snippet blobs.
+  """
+  blobs(
+    """
+    Paths of the blobs.
+    """
+    paths: [String!]
+    after: Cursor
+    before: Cursor
+    first: Int
+    last: Int
+  ): SnippetBlobConnection
+  """
+  List of emoji reactions on the snippet.
+  """
+  awardEmoji(after: Cursor, before: Cursor, first: Int, last: Int): AwardEmojiConnection
+}
+
+extend type SnippetConnection {
+  nodes: [Snippet]
+  """
+  Total count of collection.
+  """
+  count: Int!
+}
+
+"""
+A file of a snippet.
+"""
+type SnippetBlob {
+  """
+  Blob name.
+  """
+  name: String
+  """
+  Blob path.
+  """
+  path: String
+  """
+  Blob raw content endpoint path.
+  """
+  rawPath: String!
+  """
+  Raw content of the blob, if the blob is text data.
+  """
+  rawPlainData: String
+  """
+  Blob size.
+  """
+  size: Int!
+  """
+  Shows whether the blob is binary.
+  """
+  binary: Boolean!
+}
+
+"""
+The connection type for SnippetBlob.
+"""
+type SnippetBlobConnection {
+  edges: [SnippetBlobEdge]
+  nodes: [SnippetBlob]
+  pageInfo: PageInfo!
+  """
+  Total count of collection.
+  """
+  count: Int!
+}
+
+"""
+An edge in a connection.
+"""
+type SnippetBlobEdge {
+  cursor: Cursor!
+  node: SnippetBlob
+}
+
+"""
+A global id of a snippet: gid://gitlab/ProjectSnippet/1 or gid://gitlab/PersonalSnippet/1.
+"""
+scalar SnippetID
+
+"""
+Visibility levels of a snippet.
+"""
+enum VisibilityLevelsEnum {
+  private
+  internal
+  public
+}
+
+"""
+Visibility scopes of a snippet list.
+"""
+enum VisibilityScopesEnum {
+  private
+  internal
+  public
+}
+`, BuiltIn: false},
+	{Name: "../todo.graphql", Input: `# To-do items (internal/service/todos): the signed-in user's to-do list, with GitLab's filters.
+
+extend type User {
+  """
+  To-do items of the user (the signed-in user's own only; empty for others).
+  """
+  todos(
+    """
+    Action to be filtered.
+    """
+    action: [TodoActionEnum!]
+    """
+    State of the todo.
+    """
+    state: [TodoStateEnum!]
+    """
+    Type of the todo.
+    """
+    type: [TodoTargetEnum!]
+    after: Cursor
+    before: Cursor
+    first: Int
+    last: Int
+  ): TodoConnection
+}
+
+extend type Todo {
+  """
+  Author of this to-do item; null once the account is gone.
+  """
+  author: User
+  """
+  Body of the to-do item: the comment that mentioned the user, else the target's title.
+  """
+  body: String!
+  """
+  Group this to-do item is associated with.
+  """
+  group: Group
+  """
+  Project this to-do item is associated with.
+  """
+  project: Project
+  """
+  Target type of the to-do item.
+  """
+  targetType: TodoTargetEnum!
+  """
+  URL of the to-do item target.
+  """
+  targetUrl: String
+  """
+  Target of the to-do item (an issue), when the user may read it.
+  """
+  targetEntity: Todoable
+}
+
+extend type TodoConnection {
+  nodes: [Todo]
+  """
+  Total count of collection.
+  """
+  count: Int!
+}
+
+"""
+An object a to-do item can be about.
+"""
+interface Todoable {
+  """
+  URL of this object.
+  """
+  webUrl: String
+}
+
+extend type Issue implements Todoable
+
+"""
+Values for to-do target types.
+"""
+enum TodoTargetEnum {
+  """
+  Commit.
+  """
+  COMMIT
+  """
+  Issue.
+  """
+  ISSUE
+  """
+  Work item.
+  """
+  WORKITEM
+  """
+  Merge request.
+  """
+  MERGEREQUEST
+  """
+  Design.
+  """
+  DESIGN
+  """
+  Alert.
+  """
+  ALERT
+  """
+  Project.
+  """
+  PROJECT
+  """
+  Namespace.
+  """
+  NAMESPACE
+  """
+  An Epic.
+  """
+  EPIC
+  """
+  User.
+  """
+  USER
+}
+`, BuiltIn: false},
 	{Name: "../user.graphql", Input: `# Users: lookups, the user list and the administrator mutations.
 
 extend type Query {
@@ -7900,6 +9805,86 @@ func (ec *executionContext) childFields_AccessLevel(ctx context.Context, field g
 		return ec.fieldContext_AccessLevel_humanAccess(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AccessLevel", field.Name)
+}
+
+func (ec *executionContext) childFields_AwardEmoji(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_AwardEmoji_name(ctx, field)
+	case "description":
+		return ec.fieldContext_AwardEmoji_description(ctx, field)
+	case "emoji":
+		return ec.fieldContext_AwardEmoji_emoji(ctx, field)
+	case "unicode":
+		return ec.fieldContext_AwardEmoji_unicode(ctx, field)
+	case "unicodeVersion":
+		return ec.fieldContext_AwardEmoji_unicodeVersion(ctx, field)
+	case "user":
+		return ec.fieldContext_AwardEmoji_user(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AwardEmoji", field.Name)
+}
+
+func (ec *executionContext) childFields_AwardEmojiAddPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientMutationId":
+		return ec.fieldContext_AwardEmojiAddPayload_clientMutationId(ctx, field)
+	case "awardEmoji":
+		return ec.fieldContext_AwardEmojiAddPayload_awardEmoji(ctx, field)
+	case "errors":
+		return ec.fieldContext_AwardEmojiAddPayload_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AwardEmojiAddPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_AwardEmojiConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_AwardEmojiConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_AwardEmojiConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_AwardEmojiConnection_pageInfo(ctx, field)
+	case "count":
+		return ec.fieldContext_AwardEmojiConnection_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AwardEmojiConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_AwardEmojiEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_AwardEmojiEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_AwardEmojiEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AwardEmojiEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_AwardEmojiRemovePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientMutationId":
+		return ec.fieldContext_AwardEmojiRemovePayload_clientMutationId(ctx, field)
+	case "awardEmoji":
+		return ec.fieldContext_AwardEmojiRemovePayload_awardEmoji(ctx, field)
+	case "errors":
+		return ec.fieldContext_AwardEmojiRemovePayload_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AwardEmojiRemovePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_AwardEmojiTogglePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientMutationId":
+		return ec.fieldContext_AwardEmojiTogglePayload_clientMutationId(ctx, field)
+	case "awardEmoji":
+		return ec.fieldContext_AwardEmojiTogglePayload_awardEmoji(ctx, field)
+	case "errors":
+		return ec.fieldContext_AwardEmojiTogglePayload_errors(ctx, field)
+	case "toggledOn":
+		return ec.fieldContext_AwardEmojiTogglePayload_toggledOn(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AwardEmojiTogglePayload", field.Name)
 }
 
 func (ec *executionContext) childFields_Blob(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8138,6 +10123,90 @@ func (ec *executionContext) childFields_DiscussionEdge(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type DiscussionEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_Epic(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Epic_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Epic_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Epic_updatedAt(ctx, field)
+	case "title":
+		return ec.fieldContext_Epic_title(ctx, field)
+	case "description":
+		return ec.fieldContext_Epic_description(ctx, field)
+	case "confidential":
+		return ec.fieldContext_Epic_confidential(ctx, field)
+	case "startDateFixed":
+		return ec.fieldContext_Epic_startDateFixed(ctx, field)
+	case "startDateIsFixed":
+		return ec.fieldContext_Epic_startDateIsFixed(ctx, field)
+	case "dueDateFixed":
+		return ec.fieldContext_Epic_dueDateFixed(ctx, field)
+	case "dueDateIsFixed":
+		return ec.fieldContext_Epic_dueDateIsFixed(ctx, field)
+	case "color":
+		return ec.fieldContext_Epic_color(ctx, field)
+	case "closedAt":
+		return ec.fieldContext_Epic_closedAt(ctx, field)
+	case "iid":
+		return ec.fieldContext_Epic_iid(ctx, field)
+	case "state":
+		return ec.fieldContext_Epic_state(ctx, field)
+	case "author":
+		return ec.fieldContext_Epic_author(ctx, field)
+	case "group":
+		return ec.fieldContext_Epic_group(ctx, field)
+	case "parent":
+		return ec.fieldContext_Epic_parent(ctx, field)
+	case "startDate":
+		return ec.fieldContext_Epic_startDate(ctx, field)
+	case "dueDate":
+		return ec.fieldContext_Epic_dueDate(ctx, field)
+	case "upvotes":
+		return ec.fieldContext_Epic_upvotes(ctx, field)
+	case "downvotes":
+		return ec.fieldContext_Epic_downvotes(ctx, field)
+	case "labels":
+		return ec.fieldContext_Epic_labels(ctx, field)
+	case "webUrl":
+		return ec.fieldContext_Epic_webUrl(ctx, field)
+	case "webPath":
+		return ec.fieldContext_Epic_webPath(ctx, field)
+	case "reference":
+		return ec.fieldContext_Epic_reference(ctx, field)
+	case "awardEmoji":
+		return ec.fieldContext_Epic_awardEmoji(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Epic", field.Name)
+}
+
+func (ec *executionContext) childFields_EpicConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_EpicConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_EpicConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_EpicConnection_totalCount(ctx, field)
+	case "nodes":
+		return ec.fieldContext_EpicConnection_nodes(ctx, field)
+	case "count":
+		return ec.fieldContext_EpicConnection_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EpicConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_EpicEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_EpicEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_EpicEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EpicEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_Group(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -8160,6 +10229,10 @@ func (ec *executionContext) childFields_Group(ctx context.Context, field graphql
 		return ec.fieldContext_Group_description(ctx, field)
 	case "parentID":
 		return ec.fieldContext_Group_parentID(ctx, field)
+	case "epic":
+		return ec.fieldContext_Group_epic(ctx, field)
+	case "epics":
+		return ec.fieldContext_Group_epics(ctx, field)
 	case "webUrl":
 		return ec.fieldContext_Group_webUrl(ctx, field)
 	case "fullName":
@@ -8310,6 +10383,12 @@ func (ec *executionContext) childFields_Issue(ctx context.Context, field graphql
 		return ec.fieldContext_Issue_webUrl(ctx, field)
 	case "webPath":
 		return ec.fieldContext_Issue_webPath(ctx, field)
+	case "upvotes":
+		return ec.fieldContext_Issue_upvotes(ctx, field)
+	case "downvotes":
+		return ec.fieldContext_Issue_downvotes(ctx, field)
+	case "awardEmoji":
+		return ec.fieldContext_Issue_awardEmoji(ctx, field)
 	case "reference":
 		return ec.fieldContext_Issue_reference(ctx, field)
 	case "notes":
@@ -8792,6 +10871,8 @@ func (ec *executionContext) childFields_Project(ctx context.Context, field graph
 		return ec.fieldContext_Project_projectMembers(ctx, field)
 	case "repository":
 		return ec.fieldContext_Project_repository(ctx, field)
+	case "snippets":
+		return ec.fieldContext_Project_snippets(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Project", field.Name)
 }
@@ -8962,6 +11043,110 @@ func (ec *executionContext) childFields_RepositoryBlobEdge(ctx context.Context, 
 	return nil, fmt.Errorf("no field named %q was found under type RepositoryBlobEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_Snippet(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Snippet_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Snippet_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Snippet_updatedAt(ctx, field)
+	case "title":
+		return ec.fieldContext_Snippet_title(ctx, field)
+	case "description":
+		return ec.fieldContext_Snippet_description(ctx, field)
+	case "fileName":
+		return ec.fieldContext_Snippet_fileName(ctx, field)
+	case "visibilityLevel":
+		return ec.fieldContext_Snippet_visibilityLevel(ctx, field)
+	case "author":
+		return ec.fieldContext_Snippet_author(ctx, field)
+	case "project":
+		return ec.fieldContext_Snippet_project(ctx, field)
+	case "webUrl":
+		return ec.fieldContext_Snippet_webUrl(ctx, field)
+	case "rawUrl":
+		return ec.fieldContext_Snippet_rawUrl(ctx, field)
+	case "httpUrlToRepo":
+		return ec.fieldContext_Snippet_httpUrlToRepo(ctx, field)
+	case "sshUrlToRepo":
+		return ec.fieldContext_Snippet_sshUrlToRepo(ctx, field)
+	case "blobs":
+		return ec.fieldContext_Snippet_blobs(ctx, field)
+	case "awardEmoji":
+		return ec.fieldContext_Snippet_awardEmoji(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Snippet", field.Name)
+}
+
+func (ec *executionContext) childFields_SnippetBlob(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_SnippetBlob_name(ctx, field)
+	case "path":
+		return ec.fieldContext_SnippetBlob_path(ctx, field)
+	case "rawPath":
+		return ec.fieldContext_SnippetBlob_rawPath(ctx, field)
+	case "rawPlainData":
+		return ec.fieldContext_SnippetBlob_rawPlainData(ctx, field)
+	case "size":
+		return ec.fieldContext_SnippetBlob_size(ctx, field)
+	case "binary":
+		return ec.fieldContext_SnippetBlob_binary(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SnippetBlob", field.Name)
+}
+
+func (ec *executionContext) childFields_SnippetBlobConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SnippetBlobConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_SnippetBlobConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SnippetBlobConnection_pageInfo(ctx, field)
+	case "count":
+		return ec.fieldContext_SnippetBlobConnection_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SnippetBlobConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SnippetBlobEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SnippetBlobEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SnippetBlobEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SnippetBlobEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SnippetConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SnippetConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SnippetConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SnippetConnection_totalCount(ctx, field)
+	case "nodes":
+		return ec.fieldContext_SnippetConnection_nodes(ctx, field)
+	case "count":
+		return ec.fieldContext_SnippetConnection_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SnippetConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SnippetEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_SnippetEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_SnippetEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SnippetEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_Submodule(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -9004,6 +11189,62 @@ func (ec *executionContext) childFields_SubmoduleEdge(ctx context.Context, field
 		return ec.fieldContext_SubmoduleEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SubmoduleEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_Todo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Todo_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Todo_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Todo_updatedAt(ctx, field)
+	case "action":
+		return ec.fieldContext_Todo_action(ctx, field)
+	case "state":
+		return ec.fieldContext_Todo_state(ctx, field)
+	case "author":
+		return ec.fieldContext_Todo_author(ctx, field)
+	case "body":
+		return ec.fieldContext_Todo_body(ctx, field)
+	case "group":
+		return ec.fieldContext_Todo_group(ctx, field)
+	case "project":
+		return ec.fieldContext_Todo_project(ctx, field)
+	case "targetType":
+		return ec.fieldContext_Todo_targetType(ctx, field)
+	case "targetUrl":
+		return ec.fieldContext_Todo_targetUrl(ctx, field)
+	case "targetEntity":
+		return ec.fieldContext_Todo_targetEntity(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Todo", field.Name)
+}
+
+func (ec *executionContext) childFields_TodoConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_TodoConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_TodoConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_TodoConnection_totalCount(ctx, field)
+	case "nodes":
+		return ec.fieldContext_TodoConnection_nodes(ctx, field)
+	case "count":
+		return ec.fieldContext_TodoConnection_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TodoConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TodoEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_TodoEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_TodoEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TodoEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Tree(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -9126,6 +11367,8 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_reviewRequestedMergeRequests(ctx, field)
 	case "starredProjects":
 		return ec.fieldContext_User_starredProjects(ctx, field)
+	case "todos":
+		return ec.fieldContext_User_todos(ctx, field)
 	case "locked":
 		return ec.fieldContext_User_locked(ctx, field)
 	case "webUrl":
@@ -9339,6 +11582,220 @@ func (ec *executionContext) field_Discussion_notes_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["last"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Epic_awardEmoji_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Epic_labels_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Epic_reference_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "full",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["full"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Group_epic_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "iid",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["iid"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Group_epics_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "iid",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["iid"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "state",
+		func(ctx context.Context, v any) (*model.EpicState, error) {
+			return ec.unmarshalOEpicState2ᚖanvilᚋgraphᚋmodelᚐEpicState(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["state"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "authorUsername",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["authorUsername"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "labelName",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["labelName"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "confidential",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["confidential"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "includeDescendantGroups",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["includeDescendantGroups"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "includeAncestorGroups",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["includeAncestorGroups"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+		func(ctx context.Context, v any) (*model.EpicSort, error) {
+			return ec.unmarshalOEpicSort2ᚖanvilᚋgraphᚋmodelᚐEpicSort(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sort"] = arg8
+	arg9, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg9
+	arg10, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg10
+	arg11, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg11
+	arg12, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg12
 	return args, nil
 }
 
@@ -9583,70 +12040,86 @@ func (ec *executionContext) field_Group_issues_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["dueAfter"] = arg22
-	arg23, err := graphql.ProcessArgField(ctx, rawArgs, "not",
+	arg23, err := graphql.ProcessArgField(ctx, rawArgs, "myReactionEmoji",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["myReactionEmoji"] = arg23
+	arg24, err := graphql.ProcessArgField(ctx, rawArgs, "or",
+		func(ctx context.Context, v any) (*model.UnionedIssueFilterInput, error) {
+			return ec.unmarshalOUnionedIssueFilterInput2ᚖanvilᚋgraphᚋmodelᚐUnionedIssueFilterInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["or"] = arg24
+	arg25, err := graphql.ProcessArgField(ctx, rawArgs, "not",
 		func(ctx context.Context, v any) (*model.NegatedIssueFilterInput, error) {
 			return ec.unmarshalONegatedIssueFilterInput2ᚖanvilᚋgraphᚋmodelᚐNegatedIssueFilterInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["not"] = arg23
-	arg24, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+	args["not"] = arg25
+	arg26, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
 		func(ctx context.Context, v any) (*model.IssueSort, error) {
 			return ec.unmarshalOIssueSort2ᚖanvilᚋgraphᚋmodelᚐIssueSort(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["sort"] = arg24
-	arg25, err := graphql.ProcessArgField(ctx, rawArgs, "includeSubgroups",
+	args["sort"] = arg26
+	arg27, err := graphql.ProcessArgField(ctx, rawArgs, "includeSubgroups",
 		func(ctx context.Context, v any) (*bool, error) {
 			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["includeSubgroups"] = arg25
-	arg26, err := graphql.ProcessArgField(ctx, rawArgs, "includeArchived",
+	args["includeSubgroups"] = arg27
+	arg28, err := graphql.ProcessArgField(ctx, rawArgs, "includeArchived",
 		func(ctx context.Context, v any) (*bool, error) {
 			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["includeArchived"] = arg26
-	arg27, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+	args["includeArchived"] = arg28
+	arg29, err := graphql.ProcessArgField(ctx, rawArgs, "after",
 		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
 			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["after"] = arg27
-	arg28, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+	args["after"] = arg29
+	arg30, err := graphql.ProcessArgField(ctx, rawArgs, "before",
 		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
 			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["before"] = arg28
-	arg29, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+	args["before"] = arg30
+	arg31, err := graphql.ProcessArgField(ctx, rawArgs, "first",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["first"] = arg29
-	arg30, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+	args["first"] = arg31
+	arg32, err := graphql.ProcessArgField(ctx, rawArgs, "last",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["last"] = arg30
+	args["last"] = arg32
 	return args, nil
 }
 
@@ -10246,6 +12719,44 @@ func (ec *executionContext) field_Issue_assignees_args(ctx context.Context, rawA
 	return args, nil
 }
 
+func (ec *executionContext) field_Issue_awardEmoji_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Issue_discussions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10515,6 +13026,48 @@ func (ec *executionContext) field_MergeRequest_reviewers_args(ctx context.Contex
 		return nil, err
 	}
 	args["last"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_awardEmojiAdd_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.AwardEmojiAddInput, error) {
+			return ec.unmarshalNAwardEmojiAddInput2anvilᚋgraphᚋmodelᚐAwardEmojiAddInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_awardEmojiRemove_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.AwardEmojiRemoveInput, error) {
+			return ec.unmarshalNAwardEmojiRemoveInput2anvilᚋgraphᚋmodelᚐAwardEmojiRemoveInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_awardEmojiToggle_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.AwardEmojiToggleInput, error) {
+			return ec.unmarshalNAwardEmojiToggleInput2anvilᚋgraphᚋmodelᚐAwardEmojiToggleInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -10943,54 +13496,70 @@ func (ec *executionContext) field_Project_issues_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["dueAfter"] = arg22
-	arg23, err := graphql.ProcessArgField(ctx, rawArgs, "not",
+	arg23, err := graphql.ProcessArgField(ctx, rawArgs, "myReactionEmoji",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["myReactionEmoji"] = arg23
+	arg24, err := graphql.ProcessArgField(ctx, rawArgs, "or",
+		func(ctx context.Context, v any) (*model.UnionedIssueFilterInput, error) {
+			return ec.unmarshalOUnionedIssueFilterInput2ᚖanvilᚋgraphᚋmodelᚐUnionedIssueFilterInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["or"] = arg24
+	arg25, err := graphql.ProcessArgField(ctx, rawArgs, "not",
 		func(ctx context.Context, v any) (*model.NegatedIssueFilterInput, error) {
 			return ec.unmarshalONegatedIssueFilterInput2ᚖanvilᚋgraphᚋmodelᚐNegatedIssueFilterInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["not"] = arg23
-	arg24, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+	args["not"] = arg25
+	arg26, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
 		func(ctx context.Context, v any) (*model.IssueSort, error) {
 			return ec.unmarshalOIssueSort2ᚖanvilᚋgraphᚋmodelᚐIssueSort(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["sort"] = arg24
-	arg25, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+	args["sort"] = arg26
+	arg27, err := graphql.ProcessArgField(ctx, rawArgs, "after",
 		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
 			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["after"] = arg25
-	arg26, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+	args["after"] = arg27
+	arg28, err := graphql.ProcessArgField(ctx, rawArgs, "before",
 		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
 			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["before"] = arg26
-	arg27, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+	args["before"] = arg28
+	arg29, err := graphql.ProcessArgField(ctx, rawArgs, "first",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["first"] = arg27
-	arg28, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+	args["first"] = arg29
+	arg30, err := graphql.ProcessArgField(ctx, rawArgs, "last",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["last"] = arg28
+	args["last"] = arg30
 	return args, nil
 }
 
@@ -11491,6 +14060,60 @@ func (ec *executionContext) field_Project_projectMembers_args(ctx context.Contex
 		return nil, err
 	}
 	args["relations"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Project_snippets_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "ids",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOSnippetID2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ids"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "visibility",
+		func(ctx context.Context, v any) (*model.VisibilityScopesEnum, error) {
+			return ec.unmarshalOVisibilityScopesEnum2ᚖanvilᚋgraphᚋmodelᚐVisibilityScopesEnum(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["visibility"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
 		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
 			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
@@ -12206,6 +14829,90 @@ func (ec *executionContext) field_Repository_tree_args(ctx context.Context, rawA
 	return args, nil
 }
 
+func (ec *executionContext) field_Snippet_awardEmoji_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Snippet_blobs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "paths",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["paths"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg4
+	return args, nil
+}
+
 func (ec *executionContext) field_Tree_blobs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12768,6 +15475,68 @@ func (ec *executionContext) field_User_starredProjects_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_User_todos_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "action",
+		func(ctx context.Context, v any) ([]todo.Action, error) {
+			return ec.unmarshalOTodoActionEnum2ᚕanvilᚋentᚋtodoᚐActionᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["action"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "state",
+		func(ctx context.Context, v any) ([]todo.State, error) {
+			return ec.unmarshalOTodoStateEnum2ᚕanvilᚋentᚋtodoᚐStateᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["state"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) ([]model.TodoTargetEnum, error) {
+			return ec.unmarshalOTodoTargetEnum2ᚕanvilᚋgraphᚋmodelᚐTodoTargetEnumᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg6
+	return args, nil
+}
+
 func (ec *executionContext) field___Directive_args_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12895,6 +15664,584 @@ func (ec *executionContext) _AccessLevel_humanAccess(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_AccessLevel_humanAccess(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AccessLevel", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AwardEmoji_name(ctx context.Context, field graphql.CollectedField, obj *ent.AwardEmoji) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwardEmoji_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AwardEmoji().Name(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwardEmoji_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwardEmoji", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AwardEmoji_description(ctx context.Context, field graphql.CollectedField, obj *ent.AwardEmoji) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwardEmoji_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AwardEmoji().Description(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwardEmoji_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwardEmoji", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AwardEmoji_emoji(ctx context.Context, field graphql.CollectedField, obj *ent.AwardEmoji) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwardEmoji_emoji(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AwardEmoji().Emoji(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwardEmoji_emoji(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwardEmoji", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AwardEmoji_unicode(ctx context.Context, field graphql.CollectedField, obj *ent.AwardEmoji) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwardEmoji_unicode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AwardEmoji().Unicode(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwardEmoji_unicode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwardEmoji", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AwardEmoji_unicodeVersion(ctx context.Context, field graphql.CollectedField, obj *ent.AwardEmoji) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwardEmoji_unicodeVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AwardEmoji().UnicodeVersion(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwardEmoji_unicodeVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwardEmoji", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AwardEmoji_user(ctx context.Context, field graphql.CollectedField, obj *ent.AwardEmoji) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwardEmoji_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AwardEmoji().User(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖanvilᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AwardEmoji_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AwardEmoji",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AwardEmojiAddPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.AwardEmojiAddPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwardEmojiAddPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AwardEmojiAddPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwardEmojiAddPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AwardEmojiAddPayload_awardEmoji(ctx context.Context, field graphql.CollectedField, obj *model.AwardEmojiAddPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwardEmojiAddPayload_awardEmoji(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AwardEmoji, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.AwardEmoji) graphql.Marshaler {
+			return ec.marshalOAwardEmoji2ᚖanvilᚋentᚐAwardEmoji(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AwardEmojiAddPayload_awardEmoji(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AwardEmojiAddPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AwardEmoji(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AwardEmojiAddPayload_errors(ctx context.Context, field graphql.CollectedField, obj *model.AwardEmojiAddPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwardEmojiAddPayload_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwardEmojiAddPayload_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwardEmojiAddPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AwardEmojiConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.AwardEmojiConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwardEmojiConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.AwardEmojiEdge) graphql.Marshaler {
+			return ec.marshalOAwardEmojiEdge2ᚕᚖanvilᚋgraphᚋmodelᚐAwardEmojiEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AwardEmojiConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AwardEmojiConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AwardEmojiEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AwardEmojiConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.AwardEmojiConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwardEmojiConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.AwardEmoji) graphql.Marshaler {
+			return ec.marshalOAwardEmoji2ᚕᚖanvilᚋentᚐAwardEmoji(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AwardEmojiConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AwardEmojiConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AwardEmoji(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AwardEmojiConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.AwardEmojiConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwardEmojiConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwardEmojiConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AwardEmojiConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AwardEmojiConnection_count(ctx context.Context, field graphql.CollectedField, obj *model.AwardEmojiConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwardEmojiConnection_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwardEmojiConnection_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwardEmojiConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AwardEmojiEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.AwardEmojiEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwardEmojiEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwardEmojiEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwardEmojiEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _AwardEmojiEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.AwardEmojiEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwardEmojiEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.AwardEmoji) graphql.Marshaler {
+			return ec.marshalOAwardEmoji2ᚖanvilᚋentᚐAwardEmoji(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AwardEmojiEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AwardEmojiEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AwardEmoji(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AwardEmojiRemovePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.AwardEmojiRemovePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwardEmojiRemovePayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AwardEmojiRemovePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwardEmojiRemovePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AwardEmojiRemovePayload_awardEmoji(ctx context.Context, field graphql.CollectedField, obj *model.AwardEmojiRemovePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwardEmojiRemovePayload_awardEmoji(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AwardEmoji, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.AwardEmoji) graphql.Marshaler {
+			return ec.marshalOAwardEmoji2ᚖanvilᚋentᚐAwardEmoji(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AwardEmojiRemovePayload_awardEmoji(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AwardEmojiRemovePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AwardEmoji(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AwardEmojiRemovePayload_errors(ctx context.Context, field graphql.CollectedField, obj *model.AwardEmojiRemovePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwardEmojiRemovePayload_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwardEmojiRemovePayload_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwardEmojiRemovePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AwardEmojiTogglePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.AwardEmojiTogglePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwardEmojiTogglePayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AwardEmojiTogglePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwardEmojiTogglePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AwardEmojiTogglePayload_awardEmoji(ctx context.Context, field graphql.CollectedField, obj *model.AwardEmojiTogglePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwardEmojiTogglePayload_awardEmoji(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AwardEmoji, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.AwardEmoji) graphql.Marshaler {
+			return ec.marshalOAwardEmoji2ᚖanvilᚋentᚐAwardEmoji(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AwardEmojiTogglePayload_awardEmoji(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AwardEmojiTogglePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AwardEmoji(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AwardEmojiTogglePayload_errors(ctx context.Context, field graphql.CollectedField, obj *model.AwardEmojiTogglePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwardEmojiTogglePayload_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwardEmojiTogglePayload_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwardEmojiTogglePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AwardEmojiTogglePayload_toggledOn(ctx context.Context, field graphql.CollectedField, obj *model.AwardEmojiTogglePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AwardEmojiTogglePayload_toggledOn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ToggledOn, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AwardEmojiTogglePayload_toggledOn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AwardEmojiTogglePayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Blob_id(ctx context.Context, field graphql.CollectedField, obj *model.Blob) (ret graphql.Marshaler) {
@@ -14777,6 +18124,891 @@ func (ec *executionContext) fieldContext_DiscussionEdge_node(_ context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Epic_id(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Epic().ID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Epic", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Epic_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Epic", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Epic_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Epic", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Epic_title(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Epic", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Epic_description(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Epic", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Epic_confidential(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_confidential(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Confidential, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_confidential(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Epic", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Epic_startDateFixed(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_startDateFixed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartDateFixed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_startDateFixed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Epic", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Epic_startDateIsFixed(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_startDateIsFixed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartDateIsFixed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_startDateIsFixed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Epic", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Epic_dueDateFixed(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_dueDateFixed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DueDateFixed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_dueDateFixed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Epic", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Epic_dueDateIsFixed(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_dueDateIsFixed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DueDateIsFixed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_dueDateIsFixed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Epic", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Epic_color(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_color(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Color, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_color(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Epic", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Epic_closedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_closedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClosedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_closedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Epic", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Epic_iid(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_iid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Epic().Iid(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_iid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Epic", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Epic_state(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Epic().State(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.EpicState) graphql.Marshaler {
+			return ec.marshalNEpicState2anvilᚋgraphᚋmodelᚐEpicState(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Epic", field, true, true, errors.New("field of type EpicState does not have child fields"))
+}
+
+func (ec *executionContext) _Epic_author(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_author(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Epic().Author(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖanvilᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_author(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Epic",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Epic_group(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_group(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Epic().Group(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Namespace) graphql.Marshaler {
+			return ec.marshalNGroup2ᚖanvilᚋentᚐNamespace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_group(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Epic",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Group(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Epic_parent(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_parent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Epic().Parent(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Epic) graphql.Marshaler {
+			return ec.marshalOEpic2ᚖanvilᚋentᚐEpic(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_parent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Epic",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Epic(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Epic_startDate(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_startDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Epic().StartDate(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_startDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Epic", field, true, true, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Epic_dueDate(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_dueDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Epic().DueDate(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_dueDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Epic", field, true, true, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Epic_upvotes(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_upvotes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Epic().Upvotes(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_upvotes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Epic", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Epic_downvotes(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_downvotes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Epic().Downvotes(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_downvotes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Epic", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Epic_labels(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_labels(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Epic().Labels(ctx, obj, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LabelConnection) graphql.Marshaler {
+			return ec.marshalOLabelConnection2ᚖanvilᚋentᚐLabelConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_labels(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Epic",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LabelConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Epic_labels_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Epic_webUrl(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_webUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Epic().WebURL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_webUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Epic", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Epic_webPath(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_webPath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Epic().WebPath(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_webPath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Epic", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Epic_reference(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_reference(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Epic().Reference(ctx, obj, fc.Args["full"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_reference(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Epic",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Epic_reference_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Epic_awardEmoji(ctx context.Context, field graphql.CollectedField, obj *ent.Epic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Epic_awardEmoji(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Epic().AwardEmoji(ctx, obj, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AwardEmojiConnection) graphql.Marshaler {
+			return ec.marshalOAwardEmojiConnection2ᚖanvilᚋgraphᚋmodelᚐAwardEmojiConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Epic_awardEmoji(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Epic",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AwardEmojiConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Epic_awardEmoji_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _EpicConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.EpicConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EpicConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.EpicEdge) graphql.Marshaler {
+			return ec.marshalOEpicEdge2ᚕᚖanvilᚋentᚐEpicEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_EpicConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "EpicConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EpicEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _EpicConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.EpicConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EpicConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EpicConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "EpicConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _EpicConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.EpicConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EpicConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EpicConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EpicConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _EpicConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *ent.EpicConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EpicConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.EpicConnection().Nodes(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Epic) graphql.Marshaler {
+			return ec.marshalOEpic2ᚕᚖanvilᚋentᚐEpic(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_EpicConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "EpicConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Epic(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _EpicConnection_count(ctx context.Context, field graphql.CollectedField, obj *ent.EpicConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EpicConnection_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.EpicConnection().Count(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EpicConnection_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EpicConnection", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _EpicEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.EpicEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EpicEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Epic) graphql.Marshaler {
+			return ec.marshalOEpic2ᚖanvilᚋentᚐEpic(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_EpicEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "EpicEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Epic(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _EpicEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.EpicEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EpicEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EpicEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EpicEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
 func (ec *executionContext) _Group_id(ctx context.Context, field graphql.CollectedField, obj *ent.Namespace) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -15007,6 +19239,94 @@ func (ec *executionContext) fieldContext_Group_parentID(_ context.Context, field
 	return graphql.NewScalarFieldContext("Group", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _Group_epic(ctx context.Context, field graphql.CollectedField, obj *ent.Namespace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Group_epic(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Group().Epic(ctx, obj, fc.Args["iid"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Epic) graphql.Marshaler {
+			return ec.marshalOEpic2ᚖanvilᚋentᚐEpic(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Group_epic(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Group",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Epic(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Group_epic_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Group_epics(ctx context.Context, field graphql.CollectedField, obj *ent.Namespace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Group_epics(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Group().Epics(ctx, obj, fc.Args["iid"].(*string), fc.Args["state"].(*model.EpicState), fc.Args["search"].(*string), fc.Args["authorUsername"].(*string), fc.Args["labelName"].([]string), fc.Args["confidential"].(*bool), fc.Args["includeDescendantGroups"].(*bool), fc.Args["includeAncestorGroups"].(*bool), fc.Args["sort"].(*model.EpicSort), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.EpicConnection) graphql.Marshaler {
+			return ec.marshalOEpicConnection2ᚖanvilᚋentᚐEpicConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Group_epics(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Group",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EpicConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Group_epics_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Group_webUrl(ctx context.Context, field graphql.CollectedField, obj *ent.Namespace) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -15183,7 +19503,7 @@ func (ec *executionContext) _Group_issues(ctx context.Context, field graphql.Col
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Group().Issues(ctx, obj, fc.Args["iid"].(*string), fc.Args["iids"].([]string), fc.Args["state"].(*model.IssuableState), fc.Args["labelName"].([]*string), fc.Args["milestoneTitle"].([]*string), fc.Args["milestoneWildcardId"].(*model.MilestoneWildcardID), fc.Args["authorUsername"].(*string), fc.Args["assigneeUsernames"].([]string), fc.Args["assigneeUsername"].(*string), fc.Args["assigneeId"].(*string), fc.Args["assigneeWildcardId"].(*model.AssigneeWildcardID), fc.Args["search"].(*string), fc.Args["in"].([]model.IssuableSearchableField), fc.Args["types"].([]model.IssueType), fc.Args["confidential"].(*bool), fc.Args["createdBefore"].(*time.Time), fc.Args["createdAfter"].(*time.Time), fc.Args["updatedBefore"].(*time.Time), fc.Args["updatedAfter"].(*time.Time), fc.Args["closedBefore"].(*time.Time), fc.Args["closedAfter"].(*time.Time), fc.Args["dueBefore"].(*time.Time), fc.Args["dueAfter"].(*time.Time), fc.Args["not"].(*model.NegatedIssueFilterInput), fc.Args["sort"].(*model.IssueSort), fc.Args["includeSubgroups"].(*bool), fc.Args["includeArchived"].(*bool), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+			return ec.Resolvers.Group().Issues(ctx, obj, fc.Args["iid"].(*string), fc.Args["iids"].([]string), fc.Args["state"].(*model.IssuableState), fc.Args["labelName"].([]*string), fc.Args["milestoneTitle"].([]*string), fc.Args["milestoneWildcardId"].(*model.MilestoneWildcardID), fc.Args["authorUsername"].(*string), fc.Args["assigneeUsernames"].([]string), fc.Args["assigneeUsername"].(*string), fc.Args["assigneeId"].(*string), fc.Args["assigneeWildcardId"].(*model.AssigneeWildcardID), fc.Args["search"].(*string), fc.Args["in"].([]model.IssuableSearchableField), fc.Args["types"].([]model.IssueType), fc.Args["confidential"].(*bool), fc.Args["createdBefore"].(*time.Time), fc.Args["createdAfter"].(*time.Time), fc.Args["updatedBefore"].(*time.Time), fc.Args["updatedAfter"].(*time.Time), fc.Args["closedBefore"].(*time.Time), fc.Args["closedAfter"].(*time.Time), fc.Args["dueBefore"].(*time.Time), fc.Args["dueAfter"].(*time.Time), fc.Args["myReactionEmoji"].(*string), fc.Args["or"].(*model.UnionedIssueFilterInput), fc.Args["not"].(*model.NegatedIssueFilterInput), fc.Args["sort"].(*model.IssueSort), fc.Args["includeSubgroups"].(*bool), fc.Args["includeArchived"].(*bool), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.IssueConnection) graphql.Marshaler {
@@ -16544,6 +20864,96 @@ func (ec *executionContext) _Issue_webPath(ctx context.Context, field graphql.Co
 }
 func (ec *executionContext) fieldContext_Issue_webPath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Issue", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_upvotes(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_upvotes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Issue().Upvotes(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_upvotes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Issue", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_downvotes(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_downvotes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Issue().Downvotes(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_downvotes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Issue", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Issue_awardEmoji(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Issue_awardEmoji(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Issue().AwardEmoji(ctx, obj, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AwardEmojiConnection) graphql.Marshaler {
+			return ec.marshalOAwardEmojiConnection2ᚖanvilᚋgraphᚋmodelᚐAwardEmojiConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Issue_awardEmoji(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Issue",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AwardEmojiConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Issue_awardEmoji_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Issue_reference(ctx context.Context, field graphql.CollectedField, obj *ent.Issue) (ret graphql.Marshaler) {
@@ -19925,6 +24335,138 @@ func (ec *executionContext) fieldContext_MilestoneEdge_cursor(_ context.Context,
 	return graphql.NewScalarFieldContext("MilestoneEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
+func (ec *executionContext) _Mutation_awardEmojiAdd(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_awardEmojiAdd(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AwardEmojiAdd(ctx, fc.Args["input"].(model.AwardEmojiAddInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AwardEmojiAddPayload) graphql.Marshaler {
+			return ec.marshalOAwardEmojiAddPayload2ᚖanvilᚋgraphᚋmodelᚐAwardEmojiAddPayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_awardEmojiAdd(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AwardEmojiAddPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_awardEmojiAdd_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_awardEmojiRemove(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_awardEmojiRemove(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AwardEmojiRemove(ctx, fc.Args["input"].(model.AwardEmojiRemoveInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AwardEmojiRemovePayload) graphql.Marshaler {
+			return ec.marshalOAwardEmojiRemovePayload2ᚖanvilᚋgraphᚋmodelᚐAwardEmojiRemovePayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_awardEmojiRemove(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AwardEmojiRemovePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_awardEmojiRemove_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_awardEmojiToggle(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_awardEmojiToggle(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AwardEmojiToggle(ctx, fc.Args["input"].(model.AwardEmojiToggleInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AwardEmojiTogglePayload) graphql.Marshaler {
+			return ec.marshalOAwardEmojiTogglePayload2ᚖanvilᚋgraphᚋmodelᚐAwardEmojiTogglePayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_awardEmojiToggle(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AwardEmojiTogglePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_awardEmojiToggle_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_groupCreate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21528,7 +26070,7 @@ func (ec *executionContext) _Project_issues(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Project().Issues(ctx, obj, fc.Args["iid"].(*string), fc.Args["iids"].([]string), fc.Args["state"].(*model.IssuableState), fc.Args["labelName"].([]*string), fc.Args["milestoneTitle"].([]*string), fc.Args["milestoneWildcardId"].(*model.MilestoneWildcardID), fc.Args["authorUsername"].(*string), fc.Args["assigneeUsernames"].([]string), fc.Args["assigneeUsername"].(*string), fc.Args["assigneeId"].(*string), fc.Args["assigneeWildcardId"].(*model.AssigneeWildcardID), fc.Args["search"].(*string), fc.Args["in"].([]model.IssuableSearchableField), fc.Args["types"].([]model.IssueType), fc.Args["confidential"].(*bool), fc.Args["createdBefore"].(*time.Time), fc.Args["createdAfter"].(*time.Time), fc.Args["updatedBefore"].(*time.Time), fc.Args["updatedAfter"].(*time.Time), fc.Args["closedBefore"].(*time.Time), fc.Args["closedAfter"].(*time.Time), fc.Args["dueBefore"].(*time.Time), fc.Args["dueAfter"].(*time.Time), fc.Args["not"].(*model.NegatedIssueFilterInput), fc.Args["sort"].(*model.IssueSort), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+			return ec.Resolvers.Project().Issues(ctx, obj, fc.Args["iid"].(*string), fc.Args["iids"].([]string), fc.Args["state"].(*model.IssuableState), fc.Args["labelName"].([]*string), fc.Args["milestoneTitle"].([]*string), fc.Args["milestoneWildcardId"].(*model.MilestoneWildcardID), fc.Args["authorUsername"].(*string), fc.Args["assigneeUsernames"].([]string), fc.Args["assigneeUsername"].(*string), fc.Args["assigneeId"].(*string), fc.Args["assigneeWildcardId"].(*model.AssigneeWildcardID), fc.Args["search"].(*string), fc.Args["in"].([]model.IssuableSearchableField), fc.Args["types"].([]model.IssueType), fc.Args["confidential"].(*bool), fc.Args["createdBefore"].(*time.Time), fc.Args["createdAfter"].(*time.Time), fc.Args["updatedBefore"].(*time.Time), fc.Args["updatedAfter"].(*time.Time), fc.Args["closedBefore"].(*time.Time), fc.Args["closedAfter"].(*time.Time), fc.Args["dueBefore"].(*time.Time), fc.Args["dueAfter"].(*time.Time), fc.Args["myReactionEmoji"].(*string), fc.Args["or"].(*model.UnionedIssueFilterInput), fc.Args["not"].(*model.NegatedIssueFilterInput), fc.Args["sort"].(*model.IssueSort), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.IssueConnection) graphql.Marshaler {
@@ -21955,6 +26497,50 @@ func (ec *executionContext) fieldContext_Project_repository(_ context.Context, f
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Repository(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Project_snippets(ctx context.Context, field graphql.CollectedField, obj *ent.Project) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Project_snippets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Project().Snippets(ctx, obj, fc.Args["ids"].([]string), fc.Args["visibility"].(*model.VisibilityScopesEnum), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SnippetConnection) graphql.Marshaler {
+			return ec.marshalOSnippetConnection2ᚖanvilᚋentᚐSnippetConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Project_snippets(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Project",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SnippetConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Project_snippets_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -24032,6 +28618,920 @@ func (ec *executionContext) fieldContext_RepositoryBlobEdge_node(_ context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Snippet_id(ctx context.Context, field graphql.CollectedField, obj *ent.Snippet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Snippet_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Snippet().ID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Snippet_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Snippet", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Snippet_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Snippet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Snippet_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Snippet_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Snippet", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Snippet_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Snippet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Snippet_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Snippet_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Snippet", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Snippet_title(ctx context.Context, field graphql.CollectedField, obj *ent.Snippet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Snippet_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Snippet_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Snippet", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Snippet_description(ctx context.Context, field graphql.CollectedField, obj *ent.Snippet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Snippet_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Snippet_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Snippet", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Snippet_fileName(ctx context.Context, field graphql.CollectedField, obj *ent.Snippet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Snippet_fileName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FileName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Snippet_fileName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Snippet", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Snippet_visibilityLevel(ctx context.Context, field graphql.CollectedField, obj *ent.Snippet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Snippet_visibilityLevel(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Snippet().VisibilityLevel(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.VisibilityLevelsEnum) graphql.Marshaler {
+			return ec.marshalNVisibilityLevelsEnum2anvilᚋgraphᚋmodelᚐVisibilityLevelsEnum(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Snippet_visibilityLevel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Snippet", field, true, true, errors.New("field of type VisibilityLevelsEnum does not have child fields"))
+}
+
+func (ec *executionContext) _Snippet_author(ctx context.Context, field graphql.CollectedField, obj *ent.Snippet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Snippet_author(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Snippet().Author(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖanvilᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Snippet_author(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Snippet",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Snippet_project(ctx context.Context, field graphql.CollectedField, obj *ent.Snippet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Snippet_project(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Snippet().Project(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Project) graphql.Marshaler {
+			return ec.marshalOProject2ᚖanvilᚋentᚐProject(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Snippet_project(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Snippet",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Project(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Snippet_webUrl(ctx context.Context, field graphql.CollectedField, obj *ent.Snippet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Snippet_webUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Snippet().WebURL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Snippet_webUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Snippet", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Snippet_rawUrl(ctx context.Context, field graphql.CollectedField, obj *ent.Snippet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Snippet_rawUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Snippet().RawURL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Snippet_rawUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Snippet", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Snippet_httpUrlToRepo(ctx context.Context, field graphql.CollectedField, obj *ent.Snippet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Snippet_httpUrlToRepo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Snippet().HTTPURLToRepo(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Snippet_httpUrlToRepo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Snippet", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Snippet_sshUrlToRepo(ctx context.Context, field graphql.CollectedField, obj *ent.Snippet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Snippet_sshUrlToRepo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Snippet().SSHURLToRepo(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Snippet_sshUrlToRepo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Snippet", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Snippet_blobs(ctx context.Context, field graphql.CollectedField, obj *ent.Snippet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Snippet_blobs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Snippet().Blobs(ctx, obj, fc.Args["paths"].([]string), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SnippetBlobConnection) graphql.Marshaler {
+			return ec.marshalOSnippetBlobConnection2ᚖanvilᚋgraphᚋmodelᚐSnippetBlobConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Snippet_blobs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Snippet",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SnippetBlobConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Snippet_blobs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Snippet_awardEmoji(ctx context.Context, field graphql.CollectedField, obj *ent.Snippet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Snippet_awardEmoji(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Snippet().AwardEmoji(ctx, obj, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AwardEmojiConnection) graphql.Marshaler {
+			return ec.marshalOAwardEmojiConnection2ᚖanvilᚋgraphᚋmodelᚐAwardEmojiConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Snippet_awardEmoji(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Snippet",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AwardEmojiConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Snippet_awardEmoji_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SnippetBlob_name(ctx context.Context, field graphql.CollectedField, obj *model.SnippetBlob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SnippetBlob_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SnippetBlob_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SnippetBlob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SnippetBlob_path(ctx context.Context, field graphql.CollectedField, obj *model.SnippetBlob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SnippetBlob_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SnippetBlob_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SnippetBlob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SnippetBlob_rawPath(ctx context.Context, field graphql.CollectedField, obj *model.SnippetBlob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SnippetBlob_rawPath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RawPath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SnippetBlob_rawPath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SnippetBlob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SnippetBlob_rawPlainData(ctx context.Context, field graphql.CollectedField, obj *model.SnippetBlob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SnippetBlob_rawPlainData(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RawPlainData, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SnippetBlob_rawPlainData(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SnippetBlob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SnippetBlob_size(ctx context.Context, field graphql.CollectedField, obj *model.SnippetBlob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SnippetBlob_size(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Size, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SnippetBlob_size(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SnippetBlob", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SnippetBlob_binary(ctx context.Context, field graphql.CollectedField, obj *model.SnippetBlob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SnippetBlob_binary(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Binary, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SnippetBlob_binary(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SnippetBlob", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SnippetBlobConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SnippetBlobConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SnippetBlobConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SnippetBlobEdge) graphql.Marshaler {
+			return ec.marshalOSnippetBlobEdge2ᚕᚖanvilᚋgraphᚋmodelᚐSnippetBlobEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SnippetBlobConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SnippetBlobConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SnippetBlobEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SnippetBlobConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.SnippetBlobConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SnippetBlobConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SnippetBlob) graphql.Marshaler {
+			return ec.marshalOSnippetBlob2ᚕᚖanvilᚋgraphᚋmodelᚐSnippetBlob(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SnippetBlobConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SnippetBlobConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SnippetBlob(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SnippetBlobConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SnippetBlobConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SnippetBlobConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SnippetBlobConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SnippetBlobConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SnippetBlobConnection_count(ctx context.Context, field graphql.CollectedField, obj *model.SnippetBlobConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SnippetBlobConnection_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SnippetBlobConnection_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SnippetBlobConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SnippetBlobEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SnippetBlobEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SnippetBlobEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SnippetBlobEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SnippetBlobEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _SnippetBlobEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SnippetBlobEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SnippetBlobEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SnippetBlob) graphql.Marshaler {
+			return ec.marshalOSnippetBlob2ᚖanvilᚋgraphᚋmodelᚐSnippetBlob(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SnippetBlobEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SnippetBlobEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SnippetBlob(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SnippetConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.SnippetConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SnippetConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.SnippetEdge) graphql.Marshaler {
+			return ec.marshalOSnippetEdge2ᚕᚖanvilᚋentᚐSnippetEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SnippetConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SnippetConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SnippetEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SnippetConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.SnippetConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SnippetConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SnippetConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SnippetConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SnippetConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.SnippetConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SnippetConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SnippetConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SnippetConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SnippetConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *ent.SnippetConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SnippetConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SnippetConnection().Nodes(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Snippet) graphql.Marshaler {
+			return ec.marshalOSnippet2ᚕᚖanvilᚋentᚐSnippet(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SnippetConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SnippetConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Snippet(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SnippetConnection_count(ctx context.Context, field graphql.CollectedField, obj *ent.SnippetConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SnippetConnection_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SnippetConnection().Count(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SnippetConnection_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SnippetConnection", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SnippetEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.SnippetEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SnippetEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Snippet) graphql.Marshaler {
+			return ec.marshalOSnippet2ᚖanvilᚋentᚐSnippet(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SnippetEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SnippetEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Snippet(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SnippetEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.SnippetEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SnippetEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SnippetEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SnippetEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
 func (ec *executionContext) _Submodule_id(ctx context.Context, field graphql.CollectedField, obj *model.Submodule) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24365,6 +29865,515 @@ func (ec *executionContext) fieldContext_SubmoduleEdge_node(_ context.Context, f
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Todo_id(ctx context.Context, field graphql.CollectedField, obj *ent.Todo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Todo_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Todo().ID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Todo_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Todo", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Todo_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Todo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Todo_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Todo_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Todo", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Todo_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Todo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Todo_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Todo_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Todo", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Todo_action(ctx context.Context, field graphql.CollectedField, obj *ent.Todo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Todo_action(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Action, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v todo.Action) graphql.Marshaler {
+			return ec.marshalNTodoActionEnum2anvilᚋentᚋtodoᚐAction(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Todo_action(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Todo", field, false, false, errors.New("field of type TodoActionEnum does not have child fields"))
+}
+
+func (ec *executionContext) _Todo_state(ctx context.Context, field graphql.CollectedField, obj *ent.Todo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Todo_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.State, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v todo.State) graphql.Marshaler {
+			return ec.marshalNTodoStateEnum2anvilᚋentᚋtodoᚐState(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Todo_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Todo", field, false, false, errors.New("field of type TodoStateEnum does not have child fields"))
+}
+
+func (ec *executionContext) _Todo_author(ctx context.Context, field graphql.CollectedField, obj *ent.Todo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Todo_author(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Todo().Author(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖanvilᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Todo_author(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Todo",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Todo_body(ctx context.Context, field graphql.CollectedField, obj *ent.Todo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Todo_body(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Todo().Body(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Todo_body(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Todo", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Todo_group(ctx context.Context, field graphql.CollectedField, obj *ent.Todo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Todo_group(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Todo().Group(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Namespace) graphql.Marshaler {
+			return ec.marshalOGroup2ᚖanvilᚋentᚐNamespace(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Todo_group(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Todo",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Group(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Todo_project(ctx context.Context, field graphql.CollectedField, obj *ent.Todo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Todo_project(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Todo().Project(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Project) graphql.Marshaler {
+			return ec.marshalOProject2ᚖanvilᚋentᚐProject(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Todo_project(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Todo",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Project(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Todo_targetType(ctx context.Context, field graphql.CollectedField, obj *ent.Todo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Todo_targetType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Todo().TargetType(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.TodoTargetEnum) graphql.Marshaler {
+			return ec.marshalNTodoTargetEnum2anvilᚋgraphᚋmodelᚐTodoTargetEnum(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Todo_targetType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Todo", field, true, true, errors.New("field of type TodoTargetEnum does not have child fields"))
+}
+
+func (ec *executionContext) _Todo_targetUrl(ctx context.Context, field graphql.CollectedField, obj *ent.Todo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Todo_targetUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Todo().TargetURL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Todo_targetUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Todo", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Todo_targetEntity(ctx context.Context, field graphql.CollectedField, obj *ent.Todo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Todo_targetEntity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Todo().TargetEntity(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v ent.Noder) graphql.Marshaler {
+			return ec.marshalOTodoable2anvilᚋentᚐNoder(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Todo_targetEntity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Todo",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TodoConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.TodoConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TodoConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.TodoEdge) graphql.Marshaler {
+			return ec.marshalOTodoEdge2ᚕᚖanvilᚋentᚐTodoEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TodoConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TodoConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TodoEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TodoConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.TodoConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TodoConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TodoConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TodoConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TodoConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.TodoConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TodoConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TodoConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TodoConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TodoConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *ent.TodoConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TodoConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TodoConnection().Nodes(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Todo) graphql.Marshaler {
+			return ec.marshalOTodo2ᚕᚖanvilᚋentᚐTodo(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TodoConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TodoConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Todo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TodoConnection_count(ctx context.Context, field graphql.CollectedField, obj *ent.TodoConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TodoConnection_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TodoConnection().Count(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TodoConnection_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TodoConnection", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TodoEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.TodoEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TodoEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Todo) graphql.Marshaler {
+			return ec.marshalOTodo2ᚖanvilᚋentᚐTodo(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TodoEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TodoEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Todo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TodoEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.TodoEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TodoEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TodoEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TodoEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
 func (ec *executionContext) _Tree_lastCommit(ctx context.Context, field graphql.CollectedField, obj *model.Tree) (ret graphql.Marshaler) {
@@ -25472,6 +31481,50 @@ func (ec *executionContext) fieldContext_User_starredProjects(ctx context.Contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_User_starredProjects_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _User_todos(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_User_todos(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.User().Todos(ctx, obj, fc.Args["action"].([]todo.Action), fc.Args["state"].([]todo.State), fc.Args["type"].([]model.TodoTargetEnum), fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.TodoConnection) graphql.Marshaler {
+			return ec.marshalOTodoConnection2ᚖanvilᚋentᚐTodoConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_User_todos(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "User",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TodoConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_User_todos_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -26982,6 +33035,138 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputAwardEmojiAddInput(ctx context.Context, obj any) (model.AwardEmojiAddInput, error) {
+	var it model.AwardEmojiAddInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"clientMutationId", "awardableId", "name"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		case "awardableId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("awardableId"))
+			data, err := ec.unmarshalNAwardableID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AwardableID = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputAwardEmojiRemoveInput(ctx context.Context, obj any) (model.AwardEmojiRemoveInput, error) {
+	var it model.AwardEmojiRemoveInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"clientMutationId", "awardableId", "name"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		case "awardableId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("awardableId"))
+			data, err := ec.unmarshalNAwardableID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AwardableID = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputAwardEmojiToggleInput(ctx context.Context, obj any) (model.AwardEmojiToggleInput, error) {
+	var it model.AwardEmojiToggleInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"clientMutationId", "awardableId", "name"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		case "awardableId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("awardableId"))
+			data, err := ec.unmarshalNAwardableID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AwardableID = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateIssueInput(ctx context.Context, obj any) (model.CreateIssueInput, error) {
 	var it model.CreateIssueInput
 	if obj == nil {
@@ -27149,6 +33334,47 @@ func (ec *executionContext) unmarshalInputCreateNoteInput(ctx context.Context, o
 				return it, err
 			}
 			it.Internal = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputEpicOrder(ctx context.Context, obj any) (ent.EpicOrder, error) {
+	var it ent.EpicOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNEpicOrderField2ᚖanvilᚋentᚐEpicOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
 		}
 	}
 	return it, nil
@@ -27967,7 +34193,7 @@ func (ec *executionContext) unmarshalInputNegatedIssueFilterInput(ctx context.Co
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"iids", "labelName", "milestoneTitle", "milestoneWildcardId", "authorUsername", "assigneeUsernames", "assigneeId", "types"}
+	fieldsInOrder := [...]string{"iids", "labelName", "milestoneTitle", "milestoneWildcardId", "authorUsername", "assigneeUsernames", "assigneeId", "types", "myReactionEmoji"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -28030,6 +34256,13 @@ func (ec *executionContext) unmarshalInputNegatedIssueFilterInput(ctx context.Co
 				return it, err
 			}
 			it.Types = data
+		case "myReactionEmoji":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("myReactionEmoji"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MyReactionEmoji = data
 		}
 	}
 	return it, nil
@@ -28322,6 +34555,47 @@ func (ec *executionContext) unmarshalInputProjectUpdateInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSnippetOrder(ctx context.Context, obj any) (ent.SnippetOrder, error) {
+	var it ent.SnippetOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNSnippetOrderField2ᚖanvilᚋentᚐSnippetOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputTimeframe(ctx context.Context, obj any) (model.Timeframe, error) {
 	var it model.Timeframe
 	if obj == nil {
@@ -28354,6 +34628,91 @@ func (ec *executionContext) unmarshalInputTimeframe(ctx context.Context, obj any
 				return it, err
 			}
 			it.End = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputTodoOrder(ctx context.Context, obj any) (ent.TodoOrder, error) {
+	var it ent.TodoOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNTodoOrderField2ᚖanvilᚋentᚐTodoOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUnionedIssueFilterInput(ctx context.Context, obj any) (model.UnionedIssueFilterInput, error) {
+	var it model.UnionedIssueFilterInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"assigneeUsernames", "authorUsernames", "labelNames"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "assigneeUsernames":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("assigneeUsernames"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AssigneeUsernames = data
+		case "authorUsernames":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("authorUsernames"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AuthorUsernames = data
+		case "labelNames":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("labelNames"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LabelNames = data
 		}
 	}
 	return it, nil
@@ -28791,11 +35150,26 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 	switch obj := (obj).(type) {
 	case nil:
 		return graphql.Null
+	case *ent.Issue:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Issue(ctx, sel, obj)
 	case *ent.User:
 		if obj == nil {
 			return graphql.Null
 		}
 		return ec._User(ctx, sel, obj)
+	case *ent.Todo:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Todo(ctx, sel, obj)
+	case *ent.Snippet:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Snippet(ctx, sel, obj)
 	case *ent.Project:
 		if obj == nil {
 			return graphql.Null
@@ -28821,21 +35195,39 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Label(ctx, sel, obj)
-	case *ent.Issue:
-		if obj == nil {
-			return graphql.Null
-		}
-		return ec._Issue(ctx, sel, obj)
 	case *ent.Namespace:
 		if obj == nil {
 			return graphql.Null
 		}
 		return ec._Group(ctx, sel, obj)
+	case *ent.Epic:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Epic(ctx, sel, obj)
 	default:
 		if typedObj, ok := obj.(graphql.Marshaler); ok {
 			return typedObj
 		} else {
 			panic(fmt.Errorf("unexpected type %T; non-generated variants of Node must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
+func (ec *executionContext) _Todoable(ctx context.Context, sel ast.SelectionSet, obj ent.Noder) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case *ent.Issue:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Issue(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of Todoable must implement graphql.Marshaler", obj))
 		}
 	}
 }
@@ -28869,6 +35261,512 @@ func (ec *executionContext) _AccessLevel(ctx context.Context, sel ast.SelectionS
 		case "humanAccess":
 			out.Values[i] = ec._AccessLevel_humanAccess(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var awardEmojiImplementors = []string{"AwardEmoji"}
+
+func (ec *executionContext) _AwardEmoji(ctx context.Context, sel ast.SelectionSet, obj *ent.AwardEmoji) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, awardEmojiImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AwardEmoji")
+		case "name":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AwardEmoji_name(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "description":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AwardEmoji_description(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "emoji":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AwardEmoji_emoji(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "unicode":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AwardEmoji_unicode(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "unicodeVersion":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AwardEmoji_unicodeVersion(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "user":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AwardEmoji_user(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var awardEmojiAddPayloadImplementors = []string{"AwardEmojiAddPayload"}
+
+func (ec *executionContext) _AwardEmojiAddPayload(ctx context.Context, sel ast.SelectionSet, obj *model.AwardEmojiAddPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, awardEmojiAddPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AwardEmojiAddPayload")
+		case "clientMutationId":
+			out.Values[i] = ec._AwardEmojiAddPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "awardEmoji":
+			out.Values[i] = ec._AwardEmojiAddPayload_awardEmoji(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._AwardEmojiAddPayload_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var awardEmojiConnectionImplementors = []string{"AwardEmojiConnection"}
+
+func (ec *executionContext) _AwardEmojiConnection(ctx context.Context, sel ast.SelectionSet, obj *model.AwardEmojiConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, awardEmojiConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AwardEmojiConnection")
+		case "edges":
+			out.Values[i] = ec._AwardEmojiConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._AwardEmojiConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._AwardEmojiConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._AwardEmojiConnection_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var awardEmojiEdgeImplementors = []string{"AwardEmojiEdge"}
+
+func (ec *executionContext) _AwardEmojiEdge(ctx context.Context, sel ast.SelectionSet, obj *model.AwardEmojiEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, awardEmojiEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AwardEmojiEdge")
+		case "cursor":
+			out.Values[i] = ec._AwardEmojiEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._AwardEmojiEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var awardEmojiRemovePayloadImplementors = []string{"AwardEmojiRemovePayload"}
+
+func (ec *executionContext) _AwardEmojiRemovePayload(ctx context.Context, sel ast.SelectionSet, obj *model.AwardEmojiRemovePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, awardEmojiRemovePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AwardEmojiRemovePayload")
+		case "clientMutationId":
+			out.Values[i] = ec._AwardEmojiRemovePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "awardEmoji":
+			out.Values[i] = ec._AwardEmojiRemovePayload_awardEmoji(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._AwardEmojiRemovePayload_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var awardEmojiTogglePayloadImplementors = []string{"AwardEmojiTogglePayload"}
+
+func (ec *executionContext) _AwardEmojiTogglePayload(ctx context.Context, sel ast.SelectionSet, obj *model.AwardEmojiTogglePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, awardEmojiTogglePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AwardEmojiTogglePayload")
+		case "clientMutationId":
+			out.Values[i] = ec._AwardEmojiTogglePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "awardEmoji":
+			out.Values[i] = ec._AwardEmojiTogglePayload_awardEmoji(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._AwardEmojiTogglePayload_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "toggledOn":
+			out.Values[i] = ec._AwardEmojiTogglePayload_toggledOn(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -30016,6 +36914,831 @@ func (ec *executionContext) _DiscussionEdge(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var epicImplementors = []string{"Epic", "Node"}
+
+func (ec *executionContext) _Epic(ctx context.Context, sel ast.SelectionSet, obj *ent.Epic) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, epicImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Epic")
+		case "id":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Epic_id(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "createdAt":
+			out.Values[i] = ec._Epic_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Epic_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._Epic_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._Epic_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "confidential":
+			out.Values[i] = ec._Epic_confidential(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "startDateFixed":
+			out.Values[i] = ec._Epic_startDateFixed(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "startDateIsFixed":
+			out.Values[i] = ec._Epic_startDateIsFixed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "dueDateFixed":
+			out.Values[i] = ec._Epic_dueDateFixed(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "dueDateIsFixed":
+			out.Values[i] = ec._Epic_dueDateIsFixed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "color":
+			out.Values[i] = ec._Epic_color(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "closedAt":
+			out.Values[i] = ec._Epic_closedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "iid":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Epic_iid(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "state":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Epic_state(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "author":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Epic_author(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "group":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Epic_group(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "parent":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Epic_parent(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "startDate":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Epic_startDate(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "dueDate":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Epic_dueDate(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "upvotes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Epic_upvotes(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "downvotes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Epic_downvotes(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "labels":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Epic_labels(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "webUrl":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Epic_webUrl(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "webPath":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Epic_webPath(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "reference":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Epic_reference(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "awardEmoji":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Epic_awardEmoji(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var epicConnectionImplementors = []string{"EpicConnection"}
+
+func (ec *executionContext) _EpicConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.EpicConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, epicConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("EpicConnection")
+		case "edges":
+			out.Values[i] = ec._EpicConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._EpicConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			out.Values[i] = ec._EpicConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._EpicConnection_nodes(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "count":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._EpicConnection_count(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var epicEdgeImplementors = []string{"EpicEdge"}
+
+func (ec *executionContext) _EpicEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.EpicEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, epicEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("EpicEdge")
+		case "node":
+			out.Values[i] = ec._EpicEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._EpicEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var groupImplementors = []string{"Group", "Node"}
 
 func (ec *executionContext) _Group(ctx context.Context, sel ast.SelectionSet, obj *ent.Namespace) graphql.Marshaler {
@@ -30111,6 +37834,82 @@ func (ec *executionContext) _Group(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "epic":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Group_epic(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "epics":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Group_epics(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "webUrl":
 			field := field
 
@@ -30871,7 +38670,7 @@ func (ec *executionContext) _GroupUpdatePayload(ctx context.Context, sel ast.Sel
 	return out
 }
 
-var issueImplementors = []string{"Issue", "Node"}
+var issueImplementors = []string{"Issue", "Node", "Todoable"}
 
 func (ec *executionContext) _Issue(ctx context.Context, sel ast.SelectionSet, obj *ent.Issue) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, issueImplementors)
@@ -31410,6 +39209,120 @@ func (ec *executionContext) _Issue(ctx context.Context, sel ast.SelectionSet, ob
 				}()
 				res = ec._Issue_webPath(ctx, field, obj)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "upvotes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Issue_upvotes(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "downvotes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Issue_downvotes(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "awardEmoji":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Issue_awardEmoji(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -34395,6 +42308,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Mutation")
+		case "awardEmojiAdd":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_awardEmojiAdd(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "awardEmojiRemove":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_awardEmojiRemove(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "awardEmojiToggle":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_awardEmojiToggle(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "groupCreate":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_groupCreate(ctx, field)
@@ -35506,6 +43440,44 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 					}
 				}()
 				res = ec._Project_repository(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "snippets":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Project_snippets(ctx, field, obj)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -36927,6 +44899,770 @@ func (ec *executionContext) _RepositoryBlobEdge(ctx context.Context, sel ast.Sel
 	return out
 }
 
+var snippetImplementors = []string{"Snippet", "Node"}
+
+func (ec *executionContext) _Snippet(ctx context.Context, sel ast.SelectionSet, obj *ent.Snippet) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, snippetImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Snippet")
+		case "id":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Snippet_id(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "createdAt":
+			out.Values[i] = ec._Snippet_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Snippet_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._Snippet_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._Snippet_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "fileName":
+			out.Values[i] = ec._Snippet_fileName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "visibilityLevel":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Snippet_visibilityLevel(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "author":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Snippet_author(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "project":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Snippet_project(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "webUrl":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Snippet_webUrl(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "rawUrl":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Snippet_rawUrl(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "httpUrlToRepo":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Snippet_httpUrlToRepo(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "sshUrlToRepo":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Snippet_sshUrlToRepo(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "blobs":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Snippet_blobs(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "awardEmoji":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Snippet_awardEmoji(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var snippetBlobImplementors = []string{"SnippetBlob"}
+
+func (ec *executionContext) _SnippetBlob(ctx context.Context, sel ast.SelectionSet, obj *model.SnippetBlob) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, snippetBlobImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SnippetBlob")
+		case "name":
+			out.Values[i] = ec._SnippetBlob_name(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._SnippetBlob_path(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "rawPath":
+			out.Values[i] = ec._SnippetBlob_rawPath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rawPlainData":
+			out.Values[i] = ec._SnippetBlob_rawPlainData(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "size":
+			out.Values[i] = ec._SnippetBlob_size(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "binary":
+			out.Values[i] = ec._SnippetBlob_binary(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var snippetBlobConnectionImplementors = []string{"SnippetBlobConnection"}
+
+func (ec *executionContext) _SnippetBlobConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SnippetBlobConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, snippetBlobConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SnippetBlobConnection")
+		case "edges":
+			out.Values[i] = ec._SnippetBlobConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._SnippetBlobConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SnippetBlobConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._SnippetBlobConnection_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var snippetBlobEdgeImplementors = []string{"SnippetBlobEdge"}
+
+func (ec *executionContext) _SnippetBlobEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SnippetBlobEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, snippetBlobEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SnippetBlobEdge")
+		case "cursor":
+			out.Values[i] = ec._SnippetBlobEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SnippetBlobEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var snippetConnectionImplementors = []string{"SnippetConnection"}
+
+func (ec *executionContext) _SnippetConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.SnippetConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, snippetConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SnippetConnection")
+		case "edges":
+			out.Values[i] = ec._SnippetConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SnippetConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			out.Values[i] = ec._SnippetConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SnippetConnection_nodes(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "count":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SnippetConnection_count(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var snippetEdgeImplementors = []string{"SnippetEdge"}
+
+func (ec *executionContext) _SnippetEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.SnippetEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, snippetEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SnippetEdge")
+		case "node":
+			out.Values[i] = ec._SnippetEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._SnippetEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var submoduleImplementors = []string{"Submodule", "Entry"}
 
 func (ec *executionContext) _Submodule(ctx context.Context, sel ast.SelectionSet, obj *model.Submodule) graphql.Marshaler {
@@ -37068,6 +45804,530 @@ func (ec *executionContext) _SubmoduleEdge(ctx context.Context, sel ast.Selectio
 		case "node":
 			out.Values[i] = ec._SubmoduleEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var todoImplementors = []string{"Todo", "Node"}
+
+func (ec *executionContext) _Todo(ctx context.Context, sel ast.SelectionSet, obj *ent.Todo) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, todoImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Todo")
+		case "id":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Todo_id(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "createdAt":
+			out.Values[i] = ec._Todo_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Todo_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "action":
+			out.Values[i] = ec._Todo_action(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "state":
+			out.Values[i] = ec._Todo_state(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "author":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Todo_author(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "body":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Todo_body(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "group":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Todo_group(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "project":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Todo_project(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "targetType":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Todo_targetType(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "targetUrl":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Todo_targetUrl(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "targetEntity":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Todo_targetEntity(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var todoConnectionImplementors = []string{"TodoConnection"}
+
+func (ec *executionContext) _TodoConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.TodoConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, todoConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TodoConnection")
+		case "edges":
+			out.Values[i] = ec._TodoConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._TodoConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			out.Values[i] = ec._TodoConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nodes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._TodoConnection_nodes(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "count":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._TodoConnection_count(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var todoEdgeImplementors = []string{"TodoEdge"}
+
+func (ec *executionContext) _TodoEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.TodoEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, todoEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TodoEdge")
+		case "node":
+			out.Values[i] = ec._TodoEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._TodoEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -37793,6 +47053,44 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 					}
 				}()
 				res = ec._User_starredProjects(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "todos":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._User_todos(ctx, field, obj)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -38649,6 +47947,37 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) unmarshalNAwardEmojiAddInput2anvilᚋgraphᚋmodelᚐAwardEmojiAddInput(ctx context.Context, v any) (model.AwardEmojiAddInput, error) {
+	res, err := ec.unmarshalInputAwardEmojiAddInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNAwardEmojiRemoveInput2anvilᚋgraphᚋmodelᚐAwardEmojiRemoveInput(ctx context.Context, v any) (model.AwardEmojiRemoveInput, error) {
+	res, err := ec.unmarshalInputAwardEmojiRemoveInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNAwardEmojiToggleInput2anvilᚋgraphᚋmodelᚐAwardEmojiToggleInput(ctx context.Context, v any) (model.AwardEmojiToggleInput, error) {
+	res, err := ec.unmarshalInputAwardEmojiToggleInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNAwardableID2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalID(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNAwardableID2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalID(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
 func (ec *executionContext) marshalNBlobConnection2ᚖanvilᚋgraphᚋmodelᚐBlobConnection(ctx context.Context, sel ast.SelectionSet, v *model.BlobConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -38728,6 +48057,32 @@ func (ec *executionContext) unmarshalNEntryType2anvilᚋgraphᚋmodelᚐEntryTyp
 }
 
 func (ec *executionContext) marshalNEntryType2anvilᚋgraphᚋmodelᚐEntryType(ctx context.Context, sel ast.SelectionSet, v model.EntryType) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNEpicOrderField2ᚖanvilᚋentᚐEpicOrderField(ctx context.Context, v any) (*ent.EpicOrderField, error) {
+	var res = new(ent.EpicOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNEpicOrderField2ᚖanvilᚋentᚐEpicOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.EpicOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNEpicState2anvilᚋgraphᚋmodelᚐEpicState(ctx context.Context, v any) (model.EpicState, error) {
+	var res model.EpicState
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNEpicState2anvilᚋgraphᚋmodelᚐEpicState(ctx context.Context, sel ast.SelectionSet, v model.EpicState) graphql.Marshaler {
 	return v
 }
 
@@ -39229,6 +48584,38 @@ func (ec *executionContext) marshalNProjectVisibility2anvilᚋentᚋprojectᚐVi
 	return v
 }
 
+func (ec *executionContext) unmarshalNSnippetID2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalID(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSnippetID2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalID(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNSnippetOrderField2ᚖanvilᚋentᚐSnippetOrderField(ctx context.Context, v any) (*ent.SnippetOrderField, error) {
+	var res = new(ent.SnippetOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSnippetOrderField2ᚖanvilᚋentᚐSnippetOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.SnippetOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalString(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -39322,6 +48709,52 @@ func (ec *executionContext) marshalNTime2ᚖtimeᚐTime(ctx context.Context, sel
 	return res
 }
 
+func (ec *executionContext) unmarshalNTodoActionEnum2anvilᚋentᚋtodoᚐAction(ctx context.Context, v any) (todo.Action, error) {
+	var res todo.Action
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTodoActionEnum2anvilᚋentᚋtodoᚐAction(ctx context.Context, sel ast.SelectionSet, v todo.Action) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNTodoOrderField2ᚖanvilᚋentᚐTodoOrderField(ctx context.Context, v any) (*ent.TodoOrderField, error) {
+	var res = new(ent.TodoOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTodoOrderField2ᚖanvilᚋentᚐTodoOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.TodoOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNTodoStateEnum2anvilᚋentᚋtodoᚐState(ctx context.Context, v any) (todo.State, error) {
+	var res todo.State
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTodoStateEnum2anvilᚋentᚋtodoᚐState(ctx context.Context, sel ast.SelectionSet, v todo.State) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNTodoTargetEnum2anvilᚋgraphᚋmodelᚐTodoTargetEnum(ctx context.Context, v any) (model.TodoTargetEnum, error) {
+	var res model.TodoTargetEnum
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTodoTargetEnum2anvilᚋgraphᚋmodelᚐTodoTargetEnum(ctx context.Context, sel ast.SelectionSet, v model.TodoTargetEnum) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) marshalNTreeEntryConnection2ᚖanvilᚋgraphᚋmodelᚐTreeEntryConnection(ctx context.Context, sel ast.SelectionSet, v *model.TreeEntryConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -39397,6 +48830,16 @@ func (ec *executionContext) marshalNUserState2anvilᚋentᚋuserᚐState(ctx con
 func (ec *executionContext) unmarshalNUserUpdateInput2anvilᚋgraphᚋmodelᚐUserUpdateInput(ctx context.Context, v any) (model.UserUpdateInput, error) {
 	res, err := ec.unmarshalInputUserUpdateInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNVisibilityLevelsEnum2anvilᚋgraphᚋmodelᚐVisibilityLevelsEnum(ctx context.Context, v any) (model.VisibilityLevelsEnum, error) {
+	var res model.VisibilityLevelsEnum
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNVisibilityLevelsEnum2anvilᚋgraphᚋmodelᚐVisibilityLevelsEnum(ctx context.Context, sel ast.SelectionSet, v model.VisibilityLevelsEnum) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx context.Context, sel ast.SelectionSet, v introspection.Directive) graphql.Marshaler {
@@ -39576,6 +49019,74 @@ func (ec *executionContext) marshalOAssigneeWildcardId2ᚖanvilᚋgraphᚋmodel�
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalOAwardEmoji2ᚕᚖanvilᚋentᚐAwardEmoji(ctx context.Context, sel ast.SelectionSet, v []*ent.AwardEmoji) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOAwardEmoji2ᚖanvilᚋentᚐAwardEmoji(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOAwardEmoji2ᚖanvilᚋentᚐAwardEmoji(ctx context.Context, sel ast.SelectionSet, v *ent.AwardEmoji) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._AwardEmoji(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOAwardEmojiAddPayload2ᚖanvilᚋgraphᚋmodelᚐAwardEmojiAddPayload(ctx context.Context, sel ast.SelectionSet, v *model.AwardEmojiAddPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._AwardEmojiAddPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOAwardEmojiConnection2ᚖanvilᚋgraphᚋmodelᚐAwardEmojiConnection(ctx context.Context, sel ast.SelectionSet, v *model.AwardEmojiConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._AwardEmojiConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOAwardEmojiEdge2ᚕᚖanvilᚋgraphᚋmodelᚐAwardEmojiEdge(ctx context.Context, sel ast.SelectionSet, v []*model.AwardEmojiEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOAwardEmojiEdge2ᚖanvilᚋgraphᚋmodelᚐAwardEmojiEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOAwardEmojiEdge2ᚖanvilᚋgraphᚋmodelᚐAwardEmojiEdge(ctx context.Context, sel ast.SelectionSet, v *model.AwardEmojiEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._AwardEmojiEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOAwardEmojiRemovePayload2ᚖanvilᚋgraphᚋmodelᚐAwardEmojiRemovePayload(ctx context.Context, sel ast.SelectionSet, v *model.AwardEmojiRemovePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._AwardEmojiRemovePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOAwardEmojiTogglePayload2ᚖanvilᚋgraphᚋmodelᚐAwardEmojiTogglePayload(ctx context.Context, sel ast.SelectionSet, v *model.AwardEmojiTogglePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._AwardEmojiTogglePayload(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOBlob2ᚕᚖanvilᚋgraphᚋmodelᚐBlob(ctx context.Context, sel ast.SelectionSet, v []*model.Blob) graphql.Marshaler {
@@ -39851,6 +49362,85 @@ func (ec *executionContext) marshalODiscussionID2ᚖstring(ctx context.Context, 
 	_ = ctx
 	res := graphql.MarshalID(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOEpic2ᚕᚖanvilᚋentᚐEpic(ctx context.Context, sel ast.SelectionSet, v []*ent.Epic) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOEpic2ᚖanvilᚋentᚐEpic(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOEpic2ᚖanvilᚋentᚐEpic(ctx context.Context, sel ast.SelectionSet, v *ent.Epic) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Epic(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOEpicConnection2ᚖanvilᚋentᚐEpicConnection(ctx context.Context, sel ast.SelectionSet, v *ent.EpicConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._EpicConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOEpicEdge2ᚕᚖanvilᚋentᚐEpicEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.EpicEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOEpicEdge2ᚖanvilᚋentᚐEpicEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOEpicEdge2ᚖanvilᚋentᚐEpicEdge(ctx context.Context, sel ast.SelectionSet, v *ent.EpicEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._EpicEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOEpicSort2ᚖanvilᚋgraphᚋmodelᚐEpicSort(ctx context.Context, v any) (*model.EpicSort, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.EpicSort)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOEpicSort2ᚖanvilᚋgraphᚋmodelᚐEpicSort(ctx context.Context, sel ast.SelectionSet, v *model.EpicSort) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOEpicState2ᚖanvilᚋgraphᚋmodelᚐEpicState(ctx context.Context, v any) (*model.EpicState, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.EpicState)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOEpicState2ᚖanvilᚋgraphᚋmodelᚐEpicState(ctx context.Context, sel ast.SelectionSet, v *model.EpicState) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) marshalOGroup2ᚕᚖanvilᚋentᚐNamespace(ctx context.Context, sel ast.SelectionSet, v []*ent.Namespace) graphql.Marshaler {
@@ -41013,6 +50603,135 @@ func (ec *executionContext) marshalOReviewerWildcardId2ᚖanvilᚋgraphᚋmodel�
 	return v
 }
 
+func (ec *executionContext) marshalOSnippet2ᚕᚖanvilᚋentᚐSnippet(ctx context.Context, sel ast.SelectionSet, v []*ent.Snippet) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOSnippet2ᚖanvilᚋentᚐSnippet(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOSnippet2ᚖanvilᚋentᚐSnippet(ctx context.Context, sel ast.SelectionSet, v *ent.Snippet) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Snippet(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSnippetBlob2ᚕᚖanvilᚋgraphᚋmodelᚐSnippetBlob(ctx context.Context, sel ast.SelectionSet, v []*model.SnippetBlob) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOSnippetBlob2ᚖanvilᚋgraphᚋmodelᚐSnippetBlob(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOSnippetBlob2ᚖanvilᚋgraphᚋmodelᚐSnippetBlob(ctx context.Context, sel ast.SelectionSet, v *model.SnippetBlob) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SnippetBlob(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSnippetBlobConnection2ᚖanvilᚋgraphᚋmodelᚐSnippetBlobConnection(ctx context.Context, sel ast.SelectionSet, v *model.SnippetBlobConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SnippetBlobConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSnippetBlobEdge2ᚕᚖanvilᚋgraphᚋmodelᚐSnippetBlobEdge(ctx context.Context, sel ast.SelectionSet, v []*model.SnippetBlobEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOSnippetBlobEdge2ᚖanvilᚋgraphᚋmodelᚐSnippetBlobEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOSnippetBlobEdge2ᚖanvilᚋgraphᚋmodelᚐSnippetBlobEdge(ctx context.Context, sel ast.SelectionSet, v *model.SnippetBlobEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SnippetBlobEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSnippetConnection2ᚖanvilᚋentᚐSnippetConnection(ctx context.Context, sel ast.SelectionSet, v *ent.SnippetConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SnippetConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSnippetEdge2ᚕᚖanvilᚋentᚐSnippetEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.SnippetEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOSnippetEdge2ᚖanvilᚋentᚐSnippetEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOSnippetEdge2ᚖanvilᚋentᚐSnippetEdge(ctx context.Context, sel ast.SelectionSet, v *ent.SnippetEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SnippetEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSnippetID2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSnippetID2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOSnippetID2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNSnippetID2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalOSort2ᚖanvilᚋgraphᚋmodelᚐSort(ctx context.Context, v any) (*model.Sort, error) {
 	if v == nil {
 		return nil, nil
@@ -41027,6 +50746,18 @@ func (ec *executionContext) marshalOSort2ᚖanvilᚋgraphᚋmodelᚐSort(ctx con
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) unmarshalOString2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalString(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOString2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(v)
+	return res
 }
 
 func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
@@ -41177,6 +50908,168 @@ func (ec *executionContext) unmarshalOTimeframe2ᚖanvilᚋgraphᚋmodelᚐTimef
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOTodo2ᚕᚖanvilᚋentᚐTodo(ctx context.Context, sel ast.SelectionSet, v []*ent.Todo) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOTodo2ᚖanvilᚋentᚐTodo(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOTodo2ᚖanvilᚋentᚐTodo(ctx context.Context, sel ast.SelectionSet, v *ent.Todo) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Todo(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOTodoActionEnum2ᚕanvilᚋentᚋtodoᚐActionᚄ(ctx context.Context, v any) ([]todo.Action, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]todo.Action, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNTodoActionEnum2anvilᚋentᚋtodoᚐAction(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOTodoActionEnum2ᚕanvilᚋentᚋtodoᚐActionᚄ(ctx context.Context, sel ast.SelectionSet, v []todo.Action) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTodoActionEnum2anvilᚋentᚋtodoᚐAction(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOTodoConnection2ᚖanvilᚋentᚐTodoConnection(ctx context.Context, sel ast.SelectionSet, v *ent.TodoConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TodoConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOTodoEdge2ᚕᚖanvilᚋentᚐTodoEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.TodoEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOTodoEdge2ᚖanvilᚋentᚐTodoEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOTodoEdge2ᚖanvilᚋentᚐTodoEdge(ctx context.Context, sel ast.SelectionSet, v *ent.TodoEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TodoEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOTodoStateEnum2ᚕanvilᚋentᚋtodoᚐStateᚄ(ctx context.Context, v any) ([]todo.State, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]todo.State, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNTodoStateEnum2anvilᚋentᚋtodoᚐState(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOTodoStateEnum2ᚕanvilᚋentᚋtodoᚐStateᚄ(ctx context.Context, sel ast.SelectionSet, v []todo.State) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTodoStateEnum2anvilᚋentᚋtodoᚐState(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOTodoTargetEnum2ᚕanvilᚋgraphᚋmodelᚐTodoTargetEnumᚄ(ctx context.Context, v any) ([]model.TodoTargetEnum, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]model.TodoTargetEnum, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNTodoTargetEnum2anvilᚋgraphᚋmodelᚐTodoTargetEnum(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOTodoTargetEnum2ᚕanvilᚋgraphᚋmodelᚐTodoTargetEnumᚄ(ctx context.Context, sel ast.SelectionSet, v []model.TodoTargetEnum) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTodoTargetEnum2anvilᚋgraphᚋmodelᚐTodoTargetEnum(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOTodoable2anvilᚋentᚐNoder(ctx context.Context, sel ast.SelectionSet, v ent.Noder) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Todoable(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOTree2ᚕᚖanvilᚋgraphᚋmodelᚐTree(ctx context.Context, sel ast.SelectionSet, v []*model.Tree) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -41262,6 +51155,14 @@ func (ec *executionContext) marshalOTreeEntryEdge2ᚖanvilᚋgraphᚋmodelᚐTre
 		return graphql.Null
 	}
 	return ec._TreeEntryEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOUnionedIssueFilterInput2ᚖanvilᚋgraphᚋmodelᚐUnionedIssueFilterInput(ctx context.Context, v any) (*model.UnionedIssueFilterInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputUnionedIssueFilterInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOUpdateIssuePayload2ᚖanvilᚋgraphᚋmodelᚐUpdateIssuePayload(ctx context.Context, sel ast.SelectionSet, v *model.UpdateIssuePayload) graphql.Marshaler {
@@ -41383,6 +51284,22 @@ func (ec *executionContext) marshalOUserUpdatePayload2ᚖanvilᚋgraphᚋmodel�
 		return graphql.Null
 	}
 	return ec._UserUpdatePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOVisibilityScopesEnum2ᚖanvilᚋgraphᚋmodelᚐVisibilityScopesEnum(ctx context.Context, v any) (*model.VisibilityScopesEnum, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.VisibilityScopesEnum)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOVisibilityScopesEnum2ᚖanvilᚋgraphᚋmodelᚐVisibilityScopesEnum(ctx context.Context, sel ast.SelectionSet, v *model.VisibilityScopesEnum) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {

@@ -33,6 +33,47 @@ type Entry interface {
 	GetFlatPath() string
 }
 
+type AwardEmojiAddInput struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	// Global ID of the awardable resource.
+	AwardableID string `json:"awardableId"`
+	// Emoji name.
+	Name string `json:"name"`
+}
+
+type AwardEmojiAddPayload struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	// Emoji reactions after mutation.
+	AwardEmoji *ent.AwardEmoji `json:"awardEmoji,omitempty"`
+	Errors     []string        `json:"errors"`
+}
+
+type AwardEmojiRemoveInput struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	AwardableID      string  `json:"awardableId"`
+	Name             string  `json:"name"`
+}
+
+type AwardEmojiRemovePayload struct {
+	ClientMutationID *string         `json:"clientMutationId,omitempty"`
+	AwardEmoji       *ent.AwardEmoji `json:"awardEmoji,omitempty"`
+	Errors           []string        `json:"errors"`
+}
+
+type AwardEmojiToggleInput struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	AwardableID      string  `json:"awardableId"`
+	Name             string  `json:"name"`
+}
+
+type AwardEmojiTogglePayload struct {
+	ClientMutationID *string         `json:"clientMutationId,omitempty"`
+	AwardEmoji       *ent.AwardEmoji `json:"awardEmoji,omitempty"`
+	Errors           []string        `json:"errors"`
+	// Indicates the status of the emoji. True if the toggle awarded the emoji, and false if the toggle removed the emoji.
+	ToggledOn bool `json:"toggledOn"`
+}
+
 // A file of a tree.
 type Blob struct {
 	ID       string    `json:"id"`
@@ -384,6 +425,8 @@ type NegatedIssueFilterInput struct {
 	AssigneeUsernames   []string                    `json:"assigneeUsernames,omitempty"`
 	AssigneeID          *string                     `json:"assigneeId,omitempty"`
 	Types               []IssueType                 `json:"types,omitempty"`
+	// Filter by reaction emoji applied by the current user.
+	MyReactionEmoji *string `json:"myReactionEmoji,omitempty"`
 }
 
 type ProjectCreateInput struct {
@@ -607,6 +650,16 @@ type TreeEntryConnection struct {
 type TreeEntryEdge struct {
 	Cursor entgql.Cursor[int] `json:"cursor"`
 	Node   *TreeEntry         `json:"node,omitempty"`
+}
+
+// Issue filters any one value of which an issue must match (each list given is one OR).
+type UnionedIssueFilterInput struct {
+	// Filters issues that are assigned to at least one of the given users.
+	AssigneeUsernames []string `json:"assigneeUsernames,omitempty"`
+	// Filters issues that are authored by one of the given users.
+	AuthorUsernames []string `json:"authorUsernames,omitempty"`
+	// Filters issues that have at least one of the given labels.
+	LabelNames []string `json:"labelNames,omitempty"`
 }
 
 type UpdateIssueInput struct {
@@ -973,6 +1026,128 @@ func (e *EntryType) UnmarshalJSON(b []byte) error {
 }
 
 func (e EntryType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Epic sort values (those of the cursor pager: creation, update, title).
+type EpicSort string
+
+const (
+	EpicSortCreatedAtAsc  EpicSort = "CREATED_AT_ASC"
+	EpicSortCreatedAtDesc EpicSort = "CREATED_AT_DESC"
+	EpicSortUpdatedAtAsc  EpicSort = "UPDATED_AT_ASC"
+	EpicSortUpdatedAtDesc EpicSort = "UPDATED_AT_DESC"
+	EpicSortTitleAsc      EpicSort = "TITLE_ASC"
+	EpicSortTitleDesc     EpicSort = "TITLE_DESC"
+)
+
+var AllEpicSort = []EpicSort{
+	EpicSortCreatedAtAsc,
+	EpicSortCreatedAtDesc,
+	EpicSortUpdatedAtAsc,
+	EpicSortUpdatedAtDesc,
+	EpicSortTitleAsc,
+	EpicSortTitleDesc,
+}
+
+func (e EpicSort) IsValid() bool {
+	switch e {
+	case EpicSortCreatedAtAsc, EpicSortCreatedAtDesc, EpicSortUpdatedAtAsc, EpicSortUpdatedAtDesc, EpicSortTitleAsc, EpicSortTitleDesc:
+		return true
+	}
+	return false
+}
+
+func (e EpicSort) String() string {
+	return string(e)
+}
+
+func (e *EpicSort) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = EpicSort(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid EpicSort", str)
+	}
+	return nil
+}
+
+func (e EpicSort) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *EpicSort) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e EpicSort) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// State of an epic.
+type EpicState string
+
+const (
+	EpicStateAll    EpicState = "all"
+	EpicStateOpened EpicState = "opened"
+	EpicStateClosed EpicState = "closed"
+)
+
+var AllEpicState = []EpicState{
+	EpicStateAll,
+	EpicStateOpened,
+	EpicStateClosed,
+}
+
+func (e EpicState) IsValid() bool {
+	switch e {
+	case EpicStateAll, EpicStateOpened, EpicStateClosed:
+		return true
+	}
+	return false
+}
+
+func (e EpicState) String() string {
+	return string(e)
+}
+
+func (e *EpicState) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = EpicState(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid EpicState", str)
+	}
+	return nil
+}
+
+func (e EpicState) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *EpicState) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e EpicState) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
@@ -2002,6 +2177,204 @@ func (e *ReviewerWildcardID) UnmarshalJSON(b []byte) error {
 }
 
 func (e ReviewerWildcardID) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Values for to-do target types.
+type TodoTargetEnum string
+
+const (
+	// Commit.
+	TodoTargetEnumCommit TodoTargetEnum = "COMMIT"
+	// Issue.
+	TodoTargetEnumIssue TodoTargetEnum = "ISSUE"
+	// Work item.
+	TodoTargetEnumWorkitem TodoTargetEnum = "WORKITEM"
+	// Merge request.
+	TodoTargetEnumMergerequest TodoTargetEnum = "MERGEREQUEST"
+	// Design.
+	TodoTargetEnumDesign TodoTargetEnum = "DESIGN"
+	// Alert.
+	TodoTargetEnumAlert TodoTargetEnum = "ALERT"
+	// Project.
+	TodoTargetEnumProject TodoTargetEnum = "PROJECT"
+	// Namespace.
+	TodoTargetEnumNamespace TodoTargetEnum = "NAMESPACE"
+	// An Epic.
+	TodoTargetEnumEpic TodoTargetEnum = "EPIC"
+	// User.
+	TodoTargetEnumUser TodoTargetEnum = "USER"
+)
+
+var AllTodoTargetEnum = []TodoTargetEnum{
+	TodoTargetEnumCommit,
+	TodoTargetEnumIssue,
+	TodoTargetEnumWorkitem,
+	TodoTargetEnumMergerequest,
+	TodoTargetEnumDesign,
+	TodoTargetEnumAlert,
+	TodoTargetEnumProject,
+	TodoTargetEnumNamespace,
+	TodoTargetEnumEpic,
+	TodoTargetEnumUser,
+}
+
+func (e TodoTargetEnum) IsValid() bool {
+	switch e {
+	case TodoTargetEnumCommit, TodoTargetEnumIssue, TodoTargetEnumWorkitem, TodoTargetEnumMergerequest, TodoTargetEnumDesign, TodoTargetEnumAlert, TodoTargetEnumProject, TodoTargetEnumNamespace, TodoTargetEnumEpic, TodoTargetEnumUser:
+		return true
+	}
+	return false
+}
+
+func (e TodoTargetEnum) String() string {
+	return string(e)
+}
+
+func (e *TodoTargetEnum) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = TodoTargetEnum(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid TodoTargetEnum", str)
+	}
+	return nil
+}
+
+func (e TodoTargetEnum) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *TodoTargetEnum) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e TodoTargetEnum) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Visibility levels of a snippet.
+type VisibilityLevelsEnum string
+
+const (
+	VisibilityLevelsEnumPrivate  VisibilityLevelsEnum = "private"
+	VisibilityLevelsEnumInternal VisibilityLevelsEnum = "internal"
+	VisibilityLevelsEnumPublic   VisibilityLevelsEnum = "public"
+)
+
+var AllVisibilityLevelsEnum = []VisibilityLevelsEnum{
+	VisibilityLevelsEnumPrivate,
+	VisibilityLevelsEnumInternal,
+	VisibilityLevelsEnumPublic,
+}
+
+func (e VisibilityLevelsEnum) IsValid() bool {
+	switch e {
+	case VisibilityLevelsEnumPrivate, VisibilityLevelsEnumInternal, VisibilityLevelsEnumPublic:
+		return true
+	}
+	return false
+}
+
+func (e VisibilityLevelsEnum) String() string {
+	return string(e)
+}
+
+func (e *VisibilityLevelsEnum) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = VisibilityLevelsEnum(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid VisibilityLevelsEnum", str)
+	}
+	return nil
+}
+
+func (e VisibilityLevelsEnum) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *VisibilityLevelsEnum) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e VisibilityLevelsEnum) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Visibility scopes of a snippet list.
+type VisibilityScopesEnum string
+
+const (
+	VisibilityScopesEnumPrivate  VisibilityScopesEnum = "private"
+	VisibilityScopesEnumInternal VisibilityScopesEnum = "internal"
+	VisibilityScopesEnumPublic   VisibilityScopesEnum = "public"
+)
+
+var AllVisibilityScopesEnum = []VisibilityScopesEnum{
+	VisibilityScopesEnumPrivate,
+	VisibilityScopesEnumInternal,
+	VisibilityScopesEnumPublic,
+}
+
+func (e VisibilityScopesEnum) IsValid() bool {
+	switch e {
+	case VisibilityScopesEnumPrivate, VisibilityScopesEnumInternal, VisibilityScopesEnumPublic:
+		return true
+	}
+	return false
+}
+
+func (e VisibilityScopesEnum) String() string {
+	return string(e)
+}
+
+func (e *VisibilityScopesEnum) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = VisibilityScopesEnum(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid VisibilityScopesEnum", str)
+	}
+	return nil
+}
+
+func (e VisibilityScopesEnum) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *VisibilityScopesEnum) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e VisibilityScopesEnum) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
