@@ -2,6 +2,7 @@ package mergerequestapi_test
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -103,13 +104,15 @@ func TestVersions_forcePush(t *testing.T) {
 	assert.Equal(t, newHead, c["id"])
 	assert.Equal(t, map[string]any{"Signed-off-by": "Dev <dev@example.com>"}, c["trailers"])
 
+	// The push reset the stored status (lists show it); the single read checks it live again.
+	assert.Equal(t, "unchecked", listedMergeStatus(t, f))
 	// The merge request follows the new head.
 	r = f.Do(t, "GET", f.base+"/1", "reporter", nil)
 	require.Equal(t, 200, r.Status, r.String())
 	got := servertest.Object(t, r)
 	assert.Equal(t, newHead, got["sha"])
 	assert.Equal(t, newHead, got["diff_refs"].(map[string]any)["head_sha"])
-	assert.Equal(t, "unchecked", got["merge_status"])
+	assert.Equal(t, "can_be_merged", got["merge_status"])
 
 	// The merge request's commits are the latest version's.
 	r = f.Do(t, "GET", f.base+"/1/commits", "reporter", nil)
@@ -262,9 +265,7 @@ func TestVersions_pushesAndForks(t *testing.T) {
 	// A push to the target branch: no new version, the merge status is unknown again.
 	require.NoError(t, client.MergeRequest.Update().SetMergeStatus("can_be_merged").Exec(ctx))
 	commit("main", "target.txt")
-	r = f.Do(t, "GET", f.base+"/1", "", nil)
-	require.Equal(t, 200, r.Status, r.String())
-	assert.Equal(t, "unchecked", servertest.Object(t, r)["merge_status"])
+	assert.Equal(t, "unchecked", listedMergeStatus(t, f))
 	r = f.Do(t, "GET", f.base+"/1/versions", "", nil)
 	assert.Len(t, servertest.List(t, r), 2)
 
@@ -296,4 +297,16 @@ func TestVersions_pushesAndForks(t *testing.T) {
 	id, err := f.Repo(t, f.P).ResolveRevision(ctx, "refs/keep-around/"+forkHead)
 	require.NoError(t, err)
 	assert.Equal(t, forkHead, string(id))
+}
+
+// listedMergeStatus is merge request !1's stored merge_status, as the project list shows it
+// (lists do not recheck mergeability; the single read does).
+func listedMergeStatus(t *testing.T, f *mrFixture) string {
+	t.Helper()
+	r := f.Do(t, "GET", f.base+"?iids[]=1", "reporter", nil)
+	require.Equal(t, 200, r.Status, r.String())
+	var list []map[string]any
+	require.NoError(t, json.Unmarshal(r.Body, &list))
+	require.Len(t, list, 1)
+	return list[0]["merge_status"].(string)
 }
