@@ -64,8 +64,12 @@ func TestMergeRequestEvents(t *testing.T) {
 		"total_time_spent": float64(0), "time_change": float64(0), "human_total_time_spent": nil,
 		"human_time_change": nil, "human_time_estimate": nil, "url": web + "/-/merge_requests/1",
 		"source": project, "target": project, "last_commit": attrs["last_commit"], "labels": []any{},
-		"detailed_merge_status": mr["detailed_merge_status"], "action": "open",
+		"detailed_merge_status": attrs["detailed_merge_status"], "action": "open",
 	}, attrs)
+	// The payload is built when the merge request opens, before or after its first mergeability
+	// check: the detailed status follows the stored merge status either way.
+	assert.Equal(t, map[any]any{"unchecked": "unchecked", "can_be_merged": "mergeable"}[attrs["merge_status"]],
+		attrs["detailed_merge_status"], "merge_status %v", attrs["merge_status"])
 	assert.Equal(t, []any{map[string]any{"id": float64(dev.ID), "name": dev.Name, "username": "developer",
 		"avatar_url": b["assignees"].([]any)[0].(map[string]any)["avatar_url"], "email": "[REDACTED]"}}, b["assignees"])
 	assert.Equal(t, "reporter", b["reviewers"].([]any)[0].(map[string]any)["username"])
