@@ -133,7 +133,7 @@ type HookEvent struct {
 	ResponseStatus    string            `json:"response_status"`
 }
 
-// HookEvents renders delivery logs.
+// HookEvents renders delivery logs, their URLs masked (rows stored before masking included).
 func (p *Presenter) HookEvents(ls []*ent.WebHookLog) []HookEvent {
 	out := make([]HookEvent, 0, len(ls))
 	for _, l := range ls {
@@ -142,7 +142,7 @@ func (p *Presenter) HookEvents(ls []*ent.WebHookLog) []HookEvent {
 			b, _ := json.Marshal(l.RequestData)
 			data = b
 		}
-		out = append(out, HookEvent{ID: l.ID, URL: l.URL, Trigger: l.Trigger, RequestHeaders: l.RequestHeaders,
+		out = append(out, HookEvent{ID: l.ID, URL: webhooks.MaskURL(l.URL), Trigger: l.Trigger, RequestHeaders: l.RequestHeaders,
 			RequestData: data, ResponseHeaders: l.ResponseHeaders, ResponseBody: l.ResponseBody,
 			ExecutionDuration: l.ExecutionDuration, ResponseStatus: l.ResponseStatus})
 	}

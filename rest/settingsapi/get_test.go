@@ -75,7 +75,7 @@ func TestGetSettings_defaultsAndShape(t *testing.T) {
 		"local_markdown_version":                           json.Number("0"),
 		"allow_local_requests_from_hooks_and_services":     false,
 		"allow_local_requests_from_web_hooks_and_services": false,
-		"allow_local_requests_from_system_hooks":           false,
+		"allow_local_requests_from_system_hooks":           true,
 		"asset_proxy_allowlist":                            []any{},
 		"asset_proxy_whitelist":                            []any{},
 		"snippet_size_limit":                               json.Number("52428800"),

@@ -151,6 +151,9 @@ func TestCreate_refusesLocalURLs(t *testing.T) {
 	f := servertest.NewRepoFixture(t)
 	p := f.Project(t, "ssrf", "private")
 	base := "/projects/" + strconv.Itoa(p.ID) + "/hooks"
+	ctx := context.Background()
+	// System hooks reach the local network by default (GitLab's default); turned off here.
+	require.NoError(t, f.In.Services.Settings.Set(ctx, "allow_local_requests_from_system_hooks", false))
 	for _, u := range []string{"http://127.0.0.1:8080/", "http://localhost/", "http://10.0.0.1/", "http://172.16.5.4/",
 		"http://192.168.0.1/", "http://169.254.169.254/", "http://100.64.1.1/", "http://[fd00::1]/", "http://[::1]/",
 		"http://0.0.0.0/", "ftp://example.com/", "not a url"} {
@@ -159,10 +162,25 @@ func TestCreate_refusesLocalURLs(t *testing.T) {
 		r = f.Do(t, "POST", "/hooks", "root", `{"url":"`+u+`"}`)
 		servertest.RequireError(t, r, 422, "error", "Invalid url given")
 	}
-	ctx := context.Background()
 	require.NoError(t, f.In.Services.Settings.Set(ctx, "allow_local_requests_from_web_hooks_and_services", true))
 	assert.Equal(t, 201, f.Do(t, "POST", base, "maintainer", `{"url":"http://localhost:9/"}`).Status)
 	servertest.RequireError(t, f.Do(t, "POST", "/hooks", "root", `{"url":"http://localhost:9/"}`), 422, "error", "Invalid url given")
 	require.NoError(t, f.In.Services.Settings.Set(ctx, "allow_local_requests_from_system_hooks", true))
 	assert.Equal(t, 201, f.Do(t, "POST", "/hooks", "root", `{"url":"http://localhost:9/"}`).Status)
+}
+
+// TestSystemHooks_localRequestsAllowedByDefault: allow_local_requests_from_system_hooks is
+// true by default as GitLab's (web hooks stay off the local network): an administrator's
+// system hook may name a loopback address with no setting changed, a project hook may not.
+func TestSystemHooks_localRequestsAllowedByDefault(t *testing.T) {
+	f := servertest.NewRepoFixture(t)
+	p := f.Project(t, "local", "private")
+	r := f.Do(t, "GET", "/application/settings", "root", nil)
+	require.Equal(t, 200, r.Status, r.String())
+	s := servertest.Object(t, r)
+	assert.Equal(t, true, s["allow_local_requests_from_system_hooks"])
+	assert.Equal(t, false, s["allow_local_requests_from_web_hooks_and_services"])
+	assert.Equal(t, 201, f.Do(t, "POST", "/hooks", "root", `{"url":"http://127.0.0.1:9/"}`).Status)
+	servertest.RequireError(t, f.Do(t, "POST", "/projects/"+strconv.Itoa(p.ID)+"/hooks", "maintainer", `{"url":"http://127.0.0.1:9/"}`),
+		422, "error", "Invalid url given")
 }

@@ -159,6 +159,17 @@ func TestIssueAndSystemEvents(t *testing.T) {
 	assert.Equal(t, "opened", attrs["state"])
 	assert.Equal(t, f.In.URL+"/g/issued/-/issues/1", attrs["url"])
 	assert.Equal(t, "developer", d.Body["user"].(map[string]any)["username"])
+	assert.NotContains(t, d.Body, "assignees", "assignees are there when there are some")
+
+	// A confidential issue's event_type is confidential_issue.
+	conf := newReceiver(t)
+	require.Equal(t, 201, f.Do(t, "POST", "/projects/"+pid+"/hooks", "maintainer", `{"url":"`+conf.URL+`","push_events":false,"confidential_issues_events":true}`).Status)
+	r = f.Do(t, "POST", "/projects/"+pid+"/issues", "developer", `{"title":"Secret","confidential":true}`)
+	require.Equal(t, 201, r.Status, r.String())
+	c := conf.wait(t, 1)[0]
+	assert.Equal(t, "Confidential Issue Hook", c.Header.Get("X-Gitlab-Event"))
+	assert.Equal(t, "issue", c.Body["object_kind"])
+	assert.Equal(t, "confidential_issue", c.Body["event_type"])
 
 	np := f.Project(t, "fresh", "internal")
 	s := sys.wait(t, 1)[0]
@@ -236,4 +247,17 @@ func TestMemberEvents(t *testing.T) {
 	assert.Contains(t, names, "user_remove_from_group")
 	assert.Contains(t, names, "user_add_to_team")
 	assert.Len(t, grp.deliveries(), 3, "project members do not reach group member hooks")
+	// System hooks receive the group hooks' payload (GitLab's one GroupMemberBuilder).
+	for _, d := range sys.deliveries() {
+		if d.Body["event_name"] == "user_add_to_group" {
+			assert.Equal(t, grp.deliveries()[0].Body, d.Body)
+		}
+		if d.Body["event_name"] == "user_add_to_team" && d.Body["user_id"] == float64(u.ID) {
+			assert.Equal(t, map[string]any{"created_at": d.Body["created_at"], "updated_at": d.Body["updated_at"],
+				"event_name": "user_add_to_team", "access_level": "Reporter", "project_id": float64(p.ID),
+				"project_name": "team", "project_path": "team", "project_path_with_namespace": "g/team",
+				"project_visibility": "private", "user_email": "[REDACTED]", "user_name": u.Name,
+				"user_username": "newcomer", "user_id": float64(u.ID)}, d.Body)
+		}
+	}
 }

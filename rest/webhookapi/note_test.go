@@ -100,4 +100,33 @@ func TestNoteEvents(t *testing.T) {
 	f.In.WaitJobs(t)
 	assert.Len(t, notesRcv.deliveries(), 2, "the internal note stays out of the note hook")
 	assert.Len(t, confRcv.deliveries(), 1)
+
+	// An edit fires the note hook again with action "update": the note as edited, the payload's
+	// user its author (GitLab builds it with note.author), whoever edited it.
+	r = f.Do(t, "PUT", "/projects/"+pid+"/issues/1/notes/"+strconv.Itoa(nid), "maintainer", `{"body":"Seen it twice"}`)
+	require.Equal(t, 200, r.Status, r.String())
+	u := notesRcv.wait(t, 3)[2]
+	assert.Equal(t, "Note Hook", u.Header.Get("X-Gitlab-Event"))
+	assert.Equal(t, "note", u.Body["event_type"])
+	ua := u.Body["object_attributes"].(map[string]any)
+	assert.Equal(t, "update", ua["action"])
+	assert.Equal(t, float64(nid), ua["id"])
+	assert.Equal(t, "Seen it twice", ua["note"])
+	assert.Equal(t, "Seen it twice", ua["description"])
+	assert.Equal(t, float64(f.Users["maintainer"].ID), ua["updated_by_id"])
+	assert.Equal(t, float64(rep.ID), u.Body["user"].(map[string]any)["id"])
+	assert.Equal(t, float64(1), u.Body["issue"].(map[string]any)["iid"])
+	// The same body again changes nothing and fires nothing; an edited internal note reaches
+	// the confidential hook.
+	require.Equal(t, 200, f.Do(t, "PUT", "/projects/"+pid+"/issues/1/notes/"+strconv.Itoa(nid), "reporter", `{"body":"Seen it twice"}`).Status)
+	internalID := strconv.Itoa(int(c.Body["object_attributes"].(map[string]any)["id"].(float64)))
+	r = f.Do(t, "PUT", "/projects/"+pid+"/issues/1/notes/"+internalID, "reporter", `{"body":"Still between us"}`)
+	require.Equal(t, 200, r.Status, r.String())
+	cu := confRcv.wait(t, 2)[1]
+	assert.Equal(t, "confidential_note", cu.Body["event_type"])
+	assert.Equal(t, "update", cu.Body["object_attributes"].(map[string]any)["action"])
+	assert.Equal(t, "Still between us", cu.Body["object_attributes"].(map[string]any)["note"])
+	f.In.WaitJobs(t)
+	assert.Len(t, notesRcv.deliveries(), 3, "an unchanged body fires nothing")
+	assert.Len(t, confRcv.deliveries(), 2)
 }

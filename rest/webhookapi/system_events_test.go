@@ -21,6 +21,9 @@ func TestSystemEvents_renames(t *testing.T) {
 	p := f.Project(t, "moving", "private")
 	pid := strconv.Itoa(p.ID)
 	other := f.In.NewGroup(t, "other", "public", nil)
+	// The group's Owners are the project's owners (GitLab's ProjectBuilder).
+	boss, _ := f.In.NewUser(t, "boss")
+	f.In.AddGroupMember(t, f.Group, boss, 50)
 	f.In.WaitJobs(t)
 	seen := len(sys.deliveries())
 	next := func() map[string]any {
@@ -33,7 +36,8 @@ func TestSystemEvents_renames(t *testing.T) {
 	require.Equal(t, 200, r.Status, r.String())
 	b := next()
 	assert.Equal(t, map[string]any{"created_at": b["created_at"], "updated_at": b["updated_at"], "event_name": "project_update",
-		"name": "moving", "owner_email": "", "owner_name": "g", "owners": []any{}, "path": "moving",
+		"name": "moving", "owner_email": "", "owner_name": "g", "path": "moving",
+		"owners":              []any{map[string]any{"name": boss.Name, "email": "[REDACTED]"}},
 		"path_with_namespace": "g/moving", "project_id": float64(p.ID), "project_visibility": "private"}, b)
 
 	require.Equal(t, 200, f.Do(t, "PUT", "/projects/"+pid, "root", `{"path":"moved"}`).Status)
@@ -49,6 +53,7 @@ func TestSystemEvents_renames(t *testing.T) {
 	assert.Equal(t, "other/moved", b["path_with_namespace"])
 	assert.Equal(t, "g/moved", b["old_path_with_namespace"])
 	assert.Equal(t, "other", b["owner_name"])
+	assert.Equal(t, []any{}, b["owners"], "the new group has no Owner")
 
 	u := f.Users["outsider"]
 	r = f.Do(t, "PUT", "/users/"+strconv.Itoa(u.ID), "root", `{"username":"insider"}`)

@@ -95,6 +95,12 @@ type Observer interface {
 	NoteWritten(ctx context.Context, actor *authz.Actor, t *Target, n *ent.Note) error
 }
 
+// UpdateObserver is an Observer also told of each comment edited (its body changed), in the
+// edit's transaction: comment hooks fire on edits too (GitLab's Notes::UpdateService).
+type UpdateObserver interface {
+	NoteUpdated(ctx context.Context, actor *authz.Actor, t *Target, n *ent.Note) error
+}
+
 // Service is the notes service.
 type Service struct {
 	client *ent.Client
@@ -139,6 +145,21 @@ func (s *Service) noteWritten(ctx context.Context, actor *authz.Actor, t *Target
 	for _, o := range obs {
 		if err := o.NoteWritten(ctx, actor, t, n); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// noteUpdated tells every observer of edits of a comment edited.
+func (s *Service) noteUpdated(ctx context.Context, actor *authz.Actor, t *Target, n *ent.Note) error {
+	s.mu.RLock()
+	obs := s.observers
+	s.mu.RUnlock()
+	for _, o := range obs {
+		if u, ok := o.(UpdateObserver); ok {
+			if err := u.NoteUpdated(ctx, actor, t, n); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -242,7 +242,8 @@ func (s *Service) mayChange(ctx context.Context, actor *authz.Actor, ref Ref, no
 }
 
 // Update changes a note's body (PUT .../notes/:note_id and the discussion form), recording
-// who edited it and when.
+// who edited it and when; the observers of edits are told in the same transaction. An
+// unchanged body changes nothing and tells no one.
 func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref Ref, noteID, body string) (*ent.Note, *Target, error) {
 	_, t, row, err := s.mayChange(ctx, actor, ref, noteID)
 	if err != nil {
@@ -253,8 +254,14 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref Ref, noteI
 	}
 	if body != row.Body {
 		at := time.Now().UTC().Truncate(time.Millisecond)
-		if err := db.ClientFrom(ctx, s.client).Note.UpdateOneID(row.ID).SetBody(body).SetLastEditedAt(at).
-			SetUpdatedByID(actor.UserID()).SetUpdatedAt(at).Exec(ctx); err != nil {
+		if err := db.WithTx(ctx, s.client, func(ctx context.Context, c *ent.Client) error {
+			edited, err := c.Note.UpdateOneID(row.ID).SetBody(body).SetLastEditedAt(at).
+				SetUpdatedByID(actor.UserID()).SetUpdatedAt(at).Save(ctx)
+			if err != nil {
+				return err
+			}
+			return s.noteUpdated(ctx, actor, t, edited)
+		}); err != nil {
 			return nil, nil, err
 		}
 	}

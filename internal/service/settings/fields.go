@@ -299,9 +299,9 @@ var fieldList = []Field{
 
 	// Outbound requests (read by webhooks).
 	b("allow_local_requests_from_web_hooks_and_services", false),
-	// GitLab's default is true; Anvil keeps system hooks off the local network until an
-	// administrator allows it (the hooks work relies on false).
-	b("allow_local_requests_from_system_hooks", false),
+	// GitLab's defaults: system hooks (configured by administrators) may reach the local
+	// network, web hooks and integrations may not.
+	b("allow_local_requests_from_system_hooks", true),
 	list("outbound_local_requests_whitelist", []string{}),
 	b("dns_rebinding_protection_enabled", true),
 	b("asset_proxy_enabled", false).requires("asset_proxy_url"),

@@ -98,17 +98,18 @@ func (s *Service) execute(ctx context.Context, h *ent.WebHook, j DeliveryJob) (R
 
 	url := interpolate(h.URL, h.URLVariables)
 	start := time.Now()
-	res, respHeaders, respBody := s.post(ctx, pol, h.EnableSslVerification, url, headers, body)
+	res, respHeaders, respBody := s.post(ctx, pol, h.EnableSslVerification, url, headers, body, h.URLVariables)
 	elapsed := time.Since(start).Seconds()
 
 	status := strconv.Itoa(res.Status)
 	if res.Status == 0 {
 		status = "internal error"
 	}
-	// The log shows the URL as configured: URL variables may be secrets.
+	// The log shows the URL as configured (URL variables may be secrets) with its credentials
+	// masked, and the request data without email addresses (redact.go).
 	err = db.WithTx(ctx, s.Client, func(ctx context.Context, tx *ent.Client) error {
-		if err := tx.WebHookLog.Create().SetCreatedAt(s.now().UTC().Truncate(time.Millisecond)).SetWebHookID(h.ID).SetTrigger(j.Trigger).SetURL(h.URL).
-			SetRequestHeaders(logged).SetRequestData(string(j.Payload)).SetResponseHeaders(respHeaders).
+		if err := tx.WebHookLog.Create().SetCreatedAt(s.now().UTC().Truncate(time.Millisecond)).SetWebHookID(h.ID).SetTrigger(j.Trigger).SetURL(MaskURL(h.URL)).
+			SetRequestHeaders(logged).SetRequestData(string(redactEmails(j.Payload))).SetResponseHeaders(respHeaders).
 			SetResponseBody(respBody).SetExecutionDuration(elapsed).SetResponseStatus(status).
 			SetInternalErrorMessage(res.Error).Exec(ctx); err != nil {
 			return err
@@ -119,11 +120,11 @@ func (s *Service) execute(ctx context.Context, h *ent.WebHook, j DeliveryJob) (R
 }
 
 // post sends one request through the outbound policy and reads the answer (its body cut to
-// the log's limit).
-func (s *Service) post(ctx context.Context, pol outbound.Policy, verifyTLS bool, url string, headers map[string]string, body []byte) (Result, map[string]string, string) {
+// the log's limit). An error's message names neither the URL nor a URL variable's value.
+func (s *Service) post(ctx context.Context, pol outbound.Policy, verifyTLS bool, url string, headers map[string]string, body []byte, vars map[string]string) (Result, map[string]string, string) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
-		return Result{Error: err.Error()}, map[string]string{}, ""
+		return Result{Error: safeError(err, vars)}, map[string]string{}, ""
 	}
 	for k, v := range headers {
 		req.Header[http.CanonicalHeaderKey(k)] = []string{v}
@@ -137,7 +138,7 @@ func (s *Service) post(ctx context.Context, pol outbound.Policy, verifyTLS bool,
 	}
 	resp, err := s.client(pol, verifyTLS).Do(req)
 	if err != nil {
-		return Result{Error: err.Error()}, map[string]string{}, ""
+		return Result{Error: safeError(err, vars)}, map[string]string{}, ""
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, responseBodyLimit+1))

@@ -73,7 +73,8 @@ func open(box *secretbox.Box, h *ent.WebHook) error {
 
 // EncryptAtRest seals the URL and token of every hook still stored in plaintext (rows written
 // before encryption), one row per statement: a crash part-way leaves some rows sealed and the
-// rest plaintext, both of which read correctly, and the next start finishes the work.
+// rest plaintext, both of which read correctly, and the next start finishes the work. The
+// URLs of delivery logs still showing credentials are masked as well.
 func (s *Service) EncryptAtRest(ctx context.Context) error {
 	raw := context.WithValue(ctx, rawRead{}, true)
 	hooks, err := s.Client.WebHook.Query().All(raw)
@@ -89,5 +90,6 @@ func (s *Service) EncryptAtRest(ctx context.Context) error {
 			return fmt.Errorf("encrypt web hook %d: %w", h.ID, err)
 		}
 	}
-	return nil
+	// Delivery logs written before their URLs were masked are masked too.
+	return s.maskLogURLs(ctx)
 }

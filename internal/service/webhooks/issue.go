@@ -66,8 +66,13 @@ func (s *Service) issuePayload(u *ent.User, p *ent.Project, ch issues.Change, ac
 	attrs["updated_by_id"] = u.ID
 	attrs["type"] = issueType(is)
 	attrs["action"] = action
+	// A confidential issue's event_type is confidential_issue (GitLab's Issuable data builder).
+	eventType := "issue"
+	if is.Confidential {
+		eventType = "confidential_issue"
+	}
 	out := map[string]any{
-		"object_kind": "issue", "event_type": "issue", "user": userData(u), "project": pd,
+		"object_kind": "issue", "event_type": eventType, "user": userData(u), "project": pd,
 		"object_attributes": attrs, "labels": labels, "changes": issueChanges(ch),
 		"repository": shortRepository(pd),
 	}

@@ -112,17 +112,15 @@ func (s *Service) memberEvent(ctx context.Context, c *ent.Client, verb string, m
 	base["event_name"] = map[string]string{"add": "user_add_to_group", "update": "user_update_for_group", "remove": "user_remove_from_group"}[verb]
 	base["group_access"] = accessNames[mb.AccessLevel]
 	base["group_id"], base["group_name"], base["group_path"] = g.ID, g.Name, g.Path
-	if err := s.Trigger(ctx, Instance, SystemEvent, base); err != nil {
-		return err
-	}
+	// System hooks and group hooks receive the same payload (GitLab builds both with its
+	// GroupMemberBuilder), expires_at and group_plan included.
 	var expires any
 	if mb.ExpiresAt != nil {
 		expires = isoTime(*mb.ExpiresAt)
 	}
-	hookData := make(map[string]any, len(base)+2)
-	for k, v := range base {
-		hookData[k] = v
+	base["expires_at"], base["group_plan"] = expires, nil
+	if err := s.Trigger(ctx, Instance, SystemEvent, base); err != nil {
+		return err
 	}
-	hookData["expires_at"], hookData["group_plan"] = expires, nil
-	return s.Trigger(ctx, Target{Group: g}, MemberEvent, hookData)
+	return s.Trigger(ctx, Target{Group: g}, MemberEvent, base)
 }

@@ -57,8 +57,14 @@ func (o MergeRequestHooks) MergeRequestChanged(ctx context.Context, actor *authz
 	out := map[string]any{
 		"object_kind": "merge_request", "event_type": "merge_request", "user": userData(actor.User),
 		"project": pd, "repository": shortRepository(pd), "object_attributes": attrs, "labels": labels,
-		"changes": mrChanges(ch, actor), "assignees": mrUsers(mr.Edges.AssigneeLinks),
-		"reviewers": mrReviewers(mr),
+		"changes": mrChanges(ch, actor),
+	}
+	// assignees and reviewers are there when there are some (GitLab's Issuable data builder).
+	if a := mrUsers(mr.Edges.AssigneeLinks); len(a) > 0 {
+		out["assignees"] = a
+	}
+	if r := mrReviewers(mr); len(r) > 0 {
+		out["reviewers"] = r
 	}
 	return o.s.Trigger(ctx, Target{Project: p}, MergeRequestEvent, out)
 }

@@ -11,7 +11,8 @@ import (
 	"anvil/internal/service/notes"
 )
 
-// NoteHooks is the notes observer that fires comment hooks (notes.Observer): a comment on an
+// NoteHooks is the notes observer that fires comment hooks (notes.Observer and
+// notes.UpdateObserver): a comment written or edited on an
 // issue, a project snippet, a merge request or a commit reaches the hooks subscribed to note
 // events; an internal comment, or one on a confidential issue, those subscribed to confidential
 // note events. Group-level noteables (epics) have no project and fire none, as in GitLab.
@@ -30,6 +31,40 @@ func (o NoteHooks) NoteWritten(ctx context.Context, actor *authz.Actor, t *notes
 		return err
 	}
 	payload, confidential, err := o.s.notePayload(ctx, actor.User, p, t, n, "create")
+	if err != nil {
+		return err
+	}
+	ev := NoteEvent
+	if confidential {
+		ev = ConfidentialNoteEvent
+	}
+	return o.s.Trigger(ctx, Target{Project: p}, ev, payload)
+}
+
+// NoteUpdated queues the note hook deliveries of an edited comment (its body changed) in the
+// edit's transaction: object_attributes.action is "update", and the payload's user is the
+// note's author, as GitLab's Notes::UpdateService builds it.
+func (o NoteHooks) NoteUpdated(ctx context.Context, actor *authz.Actor, t *notes.Target, n *ent.Note) error {
+	if t.ProjectID == nil || n.System {
+		return nil
+	}
+	c := db.ClientFrom(ctx, o.s.Client)
+	p, err := c.Project.Query().Where(project.ID(*t.ProjectID)).WithNamespace().Only(ctx)
+	if err != nil {
+		return err
+	}
+	author := actor.User
+	if n.AuthorID != nil {
+		if u, err := c.User.Get(ctx, *n.AuthorID); err == nil {
+			author = u
+		} else if !ent.IsNotFound(err) {
+			return err
+		}
+	}
+	if author == nil {
+		return nil
+	}
+	payload, confidential, err := o.s.notePayload(ctx, author, p, t, n, "update")
 	if err != nil {
 		return err
 	}

@@ -6,10 +6,12 @@ import (
 
 	"anvil/ent"
 	"anvil/ent/hook"
+	"anvil/ent/member"
 	"anvil/ent/namespace"
 	"anvil/ent/project"
 	"anvil/ent/user"
 	"anvil/internal/authz"
+	"anvil/internal/db"
 	"anvil/internal/service/projects"
 )
 
@@ -47,10 +49,10 @@ func (s *Service) registerSystemEvents() {
 					return nil, err
 				}
 				p.Edges.Namespace = ns
-				return v, s.systemEvent(ctx, m.Client(), s.projectEvent("project_create", p))
+				return v, s.projectSystemEvent(ctx, m.Client(), "project_create", p, "")
 			}
 			for _, p := range gone {
-				if err := s.systemEvent(ctx, m.Client(), s.projectEvent("project_destroy", p)); err != nil {
+				if err := s.projectSystemEvent(ctx, m.Client(), "project_destroy", p, ""); err != nil {
 					return nil, err
 				}
 			}
@@ -160,18 +162,82 @@ func (s *Service) subgroupEvent(ctx context.Context, c *ent.Client, name string,
 // isoTime is the time format of system event payloads.
 func isoTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
 
-// projectEvent is the payload of project_create and project_destroy.
-func (s *Service) projectEvent(name string, p *ent.Project) map[string]any {
+// projectSystemEvent queues a project event (project_create, project_destroy, project_update,
+// project_rename, project_transfer; oldPath, when not empty, is old_path_with_namespace) to the
+// system hooks; its owners are read only when there is a system hook to receive it.
+func (s *Service) projectSystemEvent(ctx context.Context, c *ent.Client, name string, p *ent.Project, oldPath string) error {
+	hooks, err := s.Receivers(ctx, Instance, SystemEvent)
+	if err != nil || len(hooks) == 0 {
+		return err
+	}
+	payload, err := s.projectEvent(ctx, c, name, p)
+	if err != nil {
+		return err
+	}
+	if oldPath != "" {
+		payload["old_path_with_namespace"] = oldPath
+	}
+	return s.Trigger(ctx, Instance, SystemEvent, payload)
+}
+
+// projectEvent is the payload of the project system events (GitLab's ProjectBuilder): the
+// owner is the project's namespace (a group: its name and no email; a user: the user), the
+// owners the group's Owners and its ancestors' (a personal project: its user), each with the
+// email payloads show.
+func (s *Service) projectEvent(ctx context.Context, c *ent.Client, name string, p *ent.Project) (map[string]any, error) {
 	ns := p.Edges.Namespace
-	full, owner := p.Path, ""
+	full, ownerName, ownerEmail := p.Path, any(nil), ""
+	owners := []map[string]any{}
 	if ns != nil {
-		full, owner = ns.FullPath+"/"+p.Path, ns.Name
+		full = ns.FullPath + "/" + p.Path
+		var err error
+		ownerName, ownerEmail, owners, err = s.projectOwners(ctx, c, ns)
+		if err != nil {
+			return nil, err
+		}
 	}
 	return map[string]any{
 		"created_at": isoTime(p.CreatedAt), "updated_at": isoTime(p.UpdatedAt), "event_name": name,
-		"name": p.Name, "owner_email": "", "owner_name": owner, "owners": []any{}, "path": p.Path,
+		"name": p.Name, "owner_email": ownerEmail, "owner_name": ownerName, "owners": owners, "path": p.Path,
 		"path_with_namespace": full, "project_id": p.ID, "project_visibility": string(p.Visibility),
+	}, nil
+}
+
+// projectOwners are the owner name, owner email and owners of projects in ns.
+func (s *Service) projectOwners(ctx context.Context, c *ent.Client, ns *ent.Namespace) (any, string, []map[string]any, error) {
+	owners := []map[string]any{}
+	if ns.Kind != namespace.KindGroup {
+		if ns.OwnerID == nil {
+			return ns.Name, "", owners, nil
+		}
+		u, err := c.User.Get(ctx, *ns.OwnerID)
+		if ent.IsNotFound(err) {
+			return ns.Name, "", owners, nil
+		}
+		if err != nil {
+			return nil, "", nil, err
+		}
+		owners = append(owners, map[string]any{"name": u.Name, "email": webhookEmail(u)})
+		return u.Name, webhookEmail(u), owners, nil
 	}
+	ids, err := c.Namespace.Query().Where(namespace.FullPathIn(authz.Ancestors(ns.FullPath)...),
+		namespace.KindEQ(namespace.KindGroup)).IDs(ctx)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	mbs, err := c.Member.Query().Where(member.NamespaceIDIn(ids...), member.ProjectIDIsNil(),
+		member.AccessLevel(50), member.State("active")).Order(ent.Asc(member.FieldID)).WithUser().All(ctx)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	seen := map[int]bool{}
+	for _, mb := range mbs {
+		if u := mb.Edges.User; u != nil && !seen[u.ID] {
+			seen[u.ID] = true
+			owners = append(owners, map[string]any{"name": u.Name, "email": webhookEmail(u)})
+		}
+	}
+	return ns.Name, "", owners, nil
 }
 
 // userEvent is the payload of user_create and user_destroy.
@@ -199,11 +265,18 @@ func (s *Service) ProjectChanged(ctx context.Context, _ *authz.Actor, action str
 	if name == "" {
 		return nil
 	}
-	payload := s.projectEvent(name, after)
+	old := ""
 	if action != projects.Updated && before.Edges.Namespace != nil {
-		payload["old_path_with_namespace"] = before.Edges.Namespace.FullPath + "/" + before.Path
+		old = before.Edges.Namespace.FullPath + "/" + before.Path
 	}
-	return s.Trigger(ctx, Instance, SystemEvent, payload)
+	if after.Edges.Namespace == nil {
+		ns, err := db.ClientFrom(ctx, s.Client).Namespace.Get(ctx, after.NamespaceID)
+		if err != nil {
+			return err
+		}
+		after.Edges.Namespace = ns
+	}
+	return s.projectSystemEvent(ctx, db.ClientFrom(ctx, s.Client), name, after, old)
 }
 
 // registerRenameEvents installs the ent hooks that fire user_rename when a user's username
