@@ -34,6 +34,9 @@ func TestPush_deliversPayloadAndHeaders(t *testing.T) {
 	rcvTags := newReceiver(t)
 	r = f.Do(t, "POST", "/projects/"+pid+"/hooks", "maintainer", `{"url":"`+rcvTags.URL+`/tags","push_events":false,"tag_push_events":true}`)
 	require.Equal(t, 201, r.Status, r.String())
+	rcvSys := newReceiver(t)
+	r = f.Do(t, "POST", "/hooks", "root", `{"url":"`+rcvSys.URL+`","push_events":true,"repository_update_events":false}`)
+	require.Equal(t, 201, r.Status, r.String())
 
 	before := servertest.Object(t, f.Do(t, "GET", "/projects/"+pid+"/repository/branches/main", "maintainer", nil))["commit"].(map[string]any)["id"].(string)
 	r = f.Do(t, "POST", "/projects/"+pid+"/repository/commits", "maintainer", `{"branch":"main","commit_message":"Add a file\n\nWith a body.",
@@ -95,6 +98,20 @@ func TestPush_deliversPayloadAndHeaders(t *testing.T) {
 			"homepage": web, "git_http_url": web + ".git", "git_ssh_url": "git@127.0.0.1:g/pushed.git",
 			"visibility_level": float64(0)},
 	}, b)
+
+	// A system hook gets the push as a System Hook without its commits (GitLab's system push
+	// data), the count kept.
+	var sysPush map[string]any
+	for _, sd := range rcvSys.wait(t, 1) {
+		if sd.Body["ref"] == "refs/heads/main" {
+			assert.Equal(t, "System Hook", sd.Header.Get("X-Gitlab-Event"))
+			sysPush = sd.Body
+		}
+	}
+	require.NotNil(t, sysPush)
+	assert.Equal(t, []any{}, sysPush["commits"])
+	assert.Equal(t, float64(1), sysPush["total_commits_count"])
+	assert.Equal(t, after, sysPush["after"])
 
 	// The log shows the delivery with its secrets masked.
 	r = f.Do(t, "GET", "/projects/"+pid+"/hooks/"+hookID+"/events", "maintainer", nil)

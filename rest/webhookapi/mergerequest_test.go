@@ -94,4 +94,14 @@ func TestMergeRequestEvents(t *testing.T) {
 	assert.Equal(t, web+"/-/merge_requests/1#note_"+strconv.Itoa(created.ID), na["url"])
 	assert.Equal(t, "Add feature", n["merge_request"].(map[string]any)["title"])
 	assert.NotContains(t, n["merge_request"], "action")
+
+	// Without assignees and reviewers, the payload has neither key (GitLab's Issuable builder).
+	f.In.WaitJobs(t)
+	seen := len(rcv.deliveries())
+	r = f.Do(t, "PUT", "/projects/"+pid+"/merge_requests/1", "developer", `{"assignee_ids":[],"reviewer_ids":[]}`)
+	require.Equal(t, 200, r.Status, r.String())
+	u := rcv.wait(t, seen+1)[seen].Body
+	assert.Equal(t, "update", u["object_attributes"].(map[string]any)["action"])
+	assert.NotContains(t, u, "assignees")
+	assert.NotContains(t, u, "reviewers")
 }

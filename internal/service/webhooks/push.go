@@ -129,6 +129,13 @@ type PushPayload struct {
 	Repository        RepositoryData `json:"repository"`
 }
 
+// ForSystemHooks is the push as system hooks receive it: no commits, their count kept
+// (GitLab's build_system_push_data).
+func (p PushPayload) ForSystemHooks() any {
+	p.Commits = []CommitData{}
+	return p
+}
+
 // RunPushHook works a PushHookJob: the payload is built and its deliveries queued in one
 // transaction. A project or user deleted since needs nothing.
 func (s *Service) RunPushHook(ctx context.Context, j PushHookJob) error {

@@ -91,10 +91,19 @@ func (s *Service) Trigger(ctx context.Context, t Target, ev Event, payload any) 
 	if err != nil {
 		return fmt.Errorf("hook payload: %w", err)
 	}
+	var sysRaw json.RawMessage
 	eventUUID := NewUUID()
 	for _, h := range hooks {
 		j := DeliveryJob{HookID: h.ID, Trigger: ev.Trigger, Header: ev.Header, Payload: raw,
 			EventUUID: eventUUID, IdempotencyKey: NewUUID()}
+		if v, ok := payload.(systemVariant); ok && h.Type == webhook.TypeSystem {
+			if sysRaw == nil {
+				if sysRaw, err = json.Marshal(v.ForSystemHooks()); err != nil {
+					return fmt.Errorf("hook payload: %w", err)
+				}
+			}
+			j.Payload = sysRaw
+		}
 		if h.Type == webhook.TypeSystem && ev.Flag != "" && ev.Flag != "repository_update_events" {
 			j.Header = "System Hook" // system hooks receive every event as a System Hook
 		}
@@ -104,6 +113,10 @@ func (s *Service) Trigger(ctx context.Context, t Target, ev Event, payload any) 
 	}
 	return nil
 }
+
+// systemVariant is a payload whose system hooks' form differs: pushes reach system hooks
+// without their commits (GitLab's system push data; "commits are never displayed").
+type systemVariant interface{ ForSystemHooks() any }
 
 // Receivers are the executable hooks that receive ev at t.
 func (s *Service) Receivers(ctx context.Context, t Target, ev Event) ([]*ent.WebHook, error) {
