@@ -46,15 +46,19 @@ func TestAccessTokenExpiryEvents(t *testing.T) {
 	delete(d.Body, "project")
 	assert.Equal(t, map[string]any{"object_kind": "access_token", "event_name": "expiring_access_token"}, d.Body)
 
+	// The daily job queued at start may also run now, under load, and repeat the notices (by
+	// date, at least once): the tokens named count, not the deliveries.
 	f.In.WaitJobs(t)
-	var names []string
+	names := map[string]bool{}
 	for _, g := range grp.deliveries() {
-		names = append(names, g.Body["object_attributes"].(map[string]any)["name"].(string))
+		names[g.Body["object_attributes"].(map[string]any)["name"].(string)] = true
 		if g.Body["group"] != nil {
 			assert.Equal(t, map[string]any{"group_name": "g", "group_path": "g", "group_id": float64(f.Group.ID), "full_path": "g"}, g.Body["group"])
 			assert.Equal(t, gtok["id"], g.Body["object_attributes"].(map[string]any)["id"])
 		}
 	}
-	assert.ElementsMatch(t, []string{"deploy", "grouptok"}, names, "group hooks hear of their projects' tokens too")
-	assert.Len(t, prj.deliveries(), 1, "the token expiring later is not mentioned")
+	assert.Equal(t, map[string]bool{"deploy": true, "grouptok": true}, names, "group hooks hear of their projects' tokens too")
+	for _, d := range prj.deliveries() {
+		assert.Equal(t, "deploy", d.Body["object_attributes"].(map[string]any)["name"], "the token expiring later is not mentioned")
+	}
 }
