@@ -13,6 +13,7 @@ import (
 	"anvil/internal/service/mergerequests"
 	"anvil/internal/service/projects"
 	"context"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -151,6 +152,56 @@ func (r *mergeRequestResolver) Reference(ctx context.Context, obj *ent.MergeRequ
 	return "!" + strconv.Itoa(obj.Iid), nil
 }
 
+// Approved is the resolver for the approved field.
+func (r *mergeRequestResolver) Approved(ctx context.Context, obj *ent.MergeRequest) (bool, error) {
+	panic(fmt.Errorf("not implemented: Approved - approved"))
+}
+
+// ApprovedBy is the resolver for the approvedBy field.
+func (r *mergeRequestResolver) ApprovedBy(ctx context.Context, obj *ent.MergeRequest, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.UserConnection, error) {
+	panic(fmt.Errorf("not implemented: ApprovedBy - approvedBy"))
+}
+
+// ApprovalsRequired is the resolver for the approvalsRequired field.
+func (r *mergeRequestResolver) ApprovalsRequired(ctx context.Context, obj *ent.MergeRequest) (*int, error) {
+	panic(fmt.Errorf("not implemented: ApprovalsRequired - approvalsRequired"))
+}
+
+// ApprovalsLeft is the resolver for the approvalsLeft field.
+func (r *mergeRequestResolver) ApprovalsLeft(ctx context.Context, obj *ent.MergeRequest) (*int, error) {
+	panic(fmt.Errorf("not implemented: ApprovalsLeft - approvalsLeft"))
+}
+
+// CommitCount is the resolver for the commitCount field.
+func (r *mergeRequestResolver) CommitCount(ctx context.Context, obj *ent.MergeRequest) (*int, error) {
+	panic(fmt.Errorf("not implemented: CommitCount - commitCount"))
+}
+
+// Mergeable is the resolver for the mergeable field.
+func (r *mergeRequestResolver) Mergeable(ctx context.Context, obj *ent.MergeRequest) (bool, error) {
+	panic(fmt.Errorf("not implemented: Mergeable - mergeable"))
+}
+
+// Conflicts is the resolver for the conflicts field.
+func (r *mergeRequestResolver) Conflicts(ctx context.Context, obj *ent.MergeRequest) (bool, error) {
+	panic(fmt.Errorf("not implemented: Conflicts - conflicts"))
+}
+
+// ShouldBeRebased is the resolver for the shouldBeRebased field.
+func (r *mergeRequestResolver) ShouldBeRebased(ctx context.Context, obj *ent.MergeRequest) (bool, error) {
+	panic(fmt.Errorf("not implemented: ShouldBeRebased - shouldBeRebased"))
+}
+
+// DiffStats is the resolver for the diffStats field.
+func (r *mergeRequestResolver) DiffStats(ctx context.Context, obj *ent.MergeRequest, path *string) ([]*model.DiffStats, error) {
+	panic(fmt.Errorf("not implemented: DiffStats - diffStats"))
+}
+
+// DiffStatsSummary is the resolver for the diffStatsSummary field.
+func (r *mergeRequestResolver) DiffStatsSummary(ctx context.Context, obj *ent.MergeRequest) (*model.DiffStatsSummary, error) {
+	panic(fmt.Errorf("not implemented: DiffStatsSummary - diffStatsSummary"))
+}
+
 // Nodes is the resolver for the nodes field.
 func (r *mergeRequestConnectionResolver) Nodes(ctx context.Context, obj *ent.MergeRequestConnection) ([]*ent.MergeRequest, error) {
 	return mergeRequestNodes(obj), nil
@@ -172,6 +223,51 @@ func (r *mutationResolver) MergeRequestCreate(ctx context.Context, input model.M
 		return nil, err
 	}
 	return &model.MergeRequestCreatePayload{ClientMutationID: input.ClientMutationID, MergeRequest: mr, Errors: msgs}, nil
+}
+
+// MergeRequestUpdate is the resolver for the mergeRequestUpdate field.
+func (r *mutationResolver) MergeRequestUpdate(ctx context.Context, input model.MergeRequestUpdateInput) (*model.MergeRequestUpdatePayload, error) {
+	panic(fmt.Errorf("not implemented: MergeRequestUpdate - mergeRequestUpdate"))
+}
+
+// MergeRequestSetDraft is the resolver for the mergeRequestSetDraft field.
+func (r *mutationResolver) MergeRequestSetDraft(ctx context.Context, input model.MergeRequestSetDraftInput) (*model.MergeRequestSetDraftPayload, error) {
+	panic(fmt.Errorf("not implemented: MergeRequestSetDraft - mergeRequestSetDraft"))
+}
+
+// MergeRequestSetLocked is the resolver for the mergeRequestSetLocked field.
+func (r *mutationResolver) MergeRequestSetLocked(ctx context.Context, input model.MergeRequestSetLockedInput) (*model.MergeRequestSetLockedPayload, error) {
+	panic(fmt.Errorf("not implemented: MergeRequestSetLocked - mergeRequestSetLocked"))
+}
+
+// MergeRequestSetAssignees is the resolver for the mergeRequestSetAssignees field.
+func (r *mutationResolver) MergeRequestSetAssignees(ctx context.Context, input model.MergeRequestSetAssigneesInput) (*model.MergeRequestSetAssigneesPayload, error) {
+	panic(fmt.Errorf("not implemented: MergeRequestSetAssignees - mergeRequestSetAssignees"))
+}
+
+// MergeRequestSetReviewers is the resolver for the mergeRequestSetReviewers field.
+func (r *mutationResolver) MergeRequestSetReviewers(ctx context.Context, input model.MergeRequestSetReviewersInput) (*model.MergeRequestSetReviewersPayload, error) {
+	panic(fmt.Errorf("not implemented: MergeRequestSetReviewers - mergeRequestSetReviewers"))
+}
+
+// MergeRequestSetLabels is the resolver for the mergeRequestSetLabels field.
+func (r *mutationResolver) MergeRequestSetLabels(ctx context.Context, input model.MergeRequestSetLabelsInput) (*model.MergeRequestSetLabelsPayload, error) {
+	panic(fmt.Errorf("not implemented: MergeRequestSetLabels - mergeRequestSetLabels"))
+}
+
+// MergeRequestSetMilestone is the resolver for the mergeRequestSetMilestone field.
+func (r *mutationResolver) MergeRequestSetMilestone(ctx context.Context, input model.MergeRequestSetMilestoneInput) (*model.MergeRequestSetMilestonePayload, error) {
+	panic(fmt.Errorf("not implemented: MergeRequestSetMilestone - mergeRequestSetMilestone"))
+}
+
+// MergeRequestAccept is the resolver for the mergeRequestAccept field.
+func (r *mutationResolver) MergeRequestAccept(ctx context.Context, input model.MergeRequestAcceptInput) (*model.MergeRequestAcceptPayload, error) {
+	panic(fmt.Errorf("not implemented: MergeRequestAccept - mergeRequestAccept"))
+}
+
+// MergeRequestRebase is the resolver for the mergeRequestRebase field.
+func (r *mutationResolver) MergeRequestRebase(ctx context.Context, input model.MergeRequestRebaseInput) (*model.MergeRequestRebasePayload, error) {
+	panic(fmt.Errorf("not implemented: MergeRequestRebase - mergeRequestRebase"))
 }
 
 // MergeRequest is the resolver for the mergeRequest field.
