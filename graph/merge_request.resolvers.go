@@ -229,7 +229,7 @@ func (r *mergeRequestResolver) DiffStats(ctx context.Context, obj *ent.MergeRequ
 		paths = []string{*path}
 	}
 	stats, err := r.svc.MergeRequests.DiffStats(ctx, obj, paths...)
-	if err != nil || stats == nil {
+	if err != nil || mergerequests.LatestDiff(obj) == nil {
 		return nil, err
 	}
 	out := make([]*model.DiffStats, len(stats))
@@ -353,8 +353,7 @@ func (r *mutationResolver) MergeRequestAccept(ctx context.Context, input model.M
 
 // MergeRequestRebase is the resolver for the mergeRequestRebase field.
 func (r *mutationResolver) MergeRequestRebase(ctx context.Context, input model.MergeRequestRebaseInput) (*model.MergeRequestRebasePayload, error) {
-	err := r.svc.MergeRequests.Rebase(ctx, actor(ctx), input.ProjectPath, input.Iid, flag(input.SkipCi))
-	mr, msgs, err := r.mergeRequestPayload(ctx, input.ProjectPath, input.Iid, err)
+	mr, msgs, err := r.rebaseMergeRequest(ctx, input)
 	if err != nil {
 		return nil, err
 	}

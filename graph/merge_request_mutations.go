@@ -24,6 +24,7 @@ import (
 const (
 	msgAcceptNotMergeable = "This branch cannot be merged"
 	msgAcceptSHAMismatch  = "The merge-head is not at the anticipated SHA"
+	msgSourceMissing      = "Source branch does not exist"
 	msgEstimateFormat     = "timeEstimate must be formatted correctly, for example `1h 30m`"
 	msgEstimateNegative   = "timeEstimate must be greater than or equal to zero. Remember that every new timeEstimate overwrites the previous value."
 )
@@ -207,4 +208,19 @@ func userIDs(us []*ent.User) []int {
 		out[i] = u.ID
 	}
 	return out
+}
+
+// rebaseMergeRequest is mergeRequestRebase: the rebase REST's PUT .../rebase performs, done
+// before the answer. A missing source branch is a payload error; a caller who may not push to
+// it gets the resource access error, as for the other mutations.
+func (r *Resolver) rebaseMergeRequest(ctx context.Context, input model.MergeRequestRebaseInput) (*ent.MergeRequest, []string, error) {
+	err := r.svc.MergeRequests.Rebase(ctx, actor(ctx), input.ProjectPath, input.Iid, flag(input.SkipCi))
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.KindForbidden {
+		if e.Text() == msgSourceMissing {
+			err = apperr.UnprocessableMessages([]string{msgSourceMissing})
+		} else {
+			err = apperr.Forbidden("")
+		}
+	}
+	return r.mergeRequestPayload(ctx, input.ProjectPath, input.Iid, err)
 }
