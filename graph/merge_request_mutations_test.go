@@ -177,7 +177,7 @@ func TestMergeRequestMutations(t *testing.T) {
 			assert.Equal(t, []any{"Title can't be blank"}, d["errors"])
 			assert.Equal(t, map[string]any{"title": "Feature"}, d["mergeRequest"])
 			d = w.mutate(t, "developer", "mergeRequestUpdate", w.app, map[string]any{"targetBranch": "nope"}, "targetBranch")
-			assert.NotEmpty(t, d["errors"])
+			assert.Equal(t, []any{"Target branch does not exist"}, d["errors"])
 			assert.Equal(t, map[string]any{"targetBranch": "main"}, d["mergeRequest"])
 		})
 		t.Run("an unreadable time estimate is an argument error", func(t *testing.T) {

@@ -2,6 +2,7 @@ package mergerequests
 
 import (
 	"context"
+	"errors"
 
 	"anvil/ent"
 	"anvil/internal/git"
@@ -29,8 +30,8 @@ func (s *Service) DiffStats(ctx context.Context, mr *ent.MergeRequest, paths ...
 		return nil, err
 	}
 	stats, err := repo.DiffStats(ctx, *from, *d.HeadCommitSha, git.DiffOptions{Paths: paths})
-	if err != nil {
+	if errors.Is(err, git.ErrReferenceNotFound) {
 		return nil, nil // the version's commits are no longer in the repository
 	}
-	return stats, nil
+	return stats, err
 }
