@@ -151,6 +151,109 @@ func (r *mergeRequestResolver) Reference(ctx context.Context, obj *ent.MergeRequ
 	return "!" + strconv.Itoa(obj.Iid), nil
 }
 
+// Approved is the resolver for the approved field.
+func (r *mergeRequestResolver) Approved(ctx context.Context, obj *ent.MergeRequest) (bool, error) {
+	st, err := r.svc.Approvals.State(ctx, obj)
+	if err != nil {
+		return false, err
+	}
+	return st.Approved(), nil
+}
+
+// ApprovedBy is the resolver for the approvedBy field.
+func (r *mergeRequestResolver) ApprovedBy(ctx context.Context, obj *ent.MergeRequest, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.UserConnection, error) {
+	st, err := r.svc.Approvals.State(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	approvers := make([]*ent.User, 0, len(st.Approvals))
+	for _, a := range st.Approvals {
+		if a.Edges.User != nil {
+			approvers = append(approvers, a.Edges.User)
+		}
+	}
+	return userConnection(approvers, after, before, first, last), nil
+}
+
+// ApprovalsRequired is the resolver for the approvalsRequired field.
+func (r *mergeRequestResolver) ApprovalsRequired(ctx context.Context, obj *ent.MergeRequest) (*int, error) {
+	st, err := r.svc.Approvals.State(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	n := st.Required()
+	return &n, nil
+}
+
+// ApprovalsLeft is the resolver for the approvalsLeft field.
+func (r *mergeRequestResolver) ApprovalsLeft(ctx context.Context, obj *ent.MergeRequest) (*int, error) {
+	st, err := r.svc.Approvals.State(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	n := st.Left()
+	return &n, nil
+}
+
+// CommitCount is the resolver for the commitCount field.
+func (r *mergeRequestResolver) CommitCount(ctx context.Context, obj *ent.MergeRequest) (*int, error) {
+	d := mergerequests.LatestDiff(obj)
+	if d == nil {
+		return nil, nil
+	}
+	return &d.CommitsCount, nil
+}
+
+// Mergeable is the resolver for the mergeable field.
+func (r *mergeRequestResolver) Mergeable(ctx context.Context, obj *ent.MergeRequest) (bool, error) {
+	m, err := r.svc.MergeRequests.CheckMergeability(ctx, obj)
+	return m.DetailedMergeStatus == "mergeable", err
+}
+
+// Conflicts is the resolver for the conflicts field.
+func (r *mergeRequestResolver) Conflicts(ctx context.Context, obj *ent.MergeRequest) (bool, error) {
+	m, err := r.svc.MergeRequests.CheckMergeability(ctx, obj)
+	return m.HasConflicts, err
+}
+
+// ShouldBeRebased is the resolver for the shouldBeRebased field.
+func (r *mergeRequestResolver) ShouldBeRebased(ctx context.Context, obj *ent.MergeRequest) (bool, error) {
+	m, err := r.svc.MergeRequests.CheckMergeability(ctx, obj)
+	return m.ShouldBeRebased, err
+}
+
+// DiffStats is the resolver for the diffStats field.
+func (r *mergeRequestResolver) DiffStats(ctx context.Context, obj *ent.MergeRequest, path *string) ([]*model.DiffStats, error) {
+	var paths []string
+	if path != nil {
+		paths = []string{*path}
+	}
+	stats, err := r.svc.MergeRequests.DiffStats(ctx, obj, paths...)
+	if err != nil || mergerequests.LatestDiff(obj) == nil {
+		return nil, err
+	}
+	out := make([]*model.DiffStats, len(stats))
+	for i, st := range stats {
+		out[i] = &model.DiffStats{Path: st.Path, Additions: st.Additions, Deletions: st.Deletions}
+	}
+	return out, nil
+}
+
+// DiffStatsSummary is the resolver for the diffStatsSummary field.
+func (r *mergeRequestResolver) DiffStatsSummary(ctx context.Context, obj *ent.MergeRequest) (*model.DiffStatsSummary, error) {
+	stats, err := r.svc.MergeRequests.DiffStats(ctx, obj)
+	if err != nil || stats == nil {
+		return nil, err
+	}
+	sum := &model.DiffStatsSummary{FileCount: len(stats)}
+	for _, st := range stats {
+		sum.Additions += st.Additions
+		sum.Deletions += st.Deletions
+	}
+	sum.Changes = sum.Additions + sum.Deletions
+	return sum, nil
+}
+
 // Nodes is the resolver for the nodes field.
 func (r *mergeRequestConnectionResolver) Nodes(ctx context.Context, obj *ent.MergeRequestConnection) ([]*ent.MergeRequest, error) {
 	return mergeRequestNodes(obj), nil
@@ -172,6 +275,89 @@ func (r *mutationResolver) MergeRequestCreate(ctx context.Context, input model.M
 		return nil, err
 	}
 	return &model.MergeRequestCreatePayload{ClientMutationID: input.ClientMutationID, MergeRequest: mr, Errors: msgs}, nil
+}
+
+// MergeRequestUpdate is the resolver for the mergeRequestUpdate field.
+func (r *mutationResolver) MergeRequestUpdate(ctx context.Context, input model.MergeRequestUpdateInput) (*model.MergeRequestUpdatePayload, error) {
+	mr, msgs, err := r.mergeRequestUpdate(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.MergeRequestUpdatePayload{ClientMutationID: input.ClientMutationID, MergeRequest: mr, Errors: msgs}, nil
+}
+
+// MergeRequestSetDraft is the resolver for the mergeRequestSetDraft field.
+func (r *mutationResolver) MergeRequestSetDraft(ctx context.Context, input model.MergeRequestSetDraftInput) (*model.MergeRequestSetDraftPayload, error) {
+	err := r.updateMergeRequest(ctx, input.ProjectPath, input.Iid, mergerequests.UpdateInput{Draft: &input.Draft})
+	mr, msgs, err := r.mergeRequestPayload(ctx, input.ProjectPath, input.Iid, err)
+	if err != nil {
+		return nil, err
+	}
+	return &model.MergeRequestSetDraftPayload{ClientMutationID: input.ClientMutationID, MergeRequest: mr, Errors: msgs}, nil
+}
+
+// MergeRequestSetLocked is the resolver for the mergeRequestSetLocked field.
+func (r *mutationResolver) MergeRequestSetLocked(ctx context.Context, input model.MergeRequestSetLockedInput) (*model.MergeRequestSetLockedPayload, error) {
+	err := r.updateMergeRequest(ctx, input.ProjectPath, input.Iid, mergerequests.UpdateInput{DiscussionLocked: &input.Locked})
+	mr, msgs, err := r.mergeRequestPayload(ctx, input.ProjectPath, input.Iid, err)
+	if err != nil {
+		return nil, err
+	}
+	return &model.MergeRequestSetLockedPayload{ClientMutationID: input.ClientMutationID, MergeRequest: mr, Errors: msgs}, nil
+}
+
+// MergeRequestSetAssignees is the resolver for the mergeRequestSetAssignees field.
+func (r *mutationResolver) MergeRequestSetAssignees(ctx context.Context, input model.MergeRequestSetAssigneesInput) (*model.MergeRequestSetAssigneesPayload, error) {
+	mr, msgs, err := r.setMergeRequestUsers(ctx, input.ProjectPath, input.Iid, input.AssigneeUsernames, input.OperationMode, false)
+	if err != nil {
+		return nil, err
+	}
+	return &model.MergeRequestSetAssigneesPayload{ClientMutationID: input.ClientMutationID, MergeRequest: mr, Errors: msgs}, nil
+}
+
+// MergeRequestSetReviewers is the resolver for the mergeRequestSetReviewers field.
+func (r *mutationResolver) MergeRequestSetReviewers(ctx context.Context, input model.MergeRequestSetReviewersInput) (*model.MergeRequestSetReviewersPayload, error) {
+	mr, msgs, err := r.setMergeRequestUsers(ctx, input.ProjectPath, input.Iid, input.ReviewerUsernames, input.OperationMode, true)
+	if err != nil {
+		return nil, err
+	}
+	return &model.MergeRequestSetReviewersPayload{ClientMutationID: input.ClientMutationID, MergeRequest: mr, Errors: msgs}, nil
+}
+
+// MergeRequestSetLabels is the resolver for the mergeRequestSetLabels field.
+func (r *mutationResolver) MergeRequestSetLabels(ctx context.Context, input model.MergeRequestSetLabelsInput) (*model.MergeRequestSetLabelsPayload, error) {
+	mr, msgs, err := r.setMergeRequestLabels(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.MergeRequestSetLabelsPayload{ClientMutationID: input.ClientMutationID, MergeRequest: mr, Errors: msgs}, nil
+}
+
+// MergeRequestSetMilestone is the resolver for the mergeRequestSetMilestone field.
+func (r *mutationResolver) MergeRequestSetMilestone(ctx context.Context, input model.MergeRequestSetMilestoneInput) (*model.MergeRequestSetMilestonePayload, error) {
+	mr, msgs, err := r.setMergeRequestMilestone(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.MergeRequestSetMilestonePayload{ClientMutationID: input.ClientMutationID, MergeRequest: mr, Errors: msgs}, nil
+}
+
+// MergeRequestAccept is the resolver for the mergeRequestAccept field.
+func (r *mutationResolver) MergeRequestAccept(ctx context.Context, input model.MergeRequestAcceptInput) (*model.MergeRequestAcceptPayload, error) {
+	mr, msgs, err := r.acceptMergeRequest(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.MergeRequestAcceptPayload{ClientMutationID: input.ClientMutationID, MergeRequest: mr, Errors: msgs}, nil
+}
+
+// MergeRequestRebase is the resolver for the mergeRequestRebase field.
+func (r *mutationResolver) MergeRequestRebase(ctx context.Context, input model.MergeRequestRebaseInput) (*model.MergeRequestRebasePayload, error) {
+	mr, msgs, err := r.rebaseMergeRequest(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.MergeRequestRebasePayload{ClientMutationID: input.ClientMutationID, MergeRequest: mr, Errors: msgs}, nil
 }
 
 // MergeRequest is the resolver for the mergeRequest field.

@@ -215,6 +215,19 @@ type ComplexityRoot struct {
 		StartSha func(childComplexity int) int
 	}
 
+	DiffStats struct {
+		Additions func(childComplexity int) int
+		Deletions func(childComplexity int) int
+		Path      func(childComplexity int) int
+	}
+
+	DiffStatsSummary struct {
+		Additions func(childComplexity int) int
+		Changes   func(childComplexity int) int
+		Deletions func(childComplexity int) int
+		FileCount func(childComplexity int) int
+	}
+
 	Discussion struct {
 		CreatedAt      func(childComplexity int) int
 		ID             func(childComplexity int) int
@@ -454,14 +467,22 @@ type ComplexityRoot struct {
 
 	MergeRequest struct {
 		AllowCollaboration        func(childComplexity int) int
+		ApprovalsLeft             func(childComplexity int) int
+		ApprovalsRequired         func(childComplexity int) int
+		Approved                  func(childComplexity int) int
+		ApprovedBy                func(childComplexity int, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		Assignees                 func(childComplexity int, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		Author                    func(childComplexity int) int
 		ClosedAt                  func(childComplexity int) int
+		CommitCount               func(childComplexity int) int
+		Conflicts                 func(childComplexity int) int
 		CreatedAt                 func(childComplexity int) int
 		Description               func(childComplexity int) int
 		DetailedMergeStatus       func(childComplexity int) int
 		DiffHeadSha               func(childComplexity int) int
 		DiffRefs                  func(childComplexity int) int
+		DiffStats                 func(childComplexity int, path *string) int
+		DiffStatsSummary          func(childComplexity int) int
 		DiscussionLocked          func(childComplexity int) int
 		Downvotes                 func(childComplexity int) int
 		Draft                     func(childComplexity int) int
@@ -475,6 +496,7 @@ type ComplexityRoot struct {
 		MergeStatusEnum           func(childComplexity int) int
 		MergeUser                 func(childComplexity int) int
 		MergeWhenPipelineSucceeds func(childComplexity int) int
+		Mergeable                 func(childComplexity int) int
 		MergedAt                  func(childComplexity int) int
 		Milestone                 func(childComplexity int) int
 		PreparedAt                func(childComplexity int) int
@@ -483,6 +505,7 @@ type ComplexityRoot struct {
 		Reference                 func(childComplexity int, full *bool) int
 		Reviewers                 func(childComplexity int, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) int
 		Sha                       func(childComplexity int) int
+		ShouldBeRebased           func(childComplexity int) int
 		ShouldRemoveSourceBranch  func(childComplexity int) int
 		SourceBranch              func(childComplexity int) int
 		SourceProjectID           func(childComplexity int) int
@@ -499,6 +522,12 @@ type ComplexityRoot struct {
 		UserNotesCount            func(childComplexity int) int
 		WebPath                   func(childComplexity int) int
 		WebURL                    func(childComplexity int) int
+	}
+
+	MergeRequestAcceptPayload struct {
+		ClientMutationID func(childComplexity int) int
+		Errors           func(childComplexity int) int
+		MergeRequest     func(childComplexity int) int
 	}
 
 	MergeRequestConnection struct {
@@ -518,6 +547,54 @@ type ComplexityRoot struct {
 	MergeRequestEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	MergeRequestRebasePayload struct {
+		ClientMutationID func(childComplexity int) int
+		Errors           func(childComplexity int) int
+		MergeRequest     func(childComplexity int) int
+	}
+
+	MergeRequestSetAssigneesPayload struct {
+		ClientMutationID func(childComplexity int) int
+		Errors           func(childComplexity int) int
+		MergeRequest     func(childComplexity int) int
+	}
+
+	MergeRequestSetDraftPayload struct {
+		ClientMutationID func(childComplexity int) int
+		Errors           func(childComplexity int) int
+		MergeRequest     func(childComplexity int) int
+	}
+
+	MergeRequestSetLabelsPayload struct {
+		ClientMutationID func(childComplexity int) int
+		Errors           func(childComplexity int) int
+		MergeRequest     func(childComplexity int) int
+	}
+
+	MergeRequestSetLockedPayload struct {
+		ClientMutationID func(childComplexity int) int
+		Errors           func(childComplexity int) int
+		MergeRequest     func(childComplexity int) int
+	}
+
+	MergeRequestSetMilestonePayload struct {
+		ClientMutationID func(childComplexity int) int
+		Errors           func(childComplexity int) int
+		MergeRequest     func(childComplexity int) int
+	}
+
+	MergeRequestSetReviewersPayload struct {
+		ClientMutationID func(childComplexity int) int
+		Errors           func(childComplexity int) int
+		MergeRequest     func(childComplexity int) int
+	}
+
+	MergeRequestUpdatePayload struct {
+		ClientMutationID func(childComplexity int) int
+		Errors           func(childComplexity int) int
+		MergeRequest     func(childComplexity int) int
 	}
 
 	Milestone struct {
@@ -552,25 +629,34 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AwardEmojiAdd       func(childComplexity int, input model.AwardEmojiAddInput) int
-		AwardEmojiRemove    func(childComplexity int, input model.AwardEmojiRemoveInput) int
-		AwardEmojiToggle    func(childComplexity int, input model.AwardEmojiToggleInput) int
-		CreateIssue         func(childComplexity int, input model.CreateIssueInput) int
-		CreateNote          func(childComplexity int, input model.CreateNoteInput) int
-		GroupCreate         func(childComplexity int, input model.GroupCreateInput) int
-		GroupMemberCreate   func(childComplexity int, input model.GroupMemberCreateInput) int
-		GroupMemberUpdate   func(childComplexity int, input model.GroupMemberUpdateInput) int
-		GroupUpdate         func(childComplexity int, input model.GroupUpdateInput) int
-		IssueSetAssignees   func(childComplexity int, input model.IssueSetAssigneesInput) int
-		LabelCreate         func(childComplexity int, input model.LabelCreateInput) int
-		MergeRequestCreate  func(childComplexity int, input model.MergeRequestCreateInput) int
-		ProjectCreate       func(childComplexity int, input model.ProjectCreateInput) int
-		ProjectMemberCreate func(childComplexity int, input model.ProjectMemberCreateInput) int
-		ProjectMemberUpdate func(childComplexity int, input model.ProjectMemberUpdateInput) int
-		ProjectUpdate       func(childComplexity int, input model.ProjectUpdateInput) int
-		UpdateIssue         func(childComplexity int, input model.UpdateIssueInput) int
-		UserCreate          func(childComplexity int, input model.UserCreateInput) int
-		UserUpdate          func(childComplexity int, input model.UserUpdateInput) int
+		AwardEmojiAdd            func(childComplexity int, input model.AwardEmojiAddInput) int
+		AwardEmojiRemove         func(childComplexity int, input model.AwardEmojiRemoveInput) int
+		AwardEmojiToggle         func(childComplexity int, input model.AwardEmojiToggleInput) int
+		CreateIssue              func(childComplexity int, input model.CreateIssueInput) int
+		CreateNote               func(childComplexity int, input model.CreateNoteInput) int
+		GroupCreate              func(childComplexity int, input model.GroupCreateInput) int
+		GroupMemberCreate        func(childComplexity int, input model.GroupMemberCreateInput) int
+		GroupMemberUpdate        func(childComplexity int, input model.GroupMemberUpdateInput) int
+		GroupUpdate              func(childComplexity int, input model.GroupUpdateInput) int
+		IssueSetAssignees        func(childComplexity int, input model.IssueSetAssigneesInput) int
+		LabelCreate              func(childComplexity int, input model.LabelCreateInput) int
+		MergeRequestAccept       func(childComplexity int, input model.MergeRequestAcceptInput) int
+		MergeRequestCreate       func(childComplexity int, input model.MergeRequestCreateInput) int
+		MergeRequestRebase       func(childComplexity int, input model.MergeRequestRebaseInput) int
+		MergeRequestSetAssignees func(childComplexity int, input model.MergeRequestSetAssigneesInput) int
+		MergeRequestSetDraft     func(childComplexity int, input model.MergeRequestSetDraftInput) int
+		MergeRequestSetLabels    func(childComplexity int, input model.MergeRequestSetLabelsInput) int
+		MergeRequestSetLocked    func(childComplexity int, input model.MergeRequestSetLockedInput) int
+		MergeRequestSetMilestone func(childComplexity int, input model.MergeRequestSetMilestoneInput) int
+		MergeRequestSetReviewers func(childComplexity int, input model.MergeRequestSetReviewersInput) int
+		MergeRequestUpdate       func(childComplexity int, input model.MergeRequestUpdateInput) int
+		ProjectCreate            func(childComplexity int, input model.ProjectCreateInput) int
+		ProjectMemberCreate      func(childComplexity int, input model.ProjectMemberCreateInput) int
+		ProjectMemberUpdate      func(childComplexity int, input model.ProjectMemberUpdateInput) int
+		ProjectUpdate            func(childComplexity int, input model.ProjectUpdateInput) int
+		UpdateIssue              func(childComplexity int, input model.UpdateIssueInput) int
+		UserCreate               func(childComplexity int, input model.UserCreateInput) int
+		UserUpdate               func(childComplexity int, input model.UserUpdateInput) int
 	}
 
 	Note struct {
@@ -1067,6 +1153,16 @@ type MergeRequestResolver interface {
 	WebURL(ctx context.Context, obj *ent.MergeRequest) (*string, error)
 	WebPath(ctx context.Context, obj *ent.MergeRequest) (string, error)
 	Reference(ctx context.Context, obj *ent.MergeRequest, full *bool) (string, error)
+	Approved(ctx context.Context, obj *ent.MergeRequest) (bool, error)
+	ApprovedBy(ctx context.Context, obj *ent.MergeRequest, after *entgql.Cursor[int], before *entgql.Cursor[int], first *int, last *int) (*ent.UserConnection, error)
+	ApprovalsRequired(ctx context.Context, obj *ent.MergeRequest) (*int, error)
+	ApprovalsLeft(ctx context.Context, obj *ent.MergeRequest) (*int, error)
+	CommitCount(ctx context.Context, obj *ent.MergeRequest) (*int, error)
+	Mergeable(ctx context.Context, obj *ent.MergeRequest) (bool, error)
+	Conflicts(ctx context.Context, obj *ent.MergeRequest) (bool, error)
+	ShouldBeRebased(ctx context.Context, obj *ent.MergeRequest) (bool, error)
+	DiffStats(ctx context.Context, obj *ent.MergeRequest, path *string) ([]*model.DiffStats, error)
+	DiffStatsSummary(ctx context.Context, obj *ent.MergeRequest) (*model.DiffStatsSummary, error)
 }
 type MergeRequestConnectionResolver interface {
 	Nodes(ctx context.Context, obj *ent.MergeRequestConnection) ([]*ent.MergeRequest, error)
@@ -1102,6 +1198,15 @@ type MutationResolver interface {
 	ProjectMemberCreate(ctx context.Context, input model.ProjectMemberCreateInput) (*model.ProjectMemberCreatePayload, error)
 	ProjectMemberUpdate(ctx context.Context, input model.ProjectMemberUpdateInput) (*model.ProjectMemberUpdatePayload, error)
 	MergeRequestCreate(ctx context.Context, input model.MergeRequestCreateInput) (*model.MergeRequestCreatePayload, error)
+	MergeRequestUpdate(ctx context.Context, input model.MergeRequestUpdateInput) (*model.MergeRequestUpdatePayload, error)
+	MergeRequestSetDraft(ctx context.Context, input model.MergeRequestSetDraftInput) (*model.MergeRequestSetDraftPayload, error)
+	MergeRequestSetLocked(ctx context.Context, input model.MergeRequestSetLockedInput) (*model.MergeRequestSetLockedPayload, error)
+	MergeRequestSetAssignees(ctx context.Context, input model.MergeRequestSetAssigneesInput) (*model.MergeRequestSetAssigneesPayload, error)
+	MergeRequestSetReviewers(ctx context.Context, input model.MergeRequestSetReviewersInput) (*model.MergeRequestSetReviewersPayload, error)
+	MergeRequestSetLabels(ctx context.Context, input model.MergeRequestSetLabelsInput) (*model.MergeRequestSetLabelsPayload, error)
+	MergeRequestSetMilestone(ctx context.Context, input model.MergeRequestSetMilestoneInput) (*model.MergeRequestSetMilestonePayload, error)
+	MergeRequestAccept(ctx context.Context, input model.MergeRequestAcceptInput) (*model.MergeRequestAcceptPayload, error)
+	MergeRequestRebase(ctx context.Context, input model.MergeRequestRebaseInput) (*model.MergeRequestRebasePayload, error)
 	CreateNote(ctx context.Context, input model.CreateNoteInput) (*model.CreateNotePayload, error)
 	ProjectCreate(ctx context.Context, input model.ProjectCreateInput) (*model.ProjectCreatePayload, error)
 	ProjectUpdate(ctx context.Context, input model.ProjectUpdateInput) (*model.ProjectUpdatePayload, error)
@@ -1769,6 +1874,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DiffRefs.StartSha(childComplexity), true
+
+	case "DiffStats.additions":
+		if e.ComplexityRoot.DiffStats.Additions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffStats.Additions(childComplexity), true
+	case "DiffStats.deletions":
+		if e.ComplexityRoot.DiffStats.Deletions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffStats.Deletions(childComplexity), true
+	case "DiffStats.path":
+		if e.ComplexityRoot.DiffStats.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffStats.Path(childComplexity), true
+
+	case "DiffStatsSummary.additions":
+		if e.ComplexityRoot.DiffStatsSummary.Additions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffStatsSummary.Additions(childComplexity), true
+	case "DiffStatsSummary.changes":
+		if e.ComplexityRoot.DiffStatsSummary.Changes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffStatsSummary.Changes(childComplexity), true
+	case "DiffStatsSummary.deletions":
+		if e.ComplexityRoot.DiffStatsSummary.Deletions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffStatsSummary.Deletions(childComplexity), true
+	case "DiffStatsSummary.fileCount":
+		if e.ComplexityRoot.DiffStatsSummary.FileCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffStatsSummary.FileCount(childComplexity), true
 
 	case "Discussion.createdAt":
 		if e.ComplexityRoot.Discussion.CreatedAt == nil {
@@ -2885,6 +3034,35 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MergeRequest.AllowCollaboration(childComplexity), true
+	case "MergeRequest.approvalsLeft":
+		if e.ComplexityRoot.MergeRequest.ApprovalsLeft == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.ApprovalsLeft(childComplexity), true
+	case "MergeRequest.approvalsRequired":
+		if e.ComplexityRoot.MergeRequest.ApprovalsRequired == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.ApprovalsRequired(childComplexity), true
+	case "MergeRequest.approved":
+		if e.ComplexityRoot.MergeRequest.Approved == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.Approved(childComplexity), true
+	case "MergeRequest.approvedBy":
+		if e.ComplexityRoot.MergeRequest.ApprovedBy == nil {
+			break
+		}
+
+		args, err := ec.field_MergeRequest_approvedBy_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.MergeRequest.ApprovedBy(childComplexity, args["after"].(*entgql.Cursor[int]), args["before"].(*entgql.Cursor[int]), args["first"].(*int), args["last"].(*int)), true
 	case "MergeRequest.assignees":
 		if e.ComplexityRoot.MergeRequest.Assignees == nil {
 			break
@@ -2908,6 +3086,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MergeRequest.ClosedAt(childComplexity), true
+	case "MergeRequest.commitCount":
+		if e.ComplexityRoot.MergeRequest.CommitCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.CommitCount(childComplexity), true
+	case "MergeRequest.conflicts":
+		if e.ComplexityRoot.MergeRequest.Conflicts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.Conflicts(childComplexity), true
 	case "MergeRequest.createdAt":
 		if e.ComplexityRoot.MergeRequest.CreatedAt == nil {
 			break
@@ -2938,6 +3128,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MergeRequest.DiffRefs(childComplexity), true
+	case "MergeRequest.diffStats":
+		if e.ComplexityRoot.MergeRequest.DiffStats == nil {
+			break
+		}
+
+		args, err := ec.field_MergeRequest_diffStats_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.MergeRequest.DiffStats(childComplexity, args["path"].(*string)), true
+	case "MergeRequest.diffStatsSummary":
+		if e.ComplexityRoot.MergeRequest.DiffStatsSummary == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.DiffStatsSummary(childComplexity), true
 	case "MergeRequest.discussionLocked":
 		if e.ComplexityRoot.MergeRequest.DiscussionLocked == nil {
 			break
@@ -3021,6 +3228,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MergeRequest.MergeWhenPipelineSucceeds(childComplexity), true
+	case "MergeRequest.mergeable":
+		if e.ComplexityRoot.MergeRequest.Mergeable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.Mergeable(childComplexity), true
 	case "MergeRequest.mergedAt":
 		if e.ComplexityRoot.MergeRequest.MergedAt == nil {
 			break
@@ -3079,6 +3292,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MergeRequest.Sha(childComplexity), true
+	case "MergeRequest.shouldBeRebased":
+		if e.ComplexityRoot.MergeRequest.ShouldBeRebased == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequest.ShouldBeRebased(childComplexity), true
 	case "MergeRequest.shouldRemoveSourceBranch":
 		if e.ComplexityRoot.MergeRequest.ShouldRemoveSourceBranch == nil {
 			break
@@ -3176,6 +3395,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MergeRequest.WebURL(childComplexity), true
 
+	case "MergeRequestAcceptPayload.clientMutationId":
+		if e.ComplexityRoot.MergeRequestAcceptPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestAcceptPayload.ClientMutationID(childComplexity), true
+	case "MergeRequestAcceptPayload.errors":
+		if e.ComplexityRoot.MergeRequestAcceptPayload.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestAcceptPayload.Errors(childComplexity), true
+	case "MergeRequestAcceptPayload.mergeRequest":
+		if e.ComplexityRoot.MergeRequestAcceptPayload.MergeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestAcceptPayload.MergeRequest(childComplexity), true
+
 	case "MergeRequestConnection.count":
 		if e.ComplexityRoot.MergeRequestConnection.Count == nil {
 			break
@@ -3238,6 +3476,158 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MergeRequestEdge.Node(childComplexity), true
+
+	case "MergeRequestRebasePayload.clientMutationId":
+		if e.ComplexityRoot.MergeRequestRebasePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestRebasePayload.ClientMutationID(childComplexity), true
+	case "MergeRequestRebasePayload.errors":
+		if e.ComplexityRoot.MergeRequestRebasePayload.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestRebasePayload.Errors(childComplexity), true
+	case "MergeRequestRebasePayload.mergeRequest":
+		if e.ComplexityRoot.MergeRequestRebasePayload.MergeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestRebasePayload.MergeRequest(childComplexity), true
+
+	case "MergeRequestSetAssigneesPayload.clientMutationId":
+		if e.ComplexityRoot.MergeRequestSetAssigneesPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestSetAssigneesPayload.ClientMutationID(childComplexity), true
+	case "MergeRequestSetAssigneesPayload.errors":
+		if e.ComplexityRoot.MergeRequestSetAssigneesPayload.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestSetAssigneesPayload.Errors(childComplexity), true
+	case "MergeRequestSetAssigneesPayload.mergeRequest":
+		if e.ComplexityRoot.MergeRequestSetAssigneesPayload.MergeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestSetAssigneesPayload.MergeRequest(childComplexity), true
+
+	case "MergeRequestSetDraftPayload.clientMutationId":
+		if e.ComplexityRoot.MergeRequestSetDraftPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestSetDraftPayload.ClientMutationID(childComplexity), true
+	case "MergeRequestSetDraftPayload.errors":
+		if e.ComplexityRoot.MergeRequestSetDraftPayload.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestSetDraftPayload.Errors(childComplexity), true
+	case "MergeRequestSetDraftPayload.mergeRequest":
+		if e.ComplexityRoot.MergeRequestSetDraftPayload.MergeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestSetDraftPayload.MergeRequest(childComplexity), true
+
+	case "MergeRequestSetLabelsPayload.clientMutationId":
+		if e.ComplexityRoot.MergeRequestSetLabelsPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestSetLabelsPayload.ClientMutationID(childComplexity), true
+	case "MergeRequestSetLabelsPayload.errors":
+		if e.ComplexityRoot.MergeRequestSetLabelsPayload.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestSetLabelsPayload.Errors(childComplexity), true
+	case "MergeRequestSetLabelsPayload.mergeRequest":
+		if e.ComplexityRoot.MergeRequestSetLabelsPayload.MergeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestSetLabelsPayload.MergeRequest(childComplexity), true
+
+	case "MergeRequestSetLockedPayload.clientMutationId":
+		if e.ComplexityRoot.MergeRequestSetLockedPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestSetLockedPayload.ClientMutationID(childComplexity), true
+	case "MergeRequestSetLockedPayload.errors":
+		if e.ComplexityRoot.MergeRequestSetLockedPayload.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestSetLockedPayload.Errors(childComplexity), true
+	case "MergeRequestSetLockedPayload.mergeRequest":
+		if e.ComplexityRoot.MergeRequestSetLockedPayload.MergeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestSetLockedPayload.MergeRequest(childComplexity), true
+
+	case "MergeRequestSetMilestonePayload.clientMutationId":
+		if e.ComplexityRoot.MergeRequestSetMilestonePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestSetMilestonePayload.ClientMutationID(childComplexity), true
+	case "MergeRequestSetMilestonePayload.errors":
+		if e.ComplexityRoot.MergeRequestSetMilestonePayload.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestSetMilestonePayload.Errors(childComplexity), true
+	case "MergeRequestSetMilestonePayload.mergeRequest":
+		if e.ComplexityRoot.MergeRequestSetMilestonePayload.MergeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestSetMilestonePayload.MergeRequest(childComplexity), true
+
+	case "MergeRequestSetReviewersPayload.clientMutationId":
+		if e.ComplexityRoot.MergeRequestSetReviewersPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestSetReviewersPayload.ClientMutationID(childComplexity), true
+	case "MergeRequestSetReviewersPayload.errors":
+		if e.ComplexityRoot.MergeRequestSetReviewersPayload.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestSetReviewersPayload.Errors(childComplexity), true
+	case "MergeRequestSetReviewersPayload.mergeRequest":
+		if e.ComplexityRoot.MergeRequestSetReviewersPayload.MergeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestSetReviewersPayload.MergeRequest(childComplexity), true
+
+	case "MergeRequestUpdatePayload.clientMutationId":
+		if e.ComplexityRoot.MergeRequestUpdatePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestUpdatePayload.ClientMutationID(childComplexity), true
+	case "MergeRequestUpdatePayload.errors":
+		if e.ComplexityRoot.MergeRequestUpdatePayload.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestUpdatePayload.Errors(childComplexity), true
+	case "MergeRequestUpdatePayload.mergeRequest":
+		if e.ComplexityRoot.MergeRequestUpdatePayload.MergeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestUpdatePayload.MergeRequest(childComplexity), true
 
 	case "Milestone.createdAt":
 		if e.ComplexityRoot.Milestone.CreatedAt == nil {
@@ -3495,6 +3885,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.LabelCreate(childComplexity, args["input"].(model.LabelCreateInput)), true
+	case "Mutation.mergeRequestAccept":
+		if e.ComplexityRoot.Mutation.MergeRequestAccept == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_mergeRequestAccept_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MergeRequestAccept(childComplexity, args["input"].(model.MergeRequestAcceptInput)), true
 	case "Mutation.mergeRequestCreate":
 		if e.ComplexityRoot.Mutation.MergeRequestCreate == nil {
 			break
@@ -3506,6 +3907,94 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.MergeRequestCreate(childComplexity, args["input"].(model.MergeRequestCreateInput)), true
+	case "Mutation.mergeRequestRebase":
+		if e.ComplexityRoot.Mutation.MergeRequestRebase == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_mergeRequestRebase_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MergeRequestRebase(childComplexity, args["input"].(model.MergeRequestRebaseInput)), true
+	case "Mutation.mergeRequestSetAssignees":
+		if e.ComplexityRoot.Mutation.MergeRequestSetAssignees == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_mergeRequestSetAssignees_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MergeRequestSetAssignees(childComplexity, args["input"].(model.MergeRequestSetAssigneesInput)), true
+	case "Mutation.mergeRequestSetDraft":
+		if e.ComplexityRoot.Mutation.MergeRequestSetDraft == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_mergeRequestSetDraft_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MergeRequestSetDraft(childComplexity, args["input"].(model.MergeRequestSetDraftInput)), true
+	case "Mutation.mergeRequestSetLabels":
+		if e.ComplexityRoot.Mutation.MergeRequestSetLabels == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_mergeRequestSetLabels_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MergeRequestSetLabels(childComplexity, args["input"].(model.MergeRequestSetLabelsInput)), true
+	case "Mutation.mergeRequestSetLocked":
+		if e.ComplexityRoot.Mutation.MergeRequestSetLocked == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_mergeRequestSetLocked_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MergeRequestSetLocked(childComplexity, args["input"].(model.MergeRequestSetLockedInput)), true
+	case "Mutation.mergeRequestSetMilestone":
+		if e.ComplexityRoot.Mutation.MergeRequestSetMilestone == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_mergeRequestSetMilestone_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MergeRequestSetMilestone(childComplexity, args["input"].(model.MergeRequestSetMilestoneInput)), true
+	case "Mutation.mergeRequestSetReviewers":
+		if e.ComplexityRoot.Mutation.MergeRequestSetReviewers == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_mergeRequestSetReviewers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MergeRequestSetReviewers(childComplexity, args["input"].(model.MergeRequestSetReviewersInput)), true
+	case "Mutation.mergeRequestUpdate":
+		if e.ComplexityRoot.Mutation.MergeRequestUpdate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_mergeRequestUpdate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MergeRequestUpdate(childComplexity, args["input"].(model.MergeRequestUpdateInput)), true
 	case "Mutation.projectCreate":
 		if e.ComplexityRoot.Mutation.ProjectCreate == nil {
 			break
@@ -5244,8 +5733,17 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputLabelCreateInput,
 		ec.unmarshalInputLabelOrder,
 		ec.unmarshalInputMemberOrder,
+		ec.unmarshalInputMergeRequestAcceptInput,
 		ec.unmarshalInputMergeRequestCreateInput,
 		ec.unmarshalInputMergeRequestOrder,
+		ec.unmarshalInputMergeRequestRebaseInput,
+		ec.unmarshalInputMergeRequestSetAssigneesInput,
+		ec.unmarshalInputMergeRequestSetDraftInput,
+		ec.unmarshalInputMergeRequestSetLabelsInput,
+		ec.unmarshalInputMergeRequestSetLockedInput,
+		ec.unmarshalInputMergeRequestSetMilestoneInput,
+		ec.unmarshalInputMergeRequestSetReviewersInput,
+		ec.unmarshalInputMergeRequestUpdateInput,
 		ec.unmarshalInputMergeRequestsResolverNegatedParams,
 		ec.unmarshalInputMilestoneOrder,
 		ec.unmarshalInputNegatedIssueFilterInput,
@@ -7927,6 +8425,51 @@ extend type MergeRequest {
     """
     full: Boolean = false
   ): String!
+  """
+  Indicates if the merge request has all the required approvals.
+  """
+  approved: Boolean!
+  """
+  Users who approved the merge request.
+  """
+  approvedBy(after: Cursor, before: Cursor, first: Int, last: Int): UserConnection
+  """
+  Number of approvals required.
+  """
+  approvalsRequired: Int
+  """
+  Number of approvals left.
+  """
+  approvalsLeft: Int
+  """
+  Number of commits in the merge request.
+  """
+  commitCount: Int
+  """
+  Indicates if the merge request is mergeable.
+  """
+  mergeable: Boolean!
+  """
+  Indicates if the merge request has conflicts.
+  """
+  conflicts: Boolean!
+  """
+  Indicates if the merge request will be rebased.
+  """
+  shouldBeRebased: Boolean!
+  """
+  Details about which files were changed in the merge request.
+  """
+  diffStats(
+    """
+    Specific file path.
+    """
+    path: String
+  ): [DiffStats!]
+  """
+  Summary of which files were changed in the merge request.
+  """
+  diffStatsSummary: DiffStatsSummary
 }
 
 extend type MergeRequestConnection {
@@ -8146,6 +8689,323 @@ type MergeRequestCreatePayload {
   """
   Merge request after mutation.
   """
+  mergeRequest: MergeRequest
+  errors: [String!]!
+}
+
+"""
+Changes to a single file.
+"""
+type DiffStats {
+  """
+  File path, relative to repository root.
+  """
+  path: String!
+  """
+  Number of lines added to the file.
+  """
+  additions: Int!
+  """
+  Number of lines deleted from the file.
+  """
+  deletions: Int!
+}
+
+"""
+Aggregated summary of changes.
+"""
+type DiffStatsSummary {
+  """
+  Number of lines added.
+  """
+  additions: Int!
+  """
+  Number of lines deleted.
+  """
+  deletions: Int!
+  """
+  Number of lines changed.
+  """
+  changes: Int!
+  """
+  Number of files changed.
+  """
+  fileCount: Int!
+}
+
+extend type Mutation {
+  """
+  Update attributes of a merge request.
+  """
+  mergeRequestUpdate(input: MergeRequestUpdateInput!): MergeRequestUpdatePayload
+  """
+  Set the draft status of a merge request.
+  """
+  mergeRequestSetDraft(input: MergeRequestSetDraftInput!): MergeRequestSetDraftPayload
+  """
+  Set the locked status of a merge request's discussions.
+  """
+  mergeRequestSetLocked(input: MergeRequestSetLockedInput!): MergeRequestSetLockedPayload
+  """
+  Set the assignees of a merge request.
+  """
+  mergeRequestSetAssignees(input: MergeRequestSetAssigneesInput!): MergeRequestSetAssigneesPayload
+  """
+  Set the reviewers of a merge request.
+  """
+  mergeRequestSetReviewers(input: MergeRequestSetReviewersInput!): MergeRequestSetReviewersPayload
+  """
+  Set the labels of a merge request.
+  """
+  mergeRequestSetLabels(input: MergeRequestSetLabelsInput!): MergeRequestSetLabelsPayload
+  """
+  Set the milestone of a merge request.
+  """
+  mergeRequestSetMilestone(input: MergeRequestSetMilestoneInput!): MergeRequestSetMilestonePayload
+  """
+  Accepts a merge request: merges the source branch into the target branch, or sets it to
+  merge automatically with a strategy.
+  """
+  mergeRequestAccept(input: MergeRequestAcceptInput!): MergeRequestAcceptPayload
+  """
+  Rebase the source branch of a merge request onto its target branch.
+  """
+  mergeRequestRebase(input: MergeRequestRebaseInput!): MergeRequestRebasePayload
+}
+
+"""
+New state to apply to a merge request.
+"""
+enum MergeRequestNewState {
+  """
+  Open the merge request if it is closed.
+  """
+  OPEN
+  """
+  Close the merge request if it is open.
+  """
+  CLOSED
+}
+
+"""
+Strategy to merge a merge request.
+"""
+enum MergeStrategyEnum {
+  """
+  Use the merge_train merge strategy.
+  """
+  MERGE_TRAIN
+  """
+  Use the add_to_merge_train_when_pipeline_succeeds merge strategy.
+  """
+  ADD_TO_MERGE_TRAIN_WHEN_PIPELINE_SUCCEEDS
+  """
+  Use the merge_when_pipeline_succeeds merge strategy.
+  """
+  MERGE_WHEN_PIPELINE_SUCCEEDS
+  """
+  Use the merge_when_checks_pass merge strategy.
+  """
+  MERGE_WHEN_CHECKS_PASS
+}
+
+input MergeRequestUpdateInput {
+  clientMutationId: String
+  """
+  Project the merge request to mutate is in.
+  """
+  projectPath: ID!
+  """
+  IID of the merge request to mutate.
+  """
+  iid: String!
+  """
+  Title of the merge request.
+  """
+  title: String
+  """
+  Target branch of the merge request.
+  """
+  targetBranch: String
+  """
+  Description of the merge request (Markdown rendered as HTML for caching).
+  """
+  description: String
+  """
+  Action to perform to change the state.
+  """
+  state: MergeRequestNewState
+  """
+  Estimated time to complete the merge request. Use ` + "`" + `null` + "`" + ` or ` + "`" + `0` + "`" + ` to remove the current estimate.
+  """
+  timeEstimate: String @goField(omittable: true)
+}
+
+input MergeRequestSetDraftInput {
+  clientMutationId: String
+  projectPath: ID!
+  iid: String!
+  """
+  Whether or not to set the merge request as a draft.
+  """
+  draft: Boolean!
+}
+
+input MergeRequestSetLockedInput {
+  clientMutationId: String
+  projectPath: ID!
+  iid: String!
+  """
+  Whether or not to lock the merge request.
+  """
+  locked: Boolean!
+}
+
+input MergeRequestSetAssigneesInput {
+  clientMutationId: String
+  projectPath: ID!
+  iid: String!
+  """
+  Usernames to assign to the resource. Replaces existing assignees by default.
+  """
+  assigneeUsernames: [String!]!
+  """
+  Operation to perform. Defaults to REPLACE.
+  """
+  operationMode: MutationOperationMode = REPLACE
+}
+
+input MergeRequestSetReviewersInput {
+  clientMutationId: String
+  projectPath: ID!
+  iid: String!
+  """
+  Usernames of reviewers to assign. Replaces existing reviewers by default.
+  """
+  reviewerUsernames: [String!]!
+  """
+  Operation to perform. Defaults to REPLACE.
+  """
+  operationMode: MutationOperationMode = REPLACE
+}
+
+input MergeRequestSetLabelsInput {
+  clientMutationId: String
+  projectPath: ID!
+  iid: String!
+  """
+  Label IDs to set. Replaces existing labels by default.
+  """
+  labelIds: [LabelID!]!
+  """
+  Changes the operation mode. Defaults to REPLACE.
+  """
+  operationMode: MutationOperationMode = REPLACE
+}
+
+input MergeRequestSetMilestoneInput {
+  clientMutationId: String
+  projectPath: ID!
+  iid: String!
+  """
+  Milestone to assign to the merge request; null removes it.
+  """
+  milestoneId: MilestoneID
+}
+
+input MergeRequestAcceptInput {
+  clientMutationId: String
+  projectPath: ID!
+  iid: String!
+  """
+  How to merge the merge request.
+  """
+  strategy: MergeStrategyEnum
+  """
+  Custom merge commit message.
+  """
+  commitMessage: String
+  """
+  HEAD SHA at the time when the merge was requested.
+  """
+  sha: String!
+  """
+  Custom squash commit message (if squash is true).
+  """
+  squashCommitMessage: String
+  """
+  Should the source branch be removed.
+  """
+  shouldRemoveSourceBranch: Boolean
+  """
+  Squash commits on the source branch before merge.
+  """
+  squash: Boolean = false
+}
+
+input MergeRequestRebaseInput {
+  clientMutationId: String
+  projectPath: ID!
+  iid: String!
+  """
+  Skip triggering CI pipeline after rebase.
+  """
+  skipCi: Boolean
+}
+
+type MergeRequestUpdatePayload {
+  clientMutationId: String
+  """
+  Merge request after mutation.
+  """
+  mergeRequest: MergeRequest
+  errors: [String!]!
+}
+
+type MergeRequestSetDraftPayload {
+  clientMutationId: String
+  mergeRequest: MergeRequest
+  errors: [String!]!
+}
+
+type MergeRequestSetLockedPayload {
+  clientMutationId: String
+  mergeRequest: MergeRequest
+  errors: [String!]!
+}
+
+type MergeRequestSetAssigneesPayload {
+  clientMutationId: String
+  mergeRequest: MergeRequest
+  errors: [String!]!
+}
+
+type MergeRequestSetReviewersPayload {
+  clientMutationId: String
+  mergeRequest: MergeRequest
+  errors: [String!]!
+}
+
+type MergeRequestSetLabelsPayload {
+  clientMutationId: String
+  mergeRequest: MergeRequest
+  errors: [String!]!
+}
+
+type MergeRequestSetMilestonePayload {
+  clientMutationId: String
+  mergeRequest: MergeRequest
+  errors: [String!]!
+}
+
+type MergeRequestAcceptPayload {
+  clientMutationId: String
+  mergeRequest: MergeRequest
+  errors: [String!]!
+}
+
+type MergeRequestRebasePayload {
+  clientMutationId: String
   mergeRequest: MergeRequest
   errors: [String!]!
 }
@@ -10079,6 +10939,32 @@ func (ec *executionContext) childFields_DiffRefs(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type DiffRefs", field.Name)
 }
 
+func (ec *executionContext) childFields_DiffStats(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "path":
+		return ec.fieldContext_DiffStats_path(ctx, field)
+	case "additions":
+		return ec.fieldContext_DiffStats_additions(ctx, field)
+	case "deletions":
+		return ec.fieldContext_DiffStats_deletions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DiffStats", field.Name)
+}
+
+func (ec *executionContext) childFields_DiffStatsSummary(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "additions":
+		return ec.fieldContext_DiffStatsSummary_additions(ctx, field)
+	case "deletions":
+		return ec.fieldContext_DiffStatsSummary_deletions(ctx, field)
+	case "changes":
+		return ec.fieldContext_DiffStatsSummary_changes(ctx, field)
+	case "fileCount":
+		return ec.fieldContext_DiffStatsSummary_fileCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DiffStatsSummary", field.Name)
+}
+
 func (ec *executionContext) childFields_Discussion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -10647,8 +11533,40 @@ func (ec *executionContext) childFields_MergeRequest(ctx context.Context, field 
 		return ec.fieldContext_MergeRequest_webPath(ctx, field)
 	case "reference":
 		return ec.fieldContext_MergeRequest_reference(ctx, field)
+	case "approved":
+		return ec.fieldContext_MergeRequest_approved(ctx, field)
+	case "approvedBy":
+		return ec.fieldContext_MergeRequest_approvedBy(ctx, field)
+	case "approvalsRequired":
+		return ec.fieldContext_MergeRequest_approvalsRequired(ctx, field)
+	case "approvalsLeft":
+		return ec.fieldContext_MergeRequest_approvalsLeft(ctx, field)
+	case "commitCount":
+		return ec.fieldContext_MergeRequest_commitCount(ctx, field)
+	case "mergeable":
+		return ec.fieldContext_MergeRequest_mergeable(ctx, field)
+	case "conflicts":
+		return ec.fieldContext_MergeRequest_conflicts(ctx, field)
+	case "shouldBeRebased":
+		return ec.fieldContext_MergeRequest_shouldBeRebased(ctx, field)
+	case "diffStats":
+		return ec.fieldContext_MergeRequest_diffStats(ctx, field)
+	case "diffStatsSummary":
+		return ec.fieldContext_MergeRequest_diffStatsSummary(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MergeRequest", field.Name)
+}
+
+func (ec *executionContext) childFields_MergeRequestAcceptPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientMutationId":
+		return ec.fieldContext_MergeRequestAcceptPayload_clientMutationId(ctx, field)
+	case "mergeRequest":
+		return ec.fieldContext_MergeRequestAcceptPayload_mergeRequest(ctx, field)
+	case "errors":
+		return ec.fieldContext_MergeRequestAcceptPayload_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeRequestAcceptPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_MergeRequestConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -10687,6 +11605,102 @@ func (ec *executionContext) childFields_MergeRequestEdge(ctx context.Context, fi
 		return ec.fieldContext_MergeRequestEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MergeRequestEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_MergeRequestRebasePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientMutationId":
+		return ec.fieldContext_MergeRequestRebasePayload_clientMutationId(ctx, field)
+	case "mergeRequest":
+		return ec.fieldContext_MergeRequestRebasePayload_mergeRequest(ctx, field)
+	case "errors":
+		return ec.fieldContext_MergeRequestRebasePayload_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeRequestRebasePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_MergeRequestSetAssigneesPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientMutationId":
+		return ec.fieldContext_MergeRequestSetAssigneesPayload_clientMutationId(ctx, field)
+	case "mergeRequest":
+		return ec.fieldContext_MergeRequestSetAssigneesPayload_mergeRequest(ctx, field)
+	case "errors":
+		return ec.fieldContext_MergeRequestSetAssigneesPayload_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeRequestSetAssigneesPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_MergeRequestSetDraftPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientMutationId":
+		return ec.fieldContext_MergeRequestSetDraftPayload_clientMutationId(ctx, field)
+	case "mergeRequest":
+		return ec.fieldContext_MergeRequestSetDraftPayload_mergeRequest(ctx, field)
+	case "errors":
+		return ec.fieldContext_MergeRequestSetDraftPayload_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeRequestSetDraftPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_MergeRequestSetLabelsPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientMutationId":
+		return ec.fieldContext_MergeRequestSetLabelsPayload_clientMutationId(ctx, field)
+	case "mergeRequest":
+		return ec.fieldContext_MergeRequestSetLabelsPayload_mergeRequest(ctx, field)
+	case "errors":
+		return ec.fieldContext_MergeRequestSetLabelsPayload_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeRequestSetLabelsPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_MergeRequestSetLockedPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientMutationId":
+		return ec.fieldContext_MergeRequestSetLockedPayload_clientMutationId(ctx, field)
+	case "mergeRequest":
+		return ec.fieldContext_MergeRequestSetLockedPayload_mergeRequest(ctx, field)
+	case "errors":
+		return ec.fieldContext_MergeRequestSetLockedPayload_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeRequestSetLockedPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_MergeRequestSetMilestonePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientMutationId":
+		return ec.fieldContext_MergeRequestSetMilestonePayload_clientMutationId(ctx, field)
+	case "mergeRequest":
+		return ec.fieldContext_MergeRequestSetMilestonePayload_mergeRequest(ctx, field)
+	case "errors":
+		return ec.fieldContext_MergeRequestSetMilestonePayload_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeRequestSetMilestonePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_MergeRequestSetReviewersPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientMutationId":
+		return ec.fieldContext_MergeRequestSetReviewersPayload_clientMutationId(ctx, field)
+	case "mergeRequest":
+		return ec.fieldContext_MergeRequestSetReviewersPayload_mergeRequest(ctx, field)
+	case "errors":
+		return ec.fieldContext_MergeRequestSetReviewersPayload_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeRequestSetReviewersPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_MergeRequestUpdatePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientMutationId":
+		return ec.fieldContext_MergeRequestUpdatePayload_clientMutationId(ctx, field)
+	case "mergeRequest":
+		return ec.fieldContext_MergeRequestUpdatePayload_mergeRequest(ctx, field)
+	case "errors":
+		return ec.fieldContext_MergeRequestUpdatePayload_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeRequestUpdatePayload", field.Name)
 }
 
 func (ec *executionContext) childFields_Milestone(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -12901,6 +13915,44 @@ func (ec *executionContext) field_Issue_reference_args(ctx context.Context, rawA
 	return args, nil
 }
 
+func (ec *executionContext) field_MergeRequest_approvedBy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_MergeRequest_assignees_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12936,6 +13988,20 @@ func (ec *executionContext) field_MergeRequest_assignees_args(ctx context.Contex
 		return nil, err
 	}
 	args["last"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_MergeRequest_diffStats_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "path",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["path"] = arg0
 	return args, nil
 }
 
@@ -13183,12 +14249,138 @@ func (ec *executionContext) field_Mutation_labelCreate_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_mergeRequestAccept_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.MergeRequestAcceptInput, error) {
+			return ec.unmarshalNMergeRequestAcceptInput2anvilᚋgraphᚋmodelᚐMergeRequestAcceptInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_mergeRequestCreate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.MergeRequestCreateInput, error) {
 			return ec.unmarshalNMergeRequestCreateInput2anvilᚋgraphᚋmodelᚐMergeRequestCreateInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_mergeRequestRebase_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.MergeRequestRebaseInput, error) {
+			return ec.unmarshalNMergeRequestRebaseInput2anvilᚋgraphᚋmodelᚐMergeRequestRebaseInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_mergeRequestSetAssignees_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.MergeRequestSetAssigneesInput, error) {
+			return ec.unmarshalNMergeRequestSetAssigneesInput2anvilᚋgraphᚋmodelᚐMergeRequestSetAssigneesInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_mergeRequestSetDraft_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.MergeRequestSetDraftInput, error) {
+			return ec.unmarshalNMergeRequestSetDraftInput2anvilᚋgraphᚋmodelᚐMergeRequestSetDraftInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_mergeRequestSetLabels_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.MergeRequestSetLabelsInput, error) {
+			return ec.unmarshalNMergeRequestSetLabelsInput2anvilᚋgraphᚋmodelᚐMergeRequestSetLabelsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_mergeRequestSetLocked_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.MergeRequestSetLockedInput, error) {
+			return ec.unmarshalNMergeRequestSetLockedInput2anvilᚋgraphᚋmodelᚐMergeRequestSetLockedInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_mergeRequestSetMilestone_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.MergeRequestSetMilestoneInput, error) {
+			return ec.unmarshalNMergeRequestSetMilestoneInput2anvilᚋgraphᚋmodelᚐMergeRequestSetMilestoneInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_mergeRequestSetReviewers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.MergeRequestSetReviewersInput, error) {
+			return ec.unmarshalNMergeRequestSetReviewersInput2anvilᚋgraphᚋmodelᚐMergeRequestSetReviewersInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_mergeRequestUpdate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.MergeRequestUpdateInput, error) {
+			return ec.unmarshalNMergeRequestUpdateInput2anvilᚋgraphᚋmodelᚐMergeRequestUpdateInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -17766,6 +18958,167 @@ func (ec *executionContext) _DiffRefs_startSha(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_DiffRefs_startSha(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DiffRefs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DiffStats_path(ctx context.Context, field graphql.CollectedField, obj *model.DiffStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffStats_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiffStats_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffStats", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DiffStats_additions(ctx context.Context, field graphql.CollectedField, obj *model.DiffStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffStats_additions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Additions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiffStats_additions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DiffStats_deletions(ctx context.Context, field graphql.CollectedField, obj *model.DiffStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffStats_deletions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deletions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiffStats_deletions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DiffStatsSummary_additions(ctx context.Context, field graphql.CollectedField, obj *model.DiffStatsSummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffStatsSummary_additions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Additions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiffStatsSummary_additions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffStatsSummary", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DiffStatsSummary_deletions(ctx context.Context, field graphql.CollectedField, obj *model.DiffStatsSummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffStatsSummary_deletions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deletions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiffStatsSummary_deletions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffStatsSummary", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DiffStatsSummary_changes(ctx context.Context, field graphql.CollectedField, obj *model.DiffStatsSummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffStatsSummary_changes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Changes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiffStatsSummary_changes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffStatsSummary", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DiffStatsSummary_fileCount(ctx context.Context, field graphql.CollectedField, obj *model.DiffStatsSummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffStatsSummary_fileCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FileCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiffStatsSummary_fileCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffStatsSummary", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Discussion_id(ctx context.Context, field graphql.CollectedField, obj *notes.Discussion) (ret graphql.Marshaler) {
@@ -23518,6 +24871,365 @@ func (ec *executionContext) fieldContext_MergeRequest_reference(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _MergeRequest_approved(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_approved(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().Approved(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_approved(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_approvedBy(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_approvedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.MergeRequest().ApprovedBy(ctx, obj, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["last"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.UserConnection) graphql.Marshaler {
+			return ec.marshalOUserConnection2ᚖanvilᚋentᚐUserConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_approvedBy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_MergeRequest_approvedBy_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequest_approvalsRequired(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_approvalsRequired(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().ApprovalsRequired(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_approvalsRequired(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_approvalsLeft(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_approvalsLeft(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().ApprovalsLeft(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_approvalsLeft(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_commitCount(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_commitCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().CommitCount(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_commitCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_mergeable(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_mergeable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().Mergeable(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_mergeable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_conflicts(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_conflicts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().Conflicts(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_conflicts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_shouldBeRebased(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_shouldBeRebased(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().ShouldBeRebased(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_shouldBeRebased(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequest", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequest_diffStats(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_diffStats(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.MergeRequest().DiffStats(ctx, obj, fc.Args["path"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.DiffStats) graphql.Marshaler {
+			return ec.marshalODiffStats2ᚕᚖanvilᚋgraphᚋmodelᚐDiffStatsᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_diffStats(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiffStats(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_MergeRequest_diffStats_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequest_diffStatsSummary(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequest_diffStatsSummary(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRequest().DiffStatsSummary(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DiffStatsSummary) graphql.Marshaler {
+			return ec.marshalODiffStatsSummary2ᚖanvilᚋgraphᚋmodelᚐDiffStatsSummary(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequest_diffStatsSummary(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiffStatsSummary(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequestAcceptPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestAcceptPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestAcceptPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestAcceptPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestAcceptPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestAcceptPayload_mergeRequest(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestAcceptPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestAcceptPayload_mergeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MergeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MergeRequest) graphql.Marshaler {
+			return ec.marshalOMergeRequest2ᚖanvilᚋentᚐMergeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestAcceptPayload_mergeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequestAcceptPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequestAcceptPayload_errors(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestAcceptPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestAcceptPayload_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestAcceptPayload_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestAcceptPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _MergeRequestConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequestConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23791,6 +25503,630 @@ func (ec *executionContext) _MergeRequestEdge_cursor(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_MergeRequestEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MergeRequestEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestRebasePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestRebasePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestRebasePayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestRebasePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestRebasePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestRebasePayload_mergeRequest(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestRebasePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestRebasePayload_mergeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MergeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MergeRequest) graphql.Marshaler {
+			return ec.marshalOMergeRequest2ᚖanvilᚋentᚐMergeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestRebasePayload_mergeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequestRebasePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequestRebasePayload_errors(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestRebasePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestRebasePayload_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestRebasePayload_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestRebasePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestSetAssigneesPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestSetAssigneesPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestSetAssigneesPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestSetAssigneesPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestSetAssigneesPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestSetAssigneesPayload_mergeRequest(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestSetAssigneesPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestSetAssigneesPayload_mergeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MergeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MergeRequest) graphql.Marshaler {
+			return ec.marshalOMergeRequest2ᚖanvilᚋentᚐMergeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestSetAssigneesPayload_mergeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequestSetAssigneesPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequestSetAssigneesPayload_errors(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestSetAssigneesPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestSetAssigneesPayload_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestSetAssigneesPayload_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestSetAssigneesPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestSetDraftPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestSetDraftPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestSetDraftPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestSetDraftPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestSetDraftPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestSetDraftPayload_mergeRequest(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestSetDraftPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestSetDraftPayload_mergeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MergeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MergeRequest) graphql.Marshaler {
+			return ec.marshalOMergeRequest2ᚖanvilᚋentᚐMergeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestSetDraftPayload_mergeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequestSetDraftPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequestSetDraftPayload_errors(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestSetDraftPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestSetDraftPayload_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestSetDraftPayload_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestSetDraftPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestSetLabelsPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestSetLabelsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestSetLabelsPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestSetLabelsPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestSetLabelsPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestSetLabelsPayload_mergeRequest(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestSetLabelsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestSetLabelsPayload_mergeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MergeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MergeRequest) graphql.Marshaler {
+			return ec.marshalOMergeRequest2ᚖanvilᚋentᚐMergeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestSetLabelsPayload_mergeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequestSetLabelsPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequestSetLabelsPayload_errors(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestSetLabelsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestSetLabelsPayload_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestSetLabelsPayload_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestSetLabelsPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestSetLockedPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestSetLockedPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestSetLockedPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestSetLockedPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestSetLockedPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestSetLockedPayload_mergeRequest(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestSetLockedPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestSetLockedPayload_mergeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MergeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MergeRequest) graphql.Marshaler {
+			return ec.marshalOMergeRequest2ᚖanvilᚋentᚐMergeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestSetLockedPayload_mergeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequestSetLockedPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequestSetLockedPayload_errors(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestSetLockedPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestSetLockedPayload_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestSetLockedPayload_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestSetLockedPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestSetMilestonePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestSetMilestonePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestSetMilestonePayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestSetMilestonePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestSetMilestonePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestSetMilestonePayload_mergeRequest(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestSetMilestonePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestSetMilestonePayload_mergeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MergeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MergeRequest) graphql.Marshaler {
+			return ec.marshalOMergeRequest2ᚖanvilᚋentᚐMergeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestSetMilestonePayload_mergeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequestSetMilestonePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequestSetMilestonePayload_errors(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestSetMilestonePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestSetMilestonePayload_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestSetMilestonePayload_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestSetMilestonePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestSetReviewersPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestSetReviewersPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestSetReviewersPayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestSetReviewersPayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestSetReviewersPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestSetReviewersPayload_mergeRequest(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestSetReviewersPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestSetReviewersPayload_mergeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MergeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MergeRequest) graphql.Marshaler {
+			return ec.marshalOMergeRequest2ᚖanvilᚋentᚐMergeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestSetReviewersPayload_mergeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequestSetReviewersPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequestSetReviewersPayload_errors(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestSetReviewersPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestSetReviewersPayload_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestSetReviewersPayload_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestSetReviewersPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestUpdatePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestUpdatePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestUpdatePayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestUpdatePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestUpdatePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestUpdatePayload_mergeRequest(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestUpdatePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestUpdatePayload_mergeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MergeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MergeRequest) graphql.Marshaler {
+			return ec.marshalOMergeRequest2ᚖanvilᚋentᚐMergeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestUpdatePayload_mergeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequestUpdatePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequestUpdatePayload_errors(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestUpdatePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestUpdatePayload_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestUpdatePayload_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestUpdatePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Milestone_id(ctx context.Context, field graphql.CollectedField, obj *ent.Milestone) (ret graphql.Marshaler) {
@@ -24945,6 +27281,402 @@ func (ec *executionContext) fieldContext_Mutation_mergeRequestCreate(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_mergeRequestCreate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_mergeRequestUpdate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_mergeRequestUpdate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MergeRequestUpdate(ctx, fc.Args["input"].(model.MergeRequestUpdateInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeRequestUpdatePayload) graphql.Marshaler {
+			return ec.marshalOMergeRequestUpdatePayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestUpdatePayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_mergeRequestUpdate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequestUpdatePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_mergeRequestUpdate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_mergeRequestSetDraft(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_mergeRequestSetDraft(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MergeRequestSetDraft(ctx, fc.Args["input"].(model.MergeRequestSetDraftInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeRequestSetDraftPayload) graphql.Marshaler {
+			return ec.marshalOMergeRequestSetDraftPayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestSetDraftPayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_mergeRequestSetDraft(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequestSetDraftPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_mergeRequestSetDraft_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_mergeRequestSetLocked(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_mergeRequestSetLocked(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MergeRequestSetLocked(ctx, fc.Args["input"].(model.MergeRequestSetLockedInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeRequestSetLockedPayload) graphql.Marshaler {
+			return ec.marshalOMergeRequestSetLockedPayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestSetLockedPayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_mergeRequestSetLocked(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequestSetLockedPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_mergeRequestSetLocked_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_mergeRequestSetAssignees(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_mergeRequestSetAssignees(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MergeRequestSetAssignees(ctx, fc.Args["input"].(model.MergeRequestSetAssigneesInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeRequestSetAssigneesPayload) graphql.Marshaler {
+			return ec.marshalOMergeRequestSetAssigneesPayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestSetAssigneesPayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_mergeRequestSetAssignees(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequestSetAssigneesPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_mergeRequestSetAssignees_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_mergeRequestSetReviewers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_mergeRequestSetReviewers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MergeRequestSetReviewers(ctx, fc.Args["input"].(model.MergeRequestSetReviewersInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeRequestSetReviewersPayload) graphql.Marshaler {
+			return ec.marshalOMergeRequestSetReviewersPayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestSetReviewersPayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_mergeRequestSetReviewers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequestSetReviewersPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_mergeRequestSetReviewers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_mergeRequestSetLabels(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_mergeRequestSetLabels(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MergeRequestSetLabels(ctx, fc.Args["input"].(model.MergeRequestSetLabelsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeRequestSetLabelsPayload) graphql.Marshaler {
+			return ec.marshalOMergeRequestSetLabelsPayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestSetLabelsPayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_mergeRequestSetLabels(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequestSetLabelsPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_mergeRequestSetLabels_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_mergeRequestSetMilestone(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_mergeRequestSetMilestone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MergeRequestSetMilestone(ctx, fc.Args["input"].(model.MergeRequestSetMilestoneInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeRequestSetMilestonePayload) graphql.Marshaler {
+			return ec.marshalOMergeRequestSetMilestonePayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestSetMilestonePayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_mergeRequestSetMilestone(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequestSetMilestonePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_mergeRequestSetMilestone_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_mergeRequestAccept(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_mergeRequestAccept(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MergeRequestAccept(ctx, fc.Args["input"].(model.MergeRequestAcceptInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeRequestAcceptPayload) graphql.Marshaler {
+			return ec.marshalOMergeRequestAcceptPayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestAcceptPayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_mergeRequestAccept(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequestAcceptPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_mergeRequestAccept_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_mergeRequestRebase(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_mergeRequestRebase(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MergeRequestRebase(ctx, fc.Args["input"].(model.MergeRequestRebaseInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeRequestRebasePayload) graphql.Marshaler {
+			return ec.marshalOMergeRequestRebasePayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestRebasePayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_mergeRequestRebase(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequestRebasePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_mergeRequestRebase_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -33921,6 +36653,96 @@ func (ec *executionContext) unmarshalInputMemberOrder(ctx context.Context, obj a
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputMergeRequestAcceptInput(ctx context.Context, obj any) (model.MergeRequestAcceptInput, error) {
+	var it model.MergeRequestAcceptInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["squash"]; !present {
+		asMap["squash"] = false
+	}
+
+	fieldsInOrder := [...]string{"clientMutationId", "projectPath", "iid", "strategy", "commitMessage", "sha", "squashCommitMessage", "shouldRemoveSourceBranch", "squash"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		case "projectPath":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("projectPath"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProjectPath = data
+		case "iid":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("iid"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Iid = data
+		case "strategy":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("strategy"))
+			data, err := ec.unmarshalOMergeStrategyEnum2ᚖanvilᚋgraphᚋmodelᚐMergeStrategyEnum(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Strategy = data
+		case "commitMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("commitMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CommitMessage = data
+		case "sha":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sha"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Sha = data
+		case "squashCommitMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("squashCommitMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SquashCommitMessage = data
+		case "shouldRemoveSourceBranch":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("shouldRemoveSourceBranch"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ShouldRemoveSourceBranch = data
+		case "squash":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("squash"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Squash = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputMergeRequestCreateInput(ctx context.Context, obj any) (model.MergeRequestCreateInput, error) {
 	var it model.MergeRequestCreateInput
 	if obj == nil {
@@ -34036,6 +36858,475 @@ func (ec *executionContext) unmarshalInputMergeRequestOrder(ctx context.Context,
 				return it, err
 			}
 			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputMergeRequestRebaseInput(ctx context.Context, obj any) (model.MergeRequestRebaseInput, error) {
+	var it model.MergeRequestRebaseInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"clientMutationId", "projectPath", "iid", "skipCi"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		case "projectPath":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("projectPath"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProjectPath = data
+		case "iid":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("iid"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Iid = data
+		case "skipCi":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("skipCi"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SkipCi = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputMergeRequestSetAssigneesInput(ctx context.Context, obj any) (model.MergeRequestSetAssigneesInput, error) {
+	var it model.MergeRequestSetAssigneesInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["operationMode"]; !present {
+		asMap["operationMode"] = "REPLACE"
+	}
+
+	fieldsInOrder := [...]string{"clientMutationId", "projectPath", "iid", "assigneeUsernames", "operationMode"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		case "projectPath":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("projectPath"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProjectPath = data
+		case "iid":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("iid"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Iid = data
+		case "assigneeUsernames":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("assigneeUsernames"))
+			data, err := ec.unmarshalNString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AssigneeUsernames = data
+		case "operationMode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationMode"))
+			data, err := ec.unmarshalOMutationOperationMode2ᚖanvilᚋgraphᚋmodelᚐMutationOperationMode(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationMode = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputMergeRequestSetDraftInput(ctx context.Context, obj any) (model.MergeRequestSetDraftInput, error) {
+	var it model.MergeRequestSetDraftInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"clientMutationId", "projectPath", "iid", "draft"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		case "projectPath":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("projectPath"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProjectPath = data
+		case "iid":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("iid"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Iid = data
+		case "draft":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("draft"))
+			data, err := ec.unmarshalNBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Draft = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputMergeRequestSetLabelsInput(ctx context.Context, obj any) (model.MergeRequestSetLabelsInput, error) {
+	var it model.MergeRequestSetLabelsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["operationMode"]; !present {
+		asMap["operationMode"] = "REPLACE"
+	}
+
+	fieldsInOrder := [...]string{"clientMutationId", "projectPath", "iid", "labelIds", "operationMode"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		case "projectPath":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("projectPath"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProjectPath = data
+		case "iid":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("iid"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Iid = data
+		case "labelIds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("labelIds"))
+			data, err := ec.unmarshalNLabelID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LabelIds = data
+		case "operationMode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationMode"))
+			data, err := ec.unmarshalOMutationOperationMode2ᚖanvilᚋgraphᚋmodelᚐMutationOperationMode(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationMode = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputMergeRequestSetLockedInput(ctx context.Context, obj any) (model.MergeRequestSetLockedInput, error) {
+	var it model.MergeRequestSetLockedInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"clientMutationId", "projectPath", "iid", "locked"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		case "projectPath":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("projectPath"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProjectPath = data
+		case "iid":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("iid"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Iid = data
+		case "locked":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("locked"))
+			data, err := ec.unmarshalNBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Locked = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputMergeRequestSetMilestoneInput(ctx context.Context, obj any) (model.MergeRequestSetMilestoneInput, error) {
+	var it model.MergeRequestSetMilestoneInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"clientMutationId", "projectPath", "iid", "milestoneId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		case "projectPath":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("projectPath"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProjectPath = data
+		case "iid":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("iid"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Iid = data
+		case "milestoneId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("milestoneId"))
+			data, err := ec.unmarshalOMilestoneID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MilestoneID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputMergeRequestSetReviewersInput(ctx context.Context, obj any) (model.MergeRequestSetReviewersInput, error) {
+	var it model.MergeRequestSetReviewersInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["operationMode"]; !present {
+		asMap["operationMode"] = "REPLACE"
+	}
+
+	fieldsInOrder := [...]string{"clientMutationId", "projectPath", "iid", "reviewerUsernames", "operationMode"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		case "projectPath":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("projectPath"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProjectPath = data
+		case "iid":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("iid"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Iid = data
+		case "reviewerUsernames":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("reviewerUsernames"))
+			data, err := ec.unmarshalNString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReviewerUsernames = data
+		case "operationMode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operationMode"))
+			data, err := ec.unmarshalOMutationOperationMode2ᚖanvilᚋgraphᚋmodelᚐMutationOperationMode(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperationMode = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputMergeRequestUpdateInput(ctx context.Context, obj any) (model.MergeRequestUpdateInput, error) {
+	var it model.MergeRequestUpdateInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"clientMutationId", "projectPath", "iid", "title", "targetBranch", "description", "state", "timeEstimate"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		case "projectPath":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("projectPath"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProjectPath = data
+		case "iid":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("iid"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Iid = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "targetBranch":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("targetBranch"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TargetBranch = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "state":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("state"))
+			data, err := ec.unmarshalOMergeRequestNewState2ᚖanvilᚋgraphᚋmodelᚐMergeRequestNewState(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.State = data
+		case "timeEstimate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeEstimate"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeEstimate = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -36495,6 +39786,107 @@ func (ec *executionContext) _DiffRefs(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "startSha":
 			out.Values[i] = ec._DiffRefs_startSha(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var diffStatsImplementors = []string{"DiffStats"}
+
+func (ec *executionContext) _DiffStats(ctx context.Context, sel ast.SelectionSet, obj *model.DiffStats) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, diffStatsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DiffStats")
+		case "path":
+			out.Values[i] = ec._DiffStats_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "additions":
+			out.Values[i] = ec._DiffStats_additions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deletions":
+			out.Values[i] = ec._DiffStats_deletions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var diffStatsSummaryImplementors = []string{"DiffStatsSummary"}
+
+func (ec *executionContext) _DiffStatsSummary(ctx context.Context, sel ast.SelectionSet, obj *model.DiffStatsSummary) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, diffStatsSummaryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DiffStatsSummary")
+		case "additions":
+			out.Values[i] = ec._DiffStatsSummary_additions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deletions":
+			out.Values[i] = ec._DiffStatsSummary_deletions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "changes":
+			out.Values[i] = ec._DiffStatsSummary_changes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fileCount":
+			out.Values[i] = ec._DiffStatsSummary_fileCount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -41513,6 +44905,434 @@ func (ec *executionContext) _MergeRequest(ctx context.Context, sel ast.Selection
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "approved":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_approved(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "approvedBy":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_approvedBy(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "approvalsRequired":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_approvalsRequired(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "approvalsLeft":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_approvalsLeft(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "commitCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_commitCount(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "mergeable":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_mergeable(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "conflicts":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_conflicts(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "shouldBeRebased":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_shouldBeRebased(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "diffStats":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_diffStats(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "diffStatsSummary":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MergeRequest_diffStatsSummary(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var mergeRequestAcceptPayloadImplementors = []string{"MergeRequestAcceptPayload"}
+
+func (ec *executionContext) _MergeRequestAcceptPayload(ctx context.Context, sel ast.SelectionSet, obj *model.MergeRequestAcceptPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeRequestAcceptPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeRequestAcceptPayload")
+		case "clientMutationId":
+			out.Values[i] = ec._MergeRequestAcceptPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeRequest":
+			out.Values[i] = ec._MergeRequestAcceptPayload_mergeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._MergeRequestAcceptPayload_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -41725,6 +45545,390 @@ func (ec *executionContext) _MergeRequestEdge(ctx context.Context, sel ast.Selec
 			}
 		case "cursor":
 			out.Values[i] = ec._MergeRequestEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var mergeRequestRebasePayloadImplementors = []string{"MergeRequestRebasePayload"}
+
+func (ec *executionContext) _MergeRequestRebasePayload(ctx context.Context, sel ast.SelectionSet, obj *model.MergeRequestRebasePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeRequestRebasePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeRequestRebasePayload")
+		case "clientMutationId":
+			out.Values[i] = ec._MergeRequestRebasePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeRequest":
+			out.Values[i] = ec._MergeRequestRebasePayload_mergeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._MergeRequestRebasePayload_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var mergeRequestSetAssigneesPayloadImplementors = []string{"MergeRequestSetAssigneesPayload"}
+
+func (ec *executionContext) _MergeRequestSetAssigneesPayload(ctx context.Context, sel ast.SelectionSet, obj *model.MergeRequestSetAssigneesPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeRequestSetAssigneesPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeRequestSetAssigneesPayload")
+		case "clientMutationId":
+			out.Values[i] = ec._MergeRequestSetAssigneesPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeRequest":
+			out.Values[i] = ec._MergeRequestSetAssigneesPayload_mergeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._MergeRequestSetAssigneesPayload_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var mergeRequestSetDraftPayloadImplementors = []string{"MergeRequestSetDraftPayload"}
+
+func (ec *executionContext) _MergeRequestSetDraftPayload(ctx context.Context, sel ast.SelectionSet, obj *model.MergeRequestSetDraftPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeRequestSetDraftPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeRequestSetDraftPayload")
+		case "clientMutationId":
+			out.Values[i] = ec._MergeRequestSetDraftPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeRequest":
+			out.Values[i] = ec._MergeRequestSetDraftPayload_mergeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._MergeRequestSetDraftPayload_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var mergeRequestSetLabelsPayloadImplementors = []string{"MergeRequestSetLabelsPayload"}
+
+func (ec *executionContext) _MergeRequestSetLabelsPayload(ctx context.Context, sel ast.SelectionSet, obj *model.MergeRequestSetLabelsPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeRequestSetLabelsPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeRequestSetLabelsPayload")
+		case "clientMutationId":
+			out.Values[i] = ec._MergeRequestSetLabelsPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeRequest":
+			out.Values[i] = ec._MergeRequestSetLabelsPayload_mergeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._MergeRequestSetLabelsPayload_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var mergeRequestSetLockedPayloadImplementors = []string{"MergeRequestSetLockedPayload"}
+
+func (ec *executionContext) _MergeRequestSetLockedPayload(ctx context.Context, sel ast.SelectionSet, obj *model.MergeRequestSetLockedPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeRequestSetLockedPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeRequestSetLockedPayload")
+		case "clientMutationId":
+			out.Values[i] = ec._MergeRequestSetLockedPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeRequest":
+			out.Values[i] = ec._MergeRequestSetLockedPayload_mergeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._MergeRequestSetLockedPayload_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var mergeRequestSetMilestonePayloadImplementors = []string{"MergeRequestSetMilestonePayload"}
+
+func (ec *executionContext) _MergeRequestSetMilestonePayload(ctx context.Context, sel ast.SelectionSet, obj *model.MergeRequestSetMilestonePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeRequestSetMilestonePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeRequestSetMilestonePayload")
+		case "clientMutationId":
+			out.Values[i] = ec._MergeRequestSetMilestonePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeRequest":
+			out.Values[i] = ec._MergeRequestSetMilestonePayload_mergeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._MergeRequestSetMilestonePayload_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var mergeRequestSetReviewersPayloadImplementors = []string{"MergeRequestSetReviewersPayload"}
+
+func (ec *executionContext) _MergeRequestSetReviewersPayload(ctx context.Context, sel ast.SelectionSet, obj *model.MergeRequestSetReviewersPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeRequestSetReviewersPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeRequestSetReviewersPayload")
+		case "clientMutationId":
+			out.Values[i] = ec._MergeRequestSetReviewersPayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeRequest":
+			out.Values[i] = ec._MergeRequestSetReviewersPayload_mergeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._MergeRequestSetReviewersPayload_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var mergeRequestUpdatePayloadImplementors = []string{"MergeRequestUpdatePayload"}
+
+func (ec *executionContext) _MergeRequestUpdatePayload(ctx context.Context, sel ast.SelectionSet, obj *model.MergeRequestUpdatePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeRequestUpdatePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeRequestUpdatePayload")
+		case "clientMutationId":
+			out.Values[i] = ec._MergeRequestUpdatePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeRequest":
+			out.Values[i] = ec._MergeRequestUpdatePayload_mergeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._MergeRequestUpdatePayload_errors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -42402,6 +46606,69 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "mergeRequestCreate":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_mergeRequestCreate(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeRequestUpdate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_mergeRequestUpdate(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeRequestSetDraft":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_mergeRequestSetDraft(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeRequestSetLocked":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_mergeRequestSetLocked(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeRequestSetAssignees":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_mergeRequestSetAssignees(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeRequestSetReviewers":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_mergeRequestSetReviewers(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeRequestSetLabels":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_mergeRequestSetLabels(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeRequestSetMilestone":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_mergeRequestSetMilestone(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeRequestAccept":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_mergeRequestAccept(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeRequestRebase":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_mergeRequestRebase(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -48040,6 +52307,16 @@ func (ec *executionContext) marshalNDate2string(ctx context.Context, sel ast.Sel
 	return res
 }
 
+func (ec *executionContext) marshalNDiffStats2ᚖanvilᚋgraphᚋmodelᚐDiffStats(ctx context.Context, sel ast.SelectionSet, v *model.DiffStats) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DiffStats(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNDiscussionConnection2ᚖanvilᚋgraphᚋmodelᚐDiscussionConnection(ctx context.Context, sel ast.SelectionSet, v *model.DiscussionConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -48327,6 +52604,35 @@ func (ec *executionContext) marshalNLabelID2string(ctx context.Context, sel ast.
 	return res
 }
 
+func (ec *executionContext) unmarshalNLabelID2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNLabelID2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNLabelID2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNLabelID2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNLabelOrderField2ᚖanvilᚋentᚐLabelOrderField(ctx context.Context, v any) (*ent.LabelOrderField, error) {
 	var res = new(ent.LabelOrderField)
 	err := res.UnmarshalGQL(v)
@@ -48369,6 +52675,11 @@ func (ec *executionContext) marshalNMemberOrderField2ᚖanvilᚋentᚐMemberOrde
 	return v
 }
 
+func (ec *executionContext) unmarshalNMergeRequestAcceptInput2anvilᚋgraphᚋmodelᚐMergeRequestAcceptInput(ctx context.Context, v any) (model.MergeRequestAcceptInput, error) {
+	res, err := ec.unmarshalInputMergeRequestAcceptInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNMergeRequestCreateInput2anvilᚋgraphᚋmodelᚐMergeRequestCreateInput(ctx context.Context, v any) (model.MergeRequestCreateInput, error) {
 	res, err := ec.unmarshalInputMergeRequestCreateInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -48406,6 +52717,41 @@ func (ec *executionContext) marshalNMergeRequestOrderField2ᚖanvilᚋentᚐMerg
 	return v
 }
 
+func (ec *executionContext) unmarshalNMergeRequestRebaseInput2anvilᚋgraphᚋmodelᚐMergeRequestRebaseInput(ctx context.Context, v any) (model.MergeRequestRebaseInput, error) {
+	res, err := ec.unmarshalInputMergeRequestRebaseInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNMergeRequestSetAssigneesInput2anvilᚋgraphᚋmodelᚐMergeRequestSetAssigneesInput(ctx context.Context, v any) (model.MergeRequestSetAssigneesInput, error) {
+	res, err := ec.unmarshalInputMergeRequestSetAssigneesInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNMergeRequestSetDraftInput2anvilᚋgraphᚋmodelᚐMergeRequestSetDraftInput(ctx context.Context, v any) (model.MergeRequestSetDraftInput, error) {
+	res, err := ec.unmarshalInputMergeRequestSetDraftInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNMergeRequestSetLabelsInput2anvilᚋgraphᚋmodelᚐMergeRequestSetLabelsInput(ctx context.Context, v any) (model.MergeRequestSetLabelsInput, error) {
+	res, err := ec.unmarshalInputMergeRequestSetLabelsInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNMergeRequestSetLockedInput2anvilᚋgraphᚋmodelᚐMergeRequestSetLockedInput(ctx context.Context, v any) (model.MergeRequestSetLockedInput, error) {
+	res, err := ec.unmarshalInputMergeRequestSetLockedInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNMergeRequestSetMilestoneInput2anvilᚋgraphᚋmodelᚐMergeRequestSetMilestoneInput(ctx context.Context, v any) (model.MergeRequestSetMilestoneInput, error) {
+	res, err := ec.unmarshalInputMergeRequestSetMilestoneInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNMergeRequestSetReviewersInput2anvilᚋgraphᚋmodelᚐMergeRequestSetReviewersInput(ctx context.Context, v any) (model.MergeRequestSetReviewersInput, error) {
+	res, err := ec.unmarshalInputMergeRequestSetReviewersInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNMergeRequestState2anvilᚋgraphᚋmodelᚐMergeRequestState(ctx context.Context, v any) (model.MergeRequestState, error) {
 	var res model.MergeRequestState
 	err := res.UnmarshalGQL(v)
@@ -48414,6 +52760,11 @@ func (ec *executionContext) unmarshalNMergeRequestState2anvilᚋgraphᚋmodelᚐ
 
 func (ec *executionContext) marshalNMergeRequestState2anvilᚋgraphᚋmodelᚐMergeRequestState(ctx context.Context, sel ast.SelectionSet, v model.MergeRequestState) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) unmarshalNMergeRequestUpdateInput2anvilᚋgraphᚋmodelᚐMergeRequestUpdateInput(ctx context.Context, v any) (model.MergeRequestUpdateInput, error) {
+	res, err := ec.unmarshalInputMergeRequestUpdateInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNMilestoneID2string(ctx context.Context, v any) (string, error) {
@@ -49306,6 +53657,32 @@ func (ec *executionContext) marshalODiffRefs2ᚖanvilᚋgraphᚋmodelᚐDiffRefs
 	return ec._DiffRefs(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalODiffStats2ᚕᚖanvilᚋgraphᚋmodelᚐDiffStatsᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.DiffStats) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDiffStats2ᚖanvilᚋgraphᚋmodelᚐDiffStats(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalODiffStatsSummary2ᚖanvilᚋgraphᚋmodelᚐDiffStatsSummary(ctx context.Context, sel ast.SelectionSet, v *model.DiffStatsSummary) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DiffStatsSummary(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalODiscussion2ᚕᚖanvilᚋinternalᚋserviceᚋnotesᚐDiscussion(ctx context.Context, sel ast.SelectionSet, v []*notes.Discussion) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -50041,6 +54418,13 @@ func (ec *executionContext) marshalOMergeRequest2ᚖanvilᚋentᚐMergeRequest(c
 	return ec._MergeRequest(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOMergeRequestAcceptPayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestAcceptPayload(ctx context.Context, sel ast.SelectionSet, v *model.MergeRequestAcceptPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MergeRequestAcceptPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOMergeRequestConnection2ᚖanvilᚋentᚐMergeRequestConnection(ctx context.Context, sel ast.SelectionSet, v *ent.MergeRequestConnection) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -50075,6 +54459,71 @@ func (ec *executionContext) marshalOMergeRequestEdge2ᚖanvilᚋentᚐMergeReque
 	return ec._MergeRequestEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalOMergeRequestNewState2ᚖanvilᚋgraphᚋmodelᚐMergeRequestNewState(ctx context.Context, v any) (*model.MergeRequestNewState, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.MergeRequestNewState)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMergeRequestNewState2ᚖanvilᚋgraphᚋmodelᚐMergeRequestNewState(ctx context.Context, sel ast.SelectionSet, v *model.MergeRequestNewState) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalOMergeRequestRebasePayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestRebasePayload(ctx context.Context, sel ast.SelectionSet, v *model.MergeRequestRebasePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MergeRequestRebasePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOMergeRequestSetAssigneesPayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestSetAssigneesPayload(ctx context.Context, sel ast.SelectionSet, v *model.MergeRequestSetAssigneesPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MergeRequestSetAssigneesPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOMergeRequestSetDraftPayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestSetDraftPayload(ctx context.Context, sel ast.SelectionSet, v *model.MergeRequestSetDraftPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MergeRequestSetDraftPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOMergeRequestSetLabelsPayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestSetLabelsPayload(ctx context.Context, sel ast.SelectionSet, v *model.MergeRequestSetLabelsPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MergeRequestSetLabelsPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOMergeRequestSetLockedPayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestSetLockedPayload(ctx context.Context, sel ast.SelectionSet, v *model.MergeRequestSetLockedPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MergeRequestSetLockedPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOMergeRequestSetMilestonePayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestSetMilestonePayload(ctx context.Context, sel ast.SelectionSet, v *model.MergeRequestSetMilestonePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MergeRequestSetMilestonePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOMergeRequestSetReviewersPayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestSetReviewersPayload(ctx context.Context, sel ast.SelectionSet, v *model.MergeRequestSetReviewersPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MergeRequestSetReviewersPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOMergeRequestSort2ᚖanvilᚋgraphᚋmodelᚐMergeRequestSort(ctx context.Context, v any) (*model.MergeRequestSort, error) {
 	if v == nil {
 		return nil, nil
@@ -50107,6 +54556,13 @@ func (ec *executionContext) marshalOMergeRequestState2ᚖanvilᚋgraphᚋmodel�
 	return v
 }
 
+func (ec *executionContext) marshalOMergeRequestUpdatePayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestUpdatePayload(ctx context.Context, sel ast.SelectionSet, v *model.MergeRequestUpdatePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MergeRequestUpdatePayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOMergeRequestsResolverNegatedParams2ᚖanvilᚋgraphᚋmodelᚐMergeRequestsResolverNegatedParams(ctx context.Context, v any) (*model.MergeRequestsResolverNegatedParams, error) {
 	if v == nil {
 		return nil, nil
@@ -50125,6 +54581,22 @@ func (ec *executionContext) unmarshalOMergeStatus2ᚖanvilᚋgraphᚋmodelᚐMer
 }
 
 func (ec *executionContext) marshalOMergeStatus2ᚖanvilᚋgraphᚋmodelᚐMergeStatus(ctx context.Context, sel ast.SelectionSet, v *model.MergeStatus) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOMergeStrategyEnum2ᚖanvilᚋgraphᚋmodelᚐMergeStrategyEnum(ctx context.Context, v any) (*model.MergeStrategyEnum, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.MergeStrategyEnum)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMergeStrategyEnum2ᚖanvilᚋgraphᚋmodelᚐMergeStrategyEnum(ctx context.Context, sel ast.SelectionSet, v *model.MergeStrategyEnum) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

@@ -264,6 +264,28 @@ type DiffRefs struct {
 	StartSha string `json:"startSha"`
 }
 
+// Changes to a single file.
+type DiffStats struct {
+	// File path, relative to repository root.
+	Path string `json:"path"`
+	// Number of lines added to the file.
+	Additions int `json:"additions"`
+	// Number of lines deleted from the file.
+	Deletions int `json:"deletions"`
+}
+
+// Aggregated summary of changes.
+type DiffStatsSummary struct {
+	// Number of lines added.
+	Additions int `json:"additions"`
+	// Number of lines deleted.
+	Deletions int `json:"deletions"`
+	// Number of lines changed.
+	Changes int `json:"changes"`
+	// Number of files changed.
+	FileCount int `json:"fileCount"`
+}
+
 type GroupCreateInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 	Name             string  `json:"name"`
@@ -364,6 +386,30 @@ type LabelCreatePayload struct {
 	Errors           []string   `json:"errors"`
 }
 
+type MergeRequestAcceptInput struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	ProjectPath      string  `json:"projectPath"`
+	Iid              string  `json:"iid"`
+	// How to merge the merge request.
+	Strategy *MergeStrategyEnum `json:"strategy,omitempty"`
+	// Custom merge commit message.
+	CommitMessage *string `json:"commitMessage,omitempty"`
+	// HEAD SHA at the time when the merge was requested.
+	Sha string `json:"sha"`
+	// Custom squash commit message (if squash is true).
+	SquashCommitMessage *string `json:"squashCommitMessage,omitempty"`
+	// Should the source branch be removed.
+	ShouldRemoveSourceBranch *bool `json:"shouldRemoveSourceBranch,omitempty"`
+	// Squash commits on the source branch before merge.
+	Squash *bool `json:"squash,omitempty"`
+}
+
+type MergeRequestAcceptPayload struct {
+	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+	MergeRequest     *ent.MergeRequest `json:"mergeRequest,omitempty"`
+	Errors           []string          `json:"errors"`
+}
+
 type MergeRequestCreateInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 	// Project full path the merge request is associated with.
@@ -383,6 +429,135 @@ type MergeRequestCreateInput struct {
 }
 
 type MergeRequestCreatePayload struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	// Merge request after mutation.
+	MergeRequest *ent.MergeRequest `json:"mergeRequest,omitempty"`
+	Errors       []string          `json:"errors"`
+}
+
+type MergeRequestRebaseInput struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	ProjectPath      string  `json:"projectPath"`
+	Iid              string  `json:"iid"`
+	// Skip triggering CI pipeline after rebase.
+	SkipCi *bool `json:"skipCi,omitempty"`
+}
+
+type MergeRequestRebasePayload struct {
+	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+	MergeRequest     *ent.MergeRequest `json:"mergeRequest,omitempty"`
+	Errors           []string          `json:"errors"`
+}
+
+type MergeRequestSetAssigneesInput struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	ProjectPath      string  `json:"projectPath"`
+	Iid              string  `json:"iid"`
+	// Usernames to assign to the resource. Replaces existing assignees by default.
+	AssigneeUsernames []string `json:"assigneeUsernames"`
+	// Operation to perform. Defaults to REPLACE.
+	OperationMode *MutationOperationMode `json:"operationMode,omitempty"`
+}
+
+type MergeRequestSetAssigneesPayload struct {
+	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+	MergeRequest     *ent.MergeRequest `json:"mergeRequest,omitempty"`
+	Errors           []string          `json:"errors"`
+}
+
+type MergeRequestSetDraftInput struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	ProjectPath      string  `json:"projectPath"`
+	Iid              string  `json:"iid"`
+	// Whether or not to set the merge request as a draft.
+	Draft bool `json:"draft"`
+}
+
+type MergeRequestSetDraftPayload struct {
+	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+	MergeRequest     *ent.MergeRequest `json:"mergeRequest,omitempty"`
+	Errors           []string          `json:"errors"`
+}
+
+type MergeRequestSetLabelsInput struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	ProjectPath      string  `json:"projectPath"`
+	Iid              string  `json:"iid"`
+	// Label IDs to set. Replaces existing labels by default.
+	LabelIds []string `json:"labelIds"`
+	// Changes the operation mode. Defaults to REPLACE.
+	OperationMode *MutationOperationMode `json:"operationMode,omitempty"`
+}
+
+type MergeRequestSetLabelsPayload struct {
+	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+	MergeRequest     *ent.MergeRequest `json:"mergeRequest,omitempty"`
+	Errors           []string          `json:"errors"`
+}
+
+type MergeRequestSetLockedInput struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	ProjectPath      string  `json:"projectPath"`
+	Iid              string  `json:"iid"`
+	// Whether or not to lock the merge request.
+	Locked bool `json:"locked"`
+}
+
+type MergeRequestSetLockedPayload struct {
+	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+	MergeRequest     *ent.MergeRequest `json:"mergeRequest,omitempty"`
+	Errors           []string          `json:"errors"`
+}
+
+type MergeRequestSetMilestoneInput struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	ProjectPath      string  `json:"projectPath"`
+	Iid              string  `json:"iid"`
+	// Milestone to assign to the merge request; null removes it.
+	MilestoneID *string `json:"milestoneId,omitempty"`
+}
+
+type MergeRequestSetMilestonePayload struct {
+	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+	MergeRequest     *ent.MergeRequest `json:"mergeRequest,omitempty"`
+	Errors           []string          `json:"errors"`
+}
+
+type MergeRequestSetReviewersInput struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	ProjectPath      string  `json:"projectPath"`
+	Iid              string  `json:"iid"`
+	// Usernames of reviewers to assign. Replaces existing reviewers by default.
+	ReviewerUsernames []string `json:"reviewerUsernames"`
+	// Operation to perform. Defaults to REPLACE.
+	OperationMode *MutationOperationMode `json:"operationMode,omitempty"`
+}
+
+type MergeRequestSetReviewersPayload struct {
+	ClientMutationID *string           `json:"clientMutationId,omitempty"`
+	MergeRequest     *ent.MergeRequest `json:"mergeRequest,omitempty"`
+	Errors           []string          `json:"errors"`
+}
+
+type MergeRequestUpdateInput struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	// Project the merge request to mutate is in.
+	ProjectPath string `json:"projectPath"`
+	// IID of the merge request to mutate.
+	Iid string `json:"iid"`
+	// Title of the merge request.
+	Title *string `json:"title,omitempty"`
+	// Target branch of the merge request.
+	TargetBranch *string `json:"targetBranch,omitempty"`
+	// Description of the merge request (Markdown rendered as HTML for caching).
+	Description *string `json:"description,omitempty"`
+	// Action to perform to change the state.
+	State *MergeRequestNewState `json:"state,omitempty"`
+	// Estimated time to complete the merge request. Use `null` or `0` to remove the current estimate.
+	TimeEstimate graphql.Omittable[*string] `json:"timeEstimate,omitempty"`
+}
+
+type MergeRequestUpdatePayload struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 	// Merge request after mutation.
 	MergeRequest *ent.MergeRequest `json:"mergeRequest,omitempty"`
@@ -1572,6 +1747,64 @@ func (e MemberAccessLevel) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// New state to apply to a merge request.
+type MergeRequestNewState string
+
+const (
+	// Open the merge request if it is closed.
+	MergeRequestNewStateOpen MergeRequestNewState = "OPEN"
+	// Close the merge request if it is open.
+	MergeRequestNewStateClosed MergeRequestNewState = "CLOSED"
+)
+
+var AllMergeRequestNewState = []MergeRequestNewState{
+	MergeRequestNewStateOpen,
+	MergeRequestNewStateClosed,
+}
+
+func (e MergeRequestNewState) IsValid() bool {
+	switch e {
+	case MergeRequestNewStateOpen, MergeRequestNewStateClosed:
+		return true
+	}
+	return false
+}
+
+func (e MergeRequestNewState) String() string {
+	return string(e)
+}
+
+func (e *MergeRequestNewState) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = MergeRequestNewState(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid MergeRequestNewState", str)
+	}
+	return nil
+}
+
+func (e MergeRequestNewState) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *MergeRequestNewState) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e MergeRequestNewState) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 // State of a GitLab merge request.
 type MergeRequestState string
 
@@ -1691,6 +1924,70 @@ func (e *MergeStatus) UnmarshalJSON(b []byte) error {
 }
 
 func (e MergeStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Strategy to merge a merge request.
+type MergeStrategyEnum string
+
+const (
+	// Use the merge_train merge strategy.
+	MergeStrategyEnumMergeTrain MergeStrategyEnum = "MERGE_TRAIN"
+	// Use the add_to_merge_train_when_pipeline_succeeds merge strategy.
+	MergeStrategyEnumAddToMergeTrainWhenPipelineSucceeds MergeStrategyEnum = "ADD_TO_MERGE_TRAIN_WHEN_PIPELINE_SUCCEEDS"
+	// Use the merge_when_pipeline_succeeds merge strategy.
+	MergeStrategyEnumMergeWhenPipelineSucceeds MergeStrategyEnum = "MERGE_WHEN_PIPELINE_SUCCEEDS"
+	// Use the merge_when_checks_pass merge strategy.
+	MergeStrategyEnumMergeWhenChecksPass MergeStrategyEnum = "MERGE_WHEN_CHECKS_PASS"
+)
+
+var AllMergeStrategyEnum = []MergeStrategyEnum{
+	MergeStrategyEnumMergeTrain,
+	MergeStrategyEnumAddToMergeTrainWhenPipelineSucceeds,
+	MergeStrategyEnumMergeWhenPipelineSucceeds,
+	MergeStrategyEnumMergeWhenChecksPass,
+}
+
+func (e MergeStrategyEnum) IsValid() bool {
+	switch e {
+	case MergeStrategyEnumMergeTrain, MergeStrategyEnumAddToMergeTrainWhenPipelineSucceeds, MergeStrategyEnumMergeWhenPipelineSucceeds, MergeStrategyEnumMergeWhenChecksPass:
+		return true
+	}
+	return false
+}
+
+func (e MergeStrategyEnum) String() string {
+	return string(e)
+}
+
+func (e *MergeStrategyEnum) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = MergeStrategyEnum(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid MergeStrategyEnum", str)
+	}
+	return nil
+}
+
+func (e MergeStrategyEnum) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *MergeStrategyEnum) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e MergeStrategyEnum) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

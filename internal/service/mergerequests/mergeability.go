@@ -31,6 +31,9 @@ type Mergeability struct {
 	DetailedMergeStatus         string
 	HasConflicts                bool
 	BlockingDiscussionsResolved bool
+	// ShouldBeRebased: the merge method needs the source on top of the target and it is not
+	// (GitLab's should_be_rebased?).
+	ShouldBeRebased bool
 }
 
 // checks are the facts beyond the stored columns that detailed_merge_status depends on.
@@ -48,7 +51,8 @@ type checks struct {
 // approvals, blocks, pipeline).
 func mergeabilityOf(mr *ent.MergeRequest, c checks) Mergeability {
 	m := Mergeability{MergeStatus: PublicMergeStatus(mr), DetailedMergeStatus: DetailedMergeStatus(mr),
-		HasConflicts: CannotBeMerged(mr), BlockingDiscussionsResolved: c.discussionsResolved}
+		HasConflicts: CannotBeMerged(mr), BlockingDiscussionsResolved: c.discussionsResolved,
+		ShouldBeRebased: c.needRebase}
 	switch m.DetailedMergeStatus {
 	case "conflict":
 		if c.broken {

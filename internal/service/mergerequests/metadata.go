@@ -124,10 +124,17 @@ type labelChange struct {
 	set         []string
 	given       bool
 	add, remove []string
+	// setIDs (when idsGiven), addIDs and removeIDs are the same by label id (GraphQL's
+	// labelIds); ids of labels not available to the project are ignored.
+	setIDs            []int
+	idsGiven          bool
+	addIDs, removeIDs []int
 }
 
 // empty reports a change that touches no label.
-func (l labelChange) empty() bool { return !l.given && l.add == nil && l.remove == nil }
+func (l labelChange) empty() bool {
+	return !l.given && l.add == nil && l.remove == nil && !l.idsGiven && l.addIDs == nil && l.removeIDs == nil
+}
 
 // setLabels applies the change to the merge request whose current label links are current
 // (labels loaded), creating labels named but missing as project labels as GitLab does.
@@ -140,12 +147,16 @@ func (s *Service) setLabels(ctx context.Context, c *ent.Client, proj *ent.Projec
 		cur[l.LabelID] = l.Edges.Label
 	}
 	want := map[int]*ent.Label{}
-	if ch.given {
+	if ch.given || ch.idsGiven {
 		ls, err := labels.Resolve(ctx, c, proj, ch.set)
 		if err != nil {
 			return err
 		}
-		for _, l := range ls {
+		byID, err := labels.ByIDs(ctx, c, proj, ch.setIDs)
+		if err != nil {
+			return err
+		}
+		for _, l := range append(ls, byID...) {
 			want[l.ID] = l
 		}
 	} else {
@@ -157,7 +168,11 @@ func (s *Service) setLabels(ctx context.Context, c *ent.Client, proj *ent.Projec
 	if err != nil {
 		return err
 	}
-	for _, l := range add {
+	addByID, err := labels.ByIDs(ctx, c, proj, ch.addIDs)
+	if err != nil {
+		return err
+	}
+	for _, l := range append(add, addByID...) {
 		want[l.ID] = l
 	}
 	for id, l := range want {
@@ -166,6 +181,9 @@ func (s *Service) setLabels(ctx context.Context, c *ent.Client, proj *ent.Projec
 				delete(want, id)
 			}
 		}
+	}
+	for _, id := range ch.removeIDs {
+		delete(want, id)
 	}
 	var removed, added []int
 	for id := range cur {

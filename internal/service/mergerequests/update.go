@@ -28,6 +28,15 @@ type UpdateInput struct {
 	AddLabels        []string
 	RemoveLabels     []string
 	DiscussionLocked *bool
+	// LabelIDs (replacing the labels), AddLabelIDs and RemoveLabelIDs are the labels by id
+	// (GraphQL's labelIds); ids of labels not available to the project are ignored. Metadata.
+	LabelIDs       []int
+	AddLabelIDs    []int
+	RemoveLabelIDs []int
+	// Draft marks the merge request a draft (true: its title gets the "Draft: " prefix) or
+	// ready (false: the prefix goes), as GitLab's wip_event; applied to Title when both are
+	// given.
+	Draft *bool
 	// RemoveSourceBranch is remove_source_branch (force_remove_source_branch).
 	RemoveSourceBranch *bool
 	Squash             *bool
@@ -44,6 +53,9 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref, iid strin
 		return nil, err
 	}
 	proj := mr.Edges.Project
+	if in.Draft != nil {
+		in.Title = draftTitle(mr.Title, in.Title, *in.Draft)
+	}
 	if in.Title != nil && strings.TrimSpace(*in.Title) == "" {
 		return nil, apperr.FieldError("title", "can't be blank")
 	}
@@ -83,7 +95,8 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref, iid strin
 			if err := setReviewers(ctx, c, mr.ID, mr.Edges.ReviewerLinks, in.ReviewerIDs); err != nil {
 				return err
 			}
-			lc := labelChange{set: in.Labels, given: in.Labels != nil, add: in.AddLabels, remove: in.RemoveLabels}
+			lc := labelChange{set: in.Labels, given: in.Labels != nil, add: in.AddLabels, remove: in.RemoveLabels,
+				setIDs: in.LabelIDs, idsGiven: in.LabelIDs != nil, addIDs: in.AddLabelIDs, removeIDs: in.RemoveLabelIDs}
 			if err := s.setLabels(ctx, c, proj, mr.ID, mr.Edges.LabelLinks, lc); err != nil {
 				return err
 			}
@@ -148,6 +161,24 @@ func (s *Service) stateChange(ctx context.Context, c *ent.Client, actor *authz.A
 		return ActionReopened, nil
 	}
 	return ActionUpdated, nil
+}
+
+// draftTitle is the title (the new one when given, else current) with the draft prefix added
+// (draft) or removed; an unchanged title when it already is (or is not) a draft.
+func draftTitle(current string, given *string, draft bool) *string {
+	t := current
+	if given != nil {
+		t = *given
+	}
+	if IsDraft(t) == draft {
+		return &t
+	}
+	if draft {
+		t = "Draft: " + t
+	} else {
+		t = DraftlessTitle(t)
+	}
+	return &t
 }
 
 // now is the write time, at the database's millisecond precision.
