@@ -8003,6 +8003,22 @@ func (c *ResourceLabelEventClient) QueryUser(_m *ResourceLabelEvent) *UserQuery 
 	return query
 }
 
+// QueryEpic queries the epic edge of a ResourceLabelEvent.
+func (c *ResourceLabelEventClient) QueryEpic(_m *ResourceLabelEvent) *EpicQuery {
+	query := (&EpicClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(resourcelabelevent.Table, resourcelabelevent.FieldID, id),
+			sqlgraph.To(epic.Table, epic.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, resourcelabelevent.EpicTable, resourcelabelevent.EpicColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // QueryLabel queries the label edge of a ResourceLabelEvent.
 func (c *ResourceLabelEventClient) QueryLabel(_m *ResourceLabelEvent) *LabelQuery {
 	query := (&LabelClient{config: c.config}).Query()

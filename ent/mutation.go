@@ -44509,6 +44509,8 @@ type ResourceLabelEventMutation struct {
 	clearedissue  bool
 	user          *int
 	cleareduser   bool
+	epic          *int
+	clearedepic   bool
 	label         *int
 	clearedlabel  bool
 	done          bool
@@ -44784,6 +44786,55 @@ func (m *ResourceLabelEventMutation) ResetCreatedAt() {
 	m.created_at = nil
 }
 
+// SetEpicID sets the "epic_id" field.
+func (m *ResourceLabelEventMutation) SetEpicID(i int) {
+	m.epic = &i
+}
+
+// EpicID returns the value of the "epic_id" field in the mutation.
+func (m *ResourceLabelEventMutation) EpicID() (r int, exists bool) {
+	v := m.epic
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEpicID returns the old "epic_id" field's value of the ResourceLabelEvent entity.
+// If the ResourceLabelEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceLabelEventMutation) OldEpicID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEpicID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEpicID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEpicID: %w", err)
+	}
+	return oldValue.EpicID, nil
+}
+
+// ClearEpicID clears the value of the "epic_id" field.
+func (m *ResourceLabelEventMutation) ClearEpicID() {
+	m.epic = nil
+	m.clearedFields[resourcelabelevent.FieldEpicID] = struct{}{}
+}
+
+// EpicIDCleared returns if the "epic_id" field was cleared in this mutation.
+func (m *ResourceLabelEventMutation) EpicIDCleared() bool {
+	_, ok := m.clearedFields[resourcelabelevent.FieldEpicID]
+	return ok
+}
+
+// ResetEpicID resets all changes to the "epic_id" field.
+func (m *ResourceLabelEventMutation) ResetEpicID() {
+	m.epic = nil
+	delete(m.clearedFields, resourcelabelevent.FieldEpicID)
+}
+
 // SetAction sets the "action" field.
 func (m *ResourceLabelEventMutation) SetAction(r resourcelabelevent.Action) {
 	m.action = &r
@@ -44923,6 +44974,33 @@ func (m *ResourceLabelEventMutation) ResetUser() {
 	m.cleareduser = false
 }
 
+// ClearEpic clears the "epic" edge to the Epic entity.
+func (m *ResourceLabelEventMutation) ClearEpic() {
+	m.clearedepic = true
+	m.clearedFields[resourcelabelevent.FieldEpicID] = struct{}{}
+}
+
+// EpicCleared reports if the "epic" edge to the Epic entity was cleared.
+func (m *ResourceLabelEventMutation) EpicCleared() bool {
+	return m.EpicIDCleared() || m.clearedepic
+}
+
+// EpicIDs returns the "epic" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// EpicID instead. It exists only for internal usage by the builders.
+func (m *ResourceLabelEventMutation) EpicIDs() (ids []int) {
+	if id := m.epic; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetEpic resets all changes to the "epic" edge.
+func (m *ResourceLabelEventMutation) ResetEpic() {
+	m.epic = nil
+	m.clearedepic = false
+}
+
 // ClearLabel clears the "label" edge to the Label entity.
 func (m *ResourceLabelEventMutation) ClearLabel() {
 	m.clearedlabel = true
@@ -44984,7 +45062,7 @@ func (m *ResourceLabelEventMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ResourceLabelEventMutation) Fields() []string {
-	fields := make([]string, 0, 6)
+	fields := make([]string, 0, 7)
 	if m.issuable_type != nil {
 		fields = append(fields, resourcelabelevent.FieldIssuableType)
 	}
@@ -44996,6 +45074,9 @@ func (m *ResourceLabelEventMutation) Fields() []string {
 	}
 	if m.created_at != nil {
 		fields = append(fields, resourcelabelevent.FieldCreatedAt)
+	}
+	if m.epic != nil {
+		fields = append(fields, resourcelabelevent.FieldEpicID)
 	}
 	if m.action != nil {
 		fields = append(fields, resourcelabelevent.FieldAction)
@@ -45019,6 +45100,8 @@ func (m *ResourceLabelEventMutation) Field(name string) (ent.Value, bool) {
 		return m.UserID()
 	case resourcelabelevent.FieldCreatedAt:
 		return m.CreatedAt()
+	case resourcelabelevent.FieldEpicID:
+		return m.EpicID()
 	case resourcelabelevent.FieldAction:
 		return m.Action()
 	case resourcelabelevent.FieldLabelID:
@@ -45040,6 +45123,8 @@ func (m *ResourceLabelEventMutation) OldField(ctx context.Context, name string) 
 		return m.OldUserID(ctx)
 	case resourcelabelevent.FieldCreatedAt:
 		return m.OldCreatedAt(ctx)
+	case resourcelabelevent.FieldEpicID:
+		return m.OldEpicID(ctx)
 	case resourcelabelevent.FieldAction:
 		return m.OldAction(ctx)
 	case resourcelabelevent.FieldLabelID:
@@ -45080,6 +45165,13 @@ func (m *ResourceLabelEventMutation) SetField(name string, value ent.Value) erro
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetCreatedAt(v)
+		return nil
+	case resourcelabelevent.FieldEpicID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEpicID(v)
 		return nil
 	case resourcelabelevent.FieldAction:
 		v, ok := value.(resourcelabelevent.Action)
@@ -45134,6 +45226,9 @@ func (m *ResourceLabelEventMutation) ClearedFields() []string {
 	if m.FieldCleared(resourcelabelevent.FieldUserID) {
 		fields = append(fields, resourcelabelevent.FieldUserID)
 	}
+	if m.FieldCleared(resourcelabelevent.FieldEpicID) {
+		fields = append(fields, resourcelabelevent.FieldEpicID)
+	}
 	if m.FieldCleared(resourcelabelevent.FieldLabelID) {
 		fields = append(fields, resourcelabelevent.FieldLabelID)
 	}
@@ -45156,6 +45251,9 @@ func (m *ResourceLabelEventMutation) ClearField(name string) error {
 		return nil
 	case resourcelabelevent.FieldUserID:
 		m.ClearUserID()
+		return nil
+	case resourcelabelevent.FieldEpicID:
+		m.ClearEpicID()
 		return nil
 	case resourcelabelevent.FieldLabelID:
 		m.ClearLabelID()
@@ -45180,6 +45278,9 @@ func (m *ResourceLabelEventMutation) ResetField(name string) error {
 	case resourcelabelevent.FieldCreatedAt:
 		m.ResetCreatedAt()
 		return nil
+	case resourcelabelevent.FieldEpicID:
+		m.ResetEpicID()
+		return nil
 	case resourcelabelevent.FieldAction:
 		m.ResetAction()
 		return nil
@@ -45192,12 +45293,15 @@ func (m *ResourceLabelEventMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ResourceLabelEventMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.issue != nil {
 		edges = append(edges, resourcelabelevent.EdgeIssue)
 	}
 	if m.user != nil {
 		edges = append(edges, resourcelabelevent.EdgeUser)
+	}
+	if m.epic != nil {
+		edges = append(edges, resourcelabelevent.EdgeEpic)
 	}
 	if m.label != nil {
 		edges = append(edges, resourcelabelevent.EdgeLabel)
@@ -45217,6 +45321,10 @@ func (m *ResourceLabelEventMutation) AddedIDs(name string) []ent.Value {
 		if id := m.user; id != nil {
 			return []ent.Value{*id}
 		}
+	case resourcelabelevent.EdgeEpic:
+		if id := m.epic; id != nil {
+			return []ent.Value{*id}
+		}
 	case resourcelabelevent.EdgeLabel:
 		if id := m.label; id != nil {
 			return []ent.Value{*id}
@@ -45227,7 +45335,7 @@ func (m *ResourceLabelEventMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ResourceLabelEventMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	return edges
 }
 
@@ -45239,12 +45347,15 @@ func (m *ResourceLabelEventMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ResourceLabelEventMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.clearedissue {
 		edges = append(edges, resourcelabelevent.EdgeIssue)
 	}
 	if m.cleareduser {
 		edges = append(edges, resourcelabelevent.EdgeUser)
+	}
+	if m.clearedepic {
+		edges = append(edges, resourcelabelevent.EdgeEpic)
 	}
 	if m.clearedlabel {
 		edges = append(edges, resourcelabelevent.EdgeLabel)
@@ -45260,6 +45371,8 @@ func (m *ResourceLabelEventMutation) EdgeCleared(name string) bool {
 		return m.clearedissue
 	case resourcelabelevent.EdgeUser:
 		return m.cleareduser
+	case resourcelabelevent.EdgeEpic:
+		return m.clearedepic
 	case resourcelabelevent.EdgeLabel:
 		return m.clearedlabel
 	}
@@ -45275,6 +45388,9 @@ func (m *ResourceLabelEventMutation) ClearEdge(name string) error {
 		return nil
 	case resourcelabelevent.EdgeUser:
 		m.ClearUser()
+		return nil
+	case resourcelabelevent.EdgeEpic:
+		m.ClearEpic()
 		return nil
 	case resourcelabelevent.EdgeLabel:
 		m.ClearLabel()
@@ -45292,6 +45408,9 @@ func (m *ResourceLabelEventMutation) ResetEdge(name string) error {
 		return nil
 	case resourcelabelevent.EdgeUser:
 		m.ResetUser()
+		return nil
+	case resourcelabelevent.EdgeEpic:
+		m.ResetEpic()
 		return nil
 	case resourcelabelevent.EdgeLabel:
 		m.ResetLabel()

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/epic"
 	"anvil/ent/issue"
 	"anvil/ent/label"
 	"anvil/ent/resourcelabelevent"
@@ -28,6 +29,8 @@ type ResourceLabelEvent struct {
 	UserID *int `json:"user_id,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
 	CreatedAt time.Time `json:"created_at,omitempty"`
+	// EpicID holds the value of the "epic_id" field.
+	EpicID *int `json:"epic_id,omitempty"`
 	// Action holds the value of the "action" field.
 	Action resourcelabelevent.Action `json:"action,omitempty"`
 	// LabelID holds the value of the "label_id" field.
@@ -44,13 +47,15 @@ type ResourceLabelEventEdges struct {
 	Issue *Issue `json:"issue,omitempty"`
 	// User holds the value of the user edge.
 	User *User `json:"user,omitempty"`
+	// Epic holds the value of the epic edge.
+	Epic *Epic `json:"epic,omitempty"`
 	// Label holds the value of the label edge.
 	Label *Label `json:"label,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [3]bool
+	loadedTypes [4]bool
 	// totalCount holds the count of the edges above.
-	totalCount [3]map[string]int
+	totalCount [4]map[string]int
 }
 
 // IssueOrErr returns the Issue value or an error if the edge
@@ -75,12 +80,23 @@ func (e ResourceLabelEventEdges) UserOrErr() (*User, error) {
 	return nil, &NotLoadedError{edge: "user"}
 }
 
+// EpicOrErr returns the Epic value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e ResourceLabelEventEdges) EpicOrErr() (*Epic, error) {
+	if e.Epic != nil {
+		return e.Epic, nil
+	} else if e.loadedTypes[2] {
+		return nil, &NotFoundError{label: epic.Label}
+	}
+	return nil, &NotLoadedError{edge: "epic"}
+}
+
 // LabelOrErr returns the Label value or an error if the edge
 // was not loaded in eager-loading, or loaded but was not found.
 func (e ResourceLabelEventEdges) LabelOrErr() (*Label, error) {
 	if e.Label != nil {
 		return e.Label, nil
-	} else if e.loadedTypes[2] {
+	} else if e.loadedTypes[3] {
 		return nil, &NotFoundError{label: label.Label}
 	}
 	return nil, &NotLoadedError{edge: "label"}
@@ -91,7 +107,7 @@ func (*ResourceLabelEvent) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case resourcelabelevent.FieldID, resourcelabelevent.FieldIssueID, resourcelabelevent.FieldUserID, resourcelabelevent.FieldLabelID:
+		case resourcelabelevent.FieldID, resourcelabelevent.FieldIssueID, resourcelabelevent.FieldUserID, resourcelabelevent.FieldEpicID, resourcelabelevent.FieldLabelID:
 			values[i] = new(sql.NullInt64)
 		case resourcelabelevent.FieldIssuableType, resourcelabelevent.FieldAction:
 			values[i] = new(sql.NullString)
@@ -144,6 +160,13 @@ func (_m *ResourceLabelEvent) assignValues(columns []string, values []any) error
 			} else if value.Valid {
 				_m.CreatedAt = value.Time
 			}
+		case resourcelabelevent.FieldEpicID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field epic_id", values[i])
+			} else if value.Valid {
+				_m.EpicID = new(int)
+				*_m.EpicID = int(value.Int64)
+			}
 		case resourcelabelevent.FieldAction:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field action", values[i])
@@ -178,6 +201,11 @@ func (_m *ResourceLabelEvent) QueryIssue() *IssueQuery {
 // QueryUser queries the "user" edge of the ResourceLabelEvent entity.
 func (_m *ResourceLabelEvent) QueryUser() *UserQuery {
 	return NewResourceLabelEventClient(_m.config).QueryUser(_m)
+}
+
+// QueryEpic queries the "epic" edge of the ResourceLabelEvent entity.
+func (_m *ResourceLabelEvent) QueryEpic() *EpicQuery {
+	return NewResourceLabelEventClient(_m.config).QueryEpic(_m)
 }
 
 // QueryLabel queries the "label" edge of the ResourceLabelEvent entity.
@@ -223,6 +251,11 @@ func (_m *ResourceLabelEvent) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("created_at=")
 	builder.WriteString(_m.CreatedAt.Format(time.ANSIC))
+	builder.WriteString(", ")
+	if v := _m.EpicID; v != nil {
+		builder.WriteString("epic_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("action=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Action))

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/epic"
 	"anvil/ent/issue"
 	"anvil/ent/label"
 	"anvil/ent/resourcelabelevent"
@@ -73,6 +74,20 @@ func (_c *ResourceLabelEventCreate) SetNillableCreatedAt(v *time.Time) *Resource
 	return _c
 }
 
+// SetEpicID sets the "epic_id" field.
+func (_c *ResourceLabelEventCreate) SetEpicID(v int) *ResourceLabelEventCreate {
+	_c.mutation.SetEpicID(v)
+	return _c
+}
+
+// SetNillableEpicID sets the "epic_id" field if the given value is not nil.
+func (_c *ResourceLabelEventCreate) SetNillableEpicID(v *int) *ResourceLabelEventCreate {
+	if v != nil {
+		_c.SetEpicID(*v)
+	}
+	return _c
+}
+
 // SetAction sets the "action" field.
 func (_c *ResourceLabelEventCreate) SetAction(v resourcelabelevent.Action) *ResourceLabelEventCreate {
 	_c.mutation.SetAction(v)
@@ -101,6 +116,11 @@ func (_c *ResourceLabelEventCreate) SetIssue(v *Issue) *ResourceLabelEventCreate
 // SetUser sets the "user" edge to the User entity.
 func (_c *ResourceLabelEventCreate) SetUser(v *User) *ResourceLabelEventCreate {
 	return _c.SetUserID(v.ID)
+}
+
+// SetEpic sets the "epic" edge to the Epic entity.
+func (_c *ResourceLabelEventCreate) SetEpic(v *Epic) *ResourceLabelEventCreate {
+	return _c.SetEpicID(v.ID)
 }
 
 // SetLabel sets the "label" edge to the Label entity.
@@ -243,6 +263,23 @@ func (_c *ResourceLabelEventCreate) createSpec() (*ResourceLabelEvent, *sqlgraph
 		_node.UserID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
+	if nodes := _c.mutation.EpicIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcelabelevent.EpicTable,
+			Columns: []string{resourcelabelevent.EpicColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(epic.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.EpicID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
 	if nodes := _c.mutation.LabelIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -357,6 +394,24 @@ func (u *ResourceLabelEventUpsert) UpdateUserID() *ResourceLabelEventUpsert {
 // ClearUserID clears the value of the "user_id" field.
 func (u *ResourceLabelEventUpsert) ClearUserID() *ResourceLabelEventUpsert {
 	u.SetNull(resourcelabelevent.FieldUserID)
+	return u
+}
+
+// SetEpicID sets the "epic_id" field.
+func (u *ResourceLabelEventUpsert) SetEpicID(v int) *ResourceLabelEventUpsert {
+	u.Set(resourcelabelevent.FieldEpicID, v)
+	return u
+}
+
+// UpdateEpicID sets the "epic_id" field to the value that was provided on create.
+func (u *ResourceLabelEventUpsert) UpdateEpicID() *ResourceLabelEventUpsert {
+	u.SetExcluded(resourcelabelevent.FieldEpicID)
+	return u
+}
+
+// ClearEpicID clears the value of the "epic_id" field.
+func (u *ResourceLabelEventUpsert) ClearEpicID() *ResourceLabelEventUpsert {
+	u.SetNull(resourcelabelevent.FieldEpicID)
 	return u
 }
 
@@ -488,6 +543,27 @@ func (u *ResourceLabelEventUpsertOne) UpdateUserID() *ResourceLabelEventUpsertOn
 func (u *ResourceLabelEventUpsertOne) ClearUserID() *ResourceLabelEventUpsertOne {
 	return u.Update(func(s *ResourceLabelEventUpsert) {
 		s.ClearUserID()
+	})
+}
+
+// SetEpicID sets the "epic_id" field.
+func (u *ResourceLabelEventUpsertOne) SetEpicID(v int) *ResourceLabelEventUpsertOne {
+	return u.Update(func(s *ResourceLabelEventUpsert) {
+		s.SetEpicID(v)
+	})
+}
+
+// UpdateEpicID sets the "epic_id" field to the value that was provided on create.
+func (u *ResourceLabelEventUpsertOne) UpdateEpicID() *ResourceLabelEventUpsertOne {
+	return u.Update(func(s *ResourceLabelEventUpsert) {
+		s.UpdateEpicID()
+	})
+}
+
+// ClearEpicID clears the value of the "epic_id" field.
+func (u *ResourceLabelEventUpsertOne) ClearEpicID() *ResourceLabelEventUpsertOne {
+	return u.Update(func(s *ResourceLabelEventUpsert) {
+		s.ClearEpicID()
 	})
 }
 
@@ -790,6 +866,27 @@ func (u *ResourceLabelEventUpsertBulk) UpdateUserID() *ResourceLabelEventUpsertB
 func (u *ResourceLabelEventUpsertBulk) ClearUserID() *ResourceLabelEventUpsertBulk {
 	return u.Update(func(s *ResourceLabelEventUpsert) {
 		s.ClearUserID()
+	})
+}
+
+// SetEpicID sets the "epic_id" field.
+func (u *ResourceLabelEventUpsertBulk) SetEpicID(v int) *ResourceLabelEventUpsertBulk {
+	return u.Update(func(s *ResourceLabelEventUpsert) {
+		s.SetEpicID(v)
+	})
+}
+
+// UpdateEpicID sets the "epic_id" field to the value that was provided on create.
+func (u *ResourceLabelEventUpsertBulk) UpdateEpicID() *ResourceLabelEventUpsertBulk {
+	return u.Update(func(s *ResourceLabelEventUpsert) {
+		s.UpdateEpicID()
+	})
+}
+
+// ClearEpicID clears the value of the "epic_id" field.
+func (u *ResourceLabelEventUpsertBulk) ClearEpicID() *ResourceLabelEventUpsertBulk {
+	return u.Update(func(s *ResourceLabelEventUpsert) {
+		s.ClearEpicID()
 	})
 }
 

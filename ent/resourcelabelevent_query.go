@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/epic"
 	"anvil/ent/issue"
 	"anvil/ent/label"
 	"anvil/ent/predicate"
@@ -28,6 +29,7 @@ type ResourceLabelEventQuery struct {
 	predicates []predicate.ResourceLabelEvent
 	withIssue  *IssueQuery
 	withUser   *UserQuery
+	withEpic   *EpicQuery
 	withLabel  *LabelQuery
 	loadTotal  []func(context.Context, []*ResourceLabelEvent) error
 	modifiers  []func(*sql.Selector)
@@ -104,6 +106,28 @@ func (_q *ResourceLabelEventQuery) QueryUser() *UserQuery {
 			sqlgraph.From(resourcelabelevent.Table, resourcelabelevent.FieldID, selector),
 			sqlgraph.To(user.Table, user.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, false, resourcelabelevent.UserTable, resourcelabelevent.UserColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryEpic chains the current query on the "epic" edge.
+func (_q *ResourceLabelEventQuery) QueryEpic() *EpicQuery {
+	query := (&EpicClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(resourcelabelevent.Table, resourcelabelevent.FieldID, selector),
+			sqlgraph.To(epic.Table, epic.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, resourcelabelevent.EpicTable, resourcelabelevent.EpicColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -327,6 +351,7 @@ func (_q *ResourceLabelEventQuery) Clone() *ResourceLabelEventQuery {
 		predicates: append([]predicate.ResourceLabelEvent{}, _q.predicates...),
 		withIssue:  _q.withIssue.Clone(),
 		withUser:   _q.withUser.Clone(),
+		withEpic:   _q.withEpic.Clone(),
 		withLabel:  _q.withLabel.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
@@ -354,6 +379,17 @@ func (_q *ResourceLabelEventQuery) WithUser(opts ...func(*UserQuery)) *ResourceL
 		opt(query)
 	}
 	_q.withUser = query
+	return _q
+}
+
+// WithEpic tells the query-builder to eager-load the nodes that are connected to
+// the "epic" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ResourceLabelEventQuery) WithEpic(opts ...func(*EpicQuery)) *ResourceLabelEventQuery {
+	query := (&EpicClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withEpic = query
 	return _q
 }
 
@@ -446,9 +482,10 @@ func (_q *ResourceLabelEventQuery) sqlAll(ctx context.Context, hooks ...queryHoo
 	var (
 		nodes       = []*ResourceLabelEvent{}
 		_spec       = _q.querySpec()
-		loadedTypes = [3]bool{
+		loadedTypes = [4]bool{
 			_q.withIssue != nil,
 			_q.withUser != nil,
+			_q.withEpic != nil,
 			_q.withLabel != nil,
 		}
 	)
@@ -482,6 +519,12 @@ func (_q *ResourceLabelEventQuery) sqlAll(ctx context.Context, hooks ...queryHoo
 	if query := _q.withUser; query != nil {
 		if err := _q.loadUser(ctx, query, nodes, nil,
 			func(n *ResourceLabelEvent, e *User) { n.Edges.User = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withEpic; query != nil {
+		if err := _q.loadEpic(ctx, query, nodes, nil,
+			func(n *ResourceLabelEvent, e *Epic) { n.Edges.Epic = e }); err != nil {
 			return nil, err
 		}
 	}
@@ -563,6 +606,38 @@ func (_q *ResourceLabelEventQuery) loadUser(ctx context.Context, query *UserQuer
 	}
 	return nil
 }
+func (_q *ResourceLabelEventQuery) loadEpic(ctx context.Context, query *EpicQuery, nodes []*ResourceLabelEvent, init func(*ResourceLabelEvent), assign func(*ResourceLabelEvent, *Epic)) error {
+	ids := make([]int, 0, len(nodes))
+	nodeids := make(map[int][]*ResourceLabelEvent)
+	for i := range nodes {
+		if nodes[i].EpicID == nil {
+			continue
+		}
+		fk := *nodes[i].EpicID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(epic.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "epic_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
 func (_q *ResourceLabelEventQuery) loadLabel(ctx context.Context, query *LabelQuery, nodes []*ResourceLabelEvent, init func(*ResourceLabelEvent), assign func(*ResourceLabelEvent, *Label)) error {
 	ids := make([]int, 0, len(nodes))
 	nodeids := make(map[int][]*ResourceLabelEvent)
@@ -629,6 +704,9 @@ func (_q *ResourceLabelEventQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 		if _q.withUser != nil {
 			_spec.Node.AddColumnOnce(resourcelabelevent.FieldUserID)
+		}
+		if _q.withEpic != nil {
+			_spec.Node.AddColumnOnce(resourcelabelevent.FieldEpicID)
 		}
 		if _q.withLabel != nil {
 			_spec.Node.AddColumnOnce(resourcelabelevent.FieldLabelID)

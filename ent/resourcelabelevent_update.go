@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/epic"
 	"anvil/ent/issue"
 	"anvil/ent/label"
 	"anvil/ent/predicate"
@@ -85,6 +86,26 @@ func (_u *ResourceLabelEventUpdate) ClearUserID() *ResourceLabelEventUpdate {
 	return _u
 }
 
+// SetEpicID sets the "epic_id" field.
+func (_u *ResourceLabelEventUpdate) SetEpicID(v int) *ResourceLabelEventUpdate {
+	_u.mutation.SetEpicID(v)
+	return _u
+}
+
+// SetNillableEpicID sets the "epic_id" field if the given value is not nil.
+func (_u *ResourceLabelEventUpdate) SetNillableEpicID(v *int) *ResourceLabelEventUpdate {
+	if v != nil {
+		_u.SetEpicID(*v)
+	}
+	return _u
+}
+
+// ClearEpicID clears the value of the "epic_id" field.
+func (_u *ResourceLabelEventUpdate) ClearEpicID() *ResourceLabelEventUpdate {
+	_u.mutation.ClearEpicID()
+	return _u
+}
+
 // SetAction sets the "action" field.
 func (_u *ResourceLabelEventUpdate) SetAction(v resourcelabelevent.Action) *ResourceLabelEventUpdate {
 	_u.mutation.SetAction(v)
@@ -129,6 +150,11 @@ func (_u *ResourceLabelEventUpdate) SetUser(v *User) *ResourceLabelEventUpdate {
 	return _u.SetUserID(v.ID)
 }
 
+// SetEpic sets the "epic" edge to the Epic entity.
+func (_u *ResourceLabelEventUpdate) SetEpic(v *Epic) *ResourceLabelEventUpdate {
+	return _u.SetEpicID(v.ID)
+}
+
 // SetLabel sets the "label" edge to the Label entity.
 func (_u *ResourceLabelEventUpdate) SetLabel(v *Label) *ResourceLabelEventUpdate {
 	return _u.SetLabelID(v.ID)
@@ -148,6 +174,12 @@ func (_u *ResourceLabelEventUpdate) ClearIssue() *ResourceLabelEventUpdate {
 // ClearUser clears the "user" edge to the User entity.
 func (_u *ResourceLabelEventUpdate) ClearUser() *ResourceLabelEventUpdate {
 	_u.mutation.ClearUser()
+	return _u
+}
+
+// ClearEpic clears the "epic" edge to the Epic entity.
+func (_u *ResourceLabelEventUpdate) ClearEpic() *ResourceLabelEventUpdate {
+	_u.mutation.ClearEpic()
 	return _u
 }
 
@@ -281,6 +313,35 @@ func (_u *ResourceLabelEventUpdate) sqlSave(ctx context.Context) (_node int, err
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.EpicCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcelabelevent.EpicTable,
+			Columns: []string{resourcelabelevent.EpicColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(epic.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.EpicIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcelabelevent.EpicTable,
+			Columns: []string{resourcelabelevent.EpicColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(epic.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.LabelCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -386,6 +447,26 @@ func (_u *ResourceLabelEventUpdateOne) ClearUserID() *ResourceLabelEventUpdateOn
 	return _u
 }
 
+// SetEpicID sets the "epic_id" field.
+func (_u *ResourceLabelEventUpdateOne) SetEpicID(v int) *ResourceLabelEventUpdateOne {
+	_u.mutation.SetEpicID(v)
+	return _u
+}
+
+// SetNillableEpicID sets the "epic_id" field if the given value is not nil.
+func (_u *ResourceLabelEventUpdateOne) SetNillableEpicID(v *int) *ResourceLabelEventUpdateOne {
+	if v != nil {
+		_u.SetEpicID(*v)
+	}
+	return _u
+}
+
+// ClearEpicID clears the value of the "epic_id" field.
+func (_u *ResourceLabelEventUpdateOne) ClearEpicID() *ResourceLabelEventUpdateOne {
+	_u.mutation.ClearEpicID()
+	return _u
+}
+
 // SetAction sets the "action" field.
 func (_u *ResourceLabelEventUpdateOne) SetAction(v resourcelabelevent.Action) *ResourceLabelEventUpdateOne {
 	_u.mutation.SetAction(v)
@@ -430,6 +511,11 @@ func (_u *ResourceLabelEventUpdateOne) SetUser(v *User) *ResourceLabelEventUpdat
 	return _u.SetUserID(v.ID)
 }
 
+// SetEpic sets the "epic" edge to the Epic entity.
+func (_u *ResourceLabelEventUpdateOne) SetEpic(v *Epic) *ResourceLabelEventUpdateOne {
+	return _u.SetEpicID(v.ID)
+}
+
 // SetLabel sets the "label" edge to the Label entity.
 func (_u *ResourceLabelEventUpdateOne) SetLabel(v *Label) *ResourceLabelEventUpdateOne {
 	return _u.SetLabelID(v.ID)
@@ -449,6 +535,12 @@ func (_u *ResourceLabelEventUpdateOne) ClearIssue() *ResourceLabelEventUpdateOne
 // ClearUser clears the "user" edge to the User entity.
 func (_u *ResourceLabelEventUpdateOne) ClearUser() *ResourceLabelEventUpdateOne {
 	_u.mutation.ClearUser()
+	return _u
+}
+
+// ClearEpic clears the "epic" edge to the Epic entity.
+func (_u *ResourceLabelEventUpdateOne) ClearEpic() *ResourceLabelEventUpdateOne {
+	_u.mutation.ClearEpic()
 	return _u
 }
 
@@ -605,6 +697,35 @@ func (_u *ResourceLabelEventUpdateOne) sqlSave(ctx context.Context) (_node *Reso
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.EpicCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcelabelevent.EpicTable,
+			Columns: []string{resourcelabelevent.EpicColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(epic.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.EpicIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcelabelevent.EpicTable,
+			Columns: []string{resourcelabelevent.EpicColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(epic.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -1932,11 +1932,12 @@ var (
 	// ResourceLabelEventsColumns holds the columns for the "resource_label_events" table.
 	ResourceLabelEventsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
-		{Name: "issuable_type", Type: field.TypeEnum, Enums: []string{"Issue"}},
+		{Name: "issuable_type", Type: field.TypeEnum, Enums: []string{"Issue", "Epic"}},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "action", Type: field.TypeEnum, Enums: []string{"add", "remove"}},
 		{Name: "issue_id", Type: field.TypeInt, Nullable: true},
 		{Name: "user_id", Type: field.TypeInt, Nullable: true},
+		{Name: "epic_id", Type: field.TypeInt, Nullable: true},
 		{Name: "label_id", Type: field.TypeInt, Nullable: true},
 	}
 	// ResourceLabelEventsTable holds the schema information for the "resource_label_events" table.
@@ -1958,8 +1959,14 @@ var (
 				OnDelete:   schema.SetNull,
 			},
 			{
-				Symbol:     "resource_label_events_labels_label",
+				Symbol:     "resource_label_events_epics_epic",
 				Columns:    []*schema.Column{ResourceLabelEventsColumns[6]},
+				RefColumns: []*schema.Column{EpicsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "resource_label_events_labels_label",
+				Columns:    []*schema.Column{ResourceLabelEventsColumns[7]},
 				RefColumns: []*schema.Column{LabelsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -1969,6 +1976,11 @@ var (
 				Name:    "resourcelabelevent_issue_id_id",
 				Unique:  false,
 				Columns: []*schema.Column{ResourceLabelEventsColumns[4], ResourceLabelEventsColumns[0]},
+			},
+			{
+				Name:    "resourcelabelevent_epic_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{ResourceLabelEventsColumns[6], ResourceLabelEventsColumns[0]},
 			},
 		},
 	}
@@ -2626,7 +2638,8 @@ func init() {
 	PushEventPayloadsTable.ForeignKeys[0].RefTable = EventsTable
 	ResourceLabelEventsTable.ForeignKeys[0].RefTable = IssuesTable
 	ResourceLabelEventsTable.ForeignKeys[1].RefTable = UsersTable
-	ResourceLabelEventsTable.ForeignKeys[2].RefTable = LabelsTable
+	ResourceLabelEventsTable.ForeignKeys[2].RefTable = EpicsTable
+	ResourceLabelEventsTable.ForeignKeys[3].RefTable = LabelsTable
 	ResourceMilestoneEventsTable.ForeignKeys[0].RefTable = IssuesTable
 	ResourceMilestoneEventsTable.ForeignKeys[1].RefTable = UsersTable
 	ResourceMilestoneEventsTable.ForeignKeys[2].RefTable = MilestonesTable

@@ -25,6 +25,8 @@ const (
 	FieldUserID = "user_id"
 	// FieldCreatedAt holds the string denoting the created_at field in the database.
 	FieldCreatedAt = "created_at"
+	// FieldEpicID holds the string denoting the epic_id field in the database.
+	FieldEpicID = "epic_id"
 	// FieldAction holds the string denoting the action field in the database.
 	FieldAction = "action"
 	// FieldLabelID holds the string denoting the label_id field in the database.
@@ -33,6 +35,8 @@ const (
 	EdgeIssue = "issue"
 	// EdgeUser holds the string denoting the user edge name in mutations.
 	EdgeUser = "user"
+	// EdgeEpic holds the string denoting the epic edge name in mutations.
+	EdgeEpic = "epic"
 	// EdgeLabel holds the string denoting the label edge name in mutations.
 	EdgeLabel = "label"
 	// Table holds the table name of the resourcelabelevent in the database.
@@ -51,6 +55,13 @@ const (
 	UserInverseTable = "users"
 	// UserColumn is the table column denoting the user relation/edge.
 	UserColumn = "user_id"
+	// EpicTable is the table that holds the epic relation/edge.
+	EpicTable = "resource_label_events"
+	// EpicInverseTable is the table name for the Epic entity.
+	// It exists in this package in order to avoid circular dependency with the "epic" package.
+	EpicInverseTable = "epics"
+	// EpicColumn is the table column denoting the epic relation/edge.
+	EpicColumn = "epic_id"
 	// LabelTable is the table that holds the label relation/edge.
 	LabelTable = "resource_label_events"
 	// LabelInverseTable is the table name for the Label entity.
@@ -67,6 +78,7 @@ var Columns = []string{
 	FieldIssueID,
 	FieldUserID,
 	FieldCreatedAt,
+	FieldEpicID,
 	FieldAction,
 	FieldLabelID,
 }
@@ -92,6 +104,7 @@ type IssuableType string
 // IssuableType values.
 const (
 	IssuableTypeIssue IssuableType = "Issue"
+	IssuableTypeEpic  IssuableType = "Epic"
 )
 
 func (it IssuableType) String() string {
@@ -101,7 +114,7 @@ func (it IssuableType) String() string {
 // IssuableTypeValidator is a validator for the "issuable_type" field enum values. It is called by the builders before save.
 func IssuableTypeValidator(it IssuableType) error {
 	switch it {
-	case IssuableTypeIssue:
+	case IssuableTypeIssue, IssuableTypeEpic:
 		return nil
 	default:
 		return fmt.Errorf("resourcelabelevent: invalid enum value for issuable_type field: %q", it)
@@ -159,6 +172,11 @@ func ByCreatedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCreatedAt, opts...).ToFunc()
 }
 
+// ByEpicID orders the results by the epic_id field.
+func ByEpicID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldEpicID, opts...).ToFunc()
+}
+
 // ByAction orders the results by the action field.
 func ByAction(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldAction, opts...).ToFunc()
@@ -183,6 +201,13 @@ func ByUserField(field string, opts ...sql.OrderTermOption) OrderOption {
 	}
 }
 
+// ByEpicField orders the results by epic field.
+func ByEpicField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newEpicStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByLabelField orders the results by label field.
 func ByLabelField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -201,6 +226,13 @@ func newUserStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(UserInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, UserTable, UserColumn),
+	)
+}
+func newEpicStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(EpicInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, EpicTable, EpicColumn),
 	)
 }
 func newLabelStep() *sqlgraph.Step {

@@ -70,6 +70,11 @@ func CreatedAt(v time.Time) predicate.ResourceLabelEvent {
 	return predicate.ResourceLabelEvent(sql.FieldEQ(FieldCreatedAt, v))
 }
 
+// EpicID applies equality check predicate on the "epic_id" field. It's identical to EpicIDEQ.
+func EpicID(v int) predicate.ResourceLabelEvent {
+	return predicate.ResourceLabelEvent(sql.FieldEQ(FieldEpicID, v))
+}
+
 // LabelID applies equality check predicate on the "label_id" field. It's identical to LabelIDEQ.
 func LabelID(v int) predicate.ResourceLabelEvent {
 	return predicate.ResourceLabelEvent(sql.FieldEQ(FieldLabelID, v))
@@ -195,6 +200,36 @@ func CreatedAtLTE(v time.Time) predicate.ResourceLabelEvent {
 	return predicate.ResourceLabelEvent(sql.FieldLTE(FieldCreatedAt, v))
 }
 
+// EpicIDEQ applies the EQ predicate on the "epic_id" field.
+func EpicIDEQ(v int) predicate.ResourceLabelEvent {
+	return predicate.ResourceLabelEvent(sql.FieldEQ(FieldEpicID, v))
+}
+
+// EpicIDNEQ applies the NEQ predicate on the "epic_id" field.
+func EpicIDNEQ(v int) predicate.ResourceLabelEvent {
+	return predicate.ResourceLabelEvent(sql.FieldNEQ(FieldEpicID, v))
+}
+
+// EpicIDIn applies the In predicate on the "epic_id" field.
+func EpicIDIn(vs ...int) predicate.ResourceLabelEvent {
+	return predicate.ResourceLabelEvent(sql.FieldIn(FieldEpicID, vs...))
+}
+
+// EpicIDNotIn applies the NotIn predicate on the "epic_id" field.
+func EpicIDNotIn(vs ...int) predicate.ResourceLabelEvent {
+	return predicate.ResourceLabelEvent(sql.FieldNotIn(FieldEpicID, vs...))
+}
+
+// EpicIDIsNil applies the IsNil predicate on the "epic_id" field.
+func EpicIDIsNil() predicate.ResourceLabelEvent {
+	return predicate.ResourceLabelEvent(sql.FieldIsNull(FieldEpicID))
+}
+
+// EpicIDNotNil applies the NotNil predicate on the "epic_id" field.
+func EpicIDNotNil() predicate.ResourceLabelEvent {
+	return predicate.ResourceLabelEvent(sql.FieldNotNull(FieldEpicID))
+}
+
 // ActionEQ applies the EQ predicate on the "action" field.
 func ActionEQ(v Action) predicate.ResourceLabelEvent {
 	return predicate.ResourceLabelEvent(sql.FieldEQ(FieldAction, v))
@@ -283,6 +318,29 @@ func HasUser() predicate.ResourceLabelEvent {
 func HasUserWith(preds ...predicate.User) predicate.ResourceLabelEvent {
 	return predicate.ResourceLabelEvent(func(s *sql.Selector) {
 		step := newUserStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasEpic applies the HasEdge predicate on the "epic" edge.
+func HasEpic() predicate.ResourceLabelEvent {
+	return predicate.ResourceLabelEvent(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, EpicTable, EpicColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasEpicWith applies the HasEdge predicate on the "epic" edge with a given conditions (other predicates).
+func HasEpicWith(preds ...predicate.Epic) predicate.ResourceLabelEvent {
+	return predicate.ResourceLabelEvent(func(s *sql.Selector) {
+		step := newEpicStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -13,13 +13,18 @@ import (
 // The resource events record an issuable's state, label and milestone changes (GitLab's
 // resource_state_events, resource_label_events, resource_milestone_events). They refer to
 // their issuable polymorphically: issuable_type names the kind and exactly one foreign key of
-// that kind is set (issue_id now; merge_request_id and epic_id join when those exist), so each
-// reference keeps a real foreign key and goes with its row.
+// that kind is set (issue_id; epic_id on label events, whose epics record them too;
+// merge_request_id joins when merge requests keep resource events), so each reference keeps a
+// real foreign key and goes with its row.
 
-// issuableRef returns the kind column and the issue reference shared by the resource events.
-func issuableRef() []ent.Field {
+// issuableRef returns the kind column (of the kinds given, "Issue" when none) and the issue
+// reference shared by the resource events.
+func issuableRef(kinds ...string) []ent.Field {
+	if len(kinds) == 0 {
+		kinds = []string{"Issue"}
+	}
 	return []ent.Field{
-		field.Enum("issuable_type").Values("Issue"),
+		field.Enum("issuable_type").Values(kinds...),
 		field.Int("issue_id").Optional().Nillable(),
 		field.Int("user_id").Optional().Nillable(),
 		field.Time("created_at").Immutable().Default(now),
@@ -56,19 +61,24 @@ func (ResourceStateEvent) Annotations() []schema.Annotation { return skipGraphQL
 // ResourceLabelEvent is a label added to or removed from an issuable.
 type ResourceLabelEvent struct{ ent.Schema }
 
-// Fields returns the event fields; label_id is null once the label is deleted.
+// Fields returns the event fields; label_id is null once the label is deleted. An issue's or
+// an epic's: issue_id or epic_id is set, as issuable_type says.
 func (ResourceLabelEvent) Fields() []ent.Field {
-	return append(issuableRef(), field.Enum("action").Values("add", "remove"), field.Int("label_id").Optional().Nillable())
+	return append(issuableRef("Issue", "Epic"), field.Int("epic_id").Optional().Nillable(),
+		field.Enum("action").Values("add", "remove"), field.Int("label_id").Optional().Nillable())
 }
 
 // Edges returns the issuable, the user and the label.
 func (ResourceLabelEvent) Edges() []ent.Edge {
-	return append(issuableEdges(), edge.To("label", Label.Type).Field("label_id").Unique().
-		Annotations(entsql.OnDelete(entsql.SetNull)))
+	return append(issuableEdges(),
+		edge.To("epic", Epic.Type).Field("epic_id").Unique().Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("label", Label.Type).Field("label_id").Unique().Annotations(entsql.OnDelete(entsql.SetNull)))
 }
 
-// Indexes returns the events of an issue in order.
-func (ResourceLabelEvent) Indexes() []ent.Index { return []ent.Index{index.Fields("issue_id", "id")} }
+// Indexes returns the events of an issue, and of an epic, in order.
+func (ResourceLabelEvent) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("issue_id", "id"), index.Fields("epic_id", "id")}
+}
 
 // Annotations keeps the events out of GraphQL.
 func (ResourceLabelEvent) Annotations() []schema.Annotation { return skipGraphQL() }

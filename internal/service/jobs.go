@@ -10,12 +10,13 @@ import (
 	"anvil/internal/service/repos"
 	"anvil/internal/service/snippets"
 	"anvil/internal/service/storagemoves"
+	"anvil/internal/service/todos"
 	"anvil/internal/service/webhooks"
 )
 
 // registerJobs gives every background job kind its handler, and schedules the periodic ones.
 // A kind queued by a service must be registered here, or Enqueue fails.
-func registerJobs(q *jobs.Queue, r *repos.Service, cr *containerregistry.Service, moves *storagemoves.Service, ev *events.Service, sn *snippets.Service, hooks *webhooks.Service, mrv *versions.Service) {
+func registerJobs(q *jobs.Queue, r *repos.Service, cr *containerregistry.Service, moves *storagemoves.Service, ev *events.Service, sn *snippets.Service, hooks *webhooks.Service, mrv *versions.Service, td *todos.Recorder) {
 	jobs.Register(q, r.RunHousekeep)
 	jobs.Register(q, r.RunRemoveRepository)
 	jobs.Register(q, r.RunSweep)
@@ -38,6 +39,8 @@ func registerJobs(q *jobs.Queue, r *repos.Service, cr *containerregistry.Service
 	jobs.Register(q, hooks.RunPruneLogs)
 	jobs.Register(q, mrv.RunRefresh)
 	jobs.Periodic(q, 24*time.Hour, webhooks.PruneLogsJob{})
+	jobs.Register(q, td.RunEntityLeave)
+	jobs.Register(q, td.RunConfidentialIssue)
 	jobs.Register(q, hooks.RunAccessTokenExpiry)
 	jobs.Periodic(q, 24*time.Hour, webhooks.AccessTokenExpiryJob{})
 }

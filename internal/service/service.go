@@ -231,12 +231,13 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		}
 		return string(f.Data), nil
 	}})
-	registerJobs(q, r, cr, moves, ev, sn, hooks, mrVersions)
+	todoRecorder := todos.NewRecorder(d.Client, policy, q)
+	mem.Observe(todoRecorder) // to-dos of those who leave a project or group
+	registerJobs(q, r, cr, moves, ev, sn, hooks, mrVersions, todoRecorder)
 	p.Complete(projects.Later{Repos: r, OnDelete: []projects.DeleteHook{pb.OnProjectDelete, cr.OnProjectDelete, sn.OnProjectDelete},
 		OnChange:     []projects.ChangeHook{hooks.ProjectChanged}, // system hooks
 		StorageMoves: moves})
 	// Observers of issue changes, each on its own line (events, system notes, to-dos, hooks).
-	todoRecorder := todos.NewRecorder(d.Client, policy)
 	nt.Observe(todoRecorder.NotesObserver()) // to-dos of comments' mentions
 	nt.Observe(hooks.NoteObserver())         // comment hooks
 	awards.Observe(hooks.EmojiObserver())    // emoji hooks

@@ -1,6 +1,7 @@
 // Package epicapi serves a group's epics: /groups/:id/epics (list, read, create, update,
 // delete), the epic tree under /groups/:id/epics/:epic_iid/epics and an epic's issues under
-// /groups/:id/epics/:epic_iid/issues, each also under GitLab's /groups/:id/-/epics spelling.
+// /groups/:id/epics/:epic_iid/issues and its label events under
+// /groups/:id/epics/:epic_iid/resource_label_events, each also under GitLab's /groups/:id/-/epics spelling.
 package epicapi
 
 import (
@@ -28,5 +29,7 @@ func Register(t *route.Table) {
 		t.GET(base+"/:epic_iid/issues", h.issues, route.SignedIn)
 		t.POST(base+"/:epic_iid/issues/:issue_id", h.assignIssue, route.SignedIn)
 		t.DELETE(base+"/:epic_iid/issues/:issue_id", h.removeIssue, route.SignedIn)
+		t.GET(base+"/:epic_iid/resource_label_events", h.labelEvents)
+		t.GET(base+"/:epic_iid/resource_label_events/:resource_label_event_id", h.labelEvent)
 	}
 }

@@ -56,3 +56,13 @@ func (h *handlers) milestoneEvents(c *gin.Context) error {
 	}
 	return httpx.Page(c, httpx.P(c).BaseURL, r, httpx.P(c).MilestoneEvents(r.Items))
 }
+
+// labelEvent handles GET /projects/:id/issues/:issue_iid/resource_label_events/:resource_label_event_id.
+func (h *handlers) labelEvent(c *gin.Context) error {
+	e, err := h.issues.LabelEvent(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"),
+		httpx.PathParam(c, "issue_iid"), httpx.PathParam(c, "resource_label_event_id"))
+	if err != nil {
+		return err
+	}
+	return httpx.OK(c, httpx.P(c).LabelEvent(e))
+}

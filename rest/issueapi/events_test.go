@@ -48,6 +48,15 @@ func TestIssueResourceEvents(t *testing.T) {
 		labels = append(labels, e["action"].(string)+" "+e["label"].(map[string]any)["name"].(string))
 	}
 	assert.Equal(t, []string{"add a", "add b", "add c", "remove a", "remove b", "remove c"}, labels)
+	// One label event by its id (the issue's only): the list's item, 404 Not found otherwise.
+	first := decode[[]map[string]any](t, in.Do(t, "GET", base+"/resource_label_events", servertest.RootToken, nil))[0]
+	eventID := strconv.Itoa(int(first["id"].(float64)))
+	r = in.Do(t, "GET", base+"/resource_label_events/"+eventID, servertest.RootToken, nil)
+	require.Equal(t, 200, r.Status, r.String())
+	assert.Equal(t, first, decode[map[string]any](t, r))
+	r = in.Do(t, "GET", base+"/resource_label_events/999999", servertest.RootToken, nil)
+	assert.Equal(t, 404, r.Status)
+	assert.JSONEq(t, `{"message":"404 Not found"}`, string(r.Body))
 
 	events := decode[[]map[string]any](t, in.Do(t, "GET", base+"/resource_milestone_events", servertest.RootToken, nil))
 	require.Len(t, events, 2)
@@ -63,4 +72,6 @@ func TestIssueResourceEvents(t *testing.T) {
 		r := in.Do(t, "GET", "/projects/"+strconv.Itoa(p.ID)+"/issues/2/resource_"+kind+"_events", tok, nil)
 		assert.Equal(t, 404, r.Status, kind)
 	}
+	r = in.Do(t, "GET", "/projects/"+strconv.Itoa(p.ID)+"/issues/2/resource_label_events/"+eventID, tok, nil)
+	assert.Equal(t, 404, r.Status, r.String())
 }

@@ -2,6 +2,7 @@ package presenter
 
 import (
 	"anvil/ent"
+	"anvil/ent/resourcelabelevent"
 )
 
 // StateEvent is a resource state event.
@@ -58,14 +59,22 @@ func (p *Presenter) StateEvents(list []*ent.ResourceStateEvent) []StateEvent {
 func (p *Presenter) LabelEvents(list []*ent.ResourceLabelEvent) []LabelEvent {
 	out := make([]LabelEvent, 0, len(list))
 	for _, e := range list {
-		ev := LabelEvent{ID: e.ID, User: p.UserBasic(e.Edges.User), CreatedAt: Time(e.CreatedAt),
-			ResourceType: string(e.IssuableType), ResourceID: e.IssueID, Action: string(e.Action)}
-		if l := e.Edges.Label; l != nil {
-			ev.Label = &EventLabel{ID: l.ID, Name: l.Title, Color: l.Color, Description: l.Description}
-		}
-		out = append(out, ev)
+		out = append(out, p.LabelEvent(e))
 	}
 	return out
+}
+
+// LabelEvent renders one label event, of an issue or an epic (resource_id is the issuable's id).
+func (p *Presenter) LabelEvent(e *ent.ResourceLabelEvent) LabelEvent {
+	ev := LabelEvent{ID: e.ID, User: p.UserBasic(e.Edges.User), CreatedAt: Time(e.CreatedAt),
+		ResourceType: string(e.IssuableType), ResourceID: e.IssueID, Action: string(e.Action)}
+	if e.IssuableType == resourcelabelevent.IssuableTypeEpic {
+		ev.ResourceID = e.EpicID
+	}
+	if l := e.Edges.Label; l != nil {
+		ev.Label = &EventLabel{ID: l.ID, Name: l.Title, Color: l.Color, Description: l.Description}
+	}
+	return ev
 }
 
 // MilestoneEvents renders milestone events; the milestone's web_url is left without its owner

@@ -70,6 +70,17 @@ func TestMergeRequestTodos(t *testing.T) {
 	assert.Empty(t, servertest.List(t, f.Do(t, "GET", "/todos", "reporter", nil)), "commenting marks the commenter's to-dos done")
 	assert.Len(t, servertest.List(t, f.Do(t, "GET", "/todos?state=done", "reporter", nil)), 1)
 
+	// "@all" in a comment: the project's members who may read merge requests, the developer
+	// among them; the guest (no merge requests in a private project) and the outsider none.
+	r = f.Do(t, "POST", mrPath+"/notes", "maintainer", url.Values{"body": {"ship it, @all?"}})
+	require.Equal(t, 201, r.Status, r.String())
+	list = servertest.List(t, f.Do(t, "GET", "/todos?type=MergeRequest", "developer", nil))
+	require.Len(t, list, 1)
+	assert.Equal(t, "mentioned", list[0]["action_name"])
+	assert.Equal(t, "ship it, @all?", list[0]["body"])
+	assert.Empty(t, servertest.List(t, f.Do(t, "GET", "/todos", "guest", nil)))
+	assert.Empty(t, servertest.List(t, f.Do(t, "GET", "/todos", "outsider", nil)))
+
 	// Once the project turns merge requests off, their to-dos are hidden.
 	r = f.Do(t, "PUT", "/projects/"+strconv.Itoa(p.ID), "root", url.Values{"merge_requests_access_level": {"disabled"}})
 	require.Equal(t, 200, r.Status, r.String())

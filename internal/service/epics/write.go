@@ -1,7 +1,9 @@
 package epics
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	"anvil/internal/service/awardemoji"
 	"anvil/internal/service/iids"
 	"anvil/internal/service/labels"
+	"anvil/internal/service/resourceevents"
 )
 
 // Input is the body of POST and PUT /groups/:id/epics: absent fields are left alone.
@@ -111,6 +114,9 @@ func (s *Service) create(ctx context.Context, actor *authz.Actor, g Group, in In
 		if err := linkLabels(ctx, c, e.ID, ls); err != nil {
 			return err
 		}
+		if err := resourceevents.RecordLabels(ctx, c, resourceevents.Epic(e.ID), author(actor), ls, nil); err != nil {
+			return err
+		}
 		if parent == nil {
 			return nil
 		}
@@ -190,7 +196,7 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref, iid strin
 		if _, err := up.Save(ctx); err != nil {
 			return err
 		}
-		return s.updateLabels(ctx, c, g, cur, in)
+		return s.updateLabels(ctx, c, actor, g, cur, in)
 	})
 	if err != nil {
 		return View{}, err
@@ -198,8 +204,9 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref, iid strin
 	return s.reload(ctx, g.Namespace, cur.ID)
 }
 
-// updateLabels applies labels (a replacement), then add_labels and remove_labels.
-func (s *Service) updateLabels(ctx context.Context, c *ent.Client, g Group, cur *ent.Epic, in Input) error {
+// updateLabels applies labels (a replacement), then add_labels and remove_labels, and records
+// the labels added and removed as the epic's label events.
+func (s *Service) updateLabels(ctx context.Context, c *ent.Client, actor *authz.Actor, g Group, cur *ent.Epic, in Input) error {
 	if in.Labels == nil && in.AddLabels == nil && in.RemoveLabels == nil {
 		return nil
 	}
@@ -235,10 +242,27 @@ func (s *Service) updateLabels(ctx context.Context, c *ent.Client, g Group, cur 
 		return err
 	}
 	ls := make([]*ent.Label, 0, len(want))
+	var added, removed []*ent.Label
+	had := map[int]bool{}
+	for _, l := range cur.Edges.LabelLinks {
+		had[l.LabelID] = true
+		if _, kept := want[l.LabelID]; !kept && l.Edges.Label != nil {
+			removed = append(removed, l.Edges.Label)
+		}
+	}
 	for _, l := range want {
 		ls = append(ls, l)
+		if !had[l.ID] {
+			added = append(added, l)
+		}
 	}
-	return linkLabels(ctx, c, cur.ID, ls)
+	slices.SortFunc(ls, func(a, b *ent.Label) int { return cmp.Compare(a.ID, b.ID) })
+	slices.SortFunc(added, func(a, b *ent.Label) int { return cmp.Compare(a.ID, b.ID) })
+	slices.SortFunc(removed, func(a, b *ent.Label) int { return cmp.Compare(a.ID, b.ID) })
+	if err := linkLabels(ctx, c, cur.ID, ls); err != nil {
+		return err
+	}
+	return resourceevents.RecordLabels(ctx, c, resourceevents.Epic(cur.ID), author(actor), added, removed)
 }
 
 // linkLabels applies labels to epic id.

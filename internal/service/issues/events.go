@@ -4,10 +4,10 @@ import (
 	"context"
 
 	"anvil/ent"
-	"anvil/ent/resourcelabelevent"
 	"anvil/ent/resourcemilestoneevent"
 	"anvil/ent/resourcestateevent"
 	"anvil/internal/authz"
+	"anvil/internal/service/resourceevents"
 )
 
 // recorder writes an issue's resource events (GitLab's resource_state_events,
@@ -40,18 +40,7 @@ func (r recorder) labels(ctx context.Context, added, removed []*ent.Label) error
 			return err
 		}
 	}
-	for _, set := range []struct {
-		ls     []*ent.Label
-		action resourcelabelevent.Action
-	}{{added, resourcelabelevent.ActionAdd}, {removed, resourcelabelevent.ActionRemove}} {
-		for _, l := range set.ls {
-			if err := r.c.ResourceLabelEvent.Create().SetIssuableType(resourcelabelevent.IssuableTypeIssue).
-				SetIssueID(r.issue.ID).SetNillableUserID(r.userID()).SetAction(set.action).SetLabelID(l.ID).Exec(ctx); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return resourceevents.RecordLabels(ctx, r.c, resourceevents.Issue(r.issue.ID), r.userID(), added, removed)
 }
 
 // milestone records the milestone set (added) or removed.

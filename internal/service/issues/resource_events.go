@@ -4,11 +4,11 @@ import (
 	"context"
 
 	"anvil/ent"
-	"anvil/ent/resourcelabelevent"
 	"anvil/ent/resourcemilestoneevent"
 	"anvil/ent/resourcestateevent"
 	"anvil/internal/authz"
 	"anvil/internal/pagination"
+	"anvil/internal/service/resourceevents"
 )
 
 // StateEvents lists the state events of the issue iid of project ref, oldest first.
@@ -28,17 +28,20 @@ func (s *Service) StateEvents(ctx context.Context, actor *authz.Actor, ref, iid 
 
 // LabelEvents lists the label events of the issue, oldest first, with their labels.
 func (s *Service) LabelEvents(ctx context.Context, actor *authz.Actor, ref, iid string, page pagination.Offset) (pagination.Result[*ent.ResourceLabelEvent], error) {
-	res := pagination.Result[*ent.ResourceLabelEvent]{Page: page}
 	is, _, err := s.Find(ctx, actor, ref, iid)
 	if err != nil {
-		return res, err
+		return pagination.Result[*ent.ResourceLabelEvent]{Page: page}, err
 	}
-	q := s.client.ResourceLabelEvent.Query().Where(resourcelabelevent.IssueID(is.ID))
-	if res.Total, err = q.Clone().Count(ctx); err != nil {
-		return res, err
+	return resourceevents.LabelEvents(ctx, s.client, resourceevents.Issue(is.ID), page)
+}
+
+// LabelEvent reads the issue's label event eventID (GET .../resource_label_events/:resource_label_event_id).
+func (s *Service) LabelEvent(ctx context.Context, actor *authz.Actor, ref, iid, eventID string) (*ent.ResourceLabelEvent, error) {
+	is, _, err := s.Find(ctx, actor, ref, iid)
+	if err != nil {
+		return nil, err
 	}
-	res.Items, err = q.WithUser().WithLabel().Order(resourcelabelevent.ByID()).Offset(page.Skip()).Limit(page.Limit()).All(ctx)
-	return res, err
+	return resourceevents.LabelEvent(ctx, s.client, resourceevents.Issue(is.ID), eventID, "resource_label_event_id")
 }
 
 // MilestoneEvents lists the milestone events of the issue, oldest first, with their milestones.

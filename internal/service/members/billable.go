@@ -356,6 +356,9 @@ func (s *Service) RemoveBillable(ctx context.Context, actor *authz.Actor, ref Re
 				return err
 			}
 		}
-		return s.removeBelow(ctx, c, ns, userID, true)
+		if err := s.removeBelow(ctx, c, ns, userID, true); err != nil {
+			return err
+		}
+		return s.left(ctx, userID, nil, &ns.ID)
 	})
 }

@@ -300,7 +300,13 @@ func (s *Service) Remove(ctx context.Context, actor *authz.Actor, ref Ref, userI
 			return err
 		}
 		if src.Kind == ProjectKind {
+			if err := s.left(ctx, m.UserID, &src.Project.ID, nil); err != nil {
+				return err
+			}
 			return events.Record(ctx, c, events.Left(src.Project.ID, m.UserID, stale(m)))
+		}
+		if err := s.left(ctx, m.UserID, nil, &src.Group.ID); err != nil {
+			return err
 		}
 		if opts.SkipSubresources {
 			return nil

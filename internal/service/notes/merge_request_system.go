@@ -33,8 +33,8 @@ func (o MergeRequestObserver) MergeRequestChanged(ctx context.Context, actor *au
 		return nil
 	}
 	if ch.Before == nil || str(ch.Before.Description) != str(mr.Description) {
-		body := "mentioned in merge request !" + strconv.Itoa(mr.Iid)
-		if err := o.notes.crossReferenceFrom(ctx, actor, mr.ProjectID, 0, body, mr.Title+"\n"+str(mr.Description)); err != nil {
+		src := refSource{typ: TypeMergeRequest, iid: mr.Iid, projectID: mr.ProjectID}
+		if err := o.notes.crossReference(ctx, actor, src, mr.Title+"\n"+str(mr.Description)); err != nil {
 			return err
 		}
 	}

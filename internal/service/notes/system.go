@@ -28,7 +28,8 @@ func (o IssueObserver) IssueChanged(ctx context.Context, actor *authz.Actor, ch 
 		return nil
 	}
 	if !ch.After.Confidential && (ch.Before == nil || str(ch.Before.Description) != str(ch.After.Description)) {
-		if err := o.notes.crossReference(ctx, actor, ch.After.ProjectID, ch.After.Iid, str(ch.After.Description)); err != nil {
+		src := refSource{typ: TypeIssue, iid: ch.After.Iid, projectID: ch.After.ProjectID}
+		if err := o.notes.crossReference(ctx, actor, src, str(ch.After.Description)); err != nil {
 			return err
 		}
 	}

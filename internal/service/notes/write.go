@@ -190,8 +190,8 @@ func (s *Service) writeWith(ctx context.Context, actor *authz.Actor, n Noteable,
 		if err := n.UserNotesChanged(ctx, t, 1); err != nil {
 			return err
 		}
-		if t.Type == TypeIssue && !internal && !confidentialIssue(t) {
-			if err := s.crossReference(ctx, actor, *t.ProjectID, *t.IID, in.Body); err != nil {
+		if (t.Type == TypeIssue || t.Type == TypeMergeRequest) && !internal && !confidentialIssue(t) {
+			if err := s.crossReference(ctx, actor, refSource{typ: t.Type, iid: *t.IID, projectID: *t.ProjectID}, in.Body); err != nil {
 				return err
 			}
 		}

@@ -23,7 +23,7 @@ func (r *Recorder) MergeRequestTarget(mr *ent.MergeRequest) Target {
 				return false, err
 			}
 			return authz.CanProject(a, proj, level, authz.ReadMergeRequest), nil
-		}}
+		}, Team: r.projectTeam(proj)}
 }
 
 // MergeRequestChanged creates and resolves the to-dos of a merge request change, as GitLab's

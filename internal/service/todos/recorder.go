@@ -14,6 +14,7 @@ import (
 	"anvil/ent/user"
 	"anvil/internal/authz"
 	"anvil/internal/db"
+	"anvil/internal/jobs"
 	"anvil/internal/service/issues"
 	"anvil/internal/service/wire"
 )
@@ -33,7 +34,16 @@ type Target struct {
 	GroupID   *int
 	// Readable reports whether u may read the target.
 	Readable func(ctx context.Context, u *ent.User) (bool, error)
+	// Team is who "@all" mentions on the target: the members of its project, as GitLab's
+	// project.team.members (direct, inherited and invited), when the actor is one of them;
+	// nobody when the actor is not (GitLab links @all only for team members). Nil: @all
+	// mentions nobody.
+	Team func(ctx context.Context, actor *authz.Actor) ([]*ent.User, error)
 }
+
+// AllMention is GitLab's "@all": every member of the target's project. No user can be named
+// "all" (GitLab reserves the name), so it never reads as a username.
+const AllMention = "all"
 
 // Recorder creates and resolves to-dos as GitLab's TodoService does, inside the transaction of
 // the change that causes them. It observes issue changes (an issues.Observer) and serves the
@@ -41,12 +51,14 @@ type Target struct {
 type Recorder struct {
 	client *ent.Client
 	policy *authz.Policy
+	// jobs queues the removals of to-dos whose users lost access (access_jobs.go).
+	jobs jobs.Enqueuer
 }
 
 // NewRecorder returns the recorder.
-func NewRecorder(client *ent.Client, policy *authz.Policy) *Recorder {
-	wire.Require("todos recorder", wire.D("client", client), wire.D("policy", policy))
-	return &Recorder{client: client, policy: policy}
+func NewRecorder(client *ent.Client, policy *authz.Policy, q jobs.Enqueuer) *Recorder {
+	wire.Require("todos recorder", wire.D("client", client), wire.D("policy", policy), wire.D("jobs", q))
+	return &Recorder{client: client, policy: policy, jobs: q}
 }
 
 // IssueTarget is the issue as a to-do's target: readable as the issue finder decides (read_issue,
@@ -62,7 +74,7 @@ func (r *Recorder) IssueTarget(is *ent.Issue) Target {
 				return false, err
 			}
 			return issues.CanRead(a, proj, level, is), nil
-		}}
+		}, Team: r.projectTeam(proj)}
 }
 
 // IssueChanged creates and resolves the to-dos of an issue change, as GitLab does: on
@@ -89,7 +101,7 @@ func (r *Recorder) IssueChanged(ctx context.Context, actor *authz.Actor, ch issu
 		}
 	}
 	if before != nil && is.Confidential && !before.Confidential {
-		if err := r.pruneUnreadable(ctx, c, t); err != nil {
+		if err := r.jobs.Enqueue(ctx, ConfidentialIssueJob{IssueID: is.ID}); err != nil {
 			return err
 		}
 	}
@@ -228,14 +240,29 @@ func (r *Recorder) mentions(ctx context.Context, c *ent.Client, actor *authz.Act
 // mentions, as GitLab expands a group mention) who may read t.
 func (r *Recorder) readers(ctx context.Context, c *ent.Client, actor *authz.Actor, t Target, names []string) ([]int, error) {
 	var or []predicate.User
+	all := false
 	for _, n := range names {
+		if n == AllMention {
+			all = true
+			continue
+		}
 		or = append(or, user.UsernameEqualFold(n))
 	}
-	us, err := c.User.Query().Where(user.Or(or...), user.StateEQ(user.StateActive)).Order(user.ByID()).All(ctx)
-	if err != nil {
-		return nil, err
+	var us []*ent.User
+	if len(or) > 0 {
+		var err error
+		if us, err = c.User.Query().Where(user.Or(or...), user.StateEQ(user.StateActive)).Order(user.ByID()).All(ctx); err != nil {
+			return nil, err
+		}
 	}
-	named := map[string]bool{}
+	if all && t.Team != nil {
+		team, err := t.Team(ctx, actor)
+		if err != nil {
+			return nil, err
+		}
+		us = append(us, team...)
+	}
+	named := map[string]bool{AllMention: true}
 	for _, u := range us {
 		named[strings.ToLower(u.Username)] = true
 	}
@@ -334,29 +361,6 @@ func (r *Recorder) create(ctx context.Context, c *ent.Client, actor *authz.Actor
 func (r *Recorder) resolve(ctx context.Context, c *ent.Client, userID int, t Target) error {
 	return c.Todo.Update().Where(todo.UserID(userID), todo.TargetType(t.Type), todo.TargetID(t.ID),
 		todo.StateEQ(todo.StatePending)).SetState(todo.StateDone).SetUpdatedAt(now()).Exec(ctx)
-}
-
-// pruneUnreadable removes the to-dos on t of the users who may no longer read it.
-func (r *Recorder) pruneUnreadable(ctx context.Context, c *ent.Client, t Target) error {
-	ts, err := c.Todo.Query().Where(todo.TargetType(t.Type), todo.TargetID(t.ID)).WithUser().All(ctx)
-	if err != nil {
-		return err
-	}
-	var gone []int
-	for _, td := range ts {
-		ok, err := t.Readable(ctx, td.Edges.User)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			gone = append(gone, td.ID)
-		}
-	}
-	if len(gone) == 0 {
-		return nil
-	}
-	_, err = c.Todo.Delete().Where(todo.IDIn(gone...)).Exec(ctx)
-	return err
 }
 
 // now is the current time as the database keeps it (UTC, milliseconds).
