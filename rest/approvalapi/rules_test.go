@@ -179,6 +179,44 @@ func TestProjectApprovalRules(t *testing.T) {
 			404, "message", "404 Project Not Found")
 	})
 
+	t.Run("hidden groups", func(t *testing.T) {
+		// A private group the project's members cannot see, whose member is the outsider.
+		hidden := f.In.NewGroup(t, "hidden", "private", nil)
+		f.In.AddGroupMember(t, hidden, f.Users["outsider"], 30)
+		_, strangerToken := f.In.NewUser(t, "stranger")
+		r := f.Do(t, "POST", base, "root", js(t, map[string]any{"name": "mixed", "approvals_required": 1,
+			"group_ids": []int{f.Group.ID, hidden.ID}}))
+		require.Equal(t, 201, r.Status, r.String())
+		mixed := servertest.Object(t, r)
+		assert.Len(t, mixed["groups"], 2)
+		assert.Equal(t, false, mixed["contains_hidden_groups"])
+
+		// A member of the project sees the visible group, that others are hidden, and every
+		// approver (the hidden group's member included).
+		r = f.Do(t, "GET", base+"/"+id(mixed), "maintainer", nil)
+		got := servertest.Object(t, r)
+		assert.Equal(t, []any{f.group(t)}, got["groups"])
+		assert.Equal(t, true, got["contains_hidden_groups"])
+		assert.Len(t, got["eligible_approvers"], 5)
+		// Someone else sees no approvers at all.
+		r = f.In.Do(t, "GET", base+"/"+id(mixed), strangerToken, nil)
+		require.Equal(t, 200, r.Status, r.String())
+		got = servertest.Object(t, r)
+		assert.Equal(t, true, got["contains_hidden_groups"])
+		assert.Equal(t, []any{}, got["eligible_approvers"])
+
+		// Hidden groups survive an update of the groups unless remove_hidden_groups.
+		r = f.Do(t, "PUT", base+"/"+id(mixed), "maintainer", js(t, map[string]any{"group_ids": []int{f.Group.ID}}))
+		require.Equal(t, 200, r.Status, r.String())
+		assert.Equal(t, true, servertest.Object(t, r)["contains_hidden_groups"])
+		r = f.Do(t, "PUT", base+"/"+id(mixed), "maintainer", js(t, map[string]any{"group_ids": []int{f.Group.ID}, "remove_hidden_groups": true}))
+		require.Equal(t, 200, r.Status, r.String())
+		assert.Equal(t, false, servertest.Object(t, r)["contains_hidden_groups"])
+		r = f.Do(t, "GET", base+"/"+id(mixed), "root", nil)
+		assert.Equal(t, []any{f.group(t)}, servertest.Object(t, r)["groups"])
+		require.Equal(t, 204, f.Do(t, "DELETE", base+"/"+id(mixed), "maintainer", nil).Status)
+	})
+
 	t.Run("delete", func(t *testing.T) {
 		r := f.Do(t, "DELETE", base+"/"+id(created), "maintainer", nil)
 		require.Equal(t, 204, r.Status, r.String())

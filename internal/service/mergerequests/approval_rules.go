@@ -607,6 +607,15 @@ func (a *Approvals) ruleView(ctx context.Context, actor *authz.Actor, proj *ent.
 		return nil, err
 	}
 	v.HiddenGroups = len(hidden) > 0
+	if v.HiddenGroups {
+		show, err := a.showsApprovers(ctx, actor, proj)
+		if err != nil {
+			return nil, err
+		}
+		if !show {
+			v.Eligible = nil
+		}
+	}
 	if r.MergeRequestID == nil {
 		v.ProtectedBranches = r.Edges.ProtectedBranches
 		if r.AppliesToAllProtectedBranches {
@@ -621,6 +630,14 @@ func (a *Approvals) ruleView(ctx context.Context, actor *authz.Actor, proj *ent.
 	}
 	v.SourceRule = r.Edges.SourceRule
 	return v, nil
+}
+
+// showsApprovers reports whether the actor sees the eligible approvers of a rule with groups
+// hidden from it: only members of the project do, who see its members anyway (GitLab's
+// ApprovalRulePresenter); others would learn the hidden groups' members.
+func (a *Approvals) showsApprovers(ctx context.Context, actor *authz.Actor, proj *ent.Project) (bool, error) {
+	level, err := a.mrs.policy.ProjectAccess(ctx, actor, proj)
+	return level >= authz.Guest, err
 }
 
 func userIDs(us []*ent.User) []int {

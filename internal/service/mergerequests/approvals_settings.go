@@ -70,6 +70,15 @@ func (a *Approvals) ApprovalStateOf(ctx context.Context, actor *authz.Actor, ref
 			return nil, err
 		}
 		r.HiddenGroups = len(hidden) > 0
+		if r.HiddenGroups {
+			show, err := a.showsApprovers(ctx, actor, st.Project)
+			if err != nil {
+				return nil, err
+			}
+			if !show {
+				r.Eligible = nil // shown empty; the state was computed with them
+			}
+		}
 	}
 	return st, nil
 }
