@@ -381,6 +381,7 @@ func TestApproverIDsFilter(t *testing.T) {
 	r = f.Do(t, "POST", "/projects/"+strconv.Itoa(f.P.ID)+"/approval_rules", "maintainer", js(t, map[string]any{
 		"name": "project", "approvals_required": 1, "user_ids": []int{f.Users["maintainer"].ID}}))
 	require.Equal(t, 201, r.Status, r.String())
+	projectRule := servertest.Object(t, r)
 	assert.Equal(t, []int{}, iids(t, "approver_ids=None"))
 	assert.Equal(t, []int{2, 1}, iids(t, "approver_ids=Any"))
 	// The maintainer approves !1 through group g and !2 through the project rule.
@@ -390,6 +391,16 @@ func TestApproverIDsFilter(t *testing.T) {
 	// Not an integer: 400.
 	r = f.Do(t, "GET", mrs+"?approver_ids[]=abc", "reporter", nil)
 	assert.Equal(t, 400, r.Status, r.String())
+
+	// Both merge requests may take a rule from the same project rule.
+	for _, iid := range []string{"1", "2"} {
+		r = f.Do(t, "POST", mrs+"/"+iid+"/approval_rules", "developer", url.Values{"name": {"x"}, "approvals_required": {"1"},
+			"approval_project_rule_id": {id(projectRule)}})
+		require.Equal(t, 201, r.Status, r.String())
+		assert.Equal(t, "project", servertest.Object(t, r)["name"])
+	}
+	assert.Equal(t, []int{2, 1}, iids(t, "approver_ids[]="+uid("maintainer")))
+	assert.Equal(t, []int{1}, iids(t, "approver_ids[]="+uid("reporter"))) // !1's first rule
 }
 
 // TestResetApprovalsOnPush: with reset_approvals_on_push (the default) a push to the source
