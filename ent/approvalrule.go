@@ -55,6 +55,8 @@ type ApprovalRuleEdges struct {
 	MergeRequest *MergeRequest `json:"merge_request,omitempty"`
 	// SourceRule holds the value of the source_rule edge.
 	SourceRule *ApprovalRule `json:"source_rule,omitempty"`
+	// DerivedRules holds the value of the derived_rules edge.
+	DerivedRules []*ApprovalRule `json:"derived_rules,omitempty"`
 	// Users holds the value of the users edge.
 	Users []*User `json:"users,omitempty"`
 	// Groups holds the value of the groups edge.
@@ -63,10 +65,11 @@ type ApprovalRuleEdges struct {
 	ProtectedBranches []*ProtectedBranch `json:"protected_branches,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [6]bool
+	loadedTypes [7]bool
 	// totalCount holds the count of the edges above.
 	totalCount [4]map[string]int
 
+	namedDerivedRules      map[string][]*ApprovalRule
 	namedUsers             map[string][]*User
 	namedGroups            map[string][]*Namespace
 	namedProtectedBranches map[string][]*ProtectedBranch
@@ -105,10 +108,19 @@ func (e ApprovalRuleEdges) SourceRuleOrErr() (*ApprovalRule, error) {
 	return nil, &NotLoadedError{edge: "source_rule"}
 }
 
+// DerivedRulesOrErr returns the DerivedRules value or an error if the edge
+// was not loaded in eager-loading.
+func (e ApprovalRuleEdges) DerivedRulesOrErr() ([]*ApprovalRule, error) {
+	if e.loadedTypes[3] {
+		return e.DerivedRules, nil
+	}
+	return nil, &NotLoadedError{edge: "derived_rules"}
+}
+
 // UsersOrErr returns the Users value or an error if the edge
 // was not loaded in eager-loading.
 func (e ApprovalRuleEdges) UsersOrErr() ([]*User, error) {
-	if e.loadedTypes[3] {
+	if e.loadedTypes[4] {
 		return e.Users, nil
 	}
 	return nil, &NotLoadedError{edge: "users"}
@@ -117,7 +129,7 @@ func (e ApprovalRuleEdges) UsersOrErr() ([]*User, error) {
 // GroupsOrErr returns the Groups value or an error if the edge
 // was not loaded in eager-loading.
 func (e ApprovalRuleEdges) GroupsOrErr() ([]*Namespace, error) {
-	if e.loadedTypes[4] {
+	if e.loadedTypes[5] {
 		return e.Groups, nil
 	}
 	return nil, &NotLoadedError{edge: "groups"}
@@ -126,7 +138,7 @@ func (e ApprovalRuleEdges) GroupsOrErr() ([]*Namespace, error) {
 // ProtectedBranchesOrErr returns the ProtectedBranches value or an error if the edge
 // was not loaded in eager-loading.
 func (e ApprovalRuleEdges) ProtectedBranchesOrErr() ([]*ProtectedBranch, error) {
-	if e.loadedTypes[5] {
+	if e.loadedTypes[6] {
 		return e.ProtectedBranches, nil
 	}
 	return nil, &NotLoadedError{edge: "protected_branches"}
@@ -264,6 +276,11 @@ func (_m *ApprovalRule) QuerySourceRule() *ApprovalRuleQuery {
 	return NewApprovalRuleClient(_m.config).QuerySourceRule(_m)
 }
 
+// QueryDerivedRules queries the "derived_rules" edge of the ApprovalRule entity.
+func (_m *ApprovalRule) QueryDerivedRules() *ApprovalRuleQuery {
+	return NewApprovalRuleClient(_m.config).QueryDerivedRules(_m)
+}
+
 // QueryUsers queries the "users" edge of the ApprovalRule entity.
 func (_m *ApprovalRule) QueryUsers() *UserQuery {
 	return NewApprovalRuleClient(_m.config).QueryUsers(_m)
@@ -344,6 +361,30 @@ func (_m *ApprovalRule) String() string {
 	}
 	builder.WriteByte(')')
 	return builder.String()
+}
+
+// NamedDerivedRules returns the DerivedRules named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *ApprovalRule) NamedDerivedRules(name string) ([]*ApprovalRule, error) {
+	if _m.Edges.namedDerivedRules == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedDerivedRules[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *ApprovalRule) appendNamedDerivedRules(name string, edges ...*ApprovalRule) {
+	if _m.Edges.namedDerivedRules == nil {
+		_m.Edges.namedDerivedRules = make(map[string][]*ApprovalRule)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedDerivedRules[name] = []*ApprovalRule{}
+	} else {
+		_m.Edges.namedDerivedRules[name] = append(_m.Edges.namedDerivedRules[name], edges...)
+	}
 }
 
 // NamedUsers returns the Users named value or an error if the edge was not

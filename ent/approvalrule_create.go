@@ -194,6 +194,21 @@ func (_c *ApprovalRuleCreate) SetSourceRule(v *ApprovalRule) *ApprovalRuleCreate
 	return _c.SetSourceRuleID(v.ID)
 }
 
+// AddDerivedRuleIDs adds the "derived_rules" edge to the ApprovalRule entity by IDs.
+func (_c *ApprovalRuleCreate) AddDerivedRuleIDs(ids ...int) *ApprovalRuleCreate {
+	_c.mutation.AddDerivedRuleIDs(ids...)
+	return _c
+}
+
+// AddDerivedRules adds the "derived_rules" edges to the ApprovalRule entity.
+func (_c *ApprovalRuleCreate) AddDerivedRules(v ...*ApprovalRule) *ApprovalRuleCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddDerivedRuleIDs(ids...)
+}
+
 // AddUserIDs adds the "users" edge to the User entity by IDs.
 func (_c *ApprovalRuleCreate) AddUserIDs(ids ...int) *ApprovalRuleCreate {
 	_c.mutation.AddUserIDs(ids...)
@@ -437,11 +452,11 @@ func (_c *ApprovalRuleCreate) createSpec() (*ApprovalRule, *sqlgraph.CreateSpec)
 	}
 	if nodes := _c.mutation.SourceRuleIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2O,
-			Inverse: false,
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
 			Table:   approvalrule.SourceRuleTable,
 			Columns: []string{approvalrule.SourceRuleColumn},
-			Bidi:    true,
+			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
 			},
@@ -452,12 +467,28 @@ func (_c *ApprovalRuleCreate) createSpec() (*ApprovalRule, *sqlgraph.CreateSpec)
 		_node.ApprovalProjectRuleID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
-	if nodes := _c.mutation.UsersIDs(); len(nodes) > 0 {
+	if nodes := _c.mutation.DerivedRulesIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.O2M,
 			Inverse: false,
+			Table:   approvalrule.DerivedRulesTable,
+			Columns: []string{approvalrule.DerivedRulesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.UsersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
 			Table:   approvalrule.UsersTable,
-			Columns: []string{approvalrule.UsersColumn},
+			Columns: approvalrule.UsersPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
@@ -470,10 +501,10 @@ func (_c *ApprovalRuleCreate) createSpec() (*ApprovalRule, *sqlgraph.CreateSpec)
 	}
 	if nodes := _c.mutation.GroupsIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   approvalrule.GroupsTable,
-			Columns: []string{approvalrule.GroupsColumn},
+			Columns: approvalrule.GroupsPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(namespace.FieldID, field.TypeInt),
@@ -486,10 +517,10 @@ func (_c *ApprovalRuleCreate) createSpec() (*ApprovalRule, *sqlgraph.CreateSpec)
 	}
 	if nodes := _c.mutation.ProtectedBranchesIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   approvalrule.ProtectedBranchesTable,
-			Columns: []string{approvalrule.ProtectedBranchesColumn},
+			Columns: approvalrule.ProtectedBranchesPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(protectedbranch.FieldID, field.TypeInt),

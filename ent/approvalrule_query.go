@@ -32,11 +32,13 @@ type ApprovalRuleQuery struct {
 	withProject                *ProjectQuery
 	withMergeRequest           *MergeRequestQuery
 	withSourceRule             *ApprovalRuleQuery
+	withDerivedRules           *ApprovalRuleQuery
 	withUsers                  *UserQuery
 	withGroups                 *NamespaceQuery
 	withProtectedBranches      *ProtectedBranchQuery
 	loadTotal                  []func(context.Context, []*ApprovalRule) error
 	modifiers                  []func(*sql.Selector)
+	withNamedDerivedRules      map[string]*ApprovalRuleQuery
 	withNamedUsers             map[string]*UserQuery
 	withNamedGroups            map[string]*NamespaceQuery
 	withNamedProtectedBranches map[string]*ProtectedBranchQuery
@@ -134,7 +136,29 @@ func (_q *ApprovalRuleQuery) QuerySourceRule() *ApprovalRuleQuery {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(approvalrule.Table, approvalrule.FieldID, selector),
 			sqlgraph.To(approvalrule.Table, approvalrule.FieldID),
-			sqlgraph.Edge(sqlgraph.O2O, false, approvalrule.SourceRuleTable, approvalrule.SourceRuleColumn),
+			sqlgraph.Edge(sqlgraph.M2O, true, approvalrule.SourceRuleTable, approvalrule.SourceRuleColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryDerivedRules chains the current query on the "derived_rules" edge.
+func (_q *ApprovalRuleQuery) QueryDerivedRules() *ApprovalRuleQuery {
+	query := (&ApprovalRuleClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(approvalrule.Table, approvalrule.FieldID, selector),
+			sqlgraph.To(approvalrule.Table, approvalrule.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, approvalrule.DerivedRulesTable, approvalrule.DerivedRulesColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -156,7 +180,7 @@ func (_q *ApprovalRuleQuery) QueryUsers() *UserQuery {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(approvalrule.Table, approvalrule.FieldID, selector),
 			sqlgraph.To(user.Table, user.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, approvalrule.UsersTable, approvalrule.UsersColumn),
+			sqlgraph.Edge(sqlgraph.M2M, false, approvalrule.UsersTable, approvalrule.UsersPrimaryKey...),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -178,7 +202,7 @@ func (_q *ApprovalRuleQuery) QueryGroups() *NamespaceQuery {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(approvalrule.Table, approvalrule.FieldID, selector),
 			sqlgraph.To(namespace.Table, namespace.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, approvalrule.GroupsTable, approvalrule.GroupsColumn),
+			sqlgraph.Edge(sqlgraph.M2M, false, approvalrule.GroupsTable, approvalrule.GroupsPrimaryKey...),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -200,7 +224,7 @@ func (_q *ApprovalRuleQuery) QueryProtectedBranches() *ProtectedBranchQuery {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(approvalrule.Table, approvalrule.FieldID, selector),
 			sqlgraph.To(protectedbranch.Table, protectedbranch.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, approvalrule.ProtectedBranchesTable, approvalrule.ProtectedBranchesColumn),
+			sqlgraph.Edge(sqlgraph.M2M, false, approvalrule.ProtectedBranchesTable, approvalrule.ProtectedBranchesPrimaryKey...),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -403,6 +427,7 @@ func (_q *ApprovalRuleQuery) Clone() *ApprovalRuleQuery {
 		withProject:           _q.withProject.Clone(),
 		withMergeRequest:      _q.withMergeRequest.Clone(),
 		withSourceRule:        _q.withSourceRule.Clone(),
+		withDerivedRules:      _q.withDerivedRules.Clone(),
 		withUsers:             _q.withUsers.Clone(),
 		withGroups:            _q.withGroups.Clone(),
 		withProtectedBranches: _q.withProtectedBranches.Clone(),
@@ -443,6 +468,17 @@ func (_q *ApprovalRuleQuery) WithSourceRule(opts ...func(*ApprovalRuleQuery)) *A
 		opt(query)
 	}
 	_q.withSourceRule = query
+	return _q
+}
+
+// WithDerivedRules tells the query-builder to eager-load the nodes that are connected to
+// the "derived_rules" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ApprovalRuleQuery) WithDerivedRules(opts ...func(*ApprovalRuleQuery)) *ApprovalRuleQuery {
+	query := (&ApprovalRuleClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withDerivedRules = query
 	return _q
 }
 
@@ -557,10 +593,11 @@ func (_q *ApprovalRuleQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 	var (
 		nodes       = []*ApprovalRule{}
 		_spec       = _q.querySpec()
-		loadedTypes = [6]bool{
+		loadedTypes = [7]bool{
 			_q.withProject != nil,
 			_q.withMergeRequest != nil,
 			_q.withSourceRule != nil,
+			_q.withDerivedRules != nil,
 			_q.withUsers != nil,
 			_q.withGroups != nil,
 			_q.withProtectedBranches != nil,
@@ -605,6 +642,13 @@ func (_q *ApprovalRuleQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 			return nil, err
 		}
 	}
+	if query := _q.withDerivedRules; query != nil {
+		if err := _q.loadDerivedRules(ctx, query, nodes,
+			func(n *ApprovalRule) { n.Edges.DerivedRules = []*ApprovalRule{} },
+			func(n *ApprovalRule, e *ApprovalRule) { n.Edges.DerivedRules = append(n.Edges.DerivedRules, e) }); err != nil {
+			return nil, err
+		}
+	}
 	if query := _q.withUsers; query != nil {
 		if err := _q.loadUsers(ctx, query, nodes,
 			func(n *ApprovalRule) { n.Edges.Users = []*User{} },
@@ -625,6 +669,13 @@ func (_q *ApprovalRuleQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 			func(n *ApprovalRule, e *ProtectedBranch) {
 				n.Edges.ProtectedBranches = append(n.Edges.ProtectedBranches, e)
 			}); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedDerivedRules {
+		if err := _q.loadDerivedRules(ctx, query, nodes,
+			func(n *ApprovalRule) { n.appendNamedDerivedRules(name) },
+			func(n *ApprovalRule, e *ApprovalRule) { n.appendNamedDerivedRules(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -750,7 +801,7 @@ func (_q *ApprovalRuleQuery) loadSourceRule(ctx context.Context, query *Approval
 	}
 	return nil
 }
-func (_q *ApprovalRuleQuery) loadUsers(ctx context.Context, query *UserQuery, nodes []*ApprovalRule, init func(*ApprovalRule), assign func(*ApprovalRule, *User)) error {
+func (_q *ApprovalRuleQuery) loadDerivedRules(ctx context.Context, query *ApprovalRuleQuery, nodes []*ApprovalRule, init func(*ApprovalRule), assign func(*ApprovalRule, *ApprovalRule)) error {
 	fks := make([]driver.Value, 0, len(nodes))
 	nodeids := make(map[int]*ApprovalRule)
 	for i := range nodes {
@@ -760,86 +811,209 @@ func (_q *ApprovalRuleQuery) loadUsers(ctx context.Context, query *UserQuery, no
 			init(nodes[i])
 		}
 	}
-	query.withFKs = true
-	query.Where(predicate.User(func(s *sql.Selector) {
-		s.Where(sql.InValues(s.C(approvalrule.UsersColumn), fks...))
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(approvalrule.FieldApprovalProjectRuleID)
+	}
+	query.Where(predicate.ApprovalRule(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(approvalrule.DerivedRulesColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {
 		return err
 	}
 	for _, n := range neighbors {
-		fk := n.approval_rule_users
+		fk := n.ApprovalProjectRuleID
 		if fk == nil {
-			return fmt.Errorf(`foreign-key "approval_rule_users" is nil for node %v`, n.ID)
+			return fmt.Errorf(`foreign-key "approval_project_rule_id" is nil for node %v`, n.ID)
 		}
 		node, ok := nodeids[*fk]
 		if !ok {
-			return fmt.Errorf(`unexpected referenced foreign-key "approval_rule_users" returned %v for node %v`, *fk, n.ID)
+			return fmt.Errorf(`unexpected referenced foreign-key "approval_project_rule_id" returned %v for node %v`, *fk, n.ID)
 		}
 		assign(node, n)
+	}
+	return nil
+}
+func (_q *ApprovalRuleQuery) loadUsers(ctx context.Context, query *UserQuery, nodes []*ApprovalRule, init func(*ApprovalRule), assign func(*ApprovalRule, *User)) error {
+	edgeIDs := make([]driver.Value, len(nodes))
+	byID := make(map[int]*ApprovalRule)
+	nids := make(map[int]map[*ApprovalRule]struct{})
+	for i, node := range nodes {
+		edgeIDs[i] = node.ID
+		byID[node.ID] = node
+		if init != nil {
+			init(node)
+		}
+	}
+	query.Where(func(s *sql.Selector) {
+		joinT := sql.Table(approvalrule.UsersTable)
+		s.Join(joinT).On(s.C(user.FieldID), joinT.C(approvalrule.UsersPrimaryKey[1]))
+		s.Where(sql.InValues(joinT.C(approvalrule.UsersPrimaryKey[0]), edgeIDs...))
+		columns := s.SelectedColumns()
+		s.Select(joinT.C(approvalrule.UsersPrimaryKey[0]))
+		s.AppendSelect(columns...)
+		s.SetDistinct(false)
+	})
+	if err := query.prepareQuery(ctx); err != nil {
+		return err
+	}
+	qr := QuerierFunc(func(ctx context.Context, q Query) (Value, error) {
+		return query.sqlAll(ctx, func(_ context.Context, spec *sqlgraph.QuerySpec) {
+			assign := spec.Assign
+			values := spec.ScanValues
+			spec.ScanValues = func(columns []string) ([]any, error) {
+				values, err := values(columns[1:])
+				if err != nil {
+					return nil, err
+				}
+				return append([]any{new(sql.NullInt64)}, values...), nil
+			}
+			spec.Assign = func(columns []string, values []any) error {
+				outValue := int(values[0].(*sql.NullInt64).Int64)
+				inValue := int(values[1].(*sql.NullInt64).Int64)
+				if nids[inValue] == nil {
+					nids[inValue] = map[*ApprovalRule]struct{}{byID[outValue]: {}}
+					return assign(columns[1:], values[1:])
+				}
+				nids[inValue][byID[outValue]] = struct{}{}
+				return nil
+			}
+		})
+	})
+	neighbors, err := withInterceptors[[]*User](ctx, query, qr, query.inters)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected "users" node returned %v`, n.ID)
+		}
+		for kn := range nodes {
+			assign(kn, n)
+		}
 	}
 	return nil
 }
 func (_q *ApprovalRuleQuery) loadGroups(ctx context.Context, query *NamespaceQuery, nodes []*ApprovalRule, init func(*ApprovalRule), assign func(*ApprovalRule, *Namespace)) error {
-	fks := make([]driver.Value, 0, len(nodes))
-	nodeids := make(map[int]*ApprovalRule)
-	for i := range nodes {
-		fks = append(fks, nodes[i].ID)
-		nodeids[nodes[i].ID] = nodes[i]
+	edgeIDs := make([]driver.Value, len(nodes))
+	byID := make(map[int]*ApprovalRule)
+	nids := make(map[int]map[*ApprovalRule]struct{})
+	for i, node := range nodes {
+		edgeIDs[i] = node.ID
+		byID[node.ID] = node
 		if init != nil {
-			init(nodes[i])
+			init(node)
 		}
 	}
-	query.withFKs = true
-	query.Where(predicate.Namespace(func(s *sql.Selector) {
-		s.Where(sql.InValues(s.C(approvalrule.GroupsColumn), fks...))
-	}))
-	neighbors, err := query.All(ctx)
+	query.Where(func(s *sql.Selector) {
+		joinT := sql.Table(approvalrule.GroupsTable)
+		s.Join(joinT).On(s.C(namespace.FieldID), joinT.C(approvalrule.GroupsPrimaryKey[1]))
+		s.Where(sql.InValues(joinT.C(approvalrule.GroupsPrimaryKey[0]), edgeIDs...))
+		columns := s.SelectedColumns()
+		s.Select(joinT.C(approvalrule.GroupsPrimaryKey[0]))
+		s.AppendSelect(columns...)
+		s.SetDistinct(false)
+	})
+	if err := query.prepareQuery(ctx); err != nil {
+		return err
+	}
+	qr := QuerierFunc(func(ctx context.Context, q Query) (Value, error) {
+		return query.sqlAll(ctx, func(_ context.Context, spec *sqlgraph.QuerySpec) {
+			assign := spec.Assign
+			values := spec.ScanValues
+			spec.ScanValues = func(columns []string) ([]any, error) {
+				values, err := values(columns[1:])
+				if err != nil {
+					return nil, err
+				}
+				return append([]any{new(sql.NullInt64)}, values...), nil
+			}
+			spec.Assign = func(columns []string, values []any) error {
+				outValue := int(values[0].(*sql.NullInt64).Int64)
+				inValue := int(values[1].(*sql.NullInt64).Int64)
+				if nids[inValue] == nil {
+					nids[inValue] = map[*ApprovalRule]struct{}{byID[outValue]: {}}
+					return assign(columns[1:], values[1:])
+				}
+				nids[inValue][byID[outValue]] = struct{}{}
+				return nil
+			}
+		})
+	})
+	neighbors, err := withInterceptors[[]*Namespace](ctx, query, qr, query.inters)
 	if err != nil {
 		return err
 	}
 	for _, n := range neighbors {
-		fk := n.approval_rule_groups
-		if fk == nil {
-			return fmt.Errorf(`foreign-key "approval_rule_groups" is nil for node %v`, n.ID)
-		}
-		node, ok := nodeids[*fk]
+		nodes, ok := nids[n.ID]
 		if !ok {
-			return fmt.Errorf(`unexpected referenced foreign-key "approval_rule_groups" returned %v for node %v`, *fk, n.ID)
+			return fmt.Errorf(`unexpected "groups" node returned %v`, n.ID)
 		}
-		assign(node, n)
+		for kn := range nodes {
+			assign(kn, n)
+		}
 	}
 	return nil
 }
 func (_q *ApprovalRuleQuery) loadProtectedBranches(ctx context.Context, query *ProtectedBranchQuery, nodes []*ApprovalRule, init func(*ApprovalRule), assign func(*ApprovalRule, *ProtectedBranch)) error {
-	fks := make([]driver.Value, 0, len(nodes))
-	nodeids := make(map[int]*ApprovalRule)
-	for i := range nodes {
-		fks = append(fks, nodes[i].ID)
-		nodeids[nodes[i].ID] = nodes[i]
+	edgeIDs := make([]driver.Value, len(nodes))
+	byID := make(map[int]*ApprovalRule)
+	nids := make(map[int]map[*ApprovalRule]struct{})
+	for i, node := range nodes {
+		edgeIDs[i] = node.ID
+		byID[node.ID] = node
 		if init != nil {
-			init(nodes[i])
+			init(node)
 		}
 	}
-	query.withFKs = true
-	query.Where(predicate.ProtectedBranch(func(s *sql.Selector) {
-		s.Where(sql.InValues(s.C(approvalrule.ProtectedBranchesColumn), fks...))
-	}))
-	neighbors, err := query.All(ctx)
+	query.Where(func(s *sql.Selector) {
+		joinT := sql.Table(approvalrule.ProtectedBranchesTable)
+		s.Join(joinT).On(s.C(protectedbranch.FieldID), joinT.C(approvalrule.ProtectedBranchesPrimaryKey[1]))
+		s.Where(sql.InValues(joinT.C(approvalrule.ProtectedBranchesPrimaryKey[0]), edgeIDs...))
+		columns := s.SelectedColumns()
+		s.Select(joinT.C(approvalrule.ProtectedBranchesPrimaryKey[0]))
+		s.AppendSelect(columns...)
+		s.SetDistinct(false)
+	})
+	if err := query.prepareQuery(ctx); err != nil {
+		return err
+	}
+	qr := QuerierFunc(func(ctx context.Context, q Query) (Value, error) {
+		return query.sqlAll(ctx, func(_ context.Context, spec *sqlgraph.QuerySpec) {
+			assign := spec.Assign
+			values := spec.ScanValues
+			spec.ScanValues = func(columns []string) ([]any, error) {
+				values, err := values(columns[1:])
+				if err != nil {
+					return nil, err
+				}
+				return append([]any{new(sql.NullInt64)}, values...), nil
+			}
+			spec.Assign = func(columns []string, values []any) error {
+				outValue := int(values[0].(*sql.NullInt64).Int64)
+				inValue := int(values[1].(*sql.NullInt64).Int64)
+				if nids[inValue] == nil {
+					nids[inValue] = map[*ApprovalRule]struct{}{byID[outValue]: {}}
+					return assign(columns[1:], values[1:])
+				}
+				nids[inValue][byID[outValue]] = struct{}{}
+				return nil
+			}
+		})
+	})
+	neighbors, err := withInterceptors[[]*ProtectedBranch](ctx, query, qr, query.inters)
 	if err != nil {
 		return err
 	}
 	for _, n := range neighbors {
-		fk := n.approval_rule_protected_branches
-		if fk == nil {
-			return fmt.Errorf(`foreign-key "approval_rule_protected_branches" is nil for node %v`, n.ID)
-		}
-		node, ok := nodeids[*fk]
+		nodes, ok := nids[n.ID]
 		if !ok {
-			return fmt.Errorf(`unexpected referenced foreign-key "approval_rule_protected_branches" returned %v for node %v`, *fk, n.ID)
+			return fmt.Errorf(`unexpected "protected_branches" node returned %v`, n.ID)
 		}
-		assign(node, n)
+		for kn := range nodes {
+			assign(kn, n)
+		}
 	}
 	return nil
 }
@@ -970,6 +1144,20 @@ func (_q *ApprovalRuleQuery) ForShare(opts ...sql.LockOption) *ApprovalRuleQuery
 func (_q *ApprovalRuleQuery) Modify(modifiers ...func(s *sql.Selector)) *ApprovalRuleSelect {
 	_q.modifiers = append(_q.modifiers, modifiers...)
 	return _q.Select()
+}
+
+// WithNamedDerivedRules tells the query-builder to eager-load the nodes that are connected to the "derived_rules"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ApprovalRuleQuery) WithNamedDerivedRules(name string, opts ...func(*ApprovalRuleQuery)) *ApprovalRuleQuery {
+	query := (&ApprovalRuleClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedDerivedRules == nil {
+		_q.withNamedDerivedRules = make(map[string]*ApprovalRuleQuery)
+	}
+	_q.withNamedDerivedRules[name] = query
+	return _q
 }
 
 // WithNamedUsers tells the query-builder to eager-load the nodes that are connected to the "users"

@@ -226,6 +226,21 @@ func (_u *ApprovalRuleUpdate) SetSourceRule(v *ApprovalRule) *ApprovalRuleUpdate
 	return _u.SetSourceRuleID(v.ID)
 }
 
+// AddDerivedRuleIDs adds the "derived_rules" edge to the ApprovalRule entity by IDs.
+func (_u *ApprovalRuleUpdate) AddDerivedRuleIDs(ids ...int) *ApprovalRuleUpdate {
+	_u.mutation.AddDerivedRuleIDs(ids...)
+	return _u
+}
+
+// AddDerivedRules adds the "derived_rules" edges to the ApprovalRule entity.
+func (_u *ApprovalRuleUpdate) AddDerivedRules(v ...*ApprovalRule) *ApprovalRuleUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddDerivedRuleIDs(ids...)
+}
+
 // AddUserIDs adds the "users" edge to the User entity by IDs.
 func (_u *ApprovalRuleUpdate) AddUserIDs(ids ...int) *ApprovalRuleUpdate {
 	_u.mutation.AddUserIDs(ids...)
@@ -292,6 +307,27 @@ func (_u *ApprovalRuleUpdate) ClearMergeRequest() *ApprovalRuleUpdate {
 func (_u *ApprovalRuleUpdate) ClearSourceRule() *ApprovalRuleUpdate {
 	_u.mutation.ClearSourceRule()
 	return _u
+}
+
+// ClearDerivedRules clears all "derived_rules" edges to the ApprovalRule entity.
+func (_u *ApprovalRuleUpdate) ClearDerivedRules() *ApprovalRuleUpdate {
+	_u.mutation.ClearDerivedRules()
+	return _u
+}
+
+// RemoveDerivedRuleIDs removes the "derived_rules" edge to ApprovalRule entities by IDs.
+func (_u *ApprovalRuleUpdate) RemoveDerivedRuleIDs(ids ...int) *ApprovalRuleUpdate {
+	_u.mutation.RemoveDerivedRuleIDs(ids...)
+	return _u
+}
+
+// RemoveDerivedRules removes "derived_rules" edges to ApprovalRule entities.
+func (_u *ApprovalRuleUpdate) RemoveDerivedRules(v ...*ApprovalRule) *ApprovalRuleUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveDerivedRuleIDs(ids...)
 }
 
 // ClearUsers clears all "users" edges to the User entity.
@@ -529,11 +565,11 @@ func (_u *ApprovalRuleUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if _u.mutation.SourceRuleCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2O,
-			Inverse: false,
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
 			Table:   approvalrule.SourceRuleTable,
 			Columns: []string{approvalrule.SourceRuleColumn},
-			Bidi:    true,
+			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
 			},
@@ -542,11 +578,56 @@ func (_u *ApprovalRuleUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if nodes := _u.mutation.SourceRuleIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2O,
-			Inverse: false,
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
 			Table:   approvalrule.SourceRuleTable,
 			Columns: []string{approvalrule.SourceRuleColumn},
-			Bidi:    true,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.DerivedRulesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   approvalrule.DerivedRulesTable,
+			Columns: []string{approvalrule.DerivedRulesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedDerivedRulesIDs(); len(nodes) > 0 && !_u.mutation.DerivedRulesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   approvalrule.DerivedRulesTable,
+			Columns: []string{approvalrule.DerivedRulesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DerivedRulesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   approvalrule.DerivedRulesTable,
+			Columns: []string{approvalrule.DerivedRulesColumn},
+			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
 			},
@@ -558,10 +639,10 @@ func (_u *ApprovalRuleUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if _u.mutation.UsersCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   approvalrule.UsersTable,
-			Columns: []string{approvalrule.UsersColumn},
+			Columns: approvalrule.UsersPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
@@ -571,10 +652,10 @@ func (_u *ApprovalRuleUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if nodes := _u.mutation.RemovedUsersIDs(); len(nodes) > 0 && !_u.mutation.UsersCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   approvalrule.UsersTable,
-			Columns: []string{approvalrule.UsersColumn},
+			Columns: approvalrule.UsersPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
@@ -587,10 +668,10 @@ func (_u *ApprovalRuleUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if nodes := _u.mutation.UsersIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   approvalrule.UsersTable,
-			Columns: []string{approvalrule.UsersColumn},
+			Columns: approvalrule.UsersPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
@@ -603,10 +684,10 @@ func (_u *ApprovalRuleUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if _u.mutation.GroupsCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   approvalrule.GroupsTable,
-			Columns: []string{approvalrule.GroupsColumn},
+			Columns: approvalrule.GroupsPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(namespace.FieldID, field.TypeInt),
@@ -616,10 +697,10 @@ func (_u *ApprovalRuleUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if nodes := _u.mutation.RemovedGroupsIDs(); len(nodes) > 0 && !_u.mutation.GroupsCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   approvalrule.GroupsTable,
-			Columns: []string{approvalrule.GroupsColumn},
+			Columns: approvalrule.GroupsPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(namespace.FieldID, field.TypeInt),
@@ -632,10 +713,10 @@ func (_u *ApprovalRuleUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if nodes := _u.mutation.GroupsIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   approvalrule.GroupsTable,
-			Columns: []string{approvalrule.GroupsColumn},
+			Columns: approvalrule.GroupsPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(namespace.FieldID, field.TypeInt),
@@ -648,10 +729,10 @@ func (_u *ApprovalRuleUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if _u.mutation.ProtectedBranchesCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   approvalrule.ProtectedBranchesTable,
-			Columns: []string{approvalrule.ProtectedBranchesColumn},
+			Columns: approvalrule.ProtectedBranchesPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(protectedbranch.FieldID, field.TypeInt),
@@ -661,10 +742,10 @@ func (_u *ApprovalRuleUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if nodes := _u.mutation.RemovedProtectedBranchesIDs(); len(nodes) > 0 && !_u.mutation.ProtectedBranchesCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   approvalrule.ProtectedBranchesTable,
-			Columns: []string{approvalrule.ProtectedBranchesColumn},
+			Columns: approvalrule.ProtectedBranchesPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(protectedbranch.FieldID, field.TypeInt),
@@ -677,10 +758,10 @@ func (_u *ApprovalRuleUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if nodes := _u.mutation.ProtectedBranchesIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   approvalrule.ProtectedBranchesTable,
-			Columns: []string{approvalrule.ProtectedBranchesColumn},
+			Columns: approvalrule.ProtectedBranchesPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(protectedbranch.FieldID, field.TypeInt),
@@ -905,6 +986,21 @@ func (_u *ApprovalRuleUpdateOne) SetSourceRule(v *ApprovalRule) *ApprovalRuleUpd
 	return _u.SetSourceRuleID(v.ID)
 }
 
+// AddDerivedRuleIDs adds the "derived_rules" edge to the ApprovalRule entity by IDs.
+func (_u *ApprovalRuleUpdateOne) AddDerivedRuleIDs(ids ...int) *ApprovalRuleUpdateOne {
+	_u.mutation.AddDerivedRuleIDs(ids...)
+	return _u
+}
+
+// AddDerivedRules adds the "derived_rules" edges to the ApprovalRule entity.
+func (_u *ApprovalRuleUpdateOne) AddDerivedRules(v ...*ApprovalRule) *ApprovalRuleUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddDerivedRuleIDs(ids...)
+}
+
 // AddUserIDs adds the "users" edge to the User entity by IDs.
 func (_u *ApprovalRuleUpdateOne) AddUserIDs(ids ...int) *ApprovalRuleUpdateOne {
 	_u.mutation.AddUserIDs(ids...)
@@ -971,6 +1067,27 @@ func (_u *ApprovalRuleUpdateOne) ClearMergeRequest() *ApprovalRuleUpdateOne {
 func (_u *ApprovalRuleUpdateOne) ClearSourceRule() *ApprovalRuleUpdateOne {
 	_u.mutation.ClearSourceRule()
 	return _u
+}
+
+// ClearDerivedRules clears all "derived_rules" edges to the ApprovalRule entity.
+func (_u *ApprovalRuleUpdateOne) ClearDerivedRules() *ApprovalRuleUpdateOne {
+	_u.mutation.ClearDerivedRules()
+	return _u
+}
+
+// RemoveDerivedRuleIDs removes the "derived_rules" edge to ApprovalRule entities by IDs.
+func (_u *ApprovalRuleUpdateOne) RemoveDerivedRuleIDs(ids ...int) *ApprovalRuleUpdateOne {
+	_u.mutation.RemoveDerivedRuleIDs(ids...)
+	return _u
+}
+
+// RemoveDerivedRules removes "derived_rules" edges to ApprovalRule entities.
+func (_u *ApprovalRuleUpdateOne) RemoveDerivedRules(v ...*ApprovalRule) *ApprovalRuleUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveDerivedRuleIDs(ids...)
 }
 
 // ClearUsers clears all "users" edges to the User entity.
@@ -1238,11 +1355,11 @@ func (_u *ApprovalRuleUpdateOne) sqlSave(ctx context.Context) (_node *ApprovalRu
 	}
 	if _u.mutation.SourceRuleCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2O,
-			Inverse: false,
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
 			Table:   approvalrule.SourceRuleTable,
 			Columns: []string{approvalrule.SourceRuleColumn},
-			Bidi:    true,
+			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
 			},
@@ -1251,11 +1368,56 @@ func (_u *ApprovalRuleUpdateOne) sqlSave(ctx context.Context) (_node *ApprovalRu
 	}
 	if nodes := _u.mutation.SourceRuleIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2O,
-			Inverse: false,
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
 			Table:   approvalrule.SourceRuleTable,
 			Columns: []string{approvalrule.SourceRuleColumn},
-			Bidi:    true,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.DerivedRulesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   approvalrule.DerivedRulesTable,
+			Columns: []string{approvalrule.DerivedRulesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedDerivedRulesIDs(); len(nodes) > 0 && !_u.mutation.DerivedRulesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   approvalrule.DerivedRulesTable,
+			Columns: []string{approvalrule.DerivedRulesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.DerivedRulesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   approvalrule.DerivedRulesTable,
+			Columns: []string{approvalrule.DerivedRulesColumn},
+			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
 			},
@@ -1267,10 +1429,10 @@ func (_u *ApprovalRuleUpdateOne) sqlSave(ctx context.Context) (_node *ApprovalRu
 	}
 	if _u.mutation.UsersCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   approvalrule.UsersTable,
-			Columns: []string{approvalrule.UsersColumn},
+			Columns: approvalrule.UsersPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
@@ -1280,10 +1442,10 @@ func (_u *ApprovalRuleUpdateOne) sqlSave(ctx context.Context) (_node *ApprovalRu
 	}
 	if nodes := _u.mutation.RemovedUsersIDs(); len(nodes) > 0 && !_u.mutation.UsersCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   approvalrule.UsersTable,
-			Columns: []string{approvalrule.UsersColumn},
+			Columns: approvalrule.UsersPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
@@ -1296,10 +1458,10 @@ func (_u *ApprovalRuleUpdateOne) sqlSave(ctx context.Context) (_node *ApprovalRu
 	}
 	if nodes := _u.mutation.UsersIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   approvalrule.UsersTable,
-			Columns: []string{approvalrule.UsersColumn},
+			Columns: approvalrule.UsersPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
@@ -1312,10 +1474,10 @@ func (_u *ApprovalRuleUpdateOne) sqlSave(ctx context.Context) (_node *ApprovalRu
 	}
 	if _u.mutation.GroupsCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   approvalrule.GroupsTable,
-			Columns: []string{approvalrule.GroupsColumn},
+			Columns: approvalrule.GroupsPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(namespace.FieldID, field.TypeInt),
@@ -1325,10 +1487,10 @@ func (_u *ApprovalRuleUpdateOne) sqlSave(ctx context.Context) (_node *ApprovalRu
 	}
 	if nodes := _u.mutation.RemovedGroupsIDs(); len(nodes) > 0 && !_u.mutation.GroupsCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   approvalrule.GroupsTable,
-			Columns: []string{approvalrule.GroupsColumn},
+			Columns: approvalrule.GroupsPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(namespace.FieldID, field.TypeInt),
@@ -1341,10 +1503,10 @@ func (_u *ApprovalRuleUpdateOne) sqlSave(ctx context.Context) (_node *ApprovalRu
 	}
 	if nodes := _u.mutation.GroupsIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   approvalrule.GroupsTable,
-			Columns: []string{approvalrule.GroupsColumn},
+			Columns: approvalrule.GroupsPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(namespace.FieldID, field.TypeInt),
@@ -1357,10 +1519,10 @@ func (_u *ApprovalRuleUpdateOne) sqlSave(ctx context.Context) (_node *ApprovalRu
 	}
 	if _u.mutation.ProtectedBranchesCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   approvalrule.ProtectedBranchesTable,
-			Columns: []string{approvalrule.ProtectedBranchesColumn},
+			Columns: approvalrule.ProtectedBranchesPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(protectedbranch.FieldID, field.TypeInt),
@@ -1370,10 +1532,10 @@ func (_u *ApprovalRuleUpdateOne) sqlSave(ctx context.Context) (_node *ApprovalRu
 	}
 	if nodes := _u.mutation.RemovedProtectedBranchesIDs(); len(nodes) > 0 && !_u.mutation.ProtectedBranchesCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   approvalrule.ProtectedBranchesTable,
-			Columns: []string{approvalrule.ProtectedBranchesColumn},
+			Columns: approvalrule.ProtectedBranchesPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(protectedbranch.FieldID, field.TypeInt),
@@ -1386,10 +1548,10 @@ func (_u *ApprovalRuleUpdateOne) sqlSave(ctx context.Context) (_node *ApprovalRu
 	}
 	if nodes := _u.mutation.ProtectedBranchesIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
+			Rel:     sqlgraph.M2M,
 			Inverse: false,
 			Table:   approvalrule.ProtectedBranchesTable,
-			Columns: []string{approvalrule.ProtectedBranchesColumn},
+			Columns: approvalrule.ProtectedBranchesPrimaryKey,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(protectedbranch.FieldID, field.TypeInt),

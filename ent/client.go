@@ -798,7 +798,23 @@ func (c *ApprovalRuleClient) QuerySourceRule(_m *ApprovalRule) *ApprovalRuleQuer
 		step := sqlgraph.NewStep(
 			sqlgraph.From(approvalrule.Table, approvalrule.FieldID, id),
 			sqlgraph.To(approvalrule.Table, approvalrule.FieldID),
-			sqlgraph.Edge(sqlgraph.O2O, false, approvalrule.SourceRuleTable, approvalrule.SourceRuleColumn),
+			sqlgraph.Edge(sqlgraph.M2O, true, approvalrule.SourceRuleTable, approvalrule.SourceRuleColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryDerivedRules queries the derived_rules edge of a ApprovalRule.
+func (c *ApprovalRuleClient) QueryDerivedRules(_m *ApprovalRule) *ApprovalRuleQuery {
+	query := (&ApprovalRuleClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(approvalrule.Table, approvalrule.FieldID, id),
+			sqlgraph.To(approvalrule.Table, approvalrule.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, approvalrule.DerivedRulesTable, approvalrule.DerivedRulesColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -814,7 +830,7 @@ func (c *ApprovalRuleClient) QueryUsers(_m *ApprovalRule) *UserQuery {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(approvalrule.Table, approvalrule.FieldID, id),
 			sqlgraph.To(user.Table, user.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, approvalrule.UsersTable, approvalrule.UsersColumn),
+			sqlgraph.Edge(sqlgraph.M2M, false, approvalrule.UsersTable, approvalrule.UsersPrimaryKey...),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -830,7 +846,7 @@ func (c *ApprovalRuleClient) QueryGroups(_m *ApprovalRule) *NamespaceQuery {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(approvalrule.Table, approvalrule.FieldID, id),
 			sqlgraph.To(namespace.Table, namespace.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, approvalrule.GroupsTable, approvalrule.GroupsColumn),
+			sqlgraph.Edge(sqlgraph.M2M, false, approvalrule.GroupsTable, approvalrule.GroupsPrimaryKey...),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -846,7 +862,7 @@ func (c *ApprovalRuleClient) QueryProtectedBranches(_m *ApprovalRule) *Protected
 		step := sqlgraph.NewStep(
 			sqlgraph.From(approvalrule.Table, approvalrule.FieldID, id),
 			sqlgraph.To(protectedbranch.Table, protectedbranch.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, approvalrule.ProtectedBranchesTable, approvalrule.ProtectedBranchesColumn),
+			sqlgraph.Edge(sqlgraph.M2M, false, approvalrule.ProtectedBranchesTable, approvalrule.ProtectedBranchesPrimaryKey...),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -6007,6 +6023,22 @@ func (c *NamespaceClient) QueryEvents(_m *Namespace) *EventQuery {
 	return query
 }
 
+// QueryApprovalRules queries the approval_rules edge of a Namespace.
+func (c *NamespaceClient) QueryApprovalRules(_m *Namespace) *ApprovalRuleQuery {
+	query := (&ApprovalRuleClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(namespace.Table, namespace.FieldID, id),
+			sqlgraph.To(approvalrule.Table, approvalrule.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, namespace.ApprovalRulesTable, namespace.ApprovalRulesPrimaryKey...),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *NamespaceClient) Hooks() []Hook {
 	return c.hooks.Namespace
@@ -7421,6 +7453,22 @@ func (c *ProtectedBranchClient) GetX(ctx context.Context, id int) *ProtectedBran
 		panic(err)
 	}
 	return obj
+}
+
+// QueryApprovalRules queries the approval_rules edge of a ProtectedBranch.
+func (c *ProtectedBranchClient) QueryApprovalRules(_m *ProtectedBranch) *ApprovalRuleQuery {
+	query := (&ApprovalRuleClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(protectedbranch.Table, protectedbranch.FieldID, id),
+			sqlgraph.To(approvalrule.Table, approvalrule.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, protectedbranch.ApprovalRulesTable, protectedbranch.ApprovalRulesPrimaryKey...),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
 }
 
 // Hooks returns the client hooks.
@@ -9332,6 +9380,22 @@ func (c *UserClient) QueryMemberships(_m *User) *MemberQuery {
 			sqlgraph.From(user.Table, user.FieldID, id),
 			sqlgraph.To(member.Table, member.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, user.MembershipsTable, user.MembershipsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryApprovalRules queries the approval_rules edge of a User.
+func (c *UserClient) QueryApprovalRules(_m *User) *ApprovalRuleQuery {
+	query := (&ApprovalRuleClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, id),
+			sqlgraph.To(approvalrule.Table, approvalrule.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, user.ApprovalRulesTable, user.ApprovalRulesPrimaryKey...),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil

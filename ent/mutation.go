@@ -154,6 +154,9 @@ type ApprovalRuleMutation struct {
 	clearedmerge_request              bool
 	source_rule                       *int
 	clearedsource_rule                bool
+	derived_rules                     map[int]struct{}
+	removedderived_rules              map[int]struct{}
+	clearedderived_rules              bool
 	users                             map[int]struct{}
 	removedusers                      map[int]struct{}
 	clearedusers                      bool
@@ -828,6 +831,60 @@ func (m *ApprovalRuleMutation) ResetSourceRule() {
 	m.clearedsource_rule = false
 }
 
+// AddDerivedRuleIDs adds the "derived_rules" edge to the ApprovalRule entity by ids.
+func (m *ApprovalRuleMutation) AddDerivedRuleIDs(ids ...int) {
+	if m.derived_rules == nil {
+		m.derived_rules = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.derived_rules[ids[i]] = struct{}{}
+	}
+}
+
+// ClearDerivedRules clears the "derived_rules" edge to the ApprovalRule entity.
+func (m *ApprovalRuleMutation) ClearDerivedRules() {
+	m.clearedderived_rules = true
+}
+
+// DerivedRulesCleared reports if the "derived_rules" edge to the ApprovalRule entity was cleared.
+func (m *ApprovalRuleMutation) DerivedRulesCleared() bool {
+	return m.clearedderived_rules
+}
+
+// RemoveDerivedRuleIDs removes the "derived_rules" edge to the ApprovalRule entity by IDs.
+func (m *ApprovalRuleMutation) RemoveDerivedRuleIDs(ids ...int) {
+	if m.removedderived_rules == nil {
+		m.removedderived_rules = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.derived_rules, ids[i])
+		m.removedderived_rules[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedDerivedRules returns the removed IDs of the "derived_rules" edge to the ApprovalRule entity.
+func (m *ApprovalRuleMutation) RemovedDerivedRulesIDs() (ids []int) {
+	for id := range m.removedderived_rules {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// DerivedRulesIDs returns the "derived_rules" edge IDs in the mutation.
+func (m *ApprovalRuleMutation) DerivedRulesIDs() (ids []int) {
+	for id := range m.derived_rules {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetDerivedRules resets all changes to the "derived_rules" edge.
+func (m *ApprovalRuleMutation) ResetDerivedRules() {
+	m.derived_rules = nil
+	m.clearedderived_rules = false
+	m.removedderived_rules = nil
+}
+
 // AddUserIDs adds the "users" edge to the User entity by ids.
 func (m *ApprovalRuleMutation) AddUserIDs(ids ...int) {
 	if m.users == nil {
@@ -1335,7 +1392,7 @@ func (m *ApprovalRuleMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ApprovalRuleMutation) AddedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 7)
 	if m.project != nil {
 		edges = append(edges, approvalrule.EdgeProject)
 	}
@@ -1344,6 +1401,9 @@ func (m *ApprovalRuleMutation) AddedEdges() []string {
 	}
 	if m.source_rule != nil {
 		edges = append(edges, approvalrule.EdgeSourceRule)
+	}
+	if m.derived_rules != nil {
+		edges = append(edges, approvalrule.EdgeDerivedRules)
 	}
 	if m.users != nil {
 		edges = append(edges, approvalrule.EdgeUsers)
@@ -1373,6 +1433,12 @@ func (m *ApprovalRuleMutation) AddedIDs(name string) []ent.Value {
 		if id := m.source_rule; id != nil {
 			return []ent.Value{*id}
 		}
+	case approvalrule.EdgeDerivedRules:
+		ids := make([]ent.Value, 0, len(m.derived_rules))
+		for id := range m.derived_rules {
+			ids = append(ids, id)
+		}
+		return ids
 	case approvalrule.EdgeUsers:
 		ids := make([]ent.Value, 0, len(m.users))
 		for id := range m.users {
@@ -1397,7 +1463,10 @@ func (m *ApprovalRuleMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ApprovalRuleMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 7)
+	if m.removedderived_rules != nil {
+		edges = append(edges, approvalrule.EdgeDerivedRules)
+	}
 	if m.removedusers != nil {
 		edges = append(edges, approvalrule.EdgeUsers)
 	}
@@ -1414,6 +1483,12 @@ func (m *ApprovalRuleMutation) RemovedEdges() []string {
 // the given name in this mutation.
 func (m *ApprovalRuleMutation) RemovedIDs(name string) []ent.Value {
 	switch name {
+	case approvalrule.EdgeDerivedRules:
+		ids := make([]ent.Value, 0, len(m.removedderived_rules))
+		for id := range m.removedderived_rules {
+			ids = append(ids, id)
+		}
+		return ids
 	case approvalrule.EdgeUsers:
 		ids := make([]ent.Value, 0, len(m.removedusers))
 		for id := range m.removedusers {
@@ -1438,7 +1513,7 @@ func (m *ApprovalRuleMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ApprovalRuleMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 7)
 	if m.clearedproject {
 		edges = append(edges, approvalrule.EdgeProject)
 	}
@@ -1447,6 +1522,9 @@ func (m *ApprovalRuleMutation) ClearedEdges() []string {
 	}
 	if m.clearedsource_rule {
 		edges = append(edges, approvalrule.EdgeSourceRule)
+	}
+	if m.clearedderived_rules {
+		edges = append(edges, approvalrule.EdgeDerivedRules)
 	}
 	if m.clearedusers {
 		edges = append(edges, approvalrule.EdgeUsers)
@@ -1470,6 +1548,8 @@ func (m *ApprovalRuleMutation) EdgeCleared(name string) bool {
 		return m.clearedmerge_request
 	case approvalrule.EdgeSourceRule:
 		return m.clearedsource_rule
+	case approvalrule.EdgeDerivedRules:
+		return m.clearedderived_rules
 	case approvalrule.EdgeUsers:
 		return m.clearedusers
 	case approvalrule.EdgeGroups:
@@ -1509,6 +1589,9 @@ func (m *ApprovalRuleMutation) ResetEdge(name string) error {
 		return nil
 	case approvalrule.EdgeSourceRule:
 		m.ResetSourceRule()
+		return nil
+	case approvalrule.EdgeDerivedRules:
+		m.ResetDerivedRules()
 		return nil
 	case approvalrule.EdgeUsers:
 		m.ResetUsers()
@@ -27463,6 +27546,9 @@ type NamespaceMutation struct {
 	events                            map[int]struct{}
 	removedevents                     map[int]struct{}
 	clearedevents                     bool
+	approval_rules                    map[int]struct{}
+	removedapproval_rules             map[int]struct{}
+	clearedapproval_rules             bool
 	done                              bool
 	oldValue                          func(context.Context) (*Namespace, error)
 	predicates                        []predicate.Namespace
@@ -29060,6 +29146,60 @@ func (m *NamespaceMutation) ResetEvents() {
 	m.removedevents = nil
 }
 
+// AddApprovalRuleIDs adds the "approval_rules" edge to the ApprovalRule entity by ids.
+func (m *NamespaceMutation) AddApprovalRuleIDs(ids ...int) {
+	if m.approval_rules == nil {
+		m.approval_rules = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.approval_rules[ids[i]] = struct{}{}
+	}
+}
+
+// ClearApprovalRules clears the "approval_rules" edge to the ApprovalRule entity.
+func (m *NamespaceMutation) ClearApprovalRules() {
+	m.clearedapproval_rules = true
+}
+
+// ApprovalRulesCleared reports if the "approval_rules" edge to the ApprovalRule entity was cleared.
+func (m *NamespaceMutation) ApprovalRulesCleared() bool {
+	return m.clearedapproval_rules
+}
+
+// RemoveApprovalRuleIDs removes the "approval_rules" edge to the ApprovalRule entity by IDs.
+func (m *NamespaceMutation) RemoveApprovalRuleIDs(ids ...int) {
+	if m.removedapproval_rules == nil {
+		m.removedapproval_rules = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.approval_rules, ids[i])
+		m.removedapproval_rules[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedApprovalRules returns the removed IDs of the "approval_rules" edge to the ApprovalRule entity.
+func (m *NamespaceMutation) RemovedApprovalRulesIDs() (ids []int) {
+	for id := range m.removedapproval_rules {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ApprovalRulesIDs returns the "approval_rules" edge IDs in the mutation.
+func (m *NamespaceMutation) ApprovalRulesIDs() (ids []int) {
+	for id := range m.approval_rules {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetApprovalRules resets all changes to the "approval_rules" edge.
+func (m *NamespaceMutation) ResetApprovalRules() {
+	m.approval_rules = nil
+	m.clearedapproval_rules = false
+	m.removedapproval_rules = nil
+}
+
 // Where appends a list predicates to the NamespaceMutation builder.
 func (m *NamespaceMutation) Where(ps ...predicate.Namespace) {
 	m.predicates = append(m.predicates, ps...)
@@ -29660,7 +29800,7 @@ func (m *NamespaceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *NamespaceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 10)
+	edges := make([]string, 0, 11)
 	if m.parent != nil {
 		edges = append(edges, namespace.EdgeParent)
 	}
@@ -29690,6 +29830,9 @@ func (m *NamespaceMutation) AddedEdges() []string {
 	}
 	if m.events != nil {
 		edges = append(edges, namespace.EdgeEvents)
+	}
+	if m.approval_rules != nil {
+		edges = append(edges, namespace.EdgeApprovalRules)
 	}
 	return edges
 }
@@ -29754,13 +29897,19 @@ func (m *NamespaceMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case namespace.EdgeApprovalRules:
+		ids := make([]ent.Value, 0, len(m.approval_rules))
+		for id := range m.approval_rules {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *NamespaceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 10)
+	edges := make([]string, 0, 11)
 	if m.removedchildren != nil {
 		edges = append(edges, namespace.EdgeChildren)
 	}
@@ -29784,6 +29933,9 @@ func (m *NamespaceMutation) RemovedEdges() []string {
 	}
 	if m.removedevents != nil {
 		edges = append(edges, namespace.EdgeEvents)
+	}
+	if m.removedapproval_rules != nil {
+		edges = append(edges, namespace.EdgeApprovalRules)
 	}
 	return edges
 }
@@ -29840,13 +29992,19 @@ func (m *NamespaceMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case namespace.EdgeApprovalRules:
+		ids := make([]ent.Value, 0, len(m.removedapproval_rules))
+		for id := range m.removedapproval_rules {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *NamespaceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 10)
+	edges := make([]string, 0, 11)
 	if m.clearedparent {
 		edges = append(edges, namespace.EdgeParent)
 	}
@@ -29877,6 +30035,9 @@ func (m *NamespaceMutation) ClearedEdges() []string {
 	if m.clearedevents {
 		edges = append(edges, namespace.EdgeEvents)
 	}
+	if m.clearedapproval_rules {
+		edges = append(edges, namespace.EdgeApprovalRules)
+	}
 	return edges
 }
 
@@ -29904,6 +30065,8 @@ func (m *NamespaceMutation) EdgeCleared(name string) bool {
 		return m.clearedcustom_attributes
 	case namespace.EdgeEvents:
 		return m.clearedevents
+	case namespace.EdgeApprovalRules:
+		return m.clearedapproval_rules
 	}
 	return false
 }
@@ -29955,6 +30118,9 @@ func (m *NamespaceMutation) ResetEdge(name string) error {
 		return nil
 	case namespace.EdgeEvents:
 		m.ResetEvents()
+		return nil
+	case namespace.EdgeApprovalRules:
+		m.ResetApprovalRules()
 		return nil
 	}
 	return fmt.Errorf("unknown Namespace edge %s", name)
@@ -40980,6 +41146,9 @@ type ProtectedBranchMutation struct {
 	allow_force_push              *bool
 	code_owner_approval_required  *bool
 	clearedFields                 map[string]struct{}
+	approval_rules                map[int]struct{}
+	removedapproval_rules         map[int]struct{}
+	clearedapproval_rules         bool
 	done                          bool
 	oldValue                      func(context.Context) (*ProtectedBranch, error)
 	predicates                    []predicate.ProtectedBranch
@@ -41472,6 +41641,60 @@ func (m *ProtectedBranchMutation) ResetCodeOwnerApprovalRequired() {
 	m.code_owner_approval_required = nil
 }
 
+// AddApprovalRuleIDs adds the "approval_rules" edge to the ApprovalRule entity by ids.
+func (m *ProtectedBranchMutation) AddApprovalRuleIDs(ids ...int) {
+	if m.approval_rules == nil {
+		m.approval_rules = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.approval_rules[ids[i]] = struct{}{}
+	}
+}
+
+// ClearApprovalRules clears the "approval_rules" edge to the ApprovalRule entity.
+func (m *ProtectedBranchMutation) ClearApprovalRules() {
+	m.clearedapproval_rules = true
+}
+
+// ApprovalRulesCleared reports if the "approval_rules" edge to the ApprovalRule entity was cleared.
+func (m *ProtectedBranchMutation) ApprovalRulesCleared() bool {
+	return m.clearedapproval_rules
+}
+
+// RemoveApprovalRuleIDs removes the "approval_rules" edge to the ApprovalRule entity by IDs.
+func (m *ProtectedBranchMutation) RemoveApprovalRuleIDs(ids ...int) {
+	if m.removedapproval_rules == nil {
+		m.removedapproval_rules = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.approval_rules, ids[i])
+		m.removedapproval_rules[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedApprovalRules returns the removed IDs of the "approval_rules" edge to the ApprovalRule entity.
+func (m *ProtectedBranchMutation) RemovedApprovalRulesIDs() (ids []int) {
+	for id := range m.removedapproval_rules {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ApprovalRulesIDs returns the "approval_rules" edge IDs in the mutation.
+func (m *ProtectedBranchMutation) ApprovalRulesIDs() (ids []int) {
+	for id := range m.approval_rules {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetApprovalRules resets all changes to the "approval_rules" edge.
+func (m *ProtectedBranchMutation) ResetApprovalRules() {
+	m.approval_rules = nil
+	m.clearedapproval_rules = false
+	m.removedapproval_rules = nil
+}
+
 // Where appends a list predicates to the ProtectedBranchMutation builder.
 func (m *ProtectedBranchMutation) Where(ps ...predicate.ProtectedBranch) {
 	m.predicates = append(m.predicates, ps...)
@@ -41756,49 +41979,85 @@ func (m *ProtectedBranchMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ProtectedBranchMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.approval_rules != nil {
+		edges = append(edges, protectedbranch.EdgeApprovalRules)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *ProtectedBranchMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case protectedbranch.EdgeApprovalRules:
+		ids := make([]ent.Value, 0, len(m.approval_rules))
+		for id := range m.approval_rules {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ProtectedBranchMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.removedapproval_rules != nil {
+		edges = append(edges, protectedbranch.EdgeApprovalRules)
+	}
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
 func (m *ProtectedBranchMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case protectedbranch.EdgeApprovalRules:
+		ids := make([]ent.Value, 0, len(m.removedapproval_rules))
+		for id := range m.removedapproval_rules {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ProtectedBranchMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedapproval_rules {
+		edges = append(edges, protectedbranch.EdgeApprovalRules)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *ProtectedBranchMutation) EdgeCleared(name string) bool {
+	switch name {
+	case protectedbranch.EdgeApprovalRules:
+		return m.clearedapproval_rules
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *ProtectedBranchMutation) ClearEdge(name string) error {
+	switch name {
+	}
 	return fmt.Errorf("unknown ProtectedBranch unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *ProtectedBranchMutation) ResetEdge(name string) error {
+	switch name {
+	case protectedbranch.EdgeApprovalRules:
+		m.ResetApprovalRules()
+		return nil
+	}
 	return fmt.Errorf("unknown ProtectedBranch edge %s", name)
 }
 
@@ -51673,6 +51932,9 @@ type UserMutation struct {
 	memberships              map[int]struct{}
 	removedmemberships       map[int]struct{}
 	clearedmemberships       bool
+	approval_rules           map[int]struct{}
+	removedapproval_rules    map[int]struct{}
+	clearedapproval_rules    bool
 	tokens                   map[int]struct{}
 	removedtokens            map[int]struct{}
 	clearedtokens            bool
@@ -53675,6 +53937,60 @@ func (m *UserMutation) ResetMemberships() {
 	m.removedmemberships = nil
 }
 
+// AddApprovalRuleIDs adds the "approval_rules" edge to the ApprovalRule entity by ids.
+func (m *UserMutation) AddApprovalRuleIDs(ids ...int) {
+	if m.approval_rules == nil {
+		m.approval_rules = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.approval_rules[ids[i]] = struct{}{}
+	}
+}
+
+// ClearApprovalRules clears the "approval_rules" edge to the ApprovalRule entity.
+func (m *UserMutation) ClearApprovalRules() {
+	m.clearedapproval_rules = true
+}
+
+// ApprovalRulesCleared reports if the "approval_rules" edge to the ApprovalRule entity was cleared.
+func (m *UserMutation) ApprovalRulesCleared() bool {
+	return m.clearedapproval_rules
+}
+
+// RemoveApprovalRuleIDs removes the "approval_rules" edge to the ApprovalRule entity by IDs.
+func (m *UserMutation) RemoveApprovalRuleIDs(ids ...int) {
+	if m.removedapproval_rules == nil {
+		m.removedapproval_rules = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.approval_rules, ids[i])
+		m.removedapproval_rules[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedApprovalRules returns the removed IDs of the "approval_rules" edge to the ApprovalRule entity.
+func (m *UserMutation) RemovedApprovalRulesIDs() (ids []int) {
+	for id := range m.removedapproval_rules {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ApprovalRulesIDs returns the "approval_rules" edge IDs in the mutation.
+func (m *UserMutation) ApprovalRulesIDs() (ids []int) {
+	for id := range m.approval_rules {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetApprovalRules resets all changes to the "approval_rules" edge.
+func (m *UserMutation) ResetApprovalRules() {
+	m.approval_rules = nil
+	m.clearedapproval_rules = false
+	m.removedapproval_rules = nil
+}
+
 // AddTokenIDs adds the "tokens" edge to the PersonalAccessToken entity by ids.
 func (m *UserMutation) AddTokenIDs(ids ...int) {
 	if m.tokens == nil {
@@ -55116,9 +55432,12 @@ func (m *UserMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *UserMutation) AddedEdges() []string {
-	edges := make([]string, 0, 10)
+	edges := make([]string, 0, 11)
 	if m.memberships != nil {
 		edges = append(edges, user.EdgeMemberships)
+	}
+	if m.approval_rules != nil {
+		edges = append(edges, user.EdgeApprovalRules)
 	}
 	if m.tokens != nil {
 		edges = append(edges, user.EdgeTokens)
@@ -55157,6 +55476,12 @@ func (m *UserMutation) AddedIDs(name string) []ent.Value {
 	case user.EdgeMemberships:
 		ids := make([]ent.Value, 0, len(m.memberships))
 		for id := range m.memberships {
+			ids = append(ids, id)
+		}
+		return ids
+	case user.EdgeApprovalRules:
+		ids := make([]ent.Value, 0, len(m.approval_rules))
+		for id := range m.approval_rules {
 			ids = append(ids, id)
 		}
 		return ids
@@ -55216,9 +55541,12 @@ func (m *UserMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *UserMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 10)
+	edges := make([]string, 0, 11)
 	if m.removedmemberships != nil {
 		edges = append(edges, user.EdgeMemberships)
+	}
+	if m.removedapproval_rules != nil {
+		edges = append(edges, user.EdgeApprovalRules)
 	}
 	if m.removedtokens != nil {
 		edges = append(edges, user.EdgeTokens)
@@ -55251,6 +55579,12 @@ func (m *UserMutation) RemovedIDs(name string) []ent.Value {
 	case user.EdgeMemberships:
 		ids := make([]ent.Value, 0, len(m.removedmemberships))
 		for id := range m.removedmemberships {
+			ids = append(ids, id)
+		}
+		return ids
+	case user.EdgeApprovalRules:
+		ids := make([]ent.Value, 0, len(m.removedapproval_rules))
+		for id := range m.removedapproval_rules {
 			ids = append(ids, id)
 		}
 		return ids
@@ -55302,9 +55636,12 @@ func (m *UserMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *UserMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 10)
+	edges := make([]string, 0, 11)
 	if m.clearedmemberships {
 		edges = append(edges, user.EdgeMemberships)
+	}
+	if m.clearedapproval_rules {
+		edges = append(edges, user.EdgeApprovalRules)
 	}
 	if m.clearedtokens {
 		edges = append(edges, user.EdgeTokens)
@@ -55342,6 +55679,8 @@ func (m *UserMutation) EdgeCleared(name string) bool {
 	switch name {
 	case user.EdgeMemberships:
 		return m.clearedmemberships
+	case user.EdgeApprovalRules:
+		return m.clearedapproval_rules
 	case user.EdgeTokens:
 		return m.clearedtokens
 	case user.EdgeCustomAttributes:
@@ -55384,6 +55723,9 @@ func (m *UserMutation) ResetEdge(name string) error {
 	switch name {
 	case user.EdgeMemberships:
 		m.ResetMemberships()
+		return nil
+	case user.EdgeApprovalRules:
+		m.ResetApprovalRules()
 		return nil
 	case user.EdgeTokens:
 		m.ResetTokens()

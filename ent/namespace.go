@@ -72,9 +72,8 @@ type Namespace struct {
 	RunnersToken string `json:"-"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the NamespaceQuery when eager-loading is set.
-	Edges                NamespaceEdges `json:"edges"`
-	approval_rule_groups *int
-	selectValues         sql.SelectValues
+	Edges        NamespaceEdges `json:"edges"`
+	selectValues sql.SelectValues
 }
 
 // NamespaceEdges holds the relations/edges for other nodes in the graph.
@@ -99,9 +98,11 @@ type NamespaceEdges struct {
 	CustomAttributes []*GroupCustomAttribute `json:"custom_attributes,omitempty"`
 	// Events holds the value of the events edge.
 	Events []*Event `json:"events,omitempty"`
+	// ApprovalRules holds the value of the approval_rules edge.
+	ApprovalRules []*ApprovalRule `json:"approval_rules,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [10]bool
+	loadedTypes [11]bool
 
 	namedChildren         map[string][]*Namespace
 	namedProjects         map[string][]*Project
@@ -111,6 +112,7 @@ type NamespaceEdges struct {
 	namedProjectShares    map[string][]*ProjectGroupLink
 	namedCustomAttributes map[string][]*GroupCustomAttribute
 	namedEvents           map[string][]*Event
+	namedApprovalRules    map[string][]*ApprovalRule
 }
 
 // ParentOrErr returns the Parent value or an error if the edge
@@ -207,6 +209,15 @@ func (e NamespaceEdges) EventsOrErr() ([]*Event, error) {
 	return nil, &NotLoadedError{edge: "events"}
 }
 
+// ApprovalRulesOrErr returns the ApprovalRules value or an error if the edge
+// was not loaded in eager-loading.
+func (e NamespaceEdges) ApprovalRulesOrErr() ([]*ApprovalRule, error) {
+	if e.loadedTypes[10] {
+		return e.ApprovalRules, nil
+	}
+	return nil, &NotLoadedError{edge: "approval_rules"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*Namespace) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
@@ -220,8 +231,6 @@ func (*Namespace) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullString)
 		case namespace.FieldCreatedAt, namespace.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
-		case namespace.ForeignKeys[0]: // approval_rule_groups
-			values[i] = new(sql.NullInt64)
 		default:
 			values[i] = new(sql.UnknownType)
 		}
@@ -402,13 +411,6 @@ func (_m *Namespace) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.RunnersToken = value.String
 			}
-		case namespace.ForeignKeys[0]:
-			if value, ok := values[i].(*sql.NullInt64); !ok {
-				return fmt.Errorf("unexpected type %T for edge-field approval_rule_groups", value)
-			} else if value.Valid {
-				_m.approval_rule_groups = new(int)
-				*_m.approval_rule_groups = int(value.Int64)
-			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -470,6 +472,11 @@ func (_m *Namespace) QueryCustomAttributes() *GroupCustomAttributeQuery {
 // QueryEvents queries the "events" edge of the Namespace entity.
 func (_m *Namespace) QueryEvents() *EventQuery {
 	return NewNamespaceClient(_m.config).QueryEvents(_m)
+}
+
+// QueryApprovalRules queries the "approval_rules" edge of the Namespace entity.
+func (_m *Namespace) QueryApprovalRules() *ApprovalRuleQuery {
+	return NewNamespaceClient(_m.config).QueryApprovalRules(_m)
 }
 
 // Update returns a builder for updating this Namespace.
@@ -770,6 +777,30 @@ func (_m *Namespace) appendNamedEvents(name string, edges ...*Event) {
 		_m.Edges.namedEvents[name] = []*Event{}
 	} else {
 		_m.Edges.namedEvents[name] = append(_m.Edges.namedEvents[name], edges...)
+	}
+}
+
+// NamedApprovalRules returns the ApprovalRules named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Namespace) NamedApprovalRules(name string) ([]*ApprovalRule, error) {
+	if _m.Edges.namedApprovalRules == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedApprovalRules[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Namespace) appendNamedApprovalRules(name string, edges ...*ApprovalRule) {
+	if _m.Edges.namedApprovalRules == nil {
+		_m.Edges.namedApprovalRules = make(map[string][]*ApprovalRule)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedApprovalRules[name] = []*ApprovalRule{}
+	} else {
+		_m.Edges.namedApprovalRules[name] = append(_m.Edges.namedApprovalRules[name], edges...)
 	}
 }
 

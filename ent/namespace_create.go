@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/approvalrule"
 	"anvil/ent/event"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
@@ -497,6 +498,21 @@ func (_c *NamespaceCreate) AddEvents(v ...*Event) *NamespaceCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddEventIDs(ids...)
+}
+
+// AddApprovalRuleIDs adds the "approval_rules" edge to the ApprovalRule entity by IDs.
+func (_c *NamespaceCreate) AddApprovalRuleIDs(ids ...int) *NamespaceCreate {
+	_c.mutation.AddApprovalRuleIDs(ids...)
+	return _c
+}
+
+// AddApprovalRules adds the "approval_rules" edges to the ApprovalRule entity.
+func (_c *NamespaceCreate) AddApprovalRules(v ...*ApprovalRule) *NamespaceCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddApprovalRuleIDs(ids...)
 }
 
 // Mutation returns the NamespaceMutation object of the builder.
@@ -997,6 +1013,22 @@ func (_c *NamespaceCreate) createSpec() (*Namespace, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.ApprovalRulesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   namespace.ApprovalRulesTable,
+			Columns: namespace.ApprovalRulesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/approvalrule"
 	"anvil/ent/event"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
@@ -41,7 +42,7 @@ type NamespaceQuery struct {
 	withProjectShares         *ProjectGroupLinkQuery
 	withCustomAttributes      *GroupCustomAttributeQuery
 	withEvents                *EventQuery
-	withFKs                   bool
+	withApprovalRules         *ApprovalRuleQuery
 	loadTotal                 []func(context.Context, []*Namespace) error
 	modifiers                 []func(*sql.Selector)
 	withNamedChildren         map[string]*NamespaceQuery
@@ -52,6 +53,7 @@ type NamespaceQuery struct {
 	withNamedProjectShares    map[string]*ProjectGroupLinkQuery
 	withNamedCustomAttributes map[string]*GroupCustomAttributeQuery
 	withNamedEvents           map[string]*EventQuery
+	withNamedApprovalRules    map[string]*ApprovalRuleQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -308,6 +310,28 @@ func (_q *NamespaceQuery) QueryEvents() *EventQuery {
 	return query
 }
 
+// QueryApprovalRules chains the current query on the "approval_rules" edge.
+func (_q *NamespaceQuery) QueryApprovalRules() *ApprovalRuleQuery {
+	query := (&ApprovalRuleClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(namespace.Table, namespace.FieldID, selector),
+			sqlgraph.To(approvalrule.Table, approvalrule.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, namespace.ApprovalRulesTable, namespace.ApprovalRulesPrimaryKey...),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // First returns the first Namespace entity from the query.
 // Returns a *NotFoundError when no Namespace was found.
 func (_q *NamespaceQuery) First(ctx context.Context) (*Namespace, error) {
@@ -510,6 +534,7 @@ func (_q *NamespaceQuery) Clone() *NamespaceQuery {
 		withProjectShares:    _q.withProjectShares.Clone(),
 		withCustomAttributes: _q.withCustomAttributes.Clone(),
 		withEvents:           _q.withEvents.Clone(),
+		withApprovalRules:    _q.withApprovalRules.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -627,6 +652,17 @@ func (_q *NamespaceQuery) WithEvents(opts ...func(*EventQuery)) *NamespaceQuery 
 	return _q
 }
 
+// WithApprovalRules tells the query-builder to eager-load the nodes that are connected to
+// the "approval_rules" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *NamespaceQuery) WithApprovalRules(opts ...func(*ApprovalRuleQuery)) *NamespaceQuery {
+	query := (&ApprovalRuleClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withApprovalRules = query
+	return _q
+}
+
 // GroupBy is used to group vertices by one or more fields/columns.
 // It is often used with aggregate functions, like: count, max, mean, min, sum.
 //
@@ -704,9 +740,8 @@ func (_q *NamespaceQuery) prepareQuery(ctx context.Context) error {
 func (_q *NamespaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Namespace, error) {
 	var (
 		nodes       = []*Namespace{}
-		withFKs     = _q.withFKs
 		_spec       = _q.querySpec()
-		loadedTypes = [10]bool{
+		loadedTypes = [11]bool{
 			_q.withParent != nil,
 			_q.withChildren != nil,
 			_q.withOwner != nil,
@@ -717,11 +752,9 @@ func (_q *NamespaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Na
 			_q.withProjectShares != nil,
 			_q.withCustomAttributes != nil,
 			_q.withEvents != nil,
+			_q.withApprovalRules != nil,
 		}
 	)
-	if withFKs {
-		_spec.Node.Columns = append(_spec.Node.Columns, namespace.ForeignKeys...)
-	}
 	_spec.ScanValues = func(columns []string) ([]any, error) {
 		return (*Namespace).scanValues(nil, columns)
 	}
@@ -813,6 +846,13 @@ func (_q *NamespaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Na
 			return nil, err
 		}
 	}
+	if query := _q.withApprovalRules; query != nil {
+		if err := _q.loadApprovalRules(ctx, query, nodes,
+			func(n *Namespace) { n.Edges.ApprovalRules = []*ApprovalRule{} },
+			func(n *Namespace, e *ApprovalRule) { n.Edges.ApprovalRules = append(n.Edges.ApprovalRules, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedChildren {
 		if err := _q.loadChildren(ctx, query, nodes,
 			func(n *Namespace) { n.appendNamedChildren(name) },
@@ -869,6 +909,13 @@ func (_q *NamespaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Na
 			return nil, err
 		}
 	}
+	for name, query := range _q.withNamedApprovalRules {
+		if err := _q.loadApprovalRules(ctx, query, nodes,
+			func(n *Namespace) { n.appendNamedApprovalRules(name) },
+			func(n *Namespace, e *ApprovalRule) { n.appendNamedApprovalRules(name, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for i := range _q.loadTotal {
 		if err := _q.loadTotal[i](ctx, nodes); err != nil {
 			return nil, err
@@ -919,7 +966,6 @@ func (_q *NamespaceQuery) loadChildren(ctx context.Context, query *NamespaceQuer
 			init(nodes[i])
 		}
 	}
-	query.withFKs = true
 	if len(query.ctx.Fields) > 0 {
 		query.ctx.AppendFieldOnce(namespace.FieldParentID)
 	}
@@ -1191,6 +1237,67 @@ func (_q *NamespaceQuery) loadEvents(ctx context.Context, query *EventQuery, nod
 	}
 	return nil
 }
+func (_q *NamespaceQuery) loadApprovalRules(ctx context.Context, query *ApprovalRuleQuery, nodes []*Namespace, init func(*Namespace), assign func(*Namespace, *ApprovalRule)) error {
+	edgeIDs := make([]driver.Value, len(nodes))
+	byID := make(map[int]*Namespace)
+	nids := make(map[int]map[*Namespace]struct{})
+	for i, node := range nodes {
+		edgeIDs[i] = node.ID
+		byID[node.ID] = node
+		if init != nil {
+			init(node)
+		}
+	}
+	query.Where(func(s *sql.Selector) {
+		joinT := sql.Table(namespace.ApprovalRulesTable)
+		s.Join(joinT).On(s.C(approvalrule.FieldID), joinT.C(namespace.ApprovalRulesPrimaryKey[0]))
+		s.Where(sql.InValues(joinT.C(namespace.ApprovalRulesPrimaryKey[1]), edgeIDs...))
+		columns := s.SelectedColumns()
+		s.Select(joinT.C(namespace.ApprovalRulesPrimaryKey[1]))
+		s.AppendSelect(columns...)
+		s.SetDistinct(false)
+	})
+	if err := query.prepareQuery(ctx); err != nil {
+		return err
+	}
+	qr := QuerierFunc(func(ctx context.Context, q Query) (Value, error) {
+		return query.sqlAll(ctx, func(_ context.Context, spec *sqlgraph.QuerySpec) {
+			assign := spec.Assign
+			values := spec.ScanValues
+			spec.ScanValues = func(columns []string) ([]any, error) {
+				values, err := values(columns[1:])
+				if err != nil {
+					return nil, err
+				}
+				return append([]any{new(sql.NullInt64)}, values...), nil
+			}
+			spec.Assign = func(columns []string, values []any) error {
+				outValue := int(values[0].(*sql.NullInt64).Int64)
+				inValue := int(values[1].(*sql.NullInt64).Int64)
+				if nids[inValue] == nil {
+					nids[inValue] = map[*Namespace]struct{}{byID[outValue]: {}}
+					return assign(columns[1:], values[1:])
+				}
+				nids[inValue][byID[outValue]] = struct{}{}
+				return nil
+			}
+		})
+	})
+	neighbors, err := withInterceptors[[]*ApprovalRule](ctx, query, qr, query.inters)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected "approval_rules" node returned %v`, n.ID)
+		}
+		for kn := range nodes {
+			assign(kn, n)
+		}
+	}
+	return nil
+}
 
 func (_q *NamespaceQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -1426,6 +1533,20 @@ func (_q *NamespaceQuery) WithNamedEvents(name string, opts ...func(*EventQuery)
 		_q.withNamedEvents = make(map[string]*EventQuery)
 	}
 	_q.withNamedEvents[name] = query
+	return _q
+}
+
+// WithNamedApprovalRules tells the query-builder to eager-load the nodes that are connected to the "approval_rules"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *NamespaceQuery) WithNamedApprovalRules(name string, opts ...func(*ApprovalRuleQuery)) *NamespaceQuery {
+	query := (&ApprovalRuleClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedApprovalRules == nil {
+		_q.withNamedApprovalRules = make(map[string]*ApprovalRuleQuery)
+	}
+	_q.withNamedApprovalRules[name] = query
 	return _q
 }
 

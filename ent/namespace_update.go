@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/approvalrule"
 	"anvil/ent/event"
 	"anvil/ent/groupcustomattribute"
 	"anvil/ent/groupgrouplink"
@@ -539,6 +540,21 @@ func (_u *NamespaceUpdate) AddEvents(v ...*Event) *NamespaceUpdate {
 	return _u.AddEventIDs(ids...)
 }
 
+// AddApprovalRuleIDs adds the "approval_rules" edge to the ApprovalRule entity by IDs.
+func (_u *NamespaceUpdate) AddApprovalRuleIDs(ids ...int) *NamespaceUpdate {
+	_u.mutation.AddApprovalRuleIDs(ids...)
+	return _u
+}
+
+// AddApprovalRules adds the "approval_rules" edges to the ApprovalRule entity.
+func (_u *NamespaceUpdate) AddApprovalRules(v ...*ApprovalRule) *NamespaceUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddApprovalRuleIDs(ids...)
+}
+
 // Mutation returns the NamespaceMutation object of the builder.
 func (_u *NamespaceUpdate) Mutation() *NamespaceMutation {
 	return _u.mutation
@@ -722,6 +738,27 @@ func (_u *NamespaceUpdate) RemoveEvents(v ...*Event) *NamespaceUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveEventIDs(ids...)
+}
+
+// ClearApprovalRules clears all "approval_rules" edges to the ApprovalRule entity.
+func (_u *NamespaceUpdate) ClearApprovalRules() *NamespaceUpdate {
+	_u.mutation.ClearApprovalRules()
+	return _u
+}
+
+// RemoveApprovalRuleIDs removes the "approval_rules" edge to ApprovalRule entities by IDs.
+func (_u *NamespaceUpdate) RemoveApprovalRuleIDs(ids ...int) *NamespaceUpdate {
+	_u.mutation.RemoveApprovalRuleIDs(ids...)
+	return _u
+}
+
+// RemoveApprovalRules removes "approval_rules" edges to ApprovalRule entities.
+func (_u *NamespaceUpdate) RemoveApprovalRules(v ...*ApprovalRule) *NamespaceUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveApprovalRuleIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -1314,6 +1351,51 @@ func (_u *NamespaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.ApprovalRulesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   namespace.ApprovalRulesTable,
+			Columns: namespace.ApprovalRulesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedApprovalRulesIDs(); len(nodes) > 0 && !_u.mutation.ApprovalRulesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   namespace.ApprovalRulesTable,
+			Columns: namespace.ApprovalRulesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ApprovalRulesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   namespace.ApprovalRulesTable,
+			Columns: namespace.ApprovalRulesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -1839,6 +1921,21 @@ func (_u *NamespaceUpdateOne) AddEvents(v ...*Event) *NamespaceUpdateOne {
 	return _u.AddEventIDs(ids...)
 }
 
+// AddApprovalRuleIDs adds the "approval_rules" edge to the ApprovalRule entity by IDs.
+func (_u *NamespaceUpdateOne) AddApprovalRuleIDs(ids ...int) *NamespaceUpdateOne {
+	_u.mutation.AddApprovalRuleIDs(ids...)
+	return _u
+}
+
+// AddApprovalRules adds the "approval_rules" edges to the ApprovalRule entity.
+func (_u *NamespaceUpdateOne) AddApprovalRules(v ...*ApprovalRule) *NamespaceUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddApprovalRuleIDs(ids...)
+}
+
 // Mutation returns the NamespaceMutation object of the builder.
 func (_u *NamespaceUpdateOne) Mutation() *NamespaceMutation {
 	return _u.mutation
@@ -2022,6 +2119,27 @@ func (_u *NamespaceUpdateOne) RemoveEvents(v ...*Event) *NamespaceUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveEventIDs(ids...)
+}
+
+// ClearApprovalRules clears all "approval_rules" edges to the ApprovalRule entity.
+func (_u *NamespaceUpdateOne) ClearApprovalRules() *NamespaceUpdateOne {
+	_u.mutation.ClearApprovalRules()
+	return _u
+}
+
+// RemoveApprovalRuleIDs removes the "approval_rules" edge to ApprovalRule entities by IDs.
+func (_u *NamespaceUpdateOne) RemoveApprovalRuleIDs(ids ...int) *NamespaceUpdateOne {
+	_u.mutation.RemoveApprovalRuleIDs(ids...)
+	return _u
+}
+
+// RemoveApprovalRules removes "approval_rules" edges to ApprovalRule entities.
+func (_u *NamespaceUpdateOne) RemoveApprovalRules(v ...*ApprovalRule) *NamespaceUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveApprovalRuleIDs(ids...)
 }
 
 // Where appends a list predicates to the NamespaceUpdate builder.
@@ -2637,6 +2755,51 @@ func (_u *NamespaceUpdateOne) sqlSave(ctx context.Context) (_node *Namespace, er
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ApprovalRulesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   namespace.ApprovalRulesTable,
+			Columns: namespace.ApprovalRulesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedApprovalRulesIDs(); len(nodes) > 0 && !_u.mutation.ApprovalRulesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   namespace.ApprovalRulesTable,
+			Columns: namespace.ApprovalRulesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ApprovalRulesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   namespace.ApprovalRulesTable,
+			Columns: namespace.ApprovalRulesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -36,9 +36,31 @@ type ProtectedBranch struct {
 	// AllowForcePush holds the value of the "allow_force_push" field.
 	AllowForcePush bool `json:"allow_force_push,omitempty"`
 	// CodeOwnerApprovalRequired holds the value of the "code_owner_approval_required" field.
-	CodeOwnerApprovalRequired        bool `json:"code_owner_approval_required,omitempty"`
-	approval_rule_protected_branches *int
-	selectValues                     sql.SelectValues
+	CodeOwnerApprovalRequired bool `json:"code_owner_approval_required,omitempty"`
+	// Edges holds the relations/edges for other nodes in the graph.
+	// The values are being populated by the ProtectedBranchQuery when eager-loading is set.
+	Edges        ProtectedBranchEdges `json:"edges"`
+	selectValues sql.SelectValues
+}
+
+// ProtectedBranchEdges holds the relations/edges for other nodes in the graph.
+type ProtectedBranchEdges struct {
+	// ApprovalRules holds the value of the approval_rules edge.
+	ApprovalRules []*ApprovalRule `json:"approval_rules,omitempty"`
+	// loadedTypes holds the information for reporting if a
+	// type was loaded (or requested) in eager-loading or not.
+	loadedTypes [1]bool
+
+	namedApprovalRules map[string][]*ApprovalRule
+}
+
+// ApprovalRulesOrErr returns the ApprovalRules value or an error if the edge
+// was not loaded in eager-loading.
+func (e ProtectedBranchEdges) ApprovalRulesOrErr() ([]*ApprovalRule, error) {
+	if e.loadedTypes[0] {
+		return e.ApprovalRules, nil
+	}
+	return nil, &NotLoadedError{edge: "approval_rules"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -56,8 +78,6 @@ func (*ProtectedBranch) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullString)
 		case protectedbranch.FieldCreatedAt, protectedbranch.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
-		case protectedbranch.ForeignKeys[0]: // approval_rule_protected_branches
-			values[i] = new(sql.NullInt64)
 		default:
 			values[i] = new(sql.UnknownType)
 		}
@@ -139,13 +159,6 @@ func (_m *ProtectedBranch) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.CodeOwnerApprovalRequired = value.Bool
 			}
-		case protectedbranch.ForeignKeys[0]:
-			if value, ok := values[i].(*sql.NullInt64); !ok {
-				return fmt.Errorf("unexpected type %T for edge-field approval_rule_protected_branches", value)
-			} else if value.Valid {
-				_m.approval_rule_protected_branches = new(int)
-				*_m.approval_rule_protected_branches = int(value.Int64)
-			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -157,6 +170,11 @@ func (_m *ProtectedBranch) assignValues(columns []string, values []any) error {
 // This includes values selected through modifiers, order, etc.
 func (_m *ProtectedBranch) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
+}
+
+// QueryApprovalRules queries the "approval_rules" edge of the ProtectedBranch entity.
+func (_m *ProtectedBranch) QueryApprovalRules() *ApprovalRuleQuery {
+	return NewProtectedBranchClient(_m.config).QueryApprovalRules(_m)
 }
 
 // Update returns a builder for updating this ProtectedBranch.
@@ -210,6 +228,30 @@ func (_m *ProtectedBranch) String() string {
 	builder.WriteString(fmt.Sprintf("%v", _m.CodeOwnerApprovalRequired))
 	builder.WriteByte(')')
 	return builder.String()
+}
+
+// NamedApprovalRules returns the ApprovalRules named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *ProtectedBranch) NamedApprovalRules(name string) ([]*ApprovalRule, error) {
+	if _m.Edges.namedApprovalRules == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedApprovalRules[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *ProtectedBranch) appendNamedApprovalRules(name string, edges ...*ApprovalRule) {
+	if _m.Edges.namedApprovalRules == nil {
+		_m.Edges.namedApprovalRules = make(map[string][]*ApprovalRule)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedApprovalRules[name] = []*ApprovalRule{}
+	} else {
+		_m.Edges.namedApprovalRules[name] = append(_m.Edges.namedApprovalRules[name], edges...)
+	}
 }
 
 // ProtectedBranches is a parsable slice of ProtectedBranch.

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/approvalrule"
 	"anvil/ent/protectedbranch"
 	"anvil/ent/schema"
 	"context"
@@ -107,6 +108,21 @@ func (_c *ProtectedBranchCreate) SetNillableCodeOwnerApprovalRequired(v *bool) *
 		_c.SetCodeOwnerApprovalRequired(*v)
 	}
 	return _c
+}
+
+// AddApprovalRuleIDs adds the "approval_rules" edge to the ApprovalRule entity by IDs.
+func (_c *ProtectedBranchCreate) AddApprovalRuleIDs(ids ...int) *ProtectedBranchCreate {
+	_c.mutation.AddApprovalRuleIDs(ids...)
+	return _c
+}
+
+// AddApprovalRules adds the "approval_rules" edges to the ApprovalRule entity.
+func (_c *ProtectedBranchCreate) AddApprovalRules(v ...*ApprovalRule) *ProtectedBranchCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddApprovalRuleIDs(ids...)
 }
 
 // Mutation returns the ProtectedBranchMutation object of the builder.
@@ -258,6 +274,22 @@ func (_c *ProtectedBranchCreate) createSpec() (*ProtectedBranch, *sqlgraph.Creat
 	if value, ok := _c.mutation.CodeOwnerApprovalRequired(); ok {
 		_spec.SetField(protectedbranch.FieldCodeOwnerApprovalRequired, field.TypeBool, value)
 		_node.CodeOwnerApprovalRequired = value
+	}
+	if nodes := _c.mutation.ApprovalRulesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   protectedbranch.ApprovalRulesTable,
+			Columns: protectedbranch.ApprovalRulesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec
 }

@@ -3,9 +3,11 @@
 package ent
 
 import (
+	"anvil/ent/approvalrule"
 	"anvil/ent/predicate"
 	"anvil/ent/protectedbranch"
 	"context"
+	"database/sql/driver"
 	"fmt"
 	"math"
 
@@ -19,13 +21,14 @@ import (
 // ProtectedBranchQuery is the builder for querying ProtectedBranch entities.
 type ProtectedBranchQuery struct {
 	config
-	ctx        *QueryContext
-	order      []protectedbranch.OrderOption
-	inters     []Interceptor
-	predicates []predicate.ProtectedBranch
-	withFKs    bool
-	loadTotal  []func(context.Context, []*ProtectedBranch) error
-	modifiers  []func(*sql.Selector)
+	ctx                    *QueryContext
+	order                  []protectedbranch.OrderOption
+	inters                 []Interceptor
+	predicates             []predicate.ProtectedBranch
+	withApprovalRules      *ApprovalRuleQuery
+	loadTotal              []func(context.Context, []*ProtectedBranch) error
+	modifiers              []func(*sql.Selector)
+	withNamedApprovalRules map[string]*ApprovalRuleQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -60,6 +63,28 @@ func (_q *ProtectedBranchQuery) Unique(unique bool) *ProtectedBranchQuery {
 func (_q *ProtectedBranchQuery) Order(o ...protectedbranch.OrderOption) *ProtectedBranchQuery {
 	_q.order = append(_q.order, o...)
 	return _q
+}
+
+// QueryApprovalRules chains the current query on the "approval_rules" edge.
+func (_q *ProtectedBranchQuery) QueryApprovalRules() *ApprovalRuleQuery {
+	query := (&ApprovalRuleClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(protectedbranch.Table, protectedbranch.FieldID, selector),
+			sqlgraph.To(approvalrule.Table, approvalrule.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, protectedbranch.ApprovalRulesTable, protectedbranch.ApprovalRulesPrimaryKey...),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
 }
 
 // First returns the first ProtectedBranch entity from the query.
@@ -249,16 +274,28 @@ func (_q *ProtectedBranchQuery) Clone() *ProtectedBranchQuery {
 		return nil
 	}
 	return &ProtectedBranchQuery{
-		config:     _q.config,
-		ctx:        _q.ctx.Clone(),
-		order:      append([]protectedbranch.OrderOption{}, _q.order...),
-		inters:     append([]Interceptor{}, _q.inters...),
-		predicates: append([]predicate.ProtectedBranch{}, _q.predicates...),
+		config:            _q.config,
+		ctx:               _q.ctx.Clone(),
+		order:             append([]protectedbranch.OrderOption{}, _q.order...),
+		inters:            append([]Interceptor{}, _q.inters...),
+		predicates:        append([]predicate.ProtectedBranch{}, _q.predicates...),
+		withApprovalRules: _q.withApprovalRules.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
 		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
+}
+
+// WithApprovalRules tells the query-builder to eager-load the nodes that are connected to
+// the "approval_rules" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ProtectedBranchQuery) WithApprovalRules(opts ...func(*ApprovalRuleQuery)) *ProtectedBranchQuery {
+	query := (&ApprovalRuleClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withApprovalRules = query
+	return _q
 }
 
 // GroupBy is used to group vertices by one or more fields/columns.
@@ -337,19 +374,19 @@ func (_q *ProtectedBranchQuery) prepareQuery(ctx context.Context) error {
 
 func (_q *ProtectedBranchQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*ProtectedBranch, error) {
 	var (
-		nodes   = []*ProtectedBranch{}
-		withFKs = _q.withFKs
-		_spec   = _q.querySpec()
+		nodes       = []*ProtectedBranch{}
+		_spec       = _q.querySpec()
+		loadedTypes = [1]bool{
+			_q.withApprovalRules != nil,
+		}
 	)
-	if withFKs {
-		_spec.Node.Columns = append(_spec.Node.Columns, protectedbranch.ForeignKeys...)
-	}
 	_spec.ScanValues = func(columns []string) ([]any, error) {
 		return (*ProtectedBranch).scanValues(nil, columns)
 	}
 	_spec.Assign = func(columns []string, values []any) error {
 		node := &ProtectedBranch{config: _q.config}
 		nodes = append(nodes, node)
+		node.Edges.loadedTypes = loadedTypes
 		return node.assignValues(columns, values)
 	}
 	if len(_q.modifiers) > 0 {
@@ -364,12 +401,88 @@ func (_q *ProtectedBranchQuery) sqlAll(ctx context.Context, hooks ...queryHook) 
 	if len(nodes) == 0 {
 		return nodes, nil
 	}
+	if query := _q.withApprovalRules; query != nil {
+		if err := _q.loadApprovalRules(ctx, query, nodes,
+			func(n *ProtectedBranch) { n.Edges.ApprovalRules = []*ApprovalRule{} },
+			func(n *ProtectedBranch, e *ApprovalRule) { n.Edges.ApprovalRules = append(n.Edges.ApprovalRules, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedApprovalRules {
+		if err := _q.loadApprovalRules(ctx, query, nodes,
+			func(n *ProtectedBranch) { n.appendNamedApprovalRules(name) },
+			func(n *ProtectedBranch, e *ApprovalRule) { n.appendNamedApprovalRules(name, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for i := range _q.loadTotal {
 		if err := _q.loadTotal[i](ctx, nodes); err != nil {
 			return nil, err
 		}
 	}
 	return nodes, nil
+}
+
+func (_q *ProtectedBranchQuery) loadApprovalRules(ctx context.Context, query *ApprovalRuleQuery, nodes []*ProtectedBranch, init func(*ProtectedBranch), assign func(*ProtectedBranch, *ApprovalRule)) error {
+	edgeIDs := make([]driver.Value, len(nodes))
+	byID := make(map[int]*ProtectedBranch)
+	nids := make(map[int]map[*ProtectedBranch]struct{})
+	for i, node := range nodes {
+		edgeIDs[i] = node.ID
+		byID[node.ID] = node
+		if init != nil {
+			init(node)
+		}
+	}
+	query.Where(func(s *sql.Selector) {
+		joinT := sql.Table(protectedbranch.ApprovalRulesTable)
+		s.Join(joinT).On(s.C(approvalrule.FieldID), joinT.C(protectedbranch.ApprovalRulesPrimaryKey[0]))
+		s.Where(sql.InValues(joinT.C(protectedbranch.ApprovalRulesPrimaryKey[1]), edgeIDs...))
+		columns := s.SelectedColumns()
+		s.Select(joinT.C(protectedbranch.ApprovalRulesPrimaryKey[1]))
+		s.AppendSelect(columns...)
+		s.SetDistinct(false)
+	})
+	if err := query.prepareQuery(ctx); err != nil {
+		return err
+	}
+	qr := QuerierFunc(func(ctx context.Context, q Query) (Value, error) {
+		return query.sqlAll(ctx, func(_ context.Context, spec *sqlgraph.QuerySpec) {
+			assign := spec.Assign
+			values := spec.ScanValues
+			spec.ScanValues = func(columns []string) ([]any, error) {
+				values, err := values(columns[1:])
+				if err != nil {
+					return nil, err
+				}
+				return append([]any{new(sql.NullInt64)}, values...), nil
+			}
+			spec.Assign = func(columns []string, values []any) error {
+				outValue := int(values[0].(*sql.NullInt64).Int64)
+				inValue := int(values[1].(*sql.NullInt64).Int64)
+				if nids[inValue] == nil {
+					nids[inValue] = map[*ProtectedBranch]struct{}{byID[outValue]: {}}
+					return assign(columns[1:], values[1:])
+				}
+				nids[inValue][byID[outValue]] = struct{}{}
+				return nil
+			}
+		})
+	})
+	neighbors, err := withInterceptors[[]*ApprovalRule](ctx, query, qr, query.inters)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected "approval_rules" node returned %v`, n.ID)
+		}
+		for kn := range nodes {
+			assign(kn, n)
+		}
+	}
+	return nil
 }
 
 func (_q *ProtectedBranchQuery) sqlCount(ctx context.Context) (int, error) {
@@ -489,6 +602,20 @@ func (_q *ProtectedBranchQuery) ForShare(opts ...sql.LockOption) *ProtectedBranc
 func (_q *ProtectedBranchQuery) Modify(modifiers ...func(s *sql.Selector)) *ProtectedBranchSelect {
 	_q.modifiers = append(_q.modifiers, modifiers...)
 	return _q.Select()
+}
+
+// WithNamedApprovalRules tells the query-builder to eager-load the nodes that are connected to the "approval_rules"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ProtectedBranchQuery) WithNamedApprovalRules(name string, opts ...func(*ApprovalRuleQuery)) *ProtectedBranchQuery {
+	query := (&ApprovalRuleClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedApprovalRules == nil {
+		_q.withNamedApprovalRules = make(map[string]*ApprovalRuleQuery)
+	}
+	_q.withNamedApprovalRules[name] = query
+	return _q
 }
 
 // ProtectedBranchGroupBy is the group-by builder for ProtectedBranch entities.

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/approvalrule"
 	"anvil/ent/predicate"
 	"anvil/ent/protectedbranch"
 	"anvil/ent/schema"
@@ -136,9 +137,45 @@ func (_u *ProtectedBranchUpdate) SetNillableCodeOwnerApprovalRequired(v *bool) *
 	return _u
 }
 
+// AddApprovalRuleIDs adds the "approval_rules" edge to the ApprovalRule entity by IDs.
+func (_u *ProtectedBranchUpdate) AddApprovalRuleIDs(ids ...int) *ProtectedBranchUpdate {
+	_u.mutation.AddApprovalRuleIDs(ids...)
+	return _u
+}
+
+// AddApprovalRules adds the "approval_rules" edges to the ApprovalRule entity.
+func (_u *ProtectedBranchUpdate) AddApprovalRules(v ...*ApprovalRule) *ProtectedBranchUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddApprovalRuleIDs(ids...)
+}
+
 // Mutation returns the ProtectedBranchMutation object of the builder.
 func (_u *ProtectedBranchUpdate) Mutation() *ProtectedBranchMutation {
 	return _u.mutation
+}
+
+// ClearApprovalRules clears all "approval_rules" edges to the ApprovalRule entity.
+func (_u *ProtectedBranchUpdate) ClearApprovalRules() *ProtectedBranchUpdate {
+	_u.mutation.ClearApprovalRules()
+	return _u
+}
+
+// RemoveApprovalRuleIDs removes the "approval_rules" edge to ApprovalRule entities by IDs.
+func (_u *ProtectedBranchUpdate) RemoveApprovalRuleIDs(ids ...int) *ProtectedBranchUpdate {
+	_u.mutation.RemoveApprovalRuleIDs(ids...)
+	return _u
+}
+
+// RemoveApprovalRules removes "approval_rules" edges to ApprovalRule entities.
+func (_u *ProtectedBranchUpdate) RemoveApprovalRules(v ...*ApprovalRule) *ProtectedBranchUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveApprovalRuleIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -246,6 +283,51 @@ func (_u *ProtectedBranchUpdate) sqlSave(ctx context.Context) (_node int, err er
 	}
 	if value, ok := _u.mutation.CodeOwnerApprovalRequired(); ok {
 		_spec.SetField(protectedbranch.FieldCodeOwnerApprovalRequired, field.TypeBool, value)
+	}
+	if _u.mutation.ApprovalRulesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   protectedbranch.ApprovalRulesTable,
+			Columns: protectedbranch.ApprovalRulesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedApprovalRulesIDs(); len(nodes) > 0 && !_u.mutation.ApprovalRulesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   protectedbranch.ApprovalRulesTable,
+			Columns: protectedbranch.ApprovalRulesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ApprovalRulesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   protectedbranch.ApprovalRulesTable,
+			Columns: protectedbranch.ApprovalRulesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
@@ -374,9 +456,45 @@ func (_u *ProtectedBranchUpdateOne) SetNillableCodeOwnerApprovalRequired(v *bool
 	return _u
 }
 
+// AddApprovalRuleIDs adds the "approval_rules" edge to the ApprovalRule entity by IDs.
+func (_u *ProtectedBranchUpdateOne) AddApprovalRuleIDs(ids ...int) *ProtectedBranchUpdateOne {
+	_u.mutation.AddApprovalRuleIDs(ids...)
+	return _u
+}
+
+// AddApprovalRules adds the "approval_rules" edges to the ApprovalRule entity.
+func (_u *ProtectedBranchUpdateOne) AddApprovalRules(v ...*ApprovalRule) *ProtectedBranchUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddApprovalRuleIDs(ids...)
+}
+
 // Mutation returns the ProtectedBranchMutation object of the builder.
 func (_u *ProtectedBranchUpdateOne) Mutation() *ProtectedBranchMutation {
 	return _u.mutation
+}
+
+// ClearApprovalRules clears all "approval_rules" edges to the ApprovalRule entity.
+func (_u *ProtectedBranchUpdateOne) ClearApprovalRules() *ProtectedBranchUpdateOne {
+	_u.mutation.ClearApprovalRules()
+	return _u
+}
+
+// RemoveApprovalRuleIDs removes the "approval_rules" edge to ApprovalRule entities by IDs.
+func (_u *ProtectedBranchUpdateOne) RemoveApprovalRuleIDs(ids ...int) *ProtectedBranchUpdateOne {
+	_u.mutation.RemoveApprovalRuleIDs(ids...)
+	return _u
+}
+
+// RemoveApprovalRules removes "approval_rules" edges to ApprovalRule entities.
+func (_u *ProtectedBranchUpdateOne) RemoveApprovalRules(v ...*ApprovalRule) *ProtectedBranchUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveApprovalRuleIDs(ids...)
 }
 
 // Where appends a list predicates to the ProtectedBranchUpdate builder.
@@ -514,6 +632,51 @@ func (_u *ProtectedBranchUpdateOne) sqlSave(ctx context.Context) (_node *Protect
 	}
 	if value, ok := _u.mutation.CodeOwnerApprovalRequired(); ok {
 		_spec.SetField(protectedbranch.FieldCodeOwnerApprovalRequired, field.TypeBool, value)
+	}
+	if _u.mutation.ApprovalRulesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   protectedbranch.ApprovalRulesTable,
+			Columns: protectedbranch.ApprovalRulesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedApprovalRulesIDs(); len(nodes) > 0 && !_u.mutation.ApprovalRulesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   protectedbranch.ApprovalRulesTable,
+			Columns: protectedbranch.ApprovalRulesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ApprovalRulesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   protectedbranch.ApprovalRulesTable,
+			Columns: protectedbranch.ApprovalRulesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &ProtectedBranch{config: _u.config}

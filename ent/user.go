@@ -106,15 +106,16 @@ type User struct {
 	BotNamespaceID *int `json:"bot_namespace_id,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the UserQuery when eager-loading is set.
-	Edges               UserEdges `json:"edges"`
-	approval_rule_users *int
-	selectValues        sql.SelectValues
+	Edges        UserEdges `json:"edges"`
+	selectValues sql.SelectValues
 }
 
 // UserEdges holds the relations/edges for other nodes in the graph.
 type UserEdges struct {
 	// Memberships holds the value of the memberships edge.
 	Memberships []*Member `json:"memberships,omitempty"`
+	// ApprovalRules holds the value of the approval_rules edge.
+	ApprovalRules []*ApprovalRule `json:"approval_rules,omitempty"`
 	// Tokens holds the value of the tokens edge.
 	Tokens []*PersonalAccessToken `json:"tokens,omitempty"`
 	// CustomAttributes holds the value of the custom_attributes edge.
@@ -135,9 +136,10 @@ type UserEdges struct {
 	CreatedUsers []*User `json:"created_users,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [10]bool
+	loadedTypes [11]bool
 
 	namedMemberships      map[string][]*Member
+	namedApprovalRules    map[string][]*ApprovalRule
 	namedTokens           map[string][]*PersonalAccessToken
 	namedCustomAttributes map[string][]*UserCustomAttribute
 	namedIdentities       map[string][]*Identity
@@ -156,10 +158,19 @@ func (e UserEdges) MembershipsOrErr() ([]*Member, error) {
 	return nil, &NotLoadedError{edge: "memberships"}
 }
 
+// ApprovalRulesOrErr returns the ApprovalRules value or an error if the edge
+// was not loaded in eager-loading.
+func (e UserEdges) ApprovalRulesOrErr() ([]*ApprovalRule, error) {
+	if e.loadedTypes[1] {
+		return e.ApprovalRules, nil
+	}
+	return nil, &NotLoadedError{edge: "approval_rules"}
+}
+
 // TokensOrErr returns the Tokens value or an error if the edge
 // was not loaded in eager-loading.
 func (e UserEdges) TokensOrErr() ([]*PersonalAccessToken, error) {
-	if e.loadedTypes[1] {
+	if e.loadedTypes[2] {
 		return e.Tokens, nil
 	}
 	return nil, &NotLoadedError{edge: "tokens"}
@@ -168,7 +179,7 @@ func (e UserEdges) TokensOrErr() ([]*PersonalAccessToken, error) {
 // CustomAttributesOrErr returns the CustomAttributes value or an error if the edge
 // was not loaded in eager-loading.
 func (e UserEdges) CustomAttributesOrErr() ([]*UserCustomAttribute, error) {
-	if e.loadedTypes[2] {
+	if e.loadedTypes[3] {
 		return e.CustomAttributes, nil
 	}
 	return nil, &NotLoadedError{edge: "custom_attributes"}
@@ -177,7 +188,7 @@ func (e UserEdges) CustomAttributesOrErr() ([]*UserCustomAttribute, error) {
 // IdentitiesOrErr returns the Identities value or an error if the edge
 // was not loaded in eager-loading.
 func (e UserEdges) IdentitiesOrErr() ([]*Identity, error) {
-	if e.loadedTypes[3] {
+	if e.loadedTypes[4] {
 		return e.Identities, nil
 	}
 	return nil, &NotLoadedError{edge: "identities"}
@@ -186,7 +197,7 @@ func (e UserEdges) IdentitiesOrErr() ([]*Identity, error) {
 // CreatedProjectsOrErr returns the CreatedProjects value or an error if the edge
 // was not loaded in eager-loading.
 func (e UserEdges) CreatedProjectsOrErr() ([]*Project, error) {
-	if e.loadedTypes[4] {
+	if e.loadedTypes[5] {
 		return e.CreatedProjects, nil
 	}
 	return nil, &NotLoadedError{edge: "created_projects"}
@@ -197,7 +208,7 @@ func (e UserEdges) CreatedProjectsOrErr() ([]*Project, error) {
 func (e UserEdges) NamespaceOrErr() (*Namespace, error) {
 	if e.Namespace != nil {
 		return e.Namespace, nil
-	} else if e.loadedTypes[5] {
+	} else if e.loadedTypes[6] {
 		return nil, &NotFoundError{label: namespace.Label}
 	}
 	return nil, &NotLoadedError{edge: "namespace"}
@@ -206,7 +217,7 @@ func (e UserEdges) NamespaceOrErr() (*Namespace, error) {
 // StarsOrErr returns the Stars value or an error if the edge
 // was not loaded in eager-loading.
 func (e UserEdges) StarsOrErr() ([]*ProjectStar, error) {
-	if e.loadedTypes[6] {
+	if e.loadedTypes[7] {
 		return e.Stars, nil
 	}
 	return nil, &NotLoadedError{edge: "stars"}
@@ -215,7 +226,7 @@ func (e UserEdges) StarsOrErr() ([]*ProjectStar, error) {
 // EventsOrErr returns the Events value or an error if the edge
 // was not loaded in eager-loading.
 func (e UserEdges) EventsOrErr() ([]*Event, error) {
-	if e.loadedTypes[7] {
+	if e.loadedTypes[8] {
 		return e.Events, nil
 	}
 	return nil, &NotLoadedError{edge: "events"}
@@ -226,7 +237,7 @@ func (e UserEdges) EventsOrErr() ([]*Event, error) {
 func (e UserEdges) CreatedByOrErr() (*User, error) {
 	if e.CreatedBy != nil {
 		return e.CreatedBy, nil
-	} else if e.loadedTypes[8] {
+	} else if e.loadedTypes[9] {
 		return nil, &NotFoundError{label: user.Label}
 	}
 	return nil, &NotLoadedError{edge: "created_by"}
@@ -235,7 +246,7 @@ func (e UserEdges) CreatedByOrErr() (*User, error) {
 // CreatedUsersOrErr returns the CreatedUsers value or an error if the edge
 // was not loaded in eager-loading.
 func (e UserEdges) CreatedUsersOrErr() ([]*User, error) {
-	if e.loadedTypes[9] {
+	if e.loadedTypes[10] {
 		return e.CreatedUsers, nil
 	}
 	return nil, &NotLoadedError{edge: "created_users"}
@@ -254,8 +265,6 @@ func (*User) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullString)
 		case user.FieldCreatedAt, user.FieldUpdatedAt, user.FieldLockedUntil, user.FieldLastSignInAt, user.FieldCurrentSignInAt, user.FieldLastActivityOn, user.FieldConfirmedAt:
 			values[i] = new(sql.NullTime)
-		case user.ForeignKeys[0]: // approval_rule_users
-			values[i] = new(sql.NullInt64)
 		default:
 			values[i] = new(sql.UnknownType)
 		}
@@ -545,13 +554,6 @@ func (_m *User) assignValues(columns []string, values []any) error {
 				_m.BotNamespaceID = new(int)
 				*_m.BotNamespaceID = int(value.Int64)
 			}
-		case user.ForeignKeys[0]:
-			if value, ok := values[i].(*sql.NullInt64); !ok {
-				return fmt.Errorf("unexpected type %T for edge-field approval_rule_users", value)
-			} else if value.Valid {
-				_m.approval_rule_users = new(int)
-				*_m.approval_rule_users = int(value.Int64)
-			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -568,6 +570,11 @@ func (_m *User) Value(name string) (ent.Value, error) {
 // QueryMemberships queries the "memberships" edge of the User entity.
 func (_m *User) QueryMemberships() *MemberQuery {
 	return NewUserClient(_m.config).QueryMemberships(_m)
+}
+
+// QueryApprovalRules queries the "approval_rules" edge of the User entity.
+func (_m *User) QueryApprovalRules() *ApprovalRuleQuery {
+	return NewUserClient(_m.config).QueryApprovalRules(_m)
 }
 
 // QueryTokens queries the "tokens" edge of the User entity.
@@ -810,6 +817,30 @@ func (_m *User) appendNamedMemberships(name string, edges ...*Member) {
 		_m.Edges.namedMemberships[name] = []*Member{}
 	} else {
 		_m.Edges.namedMemberships[name] = append(_m.Edges.namedMemberships[name], edges...)
+	}
+}
+
+// NamedApprovalRules returns the ApprovalRules named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *User) NamedApprovalRules(name string) ([]*ApprovalRule, error) {
+	if _m.Edges.namedApprovalRules == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedApprovalRules[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *User) appendNamedApprovalRules(name string, edges ...*ApprovalRule) {
+	if _m.Edges.namedApprovalRules == nil {
+		_m.Edges.namedApprovalRules = make(map[string][]*ApprovalRule)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedApprovalRules[name] = []*ApprovalRule{}
+	} else {
+		_m.Edges.namedApprovalRules[name] = append(_m.Edges.namedApprovalRules[name], edges...)
 	}
 }
 

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/approvalrule"
 	"anvil/ent/event"
 	"anvil/ent/identity"
 	"anvil/ent/member"
@@ -629,6 +630,21 @@ func (_c *UserCreate) AddMemberships(v ...*Member) *UserCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddMembershipIDs(ids...)
+}
+
+// AddApprovalRuleIDs adds the "approval_rules" edge to the ApprovalRule entity by IDs.
+func (_c *UserCreate) AddApprovalRuleIDs(ids ...int) *UserCreate {
+	_c.mutation.AddApprovalRuleIDs(ids...)
+	return _c
+}
+
+// AddApprovalRules adds the "approval_rules" edges to the ApprovalRule entity.
+func (_c *UserCreate) AddApprovalRules(v ...*ApprovalRule) *UserCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddApprovalRuleIDs(ids...)
 }
 
 // AddTokenIDs adds the "tokens" edge to the PersonalAccessToken entity by IDs.
@@ -1321,6 +1337,22 @@ func (_c *UserCreate) createSpec() (*User, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(member.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.ApprovalRulesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.ApprovalRulesTable,
+			Columns: user.ApprovalRulesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/approvalrule"
 	"anvil/ent/event"
 	"anvil/ent/identity"
 	"anvil/ent/member"
@@ -33,6 +34,7 @@ type UserQuery struct {
 	inters                    []Interceptor
 	predicates                []predicate.User
 	withMemberships           *MemberQuery
+	withApprovalRules         *ApprovalRuleQuery
 	withTokens                *PersonalAccessTokenQuery
 	withCustomAttributes      *UserCustomAttributeQuery
 	withIdentities            *IdentityQuery
@@ -42,10 +44,10 @@ type UserQuery struct {
 	withEvents                *EventQuery
 	withCreatedBy             *UserQuery
 	withCreatedUsers          *UserQuery
-	withFKs                   bool
 	loadTotal                 []func(context.Context, []*User) error
 	modifiers                 []func(*sql.Selector)
 	withNamedMemberships      map[string]*MemberQuery
+	withNamedApprovalRules    map[string]*ApprovalRuleQuery
 	withNamedTokens           map[string]*PersonalAccessTokenQuery
 	withNamedCustomAttributes map[string]*UserCustomAttributeQuery
 	withNamedIdentities       map[string]*IdentityQuery
@@ -104,6 +106,28 @@ func (_q *UserQuery) QueryMemberships() *MemberQuery {
 			sqlgraph.From(user.Table, user.FieldID, selector),
 			sqlgraph.To(member.Table, member.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, user.MembershipsTable, user.MembershipsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryApprovalRules chains the current query on the "approval_rules" edge.
+func (_q *UserQuery) QueryApprovalRules() *ApprovalRuleQuery {
+	query := (&ApprovalRuleClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, selector),
+			sqlgraph.To(approvalrule.Table, approvalrule.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, user.ApprovalRulesTable, user.ApprovalRulesPrimaryKey...),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -502,6 +526,7 @@ func (_q *UserQuery) Clone() *UserQuery {
 		inters:               append([]Interceptor{}, _q.inters...),
 		predicates:           append([]predicate.User{}, _q.predicates...),
 		withMemberships:      _q.withMemberships.Clone(),
+		withApprovalRules:    _q.withApprovalRules.Clone(),
 		withTokens:           _q.withTokens.Clone(),
 		withCustomAttributes: _q.withCustomAttributes.Clone(),
 		withIdentities:       _q.withIdentities.Clone(),
@@ -526,6 +551,17 @@ func (_q *UserQuery) WithMemberships(opts ...func(*MemberQuery)) *UserQuery {
 		opt(query)
 	}
 	_q.withMemberships = query
+	return _q
+}
+
+// WithApprovalRules tells the query-builder to eager-load the nodes that are connected to
+// the "approval_rules" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *UserQuery) WithApprovalRules(opts ...func(*ApprovalRuleQuery)) *UserQuery {
+	query := (&ApprovalRuleClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withApprovalRules = query
 	return _q
 }
 
@@ -705,10 +741,10 @@ func (_q *UserQuery) prepareQuery(ctx context.Context) error {
 func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, error) {
 	var (
 		nodes       = []*User{}
-		withFKs     = _q.withFKs
 		_spec       = _q.querySpec()
-		loadedTypes = [10]bool{
+		loadedTypes = [11]bool{
 			_q.withMemberships != nil,
+			_q.withApprovalRules != nil,
 			_q.withTokens != nil,
 			_q.withCustomAttributes != nil,
 			_q.withIdentities != nil,
@@ -720,9 +756,6 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 			_q.withCreatedUsers != nil,
 		}
 	)
-	if withFKs {
-		_spec.Node.Columns = append(_spec.Node.Columns, user.ForeignKeys...)
-	}
 	_spec.ScanValues = func(columns []string) ([]any, error) {
 		return (*User).scanValues(nil, columns)
 	}
@@ -748,6 +781,13 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 		if err := _q.loadMemberships(ctx, query, nodes,
 			func(n *User) { n.Edges.Memberships = []*Member{} },
 			func(n *User, e *Member) { n.Edges.Memberships = append(n.Edges.Memberships, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withApprovalRules; query != nil {
+		if err := _q.loadApprovalRules(ctx, query, nodes,
+			func(n *User) { n.Edges.ApprovalRules = []*ApprovalRule{} },
+			func(n *User, e *ApprovalRule) { n.Edges.ApprovalRules = append(n.Edges.ApprovalRules, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -816,6 +856,13 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 		if err := _q.loadMemberships(ctx, query, nodes,
 			func(n *User) { n.appendNamedMemberships(name) },
 			func(n *User, e *Member) { n.appendNamedMemberships(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedApprovalRules {
+		if err := _q.loadApprovalRules(ctx, query, nodes,
+			func(n *User) { n.appendNamedApprovalRules(name) },
+			func(n *User, e *ApprovalRule) { n.appendNamedApprovalRules(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -903,6 +950,67 @@ func (_q *UserQuery) loadMemberships(ctx context.Context, query *MemberQuery, no
 			return fmt.Errorf(`unexpected referenced foreign-key "user_id" returned %v for node %v`, fk, n.ID)
 		}
 		assign(node, n)
+	}
+	return nil
+}
+func (_q *UserQuery) loadApprovalRules(ctx context.Context, query *ApprovalRuleQuery, nodes []*User, init func(*User), assign func(*User, *ApprovalRule)) error {
+	edgeIDs := make([]driver.Value, len(nodes))
+	byID := make(map[int]*User)
+	nids := make(map[int]map[*User]struct{})
+	for i, node := range nodes {
+		edgeIDs[i] = node.ID
+		byID[node.ID] = node
+		if init != nil {
+			init(node)
+		}
+	}
+	query.Where(func(s *sql.Selector) {
+		joinT := sql.Table(user.ApprovalRulesTable)
+		s.Join(joinT).On(s.C(approvalrule.FieldID), joinT.C(user.ApprovalRulesPrimaryKey[0]))
+		s.Where(sql.InValues(joinT.C(user.ApprovalRulesPrimaryKey[1]), edgeIDs...))
+		columns := s.SelectedColumns()
+		s.Select(joinT.C(user.ApprovalRulesPrimaryKey[1]))
+		s.AppendSelect(columns...)
+		s.SetDistinct(false)
+	})
+	if err := query.prepareQuery(ctx); err != nil {
+		return err
+	}
+	qr := QuerierFunc(func(ctx context.Context, q Query) (Value, error) {
+		return query.sqlAll(ctx, func(_ context.Context, spec *sqlgraph.QuerySpec) {
+			assign := spec.Assign
+			values := spec.ScanValues
+			spec.ScanValues = func(columns []string) ([]any, error) {
+				values, err := values(columns[1:])
+				if err != nil {
+					return nil, err
+				}
+				return append([]any{new(sql.NullInt64)}, values...), nil
+			}
+			spec.Assign = func(columns []string, values []any) error {
+				outValue := int(values[0].(*sql.NullInt64).Int64)
+				inValue := int(values[1].(*sql.NullInt64).Int64)
+				if nids[inValue] == nil {
+					nids[inValue] = map[*User]struct{}{byID[outValue]: {}}
+					return assign(columns[1:], values[1:])
+				}
+				nids[inValue][byID[outValue]] = struct{}{}
+				return nil
+			}
+		})
+	})
+	neighbors, err := withInterceptors[[]*ApprovalRule](ctx, query, qr, query.inters)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected "approval_rules" node returned %v`, n.ID)
+		}
+		for kn := range nodes {
+			assign(kn, n)
+		}
 	}
 	return nil
 }
@@ -1036,7 +1144,6 @@ func (_q *UserQuery) loadNamespace(ctx context.Context, query *NamespaceQuery, n
 		fks = append(fks, nodes[i].ID)
 		nodeids[nodes[i].ID] = nodes[i]
 	}
-	query.withFKs = true
 	if len(query.ctx.Fields) > 0 {
 		query.ctx.AppendFieldOnce(namespace.FieldOwnerID)
 	}
@@ -1162,7 +1269,6 @@ func (_q *UserQuery) loadCreatedUsers(ctx context.Context, query *UserQuery, nod
 			init(nodes[i])
 		}
 	}
-	query.withFKs = true
 	if len(query.ctx.Fields) > 0 {
 		query.ctx.AppendFieldOnce(user.FieldCreatedByID)
 	}
@@ -1320,6 +1426,20 @@ func (_q *UserQuery) WithNamedMemberships(name string, opts ...func(*MemberQuery
 		_q.withNamedMemberships = make(map[string]*MemberQuery)
 	}
 	_q.withNamedMemberships[name] = query
+	return _q
+}
+
+// WithNamedApprovalRules tells the query-builder to eager-load the nodes that are connected to the "approval_rules"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *UserQuery) WithNamedApprovalRules(name string, opts ...func(*ApprovalRuleQuery)) *UserQuery {
+	query := (&ApprovalRuleClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedApprovalRules == nil {
+		_q.withNamedApprovalRules = make(map[string]*ApprovalRuleQuery)
+	}
+	_q.withNamedApprovalRules[name] = query
 	return _q
 }
 

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"anvil/ent/approvalrule"
 	"anvil/ent/event"
 	"anvil/ent/identity"
 	"anvil/ent/member"
@@ -741,6 +742,21 @@ func (_u *UserUpdate) AddMemberships(v ...*Member) *UserUpdate {
 	return _u.AddMembershipIDs(ids...)
 }
 
+// AddApprovalRuleIDs adds the "approval_rules" edge to the ApprovalRule entity by IDs.
+func (_u *UserUpdate) AddApprovalRuleIDs(ids ...int) *UserUpdate {
+	_u.mutation.AddApprovalRuleIDs(ids...)
+	return _u
+}
+
+// AddApprovalRules adds the "approval_rules" edges to the ApprovalRule entity.
+func (_u *UserUpdate) AddApprovalRules(v ...*ApprovalRule) *UserUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddApprovalRuleIDs(ids...)
+}
+
 // AddTokenIDs adds the "tokens" edge to the PersonalAccessToken entity by IDs.
 func (_u *UserUpdate) AddTokenIDs(ids ...int) *UserUpdate {
 	_u.mutation.AddTokenIDs(ids...)
@@ -894,6 +910,27 @@ func (_u *UserUpdate) RemoveMemberships(v ...*Member) *UserUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveMembershipIDs(ids...)
+}
+
+// ClearApprovalRules clears all "approval_rules" edges to the ApprovalRule entity.
+func (_u *UserUpdate) ClearApprovalRules() *UserUpdate {
+	_u.mutation.ClearApprovalRules()
+	return _u
+}
+
+// RemoveApprovalRuleIDs removes the "approval_rules" edge to ApprovalRule entities by IDs.
+func (_u *UserUpdate) RemoveApprovalRuleIDs(ids ...int) *UserUpdate {
+	_u.mutation.RemoveApprovalRuleIDs(ids...)
+	return _u
+}
+
+// RemoveApprovalRules removes "approval_rules" edges to ApprovalRule entities.
+func (_u *UserUpdate) RemoveApprovalRules(v ...*ApprovalRule) *UserUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveApprovalRuleIDs(ids...)
 }
 
 // ClearTokens clears all "tokens" edges to the PersonalAccessToken entity.
@@ -1418,6 +1455,51 @@ func (_u *UserUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(member.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ApprovalRulesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.ApprovalRulesTable,
+			Columns: user.ApprovalRulesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedApprovalRulesIDs(); len(nodes) > 0 && !_u.mutation.ApprovalRulesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.ApprovalRulesTable,
+			Columns: user.ApprovalRulesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ApprovalRulesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.ApprovalRulesTable,
+			Columns: user.ApprovalRulesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -2524,6 +2606,21 @@ func (_u *UserUpdateOne) AddMemberships(v ...*Member) *UserUpdateOne {
 	return _u.AddMembershipIDs(ids...)
 }
 
+// AddApprovalRuleIDs adds the "approval_rules" edge to the ApprovalRule entity by IDs.
+func (_u *UserUpdateOne) AddApprovalRuleIDs(ids ...int) *UserUpdateOne {
+	_u.mutation.AddApprovalRuleIDs(ids...)
+	return _u
+}
+
+// AddApprovalRules adds the "approval_rules" edges to the ApprovalRule entity.
+func (_u *UserUpdateOne) AddApprovalRules(v ...*ApprovalRule) *UserUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddApprovalRuleIDs(ids...)
+}
+
 // AddTokenIDs adds the "tokens" edge to the PersonalAccessToken entity by IDs.
 func (_u *UserUpdateOne) AddTokenIDs(ids ...int) *UserUpdateOne {
 	_u.mutation.AddTokenIDs(ids...)
@@ -2677,6 +2774,27 @@ func (_u *UserUpdateOne) RemoveMemberships(v ...*Member) *UserUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveMembershipIDs(ids...)
+}
+
+// ClearApprovalRules clears all "approval_rules" edges to the ApprovalRule entity.
+func (_u *UserUpdateOne) ClearApprovalRules() *UserUpdateOne {
+	_u.mutation.ClearApprovalRules()
+	return _u
+}
+
+// RemoveApprovalRuleIDs removes the "approval_rules" edge to ApprovalRule entities by IDs.
+func (_u *UserUpdateOne) RemoveApprovalRuleIDs(ids ...int) *UserUpdateOne {
+	_u.mutation.RemoveApprovalRuleIDs(ids...)
+	return _u
+}
+
+// RemoveApprovalRules removes "approval_rules" edges to ApprovalRule entities.
+func (_u *UserUpdateOne) RemoveApprovalRules(v ...*ApprovalRule) *UserUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveApprovalRuleIDs(ids...)
 }
 
 // ClearTokens clears all "tokens" edges to the PersonalAccessToken entity.
@@ -3231,6 +3349,51 @@ func (_u *UserUpdateOne) sqlSave(ctx context.Context) (_node *User, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(member.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ApprovalRulesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.ApprovalRulesTable,
+			Columns: user.ApprovalRulesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedApprovalRulesIDs(); len(nodes) > 0 && !_u.mutation.ApprovalRulesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.ApprovalRulesTable,
+			Columns: user.ApprovalRulesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ApprovalRulesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.ApprovalRulesTable,
+			Columns: user.ApprovalRulesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(approvalrule.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

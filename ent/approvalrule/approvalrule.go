@@ -45,6 +45,8 @@ const (
 	EdgeMergeRequest = "merge_request"
 	// EdgeSourceRule holds the string denoting the source_rule edge name in mutations.
 	EdgeSourceRule = "source_rule"
+	// EdgeDerivedRules holds the string denoting the derived_rules edge name in mutations.
+	EdgeDerivedRules = "derived_rules"
 	// EdgeUsers holds the string denoting the users edge name in mutations.
 	EdgeUsers = "users"
 	// EdgeGroups holds the string denoting the groups edge name in mutations.
@@ -71,27 +73,25 @@ const (
 	SourceRuleTable = "approval_rules"
 	// SourceRuleColumn is the table column denoting the source_rule relation/edge.
 	SourceRuleColumn = "approval_project_rule_id"
-	// UsersTable is the table that holds the users relation/edge.
-	UsersTable = "users"
+	// DerivedRulesTable is the table that holds the derived_rules relation/edge.
+	DerivedRulesTable = "approval_rules"
+	// DerivedRulesColumn is the table column denoting the derived_rules relation/edge.
+	DerivedRulesColumn = "approval_project_rule_id"
+	// UsersTable is the table that holds the users relation/edge. The primary key declared below.
+	UsersTable = "approval_rule_users"
 	// UsersInverseTable is the table name for the User entity.
 	// It exists in this package in order to avoid circular dependency with the "user" package.
 	UsersInverseTable = "users"
-	// UsersColumn is the table column denoting the users relation/edge.
-	UsersColumn = "approval_rule_users"
-	// GroupsTable is the table that holds the groups relation/edge.
-	GroupsTable = "namespaces"
+	// GroupsTable is the table that holds the groups relation/edge. The primary key declared below.
+	GroupsTable = "approval_rule_groups"
 	// GroupsInverseTable is the table name for the Namespace entity.
 	// It exists in this package in order to avoid circular dependency with the "namespace" package.
 	GroupsInverseTable = "namespaces"
-	// GroupsColumn is the table column denoting the groups relation/edge.
-	GroupsColumn = "approval_rule_groups"
-	// ProtectedBranchesTable is the table that holds the protected_branches relation/edge.
-	ProtectedBranchesTable = "protected_branches"
+	// ProtectedBranchesTable is the table that holds the protected_branches relation/edge. The primary key declared below.
+	ProtectedBranchesTable = "approval_rule_protected_branches"
 	// ProtectedBranchesInverseTable is the table name for the ProtectedBranch entity.
 	// It exists in this package in order to avoid circular dependency with the "protectedbranch" package.
 	ProtectedBranchesInverseTable = "protected_branches"
-	// ProtectedBranchesColumn is the table column denoting the protected_branches relation/edge.
-	ProtectedBranchesColumn = "approval_rule_protected_branches"
 )
 
 // Columns holds all SQL columns for approvalrule fields.
@@ -109,6 +109,18 @@ var Columns = []string{
 	FieldApprovalProjectRuleID,
 	FieldSection,
 }
+
+var (
+	// UsersPrimaryKey and UsersColumn2 are the table columns denoting the
+	// primary key for the users relation (M2M).
+	UsersPrimaryKey = []string{"approval_rule_id", "user_id"}
+	// GroupsPrimaryKey and GroupsColumn2 are the table columns denoting the
+	// primary key for the groups relation (M2M).
+	GroupsPrimaryKey = []string{"approval_rule_id", "namespace_id"}
+	// ProtectedBranchesPrimaryKey and ProtectedBranchesColumn2 are the table columns denoting the
+	// primary key for the protected_branches relation (M2M).
+	ProtectedBranchesPrimaryKey = []string{"approval_rule_id", "protected_branch_id"}
+)
 
 // ValidColumn reports if the column name is valid (part of the table columns).
 func ValidColumn(column string) bool {
@@ -251,6 +263,20 @@ func BySourceRuleField(field string, opts ...sql.OrderTermOption) OrderOption {
 	}
 }
 
+// ByDerivedRulesCount orders the results by derived_rules count.
+func ByDerivedRulesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newDerivedRulesStep(), opts...)
+	}
+}
+
+// ByDerivedRules orders the results by derived_rules terms.
+func ByDerivedRules(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newDerivedRulesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
 // ByUsersCount orders the results by users count.
 func ByUsersCount(opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -310,28 +336,35 @@ func newSourceRuleStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(Table, FieldID),
-		sqlgraph.Edge(sqlgraph.O2O, false, SourceRuleTable, SourceRuleColumn),
+		sqlgraph.Edge(sqlgraph.M2O, true, SourceRuleTable, SourceRuleColumn),
+	)
+}
+func newDerivedRulesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(Table, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, DerivedRulesTable, DerivedRulesColumn),
 	)
 }
 func newUsersStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(UsersInverseTable, FieldID),
-		sqlgraph.Edge(sqlgraph.O2M, false, UsersTable, UsersColumn),
+		sqlgraph.Edge(sqlgraph.M2M, false, UsersTable, UsersPrimaryKey...),
 	)
 }
 func newGroupsStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(GroupsInverseTable, FieldID),
-		sqlgraph.Edge(sqlgraph.O2M, false, GroupsTable, GroupsColumn),
+		sqlgraph.Edge(sqlgraph.M2M, false, GroupsTable, GroupsPrimaryKey...),
 	)
 }
 func newProtectedBranchesStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ProtectedBranchesInverseTable, FieldID),
-		sqlgraph.Edge(sqlgraph.O2M, false, ProtectedBranchesTable, ProtectedBranchesColumn),
+		sqlgraph.Edge(sqlgraph.M2M, false, ProtectedBranchesTable, ProtectedBranchesPrimaryKey...),
 	)
 }
 

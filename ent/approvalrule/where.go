@@ -601,7 +601,7 @@ func HasSourceRule() predicate.ApprovalRule {
 	return predicate.ApprovalRule(func(s *sql.Selector) {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(Table, FieldID),
-			sqlgraph.Edge(sqlgraph.O2O, false, SourceRuleTable, SourceRuleColumn),
+			sqlgraph.Edge(sqlgraph.M2O, true, SourceRuleTable, SourceRuleColumn),
 		)
 		sqlgraph.HasNeighbors(s, step)
 	})
@@ -619,12 +619,35 @@ func HasSourceRuleWith(preds ...predicate.ApprovalRule) predicate.ApprovalRule {
 	})
 }
 
+// HasDerivedRules applies the HasEdge predicate on the "derived_rules" edge.
+func HasDerivedRules() predicate.ApprovalRule {
+	return predicate.ApprovalRule(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, DerivedRulesTable, DerivedRulesColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasDerivedRulesWith applies the HasEdge predicate on the "derived_rules" edge with a given conditions (other predicates).
+func HasDerivedRulesWith(preds ...predicate.ApprovalRule) predicate.ApprovalRule {
+	return predicate.ApprovalRule(func(s *sql.Selector) {
+		step := newDerivedRulesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // HasUsers applies the HasEdge predicate on the "users" edge.
 func HasUsers() predicate.ApprovalRule {
 	return predicate.ApprovalRule(func(s *sql.Selector) {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(Table, FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, UsersTable, UsersColumn),
+			sqlgraph.Edge(sqlgraph.M2M, false, UsersTable, UsersPrimaryKey...),
 		)
 		sqlgraph.HasNeighbors(s, step)
 	})
@@ -647,7 +670,7 @@ func HasGroups() predicate.ApprovalRule {
 	return predicate.ApprovalRule(func(s *sql.Selector) {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(Table, FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, GroupsTable, GroupsColumn),
+			sqlgraph.Edge(sqlgraph.M2M, false, GroupsTable, GroupsPrimaryKey...),
 		)
 		sqlgraph.HasNeighbors(s, step)
 	})
@@ -670,7 +693,7 @@ func HasProtectedBranches() predicate.ApprovalRule {
 	return predicate.ApprovalRule(func(s *sql.Selector) {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(Table, FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, ProtectedBranchesTable, ProtectedBranchesColumn),
+			sqlgraph.Edge(sqlgraph.M2M, false, ProtectedBranchesTable, ProtectedBranchesPrimaryKey...),
 		)
 		sqlgraph.HasNeighbors(s, step)
 	})

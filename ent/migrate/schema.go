@@ -22,7 +22,7 @@ var (
 		{Name: "section", Type: field.TypeString, Nullable: true, Size: 255},
 		{Name: "project_id", Type: field.TypeInt},
 		{Name: "merge_request_id", Type: field.TypeInt, Nullable: true},
-		{Name: "approval_project_rule_id", Type: field.TypeInt, Unique: true, Nullable: true},
+		{Name: "approval_project_rule_id", Type: field.TypeInt, Nullable: true},
 	}
 	// ApprovalRulesTable holds the schema information for the "approval_rules" table.
 	ApprovalRulesTable = &schema.Table{
@@ -43,7 +43,7 @@ var (
 				OnDelete:   schema.Cascade,
 			},
 			{
-				Symbol:     "approval_rules_approval_rules_source_rule",
+				Symbol:     "approval_rules_approval_rules_derived_rules",
 				Columns:    []*schema.Column{ApprovalRulesColumns[11]},
 				RefColumns: []*schema.Column{ApprovalRulesColumns[0]},
 				OnDelete:   schema.SetNull,
@@ -1363,7 +1363,6 @@ var (
 		{Name: "auto_devops_enabled", Type: field.TypeBool, Nullable: true},
 		{Name: "archived", Type: field.TypeBool, Default: false},
 		{Name: "runners_token", Type: field.TypeString, Nullable: true},
-		{Name: "approval_rule_groups", Type: field.TypeInt, Nullable: true},
 		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
 		{Name: "owner_id", Type: field.TypeInt, Unique: true, Nullable: true},
 	}
@@ -1374,20 +1373,14 @@ var (
 		PrimaryKey: []*schema.Column{NamespacesColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "namespaces_approval_rules_groups",
-				Columns:    []*schema.Column{NamespacesColumns[25]},
-				RefColumns: []*schema.Column{ApprovalRulesColumns[0]},
-				OnDelete:   schema.SetNull,
-			},
-			{
 				Symbol:     "namespaces_namespaces_children",
-				Columns:    []*schema.Column{NamespacesColumns[26]},
+				Columns:    []*schema.Column{NamespacesColumns[25]},
 				RefColumns: []*schema.Column{NamespacesColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "namespaces_users_namespace",
-				Columns:    []*schema.Column{NamespacesColumns[27]},
+				Columns:    []*schema.Column{NamespacesColumns[26]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -1396,7 +1389,7 @@ var (
 			{
 				Name:    "namespace_parent_id_path",
 				Unique:  false,
-				Columns: []*schema.Column{NamespacesColumns[26], NamespacesColumns[4]},
+				Columns: []*schema.Column{NamespacesColumns[25], NamespacesColumns[4]},
 			},
 			{
 				Name:    "namespace_kind",
@@ -1822,21 +1815,12 @@ var (
 		{Name: "unprotect_access_levels", Type: field.TypeJSON},
 		{Name: "allow_force_push", Type: field.TypeBool, Default: false},
 		{Name: "code_owner_approval_required", Type: field.TypeBool, Default: false},
-		{Name: "approval_rule_protected_branches", Type: field.TypeInt, Nullable: true},
 	}
 	// ProtectedBranchesTable holds the schema information for the "protected_branches" table.
 	ProtectedBranchesTable = &schema.Table{
 		Name:       "protected_branches",
 		Columns:    ProtectedBranchesColumns,
 		PrimaryKey: []*schema.Column{ProtectedBranchesColumns[0]},
-		ForeignKeys: []*schema.ForeignKey{
-			{
-				Symbol:     "protected_branches_approval_rules_protected_branches",
-				Columns:    []*schema.Column{ProtectedBranchesColumns[10]},
-				RefColumns: []*schema.Column{ApprovalRulesColumns[0]},
-				OnDelete:   schema.SetNull,
-			},
-		},
 		Indexes: []*schema.Index{
 			{
 				Name:    "protectedbranch_project_id_name",
@@ -2312,7 +2296,6 @@ var (
 		{Name: "confirmed_at", Type: field.TypeTime, Nullable: true},
 		{Name: "bot_project_id", Type: field.TypeInt, Nullable: true},
 		{Name: "bot_namespace_id", Type: field.TypeInt, Nullable: true},
-		{Name: "approval_rule_users", Type: field.TypeInt, Nullable: true},
 		{Name: "created_by_id", Type: field.TypeInt, Nullable: true},
 	}
 	// UsersTable holds the schema information for the "users" table.
@@ -2322,14 +2305,8 @@ var (
 		PrimaryKey: []*schema.Column{UsersColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "users_approval_rules_users",
-				Columns:    []*schema.Column{UsersColumns[43]},
-				RefColumns: []*schema.Column{ApprovalRulesColumns[0]},
-				OnDelete:   schema.SetNull,
-			},
-			{
 				Symbol:     "users_users_created_users",
-				Columns:    []*schema.Column{UsersColumns[44]},
+				Columns:    []*schema.Column{UsersColumns[43]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -2495,6 +2472,81 @@ var (
 			},
 		},
 	}
+	// ApprovalRuleUsersColumns holds the columns for the "approval_rule_users" table.
+	ApprovalRuleUsersColumns = []*schema.Column{
+		{Name: "approval_rule_id", Type: field.TypeInt},
+		{Name: "user_id", Type: field.TypeInt},
+	}
+	// ApprovalRuleUsersTable holds the schema information for the "approval_rule_users" table.
+	ApprovalRuleUsersTable = &schema.Table{
+		Name:       "approval_rule_users",
+		Columns:    ApprovalRuleUsersColumns,
+		PrimaryKey: []*schema.Column{ApprovalRuleUsersColumns[0], ApprovalRuleUsersColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "approval_rule_users_approval_rule_id",
+				Columns:    []*schema.Column{ApprovalRuleUsersColumns[0]},
+				RefColumns: []*schema.Column{ApprovalRulesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "approval_rule_users_user_id",
+				Columns:    []*schema.Column{ApprovalRuleUsersColumns[1]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// ApprovalRuleGroupsColumns holds the columns for the "approval_rule_groups" table.
+	ApprovalRuleGroupsColumns = []*schema.Column{
+		{Name: "approval_rule_id", Type: field.TypeInt},
+		{Name: "namespace_id", Type: field.TypeInt},
+	}
+	// ApprovalRuleGroupsTable holds the schema information for the "approval_rule_groups" table.
+	ApprovalRuleGroupsTable = &schema.Table{
+		Name:       "approval_rule_groups",
+		Columns:    ApprovalRuleGroupsColumns,
+		PrimaryKey: []*schema.Column{ApprovalRuleGroupsColumns[0], ApprovalRuleGroupsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "approval_rule_groups_approval_rule_id",
+				Columns:    []*schema.Column{ApprovalRuleGroupsColumns[0]},
+				RefColumns: []*schema.Column{ApprovalRulesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "approval_rule_groups_namespace_id",
+				Columns:    []*schema.Column{ApprovalRuleGroupsColumns[1]},
+				RefColumns: []*schema.Column{NamespacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// ApprovalRuleProtectedBranchesColumns holds the columns for the "approval_rule_protected_branches" table.
+	ApprovalRuleProtectedBranchesColumns = []*schema.Column{
+		{Name: "approval_rule_id", Type: field.TypeInt},
+		{Name: "protected_branch_id", Type: field.TypeInt},
+	}
+	// ApprovalRuleProtectedBranchesTable holds the schema information for the "approval_rule_protected_branches" table.
+	ApprovalRuleProtectedBranchesTable = &schema.Table{
+		Name:       "approval_rule_protected_branches",
+		Columns:    ApprovalRuleProtectedBranchesColumns,
+		PrimaryKey: []*schema.Column{ApprovalRuleProtectedBranchesColumns[0], ApprovalRuleProtectedBranchesColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "approval_rule_protected_branches_approval_rule_id",
+				Columns:    []*schema.Column{ApprovalRuleProtectedBranchesColumns[0]},
+				RefColumns: []*schema.Column{ApprovalRulesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "approval_rule_protected_branches_protected_branch_id",
+				Columns:    []*schema.Column{ApprovalRuleProtectedBranchesColumns[1]},
+				RefColumns: []*schema.Column{ProtectedBranchesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		ApprovalRulesTable,
@@ -2550,6 +2602,9 @@ var (
 		UserCustomAttributesTable,
 		WebHooksTable,
 		WebHookLogsTable,
+		ApprovalRuleUsersTable,
+		ApprovalRuleGroupsTable,
+		ApprovalRuleProtectedBranchesTable,
 	}
 )
 
@@ -2616,9 +2671,8 @@ func init() {
 	MergeRequestReviewersTable.ForeignKeys[1].RefTable = UsersTable
 	MilestonesTable.ForeignKeys[0].RefTable = ProjectsTable
 	MilestonesTable.ForeignKeys[1].RefTable = NamespacesTable
-	NamespacesTable.ForeignKeys[0].RefTable = ApprovalRulesTable
-	NamespacesTable.ForeignKeys[1].RefTable = NamespacesTable
-	NamespacesTable.ForeignKeys[2].RefTable = UsersTable
+	NamespacesTable.ForeignKeys[0].RefTable = NamespacesTable
+	NamespacesTable.ForeignKeys[1].RefTable = UsersTable
 	NotesTable.ForeignKeys[0].RefTable = ProjectsTable
 	NotesTable.ForeignKeys[1].RefTable = NamespacesTable
 	NotesTable.ForeignKeys[2].RefTable = UsersTable
@@ -2634,7 +2688,6 @@ func init() {
 	ProjectStarsTable.ForeignKeys[0].RefTable = ProjectsTable
 	ProjectStarsTable.ForeignKeys[1].RefTable = UsersTable
 	ProjectStatisticsTable.ForeignKeys[0].RefTable = ProjectsTable
-	ProtectedBranchesTable.ForeignKeys[0].RefTable = ApprovalRulesTable
 	PushEventPayloadsTable.ForeignKeys[0].RefTable = EventsTable
 	ResourceLabelEventsTable.ForeignKeys[0].RefTable = IssuesTable
 	ResourceLabelEventsTable.ForeignKeys[1].RefTable = UsersTable
@@ -2654,10 +2707,15 @@ func init() {
 	TodosTable.ForeignKeys[1].RefTable = UsersTable
 	TodosTable.ForeignKeys[2].RefTable = ProjectsTable
 	TodosTable.ForeignKeys[3].RefTable = NamespacesTable
-	UsersTable.ForeignKeys[0].RefTable = ApprovalRulesTable
-	UsersTable.ForeignKeys[1].RefTable = UsersTable
+	UsersTable.ForeignKeys[0].RefTable = UsersTable
 	UserCustomAttributesTable.ForeignKeys[0].RefTable = UsersTable
 	WebHooksTable.ForeignKeys[0].RefTable = ProjectsTable
 	WebHooksTable.ForeignKeys[1].RefTable = NamespacesTable
 	WebHookLogsTable.ForeignKeys[0].RefTable = WebHooksTable
+	ApprovalRuleUsersTable.ForeignKeys[0].RefTable = ApprovalRulesTable
+	ApprovalRuleUsersTable.ForeignKeys[1].RefTable = UsersTable
+	ApprovalRuleGroupsTable.ForeignKeys[0].RefTable = ApprovalRulesTable
+	ApprovalRuleGroupsTable.ForeignKeys[1].RefTable = NamespacesTable
+	ApprovalRuleProtectedBranchesTable.ForeignKeys[0].RefTable = ApprovalRulesTable
+	ApprovalRuleProtectedBranchesTable.ForeignKeys[1].RefTable = ProtectedBranchesTable
 }

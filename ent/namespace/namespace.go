@@ -89,6 +89,8 @@ const (
 	EdgeCustomAttributes = "custom_attributes"
 	// EdgeEvents holds the string denoting the events edge name in mutations.
 	EdgeEvents = "events"
+	// EdgeApprovalRules holds the string denoting the approval_rules edge name in mutations.
+	EdgeApprovalRules = "approval_rules"
 	// Table holds the table name of the namespace in the database.
 	Table = "namespaces"
 	// ParentTable is the table that holds the parent relation/edge.
@@ -155,6 +157,11 @@ const (
 	EventsInverseTable = "events"
 	// EventsColumn is the table column denoting the events relation/edge.
 	EventsColumn = "group_id"
+	// ApprovalRulesTable is the table that holds the approval_rules relation/edge. The primary key declared below.
+	ApprovalRulesTable = "approval_rule_groups"
+	// ApprovalRulesInverseTable is the table name for the ApprovalRule entity.
+	// It exists in this package in order to avoid circular dependency with the "approvalrule" package.
+	ApprovalRulesInverseTable = "approval_rules"
 )
 
 // Columns holds all SQL columns for namespace fields.
@@ -188,21 +195,16 @@ var Columns = []string{
 	FieldRunnersToken,
 }
 
-// ForeignKeys holds the SQL foreign-keys that are owned by the "namespaces"
-// table and are not defined as standalone fields in the schema.
-var ForeignKeys = []string{
-	"approval_rule_groups",
-}
+var (
+	// ApprovalRulesPrimaryKey and ApprovalRulesColumn2 are the table columns denoting the
+	// primary key for the approval_rules relation (M2M).
+	ApprovalRulesPrimaryKey = []string{"approval_rule_id", "namespace_id"}
+)
 
 // ValidColumn reports if the column name is valid (part of the table columns).
 func ValidColumn(column string) bool {
 	for i := range Columns {
 		if column == Columns[i] {
-			return true
-		}
-	}
-	for i := range ForeignKeys {
-		if column == ForeignKeys[i] {
 			return true
 		}
 	}
@@ -576,6 +578,20 @@ func ByEvents(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newEventsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByApprovalRulesCount orders the results by approval_rules count.
+func ByApprovalRulesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newApprovalRulesStep(), opts...)
+	}
+}
+
+// ByApprovalRules orders the results by approval_rules terms.
+func ByApprovalRules(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newApprovalRulesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newParentStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -644,6 +660,13 @@ func newEventsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(EventsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, EventsTable, EventsColumn),
+	)
+}
+func newApprovalRulesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ApprovalRulesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, true, ApprovalRulesTable, ApprovalRulesPrimaryKey...),
 	)
 }
 

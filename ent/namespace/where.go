@@ -1385,6 +1385,29 @@ func HasEventsWith(preds ...predicate.Event) predicate.Namespace {
 	})
 }
 
+// HasApprovalRules applies the HasEdge predicate on the "approval_rules" edge.
+func HasApprovalRules() predicate.Namespace {
+	return predicate.Namespace(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, ApprovalRulesTable, ApprovalRulesPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasApprovalRulesWith applies the HasEdge predicate on the "approval_rules" edge with a given conditions (other predicates).
+func HasApprovalRulesWith(preds ...predicate.ApprovalRule) predicate.Namespace {
+	return predicate.Namespace(func(s *sql.Selector) {
+		step := newApprovalRulesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Namespace) predicate.Namespace {
 	return predicate.Namespace(sql.AndPredicates(predicates...))

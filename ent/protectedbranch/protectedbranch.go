@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/sqlgraph"
 )
 
 const (
@@ -31,8 +32,15 @@ const (
 	FieldAllowForcePush = "allow_force_push"
 	// FieldCodeOwnerApprovalRequired holds the string denoting the code_owner_approval_required field in the database.
 	FieldCodeOwnerApprovalRequired = "code_owner_approval_required"
+	// EdgeApprovalRules holds the string denoting the approval_rules edge name in mutations.
+	EdgeApprovalRules = "approval_rules"
 	// Table holds the table name of the protectedbranch in the database.
 	Table = "protected_branches"
+	// ApprovalRulesTable is the table that holds the approval_rules relation/edge. The primary key declared below.
+	ApprovalRulesTable = "approval_rule_protected_branches"
+	// ApprovalRulesInverseTable is the table name for the ApprovalRule entity.
+	// It exists in this package in order to avoid circular dependency with the "approvalrule" package.
+	ApprovalRulesInverseTable = "approval_rules"
 )
 
 // Columns holds all SQL columns for protectedbranch fields.
@@ -49,21 +57,16 @@ var Columns = []string{
 	FieldCodeOwnerApprovalRequired,
 }
 
-// ForeignKeys holds the SQL foreign-keys that are owned by the "protected_branches"
-// table and are not defined as standalone fields in the schema.
-var ForeignKeys = []string{
-	"approval_rule_protected_branches",
-}
+var (
+	// ApprovalRulesPrimaryKey and ApprovalRulesColumn2 are the table columns denoting the
+	// primary key for the approval_rules relation (M2M).
+	ApprovalRulesPrimaryKey = []string{"approval_rule_id", "protected_branch_id"}
+)
 
 // ValidColumn reports if the column name is valid (part of the table columns).
 func ValidColumn(column string) bool {
 	for i := range Columns {
 		if column == Columns[i] {
-			return true
-		}
-	}
-	for i := range ForeignKeys {
-		if column == ForeignKeys[i] {
 			return true
 		}
 	}
@@ -121,4 +124,25 @@ func ByAllowForcePush(opts ...sql.OrderTermOption) OrderOption {
 // ByCodeOwnerApprovalRequired orders the results by the code_owner_approval_required field.
 func ByCodeOwnerApprovalRequired(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCodeOwnerApprovalRequired, opts...).ToFunc()
+}
+
+// ByApprovalRulesCount orders the results by approval_rules count.
+func ByApprovalRulesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newApprovalRulesStep(), opts...)
+	}
+}
+
+// ByApprovalRules orders the results by approval_rules terms.
+func ByApprovalRules(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newApprovalRulesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+func newApprovalRulesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ApprovalRulesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, true, ApprovalRulesTable, ApprovalRulesPrimaryKey...),
+	)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/sqlgraph"
 )
 
 // ID filters vertices based on their ID field.
@@ -287,6 +288,29 @@ func CodeOwnerApprovalRequiredEQ(v bool) predicate.ProtectedBranch {
 // CodeOwnerApprovalRequiredNEQ applies the NEQ predicate on the "code_owner_approval_required" field.
 func CodeOwnerApprovalRequiredNEQ(v bool) predicate.ProtectedBranch {
 	return predicate.ProtectedBranch(sql.FieldNEQ(FieldCodeOwnerApprovalRequired, v))
+}
+
+// HasApprovalRules applies the HasEdge predicate on the "approval_rules" edge.
+func HasApprovalRules() predicate.ProtectedBranch {
+	return predicate.ProtectedBranch(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, ApprovalRulesTable, ApprovalRulesPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasApprovalRulesWith applies the HasEdge predicate on the "approval_rules" edge with a given conditions (other predicates).
+func HasApprovalRulesWith(preds ...predicate.ApprovalRule) predicate.ProtectedBranch {
+	return predicate.ProtectedBranch(func(s *sql.Selector) {
+		step := newApprovalRulesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
 }
 
 // And groups predicates with the AND operator between them.

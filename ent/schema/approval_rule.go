@@ -48,8 +48,11 @@ func (ApprovalRule) Edges() []ent.Edge {
 			Annotations(entsql.OnDelete(entsql.Cascade)),
 		edge.To("merge_request", MergeRequest.Type).Field("merge_request_id").Unique().
 			Annotations(entsql.OnDelete(entsql.Cascade)),
-		edge.To("source_rule", ApprovalRule.Type).Field("approval_project_rule_id").Unique().
-			Annotations(entsql.OnDelete(entsql.SetNull)),
+		// source_rule is many merge request rules to one project rule (derived_rules).
+		edge.To("derived_rules", ApprovalRule.Type).Annotations(entsql.OnDelete(entsql.SetNull)).
+			From("source_rule").Field("approval_project_rule_id").Unique(),
+		// users, groups and protected_branches are many to many: join tables
+		// approval_rule_users, approval_rule_groups, approval_rule_protected_branches.
 		edge.To("users", User.Type),
 		edge.To("groups", Namespace.Type),
 		edge.To("protected_branches", ProtectedBranch.Type),

@@ -77,6 +77,8 @@ func (Namespace) Edges() []ent.Edge {
 		edge.To("project_shares", ProjectGroupLink.Type).Annotations(entgql.Skip()),
 		edge.To("custom_attributes", GroupCustomAttribute.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
 		edge.To("events", Event.Type).Annotations(entgql.Skip(), entsql.OnDelete(entsql.Cascade)),
+		// approval_rules are the approval rules naming the group as approvers.
+		edge.From("approval_rules", ApprovalRule.Type).Ref("groups").Annotations(entgql.Skip()),
 	}
 }
 

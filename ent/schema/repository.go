@@ -4,6 +4,7 @@ import (
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 )
@@ -36,6 +37,12 @@ func (ProtectedBranch) Fields() []ent.Field {
 		field.Bool("allow_force_push").Default(false),
 		field.Bool("code_owner_approval_required").Default(false),
 	}
+}
+
+// Edges returns the approval rules scoped to the protected branch (the inverse of their
+// protected_branches).
+func (ProtectedBranch) Edges() []ent.Edge {
+	return []ent.Edge{edge.From("approval_rules", ApprovalRule.Type).Ref("protected_branches")}
 }
 
 // Indexes returns the indexes: one rule per name in a project.

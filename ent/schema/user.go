@@ -73,6 +73,8 @@ func (User) Fields() []ent.Field {
 func (User) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("memberships", Member.Type).Annotations(entgql.Skip()),
+		// approval_rules are the approval rules naming the user as an approver.
+		edge.From("approval_rules", ApprovalRule.Type).Ref("users").Annotations(entgql.Skip()),
 		edge.To("tokens", PersonalAccessToken.Type).Annotations(entgql.Skip()),
 		edge.To("custom_attributes", UserCustomAttribute.Type).Annotations(entgql.Skip()),
 		edge.To("identities", Identity.Type).Annotations(entgql.Skip()),

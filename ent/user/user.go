@@ -105,6 +105,8 @@ const (
 	FieldBotNamespaceID = "bot_namespace_id"
 	// EdgeMemberships holds the string denoting the memberships edge name in mutations.
 	EdgeMemberships = "memberships"
+	// EdgeApprovalRules holds the string denoting the approval_rules edge name in mutations.
+	EdgeApprovalRules = "approval_rules"
 	// EdgeTokens holds the string denoting the tokens edge name in mutations.
 	EdgeTokens = "tokens"
 	// EdgeCustomAttributes holds the string denoting the custom_attributes edge name in mutations.
@@ -132,6 +134,11 @@ const (
 	MembershipsInverseTable = "members"
 	// MembershipsColumn is the table column denoting the memberships relation/edge.
 	MembershipsColumn = "user_id"
+	// ApprovalRulesTable is the table that holds the approval_rules relation/edge. The primary key declared below.
+	ApprovalRulesTable = "approval_rule_users"
+	// ApprovalRulesInverseTable is the table name for the ApprovalRule entity.
+	// It exists in this package in order to avoid circular dependency with the "approvalrule" package.
+	ApprovalRulesInverseTable = "approval_rules"
 	// TokensTable is the table that holds the tokens relation/edge.
 	TokensTable = "personal_access_tokens"
 	// TokensInverseTable is the table name for the PersonalAccessToken entity.
@@ -239,21 +246,16 @@ var Columns = []string{
 	FieldBotNamespaceID,
 }
 
-// ForeignKeys holds the SQL foreign-keys that are owned by the "users"
-// table and are not defined as standalone fields in the schema.
-var ForeignKeys = []string{
-	"approval_rule_users",
-}
+var (
+	// ApprovalRulesPrimaryKey and ApprovalRulesColumn2 are the table columns denoting the
+	// primary key for the approval_rules relation (M2M).
+	ApprovalRulesPrimaryKey = []string{"approval_rule_id", "user_id"}
+)
 
 // ValidColumn reports if the column name is valid (part of the table columns).
 func ValidColumn(column string) bool {
 	for i := range Columns {
 		if column == Columns[i] {
-			return true
-		}
-	}
-	for i := range ForeignKeys {
-		if column == ForeignKeys[i] {
 			return true
 		}
 	}
@@ -628,6 +630,20 @@ func ByMemberships(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 	}
 }
 
+// ByApprovalRulesCount orders the results by approval_rules count.
+func ByApprovalRulesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newApprovalRulesStep(), opts...)
+	}
+}
+
+// ByApprovalRules orders the results by approval_rules terms.
+func ByApprovalRules(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newApprovalRulesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
 // ByTokensCount orders the results by tokens count.
 func ByTokensCount(opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -744,6 +760,13 @@ func newMembershipsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(MembershipsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, MembershipsTable, MembershipsColumn),
+	)
+}
+func newApprovalRulesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ApprovalRulesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, true, ApprovalRulesTable, ApprovalRulesPrimaryKey...),
 	)
 }
 func newTokensStep() *sqlgraph.Step {

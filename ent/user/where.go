@@ -2413,6 +2413,29 @@ func HasMembershipsWith(preds ...predicate.Member) predicate.User {
 	})
 }
 
+// HasApprovalRules applies the HasEdge predicate on the "approval_rules" edge.
+func HasApprovalRules() predicate.User {
+	return predicate.User(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, ApprovalRulesTable, ApprovalRulesPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasApprovalRulesWith applies the HasEdge predicate on the "approval_rules" edge with a given conditions (other predicates).
+func HasApprovalRulesWith(preds ...predicate.ApprovalRule) predicate.User {
+	return predicate.User(func(s *sql.Selector) {
+		step := newApprovalRulesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // HasTokens applies the HasEdge predicate on the "tokens" edge.
 func HasTokens() predicate.User {
 	return predicate.User(func(s *sql.Selector) {

@@ -115,6 +115,9 @@ func (d *DB) Optimize(ctx context.Context) error {
 // migration never drops an index, so Migrate drops these by name (a no-op once gone).
 var retiredIndexes = []string{
 	"issuelabel_label_id", // replaced by issuelabel_label_id_issue_id (the label filter reads it alone)
+	// approval_project_rule_id was one-to-one (a project rule the source of one merge request
+	// rule only); many merge request rules share a source rule now.
+	"approval_rules_approval_project_rule_id_key",
 }
 
 // Migrate brings the schema up to date. It adds tables, columns and indexes, and drops only

@@ -274,6 +274,8 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	mrs := mergerequests.New(mergerequests.Deps{Client: d.Client, Policy: policy, Projects: p, Groups: g, Issues: iss,
 		Repos: r, Protected: pb, Observer: mrObservers})
 	nt.Register(notes.TypeMergeRequest, notes.NewMergeRequestNoteable(d.Client, mrs))
+	approvals := mergerequests.NewApprovals(mrs, notes.NewMergeRequestSystemNotes(nt))
+	mrVersions.OnVersionAdded(approvals.ResetOnPush) // approvals reset on push (reset_approvals_on_push)
 	tt.Register(timetracking.TypeMergeRequest, timetracking.NewMergeRequestTrackable(mrs))
 	nt.RegisterDiffs(notes.TypeMergeRequest, cm.NoteDiffs()) // diff notes on merge requests
 	// Awardables, each on its own line: their domains find them for the award emoji domain.
@@ -314,7 +316,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Issues:            iss,
 		TimeTracking:      tt,
 		MergeRequests:     mrs,
-		Approvals:         mergerequests.NewApprovals(mrs, notes.NewMergeRequestSystemNotes(nt)),
+		Approvals:         approvals,
 		AwardEmoji:        awards,
 		Notes:             nt,
 		Labels:            labels.New(d.Client, policy, p, g, iss),

@@ -1,6 +1,6 @@
 // Package approvalapi serves merge request approvals (GitLab Premium): a project's approval
-// settings (/projects/:id/approvals), a merge request's approvals and approval state, and
-// approving, unapproving and resetting approvals.
+// settings (/projects/:id/approvals) and approval rules, a merge request's approvals, approval
+// state and approval rules, and approving, unapproving and resetting approvals.
 package approvalapi
 
 import (
@@ -27,6 +27,18 @@ func Register(t *route.Table) {
 	t.POST(mrPath+"/approve", h.approve, route.SignedIn)
 	t.POST(mrPath+"/unapprove", h.unapprove, route.SignedIn)
 	t.PUT(mrPath+"/reset_approvals", h.reset, route.SignedIn)
+	// Approval rules: a project's (signed in, as GitLab's authenticate!) and a merge
+	// request's (reads open to its readers, as authenticate_non_get!).
+	t.GET(projectRules, h.listProjectRules, route.SignedIn)
+	t.POST(projectRules, h.createProjectRule, route.SignedIn)
+	t.GET(projectRules+"/:approval_rule_id", h.getProjectRule, route.SignedIn)
+	t.PUT(projectRules+"/:approval_rule_id", h.updateProjectRule, route.SignedIn)
+	t.DELETE(projectRules+"/:approval_rule_id", h.deleteProjectRule, route.SignedIn)
+	t.GET(mrRules, h.listMergeRequestRules)
+	t.POST(mrRules, h.createMergeRequestRule, route.SignedIn)
+	t.GET(mrRules+"/:approval_rule_id", h.getMergeRequestRule)
+	t.PUT(mrRules+"/:approval_rule_id", h.updateMergeRequestRule, route.SignedIn)
+	t.DELETE(mrRules+"/:approval_rule_id", h.deleteMergeRequestRule, route.SignedIn)
 }
 
 func mr(c *gin.Context) (string, string) {

@@ -53,7 +53,7 @@ func (f *fixture) avatar(t *testing.T, u *ent.User) any {
 	return servertest.Decode[map[string]any](t, r)["avatar_url"]
 }
 
-// rule adds a project-level rule with approvers directly (the rules API is not served yet).
+// rule adds a project-level rule with approvers directly (any rule type, unlike the API).
 func (f *fixture) rule(t *testing.T, name string, typ approvalrule.RuleType, required int, approvers ...string) *ent.ApprovalRule {
 	t.Helper()
 	c := f.In.DB.Client.ApprovalRule.Create().SetProjectID(f.P.ID).SetName(name).SetRuleType(typ).SetApprovalsRequired(required)
@@ -80,7 +80,7 @@ func TestApprovals(t *testing.T) {
 		"require_password_to_approve": false, "approved_by": []any{}, "suggested_approvers": []any{},
 		"approvers": []any{}, "approver_groups": []any{}, "user_has_approved": false, "user_can_approve": true,
 		"approval_rules_left": []any{map[string]any{"id": got["approval_rules_left"].([]any)[0].(map[string]any)["id"],
-			"name": "All Members", "rule_type": "any_approver", "report_type": nil}},
+			"name": "All Members", "rule_type": "any_approver"}},
 		"has_approval_rules": true, "merge_request_approvers_available": true,
 		"multiple_approval_rules_available": true, "invalid_approvers_rules": []any{},
 	} {

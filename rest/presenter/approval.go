@@ -11,12 +11,11 @@ type Approval struct {
 	User *UserBasic `json:"user"`
 }
 
-// ApprovalRuleShort is a rule as approval_rules_left lists it.
+// ApprovalRuleShort is a rule as approval_rules_left lists it (EE's Entities::ApprovalRuleShort).
 type ApprovalRuleShort struct {
-	ID         int     `json:"id"`
-	Name       string  `json:"name"`
-	RuleType   string  `json:"rule_type"`
-	ReportType *string `json:"report_type"`
+	ID       int    `json:"id"`
+	Name     string `json:"name"`
+	RuleType string `json:"rule_type"`
 }
 
 // MergeRequestApprovals is GitLab's approval state of a merge request for the caller (EE's
@@ -85,10 +84,11 @@ func (p *Presenter) MergeRequestApprovals(v *mergerequests.ApprovalView) *MergeR
 }
 
 func approvalRuleShort(r *ent.ApprovalRule) ApprovalRuleShort {
-	return ApprovalRuleShort{ID: r.ID, Name: r.Name, RuleType: string(r.RuleType), ReportType: r.ReportType}
+	return ApprovalRuleShort{ID: r.ID, Name: r.Name, RuleType: string(r.RuleType)}
 }
 
-// ApprovalRule is a rule's common fields (EE's Entities::ApprovalRule).
+// ApprovalRule is a rule's common fields (EE's Entities::ApprovalRule): its eligible
+// approvers, users, the groups the caller may see and whether others are hidden.
 type ApprovalRule struct {
 	ApprovalRuleShort
 	EligibleApprovers    []*UserBasic `json:"eligible_approvers"`
@@ -96,6 +96,15 @@ type ApprovalRule struct {
 	Users                []*UserBasic `json:"users"`
 	Groups               []*Group     `json:"groups"`
 	ContainsHiddenGroups bool         `json:"contains_hidden_groups"`
+	ReportType           *string      `json:"report_type"`
+}
+
+// ProjectApprovalRule is a project's rule (EE's Entities::ProjectApprovalRule): GET, POST and
+// PUT /projects/:id/approval_rules.
+type ProjectApprovalRule struct {
+	ApprovalRule
+	ProtectedBranches             []ProtectedBranch `json:"protected_branches"`
+	AppliesToAllProtectedBranches bool              `json:"applies_to_all_protected_branches"`
 }
 
 // SourceRule is the project rule a merge request rule was made from.
@@ -103,13 +112,19 @@ type SourceRule struct {
 	ApprovalsRequired int `json:"approvals_required"`
 }
 
+// MergeRequestApprovalRule is a merge request's rule (EE's Entities::MergeRequestApprovalRule):
+// .../merge_requests/:iid/approval_rules.
+type MergeRequestApprovalRule struct {
+	ApprovalRule
+	Section    *string     `json:"section"`
+	SourceRule *SourceRule `json:"source_rule"`
+	Overridden bool        `json:"overridden"`
+}
+
 // ApprovalStateRule is a rule as GET .../approval_state shows it (EE's
 // MergeRequestApprovalStateRule).
 type ApprovalStateRule struct {
-	ApprovalRule
-	Section    *string      `json:"section"`
-	SourceRule *SourceRule  `json:"source_rule"`
-	Overridden bool         `json:"overridden"`
+	MergeRequestApprovalRule
 	CodeOwner  bool         `json:"code_owner"`
 	ApprovedBy []*UserBasic `json:"approved_by"`
 	Approved   bool         `json:"approved"`
@@ -121,18 +136,60 @@ type ApprovalStateResponse struct {
 	Rules                    []*ApprovalStateRule `json:"rules"`
 }
 
-// approvalRule renders a rule with its eligible approvers.
-func (p *Presenter) approvalRule(r *ent.ApprovalRule, eligible []*ent.User) ApprovalRule {
+// approvalRule renders a rule with its eligible approvers and the groups shown.
+func (p *Presenter) approvalRule(r *ent.ApprovalRule, eligible []*ent.User, groups []*ent.Namespace, hidden bool) ApprovalRule {
 	out := ApprovalRule{ApprovalRuleShort: approvalRuleShort(r), ApprovalsRequired: r.ApprovalsRequired,
-		EligibleApprovers: p.UserBasics(eligible), Users: p.UserBasics(r.Edges.Users), Groups: []*Group{}}
+		EligibleApprovers: p.UserBasics(eligible), Users: p.UserBasics(r.Edges.Users), Groups: []*Group{},
+		ContainsHiddenGroups: hidden, ReportType: r.ReportType}
 	if out.EligibleApprovers == nil {
 		out.EligibleApprovers = []*UserBasic{}
 	}
 	if out.Users == nil {
 		out.Users = []*UserBasic{}
 	}
-	for _, g := range r.Edges.Groups {
+	for _, g := range groups {
 		out.Groups = append(out.Groups, p.Group(g, GroupOptions{}))
+	}
+	return out
+}
+
+// ProjectApprovalRule renders a project's rule.
+func (p *Presenter) ProjectApprovalRule(v *mergerequests.RuleView) *ProjectApprovalRule {
+	return &ProjectApprovalRule{ApprovalRule: p.approvalRule(v.Rule, v.Eligible, v.Groups, v.HiddenGroups),
+		ProtectedBranches:             p.ProtectedBranches(v.ProtectedBranches),
+		AppliesToAllProtectedBranches: v.Rule.AppliesToAllProtectedBranches}
+}
+
+// ProjectApprovalRules renders a list of project rules.
+func (p *Presenter) ProjectApprovalRules(vs []*mergerequests.RuleView) []*ProjectApprovalRule {
+	out := make([]*ProjectApprovalRule, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, p.ProjectApprovalRule(v))
+	}
+	return out
+}
+
+// MergeRequestApprovalRule renders a merge request's rule.
+func (p *Presenter) MergeRequestApprovalRule(v *mergerequests.RuleView) *MergeRequestApprovalRule {
+	return p.mergeRequestRule(v.Rule, p.approvalRule(v.Rule, v.Eligible, v.Groups, v.HiddenGroups), v)
+}
+
+// MergeRequestApprovalRules renders a list of merge request rules.
+func (p *Presenter) MergeRequestApprovalRules(vs []*mergerequests.RuleView) []*MergeRequestApprovalRule {
+	out := make([]*MergeRequestApprovalRule, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, p.MergeRequestApprovalRule(v))
+	}
+	return out
+}
+
+// mergeRequestRule adds the merge request rule's fields: its section, source rule and whether
+// it overrides it (a project rule has neither).
+func (p *Presenter) mergeRequestRule(r *ent.ApprovalRule, base ApprovalRule, v *mergerequests.RuleView) *MergeRequestApprovalRule {
+	out := &MergeRequestApprovalRule{ApprovalRule: base, Section: r.Section}
+	if v != nil && v.SourceRule != nil && r.MergeRequestID != nil {
+		out.SourceRule = &SourceRule{ApprovalsRequired: v.SourceRule.ApprovalsRequired}
+		out.Overridden = v.Overridden()
 	}
 	return out
 }
@@ -142,15 +199,12 @@ func (p *Presenter) ApprovalState(st *mergerequests.ApprovalState) *ApprovalStat
 	out := &ApprovalStateResponse{ApprovalRulesOverwritten: st.Overwritten, Rules: []*ApprovalStateRule{}}
 	for _, rs := range st.Rules {
 		r := rs.Rule
-		sr := &ApprovalStateRule{ApprovalRule: p.approvalRule(r, rs.Eligible), Section: r.Section,
-			CodeOwner: r.RuleType == approvalrule.RuleTypeCodeOwner, ApprovedBy: p.UserBasics(rs.ApprovedBy),
+		sr := &ApprovalStateRule{
+			MergeRequestApprovalRule: *p.mergeRequestRule(r, p.approvalRule(r, rs.Eligible, rs.Groups, rs.HiddenGroups), rs.View()),
+			CodeOwner:                r.RuleType == approvalrule.RuleTypeCodeOwner, ApprovedBy: p.UserBasics(rs.ApprovedBy),
 			Approved: rs.Approved()}
 		if sr.ApprovedBy == nil {
 			sr.ApprovedBy = []*UserBasic{}
-		}
-		if src := r.Edges.SourceRule; src != nil && r.MergeRequestID != nil {
-			sr.SourceRule = &SourceRule{ApprovalsRequired: src.ApprovalsRequired}
-			sr.Overridden = src.ApprovalsRequired != r.ApprovalsRequired
 		}
 		out.Rules = append(out.Rules, sr)
 	}

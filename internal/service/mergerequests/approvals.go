@@ -8,7 +8,9 @@ import (
 	"anvil/ent/approvalrule"
 	"anvil/ent/member"
 	"anvil/ent/mergerequestapproval"
+	"anvil/ent/namespace"
 	"anvil/ent/protectedbranch"
+	"anvil/ent/user"
 	"anvil/internal/authz"
 	"anvil/internal/db"
 	"anvil/internal/service/wire"
@@ -19,6 +21,8 @@ import (
 // called directly).
 type ApprovalNoter interface {
 	MergeRequestSystemNote(ctx context.Context, actor *authz.Actor, level authz.Level, mr *ent.MergeRequest, body string) error
+	// MergeRequestSystemNoteBy writes a note of authorID (nil: none) outside a request (a push).
+	MergeRequestSystemNoteBy(ctx context.Context, authorID *int, mr *ent.MergeRequest, body string) error
 }
 
 // Approvals is GitLab Premium's merge request approvals: the project's approval settings and
@@ -46,6 +50,16 @@ type ApprovalRuleState struct {
 	ApprovedBy []*ent.User
 	// Left is how many approvals the rule still needs.
 	Left int
+	// Groups are the rule's groups shown (all of them, or those an actor may see when
+	// ApprovalStateOf computed the state for one); HiddenGroups tells whether it has others.
+	Groups       []*ent.Namespace
+	HiddenGroups bool
+}
+
+// View is the rule as the rules API shows it (its source rule for overridden).
+func (r *ApprovalRuleState) View() *RuleView {
+	return &RuleView{Rule: r.Rule, Eligible: r.Eligible, Groups: r.Groups, HiddenGroups: r.HiddenGroups,
+		SourceRule: r.Rule.Edges.SourceRule}
 }
 
 // Approved reports whether the rule has its approvals.
@@ -134,7 +148,10 @@ func (a *Approvals) State(ctx context.Context, mr *ent.MergeRequest) (*ApprovalS
 
 // loadRules asks for a rule's approvers, groups, protected branches and source rule.
 func loadRules(q *ent.ApprovalRuleQuery) *ent.ApprovalRuleQuery {
-	return q.WithUsers().WithGroups().WithProtectedBranches().WithSourceRule().Order(approvalrule.ByID())
+	return q.WithUsers(func(q *ent.UserQuery) { q.Order(user.ByID()) }).
+		WithGroups(func(q *ent.NamespaceQuery) { q.Order(namespace.ByID()) }).
+		WithProtectedBranches(func(q *ent.ProtectedBranchQuery) { q.Order(protectedbranch.ByID()) }).
+		WithSourceRule(func(q *ent.ApprovalRuleQuery) { q.WithUsers().WithGroups() }).Order(approvalrule.ByID())
 }
 
 // projectRulesFor are the project's rules that apply to a target branch: unscoped rules, rules
@@ -203,7 +220,7 @@ func branchMatches(pattern, branch string) bool {
 
 // ruleState computes one rule's eligible approvers and approvals.
 func (a *Approvals) ruleState(ctx context.Context, c *ent.Client, st *ApprovalState, r *ent.ApprovalRule) (*ApprovalRuleState, error) {
-	rs := &ApprovalRuleState{Rule: r}
+	rs := &ApprovalRuleState{Rule: r, Groups: r.Edges.Groups}
 	if r.RuleType != approvalrule.RuleTypeAnyApprover {
 		eligible, err := eligibleApprovers(ctx, c, r)
 		if err != nil {

@@ -2,6 +2,7 @@ package mergerequests
 
 import (
 	"context"
+	"strings"
 
 	"anvil/ent"
 	"anvil/ent/event"
@@ -206,4 +207,63 @@ func (a *Approvals) ResetApprovals(ctx context.Context, actor *authz.Actor, ref,
 	_, err = db.ClientFrom(ctx, a.mrs.client).MergeRequestApproval.Delete().
 		Where(mergerequestapproval.MergeRequestID(mr.ID)).Exec(ctx)
 	return err
+}
+
+// ResetOnPush is the diff versions' observer that resets approvals when a push adds a version
+// and the project has reset_approvals_on_push (GitLab's ResetApprovalsService): the approvals
+// given to another patch (or to none recorded) are removed, the approvers' reviewer state goes
+// back to unapproved, and the pusher writes "reset approvals from @a and @b by pushing to the
+// branch". Approvals of a rebase that keeps the patch (same patch id) stay.
+func (a *Approvals) ResetOnPush(ctx context.Context, mr *ent.MergeRequest, authorID *int, previous, current *ent.MergeRequestDiff) error {
+	if previous.HeadCommitSha != nil && current.HeadCommitSha != nil && *previous.HeadCommitSha == *current.HeadCommitSha {
+		return nil // only the target branch moved
+	}
+	c := db.ClientFrom(ctx, a.mrs.client)
+	proj, err := c.Project.Get(ctx, mr.ProjectID)
+	if err != nil {
+		return err
+	}
+	if !proj.ResetApprovalsOnPush {
+		return nil
+	}
+	q := c.MergeRequestApproval.Query().Where(mergerequestapproval.MergeRequestID(mr.ID))
+	if current.PatchIDSha != nil {
+		q.Where(mergerequestapproval.Or(mergerequestapproval.PatchIDShaIsNil(),
+			mergerequestapproval.PatchIDShaNEQ(*current.PatchIDSha)))
+	}
+	stale, err := q.WithUser().Order(mergerequestapproval.ByCreatedAt(), mergerequestapproval.ByID()).All(ctx)
+	if err != nil || len(stale) == 0 {
+		return err
+	}
+	ids := make([]int, 0, len(stale))
+	refs := make([]string, 0, len(stale))
+	for _, ap := range stale {
+		ids = append(ids, ap.ID)
+		if err := a.reviewerState(ctx, c, mr.ID, ap.UserID, "unapproved"); err != nil {
+			return err
+		}
+		if ap.Edges.User != nil {
+			refs = append(refs, "@"+ap.Edges.User.Username)
+		}
+	}
+	if _, err := c.MergeRequestApproval.Delete().Where(mergerequestapproval.IDIn(ids...)).Exec(ctx); err != nil {
+		return err
+	}
+	if len(refs) == 0 {
+		return nil
+	}
+	return a.notes.MergeRequestSystemNoteBy(ctx, authorID, mr, "reset approvals from "+toSentence(refs)+" by pushing to the branch")
+}
+
+// toSentence joins words as Rails' Array#to_sentence: "a", "a and b", "a, b, and c".
+func toSentence(words []string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	case 2:
+		return words[0] + " and " + words[1]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + ", and " + words[len(words)-1]
 }

@@ -61,5 +61,24 @@ func (a *Approvals) UpdateApprovalSettings(ctx context.Context, actor *authz.Act
 // .../approval_state).
 func (a *Approvals) ApprovalStateOf(ctx context.Context, actor *authz.Actor, ref, iid string) (*ApprovalState, error) {
 	_, _, st, err := a.find(ctx, actor, ref, iid)
-	return st, err
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range st.Rules {
+		var hidden []*ent.Namespace
+		if r.Groups, hidden, err = a.splitGroups(ctx, actor, r.Rule.Edges.Groups); err != nil {
+			return nil, err
+		}
+		r.HiddenGroups = len(hidden) > 0
+		if r.HiddenGroups {
+			show, err := a.showsApprovers(ctx, actor, st.Project)
+			if err != nil {
+				return nil, err
+			}
+			if !show {
+				r.Eligible = nil // shown empty; the state was computed with them
+			}
+		}
+	}
+	return st, nil
 }

@@ -5,8 +5,10 @@ import (
 	"strings"
 	"time"
 
+	"anvil/ent/approvalrule"
 	"anvil/ent/awardemoji"
 	"anvil/ent/label"
+	"anvil/ent/member"
 	"anvil/ent/mergerequest"
 	"anvil/ent/mergerequestapproval"
 	"anvil/ent/mergerequestassignee"
@@ -305,16 +307,89 @@ func approvals(p ListParams) []predicate.MergeRequest {
 	} else if p.ApprovedByUsernames.IsSet() {
 		out = append(out, filter.Predicates(firstOf(p.ApprovedByUsernames), approval(true))...)
 	}
-	// Eligible approvers are the users of the project's approval rules, which are not recorded
-	// yet: no merge request has an approver.
-	if p.ApproverIDs.IsSet() || p.ApproverUsernames.IsSet() {
-		any := p.ApproverIDs.Is.Wildcard == filter.Any || p.ApproverUsernames.Is.Wildcard == filter.Any
-		none := p.ApproverIDs.Is.Wildcard == filter.None || p.ApproverUsernames.Is.Wildcard == filter.None
-		if any || !none {
-			out = append(out, mergerequest.IDLT(0))
-		}
+	out = append(out, approvers(p)...)
+	return out
+}
+
+// approvers is approver_ids (or, without ids, GraphQL's approver usernames): GitLab's
+// ByApproversFinder. None is a merge request without approval rules of its own whose target
+// project has none either; Any one with rules of its own or a project with rules. Users (the
+// first MaxApprovalFilter) must each be an approver: named by one of the merge request's own
+// rules or, when it has none, by one of its project's rules, directly or as an active member
+// of a group the rule names.
+func approvers(p ListParams) []predicate.MergeRequest {
+	var f filter.Field[any]
+	byName := false
+	switch {
+	case p.ApproverIDs.IsSet():
+		f = firstOf(p.ApproverIDs)
+	case p.ApproverUsernames.IsSet():
+		f, byName = firstOf(p.ApproverUsernames), true
+	default:
+		return nil
+	}
+	switch f.Is.Wildcard {
+	case filter.None:
+		return []predicate.MergeRequest{mergerequest.Not(anyApprovalRule())}
+	case filter.Any:
+		return []predicate.MergeRequest{anyApprovalRule()}
+	}
+	var out []predicate.MergeRequest
+	for _, v := range f.Is.Values {
+		out = append(out, approverIs(v, byName))
 	}
 	return out
+}
+
+// ownRules selects the merge requests that have approval rules of their own.
+func ownRules() *sql.Selector {
+	r := sql.Table(approvalrule.Table)
+	return sql.Select(r.C(approvalrule.FieldMergeRequestID)).From(r).Where(sql.NotNull(r.C(approvalrule.FieldMergeRequestID)))
+}
+
+// anyApprovalRule matches merge requests with approval rules of their own or whose project has
+// some.
+func anyApprovalRule() predicate.MergeRequest {
+	return func(s *sql.Selector) {
+		r := sql.Table(approvalrule.Table)
+		projectRules := sql.Select(r.C(approvalrule.FieldProjectID)).From(r).Where(sql.IsNull(r.C(approvalrule.FieldMergeRequestID)))
+		s.Where(sql.Or(sql.In(s.C(mergerequest.FieldID), ownRules()), sql.In(s.C(mergerequest.FieldProjectID), projectRules)))
+	}
+}
+
+// approverIs matches merge requests of which the user (an id, or a username when byName) is
+// an approver.
+func approverIs(v any, byName bool) predicate.MergeRequest {
+	return func(s *sql.Selector) {
+		u := sql.Table(user.Table)
+		users := sql.Select(u.C(user.FieldID)).From(u)
+		if byName {
+			users.Where(sql.EQ(u.C(user.FieldUsername), v))
+		} else {
+			users.Where(sql.EQ(u.C(user.FieldID), v))
+		}
+		// The rules naming the user, directly or through a group.
+		ru := sql.Table(approvalrule.UsersTable)
+		direct := sql.Select(ru.C(approvalrule.UsersPrimaryKey[0])).From(ru).Where(sql.In(ru.C(approvalrule.UsersPrimaryKey[1]), users))
+		m := sql.Table(member.Table)
+		groups := sql.Select(m.C(member.FieldNamespaceID)).From(m).
+			Where(sql.And(sql.In(m.C(member.FieldUserID), users), sql.EQ(m.C(member.FieldState), "active")))
+		rg := sql.Table(approvalrule.GroupsTable)
+		viaGroup := sql.Select(rg.C(approvalrule.GroupsPrimaryKey[0])).From(rg).Where(sql.In(rg.C(approvalrule.GroupsPrimaryKey[1]), groups))
+		naming := func(r *sql.SelectTable) *sql.Predicate {
+			return sql.Or(sql.In(r.C(approvalrule.FieldID), direct), sql.In(r.C(approvalrule.FieldID), viaGroup))
+		}
+		own := sql.Table(approvalrule.Table)
+		ownMRs := sql.Select(own.C(approvalrule.FieldMergeRequestID)).From(own).
+			Where(sql.And(sql.NotNull(own.C(approvalrule.FieldMergeRequestID)), naming(own)))
+		proj := sql.Table(approvalrule.Table)
+		projects := sql.Select(proj.C(approvalrule.FieldProjectID)).From(proj).
+			Where(sql.And(sql.IsNull(proj.C(approvalrule.FieldMergeRequestID)), naming(proj)))
+		s.Where(sql.Or(
+			sql.In(s.C(mergerequest.FieldID), ownMRs),
+			sql.And(sql.NotIn(s.C(mergerequest.FieldID), ownRules()), sql.In(s.C(mergerequest.FieldProjectID), projects)),
+		))
+	}
 }
 
 // firstOf keeps the first MaxApprovalFilter distinct values of f, as untyped values.

@@ -36,8 +36,9 @@ type ListParams struct {
 	ApprovedByIDs       filter.Field[int]
 	ApprovedByUsernames filter.Field[string]
 	// ApproverIDs (approver_ids[]) and ApproverUsernames (GraphQL's approver): each of the
-	// first MaxApprovalFilter users may approve it (an eligible approver: a user on one of the
-	// project's approval rules); None, Any.
+	// first MaxApprovalFilter users may approve it (named, directly or through a group, by one
+	// of its own approval rules, or of its project's when it has none); None (no rules
+	// anywhere), Any.
 	ApproverIDs       filter.Field[int]
 	ApproverUsernames filter.Field[string]
 	// Approved (approved): yes, with an approval; no, without.

@@ -25,3 +25,11 @@ func (w MergeRequestSystemNotes) MergeRequestSystemNote(ctx context.Context, act
 	}
 	return w.notes.AddSystem(ctx, MergeRequestTarget(actor, level, mr), author, body)
 }
+
+// MergeRequestSystemNoteBy writes body as a system note of authorID (nil: no author) on mr, in
+// ctx's transaction: for changes no request makes (a push resetting approvals).
+func (w MergeRequestSystemNotes) MergeRequestSystemNoteBy(ctx context.Context, authorID *int, mr *ent.MergeRequest, body string) error {
+	iid, pid := mr.Iid, mr.ProjectID
+	t := &Target{Type: TypeMergeRequest, ID: mr.ID, IID: &iid, ProjectID: &pid, Title: mr.Title, Object: mr}
+	return w.notes.AddSystem(ctx, t, authorID, body)
+}

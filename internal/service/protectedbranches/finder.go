@@ -89,6 +89,15 @@ var roleNames = map[int]string{
 	int(authz.Admin):      "Instance admins",
 }
 
+// Describe fills in the access level descriptions of rules read elsewhere (the approval rules
+// that show their protected branches).
+func (s *Service) Describe(ctx context.Context, rows ...*ent.ProtectedBranch) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	return s.describe(ctx, rows...)
+}
+
 // describe fills access_level_description of every rule of rows: the role's name, or the name
 // of the user or group it names (GitLab's humanize).
 func (s *Service) describe(ctx context.Context, rows ...*ent.ProtectedBranch) error {

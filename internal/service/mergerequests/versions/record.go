@@ -277,6 +277,13 @@ func (s *Service) save(ctx context.Context, mr *ent.MergeRequest, authorID *int,
 			SetMergeStatus("unchecked").Exec(ctx); err != nil {
 			return err
 		}
+		if previous != nil {
+			for _, f := range s.versions {
+				if err := f(ctx, mr, authorID, previous, d); err != nil {
+					return err
+				}
+			}
+		}
 		if len(s.added) > 0 && previous != nil {
 			added, err := addedCommits(ctx, tx, previous, rows)
 			if err != nil || len(added) == 0 {

@@ -30,7 +30,14 @@ type Service struct {
 	log      *slog.Logger
 	// added is told of the commits a new version added (the "added N commits" system note).
 	added []CommitsAdded
+	// versions is told of every version that follows another (approvals reset on push).
+	versions []VersionAdded
 }
+
+// VersionAdded is told, in the version's transaction, of a new version of mr that follows
+// previous (never of the first one): the source or target branch moved. authorID is who moved
+// it (nil: unknown).
+type VersionAdded func(ctx context.Context, mr *ent.MergeRequest, authorID *int, previous, current *ent.MergeRequestDiff) error
 
 // CommitsAdded is told, in the version's transaction, of the commits a new version of mr added
 // since the previous one (never for the first version); authorID is who moved the branch (nil:
@@ -57,3 +64,7 @@ func New(d Deps) *Service {
 
 // OnCommitsAdded registers an observer of added commits (system notes); call it while wiring.
 func (s *Service) OnCommitsAdded(f CommitsAdded) { s.added = append(s.added, f) }
+
+// OnVersionAdded registers an observer of versions that follow another (approvals reset on
+// push); call it while wiring.
+func (s *Service) OnVersionAdded(f VersionAdded) { s.versions = append(s.versions, f) }
