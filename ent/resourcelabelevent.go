@@ -5,6 +5,7 @@ package ent
 import (
 	"anvil/ent/issue"
 	"anvil/ent/label"
+	"anvil/ent/mergerequest"
 	"anvil/ent/resourcelabelevent"
 	"anvil/ent/user"
 	"fmt"
@@ -24,6 +25,8 @@ type ResourceLabelEvent struct {
 	IssuableType resourcelabelevent.IssuableType `json:"issuable_type,omitempty"`
 	// IssueID holds the value of the "issue_id" field.
 	IssueID *int `json:"issue_id,omitempty"`
+	// MergeRequestID holds the value of the "merge_request_id" field.
+	MergeRequestID *int `json:"merge_request_id,omitempty"`
 	// UserID holds the value of the "user_id" field.
 	UserID *int `json:"user_id,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
@@ -42,15 +45,17 @@ type ResourceLabelEvent struct {
 type ResourceLabelEventEdges struct {
 	// Issue holds the value of the issue edge.
 	Issue *Issue `json:"issue,omitempty"`
+	// MergeRequest holds the value of the merge_request edge.
+	MergeRequest *MergeRequest `json:"merge_request,omitempty"`
 	// User holds the value of the user edge.
 	User *User `json:"user,omitempty"`
 	// Label holds the value of the label edge.
 	Label *Label `json:"label,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [3]bool
+	loadedTypes [4]bool
 	// totalCount holds the count of the edges above.
-	totalCount [3]map[string]int
+	totalCount [4]map[string]int
 }
 
 // IssueOrErr returns the Issue value or an error if the edge
@@ -64,12 +69,23 @@ func (e ResourceLabelEventEdges) IssueOrErr() (*Issue, error) {
 	return nil, &NotLoadedError{edge: "issue"}
 }
 
+// MergeRequestOrErr returns the MergeRequest value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e ResourceLabelEventEdges) MergeRequestOrErr() (*MergeRequest, error) {
+	if e.MergeRequest != nil {
+		return e.MergeRequest, nil
+	} else if e.loadedTypes[1] {
+		return nil, &NotFoundError{label: mergerequest.Label}
+	}
+	return nil, &NotLoadedError{edge: "merge_request"}
+}
+
 // UserOrErr returns the User value or an error if the edge
 // was not loaded in eager-loading, or loaded but was not found.
 func (e ResourceLabelEventEdges) UserOrErr() (*User, error) {
 	if e.User != nil {
 		return e.User, nil
-	} else if e.loadedTypes[1] {
+	} else if e.loadedTypes[2] {
 		return nil, &NotFoundError{label: user.Label}
 	}
 	return nil, &NotLoadedError{edge: "user"}
@@ -80,7 +96,7 @@ func (e ResourceLabelEventEdges) UserOrErr() (*User, error) {
 func (e ResourceLabelEventEdges) LabelOrErr() (*Label, error) {
 	if e.Label != nil {
 		return e.Label, nil
-	} else if e.loadedTypes[2] {
+	} else if e.loadedTypes[3] {
 		return nil, &NotFoundError{label: label.Label}
 	}
 	return nil, &NotLoadedError{edge: "label"}
@@ -91,7 +107,7 @@ func (*ResourceLabelEvent) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case resourcelabelevent.FieldID, resourcelabelevent.FieldIssueID, resourcelabelevent.FieldUserID, resourcelabelevent.FieldLabelID:
+		case resourcelabelevent.FieldID, resourcelabelevent.FieldIssueID, resourcelabelevent.FieldMergeRequestID, resourcelabelevent.FieldUserID, resourcelabelevent.FieldLabelID:
 			values[i] = new(sql.NullInt64)
 		case resourcelabelevent.FieldIssuableType, resourcelabelevent.FieldAction:
 			values[i] = new(sql.NullString)
@@ -130,6 +146,13 @@ func (_m *ResourceLabelEvent) assignValues(columns []string, values []any) error
 			} else if value.Valid {
 				_m.IssueID = new(int)
 				*_m.IssueID = int(value.Int64)
+			}
+		case resourcelabelevent.FieldMergeRequestID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field merge_request_id", values[i])
+			} else if value.Valid {
+				_m.MergeRequestID = new(int)
+				*_m.MergeRequestID = int(value.Int64)
 			}
 		case resourcelabelevent.FieldUserID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -175,6 +198,11 @@ func (_m *ResourceLabelEvent) QueryIssue() *IssueQuery {
 	return NewResourceLabelEventClient(_m.config).QueryIssue(_m)
 }
 
+// QueryMergeRequest queries the "merge_request" edge of the ResourceLabelEvent entity.
+func (_m *ResourceLabelEvent) QueryMergeRequest() *MergeRequestQuery {
+	return NewResourceLabelEventClient(_m.config).QueryMergeRequest(_m)
+}
+
 // QueryUser queries the "user" edge of the ResourceLabelEvent entity.
 func (_m *ResourceLabelEvent) QueryUser() *UserQuery {
 	return NewResourceLabelEventClient(_m.config).QueryUser(_m)
@@ -213,6 +241,11 @@ func (_m *ResourceLabelEvent) String() string {
 	builder.WriteString(", ")
 	if v := _m.IssueID; v != nil {
 		builder.WriteString("issue_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.MergeRequestID; v != nil {
+		builder.WriteString("merge_request_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

@@ -13,14 +13,15 @@ import (
 // The resource events record an issuable's state, label and milestone changes (GitLab's
 // resource_state_events, resource_label_events, resource_milestone_events). They refer to
 // their issuable polymorphically: issuable_type names the kind and exactly one foreign key of
-// that kind is set (issue_id now; merge_request_id and epic_id join when those exist), so each
-// reference keeps a real foreign key and goes with its row.
+// that kind is set (issue_id or merge_request_id; epic_id joins when epics keep events), so
+// each reference keeps a real foreign key and goes with its row.
 
-// issuableRef returns the kind column and the issue reference shared by the resource events.
+// issuableRef returns the kind column and the issuable references shared by the resource events.
 func issuableRef() []ent.Field {
 	return []ent.Field{
-		field.Enum("issuable_type").Values("Issue"),
+		field.Enum("issuable_type").Values("Issue", "MergeRequest"),
 		field.Int("issue_id").Optional().Nillable(),
+		field.Int("merge_request_id").Optional().Nillable(),
 		field.Int("user_id").Optional().Nillable(),
 		field.Time("created_at").Immutable().Default(now),
 	}
@@ -30,25 +31,39 @@ func issuableRef() []ent.Field {
 func issuableEdges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("issue", Issue.Type).Field("issue_id").Unique().Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("merge_request", MergeRequest.Type).Field("merge_request_id").Unique().
+			Annotations(entsql.OnDelete(entsql.Cascade)),
 		edge.To("user", User.Type).Field("user_id").Unique().Annotations(entsql.OnDelete(entsql.SetNull)),
 	}
 }
 
+// issuableIndexes returns the indexes that read an issuable's events in order.
+func issuableIndexes() []ent.Index {
+	return []ent.Index{index.Fields("issue_id", "id"), index.Fields("merge_request_id", "id")}
+}
+
 func skipGraphQL() []schema.Annotation { return []schema.Annotation{entgql.Skip(entgql.SkipAll)} }
 
-// ResourceStateEvent is one state change of an issuable.
+// ResourceStateEvent is one state change of an issuable; source_commit and
+// source_merge_request_id name what closed or merged it, when a commit or another merge
+// request did (GitLab's columns of the same names).
 type ResourceStateEvent struct{ ent.Schema }
 
 // Fields returns the event fields.
 func (ResourceStateEvent) Fields() []ent.Field {
-	return append(issuableRef(), field.Enum("state").Values("opened", "closed", "reopened", "merged", "locked"))
+	return append(issuableRef(), field.Enum("state").Values("opened", "closed", "reopened", "merged", "locked"),
+		field.String("source_commit").Optional().Nillable().MaxLen(64),
+		field.Int("source_merge_request_id").Optional().Nillable())
 }
 
-// Edges returns the issuable and the user.
-func (ResourceStateEvent) Edges() []ent.Edge { return issuableEdges() }
+// Edges returns the issuable, the user and the source merge request (null once it is deleted).
+func (ResourceStateEvent) Edges() []ent.Edge {
+	return append(issuableEdges(), edge.To("source_merge_request", MergeRequest.Type).Field("source_merge_request_id").
+		Unique().Annotations(entsql.OnDelete(entsql.SetNull)))
+}
 
-// Indexes returns the events of an issue in order.
-func (ResourceStateEvent) Indexes() []ent.Index { return []ent.Index{index.Fields("issue_id", "id")} }
+// Indexes returns the events of an issuable in order.
+func (ResourceStateEvent) Indexes() []ent.Index { return issuableIndexes() }
 
 // Annotations keeps the events out of GraphQL.
 func (ResourceStateEvent) Annotations() []schema.Annotation { return skipGraphQL() }
@@ -67,8 +82,8 @@ func (ResourceLabelEvent) Edges() []ent.Edge {
 		Annotations(entsql.OnDelete(entsql.SetNull)))
 }
 
-// Indexes returns the events of an issue in order.
-func (ResourceLabelEvent) Indexes() []ent.Index { return []ent.Index{index.Fields("issue_id", "id")} }
+// Indexes returns the events of an issuable in order.
+func (ResourceLabelEvent) Indexes() []ent.Index { return issuableIndexes() }
 
 // Annotations keeps the events out of GraphQL.
 func (ResourceLabelEvent) Annotations() []schema.Annotation { return skipGraphQL() }
@@ -90,10 +105,8 @@ func (ResourceMilestoneEvent) Edges() []ent.Edge {
 		Annotations(entsql.OnDelete(entsql.SetNull)))
 }
 
-// Indexes returns the events of an issue in order.
-func (ResourceMilestoneEvent) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("issue_id", "id")}
-}
+// Indexes returns the events of an issuable in order.
+func (ResourceMilestoneEvent) Indexes() []ent.Index { return issuableIndexes() }
 
 // Annotations keeps the events out of GraphQL.
 func (ResourceMilestoneEvent) Annotations() []schema.Annotation { return skipGraphQL() }
