@@ -267,12 +267,12 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	// diff versions, hooks).
 	mrVersions.OnCommitsAdded(mrVersions.CommitsNote(nt)) // "added N commits" system notes
 	mrObservers := mergerequests.Observers{
-		mrVersions.Observer(),                          // the first diff version (first: the others see it)
-		awards,                                         // a destroyed merge request's awards and its notes' go with it (before the notes)
-		mrobserver.New(d.Client),                       // resource events (state, labels, milestone)
-		notes.NewMergeRequestObserver(nt),              // system notes
-		mrevents.New(d.Client),                         // activity events
-		todoRecorder,                                   // to-dos
+		mrVersions.Observer(),             // the first diff version (first: the others see it)
+		awards,                            // a destroyed merge request's awards and its notes' go with it (before the notes)
+		mrobserver.New(d.Client),          // resource events (state, labels, milestone)
+		notes.NewMergeRequestObserver(nt), // system notes
+		mrevents.New(d.Client),            // activity events
+		todoRecorder,                      // to-dos
 		timetracking.NewMergeRequestObserver(d.Client), // a destroyed merge request's timelogs go with it
 		hooks.MergeRequestObserver(),                   // webhooks
 	}
