@@ -245,7 +245,7 @@ func TestDelete_removesRelated(t *testing.T) {
 		require.Equal(t, 201, r.Status, r.String())
 		r = f.Do(t, "POST", mrPath+"/notes/"+noteIDs[i]+"/award_emoji", "developer", js(t, map[string]any{"name": "tada"}))
 		require.Equal(t, 201, r.Status, r.String())
-		r = f.Do(t, "POST", mrPath+"/subscribe", "guest", nil)
+		r = f.Do(t, "POST", mrPath+"/subscribe", "root", nil)
 		require.Equal(t, 201, r.Status, r.String())
 		r = f.Do(t, "PUT", mrPath, "developer", js(t, map[string]any{"state_event": "close"}))
 		require.Equal(t, 200, r.Status, r.String())
