@@ -8035,6 +8035,22 @@ func (c *ResourceLabelEventClient) QueryIssue(_m *ResourceLabelEvent) *IssueQuer
 	return query
 }
 
+// QueryMergeRequest queries the merge_request edge of a ResourceLabelEvent.
+func (c *ResourceLabelEventClient) QueryMergeRequest(_m *ResourceLabelEvent) *MergeRequestQuery {
+	query := (&MergeRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(resourcelabelevent.Table, resourcelabelevent.FieldID, id),
+			sqlgraph.To(mergerequest.Table, mergerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, resourcelabelevent.MergeRequestTable, resourcelabelevent.MergeRequestColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // QueryUser queries the user edge of a ResourceLabelEvent.
 func (c *ResourceLabelEventClient) QueryUser(_m *ResourceLabelEvent) *UserQuery {
 	query := (&UserClient{config: c.config}).Query()
@@ -8232,6 +8248,22 @@ func (c *ResourceMilestoneEventClient) QueryIssue(_m *ResourceMilestoneEvent) *I
 	return query
 }
 
+// QueryMergeRequest queries the merge_request edge of a ResourceMilestoneEvent.
+func (c *ResourceMilestoneEventClient) QueryMergeRequest(_m *ResourceMilestoneEvent) *MergeRequestQuery {
+	query := (&MergeRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(resourcemilestoneevent.Table, resourcemilestoneevent.FieldID, id),
+			sqlgraph.To(mergerequest.Table, mergerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, resourcemilestoneevent.MergeRequestTable, resourcemilestoneevent.MergeRequestColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // QueryUser queries the user edge of a ResourceMilestoneEvent.
 func (c *ResourceMilestoneEventClient) QueryUser(_m *ResourceMilestoneEvent) *UserQuery {
 	query := (&UserClient{config: c.config}).Query()
@@ -8413,6 +8445,22 @@ func (c *ResourceStateEventClient) QueryIssue(_m *ResourceStateEvent) *IssueQuer
 	return query
 }
 
+// QueryMergeRequest queries the merge_request edge of a ResourceStateEvent.
+func (c *ResourceStateEventClient) QueryMergeRequest(_m *ResourceStateEvent) *MergeRequestQuery {
+	query := (&MergeRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(resourcestateevent.Table, resourcestateevent.FieldID, id),
+			sqlgraph.To(mergerequest.Table, mergerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, resourcestateevent.MergeRequestTable, resourcestateevent.MergeRequestColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // QueryUser queries the user edge of a ResourceStateEvent.
 func (c *ResourceStateEventClient) QueryUser(_m *ResourceStateEvent) *UserQuery {
 	query := (&UserClient{config: c.config}).Query()
@@ -8422,6 +8470,22 @@ func (c *ResourceStateEventClient) QueryUser(_m *ResourceStateEvent) *UserQuery 
 			sqlgraph.From(resourcestateevent.Table, resourcestateevent.FieldID, id),
 			sqlgraph.To(user.Table, user.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, false, resourcestateevent.UserTable, resourcestateevent.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySourceMergeRequest queries the source_merge_request edge of a ResourceStateEvent.
+func (c *ResourceStateEventClient) QuerySourceMergeRequest(_m *ResourceStateEvent) *MergeRequestQuery {
+	query := (&MergeRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(resourcestateevent.Table, resourcestateevent.FieldID, id),
+			sqlgraph.To(mergerequest.Table, mergerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, resourcestateevent.SourceMergeRequestTable, resourcestateevent.SourceMergeRequestColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil

@@ -44757,24 +44757,26 @@ func (m *RedirectRouteMutation) ResetEdge(name string) error {
 // ResourceLabelEventMutation represents an operation that mutates the ResourceLabelEvent nodes in the graph.
 type ResourceLabelEventMutation struct {
 	config
-	op            Op
-	typ           string
-	id            *int
-	issuable_type *resourcelabelevent.IssuableType
-	created_at    *time.Time
-	action        *resourcelabelevent.Action
-	clearedFields map[string]struct{}
-	issue         *int
-	clearedissue  bool
-	user          *int
-	cleareduser   bool
-	epic          *int
-	clearedepic   bool
-	label         *int
-	clearedlabel  bool
-	done          bool
-	oldValue      func(context.Context) (*ResourceLabelEvent, error)
-	predicates    []predicate.ResourceLabelEvent
+	op                   Op
+	typ                  string
+	id                   *int
+	issuable_type        *resourcelabelevent.IssuableType
+	created_at           *time.Time
+	action               *resourcelabelevent.Action
+	clearedFields        map[string]struct{}
+	issue                *int
+	clearedissue         bool
+	merge_request        *int
+	clearedmerge_request bool
+	user                 *int
+	cleareduser          bool
+	epic                 *int
+	clearedepic          bool
+	label                *int
+	clearedlabel         bool
+	done                 bool
+	oldValue             func(context.Context) (*ResourceLabelEvent, error)
+	predicates           []predicate.ResourceLabelEvent
 }
 
 var _ ent.Mutation = (*ResourceLabelEventMutation)(nil)
@@ -44958,6 +44960,55 @@ func (m *ResourceLabelEventMutation) IssueIDCleared() bool {
 func (m *ResourceLabelEventMutation) ResetIssueID() {
 	m.issue = nil
 	delete(m.clearedFields, resourcelabelevent.FieldIssueID)
+}
+
+// SetMergeRequestID sets the "merge_request_id" field.
+func (m *ResourceLabelEventMutation) SetMergeRequestID(i int) {
+	m.merge_request = &i
+}
+
+// MergeRequestID returns the value of the "merge_request_id" field in the mutation.
+func (m *ResourceLabelEventMutation) MergeRequestID() (r int, exists bool) {
+	v := m.merge_request
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeRequestID returns the old "merge_request_id" field's value of the ResourceLabelEvent entity.
+// If the ResourceLabelEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceLabelEventMutation) OldMergeRequestID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeRequestID: %w", err)
+	}
+	return oldValue.MergeRequestID, nil
+}
+
+// ClearMergeRequestID clears the value of the "merge_request_id" field.
+func (m *ResourceLabelEventMutation) ClearMergeRequestID() {
+	m.merge_request = nil
+	m.clearedFields[resourcelabelevent.FieldMergeRequestID] = struct{}{}
+}
+
+// MergeRequestIDCleared returns if the "merge_request_id" field was cleared in this mutation.
+func (m *ResourceLabelEventMutation) MergeRequestIDCleared() bool {
+	_, ok := m.clearedFields[resourcelabelevent.FieldMergeRequestID]
+	return ok
+}
+
+// ResetMergeRequestID resets all changes to the "merge_request_id" field.
+func (m *ResourceLabelEventMutation) ResetMergeRequestID() {
+	m.merge_request = nil
+	delete(m.clearedFields, resourcelabelevent.FieldMergeRequestID)
 }
 
 // SetUserID sets the "user_id" field.
@@ -45206,6 +45257,33 @@ func (m *ResourceLabelEventMutation) ResetIssue() {
 	m.clearedissue = false
 }
 
+// ClearMergeRequest clears the "merge_request" edge to the MergeRequest entity.
+func (m *ResourceLabelEventMutation) ClearMergeRequest() {
+	m.clearedmerge_request = true
+	m.clearedFields[resourcelabelevent.FieldMergeRequestID] = struct{}{}
+}
+
+// MergeRequestCleared reports if the "merge_request" edge to the MergeRequest entity was cleared.
+func (m *ResourceLabelEventMutation) MergeRequestCleared() bool {
+	return m.MergeRequestIDCleared() || m.clearedmerge_request
+}
+
+// MergeRequestIDs returns the "merge_request" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MergeRequestID instead. It exists only for internal usage by the builders.
+func (m *ResourceLabelEventMutation) MergeRequestIDs() (ids []int) {
+	if id := m.merge_request; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMergeRequest resets all changes to the "merge_request" edge.
+func (m *ResourceLabelEventMutation) ResetMergeRequest() {
+	m.merge_request = nil
+	m.clearedmerge_request = false
+}
+
 // ClearUser clears the "user" edge to the User entity.
 func (m *ResourceLabelEventMutation) ClearUser() {
 	m.cleareduser = true
@@ -45321,12 +45399,15 @@ func (m *ResourceLabelEventMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ResourceLabelEventMutation) Fields() []string {
-	fields := make([]string, 0, 7)
+	fields := make([]string, 0, 8)
 	if m.issuable_type != nil {
 		fields = append(fields, resourcelabelevent.FieldIssuableType)
 	}
 	if m.issue != nil {
 		fields = append(fields, resourcelabelevent.FieldIssueID)
+	}
+	if m.merge_request != nil {
+		fields = append(fields, resourcelabelevent.FieldMergeRequestID)
 	}
 	if m.user != nil {
 		fields = append(fields, resourcelabelevent.FieldUserID)
@@ -45355,6 +45436,8 @@ func (m *ResourceLabelEventMutation) Field(name string) (ent.Value, bool) {
 		return m.IssuableType()
 	case resourcelabelevent.FieldIssueID:
 		return m.IssueID()
+	case resourcelabelevent.FieldMergeRequestID:
+		return m.MergeRequestID()
 	case resourcelabelevent.FieldUserID:
 		return m.UserID()
 	case resourcelabelevent.FieldCreatedAt:
@@ -45378,6 +45461,8 @@ func (m *ResourceLabelEventMutation) OldField(ctx context.Context, name string) 
 		return m.OldIssuableType(ctx)
 	case resourcelabelevent.FieldIssueID:
 		return m.OldIssueID(ctx)
+	case resourcelabelevent.FieldMergeRequestID:
+		return m.OldMergeRequestID(ctx)
 	case resourcelabelevent.FieldUserID:
 		return m.OldUserID(ctx)
 	case resourcelabelevent.FieldCreatedAt:
@@ -45410,6 +45495,13 @@ func (m *ResourceLabelEventMutation) SetField(name string, value ent.Value) erro
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetIssueID(v)
+		return nil
+	case resourcelabelevent.FieldMergeRequestID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeRequestID(v)
 		return nil
 	case resourcelabelevent.FieldUserID:
 		v, ok := value.(int)
@@ -45482,6 +45574,9 @@ func (m *ResourceLabelEventMutation) ClearedFields() []string {
 	if m.FieldCleared(resourcelabelevent.FieldIssueID) {
 		fields = append(fields, resourcelabelevent.FieldIssueID)
 	}
+	if m.FieldCleared(resourcelabelevent.FieldMergeRequestID) {
+		fields = append(fields, resourcelabelevent.FieldMergeRequestID)
+	}
 	if m.FieldCleared(resourcelabelevent.FieldUserID) {
 		fields = append(fields, resourcelabelevent.FieldUserID)
 	}
@@ -45508,6 +45603,9 @@ func (m *ResourceLabelEventMutation) ClearField(name string) error {
 	case resourcelabelevent.FieldIssueID:
 		m.ClearIssueID()
 		return nil
+	case resourcelabelevent.FieldMergeRequestID:
+		m.ClearMergeRequestID()
+		return nil
 	case resourcelabelevent.FieldUserID:
 		m.ClearUserID()
 		return nil
@@ -45531,6 +45629,9 @@ func (m *ResourceLabelEventMutation) ResetField(name string) error {
 	case resourcelabelevent.FieldIssueID:
 		m.ResetIssueID()
 		return nil
+	case resourcelabelevent.FieldMergeRequestID:
+		m.ResetMergeRequestID()
+		return nil
 	case resourcelabelevent.FieldUserID:
 		m.ResetUserID()
 		return nil
@@ -45552,9 +45653,12 @@ func (m *ResourceLabelEventMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ResourceLabelEventMutation) AddedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.issue != nil {
 		edges = append(edges, resourcelabelevent.EdgeIssue)
+	}
+	if m.merge_request != nil {
+		edges = append(edges, resourcelabelevent.EdgeMergeRequest)
 	}
 	if m.user != nil {
 		edges = append(edges, resourcelabelevent.EdgeUser)
@@ -45576,6 +45680,10 @@ func (m *ResourceLabelEventMutation) AddedIDs(name string) []ent.Value {
 		if id := m.issue; id != nil {
 			return []ent.Value{*id}
 		}
+	case resourcelabelevent.EdgeMergeRequest:
+		if id := m.merge_request; id != nil {
+			return []ent.Value{*id}
+		}
 	case resourcelabelevent.EdgeUser:
 		if id := m.user; id != nil {
 			return []ent.Value{*id}
@@ -45594,7 +45702,7 @@ func (m *ResourceLabelEventMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ResourceLabelEventMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	return edges
 }
 
@@ -45606,9 +45714,12 @@ func (m *ResourceLabelEventMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ResourceLabelEventMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.clearedissue {
 		edges = append(edges, resourcelabelevent.EdgeIssue)
+	}
+	if m.clearedmerge_request {
+		edges = append(edges, resourcelabelevent.EdgeMergeRequest)
 	}
 	if m.cleareduser {
 		edges = append(edges, resourcelabelevent.EdgeUser)
@@ -45628,6 +45739,8 @@ func (m *ResourceLabelEventMutation) EdgeCleared(name string) bool {
 	switch name {
 	case resourcelabelevent.EdgeIssue:
 		return m.clearedissue
+	case resourcelabelevent.EdgeMergeRequest:
+		return m.clearedmerge_request
 	case resourcelabelevent.EdgeUser:
 		return m.cleareduser
 	case resourcelabelevent.EdgeEpic:
@@ -45644,6 +45757,9 @@ func (m *ResourceLabelEventMutation) ClearEdge(name string) error {
 	switch name {
 	case resourcelabelevent.EdgeIssue:
 		m.ClearIssue()
+		return nil
+	case resourcelabelevent.EdgeMergeRequest:
+		m.ClearMergeRequest()
 		return nil
 	case resourcelabelevent.EdgeUser:
 		m.ClearUser()
@@ -45665,6 +45781,9 @@ func (m *ResourceLabelEventMutation) ResetEdge(name string) error {
 	case resourcelabelevent.EdgeIssue:
 		m.ResetIssue()
 		return nil
+	case resourcelabelevent.EdgeMergeRequest:
+		m.ResetMergeRequest()
+		return nil
 	case resourcelabelevent.EdgeUser:
 		m.ResetUser()
 		return nil
@@ -45681,23 +45800,25 @@ func (m *ResourceLabelEventMutation) ResetEdge(name string) error {
 // ResourceMilestoneEventMutation represents an operation that mutates the ResourceMilestoneEvent nodes in the graph.
 type ResourceMilestoneEventMutation struct {
 	config
-	op               Op
-	typ              string
-	id               *int
-	issuable_type    *resourcemilestoneevent.IssuableType
-	created_at       *time.Time
-	action           *resourcemilestoneevent.Action
-	state            *resourcemilestoneevent.State
-	clearedFields    map[string]struct{}
-	issue            *int
-	clearedissue     bool
-	user             *int
-	cleareduser      bool
-	milestone        *int
-	clearedmilestone bool
-	done             bool
-	oldValue         func(context.Context) (*ResourceMilestoneEvent, error)
-	predicates       []predicate.ResourceMilestoneEvent
+	op                   Op
+	typ                  string
+	id                   *int
+	issuable_type        *resourcemilestoneevent.IssuableType
+	created_at           *time.Time
+	action               *resourcemilestoneevent.Action
+	state                *resourcemilestoneevent.State
+	clearedFields        map[string]struct{}
+	issue                *int
+	clearedissue         bool
+	merge_request        *int
+	clearedmerge_request bool
+	user                 *int
+	cleareduser          bool
+	milestone            *int
+	clearedmilestone     bool
+	done                 bool
+	oldValue             func(context.Context) (*ResourceMilestoneEvent, error)
+	predicates           []predicate.ResourceMilestoneEvent
 }
 
 var _ ent.Mutation = (*ResourceMilestoneEventMutation)(nil)
@@ -45881,6 +46002,55 @@ func (m *ResourceMilestoneEventMutation) IssueIDCleared() bool {
 func (m *ResourceMilestoneEventMutation) ResetIssueID() {
 	m.issue = nil
 	delete(m.clearedFields, resourcemilestoneevent.FieldIssueID)
+}
+
+// SetMergeRequestID sets the "merge_request_id" field.
+func (m *ResourceMilestoneEventMutation) SetMergeRequestID(i int) {
+	m.merge_request = &i
+}
+
+// MergeRequestID returns the value of the "merge_request_id" field in the mutation.
+func (m *ResourceMilestoneEventMutation) MergeRequestID() (r int, exists bool) {
+	v := m.merge_request
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeRequestID returns the old "merge_request_id" field's value of the ResourceMilestoneEvent entity.
+// If the ResourceMilestoneEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceMilestoneEventMutation) OldMergeRequestID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeRequestID: %w", err)
+	}
+	return oldValue.MergeRequestID, nil
+}
+
+// ClearMergeRequestID clears the value of the "merge_request_id" field.
+func (m *ResourceMilestoneEventMutation) ClearMergeRequestID() {
+	m.merge_request = nil
+	m.clearedFields[resourcemilestoneevent.FieldMergeRequestID] = struct{}{}
+}
+
+// MergeRequestIDCleared returns if the "merge_request_id" field was cleared in this mutation.
+func (m *ResourceMilestoneEventMutation) MergeRequestIDCleared() bool {
+	_, ok := m.clearedFields[resourcemilestoneevent.FieldMergeRequestID]
+	return ok
+}
+
+// ResetMergeRequestID resets all changes to the "merge_request_id" field.
+func (m *ResourceMilestoneEventMutation) ResetMergeRequestID() {
+	m.merge_request = nil
+	delete(m.clearedFields, resourcemilestoneevent.FieldMergeRequestID)
 }
 
 // SetUserID sets the "user_id" field.
@@ -46116,6 +46286,33 @@ func (m *ResourceMilestoneEventMutation) ResetIssue() {
 	m.clearedissue = false
 }
 
+// ClearMergeRequest clears the "merge_request" edge to the MergeRequest entity.
+func (m *ResourceMilestoneEventMutation) ClearMergeRequest() {
+	m.clearedmerge_request = true
+	m.clearedFields[resourcemilestoneevent.FieldMergeRequestID] = struct{}{}
+}
+
+// MergeRequestCleared reports if the "merge_request" edge to the MergeRequest entity was cleared.
+func (m *ResourceMilestoneEventMutation) MergeRequestCleared() bool {
+	return m.MergeRequestIDCleared() || m.clearedmerge_request
+}
+
+// MergeRequestIDs returns the "merge_request" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MergeRequestID instead. It exists only for internal usage by the builders.
+func (m *ResourceMilestoneEventMutation) MergeRequestIDs() (ids []int) {
+	if id := m.merge_request; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMergeRequest resets all changes to the "merge_request" edge.
+func (m *ResourceMilestoneEventMutation) ResetMergeRequest() {
+	m.merge_request = nil
+	m.clearedmerge_request = false
+}
+
 // ClearUser clears the "user" edge to the User entity.
 func (m *ResourceMilestoneEventMutation) ClearUser() {
 	m.cleareduser = true
@@ -46204,12 +46401,15 @@ func (m *ResourceMilestoneEventMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ResourceMilestoneEventMutation) Fields() []string {
-	fields := make([]string, 0, 7)
+	fields := make([]string, 0, 8)
 	if m.issuable_type != nil {
 		fields = append(fields, resourcemilestoneevent.FieldIssuableType)
 	}
 	if m.issue != nil {
 		fields = append(fields, resourcemilestoneevent.FieldIssueID)
+	}
+	if m.merge_request != nil {
+		fields = append(fields, resourcemilestoneevent.FieldMergeRequestID)
 	}
 	if m.user != nil {
 		fields = append(fields, resourcemilestoneevent.FieldUserID)
@@ -46238,6 +46438,8 @@ func (m *ResourceMilestoneEventMutation) Field(name string) (ent.Value, bool) {
 		return m.IssuableType()
 	case resourcemilestoneevent.FieldIssueID:
 		return m.IssueID()
+	case resourcemilestoneevent.FieldMergeRequestID:
+		return m.MergeRequestID()
 	case resourcemilestoneevent.FieldUserID:
 		return m.UserID()
 	case resourcemilestoneevent.FieldCreatedAt:
@@ -46261,6 +46463,8 @@ func (m *ResourceMilestoneEventMutation) OldField(ctx context.Context, name stri
 		return m.OldIssuableType(ctx)
 	case resourcemilestoneevent.FieldIssueID:
 		return m.OldIssueID(ctx)
+	case resourcemilestoneevent.FieldMergeRequestID:
+		return m.OldMergeRequestID(ctx)
 	case resourcemilestoneevent.FieldUserID:
 		return m.OldUserID(ctx)
 	case resourcemilestoneevent.FieldCreatedAt:
@@ -46293,6 +46497,13 @@ func (m *ResourceMilestoneEventMutation) SetField(name string, value ent.Value) 
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetIssueID(v)
+		return nil
+	case resourcemilestoneevent.FieldMergeRequestID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeRequestID(v)
 		return nil
 	case resourcemilestoneevent.FieldUserID:
 		v, ok := value.(int)
@@ -46365,6 +46576,9 @@ func (m *ResourceMilestoneEventMutation) ClearedFields() []string {
 	if m.FieldCleared(resourcemilestoneevent.FieldIssueID) {
 		fields = append(fields, resourcemilestoneevent.FieldIssueID)
 	}
+	if m.FieldCleared(resourcemilestoneevent.FieldMergeRequestID) {
+		fields = append(fields, resourcemilestoneevent.FieldMergeRequestID)
+	}
 	if m.FieldCleared(resourcemilestoneevent.FieldUserID) {
 		fields = append(fields, resourcemilestoneevent.FieldUserID)
 	}
@@ -46388,6 +46602,9 @@ func (m *ResourceMilestoneEventMutation) ClearField(name string) error {
 	case resourcemilestoneevent.FieldIssueID:
 		m.ClearIssueID()
 		return nil
+	case resourcemilestoneevent.FieldMergeRequestID:
+		m.ClearMergeRequestID()
+		return nil
 	case resourcemilestoneevent.FieldUserID:
 		m.ClearUserID()
 		return nil
@@ -46407,6 +46624,9 @@ func (m *ResourceMilestoneEventMutation) ResetField(name string) error {
 		return nil
 	case resourcemilestoneevent.FieldIssueID:
 		m.ResetIssueID()
+		return nil
+	case resourcemilestoneevent.FieldMergeRequestID:
+		m.ResetMergeRequestID()
 		return nil
 	case resourcemilestoneevent.FieldUserID:
 		m.ResetUserID()
@@ -46429,9 +46649,12 @@ func (m *ResourceMilestoneEventMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ResourceMilestoneEventMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.issue != nil {
 		edges = append(edges, resourcemilestoneevent.EdgeIssue)
+	}
+	if m.merge_request != nil {
+		edges = append(edges, resourcemilestoneevent.EdgeMergeRequest)
 	}
 	if m.user != nil {
 		edges = append(edges, resourcemilestoneevent.EdgeUser)
@@ -46450,6 +46673,10 @@ func (m *ResourceMilestoneEventMutation) AddedIDs(name string) []ent.Value {
 		if id := m.issue; id != nil {
 			return []ent.Value{*id}
 		}
+	case resourcemilestoneevent.EdgeMergeRequest:
+		if id := m.merge_request; id != nil {
+			return []ent.Value{*id}
+		}
 	case resourcemilestoneevent.EdgeUser:
 		if id := m.user; id != nil {
 			return []ent.Value{*id}
@@ -46464,7 +46691,7 @@ func (m *ResourceMilestoneEventMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ResourceMilestoneEventMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	return edges
 }
 
@@ -46476,9 +46703,12 @@ func (m *ResourceMilestoneEventMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ResourceMilestoneEventMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.clearedissue {
 		edges = append(edges, resourcemilestoneevent.EdgeIssue)
+	}
+	if m.clearedmerge_request {
+		edges = append(edges, resourcemilestoneevent.EdgeMergeRequest)
 	}
 	if m.cleareduser {
 		edges = append(edges, resourcemilestoneevent.EdgeUser)
@@ -46495,6 +46725,8 @@ func (m *ResourceMilestoneEventMutation) EdgeCleared(name string) bool {
 	switch name {
 	case resourcemilestoneevent.EdgeIssue:
 		return m.clearedissue
+	case resourcemilestoneevent.EdgeMergeRequest:
+		return m.clearedmerge_request
 	case resourcemilestoneevent.EdgeUser:
 		return m.cleareduser
 	case resourcemilestoneevent.EdgeMilestone:
@@ -46509,6 +46741,9 @@ func (m *ResourceMilestoneEventMutation) ClearEdge(name string) error {
 	switch name {
 	case resourcemilestoneevent.EdgeIssue:
 		m.ClearIssue()
+		return nil
+	case resourcemilestoneevent.EdgeMergeRequest:
+		m.ClearMergeRequest()
 		return nil
 	case resourcemilestoneevent.EdgeUser:
 		m.ClearUser()
@@ -46527,6 +46762,9 @@ func (m *ResourceMilestoneEventMutation) ResetEdge(name string) error {
 	case resourcemilestoneevent.EdgeIssue:
 		m.ResetIssue()
 		return nil
+	case resourcemilestoneevent.EdgeMergeRequest:
+		m.ResetMergeRequest()
+		return nil
 	case resourcemilestoneevent.EdgeUser:
 		m.ResetUser()
 		return nil
@@ -46540,20 +46778,25 @@ func (m *ResourceMilestoneEventMutation) ResetEdge(name string) error {
 // ResourceStateEventMutation represents an operation that mutates the ResourceStateEvent nodes in the graph.
 type ResourceStateEventMutation struct {
 	config
-	op            Op
-	typ           string
-	id            *int
-	issuable_type *resourcestateevent.IssuableType
-	created_at    *time.Time
-	state         *resourcestateevent.State
-	clearedFields map[string]struct{}
-	issue         *int
-	clearedissue  bool
-	user          *int
-	cleareduser   bool
-	done          bool
-	oldValue      func(context.Context) (*ResourceStateEvent, error)
-	predicates    []predicate.ResourceStateEvent
+	op                          Op
+	typ                         string
+	id                          *int
+	issuable_type               *resourcestateevent.IssuableType
+	created_at                  *time.Time
+	state                       *resourcestateevent.State
+	source_commit               *string
+	clearedFields               map[string]struct{}
+	issue                       *int
+	clearedissue                bool
+	merge_request               *int
+	clearedmerge_request        bool
+	user                        *int
+	cleareduser                 bool
+	source_merge_request        *int
+	clearedsource_merge_request bool
+	done                        bool
+	oldValue                    func(context.Context) (*ResourceStateEvent, error)
+	predicates                  []predicate.ResourceStateEvent
 }
 
 var _ ent.Mutation = (*ResourceStateEventMutation)(nil)
@@ -46739,6 +46982,55 @@ func (m *ResourceStateEventMutation) ResetIssueID() {
 	delete(m.clearedFields, resourcestateevent.FieldIssueID)
 }
 
+// SetMergeRequestID sets the "merge_request_id" field.
+func (m *ResourceStateEventMutation) SetMergeRequestID(i int) {
+	m.merge_request = &i
+}
+
+// MergeRequestID returns the value of the "merge_request_id" field in the mutation.
+func (m *ResourceStateEventMutation) MergeRequestID() (r int, exists bool) {
+	v := m.merge_request
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeRequestID returns the old "merge_request_id" field's value of the ResourceStateEvent entity.
+// If the ResourceStateEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceStateEventMutation) OldMergeRequestID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeRequestID: %w", err)
+	}
+	return oldValue.MergeRequestID, nil
+}
+
+// ClearMergeRequestID clears the value of the "merge_request_id" field.
+func (m *ResourceStateEventMutation) ClearMergeRequestID() {
+	m.merge_request = nil
+	m.clearedFields[resourcestateevent.FieldMergeRequestID] = struct{}{}
+}
+
+// MergeRequestIDCleared returns if the "merge_request_id" field was cleared in this mutation.
+func (m *ResourceStateEventMutation) MergeRequestIDCleared() bool {
+	_, ok := m.clearedFields[resourcestateevent.FieldMergeRequestID]
+	return ok
+}
+
+// ResetMergeRequestID resets all changes to the "merge_request_id" field.
+func (m *ResourceStateEventMutation) ResetMergeRequestID() {
+	m.merge_request = nil
+	delete(m.clearedFields, resourcestateevent.FieldMergeRequestID)
+}
+
 // SetUserID sets the "user_id" field.
 func (m *ResourceStateEventMutation) SetUserID(i int) {
 	m.user = &i
@@ -46860,6 +47152,104 @@ func (m *ResourceStateEventMutation) ResetState() {
 	m.state = nil
 }
 
+// SetSourceCommit sets the "source_commit" field.
+func (m *ResourceStateEventMutation) SetSourceCommit(s string) {
+	m.source_commit = &s
+}
+
+// SourceCommit returns the value of the "source_commit" field in the mutation.
+func (m *ResourceStateEventMutation) SourceCommit() (r string, exists bool) {
+	v := m.source_commit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceCommit returns the old "source_commit" field's value of the ResourceStateEvent entity.
+// If the ResourceStateEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceStateEventMutation) OldSourceCommit(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceCommit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceCommit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceCommit: %w", err)
+	}
+	return oldValue.SourceCommit, nil
+}
+
+// ClearSourceCommit clears the value of the "source_commit" field.
+func (m *ResourceStateEventMutation) ClearSourceCommit() {
+	m.source_commit = nil
+	m.clearedFields[resourcestateevent.FieldSourceCommit] = struct{}{}
+}
+
+// SourceCommitCleared returns if the "source_commit" field was cleared in this mutation.
+func (m *ResourceStateEventMutation) SourceCommitCleared() bool {
+	_, ok := m.clearedFields[resourcestateevent.FieldSourceCommit]
+	return ok
+}
+
+// ResetSourceCommit resets all changes to the "source_commit" field.
+func (m *ResourceStateEventMutation) ResetSourceCommit() {
+	m.source_commit = nil
+	delete(m.clearedFields, resourcestateevent.FieldSourceCommit)
+}
+
+// SetSourceMergeRequestID sets the "source_merge_request_id" field.
+func (m *ResourceStateEventMutation) SetSourceMergeRequestID(i int) {
+	m.source_merge_request = &i
+}
+
+// SourceMergeRequestID returns the value of the "source_merge_request_id" field in the mutation.
+func (m *ResourceStateEventMutation) SourceMergeRequestID() (r int, exists bool) {
+	v := m.source_merge_request
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceMergeRequestID returns the old "source_merge_request_id" field's value of the ResourceStateEvent entity.
+// If the ResourceStateEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ResourceStateEventMutation) OldSourceMergeRequestID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceMergeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceMergeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceMergeRequestID: %w", err)
+	}
+	return oldValue.SourceMergeRequestID, nil
+}
+
+// ClearSourceMergeRequestID clears the value of the "source_merge_request_id" field.
+func (m *ResourceStateEventMutation) ClearSourceMergeRequestID() {
+	m.source_merge_request = nil
+	m.clearedFields[resourcestateevent.FieldSourceMergeRequestID] = struct{}{}
+}
+
+// SourceMergeRequestIDCleared returns if the "source_merge_request_id" field was cleared in this mutation.
+func (m *ResourceStateEventMutation) SourceMergeRequestIDCleared() bool {
+	_, ok := m.clearedFields[resourcestateevent.FieldSourceMergeRequestID]
+	return ok
+}
+
+// ResetSourceMergeRequestID resets all changes to the "source_merge_request_id" field.
+func (m *ResourceStateEventMutation) ResetSourceMergeRequestID() {
+	m.source_merge_request = nil
+	delete(m.clearedFields, resourcestateevent.FieldSourceMergeRequestID)
+}
+
 // ClearIssue clears the "issue" edge to the Issue entity.
 func (m *ResourceStateEventMutation) ClearIssue() {
 	m.clearedissue = true
@@ -46887,6 +47277,33 @@ func (m *ResourceStateEventMutation) ResetIssue() {
 	m.clearedissue = false
 }
 
+// ClearMergeRequest clears the "merge_request" edge to the MergeRequest entity.
+func (m *ResourceStateEventMutation) ClearMergeRequest() {
+	m.clearedmerge_request = true
+	m.clearedFields[resourcestateevent.FieldMergeRequestID] = struct{}{}
+}
+
+// MergeRequestCleared reports if the "merge_request" edge to the MergeRequest entity was cleared.
+func (m *ResourceStateEventMutation) MergeRequestCleared() bool {
+	return m.MergeRequestIDCleared() || m.clearedmerge_request
+}
+
+// MergeRequestIDs returns the "merge_request" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MergeRequestID instead. It exists only for internal usage by the builders.
+func (m *ResourceStateEventMutation) MergeRequestIDs() (ids []int) {
+	if id := m.merge_request; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMergeRequest resets all changes to the "merge_request" edge.
+func (m *ResourceStateEventMutation) ResetMergeRequest() {
+	m.merge_request = nil
+	m.clearedmerge_request = false
+}
+
 // ClearUser clears the "user" edge to the User entity.
 func (m *ResourceStateEventMutation) ClearUser() {
 	m.cleareduser = true
@@ -46912,6 +47329,33 @@ func (m *ResourceStateEventMutation) UserIDs() (ids []int) {
 func (m *ResourceStateEventMutation) ResetUser() {
 	m.user = nil
 	m.cleareduser = false
+}
+
+// ClearSourceMergeRequest clears the "source_merge_request" edge to the MergeRequest entity.
+func (m *ResourceStateEventMutation) ClearSourceMergeRequest() {
+	m.clearedsource_merge_request = true
+	m.clearedFields[resourcestateevent.FieldSourceMergeRequestID] = struct{}{}
+}
+
+// SourceMergeRequestCleared reports if the "source_merge_request" edge to the MergeRequest entity was cleared.
+func (m *ResourceStateEventMutation) SourceMergeRequestCleared() bool {
+	return m.SourceMergeRequestIDCleared() || m.clearedsource_merge_request
+}
+
+// SourceMergeRequestIDs returns the "source_merge_request" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SourceMergeRequestID instead. It exists only for internal usage by the builders.
+func (m *ResourceStateEventMutation) SourceMergeRequestIDs() (ids []int) {
+	if id := m.source_merge_request; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSourceMergeRequest resets all changes to the "source_merge_request" edge.
+func (m *ResourceStateEventMutation) ResetSourceMergeRequest() {
+	m.source_merge_request = nil
+	m.clearedsource_merge_request = false
 }
 
 // Where appends a list predicates to the ResourceStateEventMutation builder.
@@ -46948,12 +47392,15 @@ func (m *ResourceStateEventMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ResourceStateEventMutation) Fields() []string {
-	fields := make([]string, 0, 5)
+	fields := make([]string, 0, 8)
 	if m.issuable_type != nil {
 		fields = append(fields, resourcestateevent.FieldIssuableType)
 	}
 	if m.issue != nil {
 		fields = append(fields, resourcestateevent.FieldIssueID)
+	}
+	if m.merge_request != nil {
+		fields = append(fields, resourcestateevent.FieldMergeRequestID)
 	}
 	if m.user != nil {
 		fields = append(fields, resourcestateevent.FieldUserID)
@@ -46963,6 +47410,12 @@ func (m *ResourceStateEventMutation) Fields() []string {
 	}
 	if m.state != nil {
 		fields = append(fields, resourcestateevent.FieldState)
+	}
+	if m.source_commit != nil {
+		fields = append(fields, resourcestateevent.FieldSourceCommit)
+	}
+	if m.source_merge_request != nil {
+		fields = append(fields, resourcestateevent.FieldSourceMergeRequestID)
 	}
 	return fields
 }
@@ -46976,12 +47429,18 @@ func (m *ResourceStateEventMutation) Field(name string) (ent.Value, bool) {
 		return m.IssuableType()
 	case resourcestateevent.FieldIssueID:
 		return m.IssueID()
+	case resourcestateevent.FieldMergeRequestID:
+		return m.MergeRequestID()
 	case resourcestateevent.FieldUserID:
 		return m.UserID()
 	case resourcestateevent.FieldCreatedAt:
 		return m.CreatedAt()
 	case resourcestateevent.FieldState:
 		return m.State()
+	case resourcestateevent.FieldSourceCommit:
+		return m.SourceCommit()
+	case resourcestateevent.FieldSourceMergeRequestID:
+		return m.SourceMergeRequestID()
 	}
 	return nil, false
 }
@@ -46995,12 +47454,18 @@ func (m *ResourceStateEventMutation) OldField(ctx context.Context, name string) 
 		return m.OldIssuableType(ctx)
 	case resourcestateevent.FieldIssueID:
 		return m.OldIssueID(ctx)
+	case resourcestateevent.FieldMergeRequestID:
+		return m.OldMergeRequestID(ctx)
 	case resourcestateevent.FieldUserID:
 		return m.OldUserID(ctx)
 	case resourcestateevent.FieldCreatedAt:
 		return m.OldCreatedAt(ctx)
 	case resourcestateevent.FieldState:
 		return m.OldState(ctx)
+	case resourcestateevent.FieldSourceCommit:
+		return m.OldSourceCommit(ctx)
+	case resourcestateevent.FieldSourceMergeRequestID:
+		return m.OldSourceMergeRequestID(ctx)
 	}
 	return nil, fmt.Errorf("unknown ResourceStateEvent field %s", name)
 }
@@ -47024,6 +47489,13 @@ func (m *ResourceStateEventMutation) SetField(name string, value ent.Value) erro
 		}
 		m.SetIssueID(v)
 		return nil
+	case resourcestateevent.FieldMergeRequestID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeRequestID(v)
+		return nil
 	case resourcestateevent.FieldUserID:
 		v, ok := value.(int)
 		if !ok {
@@ -47044,6 +47516,20 @@ func (m *ResourceStateEventMutation) SetField(name string, value ent.Value) erro
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetState(v)
+		return nil
+	case resourcestateevent.FieldSourceCommit:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceCommit(v)
+		return nil
+	case resourcestateevent.FieldSourceMergeRequestID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceMergeRequestID(v)
 		return nil
 	}
 	return fmt.Errorf("unknown ResourceStateEvent field %s", name)
@@ -47081,8 +47567,17 @@ func (m *ResourceStateEventMutation) ClearedFields() []string {
 	if m.FieldCleared(resourcestateevent.FieldIssueID) {
 		fields = append(fields, resourcestateevent.FieldIssueID)
 	}
+	if m.FieldCleared(resourcestateevent.FieldMergeRequestID) {
+		fields = append(fields, resourcestateevent.FieldMergeRequestID)
+	}
 	if m.FieldCleared(resourcestateevent.FieldUserID) {
 		fields = append(fields, resourcestateevent.FieldUserID)
+	}
+	if m.FieldCleared(resourcestateevent.FieldSourceCommit) {
+		fields = append(fields, resourcestateevent.FieldSourceCommit)
+	}
+	if m.FieldCleared(resourcestateevent.FieldSourceMergeRequestID) {
+		fields = append(fields, resourcestateevent.FieldSourceMergeRequestID)
 	}
 	return fields
 }
@@ -47101,8 +47596,17 @@ func (m *ResourceStateEventMutation) ClearField(name string) error {
 	case resourcestateevent.FieldIssueID:
 		m.ClearIssueID()
 		return nil
+	case resourcestateevent.FieldMergeRequestID:
+		m.ClearMergeRequestID()
+		return nil
 	case resourcestateevent.FieldUserID:
 		m.ClearUserID()
+		return nil
+	case resourcestateevent.FieldSourceCommit:
+		m.ClearSourceCommit()
+		return nil
+	case resourcestateevent.FieldSourceMergeRequestID:
+		m.ClearSourceMergeRequestID()
 		return nil
 	}
 	return fmt.Errorf("unknown ResourceStateEvent nullable field %s", name)
@@ -47118,6 +47622,9 @@ func (m *ResourceStateEventMutation) ResetField(name string) error {
 	case resourcestateevent.FieldIssueID:
 		m.ResetIssueID()
 		return nil
+	case resourcestateevent.FieldMergeRequestID:
+		m.ResetMergeRequestID()
+		return nil
 	case resourcestateevent.FieldUserID:
 		m.ResetUserID()
 		return nil
@@ -47127,18 +47634,30 @@ func (m *ResourceStateEventMutation) ResetField(name string) error {
 	case resourcestateevent.FieldState:
 		m.ResetState()
 		return nil
+	case resourcestateevent.FieldSourceCommit:
+		m.ResetSourceCommit()
+		return nil
+	case resourcestateevent.FieldSourceMergeRequestID:
+		m.ResetSourceMergeRequestID()
+		return nil
 	}
 	return fmt.Errorf("unknown ResourceStateEvent field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ResourceStateEventMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 4)
 	if m.issue != nil {
 		edges = append(edges, resourcestateevent.EdgeIssue)
 	}
+	if m.merge_request != nil {
+		edges = append(edges, resourcestateevent.EdgeMergeRequest)
+	}
 	if m.user != nil {
 		edges = append(edges, resourcestateevent.EdgeUser)
+	}
+	if m.source_merge_request != nil {
+		edges = append(edges, resourcestateevent.EdgeSourceMergeRequest)
 	}
 	return edges
 }
@@ -47151,8 +47670,16 @@ func (m *ResourceStateEventMutation) AddedIDs(name string) []ent.Value {
 		if id := m.issue; id != nil {
 			return []ent.Value{*id}
 		}
+	case resourcestateevent.EdgeMergeRequest:
+		if id := m.merge_request; id != nil {
+			return []ent.Value{*id}
+		}
 	case resourcestateevent.EdgeUser:
 		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	case resourcestateevent.EdgeSourceMergeRequest:
+		if id := m.source_merge_request; id != nil {
 			return []ent.Value{*id}
 		}
 	}
@@ -47161,7 +47688,7 @@ func (m *ResourceStateEventMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ResourceStateEventMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 4)
 	return edges
 }
 
@@ -47173,12 +47700,18 @@ func (m *ResourceStateEventMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ResourceStateEventMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 4)
 	if m.clearedissue {
 		edges = append(edges, resourcestateevent.EdgeIssue)
 	}
+	if m.clearedmerge_request {
+		edges = append(edges, resourcestateevent.EdgeMergeRequest)
+	}
 	if m.cleareduser {
 		edges = append(edges, resourcestateevent.EdgeUser)
+	}
+	if m.clearedsource_merge_request {
+		edges = append(edges, resourcestateevent.EdgeSourceMergeRequest)
 	}
 	return edges
 }
@@ -47189,8 +47722,12 @@ func (m *ResourceStateEventMutation) EdgeCleared(name string) bool {
 	switch name {
 	case resourcestateevent.EdgeIssue:
 		return m.clearedissue
+	case resourcestateevent.EdgeMergeRequest:
+		return m.clearedmerge_request
 	case resourcestateevent.EdgeUser:
 		return m.cleareduser
+	case resourcestateevent.EdgeSourceMergeRequest:
+		return m.clearedsource_merge_request
 	}
 	return false
 }
@@ -47202,8 +47739,14 @@ func (m *ResourceStateEventMutation) ClearEdge(name string) error {
 	case resourcestateevent.EdgeIssue:
 		m.ClearIssue()
 		return nil
+	case resourcestateevent.EdgeMergeRequest:
+		m.ClearMergeRequest()
+		return nil
 	case resourcestateevent.EdgeUser:
 		m.ClearUser()
+		return nil
+	case resourcestateevent.EdgeSourceMergeRequest:
+		m.ClearSourceMergeRequest()
 		return nil
 	}
 	return fmt.Errorf("unknown ResourceStateEvent unique edge %s", name)
@@ -47216,8 +47759,14 @@ func (m *ResourceStateEventMutation) ResetEdge(name string) error {
 	case resourcestateevent.EdgeIssue:
 		m.ResetIssue()
 		return nil
+	case resourcestateevent.EdgeMergeRequest:
+		m.ResetMergeRequest()
+		return nil
 	case resourcestateevent.EdgeUser:
 		m.ResetUser()
+		return nil
+	case resourcestateevent.EdgeSourceMergeRequest:
+		m.ResetSourceMergeRequest()
 		return nil
 	}
 	return fmt.Errorf("unknown ResourceStateEvent edge %s", name)

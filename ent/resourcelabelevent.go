@@ -6,6 +6,7 @@ import (
 	"anvil/ent/epic"
 	"anvil/ent/issue"
 	"anvil/ent/label"
+	"anvil/ent/mergerequest"
 	"anvil/ent/resourcelabelevent"
 	"anvil/ent/user"
 	"fmt"
@@ -25,6 +26,8 @@ type ResourceLabelEvent struct {
 	IssuableType resourcelabelevent.IssuableType `json:"issuable_type,omitempty"`
 	// IssueID holds the value of the "issue_id" field.
 	IssueID *int `json:"issue_id,omitempty"`
+	// MergeRequestID holds the value of the "merge_request_id" field.
+	MergeRequestID *int `json:"merge_request_id,omitempty"`
 	// UserID holds the value of the "user_id" field.
 	UserID *int `json:"user_id,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
@@ -45,6 +48,8 @@ type ResourceLabelEvent struct {
 type ResourceLabelEventEdges struct {
 	// Issue holds the value of the issue edge.
 	Issue *Issue `json:"issue,omitempty"`
+	// MergeRequest holds the value of the merge_request edge.
+	MergeRequest *MergeRequest `json:"merge_request,omitempty"`
 	// User holds the value of the user edge.
 	User *User `json:"user,omitempty"`
 	// Epic holds the value of the epic edge.
@@ -53,9 +58,9 @@ type ResourceLabelEventEdges struct {
 	Label *Label `json:"label,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [4]bool
+	loadedTypes [5]bool
 	// totalCount holds the count of the edges above.
-	totalCount [4]map[string]int
+	totalCount [5]map[string]int
 }
 
 // IssueOrErr returns the Issue value or an error if the edge
@@ -69,12 +74,23 @@ func (e ResourceLabelEventEdges) IssueOrErr() (*Issue, error) {
 	return nil, &NotLoadedError{edge: "issue"}
 }
 
+// MergeRequestOrErr returns the MergeRequest value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e ResourceLabelEventEdges) MergeRequestOrErr() (*MergeRequest, error) {
+	if e.MergeRequest != nil {
+		return e.MergeRequest, nil
+	} else if e.loadedTypes[1] {
+		return nil, &NotFoundError{label: mergerequest.Label}
+	}
+	return nil, &NotLoadedError{edge: "merge_request"}
+}
+
 // UserOrErr returns the User value or an error if the edge
 // was not loaded in eager-loading, or loaded but was not found.
 func (e ResourceLabelEventEdges) UserOrErr() (*User, error) {
 	if e.User != nil {
 		return e.User, nil
-	} else if e.loadedTypes[1] {
+	} else if e.loadedTypes[2] {
 		return nil, &NotFoundError{label: user.Label}
 	}
 	return nil, &NotLoadedError{edge: "user"}
@@ -85,7 +101,7 @@ func (e ResourceLabelEventEdges) UserOrErr() (*User, error) {
 func (e ResourceLabelEventEdges) EpicOrErr() (*Epic, error) {
 	if e.Epic != nil {
 		return e.Epic, nil
-	} else if e.loadedTypes[2] {
+	} else if e.loadedTypes[3] {
 		return nil, &NotFoundError{label: epic.Label}
 	}
 	return nil, &NotLoadedError{edge: "epic"}
@@ -96,7 +112,7 @@ func (e ResourceLabelEventEdges) EpicOrErr() (*Epic, error) {
 func (e ResourceLabelEventEdges) LabelOrErr() (*Label, error) {
 	if e.Label != nil {
 		return e.Label, nil
-	} else if e.loadedTypes[3] {
+	} else if e.loadedTypes[4] {
 		return nil, &NotFoundError{label: label.Label}
 	}
 	return nil, &NotLoadedError{edge: "label"}
@@ -107,7 +123,7 @@ func (*ResourceLabelEvent) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case resourcelabelevent.FieldID, resourcelabelevent.FieldIssueID, resourcelabelevent.FieldUserID, resourcelabelevent.FieldEpicID, resourcelabelevent.FieldLabelID:
+		case resourcelabelevent.FieldID, resourcelabelevent.FieldIssueID, resourcelabelevent.FieldMergeRequestID, resourcelabelevent.FieldUserID, resourcelabelevent.FieldEpicID, resourcelabelevent.FieldLabelID:
 			values[i] = new(sql.NullInt64)
 		case resourcelabelevent.FieldIssuableType, resourcelabelevent.FieldAction:
 			values[i] = new(sql.NullString)
@@ -146,6 +162,13 @@ func (_m *ResourceLabelEvent) assignValues(columns []string, values []any) error
 			} else if value.Valid {
 				_m.IssueID = new(int)
 				*_m.IssueID = int(value.Int64)
+			}
+		case resourcelabelevent.FieldMergeRequestID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field merge_request_id", values[i])
+			} else if value.Valid {
+				_m.MergeRequestID = new(int)
+				*_m.MergeRequestID = int(value.Int64)
 			}
 		case resourcelabelevent.FieldUserID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -198,6 +221,11 @@ func (_m *ResourceLabelEvent) QueryIssue() *IssueQuery {
 	return NewResourceLabelEventClient(_m.config).QueryIssue(_m)
 }
 
+// QueryMergeRequest queries the "merge_request" edge of the ResourceLabelEvent entity.
+func (_m *ResourceLabelEvent) QueryMergeRequest() *MergeRequestQuery {
+	return NewResourceLabelEventClient(_m.config).QueryMergeRequest(_m)
+}
+
 // QueryUser queries the "user" edge of the ResourceLabelEvent entity.
 func (_m *ResourceLabelEvent) QueryUser() *UserQuery {
 	return NewResourceLabelEventClient(_m.config).QueryUser(_m)
@@ -241,6 +269,11 @@ func (_m *ResourceLabelEvent) String() string {
 	builder.WriteString(", ")
 	if v := _m.IssueID; v != nil {
 		builder.WriteString("issue_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.MergeRequestID; v != nil {
+		builder.WriteString("merge_request_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

@@ -6,6 +6,7 @@ import (
 	"anvil/ent/epic"
 	"anvil/ent/issue"
 	"anvil/ent/label"
+	"anvil/ent/mergerequest"
 	"anvil/ent/resourcelabelevent"
 	"anvil/ent/user"
 	"context"
@@ -42,6 +43,20 @@ func (_c *ResourceLabelEventCreate) SetIssueID(v int) *ResourceLabelEventCreate 
 func (_c *ResourceLabelEventCreate) SetNillableIssueID(v *int) *ResourceLabelEventCreate {
 	if v != nil {
 		_c.SetIssueID(*v)
+	}
+	return _c
+}
+
+// SetMergeRequestID sets the "merge_request_id" field.
+func (_c *ResourceLabelEventCreate) SetMergeRequestID(v int) *ResourceLabelEventCreate {
+	_c.mutation.SetMergeRequestID(v)
+	return _c
+}
+
+// SetNillableMergeRequestID sets the "merge_request_id" field if the given value is not nil.
+func (_c *ResourceLabelEventCreate) SetNillableMergeRequestID(v *int) *ResourceLabelEventCreate {
+	if v != nil {
+		_c.SetMergeRequestID(*v)
 	}
 	return _c
 }
@@ -111,6 +126,11 @@ func (_c *ResourceLabelEventCreate) SetNillableLabelID(v *int) *ResourceLabelEve
 // SetIssue sets the "issue" edge to the Issue entity.
 func (_c *ResourceLabelEventCreate) SetIssue(v *Issue) *ResourceLabelEventCreate {
 	return _c.SetIssueID(v.ID)
+}
+
+// SetMergeRequest sets the "merge_request" edge to the MergeRequest entity.
+func (_c *ResourceLabelEventCreate) SetMergeRequest(v *MergeRequest) *ResourceLabelEventCreate {
+	return _c.SetMergeRequestID(v.ID)
 }
 
 // SetUser sets the "user" edge to the User entity.
@@ -246,6 +266,23 @@ func (_c *ResourceLabelEventCreate) createSpec() (*ResourceLabelEvent, *sqlgraph
 		_node.IssueID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
+	if nodes := _c.mutation.MergeRequestIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcelabelevent.MergeRequestTable,
+			Columns: []string{resourcelabelevent.MergeRequestColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mergerequest.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.MergeRequestID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
 	if nodes := _c.mutation.UserIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -376,6 +413,24 @@ func (u *ResourceLabelEventUpsert) UpdateIssueID() *ResourceLabelEventUpsert {
 // ClearIssueID clears the value of the "issue_id" field.
 func (u *ResourceLabelEventUpsert) ClearIssueID() *ResourceLabelEventUpsert {
 	u.SetNull(resourcelabelevent.FieldIssueID)
+	return u
+}
+
+// SetMergeRequestID sets the "merge_request_id" field.
+func (u *ResourceLabelEventUpsert) SetMergeRequestID(v int) *ResourceLabelEventUpsert {
+	u.Set(resourcelabelevent.FieldMergeRequestID, v)
+	return u
+}
+
+// UpdateMergeRequestID sets the "merge_request_id" field to the value that was provided on create.
+func (u *ResourceLabelEventUpsert) UpdateMergeRequestID() *ResourceLabelEventUpsert {
+	u.SetExcluded(resourcelabelevent.FieldMergeRequestID)
+	return u
+}
+
+// ClearMergeRequestID clears the value of the "merge_request_id" field.
+func (u *ResourceLabelEventUpsert) ClearMergeRequestID() *ResourceLabelEventUpsert {
+	u.SetNull(resourcelabelevent.FieldMergeRequestID)
 	return u
 }
 
@@ -522,6 +577,27 @@ func (u *ResourceLabelEventUpsertOne) UpdateIssueID() *ResourceLabelEventUpsertO
 func (u *ResourceLabelEventUpsertOne) ClearIssueID() *ResourceLabelEventUpsertOne {
 	return u.Update(func(s *ResourceLabelEventUpsert) {
 		s.ClearIssueID()
+	})
+}
+
+// SetMergeRequestID sets the "merge_request_id" field.
+func (u *ResourceLabelEventUpsertOne) SetMergeRequestID(v int) *ResourceLabelEventUpsertOne {
+	return u.Update(func(s *ResourceLabelEventUpsert) {
+		s.SetMergeRequestID(v)
+	})
+}
+
+// UpdateMergeRequestID sets the "merge_request_id" field to the value that was provided on create.
+func (u *ResourceLabelEventUpsertOne) UpdateMergeRequestID() *ResourceLabelEventUpsertOne {
+	return u.Update(func(s *ResourceLabelEventUpsert) {
+		s.UpdateMergeRequestID()
+	})
+}
+
+// ClearMergeRequestID clears the value of the "merge_request_id" field.
+func (u *ResourceLabelEventUpsertOne) ClearMergeRequestID() *ResourceLabelEventUpsertOne {
+	return u.Update(func(s *ResourceLabelEventUpsert) {
+		s.ClearMergeRequestID()
 	})
 }
 
@@ -845,6 +921,27 @@ func (u *ResourceLabelEventUpsertBulk) UpdateIssueID() *ResourceLabelEventUpsert
 func (u *ResourceLabelEventUpsertBulk) ClearIssueID() *ResourceLabelEventUpsertBulk {
 	return u.Update(func(s *ResourceLabelEventUpsert) {
 		s.ClearIssueID()
+	})
+}
+
+// SetMergeRequestID sets the "merge_request_id" field.
+func (u *ResourceLabelEventUpsertBulk) SetMergeRequestID(v int) *ResourceLabelEventUpsertBulk {
+	return u.Update(func(s *ResourceLabelEventUpsert) {
+		s.SetMergeRequestID(v)
+	})
+}
+
+// UpdateMergeRequestID sets the "merge_request_id" field to the value that was provided on create.
+func (u *ResourceLabelEventUpsertBulk) UpdateMergeRequestID() *ResourceLabelEventUpsertBulk {
+	return u.Update(func(s *ResourceLabelEventUpsert) {
+		s.UpdateMergeRequestID()
+	})
+}
+
+// ClearMergeRequestID clears the value of the "merge_request_id" field.
+func (u *ResourceLabelEventUpsertBulk) ClearMergeRequestID() *ResourceLabelEventUpsertBulk {
+	return u.Update(func(s *ResourceLabelEventUpsert) {
+		s.ClearMergeRequestID()
 	})
 }
 

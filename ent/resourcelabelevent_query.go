@@ -6,6 +6,7 @@ import (
 	"anvil/ent/epic"
 	"anvil/ent/issue"
 	"anvil/ent/label"
+	"anvil/ent/mergerequest"
 	"anvil/ent/predicate"
 	"anvil/ent/resourcelabelevent"
 	"anvil/ent/user"
@@ -23,16 +24,17 @@ import (
 // ResourceLabelEventQuery is the builder for querying ResourceLabelEvent entities.
 type ResourceLabelEventQuery struct {
 	config
-	ctx        *QueryContext
-	order      []resourcelabelevent.OrderOption
-	inters     []Interceptor
-	predicates []predicate.ResourceLabelEvent
-	withIssue  *IssueQuery
-	withUser   *UserQuery
-	withEpic   *EpicQuery
-	withLabel  *LabelQuery
-	loadTotal  []func(context.Context, []*ResourceLabelEvent) error
-	modifiers  []func(*sql.Selector)
+	ctx              *QueryContext
+	order            []resourcelabelevent.OrderOption
+	inters           []Interceptor
+	predicates       []predicate.ResourceLabelEvent
+	withIssue        *IssueQuery
+	withMergeRequest *MergeRequestQuery
+	withUser         *UserQuery
+	withEpic         *EpicQuery
+	withLabel        *LabelQuery
+	loadTotal        []func(context.Context, []*ResourceLabelEvent) error
+	modifiers        []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -84,6 +86,28 @@ func (_q *ResourceLabelEventQuery) QueryIssue() *IssueQuery {
 			sqlgraph.From(resourcelabelevent.Table, resourcelabelevent.FieldID, selector),
 			sqlgraph.To(issue.Table, issue.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, false, resourcelabelevent.IssueTable, resourcelabelevent.IssueColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryMergeRequest chains the current query on the "merge_request" edge.
+func (_q *ResourceLabelEventQuery) QueryMergeRequest() *MergeRequestQuery {
+	query := (&MergeRequestClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(resourcelabelevent.Table, resourcelabelevent.FieldID, selector),
+			sqlgraph.To(mergerequest.Table, mergerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, resourcelabelevent.MergeRequestTable, resourcelabelevent.MergeRequestColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -344,15 +368,16 @@ func (_q *ResourceLabelEventQuery) Clone() *ResourceLabelEventQuery {
 		return nil
 	}
 	return &ResourceLabelEventQuery{
-		config:     _q.config,
-		ctx:        _q.ctx.Clone(),
-		order:      append([]resourcelabelevent.OrderOption{}, _q.order...),
-		inters:     append([]Interceptor{}, _q.inters...),
-		predicates: append([]predicate.ResourceLabelEvent{}, _q.predicates...),
-		withIssue:  _q.withIssue.Clone(),
-		withUser:   _q.withUser.Clone(),
-		withEpic:   _q.withEpic.Clone(),
-		withLabel:  _q.withLabel.Clone(),
+		config:           _q.config,
+		ctx:              _q.ctx.Clone(),
+		order:            append([]resourcelabelevent.OrderOption{}, _q.order...),
+		inters:           append([]Interceptor{}, _q.inters...),
+		predicates:       append([]predicate.ResourceLabelEvent{}, _q.predicates...),
+		withIssue:        _q.withIssue.Clone(),
+		withMergeRequest: _q.withMergeRequest.Clone(),
+		withUser:         _q.withUser.Clone(),
+		withEpic:         _q.withEpic.Clone(),
+		withLabel:        _q.withLabel.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -368,6 +393,17 @@ func (_q *ResourceLabelEventQuery) WithIssue(opts ...func(*IssueQuery)) *Resourc
 		opt(query)
 	}
 	_q.withIssue = query
+	return _q
+}
+
+// WithMergeRequest tells the query-builder to eager-load the nodes that are connected to
+// the "merge_request" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ResourceLabelEventQuery) WithMergeRequest(opts ...func(*MergeRequestQuery)) *ResourceLabelEventQuery {
+	query := (&MergeRequestClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withMergeRequest = query
 	return _q
 }
 
@@ -482,8 +518,9 @@ func (_q *ResourceLabelEventQuery) sqlAll(ctx context.Context, hooks ...queryHoo
 	var (
 		nodes       = []*ResourceLabelEvent{}
 		_spec       = _q.querySpec()
-		loadedTypes = [4]bool{
+		loadedTypes = [5]bool{
 			_q.withIssue != nil,
+			_q.withMergeRequest != nil,
 			_q.withUser != nil,
 			_q.withEpic != nil,
 			_q.withLabel != nil,
@@ -513,6 +550,12 @@ func (_q *ResourceLabelEventQuery) sqlAll(ctx context.Context, hooks ...queryHoo
 	if query := _q.withIssue; query != nil {
 		if err := _q.loadIssue(ctx, query, nodes, nil,
 			func(n *ResourceLabelEvent, e *Issue) { n.Edges.Issue = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withMergeRequest; query != nil {
+		if err := _q.loadMergeRequest(ctx, query, nodes, nil,
+			func(n *ResourceLabelEvent, e *MergeRequest) { n.Edges.MergeRequest = e }); err != nil {
 			return nil, err
 		}
 	}
@@ -567,6 +610,38 @@ func (_q *ResourceLabelEventQuery) loadIssue(ctx context.Context, query *IssueQu
 		nodes, ok := nodeids[n.ID]
 		if !ok {
 			return fmt.Errorf(`unexpected foreign-key "issue_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
+func (_q *ResourceLabelEventQuery) loadMergeRequest(ctx context.Context, query *MergeRequestQuery, nodes []*ResourceLabelEvent, init func(*ResourceLabelEvent), assign func(*ResourceLabelEvent, *MergeRequest)) error {
+	ids := make([]int, 0, len(nodes))
+	nodeids := make(map[int][]*ResourceLabelEvent)
+	for i := range nodes {
+		if nodes[i].MergeRequestID == nil {
+			continue
+		}
+		fk := *nodes[i].MergeRequestID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(mergerequest.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "merge_request_id" returned %v`, n.ID)
 		}
 		for i := range nodes {
 			assign(nodes[i], n)
@@ -701,6 +776,9 @@ func (_q *ResourceLabelEventQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 		if _q.withIssue != nil {
 			_spec.Node.AddColumnOnce(resourcelabelevent.FieldIssueID)
+		}
+		if _q.withMergeRequest != nil {
+			_spec.Node.AddColumnOnce(resourcelabelevent.FieldMergeRequestID)
 		}
 		if _q.withUser != nil {
 			_spec.Node.AddColumnOnce(resourcelabelevent.FieldUserID)

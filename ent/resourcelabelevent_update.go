@@ -6,6 +6,7 @@ import (
 	"anvil/ent/epic"
 	"anvil/ent/issue"
 	"anvil/ent/label"
+	"anvil/ent/mergerequest"
 	"anvil/ent/predicate"
 	"anvil/ent/resourcelabelevent"
 	"anvil/ent/user"
@@ -63,6 +64,26 @@ func (_u *ResourceLabelEventUpdate) SetNillableIssueID(v *int) *ResourceLabelEve
 // ClearIssueID clears the value of the "issue_id" field.
 func (_u *ResourceLabelEventUpdate) ClearIssueID() *ResourceLabelEventUpdate {
 	_u.mutation.ClearIssueID()
+	return _u
+}
+
+// SetMergeRequestID sets the "merge_request_id" field.
+func (_u *ResourceLabelEventUpdate) SetMergeRequestID(v int) *ResourceLabelEventUpdate {
+	_u.mutation.SetMergeRequestID(v)
+	return _u
+}
+
+// SetNillableMergeRequestID sets the "merge_request_id" field if the given value is not nil.
+func (_u *ResourceLabelEventUpdate) SetNillableMergeRequestID(v *int) *ResourceLabelEventUpdate {
+	if v != nil {
+		_u.SetMergeRequestID(*v)
+	}
+	return _u
+}
+
+// ClearMergeRequestID clears the value of the "merge_request_id" field.
+func (_u *ResourceLabelEventUpdate) ClearMergeRequestID() *ResourceLabelEventUpdate {
+	_u.mutation.ClearMergeRequestID()
 	return _u
 }
 
@@ -145,6 +166,11 @@ func (_u *ResourceLabelEventUpdate) SetIssue(v *Issue) *ResourceLabelEventUpdate
 	return _u.SetIssueID(v.ID)
 }
 
+// SetMergeRequest sets the "merge_request" edge to the MergeRequest entity.
+func (_u *ResourceLabelEventUpdate) SetMergeRequest(v *MergeRequest) *ResourceLabelEventUpdate {
+	return _u.SetMergeRequestID(v.ID)
+}
+
 // SetUser sets the "user" edge to the User entity.
 func (_u *ResourceLabelEventUpdate) SetUser(v *User) *ResourceLabelEventUpdate {
 	return _u.SetUserID(v.ID)
@@ -168,6 +194,12 @@ func (_u *ResourceLabelEventUpdate) Mutation() *ResourceLabelEventMutation {
 // ClearIssue clears the "issue" edge to the Issue entity.
 func (_u *ResourceLabelEventUpdate) ClearIssue() *ResourceLabelEventUpdate {
 	_u.mutation.ClearIssue()
+	return _u
+}
+
+// ClearMergeRequest clears the "merge_request" edge to the MergeRequest entity.
+func (_u *ResourceLabelEventUpdate) ClearMergeRequest() *ResourceLabelEventUpdate {
+	_u.mutation.ClearMergeRequest()
 	return _u
 }
 
@@ -277,6 +309,35 @@ func (_u *ResourceLabelEventUpdate) sqlSave(ctx context.Context) (_node int, err
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(issue.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.MergeRequestCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcelabelevent.MergeRequestTable,
+			Columns: []string{resourcelabelevent.MergeRequestColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mergerequest.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.MergeRequestIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcelabelevent.MergeRequestTable,
+			Columns: []string{resourcelabelevent.MergeRequestColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mergerequest.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -427,6 +488,26 @@ func (_u *ResourceLabelEventUpdateOne) ClearIssueID() *ResourceLabelEventUpdateO
 	return _u
 }
 
+// SetMergeRequestID sets the "merge_request_id" field.
+func (_u *ResourceLabelEventUpdateOne) SetMergeRequestID(v int) *ResourceLabelEventUpdateOne {
+	_u.mutation.SetMergeRequestID(v)
+	return _u
+}
+
+// SetNillableMergeRequestID sets the "merge_request_id" field if the given value is not nil.
+func (_u *ResourceLabelEventUpdateOne) SetNillableMergeRequestID(v *int) *ResourceLabelEventUpdateOne {
+	if v != nil {
+		_u.SetMergeRequestID(*v)
+	}
+	return _u
+}
+
+// ClearMergeRequestID clears the value of the "merge_request_id" field.
+func (_u *ResourceLabelEventUpdateOne) ClearMergeRequestID() *ResourceLabelEventUpdateOne {
+	_u.mutation.ClearMergeRequestID()
+	return _u
+}
+
 // SetUserID sets the "user_id" field.
 func (_u *ResourceLabelEventUpdateOne) SetUserID(v int) *ResourceLabelEventUpdateOne {
 	_u.mutation.SetUserID(v)
@@ -506,6 +587,11 @@ func (_u *ResourceLabelEventUpdateOne) SetIssue(v *Issue) *ResourceLabelEventUpd
 	return _u.SetIssueID(v.ID)
 }
 
+// SetMergeRequest sets the "merge_request" edge to the MergeRequest entity.
+func (_u *ResourceLabelEventUpdateOne) SetMergeRequest(v *MergeRequest) *ResourceLabelEventUpdateOne {
+	return _u.SetMergeRequestID(v.ID)
+}
+
 // SetUser sets the "user" edge to the User entity.
 func (_u *ResourceLabelEventUpdateOne) SetUser(v *User) *ResourceLabelEventUpdateOne {
 	return _u.SetUserID(v.ID)
@@ -529,6 +615,12 @@ func (_u *ResourceLabelEventUpdateOne) Mutation() *ResourceLabelEventMutation {
 // ClearIssue clears the "issue" edge to the Issue entity.
 func (_u *ResourceLabelEventUpdateOne) ClearIssue() *ResourceLabelEventUpdateOne {
 	_u.mutation.ClearIssue()
+	return _u
+}
+
+// ClearMergeRequest clears the "merge_request" edge to the MergeRequest entity.
+func (_u *ResourceLabelEventUpdateOne) ClearMergeRequest() *ResourceLabelEventUpdateOne {
+	_u.mutation.ClearMergeRequest()
 	return _u
 }
 
@@ -668,6 +760,35 @@ func (_u *ResourceLabelEventUpdateOne) sqlSave(ctx context.Context) (_node *Reso
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(issue.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.MergeRequestCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcelabelevent.MergeRequestTable,
+			Columns: []string{resourcelabelevent.MergeRequestColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mergerequest.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.MergeRequestIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcelabelevent.MergeRequestTable,
+			Columns: []string{resourcelabelevent.MergeRequestColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mergerequest.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

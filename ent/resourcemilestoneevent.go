@@ -4,6 +4,7 @@ package ent
 
 import (
 	"anvil/ent/issue"
+	"anvil/ent/mergerequest"
 	"anvil/ent/milestone"
 	"anvil/ent/resourcemilestoneevent"
 	"anvil/ent/user"
@@ -24,6 +25,8 @@ type ResourceMilestoneEvent struct {
 	IssuableType resourcemilestoneevent.IssuableType `json:"issuable_type,omitempty"`
 	// IssueID holds the value of the "issue_id" field.
 	IssueID *int `json:"issue_id,omitempty"`
+	// MergeRequestID holds the value of the "merge_request_id" field.
+	MergeRequestID *int `json:"merge_request_id,omitempty"`
 	// UserID holds the value of the "user_id" field.
 	UserID *int `json:"user_id,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
@@ -44,15 +47,17 @@ type ResourceMilestoneEvent struct {
 type ResourceMilestoneEventEdges struct {
 	// Issue holds the value of the issue edge.
 	Issue *Issue `json:"issue,omitempty"`
+	// MergeRequest holds the value of the merge_request edge.
+	MergeRequest *MergeRequest `json:"merge_request,omitempty"`
 	// User holds the value of the user edge.
 	User *User `json:"user,omitempty"`
 	// Milestone holds the value of the milestone edge.
 	Milestone *Milestone `json:"milestone,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [3]bool
+	loadedTypes [4]bool
 	// totalCount holds the count of the edges above.
-	totalCount [3]map[string]int
+	totalCount [4]map[string]int
 }
 
 // IssueOrErr returns the Issue value or an error if the edge
@@ -66,12 +71,23 @@ func (e ResourceMilestoneEventEdges) IssueOrErr() (*Issue, error) {
 	return nil, &NotLoadedError{edge: "issue"}
 }
 
+// MergeRequestOrErr returns the MergeRequest value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e ResourceMilestoneEventEdges) MergeRequestOrErr() (*MergeRequest, error) {
+	if e.MergeRequest != nil {
+		return e.MergeRequest, nil
+	} else if e.loadedTypes[1] {
+		return nil, &NotFoundError{label: mergerequest.Label}
+	}
+	return nil, &NotLoadedError{edge: "merge_request"}
+}
+
 // UserOrErr returns the User value or an error if the edge
 // was not loaded in eager-loading, or loaded but was not found.
 func (e ResourceMilestoneEventEdges) UserOrErr() (*User, error) {
 	if e.User != nil {
 		return e.User, nil
-	} else if e.loadedTypes[1] {
+	} else if e.loadedTypes[2] {
 		return nil, &NotFoundError{label: user.Label}
 	}
 	return nil, &NotLoadedError{edge: "user"}
@@ -82,7 +98,7 @@ func (e ResourceMilestoneEventEdges) UserOrErr() (*User, error) {
 func (e ResourceMilestoneEventEdges) MilestoneOrErr() (*Milestone, error) {
 	if e.Milestone != nil {
 		return e.Milestone, nil
-	} else if e.loadedTypes[2] {
+	} else if e.loadedTypes[3] {
 		return nil, &NotFoundError{label: milestone.Label}
 	}
 	return nil, &NotLoadedError{edge: "milestone"}
@@ -93,7 +109,7 @@ func (*ResourceMilestoneEvent) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case resourcemilestoneevent.FieldID, resourcemilestoneevent.FieldIssueID, resourcemilestoneevent.FieldUserID, resourcemilestoneevent.FieldMilestoneID:
+		case resourcemilestoneevent.FieldID, resourcemilestoneevent.FieldIssueID, resourcemilestoneevent.FieldMergeRequestID, resourcemilestoneevent.FieldUserID, resourcemilestoneevent.FieldMilestoneID:
 			values[i] = new(sql.NullInt64)
 		case resourcemilestoneevent.FieldIssuableType, resourcemilestoneevent.FieldAction, resourcemilestoneevent.FieldState:
 			values[i] = new(sql.NullString)
@@ -132,6 +148,13 @@ func (_m *ResourceMilestoneEvent) assignValues(columns []string, values []any) e
 			} else if value.Valid {
 				_m.IssueID = new(int)
 				*_m.IssueID = int(value.Int64)
+			}
+		case resourcemilestoneevent.FieldMergeRequestID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field merge_request_id", values[i])
+			} else if value.Valid {
+				_m.MergeRequestID = new(int)
+				*_m.MergeRequestID = int(value.Int64)
 			}
 		case resourcemilestoneevent.FieldUserID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -183,6 +206,11 @@ func (_m *ResourceMilestoneEvent) QueryIssue() *IssueQuery {
 	return NewResourceMilestoneEventClient(_m.config).QueryIssue(_m)
 }
 
+// QueryMergeRequest queries the "merge_request" edge of the ResourceMilestoneEvent entity.
+func (_m *ResourceMilestoneEvent) QueryMergeRequest() *MergeRequestQuery {
+	return NewResourceMilestoneEventClient(_m.config).QueryMergeRequest(_m)
+}
+
 // QueryUser queries the "user" edge of the ResourceMilestoneEvent entity.
 func (_m *ResourceMilestoneEvent) QueryUser() *UserQuery {
 	return NewResourceMilestoneEventClient(_m.config).QueryUser(_m)
@@ -221,6 +249,11 @@ func (_m *ResourceMilestoneEvent) String() string {
 	builder.WriteString(", ")
 	if v := _m.IssueID; v != nil {
 		builder.WriteString("issue_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.MergeRequestID; v != nil {
+		builder.WriteString("merge_request_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

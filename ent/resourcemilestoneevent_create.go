@@ -4,6 +4,7 @@ package ent
 
 import (
 	"anvil/ent/issue"
+	"anvil/ent/mergerequest"
 	"anvil/ent/milestone"
 	"anvil/ent/resourcemilestoneevent"
 	"anvil/ent/user"
@@ -41,6 +42,20 @@ func (_c *ResourceMilestoneEventCreate) SetIssueID(v int) *ResourceMilestoneEven
 func (_c *ResourceMilestoneEventCreate) SetNillableIssueID(v *int) *ResourceMilestoneEventCreate {
 	if v != nil {
 		_c.SetIssueID(*v)
+	}
+	return _c
+}
+
+// SetMergeRequestID sets the "merge_request_id" field.
+func (_c *ResourceMilestoneEventCreate) SetMergeRequestID(v int) *ResourceMilestoneEventCreate {
+	_c.mutation.SetMergeRequestID(v)
+	return _c
+}
+
+// SetNillableMergeRequestID sets the "merge_request_id" field if the given value is not nil.
+func (_c *ResourceMilestoneEventCreate) SetNillableMergeRequestID(v *int) *ResourceMilestoneEventCreate {
+	if v != nil {
+		_c.SetMergeRequestID(*v)
 	}
 	return _c
 }
@@ -102,6 +117,11 @@ func (_c *ResourceMilestoneEventCreate) SetState(v resourcemilestoneevent.State)
 // SetIssue sets the "issue" edge to the Issue entity.
 func (_c *ResourceMilestoneEventCreate) SetIssue(v *Issue) *ResourceMilestoneEventCreate {
 	return _c.SetIssueID(v.ID)
+}
+
+// SetMergeRequest sets the "merge_request" edge to the MergeRequest entity.
+func (_c *ResourceMilestoneEventCreate) SetMergeRequest(v *MergeRequest) *ResourceMilestoneEventCreate {
+	return _c.SetMergeRequestID(v.ID)
 }
 
 // SetUser sets the "user" edge to the User entity.
@@ -244,6 +264,23 @@ func (_c *ResourceMilestoneEventCreate) createSpec() (*ResourceMilestoneEvent, *
 		_node.IssueID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
+	if nodes := _c.mutation.MergeRequestIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcemilestoneevent.MergeRequestTable,
+			Columns: []string{resourcemilestoneevent.MergeRequestColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mergerequest.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.MergeRequestID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
 	if nodes := _c.mutation.UserIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -357,6 +394,24 @@ func (u *ResourceMilestoneEventUpsert) UpdateIssueID() *ResourceMilestoneEventUp
 // ClearIssueID clears the value of the "issue_id" field.
 func (u *ResourceMilestoneEventUpsert) ClearIssueID() *ResourceMilestoneEventUpsert {
 	u.SetNull(resourcemilestoneevent.FieldIssueID)
+	return u
+}
+
+// SetMergeRequestID sets the "merge_request_id" field.
+func (u *ResourceMilestoneEventUpsert) SetMergeRequestID(v int) *ResourceMilestoneEventUpsert {
+	u.Set(resourcemilestoneevent.FieldMergeRequestID, v)
+	return u
+}
+
+// UpdateMergeRequestID sets the "merge_request_id" field to the value that was provided on create.
+func (u *ResourceMilestoneEventUpsert) UpdateMergeRequestID() *ResourceMilestoneEventUpsert {
+	u.SetExcluded(resourcemilestoneevent.FieldMergeRequestID)
+	return u
+}
+
+// ClearMergeRequestID clears the value of the "merge_request_id" field.
+func (u *ResourceMilestoneEventUpsert) ClearMergeRequestID() *ResourceMilestoneEventUpsert {
+	u.SetNull(resourcemilestoneevent.FieldMergeRequestID)
 	return u
 }
 
@@ -497,6 +552,27 @@ func (u *ResourceMilestoneEventUpsertOne) UpdateIssueID() *ResourceMilestoneEven
 func (u *ResourceMilestoneEventUpsertOne) ClearIssueID() *ResourceMilestoneEventUpsertOne {
 	return u.Update(func(s *ResourceMilestoneEventUpsert) {
 		s.ClearIssueID()
+	})
+}
+
+// SetMergeRequestID sets the "merge_request_id" field.
+func (u *ResourceMilestoneEventUpsertOne) SetMergeRequestID(v int) *ResourceMilestoneEventUpsertOne {
+	return u.Update(func(s *ResourceMilestoneEventUpsert) {
+		s.SetMergeRequestID(v)
+	})
+}
+
+// UpdateMergeRequestID sets the "merge_request_id" field to the value that was provided on create.
+func (u *ResourceMilestoneEventUpsertOne) UpdateMergeRequestID() *ResourceMilestoneEventUpsertOne {
+	return u.Update(func(s *ResourceMilestoneEventUpsert) {
+		s.UpdateMergeRequestID()
+	})
+}
+
+// ClearMergeRequestID clears the value of the "merge_request_id" field.
+func (u *ResourceMilestoneEventUpsertOne) ClearMergeRequestID() *ResourceMilestoneEventUpsertOne {
+	return u.Update(func(s *ResourceMilestoneEventUpsert) {
+		s.ClearMergeRequestID()
 	})
 }
 
@@ -813,6 +889,27 @@ func (u *ResourceMilestoneEventUpsertBulk) UpdateIssueID() *ResourceMilestoneEve
 func (u *ResourceMilestoneEventUpsertBulk) ClearIssueID() *ResourceMilestoneEventUpsertBulk {
 	return u.Update(func(s *ResourceMilestoneEventUpsert) {
 		s.ClearIssueID()
+	})
+}
+
+// SetMergeRequestID sets the "merge_request_id" field.
+func (u *ResourceMilestoneEventUpsertBulk) SetMergeRequestID(v int) *ResourceMilestoneEventUpsertBulk {
+	return u.Update(func(s *ResourceMilestoneEventUpsert) {
+		s.SetMergeRequestID(v)
+	})
+}
+
+// UpdateMergeRequestID sets the "merge_request_id" field to the value that was provided on create.
+func (u *ResourceMilestoneEventUpsertBulk) UpdateMergeRequestID() *ResourceMilestoneEventUpsertBulk {
+	return u.Update(func(s *ResourceMilestoneEventUpsert) {
+		s.UpdateMergeRequestID()
+	})
+}
+
+// ClearMergeRequestID clears the value of the "merge_request_id" field.
+func (u *ResourceMilestoneEventUpsertBulk) ClearMergeRequestID() *ResourceMilestoneEventUpsertBulk {
+	return u.Update(func(s *ResourceMilestoneEventUpsert) {
+		s.ClearMergeRequestID()
 	})
 }
 

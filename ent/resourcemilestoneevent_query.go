@@ -4,6 +4,7 @@ package ent
 
 import (
 	"anvil/ent/issue"
+	"anvil/ent/mergerequest"
 	"anvil/ent/milestone"
 	"anvil/ent/predicate"
 	"anvil/ent/resourcemilestoneevent"
@@ -22,15 +23,16 @@ import (
 // ResourceMilestoneEventQuery is the builder for querying ResourceMilestoneEvent entities.
 type ResourceMilestoneEventQuery struct {
 	config
-	ctx           *QueryContext
-	order         []resourcemilestoneevent.OrderOption
-	inters        []Interceptor
-	predicates    []predicate.ResourceMilestoneEvent
-	withIssue     *IssueQuery
-	withUser      *UserQuery
-	withMilestone *MilestoneQuery
-	loadTotal     []func(context.Context, []*ResourceMilestoneEvent) error
-	modifiers     []func(*sql.Selector)
+	ctx              *QueryContext
+	order            []resourcemilestoneevent.OrderOption
+	inters           []Interceptor
+	predicates       []predicate.ResourceMilestoneEvent
+	withIssue        *IssueQuery
+	withMergeRequest *MergeRequestQuery
+	withUser         *UserQuery
+	withMilestone    *MilestoneQuery
+	loadTotal        []func(context.Context, []*ResourceMilestoneEvent) error
+	modifiers        []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -82,6 +84,28 @@ func (_q *ResourceMilestoneEventQuery) QueryIssue() *IssueQuery {
 			sqlgraph.From(resourcemilestoneevent.Table, resourcemilestoneevent.FieldID, selector),
 			sqlgraph.To(issue.Table, issue.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, false, resourcemilestoneevent.IssueTable, resourcemilestoneevent.IssueColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryMergeRequest chains the current query on the "merge_request" edge.
+func (_q *ResourceMilestoneEventQuery) QueryMergeRequest() *MergeRequestQuery {
+	query := (&MergeRequestClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(resourcemilestoneevent.Table, resourcemilestoneevent.FieldID, selector),
+			sqlgraph.To(mergerequest.Table, mergerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, resourcemilestoneevent.MergeRequestTable, resourcemilestoneevent.MergeRequestColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -320,14 +344,15 @@ func (_q *ResourceMilestoneEventQuery) Clone() *ResourceMilestoneEventQuery {
 		return nil
 	}
 	return &ResourceMilestoneEventQuery{
-		config:        _q.config,
-		ctx:           _q.ctx.Clone(),
-		order:         append([]resourcemilestoneevent.OrderOption{}, _q.order...),
-		inters:        append([]Interceptor{}, _q.inters...),
-		predicates:    append([]predicate.ResourceMilestoneEvent{}, _q.predicates...),
-		withIssue:     _q.withIssue.Clone(),
-		withUser:      _q.withUser.Clone(),
-		withMilestone: _q.withMilestone.Clone(),
+		config:           _q.config,
+		ctx:              _q.ctx.Clone(),
+		order:            append([]resourcemilestoneevent.OrderOption{}, _q.order...),
+		inters:           append([]Interceptor{}, _q.inters...),
+		predicates:       append([]predicate.ResourceMilestoneEvent{}, _q.predicates...),
+		withIssue:        _q.withIssue.Clone(),
+		withMergeRequest: _q.withMergeRequest.Clone(),
+		withUser:         _q.withUser.Clone(),
+		withMilestone:    _q.withMilestone.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -343,6 +368,17 @@ func (_q *ResourceMilestoneEventQuery) WithIssue(opts ...func(*IssueQuery)) *Res
 		opt(query)
 	}
 	_q.withIssue = query
+	return _q
+}
+
+// WithMergeRequest tells the query-builder to eager-load the nodes that are connected to
+// the "merge_request" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ResourceMilestoneEventQuery) WithMergeRequest(opts ...func(*MergeRequestQuery)) *ResourceMilestoneEventQuery {
+	query := (&MergeRequestClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withMergeRequest = query
 	return _q
 }
 
@@ -446,8 +482,9 @@ func (_q *ResourceMilestoneEventQuery) sqlAll(ctx context.Context, hooks ...quer
 	var (
 		nodes       = []*ResourceMilestoneEvent{}
 		_spec       = _q.querySpec()
-		loadedTypes = [3]bool{
+		loadedTypes = [4]bool{
 			_q.withIssue != nil,
+			_q.withMergeRequest != nil,
 			_q.withUser != nil,
 			_q.withMilestone != nil,
 		}
@@ -476,6 +513,12 @@ func (_q *ResourceMilestoneEventQuery) sqlAll(ctx context.Context, hooks ...quer
 	if query := _q.withIssue; query != nil {
 		if err := _q.loadIssue(ctx, query, nodes, nil,
 			func(n *ResourceMilestoneEvent, e *Issue) { n.Edges.Issue = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withMergeRequest; query != nil {
+		if err := _q.loadMergeRequest(ctx, query, nodes, nil,
+			func(n *ResourceMilestoneEvent, e *MergeRequest) { n.Edges.MergeRequest = e }); err != nil {
 			return nil, err
 		}
 	}
@@ -524,6 +567,38 @@ func (_q *ResourceMilestoneEventQuery) loadIssue(ctx context.Context, query *Iss
 		nodes, ok := nodeids[n.ID]
 		if !ok {
 			return fmt.Errorf(`unexpected foreign-key "issue_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
+func (_q *ResourceMilestoneEventQuery) loadMergeRequest(ctx context.Context, query *MergeRequestQuery, nodes []*ResourceMilestoneEvent, init func(*ResourceMilestoneEvent), assign func(*ResourceMilestoneEvent, *MergeRequest)) error {
+	ids := make([]int, 0, len(nodes))
+	nodeids := make(map[int][]*ResourceMilestoneEvent)
+	for i := range nodes {
+		if nodes[i].MergeRequestID == nil {
+			continue
+		}
+		fk := *nodes[i].MergeRequestID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(mergerequest.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "merge_request_id" returned %v`, n.ID)
 		}
 		for i := range nodes {
 			assign(nodes[i], n)
@@ -626,6 +701,9 @@ func (_q *ResourceMilestoneEventQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 		if _q.withIssue != nil {
 			_spec.Node.AddColumnOnce(resourcemilestoneevent.FieldIssueID)
+		}
+		if _q.withMergeRequest != nil {
+			_spec.Node.AddColumnOnce(resourcemilestoneevent.FieldMergeRequestID)
 		}
 		if _q.withUser != nil {
 			_spec.Node.AddColumnOnce(resourcemilestoneevent.FieldUserID)

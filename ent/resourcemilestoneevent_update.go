@@ -4,6 +4,7 @@ package ent
 
 import (
 	"anvil/ent/issue"
+	"anvil/ent/mergerequest"
 	"anvil/ent/milestone"
 	"anvil/ent/predicate"
 	"anvil/ent/resourcemilestoneevent"
@@ -62,6 +63,26 @@ func (_u *ResourceMilestoneEventUpdate) SetNillableIssueID(v *int) *ResourceMile
 // ClearIssueID clears the value of the "issue_id" field.
 func (_u *ResourceMilestoneEventUpdate) ClearIssueID() *ResourceMilestoneEventUpdate {
 	_u.mutation.ClearIssueID()
+	return _u
+}
+
+// SetMergeRequestID sets the "merge_request_id" field.
+func (_u *ResourceMilestoneEventUpdate) SetMergeRequestID(v int) *ResourceMilestoneEventUpdate {
+	_u.mutation.SetMergeRequestID(v)
+	return _u
+}
+
+// SetNillableMergeRequestID sets the "merge_request_id" field if the given value is not nil.
+func (_u *ResourceMilestoneEventUpdate) SetNillableMergeRequestID(v *int) *ResourceMilestoneEventUpdate {
+	if v != nil {
+		_u.SetMergeRequestID(*v)
+	}
+	return _u
+}
+
+// ClearMergeRequestID clears the value of the "merge_request_id" field.
+func (_u *ResourceMilestoneEventUpdate) ClearMergeRequestID() *ResourceMilestoneEventUpdate {
+	_u.mutation.ClearMergeRequestID()
 	return _u
 }
 
@@ -138,6 +159,11 @@ func (_u *ResourceMilestoneEventUpdate) SetIssue(v *Issue) *ResourceMilestoneEve
 	return _u.SetIssueID(v.ID)
 }
 
+// SetMergeRequest sets the "merge_request" edge to the MergeRequest entity.
+func (_u *ResourceMilestoneEventUpdate) SetMergeRequest(v *MergeRequest) *ResourceMilestoneEventUpdate {
+	return _u.SetMergeRequestID(v.ID)
+}
+
 // SetUser sets the "user" edge to the User entity.
 func (_u *ResourceMilestoneEventUpdate) SetUser(v *User) *ResourceMilestoneEventUpdate {
 	return _u.SetUserID(v.ID)
@@ -156,6 +182,12 @@ func (_u *ResourceMilestoneEventUpdate) Mutation() *ResourceMilestoneEventMutati
 // ClearIssue clears the "issue" edge to the Issue entity.
 func (_u *ResourceMilestoneEventUpdate) ClearIssue() *ResourceMilestoneEventUpdate {
 	_u.mutation.ClearIssue()
+	return _u
+}
+
+// ClearMergeRequest clears the "merge_request" edge to the MergeRequest entity.
+func (_u *ResourceMilestoneEventUpdate) ClearMergeRequest() *ResourceMilestoneEventUpdate {
+	_u.mutation.ClearMergeRequest()
 	return _u
 }
 
@@ -267,6 +299,35 @@ func (_u *ResourceMilestoneEventUpdate) sqlSave(ctx context.Context) (_node int,
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(issue.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.MergeRequestCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcemilestoneevent.MergeRequestTable,
+			Columns: []string{resourcemilestoneevent.MergeRequestColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mergerequest.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.MergeRequestIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcemilestoneevent.MergeRequestTable,
+			Columns: []string{resourcemilestoneevent.MergeRequestColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mergerequest.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -388,6 +449,26 @@ func (_u *ResourceMilestoneEventUpdateOne) ClearIssueID() *ResourceMilestoneEven
 	return _u
 }
 
+// SetMergeRequestID sets the "merge_request_id" field.
+func (_u *ResourceMilestoneEventUpdateOne) SetMergeRequestID(v int) *ResourceMilestoneEventUpdateOne {
+	_u.mutation.SetMergeRequestID(v)
+	return _u
+}
+
+// SetNillableMergeRequestID sets the "merge_request_id" field if the given value is not nil.
+func (_u *ResourceMilestoneEventUpdateOne) SetNillableMergeRequestID(v *int) *ResourceMilestoneEventUpdateOne {
+	if v != nil {
+		_u.SetMergeRequestID(*v)
+	}
+	return _u
+}
+
+// ClearMergeRequestID clears the value of the "merge_request_id" field.
+func (_u *ResourceMilestoneEventUpdateOne) ClearMergeRequestID() *ResourceMilestoneEventUpdateOne {
+	_u.mutation.ClearMergeRequestID()
+	return _u
+}
+
 // SetUserID sets the "user_id" field.
 func (_u *ResourceMilestoneEventUpdateOne) SetUserID(v int) *ResourceMilestoneEventUpdateOne {
 	_u.mutation.SetUserID(v)
@@ -461,6 +542,11 @@ func (_u *ResourceMilestoneEventUpdateOne) SetIssue(v *Issue) *ResourceMilestone
 	return _u.SetIssueID(v.ID)
 }
 
+// SetMergeRequest sets the "merge_request" edge to the MergeRequest entity.
+func (_u *ResourceMilestoneEventUpdateOne) SetMergeRequest(v *MergeRequest) *ResourceMilestoneEventUpdateOne {
+	return _u.SetMergeRequestID(v.ID)
+}
+
 // SetUser sets the "user" edge to the User entity.
 func (_u *ResourceMilestoneEventUpdateOne) SetUser(v *User) *ResourceMilestoneEventUpdateOne {
 	return _u.SetUserID(v.ID)
@@ -479,6 +565,12 @@ func (_u *ResourceMilestoneEventUpdateOne) Mutation() *ResourceMilestoneEventMut
 // ClearIssue clears the "issue" edge to the Issue entity.
 func (_u *ResourceMilestoneEventUpdateOne) ClearIssue() *ResourceMilestoneEventUpdateOne {
 	_u.mutation.ClearIssue()
+	return _u
+}
+
+// ClearMergeRequest clears the "merge_request" edge to the MergeRequest entity.
+func (_u *ResourceMilestoneEventUpdateOne) ClearMergeRequest() *ResourceMilestoneEventUpdateOne {
+	_u.mutation.ClearMergeRequest()
 	return _u
 }
 
@@ -620,6 +712,35 @@ func (_u *ResourceMilestoneEventUpdateOne) sqlSave(ctx context.Context) (_node *
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(issue.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.MergeRequestCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcemilestoneevent.MergeRequestTable,
+			Columns: []string{resourcemilestoneevent.MergeRequestColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mergerequest.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.MergeRequestIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcemilestoneevent.MergeRequestTable,
+			Columns: []string{resourcemilestoneevent.MergeRequestColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mergerequest.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

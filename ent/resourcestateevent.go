@@ -4,6 +4,7 @@ package ent
 
 import (
 	"anvil/ent/issue"
+	"anvil/ent/mergerequest"
 	"anvil/ent/resourcestateevent"
 	"anvil/ent/user"
 	"fmt"
@@ -23,12 +24,18 @@ type ResourceStateEvent struct {
 	IssuableType resourcestateevent.IssuableType `json:"issuable_type,omitempty"`
 	// IssueID holds the value of the "issue_id" field.
 	IssueID *int `json:"issue_id,omitempty"`
+	// MergeRequestID holds the value of the "merge_request_id" field.
+	MergeRequestID *int `json:"merge_request_id,omitempty"`
 	// UserID holds the value of the "user_id" field.
 	UserID *int `json:"user_id,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// State holds the value of the "state" field.
 	State resourcestateevent.State `json:"state,omitempty"`
+	// SourceCommit holds the value of the "source_commit" field.
+	SourceCommit *string `json:"source_commit,omitempty"`
+	// SourceMergeRequestID holds the value of the "source_merge_request_id" field.
+	SourceMergeRequestID *int `json:"source_merge_request_id,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ResourceStateEventQuery when eager-loading is set.
 	Edges        ResourceStateEventEdges `json:"edges"`
@@ -39,13 +46,17 @@ type ResourceStateEvent struct {
 type ResourceStateEventEdges struct {
 	// Issue holds the value of the issue edge.
 	Issue *Issue `json:"issue,omitempty"`
+	// MergeRequest holds the value of the merge_request edge.
+	MergeRequest *MergeRequest `json:"merge_request,omitempty"`
 	// User holds the value of the user edge.
 	User *User `json:"user,omitempty"`
+	// SourceMergeRequest holds the value of the source_merge_request edge.
+	SourceMergeRequest *MergeRequest `json:"source_merge_request,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [2]bool
+	loadedTypes [4]bool
 	// totalCount holds the count of the edges above.
-	totalCount [2]map[string]int
+	totalCount [4]map[string]int
 }
 
 // IssueOrErr returns the Issue value or an error if the edge
@@ -59,15 +70,37 @@ func (e ResourceStateEventEdges) IssueOrErr() (*Issue, error) {
 	return nil, &NotLoadedError{edge: "issue"}
 }
 
+// MergeRequestOrErr returns the MergeRequest value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e ResourceStateEventEdges) MergeRequestOrErr() (*MergeRequest, error) {
+	if e.MergeRequest != nil {
+		return e.MergeRequest, nil
+	} else if e.loadedTypes[1] {
+		return nil, &NotFoundError{label: mergerequest.Label}
+	}
+	return nil, &NotLoadedError{edge: "merge_request"}
+}
+
 // UserOrErr returns the User value or an error if the edge
 // was not loaded in eager-loading, or loaded but was not found.
 func (e ResourceStateEventEdges) UserOrErr() (*User, error) {
 	if e.User != nil {
 		return e.User, nil
-	} else if e.loadedTypes[1] {
+	} else if e.loadedTypes[2] {
 		return nil, &NotFoundError{label: user.Label}
 	}
 	return nil, &NotLoadedError{edge: "user"}
+}
+
+// SourceMergeRequestOrErr returns the SourceMergeRequest value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e ResourceStateEventEdges) SourceMergeRequestOrErr() (*MergeRequest, error) {
+	if e.SourceMergeRequest != nil {
+		return e.SourceMergeRequest, nil
+	} else if e.loadedTypes[3] {
+		return nil, &NotFoundError{label: mergerequest.Label}
+	}
+	return nil, &NotLoadedError{edge: "source_merge_request"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -75,9 +108,9 @@ func (*ResourceStateEvent) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case resourcestateevent.FieldID, resourcestateevent.FieldIssueID, resourcestateevent.FieldUserID:
+		case resourcestateevent.FieldID, resourcestateevent.FieldIssueID, resourcestateevent.FieldMergeRequestID, resourcestateevent.FieldUserID, resourcestateevent.FieldSourceMergeRequestID:
 			values[i] = new(sql.NullInt64)
-		case resourcestateevent.FieldIssuableType, resourcestateevent.FieldState:
+		case resourcestateevent.FieldIssuableType, resourcestateevent.FieldState, resourcestateevent.FieldSourceCommit:
 			values[i] = new(sql.NullString)
 		case resourcestateevent.FieldCreatedAt:
 			values[i] = new(sql.NullTime)
@@ -115,6 +148,13 @@ func (_m *ResourceStateEvent) assignValues(columns []string, values []any) error
 				_m.IssueID = new(int)
 				*_m.IssueID = int(value.Int64)
 			}
+		case resourcestateevent.FieldMergeRequestID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field merge_request_id", values[i])
+			} else if value.Valid {
+				_m.MergeRequestID = new(int)
+				*_m.MergeRequestID = int(value.Int64)
+			}
 		case resourcestateevent.FieldUserID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field user_id", values[i])
@@ -134,6 +174,20 @@ func (_m *ResourceStateEvent) assignValues(columns []string, values []any) error
 			} else if value.Valid {
 				_m.State = resourcestateevent.State(value.String)
 			}
+		case resourcestateevent.FieldSourceCommit:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field source_commit", values[i])
+			} else if value.Valid {
+				_m.SourceCommit = new(string)
+				*_m.SourceCommit = value.String
+			}
+		case resourcestateevent.FieldSourceMergeRequestID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field source_merge_request_id", values[i])
+			} else if value.Valid {
+				_m.SourceMergeRequestID = new(int)
+				*_m.SourceMergeRequestID = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -152,9 +206,19 @@ func (_m *ResourceStateEvent) QueryIssue() *IssueQuery {
 	return NewResourceStateEventClient(_m.config).QueryIssue(_m)
 }
 
+// QueryMergeRequest queries the "merge_request" edge of the ResourceStateEvent entity.
+func (_m *ResourceStateEvent) QueryMergeRequest() *MergeRequestQuery {
+	return NewResourceStateEventClient(_m.config).QueryMergeRequest(_m)
+}
+
 // QueryUser queries the "user" edge of the ResourceStateEvent entity.
 func (_m *ResourceStateEvent) QueryUser() *UserQuery {
 	return NewResourceStateEventClient(_m.config).QueryUser(_m)
+}
+
+// QuerySourceMergeRequest queries the "source_merge_request" edge of the ResourceStateEvent entity.
+func (_m *ResourceStateEvent) QuerySourceMergeRequest() *MergeRequestQuery {
+	return NewResourceStateEventClient(_m.config).QuerySourceMergeRequest(_m)
 }
 
 // Update returns a builder for updating this ResourceStateEvent.
@@ -188,6 +252,11 @@ func (_m *ResourceStateEvent) String() string {
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")
+	if v := _m.MergeRequestID; v != nil {
+		builder.WriteString("merge_request_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
 	if v := _m.UserID; v != nil {
 		builder.WriteString("user_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
@@ -198,6 +267,16 @@ func (_m *ResourceStateEvent) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("state=")
 	builder.WriteString(fmt.Sprintf("%v", _m.State))
+	builder.WriteString(", ")
+	if v := _m.SourceCommit; v != nil {
+		builder.WriteString("source_commit=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.SourceMergeRequestID; v != nil {
+		builder.WriteString("source_merge_request_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

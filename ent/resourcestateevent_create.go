@@ -4,6 +4,7 @@ package ent
 
 import (
 	"anvil/ent/issue"
+	"anvil/ent/mergerequest"
 	"anvil/ent/resourcestateevent"
 	"anvil/ent/user"
 	"context"
@@ -44,6 +45,20 @@ func (_c *ResourceStateEventCreate) SetNillableIssueID(v *int) *ResourceStateEve
 	return _c
 }
 
+// SetMergeRequestID sets the "merge_request_id" field.
+func (_c *ResourceStateEventCreate) SetMergeRequestID(v int) *ResourceStateEventCreate {
+	_c.mutation.SetMergeRequestID(v)
+	return _c
+}
+
+// SetNillableMergeRequestID sets the "merge_request_id" field if the given value is not nil.
+func (_c *ResourceStateEventCreate) SetNillableMergeRequestID(v *int) *ResourceStateEventCreate {
+	if v != nil {
+		_c.SetMergeRequestID(*v)
+	}
+	return _c
+}
+
 // SetUserID sets the "user_id" field.
 func (_c *ResourceStateEventCreate) SetUserID(v int) *ResourceStateEventCreate {
 	_c.mutation.SetUserID(v)
@@ -78,14 +93,52 @@ func (_c *ResourceStateEventCreate) SetState(v resourcestateevent.State) *Resour
 	return _c
 }
 
+// SetSourceCommit sets the "source_commit" field.
+func (_c *ResourceStateEventCreate) SetSourceCommit(v string) *ResourceStateEventCreate {
+	_c.mutation.SetSourceCommit(v)
+	return _c
+}
+
+// SetNillableSourceCommit sets the "source_commit" field if the given value is not nil.
+func (_c *ResourceStateEventCreate) SetNillableSourceCommit(v *string) *ResourceStateEventCreate {
+	if v != nil {
+		_c.SetSourceCommit(*v)
+	}
+	return _c
+}
+
+// SetSourceMergeRequestID sets the "source_merge_request_id" field.
+func (_c *ResourceStateEventCreate) SetSourceMergeRequestID(v int) *ResourceStateEventCreate {
+	_c.mutation.SetSourceMergeRequestID(v)
+	return _c
+}
+
+// SetNillableSourceMergeRequestID sets the "source_merge_request_id" field if the given value is not nil.
+func (_c *ResourceStateEventCreate) SetNillableSourceMergeRequestID(v *int) *ResourceStateEventCreate {
+	if v != nil {
+		_c.SetSourceMergeRequestID(*v)
+	}
+	return _c
+}
+
 // SetIssue sets the "issue" edge to the Issue entity.
 func (_c *ResourceStateEventCreate) SetIssue(v *Issue) *ResourceStateEventCreate {
 	return _c.SetIssueID(v.ID)
 }
 
+// SetMergeRequest sets the "merge_request" edge to the MergeRequest entity.
+func (_c *ResourceStateEventCreate) SetMergeRequest(v *MergeRequest) *ResourceStateEventCreate {
+	return _c.SetMergeRequestID(v.ID)
+}
+
 // SetUser sets the "user" edge to the User entity.
 func (_c *ResourceStateEventCreate) SetUser(v *User) *ResourceStateEventCreate {
 	return _c.SetUserID(v.ID)
+}
+
+// SetSourceMergeRequest sets the "source_merge_request" edge to the MergeRequest entity.
+func (_c *ResourceStateEventCreate) SetSourceMergeRequest(v *MergeRequest) *ResourceStateEventCreate {
+	return _c.SetSourceMergeRequestID(v.ID)
 }
 
 // Mutation returns the ResourceStateEventMutation object of the builder.
@@ -150,6 +203,11 @@ func (_c *ResourceStateEventCreate) check() error {
 			return &ValidationError{Name: "state", err: fmt.Errorf(`ent: validator failed for field "ResourceStateEvent.state": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.SourceCommit(); ok {
+		if err := resourcestateevent.SourceCommitValidator(v); err != nil {
+			return &ValidationError{Name: "source_commit", err: fmt.Errorf(`ent: validator failed for field "ResourceStateEvent.source_commit": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -189,6 +247,10 @@ func (_c *ResourceStateEventCreate) createSpec() (*ResourceStateEvent, *sqlgraph
 		_spec.SetField(resourcestateevent.FieldState, field.TypeEnum, value)
 		_node.State = value
 	}
+	if value, ok := _c.mutation.SourceCommit(); ok {
+		_spec.SetField(resourcestateevent.FieldSourceCommit, field.TypeString, value)
+		_node.SourceCommit = &value
+	}
 	if nodes := _c.mutation.IssueIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -206,6 +268,23 @@ func (_c *ResourceStateEventCreate) createSpec() (*ResourceStateEvent, *sqlgraph
 		_node.IssueID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
+	if nodes := _c.mutation.MergeRequestIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcestateevent.MergeRequestTable,
+			Columns: []string{resourcestateevent.MergeRequestColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mergerequest.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.MergeRequestID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
 	if nodes := _c.mutation.UserIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -221,6 +300,23 @@ func (_c *ResourceStateEventCreate) createSpec() (*ResourceStateEvent, *sqlgraph
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.UserID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.SourceMergeRequestIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcestateevent.SourceMergeRequestTable,
+			Columns: []string{resourcestateevent.SourceMergeRequestColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mergerequest.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.SourceMergeRequestID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec
@@ -305,6 +401,24 @@ func (u *ResourceStateEventUpsert) ClearIssueID() *ResourceStateEventUpsert {
 	return u
 }
 
+// SetMergeRequestID sets the "merge_request_id" field.
+func (u *ResourceStateEventUpsert) SetMergeRequestID(v int) *ResourceStateEventUpsert {
+	u.Set(resourcestateevent.FieldMergeRequestID, v)
+	return u
+}
+
+// UpdateMergeRequestID sets the "merge_request_id" field to the value that was provided on create.
+func (u *ResourceStateEventUpsert) UpdateMergeRequestID() *ResourceStateEventUpsert {
+	u.SetExcluded(resourcestateevent.FieldMergeRequestID)
+	return u
+}
+
+// ClearMergeRequestID clears the value of the "merge_request_id" field.
+func (u *ResourceStateEventUpsert) ClearMergeRequestID() *ResourceStateEventUpsert {
+	u.SetNull(resourcestateevent.FieldMergeRequestID)
+	return u
+}
+
 // SetUserID sets the "user_id" field.
 func (u *ResourceStateEventUpsert) SetUserID(v int) *ResourceStateEventUpsert {
 	u.Set(resourcestateevent.FieldUserID, v)
@@ -332,6 +446,42 @@ func (u *ResourceStateEventUpsert) SetState(v resourcestateevent.State) *Resourc
 // UpdateState sets the "state" field to the value that was provided on create.
 func (u *ResourceStateEventUpsert) UpdateState() *ResourceStateEventUpsert {
 	u.SetExcluded(resourcestateevent.FieldState)
+	return u
+}
+
+// SetSourceCommit sets the "source_commit" field.
+func (u *ResourceStateEventUpsert) SetSourceCommit(v string) *ResourceStateEventUpsert {
+	u.Set(resourcestateevent.FieldSourceCommit, v)
+	return u
+}
+
+// UpdateSourceCommit sets the "source_commit" field to the value that was provided on create.
+func (u *ResourceStateEventUpsert) UpdateSourceCommit() *ResourceStateEventUpsert {
+	u.SetExcluded(resourcestateevent.FieldSourceCommit)
+	return u
+}
+
+// ClearSourceCommit clears the value of the "source_commit" field.
+func (u *ResourceStateEventUpsert) ClearSourceCommit() *ResourceStateEventUpsert {
+	u.SetNull(resourcestateevent.FieldSourceCommit)
+	return u
+}
+
+// SetSourceMergeRequestID sets the "source_merge_request_id" field.
+func (u *ResourceStateEventUpsert) SetSourceMergeRequestID(v int) *ResourceStateEventUpsert {
+	u.Set(resourcestateevent.FieldSourceMergeRequestID, v)
+	return u
+}
+
+// UpdateSourceMergeRequestID sets the "source_merge_request_id" field to the value that was provided on create.
+func (u *ResourceStateEventUpsert) UpdateSourceMergeRequestID() *ResourceStateEventUpsert {
+	u.SetExcluded(resourcestateevent.FieldSourceMergeRequestID)
+	return u
+}
+
+// ClearSourceMergeRequestID clears the value of the "source_merge_request_id" field.
+func (u *ResourceStateEventUpsert) ClearSourceMergeRequestID() *ResourceStateEventUpsert {
+	u.SetNull(resourcestateevent.FieldSourceMergeRequestID)
 	return u
 }
 
@@ -415,6 +565,27 @@ func (u *ResourceStateEventUpsertOne) ClearIssueID() *ResourceStateEventUpsertOn
 	})
 }
 
+// SetMergeRequestID sets the "merge_request_id" field.
+func (u *ResourceStateEventUpsertOne) SetMergeRequestID(v int) *ResourceStateEventUpsertOne {
+	return u.Update(func(s *ResourceStateEventUpsert) {
+		s.SetMergeRequestID(v)
+	})
+}
+
+// UpdateMergeRequestID sets the "merge_request_id" field to the value that was provided on create.
+func (u *ResourceStateEventUpsertOne) UpdateMergeRequestID() *ResourceStateEventUpsertOne {
+	return u.Update(func(s *ResourceStateEventUpsert) {
+		s.UpdateMergeRequestID()
+	})
+}
+
+// ClearMergeRequestID clears the value of the "merge_request_id" field.
+func (u *ResourceStateEventUpsertOne) ClearMergeRequestID() *ResourceStateEventUpsertOne {
+	return u.Update(func(s *ResourceStateEventUpsert) {
+		s.ClearMergeRequestID()
+	})
+}
+
 // SetUserID sets the "user_id" field.
 func (u *ResourceStateEventUpsertOne) SetUserID(v int) *ResourceStateEventUpsertOne {
 	return u.Update(func(s *ResourceStateEventUpsert) {
@@ -447,6 +618,48 @@ func (u *ResourceStateEventUpsertOne) SetState(v resourcestateevent.State) *Reso
 func (u *ResourceStateEventUpsertOne) UpdateState() *ResourceStateEventUpsertOne {
 	return u.Update(func(s *ResourceStateEventUpsert) {
 		s.UpdateState()
+	})
+}
+
+// SetSourceCommit sets the "source_commit" field.
+func (u *ResourceStateEventUpsertOne) SetSourceCommit(v string) *ResourceStateEventUpsertOne {
+	return u.Update(func(s *ResourceStateEventUpsert) {
+		s.SetSourceCommit(v)
+	})
+}
+
+// UpdateSourceCommit sets the "source_commit" field to the value that was provided on create.
+func (u *ResourceStateEventUpsertOne) UpdateSourceCommit() *ResourceStateEventUpsertOne {
+	return u.Update(func(s *ResourceStateEventUpsert) {
+		s.UpdateSourceCommit()
+	})
+}
+
+// ClearSourceCommit clears the value of the "source_commit" field.
+func (u *ResourceStateEventUpsertOne) ClearSourceCommit() *ResourceStateEventUpsertOne {
+	return u.Update(func(s *ResourceStateEventUpsert) {
+		s.ClearSourceCommit()
+	})
+}
+
+// SetSourceMergeRequestID sets the "source_merge_request_id" field.
+func (u *ResourceStateEventUpsertOne) SetSourceMergeRequestID(v int) *ResourceStateEventUpsertOne {
+	return u.Update(func(s *ResourceStateEventUpsert) {
+		s.SetSourceMergeRequestID(v)
+	})
+}
+
+// UpdateSourceMergeRequestID sets the "source_merge_request_id" field to the value that was provided on create.
+func (u *ResourceStateEventUpsertOne) UpdateSourceMergeRequestID() *ResourceStateEventUpsertOne {
+	return u.Update(func(s *ResourceStateEventUpsert) {
+		s.UpdateSourceMergeRequestID()
+	})
+}
+
+// ClearSourceMergeRequestID clears the value of the "source_merge_request_id" field.
+func (u *ResourceStateEventUpsertOne) ClearSourceMergeRequestID() *ResourceStateEventUpsertOne {
+	return u.Update(func(s *ResourceStateEventUpsert) {
+		s.ClearSourceMergeRequestID()
 	})
 }
 
@@ -696,6 +909,27 @@ func (u *ResourceStateEventUpsertBulk) ClearIssueID() *ResourceStateEventUpsertB
 	})
 }
 
+// SetMergeRequestID sets the "merge_request_id" field.
+func (u *ResourceStateEventUpsertBulk) SetMergeRequestID(v int) *ResourceStateEventUpsertBulk {
+	return u.Update(func(s *ResourceStateEventUpsert) {
+		s.SetMergeRequestID(v)
+	})
+}
+
+// UpdateMergeRequestID sets the "merge_request_id" field to the value that was provided on create.
+func (u *ResourceStateEventUpsertBulk) UpdateMergeRequestID() *ResourceStateEventUpsertBulk {
+	return u.Update(func(s *ResourceStateEventUpsert) {
+		s.UpdateMergeRequestID()
+	})
+}
+
+// ClearMergeRequestID clears the value of the "merge_request_id" field.
+func (u *ResourceStateEventUpsertBulk) ClearMergeRequestID() *ResourceStateEventUpsertBulk {
+	return u.Update(func(s *ResourceStateEventUpsert) {
+		s.ClearMergeRequestID()
+	})
+}
+
 // SetUserID sets the "user_id" field.
 func (u *ResourceStateEventUpsertBulk) SetUserID(v int) *ResourceStateEventUpsertBulk {
 	return u.Update(func(s *ResourceStateEventUpsert) {
@@ -728,6 +962,48 @@ func (u *ResourceStateEventUpsertBulk) SetState(v resourcestateevent.State) *Res
 func (u *ResourceStateEventUpsertBulk) UpdateState() *ResourceStateEventUpsertBulk {
 	return u.Update(func(s *ResourceStateEventUpsert) {
 		s.UpdateState()
+	})
+}
+
+// SetSourceCommit sets the "source_commit" field.
+func (u *ResourceStateEventUpsertBulk) SetSourceCommit(v string) *ResourceStateEventUpsertBulk {
+	return u.Update(func(s *ResourceStateEventUpsert) {
+		s.SetSourceCommit(v)
+	})
+}
+
+// UpdateSourceCommit sets the "source_commit" field to the value that was provided on create.
+func (u *ResourceStateEventUpsertBulk) UpdateSourceCommit() *ResourceStateEventUpsertBulk {
+	return u.Update(func(s *ResourceStateEventUpsert) {
+		s.UpdateSourceCommit()
+	})
+}
+
+// ClearSourceCommit clears the value of the "source_commit" field.
+func (u *ResourceStateEventUpsertBulk) ClearSourceCommit() *ResourceStateEventUpsertBulk {
+	return u.Update(func(s *ResourceStateEventUpsert) {
+		s.ClearSourceCommit()
+	})
+}
+
+// SetSourceMergeRequestID sets the "source_merge_request_id" field.
+func (u *ResourceStateEventUpsertBulk) SetSourceMergeRequestID(v int) *ResourceStateEventUpsertBulk {
+	return u.Update(func(s *ResourceStateEventUpsert) {
+		s.SetSourceMergeRequestID(v)
+	})
+}
+
+// UpdateSourceMergeRequestID sets the "source_merge_request_id" field to the value that was provided on create.
+func (u *ResourceStateEventUpsertBulk) UpdateSourceMergeRequestID() *ResourceStateEventUpsertBulk {
+	return u.Update(func(s *ResourceStateEventUpsert) {
+		s.UpdateSourceMergeRequestID()
+	})
+}
+
+// ClearSourceMergeRequestID clears the value of the "source_merge_request_id" field.
+func (u *ResourceStateEventUpsertBulk) ClearSourceMergeRequestID() *ResourceStateEventUpsertBulk {
+	return u.Update(func(s *ResourceStateEventUpsert) {
+		s.ClearSourceMergeRequestID()
 	})
 }
 

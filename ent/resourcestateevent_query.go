@@ -4,6 +4,7 @@ package ent
 
 import (
 	"anvil/ent/issue"
+	"anvil/ent/mergerequest"
 	"anvil/ent/predicate"
 	"anvil/ent/resourcestateevent"
 	"anvil/ent/user"
@@ -21,14 +22,16 @@ import (
 // ResourceStateEventQuery is the builder for querying ResourceStateEvent entities.
 type ResourceStateEventQuery struct {
 	config
-	ctx        *QueryContext
-	order      []resourcestateevent.OrderOption
-	inters     []Interceptor
-	predicates []predicate.ResourceStateEvent
-	withIssue  *IssueQuery
-	withUser   *UserQuery
-	loadTotal  []func(context.Context, []*ResourceStateEvent) error
-	modifiers  []func(*sql.Selector)
+	ctx                    *QueryContext
+	order                  []resourcestateevent.OrderOption
+	inters                 []Interceptor
+	predicates             []predicate.ResourceStateEvent
+	withIssue              *IssueQuery
+	withMergeRequest       *MergeRequestQuery
+	withUser               *UserQuery
+	withSourceMergeRequest *MergeRequestQuery
+	loadTotal              []func(context.Context, []*ResourceStateEvent) error
+	modifiers              []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -87,6 +90,28 @@ func (_q *ResourceStateEventQuery) QueryIssue() *IssueQuery {
 	return query
 }
 
+// QueryMergeRequest chains the current query on the "merge_request" edge.
+func (_q *ResourceStateEventQuery) QueryMergeRequest() *MergeRequestQuery {
+	query := (&MergeRequestClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(resourcestateevent.Table, resourcestateevent.FieldID, selector),
+			sqlgraph.To(mergerequest.Table, mergerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, resourcestateevent.MergeRequestTable, resourcestateevent.MergeRequestColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // QueryUser chains the current query on the "user" edge.
 func (_q *ResourceStateEventQuery) QueryUser() *UserQuery {
 	query := (&UserClient{config: _q.config}).Query()
@@ -102,6 +127,28 @@ func (_q *ResourceStateEventQuery) QueryUser() *UserQuery {
 			sqlgraph.From(resourcestateevent.Table, resourcestateevent.FieldID, selector),
 			sqlgraph.To(user.Table, user.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, false, resourcestateevent.UserTable, resourcestateevent.UserColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QuerySourceMergeRequest chains the current query on the "source_merge_request" edge.
+func (_q *ResourceStateEventQuery) QuerySourceMergeRequest() *MergeRequestQuery {
+	query := (&MergeRequestClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(resourcestateevent.Table, resourcestateevent.FieldID, selector),
+			sqlgraph.To(mergerequest.Table, mergerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, resourcestateevent.SourceMergeRequestTable, resourcestateevent.SourceMergeRequestColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -296,13 +343,15 @@ func (_q *ResourceStateEventQuery) Clone() *ResourceStateEventQuery {
 		return nil
 	}
 	return &ResourceStateEventQuery{
-		config:     _q.config,
-		ctx:        _q.ctx.Clone(),
-		order:      append([]resourcestateevent.OrderOption{}, _q.order...),
-		inters:     append([]Interceptor{}, _q.inters...),
-		predicates: append([]predicate.ResourceStateEvent{}, _q.predicates...),
-		withIssue:  _q.withIssue.Clone(),
-		withUser:   _q.withUser.Clone(),
+		config:                 _q.config,
+		ctx:                    _q.ctx.Clone(),
+		order:                  append([]resourcestateevent.OrderOption{}, _q.order...),
+		inters:                 append([]Interceptor{}, _q.inters...),
+		predicates:             append([]predicate.ResourceStateEvent{}, _q.predicates...),
+		withIssue:              _q.withIssue.Clone(),
+		withMergeRequest:       _q.withMergeRequest.Clone(),
+		withUser:               _q.withUser.Clone(),
+		withSourceMergeRequest: _q.withSourceMergeRequest.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -321,6 +370,17 @@ func (_q *ResourceStateEventQuery) WithIssue(opts ...func(*IssueQuery)) *Resourc
 	return _q
 }
 
+// WithMergeRequest tells the query-builder to eager-load the nodes that are connected to
+// the "merge_request" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ResourceStateEventQuery) WithMergeRequest(opts ...func(*MergeRequestQuery)) *ResourceStateEventQuery {
+	query := (&MergeRequestClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withMergeRequest = query
+	return _q
+}
+
 // WithUser tells the query-builder to eager-load the nodes that are connected to
 // the "user" edge. The optional arguments are used to configure the query builder of the edge.
 func (_q *ResourceStateEventQuery) WithUser(opts ...func(*UserQuery)) *ResourceStateEventQuery {
@@ -329,6 +389,17 @@ func (_q *ResourceStateEventQuery) WithUser(opts ...func(*UserQuery)) *ResourceS
 		opt(query)
 	}
 	_q.withUser = query
+	return _q
+}
+
+// WithSourceMergeRequest tells the query-builder to eager-load the nodes that are connected to
+// the "source_merge_request" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ResourceStateEventQuery) WithSourceMergeRequest(opts ...func(*MergeRequestQuery)) *ResourceStateEventQuery {
+	query := (&MergeRequestClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withSourceMergeRequest = query
 	return _q
 }
 
@@ -410,9 +481,11 @@ func (_q *ResourceStateEventQuery) sqlAll(ctx context.Context, hooks ...queryHoo
 	var (
 		nodes       = []*ResourceStateEvent{}
 		_spec       = _q.querySpec()
-		loadedTypes = [2]bool{
+		loadedTypes = [4]bool{
 			_q.withIssue != nil,
+			_q.withMergeRequest != nil,
 			_q.withUser != nil,
+			_q.withSourceMergeRequest != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -442,9 +515,21 @@ func (_q *ResourceStateEventQuery) sqlAll(ctx context.Context, hooks ...queryHoo
 			return nil, err
 		}
 	}
+	if query := _q.withMergeRequest; query != nil {
+		if err := _q.loadMergeRequest(ctx, query, nodes, nil,
+			func(n *ResourceStateEvent, e *MergeRequest) { n.Edges.MergeRequest = e }); err != nil {
+			return nil, err
+		}
+	}
 	if query := _q.withUser; query != nil {
 		if err := _q.loadUser(ctx, query, nodes, nil,
 			func(n *ResourceStateEvent, e *User) { n.Edges.User = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withSourceMergeRequest; query != nil {
+		if err := _q.loadSourceMergeRequest(ctx, query, nodes, nil,
+			func(n *ResourceStateEvent, e *MergeRequest) { n.Edges.SourceMergeRequest = e }); err != nil {
 			return nil, err
 		}
 	}
@@ -488,6 +573,38 @@ func (_q *ResourceStateEventQuery) loadIssue(ctx context.Context, query *IssueQu
 	}
 	return nil
 }
+func (_q *ResourceStateEventQuery) loadMergeRequest(ctx context.Context, query *MergeRequestQuery, nodes []*ResourceStateEvent, init func(*ResourceStateEvent), assign func(*ResourceStateEvent, *MergeRequest)) error {
+	ids := make([]int, 0, len(nodes))
+	nodeids := make(map[int][]*ResourceStateEvent)
+	for i := range nodes {
+		if nodes[i].MergeRequestID == nil {
+			continue
+		}
+		fk := *nodes[i].MergeRequestID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(mergerequest.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "merge_request_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
 func (_q *ResourceStateEventQuery) loadUser(ctx context.Context, query *UserQuery, nodes []*ResourceStateEvent, init func(*ResourceStateEvent), assign func(*ResourceStateEvent, *User)) error {
 	ids := make([]int, 0, len(nodes))
 	nodeids := make(map[int][]*ResourceStateEvent)
@@ -513,6 +630,38 @@ func (_q *ResourceStateEventQuery) loadUser(ctx context.Context, query *UserQuer
 		nodes, ok := nodeids[n.ID]
 		if !ok {
 			return fmt.Errorf(`unexpected foreign-key "user_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
+func (_q *ResourceStateEventQuery) loadSourceMergeRequest(ctx context.Context, query *MergeRequestQuery, nodes []*ResourceStateEvent, init func(*ResourceStateEvent), assign func(*ResourceStateEvent, *MergeRequest)) error {
+	ids := make([]int, 0, len(nodes))
+	nodeids := make(map[int][]*ResourceStateEvent)
+	for i := range nodes {
+		if nodes[i].SourceMergeRequestID == nil {
+			continue
+		}
+		fk := *nodes[i].SourceMergeRequestID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(mergerequest.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "source_merge_request_id" returned %v`, n.ID)
 		}
 		for i := range nodes {
 			assign(nodes[i], n)
@@ -552,8 +701,14 @@ func (_q *ResourceStateEventQuery) querySpec() *sqlgraph.QuerySpec {
 		if _q.withIssue != nil {
 			_spec.Node.AddColumnOnce(resourcestateevent.FieldIssueID)
 		}
+		if _q.withMergeRequest != nil {
+			_spec.Node.AddColumnOnce(resourcestateevent.FieldMergeRequestID)
+		}
 		if _q.withUser != nil {
 			_spec.Node.AddColumnOnce(resourcestateevent.FieldUserID)
+		}
+		if _q.withSourceMergeRequest != nil {
+			_spec.Node.AddColumnOnce(resourcestateevent.FieldSourceMergeRequestID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {

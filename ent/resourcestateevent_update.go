@@ -4,6 +4,7 @@ package ent
 
 import (
 	"anvil/ent/issue"
+	"anvil/ent/mergerequest"
 	"anvil/ent/predicate"
 	"anvil/ent/resourcestateevent"
 	"anvil/ent/user"
@@ -64,6 +65,26 @@ func (_u *ResourceStateEventUpdate) ClearIssueID() *ResourceStateEventUpdate {
 	return _u
 }
 
+// SetMergeRequestID sets the "merge_request_id" field.
+func (_u *ResourceStateEventUpdate) SetMergeRequestID(v int) *ResourceStateEventUpdate {
+	_u.mutation.SetMergeRequestID(v)
+	return _u
+}
+
+// SetNillableMergeRequestID sets the "merge_request_id" field if the given value is not nil.
+func (_u *ResourceStateEventUpdate) SetNillableMergeRequestID(v *int) *ResourceStateEventUpdate {
+	if v != nil {
+		_u.SetMergeRequestID(*v)
+	}
+	return _u
+}
+
+// ClearMergeRequestID clears the value of the "merge_request_id" field.
+func (_u *ResourceStateEventUpdate) ClearMergeRequestID() *ResourceStateEventUpdate {
+	_u.mutation.ClearMergeRequestID()
+	return _u
+}
+
 // SetUserID sets the "user_id" field.
 func (_u *ResourceStateEventUpdate) SetUserID(v int) *ResourceStateEventUpdate {
 	_u.mutation.SetUserID(v)
@@ -98,14 +119,64 @@ func (_u *ResourceStateEventUpdate) SetNillableState(v *resourcestateevent.State
 	return _u
 }
 
+// SetSourceCommit sets the "source_commit" field.
+func (_u *ResourceStateEventUpdate) SetSourceCommit(v string) *ResourceStateEventUpdate {
+	_u.mutation.SetSourceCommit(v)
+	return _u
+}
+
+// SetNillableSourceCommit sets the "source_commit" field if the given value is not nil.
+func (_u *ResourceStateEventUpdate) SetNillableSourceCommit(v *string) *ResourceStateEventUpdate {
+	if v != nil {
+		_u.SetSourceCommit(*v)
+	}
+	return _u
+}
+
+// ClearSourceCommit clears the value of the "source_commit" field.
+func (_u *ResourceStateEventUpdate) ClearSourceCommit() *ResourceStateEventUpdate {
+	_u.mutation.ClearSourceCommit()
+	return _u
+}
+
+// SetSourceMergeRequestID sets the "source_merge_request_id" field.
+func (_u *ResourceStateEventUpdate) SetSourceMergeRequestID(v int) *ResourceStateEventUpdate {
+	_u.mutation.SetSourceMergeRequestID(v)
+	return _u
+}
+
+// SetNillableSourceMergeRequestID sets the "source_merge_request_id" field if the given value is not nil.
+func (_u *ResourceStateEventUpdate) SetNillableSourceMergeRequestID(v *int) *ResourceStateEventUpdate {
+	if v != nil {
+		_u.SetSourceMergeRequestID(*v)
+	}
+	return _u
+}
+
+// ClearSourceMergeRequestID clears the value of the "source_merge_request_id" field.
+func (_u *ResourceStateEventUpdate) ClearSourceMergeRequestID() *ResourceStateEventUpdate {
+	_u.mutation.ClearSourceMergeRequestID()
+	return _u
+}
+
 // SetIssue sets the "issue" edge to the Issue entity.
 func (_u *ResourceStateEventUpdate) SetIssue(v *Issue) *ResourceStateEventUpdate {
 	return _u.SetIssueID(v.ID)
 }
 
+// SetMergeRequest sets the "merge_request" edge to the MergeRequest entity.
+func (_u *ResourceStateEventUpdate) SetMergeRequest(v *MergeRequest) *ResourceStateEventUpdate {
+	return _u.SetMergeRequestID(v.ID)
+}
+
 // SetUser sets the "user" edge to the User entity.
 func (_u *ResourceStateEventUpdate) SetUser(v *User) *ResourceStateEventUpdate {
 	return _u.SetUserID(v.ID)
+}
+
+// SetSourceMergeRequest sets the "source_merge_request" edge to the MergeRequest entity.
+func (_u *ResourceStateEventUpdate) SetSourceMergeRequest(v *MergeRequest) *ResourceStateEventUpdate {
+	return _u.SetSourceMergeRequestID(v.ID)
 }
 
 // Mutation returns the ResourceStateEventMutation object of the builder.
@@ -119,9 +190,21 @@ func (_u *ResourceStateEventUpdate) ClearIssue() *ResourceStateEventUpdate {
 	return _u
 }
 
+// ClearMergeRequest clears the "merge_request" edge to the MergeRequest entity.
+func (_u *ResourceStateEventUpdate) ClearMergeRequest() *ResourceStateEventUpdate {
+	_u.mutation.ClearMergeRequest()
+	return _u
+}
+
 // ClearUser clears the "user" edge to the User entity.
 func (_u *ResourceStateEventUpdate) ClearUser() *ResourceStateEventUpdate {
 	_u.mutation.ClearUser()
+	return _u
+}
+
+// ClearSourceMergeRequest clears the "source_merge_request" edge to the MergeRequest entity.
+func (_u *ResourceStateEventUpdate) ClearSourceMergeRequest() *ResourceStateEventUpdate {
+	_u.mutation.ClearSourceMergeRequest()
 	return _u
 }
 
@@ -164,6 +247,11 @@ func (_u *ResourceStateEventUpdate) check() error {
 			return &ValidationError{Name: "state", err: fmt.Errorf(`ent: validator failed for field "ResourceStateEvent.state": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.SourceCommit(); ok {
+		if err := resourcestateevent.SourceCommitValidator(v); err != nil {
+			return &ValidationError{Name: "source_commit", err: fmt.Errorf(`ent: validator failed for field "ResourceStateEvent.source_commit": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -190,6 +278,12 @@ func (_u *ResourceStateEventUpdate) sqlSave(ctx context.Context) (_node int, err
 	}
 	if value, ok := _u.mutation.State(); ok {
 		_spec.SetField(resourcestateevent.FieldState, field.TypeEnum, value)
+	}
+	if value, ok := _u.mutation.SourceCommit(); ok {
+		_spec.SetField(resourcestateevent.FieldSourceCommit, field.TypeString, value)
+	}
+	if _u.mutation.SourceCommitCleared() {
+		_spec.ClearField(resourcestateevent.FieldSourceCommit, field.TypeString)
 	}
 	if _u.mutation.IssueCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -220,6 +314,35 @@ func (_u *ResourceStateEventUpdate) sqlSave(ctx context.Context) (_node int, err
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.MergeRequestCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcestateevent.MergeRequestTable,
+			Columns: []string{resourcestateevent.MergeRequestColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mergerequest.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.MergeRequestIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcestateevent.MergeRequestTable,
+			Columns: []string{resourcestateevent.MergeRequestColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mergerequest.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.UserCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -242,6 +365,35 @@ func (_u *ResourceStateEventUpdate) sqlSave(ctx context.Context) (_node int, err
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.SourceMergeRequestCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcestateevent.SourceMergeRequestTable,
+			Columns: []string{resourcestateevent.SourceMergeRequestColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mergerequest.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.SourceMergeRequestIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcestateevent.SourceMergeRequestTable,
+			Columns: []string{resourcestateevent.SourceMergeRequestColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mergerequest.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -305,6 +457,26 @@ func (_u *ResourceStateEventUpdateOne) ClearIssueID() *ResourceStateEventUpdateO
 	return _u
 }
 
+// SetMergeRequestID sets the "merge_request_id" field.
+func (_u *ResourceStateEventUpdateOne) SetMergeRequestID(v int) *ResourceStateEventUpdateOne {
+	_u.mutation.SetMergeRequestID(v)
+	return _u
+}
+
+// SetNillableMergeRequestID sets the "merge_request_id" field if the given value is not nil.
+func (_u *ResourceStateEventUpdateOne) SetNillableMergeRequestID(v *int) *ResourceStateEventUpdateOne {
+	if v != nil {
+		_u.SetMergeRequestID(*v)
+	}
+	return _u
+}
+
+// ClearMergeRequestID clears the value of the "merge_request_id" field.
+func (_u *ResourceStateEventUpdateOne) ClearMergeRequestID() *ResourceStateEventUpdateOne {
+	_u.mutation.ClearMergeRequestID()
+	return _u
+}
+
 // SetUserID sets the "user_id" field.
 func (_u *ResourceStateEventUpdateOne) SetUserID(v int) *ResourceStateEventUpdateOne {
 	_u.mutation.SetUserID(v)
@@ -339,14 +511,64 @@ func (_u *ResourceStateEventUpdateOne) SetNillableState(v *resourcestateevent.St
 	return _u
 }
 
+// SetSourceCommit sets the "source_commit" field.
+func (_u *ResourceStateEventUpdateOne) SetSourceCommit(v string) *ResourceStateEventUpdateOne {
+	_u.mutation.SetSourceCommit(v)
+	return _u
+}
+
+// SetNillableSourceCommit sets the "source_commit" field if the given value is not nil.
+func (_u *ResourceStateEventUpdateOne) SetNillableSourceCommit(v *string) *ResourceStateEventUpdateOne {
+	if v != nil {
+		_u.SetSourceCommit(*v)
+	}
+	return _u
+}
+
+// ClearSourceCommit clears the value of the "source_commit" field.
+func (_u *ResourceStateEventUpdateOne) ClearSourceCommit() *ResourceStateEventUpdateOne {
+	_u.mutation.ClearSourceCommit()
+	return _u
+}
+
+// SetSourceMergeRequestID sets the "source_merge_request_id" field.
+func (_u *ResourceStateEventUpdateOne) SetSourceMergeRequestID(v int) *ResourceStateEventUpdateOne {
+	_u.mutation.SetSourceMergeRequestID(v)
+	return _u
+}
+
+// SetNillableSourceMergeRequestID sets the "source_merge_request_id" field if the given value is not nil.
+func (_u *ResourceStateEventUpdateOne) SetNillableSourceMergeRequestID(v *int) *ResourceStateEventUpdateOne {
+	if v != nil {
+		_u.SetSourceMergeRequestID(*v)
+	}
+	return _u
+}
+
+// ClearSourceMergeRequestID clears the value of the "source_merge_request_id" field.
+func (_u *ResourceStateEventUpdateOne) ClearSourceMergeRequestID() *ResourceStateEventUpdateOne {
+	_u.mutation.ClearSourceMergeRequestID()
+	return _u
+}
+
 // SetIssue sets the "issue" edge to the Issue entity.
 func (_u *ResourceStateEventUpdateOne) SetIssue(v *Issue) *ResourceStateEventUpdateOne {
 	return _u.SetIssueID(v.ID)
 }
 
+// SetMergeRequest sets the "merge_request" edge to the MergeRequest entity.
+func (_u *ResourceStateEventUpdateOne) SetMergeRequest(v *MergeRequest) *ResourceStateEventUpdateOne {
+	return _u.SetMergeRequestID(v.ID)
+}
+
 // SetUser sets the "user" edge to the User entity.
 func (_u *ResourceStateEventUpdateOne) SetUser(v *User) *ResourceStateEventUpdateOne {
 	return _u.SetUserID(v.ID)
+}
+
+// SetSourceMergeRequest sets the "source_merge_request" edge to the MergeRequest entity.
+func (_u *ResourceStateEventUpdateOne) SetSourceMergeRequest(v *MergeRequest) *ResourceStateEventUpdateOne {
+	return _u.SetSourceMergeRequestID(v.ID)
 }
 
 // Mutation returns the ResourceStateEventMutation object of the builder.
@@ -360,9 +582,21 @@ func (_u *ResourceStateEventUpdateOne) ClearIssue() *ResourceStateEventUpdateOne
 	return _u
 }
 
+// ClearMergeRequest clears the "merge_request" edge to the MergeRequest entity.
+func (_u *ResourceStateEventUpdateOne) ClearMergeRequest() *ResourceStateEventUpdateOne {
+	_u.mutation.ClearMergeRequest()
+	return _u
+}
+
 // ClearUser clears the "user" edge to the User entity.
 func (_u *ResourceStateEventUpdateOne) ClearUser() *ResourceStateEventUpdateOne {
 	_u.mutation.ClearUser()
+	return _u
+}
+
+// ClearSourceMergeRequest clears the "source_merge_request" edge to the MergeRequest entity.
+func (_u *ResourceStateEventUpdateOne) ClearSourceMergeRequest() *ResourceStateEventUpdateOne {
+	_u.mutation.ClearSourceMergeRequest()
 	return _u
 }
 
@@ -418,6 +652,11 @@ func (_u *ResourceStateEventUpdateOne) check() error {
 			return &ValidationError{Name: "state", err: fmt.Errorf(`ent: validator failed for field "ResourceStateEvent.state": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.SourceCommit(); ok {
+		if err := resourcestateevent.SourceCommitValidator(v); err != nil {
+			return &ValidationError{Name: "source_commit", err: fmt.Errorf(`ent: validator failed for field "ResourceStateEvent.source_commit": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -462,6 +701,12 @@ func (_u *ResourceStateEventUpdateOne) sqlSave(ctx context.Context) (_node *Reso
 	if value, ok := _u.mutation.State(); ok {
 		_spec.SetField(resourcestateevent.FieldState, field.TypeEnum, value)
 	}
+	if value, ok := _u.mutation.SourceCommit(); ok {
+		_spec.SetField(resourcestateevent.FieldSourceCommit, field.TypeString, value)
+	}
+	if _u.mutation.SourceCommitCleared() {
+		_spec.ClearField(resourcestateevent.FieldSourceCommit, field.TypeString)
+	}
 	if _u.mutation.IssueCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -491,6 +736,35 @@ func (_u *ResourceStateEventUpdateOne) sqlSave(ctx context.Context) (_node *Reso
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.MergeRequestCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcestateevent.MergeRequestTable,
+			Columns: []string{resourcestateevent.MergeRequestColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mergerequest.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.MergeRequestIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcestateevent.MergeRequestTable,
+			Columns: []string{resourcestateevent.MergeRequestColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mergerequest.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.UserCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -513,6 +787,35 @@ func (_u *ResourceStateEventUpdateOne) sqlSave(ctx context.Context) (_node *Reso
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(user.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.SourceMergeRequestCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcestateevent.SourceMergeRequestTable,
+			Columns: []string{resourcestateevent.SourceMergeRequestColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mergerequest.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.SourceMergeRequestIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   resourcestateevent.SourceMergeRequestTable,
+			Columns: []string{resourcestateevent.SourceMergeRequestColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(mergerequest.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -1469,21 +1469,25 @@ func init() {
 	resourcelabeleventFields := schema.ResourceLabelEvent{}.Fields()
 	_ = resourcelabeleventFields
 	// resourcelabeleventDescCreatedAt is the schema descriptor for created_at field.
-	resourcelabeleventDescCreatedAt := resourcelabeleventFields[3].Descriptor()
+	resourcelabeleventDescCreatedAt := resourcelabeleventFields[4].Descriptor()
 	// resourcelabelevent.DefaultCreatedAt holds the default value on creation for the created_at field.
 	resourcelabelevent.DefaultCreatedAt = resourcelabeleventDescCreatedAt.Default.(func() time.Time)
 	resourcemilestoneeventFields := schema.ResourceMilestoneEvent{}.Fields()
 	_ = resourcemilestoneeventFields
 	// resourcemilestoneeventDescCreatedAt is the schema descriptor for created_at field.
-	resourcemilestoneeventDescCreatedAt := resourcemilestoneeventFields[3].Descriptor()
+	resourcemilestoneeventDescCreatedAt := resourcemilestoneeventFields[4].Descriptor()
 	// resourcemilestoneevent.DefaultCreatedAt holds the default value on creation for the created_at field.
 	resourcemilestoneevent.DefaultCreatedAt = resourcemilestoneeventDescCreatedAt.Default.(func() time.Time)
 	resourcestateeventFields := schema.ResourceStateEvent{}.Fields()
 	_ = resourcestateeventFields
 	// resourcestateeventDescCreatedAt is the schema descriptor for created_at field.
-	resourcestateeventDescCreatedAt := resourcestateeventFields[3].Descriptor()
+	resourcestateeventDescCreatedAt := resourcestateeventFields[4].Descriptor()
 	// resourcestateevent.DefaultCreatedAt holds the default value on creation for the created_at field.
 	resourcestateevent.DefaultCreatedAt = resourcestateeventDescCreatedAt.Default.(func() time.Time)
+	// resourcestateeventDescSourceCommit is the schema descriptor for source_commit field.
+	resourcestateeventDescSourceCommit := resourcestateeventFields[6].Descriptor()
+	// resourcestateevent.SourceCommitValidator is a validator for the "source_commit" field. It is called by the builders before save.
+	resourcestateevent.SourceCommitValidator = resourcestateeventDescSourceCommit.Validators[0].(func(string) error)
 	settingFields := schema.Setting{}.Fields()
 	_ = settingFields
 	// settingDescKey is the schema descriptor for key field.

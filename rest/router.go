@@ -25,6 +25,7 @@ import (
 	"anvil/rest/protectedbranchapi"
 	"anvil/rest/registryapi"
 	"anvil/rest/repositoryapi"
+	"anvil/rest/resourceeventapi"
 	"anvil/rest/route"
 	"anvil/rest/settingsapi"
 	"anvil/rest/sidekiqapi"
@@ -64,6 +65,7 @@ func Register(g *gin.RouterGroup, s *service.Services) {
 	mergerequestapi.Register(t)
 	awardemojiapi.Register(t)
 	noteapi.Register(t)
+	resourceeventapi.Register(t)
 	milestoneapi.Register(t)
 	epicapi.Register(t)
 	labelapi.Register(t)

@@ -1916,10 +1916,11 @@ var (
 	// ResourceLabelEventsColumns holds the columns for the "resource_label_events" table.
 	ResourceLabelEventsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
-		{Name: "issuable_type", Type: field.TypeEnum, Enums: []string{"Issue", "Epic"}},
+		{Name: "issuable_type", Type: field.TypeEnum, Enums: []string{"Issue", "MergeRequest", "Epic"}},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "action", Type: field.TypeEnum, Enums: []string{"add", "remove"}},
 		{Name: "issue_id", Type: field.TypeInt, Nullable: true},
+		{Name: "merge_request_id", Type: field.TypeInt, Nullable: true},
 		{Name: "user_id", Type: field.TypeInt, Nullable: true},
 		{Name: "epic_id", Type: field.TypeInt, Nullable: true},
 		{Name: "label_id", Type: field.TypeInt, Nullable: true},
@@ -1937,20 +1938,26 @@ var (
 				OnDelete:   schema.Cascade,
 			},
 			{
-				Symbol:     "resource_label_events_users_user",
+				Symbol:     "resource_label_events_merge_requests_merge_request",
 				Columns:    []*schema.Column{ResourceLabelEventsColumns[5]},
+				RefColumns: []*schema.Column{MergeRequestsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "resource_label_events_users_user",
+				Columns:    []*schema.Column{ResourceLabelEventsColumns[6]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "resource_label_events_epics_epic",
-				Columns:    []*schema.Column{ResourceLabelEventsColumns[6]},
+				Columns:    []*schema.Column{ResourceLabelEventsColumns[7]},
 				RefColumns: []*schema.Column{EpicsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "resource_label_events_labels_label",
-				Columns:    []*schema.Column{ResourceLabelEventsColumns[7]},
+				Columns:    []*schema.Column{ResourceLabelEventsColumns[8]},
 				RefColumns: []*schema.Column{LabelsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -1962,20 +1969,26 @@ var (
 				Columns: []*schema.Column{ResourceLabelEventsColumns[4], ResourceLabelEventsColumns[0]},
 			},
 			{
+				Name:    "resourcelabelevent_merge_request_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{ResourceLabelEventsColumns[5], ResourceLabelEventsColumns[0]},
+			},
+			{
 				Name:    "resourcelabelevent_epic_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ResourceLabelEventsColumns[6], ResourceLabelEventsColumns[0]},
+				Columns: []*schema.Column{ResourceLabelEventsColumns[7], ResourceLabelEventsColumns[0]},
 			},
 		},
 	}
 	// ResourceMilestoneEventsColumns holds the columns for the "resource_milestone_events" table.
 	ResourceMilestoneEventsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
-		{Name: "issuable_type", Type: field.TypeEnum, Enums: []string{"Issue"}},
+		{Name: "issuable_type", Type: field.TypeEnum, Enums: []string{"Issue", "MergeRequest"}},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "action", Type: field.TypeEnum, Enums: []string{"add", "remove"}},
 		{Name: "state", Type: field.TypeEnum, Enums: []string{"opened", "closed", "merged", "locked"}},
 		{Name: "issue_id", Type: field.TypeInt, Nullable: true},
+		{Name: "merge_request_id", Type: field.TypeInt, Nullable: true},
 		{Name: "user_id", Type: field.TypeInt, Nullable: true},
 		{Name: "milestone_id", Type: field.TypeInt, Nullable: true},
 	}
@@ -1992,14 +2005,20 @@ var (
 				OnDelete:   schema.Cascade,
 			},
 			{
-				Symbol:     "resource_milestone_events_users_user",
+				Symbol:     "resource_milestone_events_merge_requests_merge_request",
 				Columns:    []*schema.Column{ResourceMilestoneEventsColumns[6]},
+				RefColumns: []*schema.Column{MergeRequestsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "resource_milestone_events_users_user",
+				Columns:    []*schema.Column{ResourceMilestoneEventsColumns[7]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "resource_milestone_events_milestones_milestone",
-				Columns:    []*schema.Column{ResourceMilestoneEventsColumns[7]},
+				Columns:    []*schema.Column{ResourceMilestoneEventsColumns[8]},
 				RefColumns: []*schema.Column{MilestonesColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -2010,16 +2029,24 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{ResourceMilestoneEventsColumns[5], ResourceMilestoneEventsColumns[0]},
 			},
+			{
+				Name:    "resourcemilestoneevent_merge_request_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{ResourceMilestoneEventsColumns[6], ResourceMilestoneEventsColumns[0]},
+			},
 		},
 	}
 	// ResourceStateEventsColumns holds the columns for the "resource_state_events" table.
 	ResourceStateEventsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
-		{Name: "issuable_type", Type: field.TypeEnum, Enums: []string{"Issue"}},
+		{Name: "issuable_type", Type: field.TypeEnum, Enums: []string{"Issue", "MergeRequest"}},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "state", Type: field.TypeEnum, Enums: []string{"opened", "closed", "reopened", "merged", "locked"}},
+		{Name: "source_commit", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "issue_id", Type: field.TypeInt, Nullable: true},
+		{Name: "merge_request_id", Type: field.TypeInt, Nullable: true},
 		{Name: "user_id", Type: field.TypeInt, Nullable: true},
+		{Name: "source_merge_request_id", Type: field.TypeInt, Nullable: true},
 	}
 	// ResourceStateEventsTable holds the schema information for the "resource_state_events" table.
 	ResourceStateEventsTable = &schema.Table{
@@ -2029,14 +2056,26 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "resource_state_events_issues_issue",
-				Columns:    []*schema.Column{ResourceStateEventsColumns[4]},
+				Columns:    []*schema.Column{ResourceStateEventsColumns[5]},
 				RefColumns: []*schema.Column{IssuesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
+				Symbol:     "resource_state_events_merge_requests_merge_request",
+				Columns:    []*schema.Column{ResourceStateEventsColumns[6]},
+				RefColumns: []*schema.Column{MergeRequestsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
 				Symbol:     "resource_state_events_users_user",
-				Columns:    []*schema.Column{ResourceStateEventsColumns[5]},
+				Columns:    []*schema.Column{ResourceStateEventsColumns[7]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "resource_state_events_merge_requests_source_merge_request",
+				Columns:    []*schema.Column{ResourceStateEventsColumns[8]},
+				RefColumns: []*schema.Column{MergeRequestsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 		},
@@ -2044,7 +2083,12 @@ var (
 			{
 				Name:    "resourcestateevent_issue_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ResourceStateEventsColumns[4], ResourceStateEventsColumns[0]},
+				Columns: []*schema.Column{ResourceStateEventsColumns[5], ResourceStateEventsColumns[0]},
+			},
+			{
+				Name:    "resourcestateevent_merge_request_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{ResourceStateEventsColumns[6], ResourceStateEventsColumns[0]},
 			},
 		},
 	}
@@ -2690,14 +2734,18 @@ func init() {
 	ProjectStatisticsTable.ForeignKeys[0].RefTable = ProjectsTable
 	PushEventPayloadsTable.ForeignKeys[0].RefTable = EventsTable
 	ResourceLabelEventsTable.ForeignKeys[0].RefTable = IssuesTable
-	ResourceLabelEventsTable.ForeignKeys[1].RefTable = UsersTable
-	ResourceLabelEventsTable.ForeignKeys[2].RefTable = EpicsTable
-	ResourceLabelEventsTable.ForeignKeys[3].RefTable = LabelsTable
+	ResourceLabelEventsTable.ForeignKeys[1].RefTable = MergeRequestsTable
+	ResourceLabelEventsTable.ForeignKeys[2].RefTable = UsersTable
+	ResourceLabelEventsTable.ForeignKeys[3].RefTable = EpicsTable
+	ResourceLabelEventsTable.ForeignKeys[4].RefTable = LabelsTable
 	ResourceMilestoneEventsTable.ForeignKeys[0].RefTable = IssuesTable
-	ResourceMilestoneEventsTable.ForeignKeys[1].RefTable = UsersTable
-	ResourceMilestoneEventsTable.ForeignKeys[2].RefTable = MilestonesTable
+	ResourceMilestoneEventsTable.ForeignKeys[1].RefTable = MergeRequestsTable
+	ResourceMilestoneEventsTable.ForeignKeys[2].RefTable = UsersTable
+	ResourceMilestoneEventsTable.ForeignKeys[3].RefTable = MilestonesTable
 	ResourceStateEventsTable.ForeignKeys[0].RefTable = IssuesTable
-	ResourceStateEventsTable.ForeignKeys[1].RefTable = UsersTable
+	ResourceStateEventsTable.ForeignKeys[1].RefTable = MergeRequestsTable
+	ResourceStateEventsTable.ForeignKeys[2].RefTable = UsersTable
+	ResourceStateEventsTable.ForeignKeys[3].RefTable = MergeRequestsTable
 	SnippetsTable.ForeignKeys[0].RefTable = UsersTable
 	SnippetsTable.ForeignKeys[1].RefTable = ProjectsTable
 	SubscriptionsTable.ForeignKeys[0].RefTable = UsersTable

@@ -21,6 +21,8 @@ const (
 	FieldIssuableType = "issuable_type"
 	// FieldIssueID holds the string denoting the issue_id field in the database.
 	FieldIssueID = "issue_id"
+	// FieldMergeRequestID holds the string denoting the merge_request_id field in the database.
+	FieldMergeRequestID = "merge_request_id"
 	// FieldUserID holds the string denoting the user_id field in the database.
 	FieldUserID = "user_id"
 	// FieldCreatedAt holds the string denoting the created_at field in the database.
@@ -33,6 +35,8 @@ const (
 	FieldLabelID = "label_id"
 	// EdgeIssue holds the string denoting the issue edge name in mutations.
 	EdgeIssue = "issue"
+	// EdgeMergeRequest holds the string denoting the merge_request edge name in mutations.
+	EdgeMergeRequest = "merge_request"
 	// EdgeUser holds the string denoting the user edge name in mutations.
 	EdgeUser = "user"
 	// EdgeEpic holds the string denoting the epic edge name in mutations.
@@ -48,6 +52,13 @@ const (
 	IssueInverseTable = "issues"
 	// IssueColumn is the table column denoting the issue relation/edge.
 	IssueColumn = "issue_id"
+	// MergeRequestTable is the table that holds the merge_request relation/edge.
+	MergeRequestTable = "resource_label_events"
+	// MergeRequestInverseTable is the table name for the MergeRequest entity.
+	// It exists in this package in order to avoid circular dependency with the "mergerequest" package.
+	MergeRequestInverseTable = "merge_requests"
+	// MergeRequestColumn is the table column denoting the merge_request relation/edge.
+	MergeRequestColumn = "merge_request_id"
 	// UserTable is the table that holds the user relation/edge.
 	UserTable = "resource_label_events"
 	// UserInverseTable is the table name for the User entity.
@@ -76,6 +87,7 @@ var Columns = []string{
 	FieldID,
 	FieldIssuableType,
 	FieldIssueID,
+	FieldMergeRequestID,
 	FieldUserID,
 	FieldCreatedAt,
 	FieldEpicID,
@@ -103,8 +115,9 @@ type IssuableType string
 
 // IssuableType values.
 const (
-	IssuableTypeIssue IssuableType = "Issue"
-	IssuableTypeEpic  IssuableType = "Epic"
+	IssuableTypeIssue        IssuableType = "Issue"
+	IssuableTypeMergeRequest IssuableType = "MergeRequest"
+	IssuableTypeEpic         IssuableType = "Epic"
 )
 
 func (it IssuableType) String() string {
@@ -114,7 +127,7 @@ func (it IssuableType) String() string {
 // IssuableTypeValidator is a validator for the "issuable_type" field enum values. It is called by the builders before save.
 func IssuableTypeValidator(it IssuableType) error {
 	switch it {
-	case IssuableTypeIssue, IssuableTypeEpic:
+	case IssuableTypeIssue, IssuableTypeMergeRequest, IssuableTypeEpic:
 		return nil
 	default:
 		return fmt.Errorf("resourcelabelevent: invalid enum value for issuable_type field: %q", it)
@@ -162,6 +175,11 @@ func ByIssueID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldIssueID, opts...).ToFunc()
 }
 
+// ByMergeRequestID orders the results by the merge_request_id field.
+func ByMergeRequestID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldMergeRequestID, opts...).ToFunc()
+}
+
 // ByUserID orders the results by the user_id field.
 func ByUserID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldUserID, opts...).ToFunc()
@@ -194,6 +212,13 @@ func ByIssueField(field string, opts ...sql.OrderTermOption) OrderOption {
 	}
 }
 
+// ByMergeRequestField orders the results by merge_request field.
+func ByMergeRequestField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newMergeRequestStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByUserField orders the results by user field.
 func ByUserField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -219,6 +244,13 @@ func newIssueStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(IssueInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, IssueTable, IssueColumn),
+	)
+}
+func newMergeRequestStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(MergeRequestInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, MergeRequestTable, MergeRequestColumn),
 	)
 }
 func newUserStep() *sqlgraph.Step {

@@ -60,6 +60,11 @@ func IssueID(v int) predicate.ResourceLabelEvent {
 	return predicate.ResourceLabelEvent(sql.FieldEQ(FieldIssueID, v))
 }
 
+// MergeRequestID applies equality check predicate on the "merge_request_id" field. It's identical to MergeRequestIDEQ.
+func MergeRequestID(v int) predicate.ResourceLabelEvent {
+	return predicate.ResourceLabelEvent(sql.FieldEQ(FieldMergeRequestID, v))
+}
+
 // UserID applies equality check predicate on the "user_id" field. It's identical to UserIDEQ.
 func UserID(v int) predicate.ResourceLabelEvent {
 	return predicate.ResourceLabelEvent(sql.FieldEQ(FieldUserID, v))
@@ -128,6 +133,36 @@ func IssueIDIsNil() predicate.ResourceLabelEvent {
 // IssueIDNotNil applies the NotNil predicate on the "issue_id" field.
 func IssueIDNotNil() predicate.ResourceLabelEvent {
 	return predicate.ResourceLabelEvent(sql.FieldNotNull(FieldIssueID))
+}
+
+// MergeRequestIDEQ applies the EQ predicate on the "merge_request_id" field.
+func MergeRequestIDEQ(v int) predicate.ResourceLabelEvent {
+	return predicate.ResourceLabelEvent(sql.FieldEQ(FieldMergeRequestID, v))
+}
+
+// MergeRequestIDNEQ applies the NEQ predicate on the "merge_request_id" field.
+func MergeRequestIDNEQ(v int) predicate.ResourceLabelEvent {
+	return predicate.ResourceLabelEvent(sql.FieldNEQ(FieldMergeRequestID, v))
+}
+
+// MergeRequestIDIn applies the In predicate on the "merge_request_id" field.
+func MergeRequestIDIn(vs ...int) predicate.ResourceLabelEvent {
+	return predicate.ResourceLabelEvent(sql.FieldIn(FieldMergeRequestID, vs...))
+}
+
+// MergeRequestIDNotIn applies the NotIn predicate on the "merge_request_id" field.
+func MergeRequestIDNotIn(vs ...int) predicate.ResourceLabelEvent {
+	return predicate.ResourceLabelEvent(sql.FieldNotIn(FieldMergeRequestID, vs...))
+}
+
+// MergeRequestIDIsNil applies the IsNil predicate on the "merge_request_id" field.
+func MergeRequestIDIsNil() predicate.ResourceLabelEvent {
+	return predicate.ResourceLabelEvent(sql.FieldIsNull(FieldMergeRequestID))
+}
+
+// MergeRequestIDNotNil applies the NotNil predicate on the "merge_request_id" field.
+func MergeRequestIDNotNil() predicate.ResourceLabelEvent {
+	return predicate.ResourceLabelEvent(sql.FieldNotNull(FieldMergeRequestID))
 }
 
 // UserIDEQ applies the EQ predicate on the "user_id" field.
@@ -295,6 +330,29 @@ func HasIssue() predicate.ResourceLabelEvent {
 func HasIssueWith(preds ...predicate.Issue) predicate.ResourceLabelEvent {
 	return predicate.ResourceLabelEvent(func(s *sql.Selector) {
 		step := newIssueStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasMergeRequest applies the HasEdge predicate on the "merge_request" edge.
+func HasMergeRequest() predicate.ResourceLabelEvent {
+	return predicate.ResourceLabelEvent(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, MergeRequestTable, MergeRequestColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasMergeRequestWith applies the HasEdge predicate on the "merge_request" edge with a given conditions (other predicates).
+func HasMergeRequestWith(preds ...predicate.MergeRequest) predicate.ResourceLabelEvent {
+	return predicate.ResourceLabelEvent(func(s *sql.Selector) {
+		step := newMergeRequestStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

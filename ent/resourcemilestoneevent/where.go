@@ -60,6 +60,11 @@ func IssueID(v int) predicate.ResourceMilestoneEvent {
 	return predicate.ResourceMilestoneEvent(sql.FieldEQ(FieldIssueID, v))
 }
 
+// MergeRequestID applies equality check predicate on the "merge_request_id" field. It's identical to MergeRequestIDEQ.
+func MergeRequestID(v int) predicate.ResourceMilestoneEvent {
+	return predicate.ResourceMilestoneEvent(sql.FieldEQ(FieldMergeRequestID, v))
+}
+
 // UserID applies equality check predicate on the "user_id" field. It's identical to UserIDEQ.
 func UserID(v int) predicate.ResourceMilestoneEvent {
 	return predicate.ResourceMilestoneEvent(sql.FieldEQ(FieldUserID, v))
@@ -123,6 +128,36 @@ func IssueIDIsNil() predicate.ResourceMilestoneEvent {
 // IssueIDNotNil applies the NotNil predicate on the "issue_id" field.
 func IssueIDNotNil() predicate.ResourceMilestoneEvent {
 	return predicate.ResourceMilestoneEvent(sql.FieldNotNull(FieldIssueID))
+}
+
+// MergeRequestIDEQ applies the EQ predicate on the "merge_request_id" field.
+func MergeRequestIDEQ(v int) predicate.ResourceMilestoneEvent {
+	return predicate.ResourceMilestoneEvent(sql.FieldEQ(FieldMergeRequestID, v))
+}
+
+// MergeRequestIDNEQ applies the NEQ predicate on the "merge_request_id" field.
+func MergeRequestIDNEQ(v int) predicate.ResourceMilestoneEvent {
+	return predicate.ResourceMilestoneEvent(sql.FieldNEQ(FieldMergeRequestID, v))
+}
+
+// MergeRequestIDIn applies the In predicate on the "merge_request_id" field.
+func MergeRequestIDIn(vs ...int) predicate.ResourceMilestoneEvent {
+	return predicate.ResourceMilestoneEvent(sql.FieldIn(FieldMergeRequestID, vs...))
+}
+
+// MergeRequestIDNotIn applies the NotIn predicate on the "merge_request_id" field.
+func MergeRequestIDNotIn(vs ...int) predicate.ResourceMilestoneEvent {
+	return predicate.ResourceMilestoneEvent(sql.FieldNotIn(FieldMergeRequestID, vs...))
+}
+
+// MergeRequestIDIsNil applies the IsNil predicate on the "merge_request_id" field.
+func MergeRequestIDIsNil() predicate.ResourceMilestoneEvent {
+	return predicate.ResourceMilestoneEvent(sql.FieldIsNull(FieldMergeRequestID))
+}
+
+// MergeRequestIDNotNil applies the NotNil predicate on the "merge_request_id" field.
+func MergeRequestIDNotNil() predicate.ResourceMilestoneEvent {
+	return predicate.ResourceMilestoneEvent(sql.FieldNotNull(FieldMergeRequestID))
 }
 
 // UserIDEQ applies the EQ predicate on the "user_id" field.
@@ -280,6 +315,29 @@ func HasIssue() predicate.ResourceMilestoneEvent {
 func HasIssueWith(preds ...predicate.Issue) predicate.ResourceMilestoneEvent {
 	return predicate.ResourceMilestoneEvent(func(s *sql.Selector) {
 		step := newIssueStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasMergeRequest applies the HasEdge predicate on the "merge_request" edge.
+func HasMergeRequest() predicate.ResourceMilestoneEvent {
+	return predicate.ResourceMilestoneEvent(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, MergeRequestTable, MergeRequestColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasMergeRequestWith applies the HasEdge predicate on the "merge_request" edge with a given conditions (other predicates).
+func HasMergeRequestWith(preds ...predicate.MergeRequest) predicate.ResourceMilestoneEvent {
+	return predicate.ResourceMilestoneEvent(func(s *sql.Selector) {
+		step := newMergeRequestStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

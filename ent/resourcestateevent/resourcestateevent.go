@@ -21,16 +21,26 @@ const (
 	FieldIssuableType = "issuable_type"
 	// FieldIssueID holds the string denoting the issue_id field in the database.
 	FieldIssueID = "issue_id"
+	// FieldMergeRequestID holds the string denoting the merge_request_id field in the database.
+	FieldMergeRequestID = "merge_request_id"
 	// FieldUserID holds the string denoting the user_id field in the database.
 	FieldUserID = "user_id"
 	// FieldCreatedAt holds the string denoting the created_at field in the database.
 	FieldCreatedAt = "created_at"
 	// FieldState holds the string denoting the state field in the database.
 	FieldState = "state"
+	// FieldSourceCommit holds the string denoting the source_commit field in the database.
+	FieldSourceCommit = "source_commit"
+	// FieldSourceMergeRequestID holds the string denoting the source_merge_request_id field in the database.
+	FieldSourceMergeRequestID = "source_merge_request_id"
 	// EdgeIssue holds the string denoting the issue edge name in mutations.
 	EdgeIssue = "issue"
+	// EdgeMergeRequest holds the string denoting the merge_request edge name in mutations.
+	EdgeMergeRequest = "merge_request"
 	// EdgeUser holds the string denoting the user edge name in mutations.
 	EdgeUser = "user"
+	// EdgeSourceMergeRequest holds the string denoting the source_merge_request edge name in mutations.
+	EdgeSourceMergeRequest = "source_merge_request"
 	// Table holds the table name of the resourcestateevent in the database.
 	Table = "resource_state_events"
 	// IssueTable is the table that holds the issue relation/edge.
@@ -40,6 +50,13 @@ const (
 	IssueInverseTable = "issues"
 	// IssueColumn is the table column denoting the issue relation/edge.
 	IssueColumn = "issue_id"
+	// MergeRequestTable is the table that holds the merge_request relation/edge.
+	MergeRequestTable = "resource_state_events"
+	// MergeRequestInverseTable is the table name for the MergeRequest entity.
+	// It exists in this package in order to avoid circular dependency with the "mergerequest" package.
+	MergeRequestInverseTable = "merge_requests"
+	// MergeRequestColumn is the table column denoting the merge_request relation/edge.
+	MergeRequestColumn = "merge_request_id"
 	// UserTable is the table that holds the user relation/edge.
 	UserTable = "resource_state_events"
 	// UserInverseTable is the table name for the User entity.
@@ -47,6 +64,13 @@ const (
 	UserInverseTable = "users"
 	// UserColumn is the table column denoting the user relation/edge.
 	UserColumn = "user_id"
+	// SourceMergeRequestTable is the table that holds the source_merge_request relation/edge.
+	SourceMergeRequestTable = "resource_state_events"
+	// SourceMergeRequestInverseTable is the table name for the MergeRequest entity.
+	// It exists in this package in order to avoid circular dependency with the "mergerequest" package.
+	SourceMergeRequestInverseTable = "merge_requests"
+	// SourceMergeRequestColumn is the table column denoting the source_merge_request relation/edge.
+	SourceMergeRequestColumn = "source_merge_request_id"
 )
 
 // Columns holds all SQL columns for resourcestateevent fields.
@@ -54,9 +78,12 @@ var Columns = []string{
 	FieldID,
 	FieldIssuableType,
 	FieldIssueID,
+	FieldMergeRequestID,
 	FieldUserID,
 	FieldCreatedAt,
 	FieldState,
+	FieldSourceCommit,
+	FieldSourceMergeRequestID,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -72,6 +99,8 @@ func ValidColumn(column string) bool {
 var (
 	// DefaultCreatedAt holds the default value on creation for the "created_at" field.
 	DefaultCreatedAt func() time.Time
+	// SourceCommitValidator is a validator for the "source_commit" field. It is called by the builders before save.
+	SourceCommitValidator func(string) error
 )
 
 // IssuableType defines the type for the "issuable_type" enum field.
@@ -79,7 +108,8 @@ type IssuableType string
 
 // IssuableType values.
 const (
-	IssuableTypeIssue IssuableType = "Issue"
+	IssuableTypeIssue        IssuableType = "Issue"
+	IssuableTypeMergeRequest IssuableType = "MergeRequest"
 )
 
 func (it IssuableType) String() string {
@@ -89,7 +119,7 @@ func (it IssuableType) String() string {
 // IssuableTypeValidator is a validator for the "issuable_type" field enum values. It is called by the builders before save.
 func IssuableTypeValidator(it IssuableType) error {
 	switch it {
-	case IssuableTypeIssue:
+	case IssuableTypeIssue, IssuableTypeMergeRequest:
 		return nil
 	default:
 		return fmt.Errorf("resourcestateevent: invalid enum value for issuable_type field: %q", it)
@@ -140,6 +170,11 @@ func ByIssueID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldIssueID, opts...).ToFunc()
 }
 
+// ByMergeRequestID orders the results by the merge_request_id field.
+func ByMergeRequestID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldMergeRequestID, opts...).ToFunc()
+}
+
 // ByUserID orders the results by the user_id field.
 func ByUserID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldUserID, opts...).ToFunc()
@@ -155,10 +190,27 @@ func ByState(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldState, opts...).ToFunc()
 }
 
+// BySourceCommit orders the results by the source_commit field.
+func BySourceCommit(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSourceCommit, opts...).ToFunc()
+}
+
+// BySourceMergeRequestID orders the results by the source_merge_request_id field.
+func BySourceMergeRequestID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSourceMergeRequestID, opts...).ToFunc()
+}
+
 // ByIssueField orders the results by issue field.
 func ByIssueField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newIssueStep(), sql.OrderByField(field, opts...))
+	}
+}
+
+// ByMergeRequestField orders the results by merge_request field.
+func ByMergeRequestField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newMergeRequestStep(), sql.OrderByField(field, opts...))
 	}
 }
 
@@ -168,6 +220,13 @@ func ByUserField(field string, opts ...sql.OrderTermOption) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newUserStep(), sql.OrderByField(field, opts...))
 	}
 }
+
+// BySourceMergeRequestField orders the results by source_merge_request field.
+func BySourceMergeRequestField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newSourceMergeRequestStep(), sql.OrderByField(field, opts...))
+	}
+}
 func newIssueStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -175,11 +234,25 @@ func newIssueStep() *sqlgraph.Step {
 		sqlgraph.Edge(sqlgraph.M2O, false, IssueTable, IssueColumn),
 	)
 }
+func newMergeRequestStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(MergeRequestInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, MergeRequestTable, MergeRequestColumn),
+	)
+}
 func newUserStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(UserInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, UserTable, UserColumn),
+	)
+}
+func newSourceMergeRequestStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(SourceMergeRequestInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, SourceMergeRequestTable, SourceMergeRequestColumn),
 	)
 }
 

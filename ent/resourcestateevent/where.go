@@ -60,6 +60,11 @@ func IssueID(v int) predicate.ResourceStateEvent {
 	return predicate.ResourceStateEvent(sql.FieldEQ(FieldIssueID, v))
 }
 
+// MergeRequestID applies equality check predicate on the "merge_request_id" field. It's identical to MergeRequestIDEQ.
+func MergeRequestID(v int) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldEQ(FieldMergeRequestID, v))
+}
+
 // UserID applies equality check predicate on the "user_id" field. It's identical to UserIDEQ.
 func UserID(v int) predicate.ResourceStateEvent {
 	return predicate.ResourceStateEvent(sql.FieldEQ(FieldUserID, v))
@@ -68,6 +73,16 @@ func UserID(v int) predicate.ResourceStateEvent {
 // CreatedAt applies equality check predicate on the "created_at" field. It's identical to CreatedAtEQ.
 func CreatedAt(v time.Time) predicate.ResourceStateEvent {
 	return predicate.ResourceStateEvent(sql.FieldEQ(FieldCreatedAt, v))
+}
+
+// SourceCommit applies equality check predicate on the "source_commit" field. It's identical to SourceCommitEQ.
+func SourceCommit(v string) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldEQ(FieldSourceCommit, v))
+}
+
+// SourceMergeRequestID applies equality check predicate on the "source_merge_request_id" field. It's identical to SourceMergeRequestIDEQ.
+func SourceMergeRequestID(v int) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldEQ(FieldSourceMergeRequestID, v))
 }
 
 // IssuableTypeEQ applies the EQ predicate on the "issuable_type" field.
@@ -118,6 +133,36 @@ func IssueIDIsNil() predicate.ResourceStateEvent {
 // IssueIDNotNil applies the NotNil predicate on the "issue_id" field.
 func IssueIDNotNil() predicate.ResourceStateEvent {
 	return predicate.ResourceStateEvent(sql.FieldNotNull(FieldIssueID))
+}
+
+// MergeRequestIDEQ applies the EQ predicate on the "merge_request_id" field.
+func MergeRequestIDEQ(v int) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldEQ(FieldMergeRequestID, v))
+}
+
+// MergeRequestIDNEQ applies the NEQ predicate on the "merge_request_id" field.
+func MergeRequestIDNEQ(v int) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldNEQ(FieldMergeRequestID, v))
+}
+
+// MergeRequestIDIn applies the In predicate on the "merge_request_id" field.
+func MergeRequestIDIn(vs ...int) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldIn(FieldMergeRequestID, vs...))
+}
+
+// MergeRequestIDNotIn applies the NotIn predicate on the "merge_request_id" field.
+func MergeRequestIDNotIn(vs ...int) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldNotIn(FieldMergeRequestID, vs...))
+}
+
+// MergeRequestIDIsNil applies the IsNil predicate on the "merge_request_id" field.
+func MergeRequestIDIsNil() predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldIsNull(FieldMergeRequestID))
+}
+
+// MergeRequestIDNotNil applies the NotNil predicate on the "merge_request_id" field.
+func MergeRequestIDNotNil() predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldNotNull(FieldMergeRequestID))
 }
 
 // UserIDEQ applies the EQ predicate on the "user_id" field.
@@ -210,6 +255,111 @@ func StateNotIn(vs ...State) predicate.ResourceStateEvent {
 	return predicate.ResourceStateEvent(sql.FieldNotIn(FieldState, vs...))
 }
 
+// SourceCommitEQ applies the EQ predicate on the "source_commit" field.
+func SourceCommitEQ(v string) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldEQ(FieldSourceCommit, v))
+}
+
+// SourceCommitNEQ applies the NEQ predicate on the "source_commit" field.
+func SourceCommitNEQ(v string) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldNEQ(FieldSourceCommit, v))
+}
+
+// SourceCommitIn applies the In predicate on the "source_commit" field.
+func SourceCommitIn(vs ...string) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldIn(FieldSourceCommit, vs...))
+}
+
+// SourceCommitNotIn applies the NotIn predicate on the "source_commit" field.
+func SourceCommitNotIn(vs ...string) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldNotIn(FieldSourceCommit, vs...))
+}
+
+// SourceCommitGT applies the GT predicate on the "source_commit" field.
+func SourceCommitGT(v string) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldGT(FieldSourceCommit, v))
+}
+
+// SourceCommitGTE applies the GTE predicate on the "source_commit" field.
+func SourceCommitGTE(v string) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldGTE(FieldSourceCommit, v))
+}
+
+// SourceCommitLT applies the LT predicate on the "source_commit" field.
+func SourceCommitLT(v string) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldLT(FieldSourceCommit, v))
+}
+
+// SourceCommitLTE applies the LTE predicate on the "source_commit" field.
+func SourceCommitLTE(v string) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldLTE(FieldSourceCommit, v))
+}
+
+// SourceCommitContains applies the Contains predicate on the "source_commit" field.
+func SourceCommitContains(v string) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldContains(FieldSourceCommit, v))
+}
+
+// SourceCommitHasPrefix applies the HasPrefix predicate on the "source_commit" field.
+func SourceCommitHasPrefix(v string) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldHasPrefix(FieldSourceCommit, v))
+}
+
+// SourceCommitHasSuffix applies the HasSuffix predicate on the "source_commit" field.
+func SourceCommitHasSuffix(v string) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldHasSuffix(FieldSourceCommit, v))
+}
+
+// SourceCommitIsNil applies the IsNil predicate on the "source_commit" field.
+func SourceCommitIsNil() predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldIsNull(FieldSourceCommit))
+}
+
+// SourceCommitNotNil applies the NotNil predicate on the "source_commit" field.
+func SourceCommitNotNil() predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldNotNull(FieldSourceCommit))
+}
+
+// SourceCommitEqualFold applies the EqualFold predicate on the "source_commit" field.
+func SourceCommitEqualFold(v string) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldEqualFold(FieldSourceCommit, v))
+}
+
+// SourceCommitContainsFold applies the ContainsFold predicate on the "source_commit" field.
+func SourceCommitContainsFold(v string) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldContainsFold(FieldSourceCommit, v))
+}
+
+// SourceMergeRequestIDEQ applies the EQ predicate on the "source_merge_request_id" field.
+func SourceMergeRequestIDEQ(v int) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldEQ(FieldSourceMergeRequestID, v))
+}
+
+// SourceMergeRequestIDNEQ applies the NEQ predicate on the "source_merge_request_id" field.
+func SourceMergeRequestIDNEQ(v int) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldNEQ(FieldSourceMergeRequestID, v))
+}
+
+// SourceMergeRequestIDIn applies the In predicate on the "source_merge_request_id" field.
+func SourceMergeRequestIDIn(vs ...int) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldIn(FieldSourceMergeRequestID, vs...))
+}
+
+// SourceMergeRequestIDNotIn applies the NotIn predicate on the "source_merge_request_id" field.
+func SourceMergeRequestIDNotIn(vs ...int) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldNotIn(FieldSourceMergeRequestID, vs...))
+}
+
+// SourceMergeRequestIDIsNil applies the IsNil predicate on the "source_merge_request_id" field.
+func SourceMergeRequestIDIsNil() predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldIsNull(FieldSourceMergeRequestID))
+}
+
+// SourceMergeRequestIDNotNil applies the NotNil predicate on the "source_merge_request_id" field.
+func SourceMergeRequestIDNotNil() predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(sql.FieldNotNull(FieldSourceMergeRequestID))
+}
+
 // HasIssue applies the HasEdge predicate on the "issue" edge.
 func HasIssue() predicate.ResourceStateEvent {
 	return predicate.ResourceStateEvent(func(s *sql.Selector) {
@@ -233,6 +383,29 @@ func HasIssueWith(preds ...predicate.Issue) predicate.ResourceStateEvent {
 	})
 }
 
+// HasMergeRequest applies the HasEdge predicate on the "merge_request" edge.
+func HasMergeRequest() predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, MergeRequestTable, MergeRequestColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasMergeRequestWith applies the HasEdge predicate on the "merge_request" edge with a given conditions (other predicates).
+func HasMergeRequestWith(preds ...predicate.MergeRequest) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(func(s *sql.Selector) {
+		step := newMergeRequestStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // HasUser applies the HasEdge predicate on the "user" edge.
 func HasUser() predicate.ResourceStateEvent {
 	return predicate.ResourceStateEvent(func(s *sql.Selector) {
@@ -248,6 +421,29 @@ func HasUser() predicate.ResourceStateEvent {
 func HasUserWith(preds ...predicate.User) predicate.ResourceStateEvent {
 	return predicate.ResourceStateEvent(func(s *sql.Selector) {
 		step := newUserStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasSourceMergeRequest applies the HasEdge predicate on the "source_merge_request" edge.
+func HasSourceMergeRequest() predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, SourceMergeRequestTable, SourceMergeRequestColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasSourceMergeRequestWith applies the HasEdge predicate on the "source_merge_request" edge with a given conditions (other predicates).
+func HasSourceMergeRequestWith(preds ...predicate.MergeRequest) predicate.ResourceStateEvent {
+	return predicate.ResourceStateEvent(func(s *sql.Selector) {
+		step := newSourceMergeRequestStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

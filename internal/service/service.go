@@ -45,6 +45,8 @@ import (
 	"anvil/internal/service/protectedbranches"
 	"anvil/internal/service/repofiles"
 	"anvil/internal/service/repos"
+	"anvil/internal/service/resourceevents"
+	"anvil/internal/service/resourceevents/mrobserver"
 	"anvil/internal/service/settings"
 	"anvil/internal/service/snippets"
 	"anvil/internal/service/stars"
@@ -103,6 +105,8 @@ type Services struct {
 	TimeTracking *timetracking.Service
 	// MergeRequests lists, reads and changes merge requests.
 	MergeRequests *mergerequests.Service
+	// ResourceEvents reads the state, label and milestone events of issues and merge requests.
+	ResourceEvents *resourceevents.Service
 	// Approvals holds merge request approvals: project settings and rules, approving.
 	Approvals *mergerequests.Approvals
 	// AwardEmoji lists, adds and removes emoji reactions on every registered awardable.
@@ -264,10 +268,12 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	// diff versions, hooks).
 	mrVersions.OnCommitsAdded(mrVersions.CommitsNote(nt)) // "added N commits" system notes
 	mrObservers := mergerequests.Observers{
-		mrVersions.Observer(),                          // the first diff version (first: the others see it)
-		notes.NewMergeRequestObserver(nt),              // system notes
-		mrevents.New(d.Client),                         // activity events
-		todoRecorder,                                   // to-dos
+		mrVersions.Observer(),             // the first diff version (first: the others see it)
+		awards,                            // a destroyed merge request's awards and its notes' go with it (before the notes)
+		mrobserver.New(d.Client),          // resource events (state, labels, milestone)
+		notes.NewMergeRequestObserver(nt), // system notes
+		mrevents.New(d.Client),            // activity events
+		todoRecorder,                      // to-dos
 		timetracking.NewMergeRequestObserver(d.Client), // a destroyed merge request's timelogs go with it
 		hooks.MergeRequestObserver(),                   // webhooks
 	}
@@ -276,6 +282,11 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	nt.Register(notes.TypeMergeRequest, notes.NewMergeRequestNoteable(d.Client, mrs))
 	approvals := mergerequests.NewApprovals(mrs, notes.NewMergeRequestSystemNotes(nt))
 	mrVersions.OnVersionAdded(approvals.ResetOnPush) // approvals reset on push (reset_approvals_on_push)
+	// Issuables with resource events, each on its own line: their domains find them.
+	rev := resourceevents.New(d.Client)
+	rev.Register(resourceevents.TypeIssue, iss.EventIssuable)
+	rev.Register(resourceevents.TypeMergeRequest, mrs.EventIssuable)
+	rev.Register(resourceevents.TypeEpic, ep.EventIssuable)
 	tt.Register(timetracking.TypeMergeRequest, timetracking.NewMergeRequestTrackable(mrs))
 	nt.RegisterDiffs(notes.TypeMergeRequest, cm.NoteDiffs()) // diff notes on merge requests
 	// Awardables, each on its own line: their domains find them for the award emoji domain.
@@ -316,6 +327,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Issues:            iss,
 		TimeTracking:      tt,
 		MergeRequests:     mrs,
+		ResourceEvents:    rev,
 		Approvals:         approvals,
 		AwardEmoji:        awards,
 		Notes:             nt,

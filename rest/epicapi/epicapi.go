@@ -29,7 +29,5 @@ func Register(t *route.Table) {
 		t.GET(base+"/:epic_iid/issues", h.issues, route.SignedIn)
 		t.POST(base+"/:epic_iid/issues/:issue_id", h.assignIssue, route.SignedIn)
 		t.DELETE(base+"/:epic_iid/issues/:issue_id", h.removeIssue, route.SignedIn)
-		t.GET(base+"/:epic_iid/resource_label_events", h.labelEvents)
-		t.GET(base+"/:epic_iid/resource_label_events/:resource_label_event_id", h.labelEvent)
 	}
 }

@@ -41,7 +41,9 @@ func TestIssueResourceEvents(t *testing.T) {
 	assert.Equal(t, "Issue", states[0]["resource_type"])
 	assert.Equal(t, "root", states[0]["user"].(map[string]any)["username"])
 	assert.Equal(t, "2", r.Header.Get("X-Total"))
-	assert.Len(t, states[0], 6)
+	assert.Len(t, states[0], 8)
+	assert.Nil(t, states[0]["source_commit"])
+	assert.Nil(t, states[0]["source_merge_request_id"])
 
 	var labels []string
 	for _, e := range decode[[]map[string]any](t, in.Do(t, "GET", base+"/resource_label_events", servertest.RootToken, nil)) {
@@ -63,6 +65,7 @@ func TestIssueResourceEvents(t *testing.T) {
 	assert.Equal(t, "add", events[0]["action"])
 	assert.Equal(t, "remove", events[1]["action"])
 	assert.Equal(t, "v1", events[0]["milestone"].(map[string]any)["title"])
+	assert.Equal(t, "opened", events[0]["state"])
 	assert.Equal(t, in.URL+"/ev/app/-/milestones/1", events[0]["milestone"].(map[string]any)["web_url"])
 
 	// The events of an issue the caller cannot see are not found.

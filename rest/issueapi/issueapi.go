@@ -26,8 +26,4 @@ func Register(t *route.Table) {
 	t.DELETE("/projects/:id/issues/:issue_iid", h.delete, route.SignedIn)
 	t.POST("/projects/:id/issues/:issue_iid/subscribe", h.subscribe(true), route.SignedIn)
 	t.POST("/projects/:id/issues/:issue_iid/unsubscribe", h.subscribe(false), route.SignedIn)
-	t.GET("/projects/:id/issues/:issue_iid/resource_state_events", h.stateEvents)
-	t.GET("/projects/:id/issues/:issue_iid/resource_label_events", h.labelEvents)
-	t.GET("/projects/:id/issues/:issue_iid/resource_label_events/:resource_label_event_id", h.labelEvent)
-	t.GET("/projects/:id/issues/:issue_iid/resource_milestone_events", h.milestoneEvents)
 }

@@ -1,6 +1,7 @@
 package mergerequestapi
 
 import (
+	"net/http"
 	"strconv"
 
 	"anvil/ent"
@@ -9,6 +10,7 @@ import (
 	"anvil/internal/service/mergerequests/versions"
 	"anvil/rest/httpx"
 	"anvil/rest/presenter"
+	"anvil/rest/repositoryapi"
 	"anvil/rest/route"
 
 	"github.com/gin-gonic/gin"
@@ -26,6 +28,7 @@ func (h *handlers) registerDiffs(t *route.Table) {
 	const mr = "/projects/:id/merge_requests/:merge_request_iid"
 	t.GET(mr+"/changes", d.changes)
 	t.GET(mr+"/diffs", d.diffs)
+	t.GET(mr+"/raw_diffs", d.rawDiffs)
 	t.GET(mr+"/versions", d.list)
 	t.GET(mr+"/versions/:version_id", d.version)
 	t.GET(mr+"/commits", d.commits)
@@ -99,6 +102,23 @@ func (d *diffHandlers) diffs(c *gin.Context) error {
 		return err
 	}
 	return httpx.Page(c, httpx.P(c).BaseURL, res, presenter.MergeRequestDiffFiles(res.Items, unidiff))
+}
+
+// rawDiffs handles GET .../raw_diffs: the latest version's diff as git prints it, plain
+// text, never cached (GitLab's send_git_diff of the merge request's diff_refs).
+func (d *diffHandlers) rawDiffs(c *gin.Context) error {
+	mr, _, err := d.find(c)
+	if err != nil {
+		return err
+	}
+	diff, err := d.versions.RawDiff(c.Request.Context(), mr)
+	if err != nil {
+		return err
+	}
+	repositoryapi.NoCache(c)
+	return repositoryapi.Stream(c, diff.WriteTo, func(h http.Header, _ []byte) {
+		h.Set("Content-Type", "text/plain; charset=utf-8")
+	})
 }
 
 // list handles GET .../versions: the versions, newest first.

@@ -183,3 +183,12 @@ func RawHeaders(c *gin.Context, data []byte, name string) {
 	}
 	blobHeaders(c.Writer.Header(), head, name, int64(len(data)))
 }
+
+// Stream is stream for the raw downloads of other resources (a merge request's raw diffs):
+// write runs into the response; start sets the headers once the first bytes are known.
+func Stream(c *gin.Context, write func(context.Context, io.Writer) error, start func(h http.Header, head []byte)) error {
+	return stream(c, write, start)
+}
+
+// NoCache writes GitLab's no_cache_headers.
+func NoCache(c *gin.Context) { noCache(c) }

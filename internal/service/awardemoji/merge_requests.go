@@ -5,6 +5,7 @@ import (
 
 	"anvil/internal/apperr"
 	"anvil/internal/authz"
+	"anvil/internal/db"
 	"anvil/internal/service/mergerequests"
 )
 
@@ -22,4 +23,14 @@ func MergeRequests(s *mergerequests.Service) Resolver {
 		}
 		return Target{Type: "MergeRequest", ID: mr.ID, CanAward: authz.CanProject(actor, mr.Edges.Project, level, authz.AwardEmoji)}, nil
 	}
+}
+
+// MergeRequestChanged removes a destroyed merge request's awards, and those of its notes, in
+// the deletion's transaction (the service is a merge request observer, listed before the
+// notes domain, which deletes the notes).
+func (s *Service) MergeRequestChanged(ctx context.Context, _ *authz.Actor, ch mergerequests.Change) error {
+	if ch.Action != mergerequests.ActionDestroyed || ch.Before == nil {
+		return nil
+	}
+	return RemoveWithNotes(ctx, db.ClientFrom(ctx, s.client), "MergeRequest", ch.Before.ID)
 }

@@ -114,7 +114,7 @@ func (s *Service) create(ctx context.Context, actor *authz.Actor, g Group, in In
 		if err := linkLabels(ctx, c, e.ID, ls); err != nil {
 			return err
 		}
-		if err := resourceevents.RecordLabels(ctx, c, resourceevents.Epic(e.ID), author(actor), ls, nil); err != nil {
+		if err := (resourceevents.Recorder{C: c, Actor: actor, Of: resourceevents.Epic(e.ID)}).Labels(ctx, ls, nil); err != nil {
 			return err
 		}
 		if parent == nil {
@@ -262,7 +262,7 @@ func (s *Service) updateLabels(ctx context.Context, c *ent.Client, actor *authz.
 	if err := linkLabels(ctx, c, cur.ID, ls); err != nil {
 		return err
 	}
-	return resourceevents.RecordLabels(ctx, c, resourceevents.Epic(cur.ID), author(actor), added, removed)
+	return resourceevents.Recorder{C: c, Actor: actor, Of: resourceevents.Epic(cur.ID)}.Labels(ctx, added, removed)
 }
 
 // linkLabels applies labels to epic id.

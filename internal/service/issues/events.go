@@ -4,33 +4,26 @@ import (
 	"context"
 
 	"anvil/ent"
-	"anvil/ent/resourcemilestoneevent"
-	"anvil/ent/resourcestateevent"
 	"anvil/internal/authz"
 	"anvil/internal/service/resourceevents"
 )
 
-// recorder writes an issue's resource events (GitLab's resource_state_events,
-// resource_label_events, resource_milestone_events) in the change's transaction; applying the
-// labels themselves is part of recording their addition.
+// recorder writes an issue's resource events (resourceevents) in the change's transaction;
+// applying the labels themselves is part of recording their addition.
 type recorder struct {
 	c     *ent.Client
 	actor *authz.Actor
 	issue *ent.Issue
 }
 
-func (r recorder) userID() *int {
-	if r.actor.IsAnonymous() {
-		return nil
-	}
-	id := r.actor.UserID()
-	return &id
+// events is the issue's resource event recorder.
+func (r recorder) events() resourceevents.Recorder {
+	return resourceevents.Recorder{C: r.c, Actor: r.actor, Of: resourceevents.Issue(r.issue.ID)}
 }
 
-// state records a close or a reopen.
-func (r recorder) state(ctx context.Context, state string) error {
-	return r.c.ResourceStateEvent.Create().SetIssuableType(resourcestateevent.IssuableTypeIssue).
-		SetIssueID(r.issue.ID).SetNillableUserID(r.userID()).SetState(resourcestateevent.State(state)).Exec(ctx)
+// state records a close or a reopen, and what caused it (src; zero for a direct edit).
+func (r recorder) state(ctx context.Context, state string, src resourceevents.Source) error {
+	return r.events().State(ctx, state, src)
 }
 
 // labels links the added labels and records both lists (the removed links are the caller's).
@@ -40,16 +33,10 @@ func (r recorder) labels(ctx context.Context, added, removed []*ent.Label) error
 			return err
 		}
 	}
-	return resourceevents.RecordLabels(ctx, r.c, resourceevents.Issue(r.issue.ID), r.userID(), added, removed)
+	return r.events().Labels(ctx, added, removed)
 }
 
 // milestone records the milestone set (added) or removed.
 func (r recorder) milestone(ctx context.Context, added, removed *ent.Milestone) error {
-	ms, action := added, resourcemilestoneevent.ActionAdd
-	if added == nil {
-		ms, action = removed, resourcemilestoneevent.ActionRemove
-	}
-	return r.c.ResourceMilestoneEvent.Create().SetIssuableType(resourcemilestoneevent.IssuableTypeIssue).
-		SetIssueID(r.issue.ID).SetNillableUserID(r.userID()).SetAction(action).SetMilestoneID(ms.ID).
-		SetState(resourcemilestoneevent.State(r.issue.State)).Exec(ctx)
+	return r.events().Milestone(ctx, added, removed, string(r.issue.State))
 }

@@ -18,6 +18,7 @@ import (
 	"anvil/internal/nullable"
 	"anvil/internal/service/iids"
 	"anvil/internal/service/labels"
+	"anvil/internal/service/resourceevents"
 )
 
 // CreateInput is POST /projects/:id/issues.
@@ -62,6 +63,9 @@ type UpdateInput struct {
 	RemoveLabelIDs []int
 	UpdatedAt      *time.Time
 	Weight         nullable.Value[int] // null clears
+	// ClosedVia names what closes the issue when it is not a direct edit (the merge request
+	// whose merge closes it): its state event's source. Not an API parameter.
+	ClosedVia resourceevents.Source
 }
 
 // Create creates an issue in project ref with the next iid, its metadata, resource events and
@@ -266,14 +270,14 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref, iidText s
 				up.SetState(issue.StateClosed).SetClosedAt(time.Now().UTC().Truncate(time.Millisecond)).SetClosedByID(actor.UserID())
 				action = "closed"
 				is.State = issue.StateClosed
-				if err := rec.state(ctx, "closed"); err != nil {
+				if err := rec.state(ctx, "closed", in.ClosedVia); err != nil {
 					return err
 				}
 			case *in.StateEvent == "reopen" && is.State == issue.StateClosed:
 				up.SetState(issue.StateOpened).ClearClosedAt().ClearClosedByID()
 				action = "reopened"
 				is.State = issue.StateOpened
-				if err := rec.state(ctx, "reopened"); err != nil {
+				if err := rec.state(ctx, "reopened", resourceevents.Source{}); err != nil {
 					return err
 				}
 			}

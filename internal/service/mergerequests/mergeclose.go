@@ -9,6 +9,7 @@ import (
 	"anvil/internal/authz"
 	"anvil/internal/service/issues"
 	"anvil/internal/service/projects"
+	"anvil/internal/service/resourceevents"
 )
 
 // closingReferences are the references of the issues merging mr closes ("#1" in its own
@@ -39,11 +40,12 @@ func (s *Service) closeIssues(ctx context.Context, actor *authz.Actor, mr *ent.M
 		return
 	}
 	closeEvent := "close"
+	id := mr.ID
 	for _, is := range list {
 		if is.State != issue.StateOpened {
 			continue
 		}
 		_, _ = s.issues.Update(ctx, actor, strconv.Itoa(is.ProjectID), strconv.Itoa(is.Iid),
-			issues.UpdateInput{StateEvent: &closeEvent})
+			issues.UpdateInput{StateEvent: &closeEvent, ClosedVia: resourceevents.Source{MergeRequestID: &id}})
 	}
 }

@@ -2,8 +2,6 @@ package notes
 
 import (
 	"context"
-	"slices"
-	"strconv"
 	"strings"
 
 	"anvil/ent"
@@ -14,10 +12,9 @@ import (
 // MergeRequestObserver writes the system notes of merge request changes in the change's
 // transaction, in GitLab's words (SystemNotes::IssuablesService and
 // MergeRequestsService): title, draft status, description, target branch, discussion lock,
-// assignees, reviewers, milestone, labels and state, and "mentioned in merge request !N" on
-// the issues its description references. Merge requests keep no resource events here, so
-// their label, milestone and state changes are notes (GitLab's form before resource events).
-// When a merge request is destroyed its notes go with it.
+// assignees and reviewers, and "mentioned in merge request !N" on the issues its description
+// references. State, label and milestone changes are resource events (resourceevents), not
+// notes, as for issues. When a merge request is destroyed its notes go with it.
 type MergeRequestObserver struct{ notes *Service }
 
 // NewMergeRequestObserver returns the observer that writes merge requests' system notes.
@@ -87,16 +84,6 @@ func mergeRequestChanges(action string, before, after *ent.MergeRequest) []strin
 	if body := peopleChange(mrReviewers(before), mrReviewers(after), "requested review from ", "removed review request for "); body != "" {
 		out = append(out, body)
 	}
-	if body := milestoneChange(before, after); body != "" {
-		out = append(out, body)
-	}
-	if body := labelChange(before, after); body != "" {
-		out = append(out, body)
-	}
-	switch action {
-	case mergerequests.ActionClosed, mergerequests.ActionReopened, mergerequests.ActionMerged:
-		out = append(out, action)
-	}
 	return out
 }
 
@@ -143,65 +130,4 @@ func mrReviewers(mr *ent.MergeRequest) []string {
 		}
 	}
 	return out
-}
-
-// milestoneChange is "changed milestone to %1" or "removed milestone %1" (a group milestone
-// by its quoted title), or "".
-func milestoneChange(before, after *ent.MergeRequest) string {
-	ref := func(m *ent.Milestone) string {
-		if m.ProjectID != nil {
-			return "%" + strconv.Itoa(m.Iid)
-		}
-		return `%"` + m.Title + `"`
-	}
-	old, cur := before.Edges.Milestone, after.Edges.Milestone
-	switch {
-	case cur != nil && (old == nil || old.ID != cur.ID):
-		return "changed milestone to " + ref(cur)
-	case cur == nil && old != nil:
-		return "removed milestone " + ref(old)
-	}
-	return ""
-}
-
-// labelChange is GitLab's label note: "added ~1 ~2 and removed ~3 labels" (labels by id).
-func labelChange(before, after *ent.MergeRequest) string {
-	ids := func(mr *ent.MergeRequest) []int {
-		out := make([]int, 0, len(mr.Edges.LabelLinks))
-		for _, l := range mr.Edges.LabelLinks {
-			out = append(out, l.LabelID)
-		}
-		slices.Sort(out)
-		return out
-	}
-	old, cur := ids(before), ids(after)
-	var added, removed []string
-	for _, id := range cur {
-		if !slices.Contains(old, id) {
-			added = append(added, "~"+strconv.Itoa(id))
-		}
-	}
-	for _, id := range old {
-		if !slices.Contains(cur, id) {
-			removed = append(removed, "~"+strconv.Itoa(id))
-		}
-	}
-	if len(added)+len(removed) == 0 {
-		return ""
-	}
-	var parts []string
-	if len(added) > 0 {
-		parts = append(parts, "added "+strings.Join(added, " "))
-		if len(removed) > 0 {
-			parts = append(parts, "and")
-		}
-	}
-	if len(removed) > 0 {
-		parts = append(parts, "removed "+strings.Join(removed, " "))
-	}
-	word := "label"
-	if len(added)+len(removed) > 1 {
-		word = "labels"
-	}
-	return strings.Join(append(parts, word), " ")
 }

@@ -2,6 +2,7 @@ package versions
 
 import (
 	"context"
+	"io"
 	"time"
 
 	"anvil/ent"
@@ -187,4 +188,37 @@ func fileRow(f file, diffID, order int) *ent.MergeRequestDiffFile {
 		NewFile: f.NewFile(), RenamedFile: f.RenamedFile(), DeletedFile: f.DeletedFile(),
 		TooLarge: f.TooLarge, Binary: f.Binary, GeneratedFile: f.generated, Diff: text(patch),
 	}
+}
+
+// RawDiff is a merge request's plain-text diff ready to stream (GitLab's raw_diffs): its
+// latest version, base..head; nothing before the first version is recorded.
+type RawDiff struct {
+	repo     *git.Repository
+	from, to string
+}
+
+// WriteTo streams the diff into w as git writes it.
+func (d *RawDiff) WriteTo(ctx context.Context, w io.Writer) error {
+	if d.repo == nil {
+		return nil
+	}
+	return d.repo.RawDiff(ctx, w, d.from, d.to)
+}
+
+// RawDiff prepares the plain-text diff of mr's latest version (its diff_refs' base and head),
+// read from the target project's repository, which keeps the version's commits.
+func (s *Service) RawDiff(ctx context.Context, mr *ent.MergeRequest) (*RawDiff, error) {
+	v, err := s.Latest(ctx, mr)
+	if err != nil || v == nil || v.HeadCommitSha == nil {
+		return &RawDiff{}, err
+	}
+	target, err := db.ClientFrom(ctx, s.client).Project.Get(ctx, mr.ProjectID)
+	if err != nil {
+		return nil, err
+	}
+	repo, err := s.repos.Repository(target)
+	if err != nil {
+		return nil, err
+	}
+	return &RawDiff{repo: repo, from: str(v.BaseCommitSha), to: *v.HeadCommitSha}, nil
 }

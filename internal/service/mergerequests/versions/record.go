@@ -14,10 +14,14 @@ import (
 	"anvil/internal/git"
 )
 
-// Version states (GitLab's older values are never written).
+// Version states (GitLab's older values are never written). A version is collected with its
+// files, overflow when a limit cut them, empty when it has no file change (GitLab's initial
+// state, which its save_diffs keeps when the diff is empty), and without_files once its files
+// are deleted: the older versions of a merged merge request (GitLab's clean!).
 const (
 	StateCollected    = "collected"
 	StateOverflow     = "overflow"
+	StateEmpty        = "empty"
 	StateWithoutFiles = "without_files"
 )
 
@@ -244,8 +248,11 @@ func (s *Service) save(ctx context.Context, mr *ent.MergeRequest, authorID *int,
 			previous = p
 		}
 		state := StateCollected
-		if v.overflow {
+		switch {
+		case v.overflow:
 			state = StateOverflow
+		case len(v.files) == 0:
+			state = StateEmpty
 		}
 		realSize := strconv.Itoa(len(v.files))
 		if v.overflow {
