@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"context"
 	"database/sql/driver"
+	"errors"
 	"strings"
 )
 
@@ -21,14 +22,33 @@ import (
 const stmtCacheSize = 128
 
 // cachingConnector opens the driver's connections wrapped in a cache of prepared SELECTs.
+//
+// customPlans (PostgreSQL) sets plan_cache_mode to force_custom_plan on each connection: a
+// prepared statement is still parsed once, but planned at each run for its arguments, as the
+// unnamed statements before the cache were. Otherwise PostgreSQL switches a statement to a
+// generic plan, blind to the arguments, after five runs whenever that plan's estimate is no
+// worse, and a list filtered by two labels then read all 33,000 opened merge requests of the
+// project instead of the labels' 500 links (docs/PERFORMANCE.md, "Merge request lists").
 type cachingConnector struct {
 	driver.Connector
+	customPlans bool
 }
 
 func (c cachingConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	conn, err := c.Connector.Connect(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if c.customPlans {
+		e, ok := conn.(driver.ExecerContext)
+		if !ok {
+			_ = conn.Close()
+			return nil, errors.New("db: the PostgreSQL driver cannot execute statements")
+		}
+		if _, err := e.ExecContext(ctx, "SET plan_cache_mode = force_custom_plan", nil); err != nil {
+			_ = conn.Close()
+			return nil, err
+		}
 	}
 	return &cachedConn{Conn: conn, lru: list.New(), byQuery: map[string]*list.Element{}}, nil
 }
