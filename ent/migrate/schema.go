@@ -939,6 +939,11 @@ var (
 				Columns: []*schema.Column{MergeRequestsColumns[36], MergeRequestsColumns[8], MergeRequestsColumns[1], MergeRequestsColumns[0]},
 			},
 			{
+				Name:    "mergerequest_project_id_state_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{MergeRequestsColumns[36], MergeRequestsColumns[8], MergeRequestsColumns[0], MergeRequestsColumns[1]},
+			},
+			{
 				Name:    "mergerequest_project_id_created_at_id",
 				Unique:  false,
 				Columns: []*schema.Column{MergeRequestsColumns[36], MergeRequestsColumns[1], MergeRequestsColumns[0]},

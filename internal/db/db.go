@@ -56,7 +56,7 @@ func Open(url, dataDir string) (*DB, error) {
 			return nil, fmt.Errorf("open %s: %w", drvName, err)
 		}
 	}
-	sqlDB := sql.OpenDB(cachingConnector{connector})
+	sqlDB := sql.OpenDB(cachingConnector{Connector: connector, customPlans: dia == dialect.Postgres})
 	if dia == dialect.SQLite {
 		sqlDB.SetMaxOpenConns(8)
 	} else {

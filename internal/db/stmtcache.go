@@ -21,8 +21,24 @@ import (
 const stmtCacheSize = 128
 
 // cachingConnector opens the driver's connections wrapped in a cache of prepared SELECTs.
+// customPlans (PostgreSQL) lets WithCustomPlans bypass the cache.
 type cachingConnector struct {
 	driver.Connector
+	customPlans bool
+}
+
+type customPlansKey struct{}
+
+// WithCustomPlans returns ctx whose SELECTs, on PostgreSQL, bypass the prepared statement cache
+// and so are planned for their arguments on every run. A cached statement may be switched by
+// PostgreSQL to a generic plan, blind to its arguments, after five runs whenever that plan's
+// estimate is no worse: for a list filtered by labels that plan read all 33,000 opened merge
+// requests of a project instead of the labels' 500 links, 3-5x slower (docs/PERFORMANCE.md,
+// "Merge request lists"). Lists whose best plan depends on the filter's values use it for
+// their count and page; every other statement keeps its cached plan, whose planning time the
+// cache saves. SQLite has no generic plans and keeps its cache.
+func WithCustomPlans(ctx context.Context) context.Context {
+	return context.WithValue(ctx, customPlansKey{}, true)
 }
 
 func (c cachingConnector) Connect(ctx context.Context) (driver.Conn, error) {
@@ -30,7 +46,7 @@ func (c cachingConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cachedConn{Conn: conn, lru: list.New(), byQuery: map[string]*list.Element{}}, nil
+	return &cachedConn{Conn: conn, lru: list.New(), byQuery: map[string]*list.Element{}, customPlans: c.customPlans}, nil
 }
 
 // dsnConnector adapts a driver that has no connector of its own.
@@ -53,6 +69,8 @@ type cachedConn struct {
 	driver.Conn
 	lru     *list.List // front: most recently used *cachedStmt
 	byQuery map[string]*list.Element
+	// customPlans: a context of WithCustomPlans bypasses the cache (PostgreSQL).
+	customPlans bool
 }
 
 // cacheable keeps single SELECT statements; everything else runs as the driver runs it.
@@ -62,7 +80,7 @@ func cacheable(query string) bool {
 
 // QueryContext runs a SELECT through a cached prepared statement.
 func (c *cachedConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	if cacheable(query) {
+	if cacheable(query) && !(c.customPlans && ctx.Value(customPlansKey{}) != nil) {
 		cs, err := c.statement(ctx, query)
 		if err != nil {
 			return nil, err

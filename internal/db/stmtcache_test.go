@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"anvil/cmd/anvil/server/servertest"
 	"anvil/internal/db"
 
 	"github.com/stretchr/testify/require"
@@ -105,4 +106,35 @@ func testConcurrentReuse(t *testing.T, d *db.DB, placeholder string) {
 		}(g)
 	}
 	wg.Wait()
+}
+
+// TestStatementCache_customPlans: on PostgreSQL a SELECT run with db.WithCustomPlans is not
+// prepared into the connection's cache (so PostgreSQL plans it for its arguments every time,
+// never with a generic plan), while the same SELECT without it is.
+func TestStatementCache_customPlans(t *testing.T) {
+	url := servertest.Database(t)
+	if url == "" {
+		t.Skip("PostgreSQL only: SQLite has no generic plans")
+	}
+	ctx := context.Background()
+	d, err := db.Open(url, t.TempDir())
+	require.NoError(t, err)
+	defer d.Close()
+	conn, err := d.SQL.Conn(ctx)
+	require.NoError(t, err)
+	defer conn.Close()
+	prepared := func(q string) bool {
+		var n int
+		require.NoError(t, conn.QueryRowContext(ctx, "SELECT count(*) FROM pg_prepared_statements WHERE statement = $1", q).Scan(&n))
+		return n > 0
+	}
+	const q = "SELECT $1::int + 1"
+	var got int
+	for i := 0; i < 7; i++ {
+		require.NoError(t, conn.QueryRowContext(db.WithCustomPlans(ctx), q, i).Scan(&got))
+		require.Equal(t, i+1, got)
+	}
+	require.False(t, prepared(q), "bypassed the cache")
+	require.NoError(t, conn.QueryRowContext(ctx, q, 1).Scan(&got))
+	require.True(t, prepared(q), "cached without WithCustomPlans")
 }

@@ -97,6 +97,9 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, parent Parent, p
 	if err != nil {
 		return res, err
 	}
+	// The count and the ids are planned for the filter's values (labels, people, states): a
+	// generic plan suits some filters and is many times slower for others.
+	ctx = db.WithCustomPlans(ctx)
 	n, err := q.Clone().Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(ctx)
 	if err != nil {
 		return res, err
