@@ -2,7 +2,6 @@ package mergerequests
 
 import (
 	"context"
-	"strings"
 
 	"anvil/ent"
 	"anvil/ent/event"
@@ -252,18 +251,5 @@ func (a *Approvals) ResetOnPush(ctx context.Context, mr *ent.MergeRequest, autho
 	if len(refs) == 0 {
 		return nil
 	}
-	return a.notes.MergeRequestSystemNoteBy(ctx, authorID, mr, "reset approvals from "+toSentence(refs)+" by pushing to the branch")
-}
-
-// toSentence joins words as Rails' Array#to_sentence: "a", "a and b", "a, b, and c".
-func toSentence(words []string) string {
-	switch len(words) {
-	case 0:
-		return ""
-	case 1:
-		return words[0]
-	case 2:
-		return words[0] + " and " + words[1]
-	}
-	return strings.Join(words[:len(words)-1], ", ") + ", and " + words[len(words)-1]
+	return a.notes.MergeRequestSystemNoteBy(ctx, authorID, mr, "reset approvals from "+sentence(refs)+" by pushing to the branch")
 }
