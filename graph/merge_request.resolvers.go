@@ -206,19 +206,19 @@ func (r *mergeRequestResolver) CommitCount(ctx context.Context, obj *ent.MergeRe
 
 // Mergeable is the resolver for the mergeable field.
 func (r *mergeRequestResolver) Mergeable(ctx context.Context, obj *ent.MergeRequest) (bool, error) {
-	m, err := r.svc.MergeRequests.CheckMergeability(ctx, obj)
+	m, err := r.mergeability(ctx, obj)
 	return m.DetailedMergeStatus == "mergeable", err
 }
 
 // Conflicts is the resolver for the conflicts field.
 func (r *mergeRequestResolver) Conflicts(ctx context.Context, obj *ent.MergeRequest) (bool, error) {
-	m, err := r.svc.MergeRequests.CheckMergeability(ctx, obj)
+	m, err := r.mergeability(ctx, obj)
 	return m.HasConflicts, err
 }
 
 // ShouldBeRebased is the resolver for the shouldBeRebased field.
 func (r *mergeRequestResolver) ShouldBeRebased(ctx context.Context, obj *ent.MergeRequest) (bool, error) {
-	m, err := r.svc.MergeRequests.CheckMergeability(ctx, obj)
+	m, err := r.mergeability(ctx, obj)
 	return m.ShouldBeRebased, err
 }
 

@@ -332,3 +332,11 @@ func (r *Resolver) mergeRequestResult(ctx context.Context, mr *ent.MergeRequest,
 	mr, err = orNull(mr, err)
 	return mr, msgs, err
 }
+
+// mergeability runs the live mergeability check on a copy of obj: the check updates the merge
+// request it is given in place, and gqlgen resolves mergeable, conflicts, shouldBeRebased and
+// the stored fields of one merge request side by side.
+func (r *mergeRequestResolver) mergeability(ctx context.Context, obj *ent.MergeRequest) (mergerequests.Mergeability, error) {
+	mr := *obj
+	return r.svc.MergeRequests.CheckMergeability(ctx, &mr)
+}
