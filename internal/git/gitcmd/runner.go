@@ -91,6 +91,8 @@ type options struct {
 	env       []string
 	hooksPath string
 	err       error
+	// ownOutput: stdout is Output's own buffer, which a second run may start afresh.
+	ownOutput bool
 }
 
 // Stdin feeds r to the command's standard input.
@@ -151,6 +153,11 @@ func rewind(o *options) bool {
 	}
 	switch w := o.stdout.(type) {
 	case *bytes.Buffer:
+		// A command that wrote some objects before failing (hash-object --stdin-paths) printed
+		// their ids already: Output's own buffer starts again, as the objects are written again.
+		if o.ownOutput {
+			w.Reset()
+		}
 		return w.Len() == 0
 	default:
 		return w == io.Discard
@@ -160,7 +167,7 @@ func rewind(o *options) bool {
 // Output runs c and returns its standard output.
 func (r *Runner) Output(ctx context.Context, repo string, c *Cmd, opts ...Option) ([]byte, error) {
 	var buf bytes.Buffer
-	err := r.Run(ctx, repo, c, append(opts, Stdout(&buf))...)
+	err := r.Run(ctx, repo, c, append(opts, Stdout(&buf), func(o *options) { o.ownOutput = true })...)
 	return buf.Bytes(), err
 }
 
