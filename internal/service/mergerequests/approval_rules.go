@@ -112,19 +112,7 @@ func (a *Approvals) ProjectRules(ctx context.Context, actor *authz.Actor, ref st
 	}
 	c := db.ClientFrom(ctx, a.mrs.client)
 	q := c.ApprovalRule.Query().Where(approvalrule.ProjectID(proj.ID), approvalrule.MergeRequestIDIsNil())
-	total, err := q.Clone().Count(ctx)
-	if err != nil {
-		return pagination.Result[*RuleView]{}, err
-	}
-	rules, err := loadRules(q).Offset(page.Skip()).Limit(page.Limit()).All(ctx)
-	if err != nil {
-		return pagination.Result[*RuleView]{}, err
-	}
-	views, err := a.ruleViews(ctx, actor, proj, rules)
-	if err != nil {
-		return pagination.Result[*RuleView]{}, err
-	}
-	return pagination.OffsetResult(views, total, page), nil
+	return a.listRules(ctx, actor, proj, q, page)
 }
 
 // ProjectRule returns one project approval rule (GET /projects/:id/approval_rules/:id).
@@ -226,6 +214,11 @@ func (a *Approvals) MergeRequestRules(ctx context.Context, actor *authz.Actor, r
 	}
 	c := db.ClientFrom(ctx, a.mrs.client)
 	q := c.ApprovalRule.Query().Where(approvalrule.MergeRequestID(mr.ID))
+	return a.listRules(ctx, actor, mr.Edges.Project, q, page)
+}
+
+// listRules is one page of the rules q selects, oldest first, as actor sees them in proj.
+func (a *Approvals) listRules(ctx context.Context, actor *authz.Actor, proj *ent.Project, q *ent.ApprovalRuleQuery, page pagination.Offset) (pagination.Result[*RuleView], error) {
 	total, err := q.Clone().Count(ctx)
 	if err != nil {
 		return pagination.Result[*RuleView]{}, err
@@ -234,7 +227,7 @@ func (a *Approvals) MergeRequestRules(ctx context.Context, actor *authz.Actor, r
 	if err != nil {
 		return pagination.Result[*RuleView]{}, err
 	}
-	views, err := a.ruleViews(ctx, actor, mr.Edges.Project, rules)
+	views, err := a.ruleViews(ctx, actor, proj, rules)
 	if err != nil {
 		return pagination.Result[*RuleView]{}, err
 	}
