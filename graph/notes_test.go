@@ -2,7 +2,11 @@ package graph_test
 
 import (
 	"net/http"
+	"net/url"
+	"strconv"
 	"testing"
+
+	"anvil/cmd/anvil/server/servertest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -108,4 +112,44 @@ func delete2(m map[string]any, key string) map[string]any {
 		}
 	}
 	return out
+}
+
+// TestIssueNotes_crossReferenceVisibility: the cross-reference note a private project's issue
+// writes on a public project's issue is in the notes and discussions connections (and their
+// counts) of readers of the private issue only.
+func TestIssueNotes_crossReferenceVisibility(t *testing.T) {
+	in := servertest.Start(t)
+	pub := in.NewProject(t, in.NewGroup(t, "pub", "public", nil), "site", "public")
+	priv := in.NewProject(t, in.NewGroup(t, "priv", "private", nil), "app", "private")
+	insider, insiderTok := in.NewUser(t, "insider")
+	in.AddProjectMember(t, priv, insider, 10)
+	_, outsiderTok := in.NewUser(t, "outsider")
+	for _, c := range []struct {
+		project int
+		token   string
+		form    url.Values
+	}{
+		{pub.ID, servertest.RootToken, url.Values{"title": {"Public"}}},
+		{priv.ID, insiderTok, url.Values{"title": {"Private"}, "description": {"See pub/site#1"}}},
+	} {
+		r := in.Do(t, "POST", "/projects/"+strconv.Itoa(c.project)+"/issues", c.token, c.form)
+		require.Equal(t, 201, r.Status, r.String())
+	}
+	q := `{ project(fullPath: "pub/site") { issue(iid: "1") {
+		notes { count nodes { body } } discussions { count nodes { notes { nodes { body } } } } } } }`
+	for _, c := range []struct {
+		who, token string
+		want       []string
+	}{
+		{"member", insiderTok, []string{"mentioned in issue priv/app#1"}},
+		{"non-member", outsiderTok, []string{}},
+		{"anonymous", "", []string{}},
+	} {
+		t.Run(c.who, func(t *testing.T) {
+			is := path(data(t, in, c.token, q, nil), "project", "issue")
+			assert.Equal(t, c.want, bodies(path(is, "notes")))
+			assert.Equal(t, float64(len(c.want)), path(is, "notes", "count"))
+			assert.Equal(t, float64(len(c.want)), path(is, "discussions", "count"))
+		})
+	}
 }

@@ -73,3 +73,95 @@ func TestSystemNotes_crossProjectMentions(t *testing.T) {
 		assert.Equal(t, []string{"mentioned in issue other/lib#1"}, mentions(conf))
 	})
 }
+
+// TestSystemNotes_crossReferenceVisibility: a private project's issue mentioning a public
+// project's issue writes "mentioned in issue priv/app#1" on the public one, and that note is
+// shown only to readers of the private issue (GitLab checks the reference at read time): it is
+// left out of the notes and discussions lists and their totals, and its single reads are 404
+// for the others; members of the private project and administrators see it.
+func TestSystemNotes_crossReferenceVisibility(t *testing.T) {
+	in := servertest.Start(t)
+	pub := in.NewProject(t, in.NewGroup(t, "pub", "public", nil), "site", "public")
+	priv := in.NewProject(t, in.NewGroup(t, "priv", "private", nil), "app", "private")
+	insider, insiderTok := in.NewUser(t, "insider")
+	in.AddProjectMember(t, priv, insider, 10)
+	_, outsiderTok := in.NewUser(t, "outsider")
+
+	target := newIssue(t, in, pub.ID, servertest.RootToken, url.Values{"title": {"Public"}})
+	newIssue(t, in, priv.ID, insiderTok, url.Values{"title": {"Private"}, "description": {"Caused by pub/site#1"}})
+	comment := post(t, in, target+"/notes", outsiderTok, 201, url.Values{"body": {"me too"}})
+
+	var refNote map[string]any
+	r := in.Do(t, "GET", target+"/notes?sort=asc", servertest.RootToken, nil)
+	require.Equal(t, 200, r.Status, r.String())
+	for _, n := range servertest.List(t, r) {
+		if n["system"] == true {
+			refNote = n
+		}
+	}
+	require.NotNil(t, refNote, r.String())
+	require.Equal(t, "mentioned in issue priv/app#1", refNote["body"])
+	refID := itoa(id(refNote["id"]))
+	var refDiscussion string
+	r = in.Do(t, "GET", target+"/discussions", servertest.RootToken, nil)
+	require.Equal(t, 200, r.Status, r.String())
+	for _, d := range servertest.List(t, r) {
+		if notesOf(d)[0]["system"] == true {
+			refDiscussion = d["id"].(string)
+		}
+	}
+	require.NotEmpty(t, refDiscussion)
+
+	for _, c := range []struct {
+		who, token string
+		sees       bool
+	}{
+		{"member of the private project", insiderTok, true},
+		{"administrator", servertest.RootToken, true},
+		{"non-member", outsiderTok, false},
+		{"anonymous", "", false},
+	} {
+		t.Run(c.who, func(t *testing.T) {
+			want, total := []string{"mentioned in issue priv/app#1", "me too"}, "2"
+			if !c.sees {
+				want, total = []string{"me too"}, "1"
+			}
+			r := in.Do(t, "GET", target+"/notes?sort=asc", c.token, nil)
+			require.Equal(t, 200, r.Status, r.String())
+			assert.Equal(t, want, bodies(t, r))
+			assert.Equal(t, total, r.Header.Get("X-Total"))
+			r = in.Do(t, "GET", target+"/notes?activity_filter=only_activity", c.token, nil)
+			require.Equal(t, 200, r.Status, r.String())
+			assert.Len(t, servertest.List(t, r), len(want)-1)
+
+			r = in.Do(t, "GET", target+"/discussions", c.token, nil)
+			require.Equal(t, 200, r.Status, r.String())
+			var got []string
+			for _, d := range servertest.List(t, r) {
+				got = append(got, notesOf(d)[0]["body"].(string))
+			}
+			assert.Equal(t, want, got)
+			assert.Equal(t, total, r.Header.Get("X-Total"))
+
+			r = in.Do(t, "GET", target+"/notes/"+refID, c.token, nil)
+			rd := in.Do(t, "GET", target+"/discussions/"+refDiscussion, c.token, nil)
+			if c.sees {
+				assert.Equal(t, 200, r.Status, r.String())
+				assert.Equal(t, 200, rd.Status, rd.String())
+			} else {
+				servertest.RequireError(t, r, 404, "message", "404 Note Not Found")
+				servertest.RequireError(t, rd, 404, "message", "404 Discussion Not Found")
+			}
+			r = in.Do(t, "GET", target+"/notes/"+itoa(id(comment["id"])), c.token, nil)
+			assert.Equal(t, 200, r.Status, r.String())
+		})
+	}
+
+	t.Run("losing access to the source hides it", func(t *testing.T) {
+		r := in.Do(t, "DELETE", "/projects/"+itoa(priv.ID)+"/members/"+itoa(insider.ID), servertest.RootToken, nil)
+		require.Equal(t, 204, r.Status, r.String())
+		r = in.Do(t, "GET", target+"/notes", insiderTok, nil)
+		require.Equal(t, 200, r.Status, r.String())
+		assert.Equal(t, []string{"me too"}, bodies(t, r))
+	})
+}

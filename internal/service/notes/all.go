@@ -19,6 +19,10 @@ func (s *Service) All(ctx context.Context, actor *authz.Actor, ref Ref) ([]*ent.
 	}
 	rows, err := withAuthors(db.ClientFrom(ctx, s.client).Note.Query().Where(readable(t)...)).
 		Order(ent.Asc(note.FieldCreatedAt), ent.Asc(note.FieldID)).All(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, err = s.visibleNotes(ctx, actor, t, rows)
 	return rows, t, err
 }
 

@@ -58,6 +58,11 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, ref Ref, p ListP
 		return res, nil, err
 	}
 	q := db.ClientFrom(ctx, s.client).Note.Query().Where(readable(t)...)
+	if hide, err := s.notHidden(ctx, actor, t); err != nil {
+		return res, nil, err
+	} else if hide != nil {
+		q.Where(hide)
+	}
 	switch p.ActivityFilter {
 	case "only_comments":
 		q.Where(note.System(false))
@@ -87,12 +92,13 @@ func (s *Service) Get(ctx context.Context, actor *authz.Actor, ref Ref, noteID s
 	if err != nil {
 		return nil, nil, err
 	}
-	n, err := s.note(ctx, t, noteID)
+	n, err := s.note(ctx, actor, t, noteID)
 	return n, t, err
 }
 
-// note reads one note of t the actor may read.
-func (s *Service) note(ctx context.Context, t *Target, noteID string) (*ent.Note, error) {
+// note reads one note of t the actor may read: not an internal note without
+// read_internal_note, nor a cross-reference note naming what the actor may not read.
+func (s *Service) note(ctx context.Context, actor *authz.Actor, t *Target, noteID string) (*ent.Note, error) {
 	id, err := strconv.Atoi(noteID)
 	if err != nil {
 		return nil, apperr.RecordNotFound()
@@ -105,6 +111,11 @@ func (s *Service) note(ctx context.Context, t *Target, noteID string) (*ent.Note
 		return nil, err
 	}
 	if n.Internal && !t.Access.ReadInternal {
+		return nil, apperr.NotFound("Note")
+	}
+	if hidden, err := s.hiddenCrossReferences(ctx, actor, t, []*ent.Note{n}); err != nil {
+		return nil, err
+	} else if hidden[n.ID] {
 		return nil, apperr.NotFound("Note")
 	}
 	return n, nil
@@ -131,6 +142,9 @@ func (s *Service) Discussions(ctx context.Context, actor *authz.Actor, ref Ref, 
 	if err != nil {
 		return res, nil, err
 	}
+	if rows, err = s.visibleNotes(ctx, actor, t, rows); err != nil {
+		return res, nil, err
+	}
 	all := group(rows)
 	res.Total = len(all)
 	from := min(page.Skip(), len(all))
@@ -146,16 +160,19 @@ func (s *Service) Discussion(ctx context.Context, actor *authz.Actor, ref Ref, d
 	if err != nil {
 		return nil, nil, err
 	}
-	d, err := s.discussion(ctx, t, discussionID)
+	d, err := s.discussion(ctx, actor, t, discussionID)
 	return d, t, err
 }
 
 // discussion reads the notes of one discussion of t the actor may read.
-func (s *Service) discussion(ctx context.Context, t *Target, discussionID string) (*Discussion, error) {
+func (s *Service) discussion(ctx context.Context, actor *authz.Actor, t *Target, discussionID string) (*Discussion, error) {
 	rows, err := withAuthors(db.ClientFrom(ctx, s.client).Note.Query().
 		Where(append(readable(t), note.DiscussionID(discussionID))...)).
 		Order(ent.Asc(note.FieldCreatedAt), ent.Asc(note.FieldID)).All(ctx)
 	if err != nil {
+		return nil, err
+	}
+	if rows, err = s.visibleNotes(ctx, actor, t, rows); err != nil {
 		return nil, err
 	}
 	if len(rows) == 0 {

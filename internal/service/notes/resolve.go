@@ -32,7 +32,7 @@ func (s *Service) ResolveNote(ctx context.Context, actor *authz.Actor, ref Ref, 
 	if err != nil {
 		return nil, nil, err
 	}
-	row, err := s.note(ctx, t, noteID)
+	row, err := s.note(ctx, actor, t, noteID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -56,7 +56,7 @@ func (s *Service) ResolveDiscussion(ctx context.Context, actor *authz.Actor, ref
 	if err != nil {
 		return nil, nil, err
 	}
-	d, err := s.discussion(ctx, t, discussionID)
+	d, err := s.discussion(ctx, actor, t, discussionID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -71,7 +71,7 @@ func (s *Service) ResolveDiscussion(ctx context.Context, actor *authz.Actor, ref
 	if err := s.resolve(ctx, actor, note.And(of(t), note.DiscussionID(d.ID)), resolved); err != nil {
 		return nil, nil, err
 	}
-	d, err = s.discussion(ctx, t, discussionID)
+	d, err = s.discussion(ctx, actor, t, discussionID)
 	return d, t, err
 }
 

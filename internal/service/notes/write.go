@@ -111,7 +111,7 @@ func (s *Service) Reply(ctx context.Context, actor *authz.Actor, ref Ref, discus
 	if err != nil {
 		return nil, nil, err
 	}
-	d, err := s.discussion(ctx, t, discussionID)
+	d, err := s.discussion(ctx, actor, t, discussionID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -226,7 +226,7 @@ func (s *Service) mayChange(ctx context.Context, actor *authz.Actor, ref Ref, no
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	row, err := s.note(ctx, t, noteID)
+	row, err := s.note(ctx, actor, t, noteID)
 	if err != nil {
 		return nil, nil, nil, err
 	}
