@@ -3,8 +3,10 @@ package todoapi_test
 import (
 	"fmt"
 	"net/url"
+	"sort"
 	"testing"
 
+	"anvil/ent"
 	"anvil/ent/todo"
 
 	"github.com/stretchr/testify/assert"
@@ -121,4 +123,48 @@ func TestTodos_removedOnLeave(t *testing.T) {
 		w.in.WaitJobs(t)
 		assert.Equal(t, 1, count("reporter"), "the project membership still reads the issue")
 	})
+}
+
+// TestTodos_allMentionSharedAndInherited: "@all" names the project's whole team as GitLab's
+// project.team.members (its authorized users): the members of the groups the project is
+// shared with, the members of the groups its group is shared with, and the members of the
+// ancestors of a subgroup's project; never the members of an unrelated group.
+func TestTodos_allMentionSharedAndInherited(t *testing.T) {
+	w := newWorld(t)
+	in := w.in
+	member := func(group, name string, level int) *ent.Namespace {
+		u, tok := in.NewUser(t, name)
+		g := in.NewGroup(t, group, "public", nil)
+		in.AddGroupMember(t, g, u, level)
+		w.users[name], w.tokens[name] = u, tok
+		return g
+	}
+	partners := member("partners", "ally", 30)
+	vendor := member("vendor", "contractor", 20)
+	member("unrelated", "stranger", 30)
+	share := func(path string, g *ent.Namespace, access int) {
+		t.Helper()
+		r := in.Do(t, "POST", path, w.tokens["owner"], url.Values{"group_id": {fmt.Sprint(g.ID)}, "group_access": {fmt.Sprint(access)}})
+		require.Equal(t, 201, r.Status, r.String())
+	}
+	share(fmt.Sprintf("/projects/%d/share", w.app.ID), partners, 30)
+	share(fmt.Sprintf("/groups/%d/share", w.group.ID), vendor, 20)
+	sub := in.NewGroup(t, "sub", "private", w.group)
+	lib := in.NewProject(t, sub, "lib", "private")
+
+	w.issue(t, w.app, "dev", url.Values{"title": {"Release"}, "description": {"heads up @all"}})
+	w.issue(t, lib, "dev", url.Values{"title": {"Lib release"}, "description": {"heads up @all"}})
+	titles := func(who string) []string {
+		out := []string{}
+		for _, td := range w.todos(t, who, "") {
+			out = append(out, td["target"].(map[string]any)["title"].(string))
+		}
+		sort.Strings(out)
+		return out
+	}
+	assert.Equal(t, []string{"Release"}, titles("ally"), "a member of a group the project is shared with")
+	assert.Equal(t, []string{"Lib release", "Release"}, titles("contractor"), "a member of a group the project's group (and ancestor) is shared with")
+	assert.Equal(t, []string{"Lib release", "Release"}, titles("guest"), "inherited from the group and its ancestor")
+	assert.Empty(t, titles("stranger"))
+	assert.Empty(t, titles("outsider"))
 }
