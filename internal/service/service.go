@@ -260,6 +260,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	tt := timetracking.New(d.Client, nt, st)
 	tt.Register(timetracking.TypeIssue, timetracking.NewIssueTrackable(iss))
 	ep := epics.New(d.Client, policy, g, iss, nt)
+	ep.Observe(todoRecorder) // to-dos of epics' mentions
 	nt.Register(notes.TypeEpic, ep.Noteable())
 	cm := commits.New(d.Client, policy, p, r, pb, cfg.ExternalURL) // commits honour branch protection
 	nt.Register(notes.TypeCommit, cm.Noteable())
@@ -333,7 +334,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 		Notes:             nt,
 		Labels:            labels.New(d.Client, policy, p, g, iss),
 		Milestones:        milestones.New(d.Client, policy, p, g, iss, mrs),
-		Todos:             todos.New(d.Client, todoRecorder, iss, mrs),
+		Todos:             todos.New(d.Client, todoRecorder, iss, mrs, ep),
 		Snippets:          sn,
 		Epics:             ep,
 		StorageMoves:      moves,

@@ -9,7 +9,7 @@ import (
 
 // Todo is GitLab's to-do item entity (Entities::Todo): project for project targets and group
 // for group targets, each absent otherwise; target in its own entity's shape (an issue as
-// Entities::Issue); body the comment that mentioned the user, else the target's title.
+// Entities::Issue, an epic as EE::API::Entities::Epic); body the comment that mentioned the user, else the target's title.
 type Todo struct {
 	ID         int              `json:"id"`
 	Project    *ProjectIdentity `json:"project,omitempty"`
@@ -67,6 +67,17 @@ func (p *Presenter) Todo(t *ent.Todo, v *todos.View) *Todo {
 			out.TargetURL = &url
 			if out.Body == nil {
 				out.Body = &mr.Title
+			}
+		}
+	case todos.TargetEpic:
+		if ev, ok := v.Epics[t.TargetID]; ok {
+			// GitLab's EE::API::Entities::Epic, as GET /groups/:id/epics/:epic_iid shows it.
+			e := p.Epic(ev, EpicOptions{})
+			out.Target = e
+			url := e.WebURL + anchor
+			out.TargetURL = &url
+			if out.Body == nil {
+				out.Body = &ev.Epic.Title
 			}
 		}
 	}

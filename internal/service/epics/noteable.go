@@ -38,6 +38,7 @@ func (n *Noteable) Find(ctx context.Context, actor *authz.Actor, ref notes.Ref) 
 	if err != nil {
 		return nil, err
 	}
+	e.Edges.Group = g.Namespace
 	iid, gid := e.Iid, e.GroupID
 	return &notes.Target{
 		Type: notes.TypeEpic, ID: e.ID, IID: &iid, GroupID: &gid, Title: e.Title, Object: e,

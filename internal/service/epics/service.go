@@ -30,6 +30,7 @@ type Service struct {
 	groups *groups.Service
 	issues *issues.Service
 	notes  *notes.Service
+	obs    observers
 }
 
 // New returns the epic service; its notes are the notes domain's (an epic's go with it).

@@ -117,10 +117,13 @@ func (s *Service) create(ctx context.Context, actor *authz.Actor, g Group, in In
 		if err := (resourceevents.Recorder{C: c, Actor: actor, Of: resourceevents.Epic(e.ID)}).Labels(ctx, ls, nil); err != nil {
 			return err
 		}
+		e.Edges.Group = g.Namespace
+		if err := s.changed(ctx, actor, Change{Action: "created", After: e}); err != nil {
+			return err
+		}
 		if parent == nil {
 			return nil
 		}
-		e.Edges.Group = g.Namespace
 		return s.noteRelation(ctx, actor, parent, e, true)
 	})
 	if err != nil {
@@ -193,10 +196,16 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, ref, iid strin
 		if in.UpdatedAt != nil && g.Can(actor, authz.AdminGroup) {
 			up.SetUpdatedAt(*in.UpdatedAt)
 		}
-		if _, err := up.Save(ctx); err != nil {
+		after, err := up.Save(ctx)
+		if err != nil {
 			return err
 		}
-		return s.updateLabels(ctx, c, actor, g, cur, in)
+		if err := s.updateLabels(ctx, c, actor, g, cur, in); err != nil {
+			return err
+		}
+		before := *cur
+		before.Edges.Group, after.Edges.Group = g.Namespace, g.Namespace
+		return s.changed(ctx, actor, Change{Action: "updated", Before: &before, After: after})
 	})
 	if err != nil {
 		return View{}, err
@@ -297,6 +306,10 @@ func (s *Service) Delete(ctx context.Context, actor *authz.Actor, ref, iid strin
 			return err
 		}
 		if err := s.deleteNotes(ctx, c, e.ID); err != nil {
+			return err
+		}
+		e.Edges.Group = g.Namespace
+		if err := s.changed(ctx, actor, Change{Action: "destroyed", Before: e}); err != nil {
 			return err
 		}
 		return c.Epic.DeleteOneID(e.ID).Exec(ctx)

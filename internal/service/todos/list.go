@@ -15,6 +15,7 @@ import (
 	"anvil/internal/authz"
 	"anvil/internal/db"
 	"anvil/internal/pagination"
+	"anvil/internal/service/epics"
 	"anvil/internal/service/issues"
 
 	"entgo.io/ent/dialect/sql"
@@ -52,6 +53,7 @@ var Types = []string{"Commit", "Issue", "WorkItem", "MergeRequest", "DesignManag
 type View struct {
 	Issues        map[int]*ent.Issue
 	MergeRequests map[int]*ent.MergeRequest
+	Epics         map[int]epics.View
 	FullNames     map[int]string
 }
 
@@ -128,7 +130,8 @@ func (s *Service) Query(ctx context.Context, actor *authz.Actor, p ListParams) (
 }
 
 // readableTargets keeps the to-dos whose target the caller may read: for issues, the issue
-// finder's rule; for merge requests, their feature in the project.
+// finder's rule; for merge requests, their feature in the project; for epics, the epic
+// service's rule.
 func (s *Service) readableTargets(ctx context.Context, actor *authz.Actor) (predicate.Todo, error) {
 	readable, err := s.issues.Readable(ctx, actor)
 	if err != nil {
@@ -139,9 +142,32 @@ func (s *Service) readableTargets(ctx context.Context, actor *authz.Actor) (pred
 	if err != nil {
 		return nil, err
 	}
-	return todo.Or(todo.TargetTypeNotIn(TargetIssue, TargetMergeRequest),
+	inEpics, err := s.readableEpics(ctx, actor)
+	if err != nil {
+		return nil, err
+	}
+	return todo.Or(todo.TargetTypeNotIn(TargetIssue, TargetMergeRequest, TargetEpic),
 		todo.And(todo.TargetType(TargetIssue), inIssues),
-		todo.And(todo.TargetType(TargetMergeRequest), inMRs)), nil
+		todo.And(todo.TargetType(TargetMergeRequest), inMRs),
+		todo.And(todo.TargetType(TargetEpic), inEpics)), nil
+}
+
+// readableEpics keeps the to-dos on the epics the caller may read, among the epics the
+// caller's to-dos are about (a user's epic to-dos are few; the rule is the epic service's).
+func (s *Service) readableEpics(ctx context.Context, actor *authz.Actor) (predicate.Todo, error) {
+	ids, err := db.ClientFrom(ctx, s.client).Todo.Query().Where(todo.UserID(actor.UserID()), todo.TargetType(TargetEpic)).
+		Unique(true).Select(todo.FieldTargetID).Ints(ctx)
+	if err != nil {
+		return nil, err
+	}
+	readable, err := s.epics.Readable(ctx, actor, ids)
+	if err != nil {
+		return nil, err
+	}
+	if len(readable) == 0 {
+		return todo.IDLT(0), nil
+	}
+	return todo.TargetIDIn(readable...), nil
 }
 
 // Load adds the edges a to-do's presentation reads (GraphQL pages Query with them).
@@ -169,7 +195,7 @@ func load(q *ent.TodoQuery) *ent.TodoQuery {
 func (s *Service) view(ctx context.Context, rows []*ent.Todo) (*View, error) {
 	v := &View{Issues: map[int]*ent.Issue{}, FullNames: map[int]string{}}
 	c := db.ClientFrom(ctx, s.client)
-	var issueIDs, mrIDs []int
+	var issueIDs, mrIDs, epicIDs []int
 	paths := map[string]bool{}
 	for _, t := range rows {
 		switch t.TargetType {
@@ -177,6 +203,8 @@ func (s *Service) view(ctx context.Context, rows []*ent.Todo) (*View, error) {
 			issueIDs = append(issueIDs, t.TargetID)
 		case TargetMergeRequest:
 			mrIDs = append(mrIDs, t.TargetID)
+		case TargetEpic:
+			epicIDs = append(epicIDs, t.TargetID)
 		}
 		if p := t.Edges.Project; p != nil && p.Edges.Namespace != nil {
 			for _, a := range authz.Ancestors(p.Edges.Namespace.FullPath) {
@@ -195,6 +223,9 @@ func (s *Service) view(ctx context.Context, rows []*ent.Todo) (*View, error) {
 	}
 	var err error
 	if v.MergeRequests, err = loadMergeRequests(ctx, c, mrIDs); err != nil {
+		return nil, err
+	}
+	if v.Epics, err = s.epics.Views(ctx, epicIDs); err != nil {
 		return nil, err
 	}
 	if len(paths) == 0 {

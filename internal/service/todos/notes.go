@@ -8,7 +8,7 @@ import (
 	"anvil/internal/service/notes"
 )
 
-// NotesObserver gives the comments on issues and merge requests their to-dos (GitLab's TodoService#new_note): the
+// NotesObserver gives the comments on issues, merge requests and epics their to-dos (GitLab's TodoService#new_note): the
 // commenter's pending to-dos on the issue are done, and the users the comment mentions who may
 // read it get theirs. An internal note's mentions give none: the recorder's readability rule
 // is the issue's, and an internal note is for Reporters only.
@@ -25,6 +25,8 @@ func (o notesObserver) NoteWritten(ctx context.Context, actor *authz.Actor, t *n
 		return o.r.NoteAdded(ctx, actor, o.r.IssueTarget(obj), n.ID, n.Body, nil)
 	case *ent.MergeRequest:
 		return o.r.NoteAdded(ctx, actor, o.r.MergeRequestTarget(obj), n.ID, n.Body, nil)
+	case *ent.Epic:
+		return o.r.NoteAdded(ctx, actor, o.r.EpicTarget(obj), n.ID, n.Body, nil)
 	}
 	return nil
 }

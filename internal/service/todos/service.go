@@ -11,6 +11,7 @@ import (
 	"anvil/ent"
 	"anvil/ent/predicate"
 	"anvil/internal/authz"
+	"anvil/internal/service/epics"
 	"anvil/internal/service/issues"
 	"anvil/internal/service/wire"
 )
@@ -23,19 +24,27 @@ type IssueReader interface {
 	FindVisible(ctx context.Context, actor *authz.Actor, id int) (*ent.Issue, error)
 }
 
+// EpicReader tells which epics an actor may read and loads them for presenting (the epic
+// service).
+type EpicReader interface {
+	Readable(ctx context.Context, actor *authz.Actor, ids []int) ([]int, error)
+	Views(ctx context.Context, ids []int) (map[int]epics.View, error)
+}
+
 // Service lists and resolves to-dos.
 type Service struct {
 	client   *ent.Client
 	recorder *Recorder
 	issues   IssueReader
 	mrs      MergeRequestReader
+	epics    EpicReader
 }
 
 // New returns the to-do service; recorder is the one observing issue changes.
-func New(client *ent.Client, recorder *Recorder, is IssueReader, mrs MergeRequestReader) *Service {
+func New(client *ent.Client, recorder *Recorder, is IssueReader, mrs MergeRequestReader, ep EpicReader) *Service {
 	wire.Require("todos", wire.D("client", client), wire.D("recorder", recorder), wire.D("issues", is),
-		wire.D("merge requests", mrs))
-	return &Service{client: client, recorder: recorder, issues: is, mrs: mrs}
+		wire.D("merge requests", mrs), wire.D("epics", ep))
+	return &Service{client: client, recorder: recorder, issues: is, mrs: mrs, epics: ep}
 }
 
 // Recorder is the service's recorder (for the domains that mention users: notes).
