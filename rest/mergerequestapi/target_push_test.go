@@ -18,7 +18,11 @@ import (
 // start and base.
 func TestVersions_targetBranchPushes(t *testing.T) {
 	w := newMergeWorld(t)
-	pid, path := w.project(t, "targetpush", nil)
+	pid, _ := w.project(t, "targetpush", nil)
+	// main unprotected: root force-moves it through the commits API below.
+	r, _ := w.do(t, "DELETE", fmt.Sprintf("/projects/%d/protected_branches/main", pid), root, nil)
+	require.Equal(t, 204, r.Status, r.String())
+	base := w.branchTip(t, pid, "main")
 	first := w.commit(t, pid, root, "feature", "main", "First", map[string]string{"a.txt": "a\n"})
 	second := w.commit(t, pid, root, "feature", "", "Second", map[string]string{"b.txt": "b\n"})
 	iid := w.openMR(t, pid, root, "feature", "Feature", nil)
@@ -36,43 +40,48 @@ func TestVersions_targetBranchPushes(t *testing.T) {
 		require.Equal(t, 200, r.Status, r.String())
 		return m["merge_status"].(string)
 	}
-	require.Len(t, versions(), 1)
-	require.Equal(t, "can_be_merged", status()) // checked now
+	// moveMain points main at a new commit on top of start (a fast-forward or a force push,
+	// depending on start).
+	moveMain := func(start, file string) string {
+		t.Helper()
+		r, m := w.do(t, "POST", fmt.Sprintf("/projects/%d/repository/commits", pid), root, map[string]any{
+			"branch": "main", "start_sha": start, "force": true, "commit_message": "Move main",
+			"actions": []map[string]any{{"action": "create", "file_path": file, "content": file + "\n"}}})
+		require.Equal(t, 201, r.Status, r.String())
+		w.in.WaitJobs(t)
+		return m["id"].(string)
+	}
+	vs := versions()
+	require.Len(t, vs, 1)
+	require.Equal(t, base, vs[0]["base_commit_sha"])
+	require.Equal(t, "can_be_merged", status())
 
-	// An ordinary push to main: no version, the status is rechecked.
+	// The first commit of the merge request brought into main by hand (a fast-forward onto it):
+	// a new version whose base is that commit, with the second commit alone.
+	handMerged := moveMain(first, "x.txt")
+	vs = versions()
+	require.Len(t, vs, 2)
+	require.Equal(t, second, vs[0]["head_commit_sha"])
+	require.Equal(t, first, vs[0]["base_commit_sha"])
+	require.Equal(t, handMerged, vs[0]["start_commit_sha"])
+	require.Equal(t, "1", vs[0]["real_size"])
+
+	// An ordinary push to main: no version; the merge status is rechecked.
+	require.Equal(t, "can_be_merged", status())
 	w.commit(t, pid, root, "main", "", "Elsewhere", map[string]string{"c.txt": "c\n"})
 	w.in.WaitJobs(t)
-	require.Len(t, versions(), 1)
+	require.Len(t, versions(), 2)
 	stored, err := w.in.DB.Client.MergeRequest.Query().Where(mergerequest.ProjectID(pid), mergerequest.Iid(iid)).Only(context.Background())
 	require.NoError(t, err)
 	require.Equal(t, "unchecked", stored.MergeStatus)
 	require.Equal(t, "can_be_merged", status())
 
-	// The first commit of the merge request merged into main by hand: a new version whose base
-	// is that commit, with the second commit alone.
-	wc := w.clone(t, path)
-	w.git(t, wc, "-c", "user.name=Root", "-c", "user.email=root@example.com", "merge", "-q", "--no-edit", "origin/feature~1")
-	w.git(t, wc, "push", "-q", "origin", "main")
-	mainTip := w.branchTip(t, pid, "main")
-	w.in.WaitJobs(t)
-	vs := versions()
-	require.Len(t, vs, 2)
-	require.Equal(t, second, vs[0]["head_commit_sha"])
-	require.Equal(t, first, vs[0]["base_commit_sha"])
-	require.Equal(t, mainTip, vs[0]["start_commit_sha"])
-	require.Equal(t, "1", vs[0]["real_size"])
-
-	// A force push of main (back one commit; main unprotected first): another version.
-	r, _ := w.do(t, "DELETE", fmt.Sprintf("/projects/%d/protected_branches/main", pid), root, nil)
-	require.Equal(t, 204, r.Status, r.String())
-	w.git(t, wc, "reset", "-q", "--hard", "HEAD~1")
-	w.git(t, wc, "push", "-q", "-f", "origin", "main")
-	rewound := w.branchTip(t, pid, "main")
-	require.NotEqual(t, mainTip, rewound)
-	w.in.WaitJobs(t)
+	// A force push of main (rebuilt from the old base): another version.
+	rewound := moveMain(base, "y.txt")
 	vs = versions()
 	require.Len(t, vs, 3)
 	require.Equal(t, second, vs[0]["head_commit_sha"])
+	require.Equal(t, base, vs[0]["base_commit_sha"])
 	require.Equal(t, rewound, vs[0]["start_commit_sha"])
 	require.Equal(t, "2", vs[0]["real_size"])
 }
