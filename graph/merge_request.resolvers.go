@@ -360,6 +360,24 @@ func (r *mutationResolver) MergeRequestRebase(ctx context.Context, input model.M
 	return &model.MergeRequestRebasePayload{ClientMutationID: input.ClientMutationID, MergeRequest: mr, Errors: msgs}, nil
 }
 
+// MergeRequestApprove is the resolver for the mergeRequestApprove field.
+func (r *mutationResolver) MergeRequestApprove(ctx context.Context, input model.MergeRequestApproveInput) (*model.MergeRequestApprovePayload, error) {
+	mr, msgs, err := r.approveMergeRequest(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.MergeRequestApprovePayload{ClientMutationID: input.ClientMutationID, MergeRequest: mr, Errors: msgs}, nil
+}
+
+// MergeRequestUnapprove is the resolver for the mergeRequestUnapprove field.
+func (r *mutationResolver) MergeRequestUnapprove(ctx context.Context, input model.MergeRequestUnapproveInput) (*model.MergeRequestUnapprovePayload, error) {
+	mr, msgs, err := r.unapproveMergeRequest(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return &model.MergeRequestUnapprovePayload{ClientMutationID: input.ClientMutationID, MergeRequest: mr, Errors: msgs}, nil
+}
+
 // MergeRequest is the resolver for the mergeRequest field.
 func (r *projectResolver) MergeRequest(ctx context.Context, obj *ent.Project, iid string) (*ent.MergeRequest, error) {
 	mr, _, err := r.svc.MergeRequests.Find(ctx, actor(ctx), strconv.Itoa(obj.ID), iid, authz.ReadMergeRequest)

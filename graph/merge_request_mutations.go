@@ -224,3 +224,32 @@ func (r *Resolver) rebaseMergeRequest(ctx context.Context, input model.MergeRequ
 	}
 	return r.mergeRequestPayload(ctx, input.ProjectPath, input.Iid, err)
 }
+
+// Anvil's words for the approval refusals REST answers with a bare 401 or 404 (GitLab's
+// GraphQL API has no approval mutations to copy them from).
+const (
+	msgCannotApprove = "You cannot approve this merge request"
+	msgNotApproved   = "You have not approved this merge request"
+)
+
+// approveMergeRequest is mergeRequestApprove: the approval REST's POST .../approve records.
+// A caller without the ability is the resource access error, as for the other mutations; a
+// stale sha (REST's 409) and an approval the caller may not give now (already given, the
+// author's, a password the project requires: REST's 401) are the payload's errors.
+func (r *Resolver) approveMergeRequest(ctx context.Context, input model.MergeRequestApproveInput) (*ent.MergeRequest, []string, error) {
+	_, err := r.svc.Approvals.Approve(ctx, actor(ctx), input.ProjectPath, input.Iid, mergerequests.ApproveInput{SHA: input.Sha})
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.KindUnauthorized && !actor(ctx).IsAnonymous() {
+		err = apperr.UnprocessableMessages([]string{msgCannotApprove})
+	}
+	return r.mergeRequestPayload(ctx, input.ProjectPath, input.Iid, err)
+}
+
+// unapproveMergeRequest is mergeRequestUnapprove: the withdrawal REST's POST .../unapprove
+// makes; not having approved (REST's 404) is the payload's error.
+func (r *Resolver) unapproveMergeRequest(ctx context.Context, input model.MergeRequestUnapproveInput) (*ent.MergeRequest, []string, error) {
+	_, err := r.svc.Approvals.Unapprove(ctx, actor(ctx), input.ProjectPath, input.Iid)
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.KindNotFound && e.Record {
+		err = apperr.UnprocessableMessages([]string{msgNotApproved})
+	}
+	return r.mergeRequestPayload(ctx, input.ProjectPath, input.Iid, err)
+}

@@ -530,6 +530,12 @@ type ComplexityRoot struct {
 		MergeRequest     func(childComplexity int) int
 	}
 
+	MergeRequestApprovePayload struct {
+		ClientMutationID func(childComplexity int) int
+		Errors           func(childComplexity int) int
+		MergeRequest     func(childComplexity int) int
+	}
+
 	MergeRequestConnection struct {
 		Count      func(childComplexity int) int
 		Edges      func(childComplexity int) int
@@ -591,6 +597,12 @@ type ComplexityRoot struct {
 		MergeRequest     func(childComplexity int) int
 	}
 
+	MergeRequestUnapprovePayload struct {
+		ClientMutationID func(childComplexity int) int
+		Errors           func(childComplexity int) int
+		MergeRequest     func(childComplexity int) int
+	}
+
 	MergeRequestUpdatePayload struct {
 		ClientMutationID func(childComplexity int) int
 		Errors           func(childComplexity int) int
@@ -641,6 +653,7 @@ type ComplexityRoot struct {
 		IssueSetAssignees        func(childComplexity int, input model.IssueSetAssigneesInput) int
 		LabelCreate              func(childComplexity int, input model.LabelCreateInput) int
 		MergeRequestAccept       func(childComplexity int, input model.MergeRequestAcceptInput) int
+		MergeRequestApprove      func(childComplexity int, input model.MergeRequestApproveInput) int
 		MergeRequestCreate       func(childComplexity int, input model.MergeRequestCreateInput) int
 		MergeRequestRebase       func(childComplexity int, input model.MergeRequestRebaseInput) int
 		MergeRequestSetAssignees func(childComplexity int, input model.MergeRequestSetAssigneesInput) int
@@ -649,6 +662,7 @@ type ComplexityRoot struct {
 		MergeRequestSetLocked    func(childComplexity int, input model.MergeRequestSetLockedInput) int
 		MergeRequestSetMilestone func(childComplexity int, input model.MergeRequestSetMilestoneInput) int
 		MergeRequestSetReviewers func(childComplexity int, input model.MergeRequestSetReviewersInput) int
+		MergeRequestUnapprove    func(childComplexity int, input model.MergeRequestUnapproveInput) int
 		MergeRequestUpdate       func(childComplexity int, input model.MergeRequestUpdateInput) int
 		ProjectCreate            func(childComplexity int, input model.ProjectCreateInput) int
 		ProjectMemberCreate      func(childComplexity int, input model.ProjectMemberCreateInput) int
@@ -1207,6 +1221,8 @@ type MutationResolver interface {
 	MergeRequestSetMilestone(ctx context.Context, input model.MergeRequestSetMilestoneInput) (*model.MergeRequestSetMilestonePayload, error)
 	MergeRequestAccept(ctx context.Context, input model.MergeRequestAcceptInput) (*model.MergeRequestAcceptPayload, error)
 	MergeRequestRebase(ctx context.Context, input model.MergeRequestRebaseInput) (*model.MergeRequestRebasePayload, error)
+	MergeRequestApprove(ctx context.Context, input model.MergeRequestApproveInput) (*model.MergeRequestApprovePayload, error)
+	MergeRequestUnapprove(ctx context.Context, input model.MergeRequestUnapproveInput) (*model.MergeRequestUnapprovePayload, error)
 	CreateNote(ctx context.Context, input model.CreateNoteInput) (*model.CreateNotePayload, error)
 	ProjectCreate(ctx context.Context, input model.ProjectCreateInput) (*model.ProjectCreatePayload, error)
 	ProjectUpdate(ctx context.Context, input model.ProjectUpdateInput) (*model.ProjectUpdatePayload, error)
@@ -3414,6 +3430,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MergeRequestAcceptPayload.MergeRequest(childComplexity), true
 
+	case "MergeRequestApprovePayload.clientMutationId":
+		if e.ComplexityRoot.MergeRequestApprovePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestApprovePayload.ClientMutationID(childComplexity), true
+	case "MergeRequestApprovePayload.errors":
+		if e.ComplexityRoot.MergeRequestApprovePayload.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestApprovePayload.Errors(childComplexity), true
+	case "MergeRequestApprovePayload.mergeRequest":
+		if e.ComplexityRoot.MergeRequestApprovePayload.MergeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestApprovePayload.MergeRequest(childComplexity), true
+
 	case "MergeRequestConnection.count":
 		if e.ComplexityRoot.MergeRequestConnection.Count == nil {
 			break
@@ -3609,6 +3644,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MergeRequestSetReviewersPayload.MergeRequest(childComplexity), true
+
+	case "MergeRequestUnapprovePayload.clientMutationId":
+		if e.ComplexityRoot.MergeRequestUnapprovePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestUnapprovePayload.ClientMutationID(childComplexity), true
+	case "MergeRequestUnapprovePayload.errors":
+		if e.ComplexityRoot.MergeRequestUnapprovePayload.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestUnapprovePayload.Errors(childComplexity), true
+	case "MergeRequestUnapprovePayload.mergeRequest":
+		if e.ComplexityRoot.MergeRequestUnapprovePayload.MergeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRequestUnapprovePayload.MergeRequest(childComplexity), true
 
 	case "MergeRequestUpdatePayload.clientMutationId":
 		if e.ComplexityRoot.MergeRequestUpdatePayload.ClientMutationID == nil {
@@ -3896,6 +3950,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.MergeRequestAccept(childComplexity, args["input"].(model.MergeRequestAcceptInput)), true
+	case "Mutation.mergeRequestApprove":
+		if e.ComplexityRoot.Mutation.MergeRequestApprove == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_mergeRequestApprove_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MergeRequestApprove(childComplexity, args["input"].(model.MergeRequestApproveInput)), true
 	case "Mutation.mergeRequestCreate":
 		if e.ComplexityRoot.Mutation.MergeRequestCreate == nil {
 			break
@@ -3984,6 +4049,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.MergeRequestSetReviewers(childComplexity, args["input"].(model.MergeRequestSetReviewersInput)), true
+	case "Mutation.mergeRequestUnapprove":
+		if e.ComplexityRoot.Mutation.MergeRequestUnapprove == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_mergeRequestUnapprove_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MergeRequestUnapprove(childComplexity, args["input"].(model.MergeRequestUnapproveInput)), true
 	case "Mutation.mergeRequestUpdate":
 		if e.ComplexityRoot.Mutation.MergeRequestUpdate == nil {
 			break
@@ -5734,6 +5810,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputLabelOrder,
 		ec.unmarshalInputMemberOrder,
 		ec.unmarshalInputMergeRequestAcceptInput,
+		ec.unmarshalInputMergeRequestApproveInput,
 		ec.unmarshalInputMergeRequestCreateInput,
 		ec.unmarshalInputMergeRequestOrder,
 		ec.unmarshalInputMergeRequestRebaseInput,
@@ -5743,6 +5820,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputMergeRequestSetLockedInput,
 		ec.unmarshalInputMergeRequestSetMilestoneInput,
 		ec.unmarshalInputMergeRequestSetReviewersInput,
+		ec.unmarshalInputMergeRequestUnapproveInput,
 		ec.unmarshalInputMergeRequestUpdateInput,
 		ec.unmarshalInputMergeRequestsResolverNegatedParams,
 		ec.unmarshalInputMilestoneOrder,
@@ -8771,6 +8849,50 @@ extend type Mutation {
   Rebase the source branch of a merge request onto its target branch.
   """
   mergeRequestRebase(input: MergeRequestRebaseInput!): MergeRequestRebasePayload
+  """
+  Approve a merge request as the current user (what REST's POST .../approve does). Anvil's own:
+  GitLab's GraphQL API has no approval mutation.
+  """
+  mergeRequestApprove(input: MergeRequestApproveInput!): MergeRequestApprovePayload
+  """
+  Withdraw the current user's approval of a merge request (what REST's POST .../unapprove
+  does). Anvil's own, as mergeRequestApprove.
+  """
+  mergeRequestUnapprove(input: MergeRequestUnapproveInput!): MergeRequestUnapprovePayload
+}
+
+input MergeRequestApproveInput {
+  clientMutationId: String
+  projectPath: ID!
+  iid: String!
+  """
+  HEAD SHA of the source branch the approval is for; refused when the branch has moved.
+  """
+  sha: String
+}
+
+type MergeRequestApprovePayload {
+  clientMutationId: String
+  """
+  Merge request after mutation.
+  """
+  mergeRequest: MergeRequest
+  errors: [String!]!
+}
+
+input MergeRequestUnapproveInput {
+  clientMutationId: String
+  projectPath: ID!
+  iid: String!
+}
+
+type MergeRequestUnapprovePayload {
+  clientMutationId: String
+  """
+  Merge request after mutation.
+  """
+  mergeRequest: MergeRequest
+  errors: [String!]!
 }
 
 """
@@ -11569,6 +11691,18 @@ func (ec *executionContext) childFields_MergeRequestAcceptPayload(ctx context.Co
 	return nil, fmt.Errorf("no field named %q was found under type MergeRequestAcceptPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_MergeRequestApprovePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientMutationId":
+		return ec.fieldContext_MergeRequestApprovePayload_clientMutationId(ctx, field)
+	case "mergeRequest":
+		return ec.fieldContext_MergeRequestApprovePayload_mergeRequest(ctx, field)
+	case "errors":
+		return ec.fieldContext_MergeRequestApprovePayload_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeRequestApprovePayload", field.Name)
+}
+
 func (ec *executionContext) childFields_MergeRequestConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "edges":
@@ -11689,6 +11823,18 @@ func (ec *executionContext) childFields_MergeRequestSetReviewersPayload(ctx cont
 		return ec.fieldContext_MergeRequestSetReviewersPayload_errors(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MergeRequestSetReviewersPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_MergeRequestUnapprovePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "clientMutationId":
+		return ec.fieldContext_MergeRequestUnapprovePayload_clientMutationId(ctx, field)
+	case "mergeRequest":
+		return ec.fieldContext_MergeRequestUnapprovePayload_mergeRequest(ctx, field)
+	case "errors":
+		return ec.fieldContext_MergeRequestUnapprovePayload_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeRequestUnapprovePayload", field.Name)
 }
 
 func (ec *executionContext) childFields_MergeRequestUpdatePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14263,6 +14409,20 @@ func (ec *executionContext) field_Mutation_mergeRequestAccept_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_mergeRequestApprove_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.MergeRequestApproveInput, error) {
+			return ec.unmarshalNMergeRequestApproveInput2anvilᚋgraphᚋmodelᚐMergeRequestApproveInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_mergeRequestCreate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -14367,6 +14527,20 @@ func (ec *executionContext) field_Mutation_mergeRequestSetReviewers_args(ctx con
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.MergeRequestSetReviewersInput, error) {
 			return ec.unmarshalNMergeRequestSetReviewersInput2anvilᚋgraphᚋmodelᚐMergeRequestSetReviewersInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_mergeRequestUnapprove_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.MergeRequestUnapproveInput, error) {
+			return ec.unmarshalNMergeRequestUnapproveInput2anvilᚋgraphᚋmodelᚐMergeRequestUnapproveInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -25230,6 +25404,84 @@ func (ec *executionContext) fieldContext_MergeRequestAcceptPayload_errors(_ cont
 	return graphql.NewScalarFieldContext("MergeRequestAcceptPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _MergeRequestApprovePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestApprovePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestApprovePayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestApprovePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestApprovePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestApprovePayload_mergeRequest(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestApprovePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestApprovePayload_mergeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MergeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MergeRequest) graphql.Marshaler {
+			return ec.marshalOMergeRequest2ᚖanvilᚋentᚐMergeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestApprovePayload_mergeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequestApprovePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequestApprovePayload_errors(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestApprovePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestApprovePayload_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestApprovePayload_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestApprovePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _MergeRequestConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.MergeRequestConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -26049,6 +26301,84 @@ func (ec *executionContext) _MergeRequestSetReviewersPayload_errors(ctx context.
 }
 func (ec *executionContext) fieldContext_MergeRequestSetReviewersPayload_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MergeRequestSetReviewersPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestUnapprovePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestUnapprovePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestUnapprovePayload_clientMutationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientMutationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestUnapprovePayload_clientMutationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestUnapprovePayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MergeRequestUnapprovePayload_mergeRequest(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestUnapprovePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestUnapprovePayload_mergeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MergeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MergeRequest) graphql.Marshaler {
+			return ec.marshalOMergeRequest2ᚖanvilᚋentᚐMergeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestUnapprovePayload_mergeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRequestUnapprovePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MergeRequestUnapprovePayload_errors(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestUnapprovePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRequestUnapprovePayload_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRequestUnapprovePayload_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRequestUnapprovePayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MergeRequestUpdatePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.MergeRequestUpdatePayload) (ret graphql.Marshaler) {
@@ -27677,6 +28007,94 @@ func (ec *executionContext) fieldContext_Mutation_mergeRequestRebase(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_mergeRequestRebase_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_mergeRequestApprove(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_mergeRequestApprove(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MergeRequestApprove(ctx, fc.Args["input"].(model.MergeRequestApproveInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeRequestApprovePayload) graphql.Marshaler {
+			return ec.marshalOMergeRequestApprovePayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestApprovePayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_mergeRequestApprove(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequestApprovePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_mergeRequestApprove_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_mergeRequestUnapprove(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_mergeRequestUnapprove(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MergeRequestUnapprove(ctx, fc.Args["input"].(model.MergeRequestUnapproveInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeRequestUnapprovePayload) graphql.Marshaler {
+			return ec.marshalOMergeRequestUnapprovePayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestUnapprovePayload(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_mergeRequestUnapprove(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRequestUnapprovePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_mergeRequestUnapprove_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -36743,6 +37161,57 @@ func (ec *executionContext) unmarshalInputMergeRequestAcceptInput(ctx context.Co
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputMergeRequestApproveInput(ctx context.Context, obj any) (model.MergeRequestApproveInput, error) {
+	var it model.MergeRequestApproveInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"clientMutationId", "projectPath", "iid", "sha"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		case "projectPath":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("projectPath"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProjectPath = data
+		case "iid":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("iid"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Iid = data
+		case "sha":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sha"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Sha = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputMergeRequestCreateInput(ctx context.Context, obj any) (model.MergeRequestCreateInput, error) {
 	var it model.MergeRequestCreateInput
 	if obj == nil {
@@ -37248,6 +37717,50 @@ func (ec *executionContext) unmarshalInputMergeRequestSetReviewersInput(ctx cont
 				return it, err
 			}
 			it.OperationMode = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputMergeRequestUnapproveInput(ctx context.Context, obj any) (model.MergeRequestUnapproveInput, error) {
+	var it model.MergeRequestUnapproveInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"clientMutationId", "projectPath", "iid"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = data
+		case "projectPath":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("projectPath"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProjectPath = data
+		case "iid":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("iid"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Iid = data
 		}
 	}
 	return it, nil
@@ -45354,6 +45867,54 @@ func (ec *executionContext) _MergeRequestAcceptPayload(ctx context.Context, sel 
 	return out
 }
 
+var mergeRequestApprovePayloadImplementors = []string{"MergeRequestApprovePayload"}
+
+func (ec *executionContext) _MergeRequestApprovePayload(ctx context.Context, sel ast.SelectionSet, obj *model.MergeRequestApprovePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeRequestApprovePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeRequestApprovePayload")
+		case "clientMutationId":
+			out.Values[i] = ec._MergeRequestApprovePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeRequest":
+			out.Values[i] = ec._MergeRequestApprovePayload_mergeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._MergeRequestApprovePayload_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var mergeRequestConnectionImplementors = []string{"MergeRequestConnection"}
 
 func (ec *executionContext) _MergeRequestConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.MergeRequestConnection) graphql.Marshaler {
@@ -45881,6 +46442,54 @@ func (ec *executionContext) _MergeRequestSetReviewersPayload(ctx context.Context
 			}
 		case "errors":
 			out.Values[i] = ec._MergeRequestSetReviewersPayload_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var mergeRequestUnapprovePayloadImplementors = []string{"MergeRequestUnapprovePayload"}
+
+func (ec *executionContext) _MergeRequestUnapprovePayload(ctx context.Context, sel ast.SelectionSet, obj *model.MergeRequestUnapprovePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeRequestUnapprovePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeRequestUnapprovePayload")
+		case "clientMutationId":
+			out.Values[i] = ec._MergeRequestUnapprovePayload_clientMutationId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeRequest":
+			out.Values[i] = ec._MergeRequestUnapprovePayload_mergeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._MergeRequestUnapprovePayload_errors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -46669,6 +47278,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "mergeRequestRebase":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_mergeRequestRebase(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeRequestApprove":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_mergeRequestApprove(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mergeRequestUnapprove":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_mergeRequestUnapprove(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -52680,6 +53303,11 @@ func (ec *executionContext) unmarshalNMergeRequestAcceptInput2anvilᚋgraphᚋmo
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNMergeRequestApproveInput2anvilᚋgraphᚋmodelᚐMergeRequestApproveInput(ctx context.Context, v any) (model.MergeRequestApproveInput, error) {
+	res, err := ec.unmarshalInputMergeRequestApproveInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNMergeRequestCreateInput2anvilᚋgraphᚋmodelᚐMergeRequestCreateInput(ctx context.Context, v any) (model.MergeRequestCreateInput, error) {
 	res, err := ec.unmarshalInputMergeRequestCreateInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -52760,6 +53388,11 @@ func (ec *executionContext) unmarshalNMergeRequestState2anvilᚋgraphᚋmodelᚐ
 
 func (ec *executionContext) marshalNMergeRequestState2anvilᚋgraphᚋmodelᚐMergeRequestState(ctx context.Context, sel ast.SelectionSet, v model.MergeRequestState) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) unmarshalNMergeRequestUnapproveInput2anvilᚋgraphᚋmodelᚐMergeRequestUnapproveInput(ctx context.Context, v any) (model.MergeRequestUnapproveInput, error) {
+	res, err := ec.unmarshalInputMergeRequestUnapproveInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNMergeRequestUpdateInput2anvilᚋgraphᚋmodelᚐMergeRequestUpdateInput(ctx context.Context, v any) (model.MergeRequestUpdateInput, error) {
@@ -54425,6 +55058,13 @@ func (ec *executionContext) marshalOMergeRequestAcceptPayload2ᚖanvilᚋgraph�
 	return ec._MergeRequestAcceptPayload(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOMergeRequestApprovePayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestApprovePayload(ctx context.Context, sel ast.SelectionSet, v *model.MergeRequestApprovePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MergeRequestApprovePayload(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOMergeRequestConnection2ᚖanvilᚋentᚐMergeRequestConnection(ctx context.Context, sel ast.SelectionSet, v *ent.MergeRequestConnection) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -54554,6 +55194,13 @@ func (ec *executionContext) marshalOMergeRequestState2ᚖanvilᚋgraphᚋmodel�
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalOMergeRequestUnapprovePayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestUnapprovePayload(ctx context.Context, sel ast.SelectionSet, v *model.MergeRequestUnapprovePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MergeRequestUnapprovePayload(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOMergeRequestUpdatePayload2ᚖanvilᚋgraphᚋmodelᚐMergeRequestUpdatePayload(ctx context.Context, sel ast.SelectionSet, v *model.MergeRequestUpdatePayload) graphql.Marshaler {

@@ -410,6 +410,21 @@ type MergeRequestAcceptPayload struct {
 	Errors           []string          `json:"errors"`
 }
 
+type MergeRequestApproveInput struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	ProjectPath      string  `json:"projectPath"`
+	Iid              string  `json:"iid"`
+	// HEAD SHA of the source branch the approval is for; refused when the branch has moved.
+	Sha *string `json:"sha,omitempty"`
+}
+
+type MergeRequestApprovePayload struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	// Merge request after mutation.
+	MergeRequest *ent.MergeRequest `json:"mergeRequest,omitempty"`
+	Errors       []string          `json:"errors"`
+}
+
 type MergeRequestCreateInput struct {
 	ClientMutationID *string `json:"clientMutationId,omitempty"`
 	// Project full path the merge request is associated with.
@@ -537,6 +552,19 @@ type MergeRequestSetReviewersPayload struct {
 	ClientMutationID *string           `json:"clientMutationId,omitempty"`
 	MergeRequest     *ent.MergeRequest `json:"mergeRequest,omitempty"`
 	Errors           []string          `json:"errors"`
+}
+
+type MergeRequestUnapproveInput struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	ProjectPath      string  `json:"projectPath"`
+	Iid              string  `json:"iid"`
+}
+
+type MergeRequestUnapprovePayload struct {
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+	// Merge request after mutation.
+	MergeRequest *ent.MergeRequest `json:"mergeRequest,omitempty"`
+	Errors       []string          `json:"errors"`
 }
 
 type MergeRequestUpdateInput struct {

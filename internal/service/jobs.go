@@ -38,6 +38,7 @@ func registerJobs(q *jobs.Queue, r *repos.Service, cr *containerregistry.Service
 	jobs.Register(q, hooks.RunPushHook)
 	jobs.Register(q, hooks.RunPruneLogs)
 	jobs.Register(q, mrv.RunRefresh)
+	jobs.Register(q, mrv.RunTargetRefresh)
 	jobs.Periodic(q, 24*time.Hour, webhooks.PruneLogsJob{})
 	jobs.Register(q, td.RunEntityLeave)
 	jobs.Register(q, td.RunConfidentialIssue)

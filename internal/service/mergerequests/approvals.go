@@ -31,6 +31,37 @@ type ApprovalNoter interface {
 type Approvals struct {
 	mrs   *Service
 	notes ApprovalNoter
+	// approved are told of each approval in its transaction (OnApproved).
+	approved []func(ctx context.Context, actor *authz.Actor, mr *ent.MergeRequest) error
+}
+
+// OnApproved registers f, called with each approval in its transaction (the approver's
+// to-dos on the merge request are done).
+func (a *Approvals) OnApproved(f func(ctx context.Context, actor *authz.Actor, mr *ent.MergeRequest) error) {
+	a.approved = append(a.approved, f)
+}
+
+// ApproverIDs are the users GitLab's overall_approvers names for mr (loaded with Load), in
+// ctx's transaction: the eligible approvers of the rules that apply to it (its own, or the
+// project's for its target branch), without the author unless authors may approve; any_approver
+// rules name nobody. Ids ascending.
+func (a *Approvals) ApproverIDs(ctx context.Context, mr *ent.MergeRequest) ([]int, error) {
+	st, err := a.State(ctx, mr)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[int]bool{}
+	var ids []int
+	for _, r := range st.Rules {
+		for _, u := range r.Eligible {
+			if !seen[u.ID] {
+				seen[u.ID] = true
+				ids = append(ids, u.ID)
+			}
+		}
+	}
+	sort.Ints(ids)
+	return ids, nil
 }
 
 // NewApprovals returns the approvals service over the merge request service.

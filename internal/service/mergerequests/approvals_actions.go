@@ -148,6 +148,11 @@ func (a *Approvals) Approve(ctx context.Context, actor *authz.Actor, ref, iid st
 			ProjectID: &pid, Target: &events.Target{Type: events.TargetMergeRequest, ID: mr.ID, IID: &iid, Title: mr.Title}}); err != nil {
 			return err
 		}
+		for _, f := range a.approved {
+			if err := f(ctx, actor, mr); err != nil {
+				return err
+			}
+		}
 		return a.notes.MergeRequestSystemNote(ctx, actor, level, mr, "approved this merge request")
 	})
 	if err != nil {

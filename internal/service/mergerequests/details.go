@@ -7,7 +7,6 @@ import (
 	"anvil/ent/mergerequest"
 	"anvil/ent/note"
 	"anvil/ent/user"
-	"anvil/internal/apperr"
 	"anvil/internal/authz"
 	"anvil/internal/db"
 	"anvil/internal/service/subscriptions"
@@ -70,20 +69,9 @@ func (s *Service) subscribed(ctx context.Context, actor *authz.Actor, mr *ent.Me
 	return false, nil
 }
 
-// canMerge is GitLab's can_be_merged_by?: update_merge_request on the target project and
-// push access to the target branch (its protection honoured).
+// canMerge is user.can_merge: the same can_be_merged_by? PUT .../merge applies (mayMerge).
 func (s *Service) canMerge(ctx context.Context, actor *authz.Actor, proj *ent.Project, level authz.Level, mr *ent.MergeRequest) (bool, error) {
-	if actor.IsAnonymous() || !authz.CanProject(actor, proj, level, authz.UpdateMergeRequest) ||
-		!authz.CanProject(actor, proj, level, authz.PushCode) {
-		return false, nil
-	}
-	if err := s.protected.CanPush(ctx, actor, proj, mr.TargetBranch); err != nil {
-		if apperr.Is(err, apperr.KindForbidden) {
-			return false, nil
-		}
-		return false, err
-	}
-	return true, nil
+	return s.mayMerge(ctx, actor, proj, level, mr.TargetBranch)
 }
 
 // firstContribution is GitLab's first_contribution?: not merged yet, and the author has no

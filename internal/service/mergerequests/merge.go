@@ -117,21 +117,36 @@ func (s *Service) merge(ctx context.Context, actor *authz.Actor, level authz.Lev
 	return s.execute(ctx, mr, st, opts)
 }
 
-// authorizeMerge is GitLab's can_be_merged_by? as the merge API applies it: push access to the
-// project (level) and push or merge access to the target branch (can_update_branch?: a
-// protected branch's merge rules count). Refusal is 401, as the merge API answers it.
+// authorizeMerge refuses a merge the actor may not make (mayMerge) with 401, as GitLab's merge
+// API answers it.
 func (s *Service) authorizeMerge(ctx context.Context, actor *authz.Actor, level authz.Level, mr *ent.MergeRequest) error {
-	p := mr.Edges.Project
-	if actor.IsAnonymous() || !authz.CanProject(actor, p, level, authz.PushCode) {
-		return apperr.Unauthorized()
-	}
-	if err := s.protected.CanMerge(ctx, actor, p, mr.TargetBranch); err != nil {
-		if apperr.Is(err, apperr.KindForbidden) {
-			return apperr.Unauthorized()
-		}
+	ok, err := s.mayMerge(ctx, actor, mr.Edges.Project, level, mr.TargetBranch)
+	if err != nil {
 		return err
 	}
+	if !ok {
+		return apperr.Unauthorized()
+	}
 	return nil
+}
+
+// mayMerge is GitLab's can_be_merged_by?, which both user.can_merge and PUT .../merge ask:
+// push access to the project (level) and can_update_branch? on the target branch, that is push
+// OR merge access to it. On a protected branch either rule admits the actor: a Developer whom
+// only the merge rule names may merge, and so may one whom only the push rule names (GitLab
+// lets a user who could push the merge result merge it); on an unprotected branch push access
+// is enough.
+func (s *Service) mayMerge(ctx context.Context, actor *authz.Actor, p *ent.Project, level authz.Level, branch string) (bool, error) {
+	if actor.IsAnonymous() || !authz.CanProject(actor, p, level, authz.PushCode) {
+		return false, nil
+	}
+	if err := s.protected.CanMerge(ctx, actor, p, branch); err != nil {
+		if apperr.Is(err, apperr.KindForbidden) {
+			return false, nil
+		}
+		return false, err
+	}
+	return true, nil
 }
 
 // squashOnMerge is GitLab's squash_on_merge?: the project's always and never win over the

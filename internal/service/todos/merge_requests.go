@@ -30,7 +30,8 @@ func (r *Recorder) MergeRequestTarget(mr *ent.MergeRequest) Target {
 // TodoService does: new assignees get "assigned" to-dos, new reviewers "review_requested"
 // ones, and users newly mentioned in the title or description who may read it "mentioned" or
 // "directly_addressed" ones; an edit marks the editor's own pending to-dos on it done, and so
-// do closing and merging; deleting it removes all of its to-dos.
+// do closing and merging; the approvers its rules name get "approval_required" ones
+// (approvals.go); deleting it removes all of its to-dos.
 func (r *Recorder) MergeRequestChanged(ctx context.Context, actor *authz.Actor, ch mergerequests.Change) error {
 	c := db.ClientFrom(ctx, r.client)
 	if ch.Action == mergerequests.ActionDestroyed {
@@ -62,6 +63,9 @@ func (r *Recorder) MergeRequestChanged(ctx context.Context, actor *authz.Actor, 
 		skip = ParseMentions(mergeRequestText(before)).All()
 	}
 	if err := r.mentions(ctx, c, actor, t, mergeRequestText(mr), nil, skip); err != nil {
+		return err
+	}
+	if err := r.approvalTodos(ctx, c, ch, t); err != nil {
 		return err
 	}
 	if ch.Action == mergerequests.ActionClosed || ch.Action == mergerequests.ActionMerged {

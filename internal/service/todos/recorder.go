@@ -53,6 +53,8 @@ type Recorder struct {
 	policy *authz.Policy
 	// jobs queues the removals of to-dos whose users lost access (access_jobs.go).
 	jobs jobs.Enqueuer
+	// approvers names a merge request's approvers ("approval_required" to-dos; UseApprovers).
+	approvers Approvers
 }
 
 // NewRecorder returns the recorder.

@@ -7,6 +7,7 @@ import (
 
 	"anvil/ent"
 	"anvil/ent/mergerequest"
+	"anvil/ent/mergerequestdiffcommit"
 	"anvil/ent/pushevent"
 	"anvil/internal/authz"
 	"anvil/internal/db"
@@ -17,8 +18,9 @@ import (
 
 // PushObserver is the repository service's push observer for merge requests (run in the
 // push's transaction): a moved source branch queues a new diff version of every open merge
-// request from it (RefreshJob), and a moved source or target branch sends their merge status
-// back to unchecked. It needs only the database and the queue, so it exists before the
+// request from it (RefreshJob), a moved target branch queues the check whether the merge
+// requests into it need one (TargetRefreshJob), and either sends their merge status back to
+// unchecked. It needs only the database and the queue, so it exists before the
 // repository service that calls it.
 type PushObserver struct {
 	client *ent.Client
@@ -46,6 +48,19 @@ func (o *PushObserver) PushRecorded(ctx context.Context, actor *authz.Actor, p *
 		}
 		for _, id := range sources {
 			if err := o.jobs.Enqueue(ctx, RefreshJob{MergeRequestID: id, Sha: push.After, PusherID: actorID(actor)}); err != nil {
+				return err
+			}
+		}
+		// Open merge requests into the branch: their version follows the target only when GitLab's
+		// refresh reloads their diff (TargetRefreshJob decides, with git).
+		targets, err := c.MergeRequest.Query().Where(mergerequest.ProjectID(p.ID),
+			mergerequest.TargetBranch(branch), mergerequest.StateEQ(mergerequest.StateOpened)).IDs(ctx)
+		if err != nil {
+			return err
+		}
+		for _, id := range targets {
+			if err := o.jobs.Enqueue(ctx, TargetRefreshJob{MergeRequestID: id, Before: push.Before, After: push.After,
+				PusherID: actorID(actor)}); err != nil {
 				return err
 			}
 		}
@@ -96,4 +111,82 @@ func (s *Service) RunRefresh(ctx context.Context, j RefreshJob) error {
 		return nil
 	}
 	return err
+}
+
+// TargetRefreshJob looks at an open merge request whose target branch moved from Before to
+// After, as GitLab's RefreshService does for the merge requests into a pushed branch: their
+// merge status is rechecked (PushRecorded did that), and their diff is reloaded (a new
+// version, its base and start moved) only when the push was a force push or brought some of
+// the merge request's commits into the target (merged by hand, in part or whole). An ordinary
+// push to the target records no version: the latest one keeps its base until the source moves.
+type TargetRefreshJob struct {
+	MergeRequestID int    `json:"merge_request_id"`
+	Before         string `json:"before"`
+	After          string `json:"after"`
+	PusherID       *int   `json:"pusher_id,omitempty"`
+}
+
+// Kind names the job.
+func (TargetRefreshJob) Kind() string { return "merge_request_target_refresh" }
+
+// InsertOpts retry a failed check a few times.
+func (TargetRefreshJob) InsertOpts() jobs.InsertOpts { return jobs.InsertOpts{MaxAttempts: 5} }
+
+// RunTargetRefresh works a TargetRefreshJob.
+func (s *Service) RunTargetRefresh(ctx context.Context, j TargetRefreshJob) error {
+	mr, err := s.client.MergeRequest.Get(ctx, j.MergeRequestID)
+	if ent.IsNotFound(err) {
+		return nil
+	}
+	if err != nil || mr.State != mergerequest.StateOpened || mr.LatestDiffID == nil {
+		return err
+	}
+	reload, err := s.targetMoveReloads(ctx, mr, j)
+	if err != nil || !reload {
+		return err
+	}
+	_, err = s.Record(ctx, mr, j.PusherID)
+	if errors.Is(err, ErrNoSource) {
+		return nil
+	}
+	return err
+}
+
+// targetMoveReloads reports whether the target's move asks for a new version: a force push
+// (Before is not an ancestor of After), or a merge base of the source head and After that is one
+// of the latest version's commits (so After contains some of them).
+func (s *Service) targetMoveReloads(ctx context.Context, mr *ent.MergeRequest, j TargetRefreshJob) (bool, error) {
+	target, err := s.client.Project.Get(ctx, mr.ProjectID)
+	if err != nil {
+		return false, err
+	}
+	repo, err := s.repos.Repository(target)
+	if err != nil {
+		return false, err
+	}
+	if j.Before != string(git.ZeroOID) && j.After != string(git.ZeroOID) {
+		ff, err := repo.IsAncestor(ctx, j.Before, j.After)
+		if err != nil && !errors.Is(err, git.ErrObjectNotFound) {
+			return false, err
+		}
+		if !ff {
+			return true, nil
+		}
+	}
+	latest, err := s.client.MergeRequestDiff.Get(ctx, *mr.LatestDiffID)
+	if err != nil || latest.HeadCommitSha == nil {
+		return false, err
+	}
+	mb, err := repo.MergeBase(ctx, *latest.HeadCommitSha, j.After)
+	if errors.Is(err, git.ErrUnrelatedHistories) || errors.Is(err, git.ErrObjectNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if latest.BaseCommitSha != nil && string(mb) == *latest.BaseCommitSha {
+		return false, nil
+	}
+	return s.client.MergeRequestDiffCommit.Query().Where(mergerequestdiffcommit.MergeRequestDiffID(latest.ID),
+		mergerequestdiffcommit.Sha(string(mb))).Exist(ctx)
 }
