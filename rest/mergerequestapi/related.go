@@ -20,6 +20,26 @@ func (h *handlers) participants(c *gin.Context) error {
 	return httpx.OK(c, httpx.P(c).UserBasics(users))
 }
 
+// reviewers handles GET .../reviewers: the review requests with their states, one offset page
+// of them as GitLab pages the array.
+func (h *handlers) reviewers(c *gin.Context) error {
+	b, err := httpx.Bind(c)
+	if err != nil {
+		return err
+	}
+	page := httpx.Offset(b)
+	if err := b.Err(); err != nil {
+		return err
+	}
+	all, err := h.mrs.Reviewers(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), httpx.PathParam(c, "merge_request_iid"))
+	if err != nil {
+		return err
+	}
+	items := all[min(page.Skip(), len(all)):min(page.Skip()+page.Limit(), len(all))]
+	r := pagination.OffsetResult(items, len(all), page)
+	return httpx.Page(c, httpx.P(c).BaseURL, r, httpx.P(c).MergeRequestReviewers(r.Items))
+}
+
 // closesIssues handles GET .../closes_issues.
 func (h *handlers) closesIssues(c *gin.Context) error {
 	return h.issueList(c, h.mrs.ClosesIssues)

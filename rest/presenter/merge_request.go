@@ -284,3 +284,20 @@ func (p *Presenter) MergeRequestsSimple(list []*ent.MergeRequest) []*MergeReques
 	}
 	return out
 }
+
+// MergeRequestReviewer is GitLab's Entities::MergeRequestReviewer: a review request, the
+// reviewer under user beside the review's state.
+type MergeRequestReviewer struct {
+	User      *UserBasic `json:"user"`
+	State     string     `json:"state"`
+	CreatedAt Time       `json:"created_at"`
+}
+
+// MergeRequestReviewers renders review requests loaded with their users.
+func (p *Presenter) MergeRequestReviewers(list []*ent.MergeRequestReviewer) []*MergeRequestReviewer {
+	out := make([]*MergeRequestReviewer, 0, len(list))
+	for _, r := range list {
+		out = append(out, &MergeRequestReviewer{User: p.UserBasic(r.Edges.User), State: r.State, CreatedAt: Time(r.CreatedAt)})
+	}
+	return out
+}
