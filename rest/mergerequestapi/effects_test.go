@@ -206,6 +206,17 @@ func TestMergeRequestSubscriptions(t *testing.T) {
 	}
 	assert.Equal(t, []string{"developer", "maintainer", "reporter", "root"}, names)
 	assert.ElementsMatch(t, []string{"id", "username", "name", "state", "locked", "avatar_url", "web_url"}, servertest.Keys(people[0]))
+	// GitLab pages the participants (Kaminari.paginate_array): headers, and per_page cuts.
+	assert.Equal(t, "4", r.Header.Get("X-Total"))
+	assert.Equal(t, "1", r.Header.Get("X-Total-Pages"))
+	assert.Equal(t, "20", r.Header.Get("X-Per-Page"))
+	r = f.Do(t, "GET", f.base+"/1/participants?per_page=3&page=2", "reporter", nil)
+	require.Equal(t, 200, r.Status, r.String())
+	people = servertest.List(t, r)
+	require.Len(t, people, 1)
+	assert.Equal(t, "root", people[0]["username"])
+	assert.Equal(t, "2", r.Header.Get("X-Total-Pages"))
+	assert.Equal(t, "1", r.Header.Get("X-Prev-Page"))
 	// A commenter is subscribed by commenting.
 	assert.Equal(t, true, servertest.Object(t, f.Do(t, "GET", f.base+"/1", "root", nil))["subscribed"])
 	servertest.RequireError(t, f.Do(t, "GET", f.base+"/1/participants", "guest", nil), 404, "message", "404 Merge Request Not Found")
