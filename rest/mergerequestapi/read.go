@@ -32,7 +32,10 @@ func (h *handlers) get(c *gin.Context) error {
 		return err
 	}
 	if diverged {
-		n := 0 // the merge service counts them once it exists
+		n, err := h.mrs.DivergedCommitsCount(ctx, mr)
+		if err != nil {
+			return err
+		}
 		o.DivergedCommitsCount = &n
 	}
 	if rebase {

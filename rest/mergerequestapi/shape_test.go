@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"anvil/cmd/anvil/server/servertest"
+	"anvil/internal/git"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -102,4 +103,31 @@ func TestMergeRequestShape(t *testing.T) {
 		r = f.Do(t, "GET", f.base+"/"+iid, "reporter", nil)
 		servertest.RequireError(t, r, 404, "message", "404 Merge Request Not Found")
 	}
+}
+
+// TestMergeRequestDivergedCommitsCount: include_diverged_commits_count=true shows GitLab's
+// diverged_commits_count, the commits of the target branch the source branch lacks; 0 once
+// the source branch is gone.
+func TestMergeRequestDivergedCommitsCount(t *testing.T) {
+	f := newMRFixture(t, "private")
+	f.create(t, "developer", map[string]any{"source_branch": "feature", "target_branch": "main", "title": "Feature"})
+	diverged := func() any {
+		t.Helper()
+		r := f.Do(t, "GET", f.base+"/1?include_diverged_commits_count=true", "reporter", nil)
+		require.Equal(t, 200, r.Status, r.String())
+		return servertest.Object(t, r)["diverged_commits_count"]
+	}
+	assert.Equal(t, float64(0), diverged())
+
+	// main moves two commits on.
+	repo := f.Repo(t, f.P)
+	main, err := repo.Branch(context.Background(), "main")
+	require.NoError(t, err)
+	c1 := servertest.Commit(t, repo, main.Commit.ID, "one.txt", 2)
+	servertest.SetBranch(t, repo, "main", servertest.Commit(t, repo, c1, "two.txt", 3))
+	assert.Equal(t, float64(2), diverged())
+
+	// The source branch is deleted.
+	require.NoError(t, repo.UpdateRef(context.Background(), git.BranchRef("feature"), git.ZeroOID, ""))
+	assert.Equal(t, float64(0), diverged())
 }
