@@ -2,6 +2,7 @@ package presenter
 
 import (
 	"encoding/json"
+	"html"
 	"strconv"
 
 	"anvil/ent"
@@ -25,6 +26,8 @@ type MergeRequestBasic struct {
 	PreparedAt                  *Time           `json:"prepared_at"`
 	ClosedBy                    *UserBasic      `json:"closed_by"`
 	ClosedAt                    *Time           `json:"closed_at"`
+	TitleHTML                   *string         `json:"title_html,omitempty"`
+	DescriptionHTML             *string         `json:"description_html,omitempty"`
 	TargetBranch                string          `json:"target_branch"`
 	SourceBranch                string          `json:"source_branch"`
 	UserNotesCount              int             `json:"user_notes_count"`
@@ -112,6 +115,8 @@ type MergeRequestSimple struct {
 type MergeRequestOptions struct {
 	// LabelDetails renders labels as objects (with_labels_details=true).
 	LabelDetails bool
+	// RenderHTML adds title_html and description_html (render_html=true on the single read).
+	RenderHTML bool
 	// UnresolvedBlockingDiscussions: the project requires resolved threads and some are not
 	// (blocking_discussions_resolved false).
 	UnresolvedBlockingDiscussions bool
@@ -172,6 +177,11 @@ func (p *Presenter) MergeRequestBasic(mr *ent.MergeRequest, o MergeRequestOption
 	}
 	if o.DetailedMergeStatus != "" {
 		out.DetailedMergeStatus = o.DetailedMergeStatus
+	}
+	if o.RenderHTML {
+		// GitLab renders the title on one line (no paragraph) and the description as Markdown.
+		title, desc := html.EscapeString(mr.Title), descriptionHTML(deref(mr.Description))
+		out.TitleHTML, out.DescriptionHTML = &title, &desc
 	}
 	if mr.Imported {
 		out.ImportedFrom = "gitlab_project"
