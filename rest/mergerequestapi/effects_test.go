@@ -206,8 +206,54 @@ func TestMergeRequestSubscriptions(t *testing.T) {
 	}
 	assert.Equal(t, []string{"developer", "maintainer", "reporter", "root"}, names)
 	assert.ElementsMatch(t, []string{"id", "username", "name", "state", "locked", "avatar_url", "web_url"}, servertest.Keys(people[0]))
+	// GitLab pages the participants (Kaminari.paginate_array): headers, and per_page cuts.
+	assert.Equal(t, "4", r.Header.Get("X-Total"))
+	assert.Equal(t, "1", r.Header.Get("X-Total-Pages"))
+	assert.Equal(t, "20", r.Header.Get("X-Per-Page"))
+	r = f.Do(t, "GET", f.base+"/1/participants?per_page=3&page=2", "reporter", nil)
+	require.Equal(t, 200, r.Status, r.String())
+	people = servertest.List(t, r)
+	require.Len(t, people, 1)
+	assert.Equal(t, "root", people[0]["username"])
+	assert.Equal(t, "2", r.Header.Get("X-Total-Pages"))
+	assert.Equal(t, "1", r.Header.Get("X-Prev-Page"))
 	// A commenter is subscribed by commenting.
 	assert.Equal(t, true, servertest.Object(t, f.Do(t, "GET", f.base+"/1", "root", nil))["subscribed"])
 	servertest.RequireError(t, f.Do(t, "GET", f.base+"/1/participants", "guest", nil), 404, "message", "404 Merge Request Not Found")
 	servertest.RequireError(t, f.Do(t, "GET", f.base+"/1/participants", "", nil), 404, "message", "404 Project Not Found")
+}
+
+// TestMergeRequestReviewers: GET .../reviewers lists the review requests as GitLab's
+// Entities::MergeRequestReviewer (the reviewer under user, state, created_at), one offset page
+// with the paging headers; a caller who cannot read the merge request gets 404.
+func TestMergeRequestReviewers(t *testing.T) {
+	f := newMRFixture(t, "private")
+	f.create(t, "developer", map[string]any{"source_branch": "feature", "target_branch": "main", "title": "Feature",
+		"reviewer_ids": []int{f.Users["reporter"].ID, f.Users["maintainer"].ID}})
+
+	r := f.Do(t, "GET", f.base+"/1/reviewers", "reporter", nil)
+	require.Equal(t, 200, r.Status, r.String())
+	assert.Equal(t, "2", r.Header.Get("X-Total"))
+	assert.Equal(t, "1", r.Header.Get("X-Page"))
+	list := servertest.List(t, r)
+	require.Len(t, list, 2)
+	assert.ElementsMatch(t, []string{"user", "state", "created_at"}, servertest.Keys(list[0]))
+	user := list[0]["user"].(map[string]any)
+	assert.Equal(t, "reporter", user["username"])
+	assert.Equal(t, float64(f.Users["reporter"].ID), user["id"])
+	assert.ElementsMatch(t, []string{"id", "username", "name", "state", "locked", "avatar_url", "web_url"}, servertest.Keys(user))
+	assert.Equal(t, "unreviewed", list[0]["state"])
+	assert.Regexp(t, `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`, list[0]["created_at"])
+	assert.Equal(t, "maintainer", list[1]["user"].(map[string]any)["username"])
+
+	r = f.Do(t, "GET", f.base+"/1/reviewers?per_page=1&page=2", "reporter", nil)
+	require.Equal(t, 200, r.Status, r.String())
+	list = servertest.List(t, r)
+	require.Len(t, list, 1)
+	assert.Equal(t, "maintainer", list[0]["user"].(map[string]any)["username"])
+	assert.Equal(t, "2", r.Header.Get("X-Total-Pages"))
+
+	servertest.RequireError(t, f.Do(t, "GET", f.base+"/1/reviewers", "guest", nil), 404, "message", "404 Merge Request Not Found")
+	servertest.RequireError(t, f.Do(t, "GET", f.base+"/1/reviewers", "", nil), 404, "message", "404 Project Not Found")
+	servertest.RequireError(t, f.Do(t, "GET", f.base+"/9/reviewers", "reporter", nil), 404, "message", "404 Merge Request Not Found")
 }

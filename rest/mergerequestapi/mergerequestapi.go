@@ -30,6 +30,7 @@ func (h *handlers) registerCore(t *route.Table) {
 	t.POST("/projects/:id/merge_requests/:merge_request_iid/subscribe", h.subscribe(true), route.SignedIn)
 	t.POST("/projects/:id/merge_requests/:merge_request_iid/unsubscribe", h.subscribe(false), route.SignedIn)
 	t.GET("/projects/:id/merge_requests/:merge_request_iid/participants", h.participants)
+	t.GET("/projects/:id/merge_requests/:merge_request_iid/reviewers", h.reviewers)
 	t.GET("/projects/:id/merge_requests/:merge_request_iid/closes_issues", h.closesIssues)
 	t.GET("/projects/:id/merge_requests/:merge_request_iid/related_issues", h.relatedIssues)
 }

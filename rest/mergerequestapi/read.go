@@ -19,6 +19,7 @@ func (h *handlers) get(c *gin.Context) error {
 	labelDetails := b.BoolDefault("with_labels_details", false)
 	diverged := b.BoolDefault("include_diverged_commits_count", false)
 	rebase := b.BoolDefault("include_rebase_in_progress", false)
+	renderHTML := b.BoolDefault("render_html", false)
 	if err := b.Err(); err != nil {
 		return err
 	}
@@ -31,8 +32,12 @@ func (h *handlers) get(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
+	o.RenderHTML = renderHTML
 	if diverged {
-		n := 0 // the merge service counts them once it exists
+		n, err := h.mrs.DivergedCommitsCount(ctx, mr)
+		if err != nil {
+			return err
+		}
 		o.DivergedCommitsCount = &n
 	}
 	if rebase {

@@ -11,13 +11,50 @@ import (
 	"github.com/gin-gonic/gin"
 )
 
-// participants handles GET .../participants: the users taking part, unpaginated as GitLab.
+// participants handles GET .../participants: the users taking part, one offset page of them
+// as GitLab pages the array (Kaminari.paginate_array).
 func (h *handlers) participants(c *gin.Context) error {
-	users, err := h.mrs.Participants(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), httpx.PathParam(c, "merge_request_iid"))
+	page, err := offsetPage(c)
 	if err != nil {
 		return err
 	}
-	return httpx.OK(c, httpx.P(c).UserBasics(users))
+	all, err := h.mrs.Participants(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), httpx.PathParam(c, "merge_request_iid"))
+	if err != nil {
+		return err
+	}
+	r := pageOf(all, page)
+	return httpx.Page(c, httpx.P(c).BaseURL, r, httpx.P(c).UserBasics(r.Items))
+}
+
+// reviewers handles GET .../reviewers: the review requests with their states, one offset page
+// of them as GitLab pages the array.
+func (h *handlers) reviewers(c *gin.Context) error {
+	page, err := offsetPage(c)
+	if err != nil {
+		return err
+	}
+	all, err := h.mrs.Reviewers(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), httpx.PathParam(c, "merge_request_iid"))
+	if err != nil {
+		return err
+	}
+	r := pageOf(all, page)
+	return httpx.Page(c, httpx.P(c).BaseURL, r, httpx.P(c).MergeRequestReviewers(r.Items))
+}
+
+// offsetPage binds page and per_page.
+func offsetPage(c *gin.Context) (pagination.Offset, error) {
+	b, err := httpx.Bind(c)
+	if err != nil {
+		return pagination.Offset{}, err
+	}
+	page := httpx.Offset(b)
+	return page, b.Err()
+}
+
+// pageOf cuts one offset page out of a whole list.
+func pageOf[T any](all []T, page pagination.Offset) pagination.Result[T] {
+	items := all[min(page.Skip(), len(all)):min(page.Skip()+page.Limit(), len(all))]
+	return pagination.OffsetResult(items, len(all), page)
 }
 
 // closesIssues handles GET .../closes_issues.

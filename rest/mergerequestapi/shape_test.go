@@ -3,9 +3,11 @@ package mergerequestapi_test
 import (
 	"context"
 	"strconv"
+	"strings"
 	"testing"
 
 	"anvil/cmd/anvil/server/servertest"
+	"anvil/internal/git"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -102,4 +104,54 @@ func TestMergeRequestShape(t *testing.T) {
 		r = f.Do(t, "GET", f.base+"/"+iid, "reporter", nil)
 		servertest.RequireError(t, r, 404, "message", "404 Merge Request Not Found")
 	}
+}
+
+// TestMergeRequestDivergedCommitsCount: include_diverged_commits_count=true shows GitLab's
+// diverged_commits_count, the commits of the target branch the source branch lacks; 0 once
+// the source branch is gone.
+func TestMergeRequestDivergedCommitsCount(t *testing.T) {
+	f := newMRFixture(t, "private")
+	f.create(t, "developer", map[string]any{"source_branch": "feature", "target_branch": "main", "title": "Feature"})
+	diverged := func() any {
+		t.Helper()
+		r := f.Do(t, "GET", f.base+"/1?include_diverged_commits_count=true", "reporter", nil)
+		require.Equal(t, 200, r.Status, r.String())
+		return servertest.Object(t, r)["diverged_commits_count"]
+	}
+	assert.Equal(t, float64(0), diverged())
+
+	// main moves two commits on.
+	repo := f.Repo(t, f.P)
+	main, err := repo.Branch(context.Background(), "main")
+	require.NoError(t, err)
+	c1 := servertest.Commit(t, repo, main.Commit.ID, "one.txt", 2)
+	servertest.SetBranch(t, repo, "main", servertest.Commit(t, repo, c1, "two.txt", 3))
+	assert.Equal(t, float64(2), diverged())
+
+	// The source branch is deleted.
+	require.NoError(t, repo.UpdateRef(context.Background(), git.BranchRef("feature"), git.ZeroOID, ""))
+	assert.Equal(t, float64(0), diverged())
+}
+
+// TestMergeRequestRenderHTML: render_html=true adds title_html (one line, escaped) and
+// description_html after closed_at on the single read; without it neither key is sent.
+func TestMergeRequestRenderHTML(t *testing.T) {
+	f := newMRFixture(t, "private")
+	f.create(t, "developer", map[string]any{"source_branch": "feature", "target_branch": "main",
+		"title": "Fix <b>", "description": "First & one\n\nSecond"})
+	r := f.Do(t, "GET", f.base+"/1?render_html=true", "reporter", nil)
+	require.Equal(t, 200, r.Status, r.String())
+	got := servertest.Object(t, r)
+	assert.Equal(t, "Fix &lt;b&gt;", got["title_html"])
+	assert.Equal(t, `<p data-sourcepos="1:1-1:11" dir="auto">First &amp; one</p><p data-sourcepos="3:1-3:6" dir="auto">Second</p>`,
+		got["description_html"])
+	// GitLab's order: closed_at, title_html, description_html, target_branch.
+	body := r.String()
+	assert.Less(t, strings.Index(body, `"closed_at"`), strings.Index(body, `"title_html"`))
+	assert.Less(t, strings.Index(body, `"title_html"`), strings.Index(body, `"description_html"`))
+	assert.Less(t, strings.Index(body, `"description_html"`), strings.Index(body, `"target_branch"`))
+
+	got = servertest.Object(t, f.Do(t, "GET", f.base+"/1", "reporter", nil))
+	assert.NotContains(t, got, "title_html")
+	assert.NotContains(t, got, "description_html")
 }

@@ -2,6 +2,7 @@ package presenter
 
 import (
 	"encoding/json"
+	"html"
 	"strconv"
 
 	"anvil/ent"
@@ -25,6 +26,8 @@ type MergeRequestBasic struct {
 	PreparedAt                  *Time           `json:"prepared_at"`
 	ClosedBy                    *UserBasic      `json:"closed_by"`
 	ClosedAt                    *Time           `json:"closed_at"`
+	TitleHTML                   *string         `json:"title_html,omitempty"`
+	DescriptionHTML             *string         `json:"description_html,omitempty"`
 	TargetBranch                string          `json:"target_branch"`
 	SourceBranch                string          `json:"source_branch"`
 	UserNotesCount              int             `json:"user_notes_count"`
@@ -112,6 +115,8 @@ type MergeRequestSimple struct {
 type MergeRequestOptions struct {
 	// LabelDetails renders labels as objects (with_labels_details=true).
 	LabelDetails bool
+	// RenderHTML adds title_html and description_html (render_html=true on the single read).
+	RenderHTML bool
 	// UnresolvedBlockingDiscussions: the project requires resolved threads and some are not
 	// (blocking_discussions_resolved false).
 	UnresolvedBlockingDiscussions bool
@@ -172,6 +177,11 @@ func (p *Presenter) MergeRequestBasic(mr *ent.MergeRequest, o MergeRequestOption
 	}
 	if o.DetailedMergeStatus != "" {
 		out.DetailedMergeStatus = o.DetailedMergeStatus
+	}
+	if o.RenderHTML {
+		// GitLab renders the title on one line (no paragraph) and the description as Markdown.
+		title, desc := html.EscapeString(mr.Title), descriptionHTML(deref(mr.Description))
+		out.TitleHTML, out.DescriptionHTML = &title, &desc
 	}
 	if mr.Imported {
 		out.ImportedFrom = "gitlab_project"
@@ -281,6 +291,23 @@ func (p *Presenter) MergeRequestsSimple(list []*ent.MergeRequest) []*MergeReques
 	out := make([]*MergeRequestSimple, 0, len(list))
 	for _, mr := range list {
 		out = append(out, p.MergeRequestSimple(mr))
+	}
+	return out
+}
+
+// MergeRequestReviewer is GitLab's Entities::MergeRequestReviewer: a review request, the
+// reviewer under user beside the review's state.
+type MergeRequestReviewer struct {
+	User      *UserBasic `json:"user"`
+	State     string     `json:"state"`
+	CreatedAt Time       `json:"created_at"`
+}
+
+// MergeRequestReviewers renders review requests loaded with their users.
+func (p *Presenter) MergeRequestReviewers(list []*ent.MergeRequestReviewer) []*MergeRequestReviewer {
+	out := make([]*MergeRequestReviewer, 0, len(list))
+	for _, r := range list {
+		out = append(out, &MergeRequestReviewer{User: p.UserBasic(r.Edges.User), State: r.State, CreatedAt: Time(r.CreatedAt)})
 	}
 	return out
 }

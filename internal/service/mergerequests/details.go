@@ -146,3 +146,20 @@ func (s *Service) Participants(ctx context.Context, actor *authz.Actor, ref, iid
 	}
 	return out, nil
 }
+
+// Reviewers returns the review requests of the merge request iid of project ref (GET
+// .../reviewers, GitLab's merge_request_reviewers): each with its user loaded, in the order
+// they were asked.
+func (s *Service) Reviewers(ctx context.Context, actor *authz.Actor, ref, iid string) ([]*ent.MergeRequestReviewer, error) {
+	mr, _, err := s.Find(ctx, actor, ref, iid, authz.ReadMergeRequest)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*ent.MergeRequestReviewer, 0, len(mr.Edges.ReviewerLinks))
+	for _, r := range mr.Edges.ReviewerLinks {
+		if r.Edges.User != nil {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}

@@ -284,3 +284,17 @@ func ptrEq(a, b *string) bool {
 	}
 	return *a == *b
 }
+
+// DivergedCommitsCount is GitLab's diverged_commits_count: the commits of the target branch
+// the source branch does not have (count_commits_between(source, target)), 0 when either
+// branch is gone. mr must be loaded with its project and source project (Load).
+func (s *Service) DivergedCommitsCount(ctx context.Context, mr *ent.MergeRequest) (int, error) {
+	st, err := s.branchState(ctx, mr)
+	if err != nil || st.broken() {
+		return 0, err
+	}
+	if err := bringSource(ctx, st); err != nil {
+		return 0, err
+	}
+	return st.targetRepo.CountCommits(ctx, git.LogOptions{Revisions: []string{"^" + string(st.sourceTip), string(st.targetTip)}})
+}
