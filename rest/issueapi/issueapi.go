@@ -24,6 +24,7 @@ func Register(t *route.Table) {
 	t.POST("/projects/:id/issues", h.create, route.SignedIn)
 	t.PUT("/projects/:id/issues/:issue_iid", h.update, route.SignedIn)
 	t.DELETE("/projects/:id/issues/:issue_iid", h.delete, route.SignedIn)
+	t.GET("/projects/:id/issues/:issue_iid/participants", h.participants)
 	t.POST("/projects/:id/issues/:issue_iid/subscribe", h.subscribe(true), route.SignedIn)
 	t.POST("/projects/:id/issues/:issue_iid/unsubscribe", h.subscribe(false), route.SignedIn)
 }

@@ -65,6 +65,16 @@ func (h *handlers) get(c *gin.Context) error {
 	return httpx.OK(c, out)
 }
 
+// participants handles GET /projects/:id/issues/:issue_iid/participants: the users taking
+// part, unpaginated as GitLab.
+func (h *handlers) participants(c *gin.Context) error {
+	users, err := h.issues.Participants(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), httpx.PathParam(c, "issue_iid"))
+	if err != nil {
+		return err
+	}
+	return httpx.OK(c, httpx.P(c).UserBasics(users))
+}
+
 // subscribe handles POST .../subscribe and .../unsubscribe: 201 with the issue, 304 when the
 // caller's subscription was already so.
 func (h *handlers) subscribe(on bool) httpx.Handler {
