@@ -5,14 +5,18 @@ package issueapi
 
 import (
 	"anvil/internal/service/issues"
+	"anvil/internal/service/mergerequests"
 	"anvil/rest/route"
 )
 
-type handlers struct{ issues *issues.Service }
+type handlers struct {
+	issues *issues.Service
+	mrs    *mergerequests.Service
+}
 
 // Register adds the issue routes.
 func Register(t *route.Table) {
-	h := &handlers{issues: t.S.Issues}
+	h := &handlers{issues: t.S.Issues, mrs: t.S.MergeRequests}
 	t.GET("/issues", h.list(kindGlobal))
 	t.GET("/issues/:id", h.getByID, route.SignedIn)
 	t.GET("/groups/:id/issues", h.list(kindGroup))
@@ -24,6 +28,8 @@ func Register(t *route.Table) {
 	t.POST("/projects/:id/issues", h.create, route.SignedIn)
 	t.PUT("/projects/:id/issues/:issue_iid", h.update, route.SignedIn)
 	t.DELETE("/projects/:id/issues/:issue_iid", h.delete, route.SignedIn)
+	t.GET("/projects/:id/issues/:issue_iid/participants", h.participants)
+	t.GET("/projects/:id/issues/:issue_iid/closed_by", h.closedBy)
 	t.POST("/projects/:id/issues/:issue_iid/subscribe", h.subscribe(true), route.SignedIn)
 	t.POST("/projects/:id/issues/:issue_iid/unsubscribe", h.subscribe(false), route.SignedIn)
 }

@@ -3,9 +3,11 @@ package issueapi
 import (
 	"net/http"
 
+	"anvil/internal/pagination"
 	"anvil/internal/service/issues"
 	"anvil/rest/httpx"
 	"anvil/rest/params"
+	"anvil/rest/presenter"
 
 	"github.com/gin-gonic/gin"
 )
@@ -63,6 +65,36 @@ func (h *handlers) get(c *gin.Context) error {
 	out := httpx.P(c).Issue(is, b.BoolDefault("with_labels_details", false))
 	out.Subscribed = &subscribed
 	return httpx.OK(c, out)
+}
+
+// participants handles GET /projects/:id/issues/:issue_iid/participants: the users taking
+// part, unpaginated as GitLab.
+func (h *handlers) participants(c *gin.Context) error {
+	users, err := h.issues.Participants(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), httpx.PathParam(c, "issue_iid"))
+	if err != nil {
+		return err
+	}
+	return httpx.OK(c, httpx.P(c).UserBasics(users))
+}
+
+// closedBy handles GET /projects/:id/issues/:issue_iid/closed_by: the open merge requests
+// that close the issue when merged, paginated, in the merge request list shape.
+func (h *handlers) closedBy(c *gin.Context) error {
+	b, err := httpx.Bind(c)
+	if err != nil {
+		return err
+	}
+	page := httpx.Offset(b)
+	if err := b.Err(); err != nil {
+		return err
+	}
+	all, err := h.mrs.ClosedBy(c.Request.Context(), httpx.Actor(c), httpx.PathParam(c, "id"), httpx.PathParam(c, "issue_iid"))
+	if err != nil {
+		return err
+	}
+	items := all[min(page.Skip(), len(all)):min(page.Skip()+page.Limit(), len(all))]
+	r := pagination.OffsetResult(items, len(all), page)
+	return httpx.Page(c, httpx.P(c).BaseURL, r, httpx.P(c).MergeRequests(r.Items, presenter.MergeRequestOptions{}))
 }
 
 // subscribe handles POST .../subscribe and .../unsubscribe: 201 with the issue, 304 when the

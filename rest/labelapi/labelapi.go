@@ -5,6 +5,7 @@ package labelapi
 
 import (
 	"net/http"
+	"strconv"
 
 	"anvil/internal/service/labels"
 	"anvil/rest/httpx"
@@ -29,7 +30,9 @@ func Register(t *route.Table) {
 		t.GET(r.prefix+"/:id/labels", h.list)
 		t.GET(r.prefix+"/:id/labels/:label_id", h.get)
 		t.POST(r.prefix+"/:id/labels", h.create, route.SignedIn)
+		t.PUT(r.prefix+"/:id/labels", h.update, route.SignedIn)
 		t.PUT(r.prefix+"/:id/labels/:label_id", h.update, route.SignedIn)
+		t.DELETE(r.prefix+"/:id/labels", h.delete, route.SignedIn)
 		t.DELETE(r.prefix+"/:id/labels/:label_id", h.delete, route.SignedIn)
 		t.POST(r.prefix+"/:id/labels/:label_id/subscribe", h.subscribe(true), route.SignedIn)
 		t.POST(r.prefix+"/:id/labels/:label_id/unsubscribe", h.subscribe(false), route.SignedIn)
@@ -108,12 +111,38 @@ func (h *handlers) create(c *gin.Context) error {
 	return httpx.Created(c, httpx.P(c).Label(v, !h.group))
 }
 
-// update handles PUT .../labels/:label_id.
+// labelRef is the label a route names: the :label_id path segment, or on GitLab's older
+// PUT and DELETE .../labels (still used by python-gitlab's label.save()) exactly one of the
+// label_id and name parameters.
+func labelRef(c *gin.Context, b *params.Binder) string {
+	if c.Param("label_id") != "" {
+		return httpx.PathParam(c, "label_id")
+	}
+	switch hasID, hasName := b.Has("label_id"), b.Has("name"); {
+	case hasID && hasName:
+		b.Fail("label_id, name are mutually exclusive")
+	case !hasID && !hasName:
+		b.Fail("label_id, name are missing, exactly one parameter must be provided")
+	case hasID:
+		if v := b.Int("label_id"); v != nil {
+			return strconv.Itoa(*v)
+		}
+	default:
+		if v := b.String("name"); v != nil && *v != "" {
+			return *v
+		}
+		b.Fail("name is empty")
+	}
+	return ""
+}
+
+// update handles PUT .../labels/:label_id and PUT .../labels (label_id or name).
 func (h *handlers) update(c *gin.Context) error {
 	b, err := httpx.Bind(c)
 	if err != nil {
 		return err
 	}
+	ref := labelRef(c, b)
 	in := input(b, "new_name")
 	if !b.Has("new_name") && !b.Has("color") && !b.Has("description") && !b.Has("priority") {
 		b.Fail("new_name, color, description, priority are missing, at least one parameter must be provided")
@@ -121,16 +150,24 @@ func (h *handlers) update(c *gin.Context) error {
 	if err := b.Err(); err != nil {
 		return err
 	}
-	v, err := h.labels.Update(c.Request.Context(), httpx.Actor(c), h.owner(c), httpx.PathParam(c, "label_id"), in)
+	v, err := h.labels.Update(c.Request.Context(), httpx.Actor(c), h.owner(c), ref, in)
 	if err != nil {
 		return err
 	}
 	return httpx.OK(c, httpx.P(c).Label(v, !h.group))
 }
 
-// delete handles DELETE .../labels/:label_id.
+// delete handles DELETE .../labels/:label_id and DELETE .../labels (label_id or name).
 func (h *handlers) delete(c *gin.Context) error {
-	if err := h.labels.Delete(c.Request.Context(), httpx.Actor(c), h.owner(c), httpx.PathParam(c, "label_id")); err != nil {
+	b, err := httpx.Bind(c)
+	if err != nil {
+		return err
+	}
+	ref := labelRef(c, b)
+	if err := b.Err(); err != nil {
+		return err
+	}
+	if err := h.labels.Delete(c.Request.Context(), httpx.Actor(c), h.owner(c), ref); err != nil {
 		return err
 	}
 	return httpx.NoContent(c)

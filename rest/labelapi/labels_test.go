@@ -168,3 +168,55 @@ func TestLabelPermissions(t *testing.T) {
 		assert.Equal(t, 204, in.Do(t, "DELETE", base+"/a", rtok, nil).Status, base)
 	}
 }
+
+// TestLabels_updateAndDeleteByParameter: GitLab's older PUT and DELETE .../labels name the
+// label with exactly one of label_id and name; python-gitlab's label.save() sends
+// PUT .../labels with name.
+func TestLabels_updateAndDeleteByParameter(t *testing.T) {
+	in := servertest.Start(t)
+	g := in.NewGroup(t, "lab", "public", nil)
+	p := in.NewProject(t, g, "app", "public")
+	pbase := "/projects/" + strconv.Itoa(p.ID) + "/labels"
+	gbase := "/groups/" + strconv.Itoa(g.ID) + "/labels"
+	root := servertest.RootToken
+
+	r := in.Do(t, "POST", pbase, root, url.Values{"name": {"bug"}, "color": {"#d9534f"}})
+	require.Equal(t, 201, r.Status, r.String())
+	id := strconv.Itoa(int(decode[map[string]any](t, r)["id"].(float64)))
+	require.Equal(t, 201, in.Do(t, "POST", gbase, root, url.Values{"name": {"team"}, "color": {"yellow"}}).Status)
+
+	r = in.Do(t, "PUT", pbase, root, `{"name":"bug","description":"Broken"}`)
+	require.Equal(t, 200, r.Status, r.String())
+	assert.Equal(t, "application/json", r.Header.Get("Content-Type"))
+	got := decode[map[string]any](t, r)
+	assert.Equal(t, "bug", got["name"])
+	assert.Equal(t, "Broken", got["description"])
+	r = in.Do(t, "PUT", pbase, root, url.Values{"label_id": {id}, "new_name": {"defect"}})
+	require.Equal(t, 200, r.Status, r.String())
+	assert.Equal(t, "defect", decode[map[string]any](t, r)["name"])
+	r = in.Do(t, "PUT", gbase, root, `{"name":"team","color":"#FF0000"}`)
+	require.Equal(t, 200, r.Status, r.String())
+	assert.Equal(t, "#FF0000", decode[map[string]any](t, r)["color"])
+
+	for _, c := range []struct {
+		method string
+		body   any
+		status int
+		want   string
+	}{
+		{"PUT", url.Values{"color": {"red"}}, 400, `{"error":"label_id, name are missing, exactly one parameter must be provided"}`},
+		{"PUT", url.Values{"name": {"defect"}, "label_id": {id}, "color": {"red"}}, 400, `{"error":"label_id, name are mutually exclusive"}`},
+		{"PUT", url.Values{"name": {"nope"}, "color": {"red"}}, 404, `{"message":"404 Label Not Found"}`},
+		{"DELETE", nil, 400, `{"error":"label_id, name are missing, exactly one parameter must be provided"}`},
+	} {
+		r := in.Do(t, c.method, pbase, root, c.body)
+		assert.Equal(t, c.status, r.Status, r.String())
+		assert.JSONEq(t, c.want, string(r.Body))
+	}
+	anon := in.Do(t, "PUT", pbase, "", url.Values{"name": {"defect"}, "color": {"red"}})
+	assert.Equal(t, 401, anon.Status, anon.String())
+
+	assert.Equal(t, 204, in.Do(t, "DELETE", pbase+"?name=defect", root, nil).Status)
+	assert.Equal(t, 204, in.Do(t, "DELETE", gbase, root, url.Values{"name": {"team"}}).Status)
+	assert.Equal(t, []string{}, names(t, in.Do(t, "GET", pbase, "", nil)))
+}

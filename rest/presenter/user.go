@@ -264,3 +264,20 @@ func (p *Presenter) CustomAttributes(as []*ent.UserCustomAttribute) []CustomAttr
 	}
 	return out
 }
+
+// UserActivity is GitLab's UserActivity entity (GET /user/activities): last_activity_at repeats
+// last_activity_on for older clients.
+type UserActivity struct {
+	Username       string `json:"username"`
+	LastActivityOn *Date  `json:"last_activity_on"`
+	LastActivityAt *Date  `json:"last_activity_at"`
+}
+
+// UserActivities renders users' last activity dates.
+func (p *Presenter) UserActivities(us []*ent.User) []UserActivity {
+	out := make([]UserActivity, 0, len(us))
+	for _, u := range us {
+		out = append(out, UserActivity{Username: u.Username, LastActivityOn: DatePtr(u.LastActivityOn), LastActivityAt: DatePtr(u.LastActivityOn)})
+	}
+	return out
+}

@@ -157,3 +157,15 @@ func TestSettings_permissions(t *testing.T) {
 	m := settingsOf(t, in.Do(t, "GET", "/application/settings", servertest.RootToken, nil))
 	assert.Equal(t, true, m["signup_enabled"], "a refused PUT changes nothing")
 }
+
+// python-gitlab 3.x compares Content-Type with == "application/json" and hands back the raw
+// response otherwise, so GET and PUT must send the bare type, without a charset.
+func TestSettings_contentTypeIsBareJSON(t *testing.T) {
+	in := servertest.Start(t)
+	r := in.Do(t, "GET", "/application/settings", servertest.RootToken, nil)
+	require.Equal(t, http.StatusOK, r.Status, r.String())
+	assert.Equal(t, "application/json", r.Header.Get("Content-Type"))
+	r = in.Do(t, "PUT", "/application/settings", servertest.RootToken, `{"default_projects_limit": 42}`)
+	require.Equal(t, http.StatusOK, r.Status, r.String())
+	assert.Equal(t, "application/json", r.Header.Get("Content-Type"))
+}

@@ -2,8 +2,6 @@
 package settingsapi
 
 import (
-	"net/http"
-
 	"anvil/internal/service/settings"
 	"anvil/rest/httpx"
 	"anvil/rest/presenter"
@@ -27,8 +25,7 @@ func (h *handlers) get(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusOK, presenter.ApplicationSettings(v))
-	return nil
+	return httpx.OK(c, presenter.ApplicationSettings(v))
 }
 
 // update handles PUT /application/settings.
@@ -41,6 +38,5 @@ func (h *handlers) update(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusOK, presenter.ApplicationSettings(v))
-	return nil
+	return httpx.OK(c, presenter.ApplicationSettings(v))
 }

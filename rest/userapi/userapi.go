@@ -13,6 +13,7 @@ type handlers struct{ users *users.Service }
 func Register(t *route.Table) {
 	h := &handlers{users: t.S.Users}
 	t.GET("/user", h.current, route.SignedIn, route.UserScope)
+	t.GET("/user/activities", h.activities, route.AdminOnly, route.UserScope)
 	t.GET("/users", h.list, route.UserScope)
 	t.GET("/users/:id", h.get, route.UserScope)
 	t.POST("/users", h.create, route.AdminOnly)

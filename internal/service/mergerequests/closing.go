@@ -8,6 +8,7 @@ import (
 
 	"anvil/ent"
 	"anvil/ent/issue"
+	"anvil/ent/mergerequest"
 	"anvil/ent/mergerequestdiffcommit"
 	"anvil/ent/predicate"
 	"anvil/internal/apperr"
@@ -191,4 +192,37 @@ func str(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// ClosedBy returns the open merge requests of the issue's project that close the issue iid of
+// project ref when merged (GET /projects/:id/issues/:issue_iid/closed_by), oldest first, if the
+// actor may read merge requests there; a closed issue has none, as in GitLab.
+func (s *Service) ClosedBy(ctx context.Context, actor *authz.Actor, ref, iid string) ([]*ent.MergeRequest, error) {
+	is, level, err := s.issues.Find(ctx, actor, ref, iid)
+	if err != nil {
+		return nil, err
+	}
+	out := []*ent.MergeRequest{}
+	if is.State != issue.StateOpened || !authz.CanProject(actor, is.Edges.Project, level, authz.ReadMergeRequest) {
+		return out, nil
+	}
+	open, err := Load(db.ClientFrom(ctx, s.client).MergeRequest.Query().
+		Where(mergerequest.ProjectID(is.ProjectID), mergerequest.StateEQ(mergerequest.StateOpened))).
+		Order(ent.Asc(mergerequest.FieldID)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, mr := range open {
+		closing, err := s.ClosingIssues(ctx, mr)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range closing {
+			if c.ID == is.ID {
+				out = append(out, mr)
+				break
+			}
+		}
+	}
+	return out, nil
 }
