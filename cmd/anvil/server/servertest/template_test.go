@@ -8,7 +8,9 @@ import (
 
 	"anvil/cmd/anvil/server/servertest"
 
+	"entgo.io/ent/dialect"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/riverdriver/riversqlite"
 	"github.com/riverqueue/river/rivermigrate"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -25,9 +27,16 @@ func TestStart_templateSchemaIsCurrent(t *testing.T) {
 	require.NoError(t, in.DB.Client.Schema.WriteTo(ctx, &plan))
 	assert.NotRegexp(t, regexp.MustCompile(`(?i)\b(CREATE|ALTER|DROP)\b`), plan.String(), "ent would change the template's schema")
 
-	m, err := rivermigrate.New(riverpgxv5.New(nil), nil)
-	require.NoError(t, err)
-	all := m.AllVersions()
+	var all []rivermigrate.Migration
+	if in.DB.Dialect == dialect.SQLite {
+		m, err := rivermigrate.New(riversqlite.New(nil), nil)
+		require.NoError(t, err)
+		all = m.AllVersions()
+	} else {
+		m, err := rivermigrate.New(riverpgxv5.New(nil), nil)
+		require.NoError(t, err)
+		all = m.AllVersions()
+	}
 	var applied int
 	require.NoError(t, in.DB.SQL.QueryRowContext(ctx, "SELECT max(version) FROM river_migration WHERE line = 'main'").Scan(&applied))
 	assert.Equal(t, all[len(all)-1].Version, applied, "River's migrations")
