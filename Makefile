@@ -28,9 +28,10 @@ build:
 ## The two suites run side by side (make -j2 -O: each one's output is printed whole when it
 ## ends): a suite on its own left the 2 cores idle much of the time, its tests waiting on
 ## PostgreSQL's fsyncs, on git subprocesses and on the job queue, and a test binary is mostly
-## one goroutine at a time (few tests are parallel). Every test server starts from a copy of a
-## migrated template database instead of migrating an empty one (servertest/template.go): the
-## migration was most of a server start on PostgreSQL with -race. Figures: docs/PERFORMANCE.md.
+## one goroutine at a time (few tests are parallel). ANVIL_TEST_TEMPLATE=1 starts every test
+## server on a copy of a migrated template database instead of migrating an empty one
+## (servertest/template.go; the migration is most of a server start on PostgreSQL with -race);
+## it is opt-in until measured and run on both databases. Figures: docs/PERFORMANCE.md.
 test: vet
 	@$(MAKE) --no-print-directory -j2 -O test-sqlite test-postgres
 	@$(MAKE) --no-print-directory fuzz-params

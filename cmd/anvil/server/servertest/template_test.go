@@ -21,6 +21,7 @@ import (
 // makes: ent finds nothing to change, and River's migrations are all applied. Then the server
 // works on it (root signs in and creates a project).
 func TestStart_templateSchemaIsCurrent(t *testing.T) {
+	t.Setenv("ANVIL_TEST_TEMPLATE", "1")
 	ctx := context.Background()
 	in := servertest.Start(t)
 	var plan bytes.Buffer
