@@ -24,7 +24,17 @@ build:
 ## registry (internal/registryserver TestOCIConformance: the suite pinned as a go.mod tool, built
 ## and run with a 5-minute bound; ANVIL_CONFORMANCE_RESULTS=dir keeps its report), and a bounded
 ## part (3,000 requests) of the fuzz campaign over every route (rest TestFuzzCampaign_...)
-test: vet test-sqlite test-postgres fuzz-params
+##
+## The two suites run side by side (make -j2 -O: each one's output is printed whole when it
+## ends): the PostgreSQL suite alone used 18.1 CPU-min in 24 min on 2 cores, its tests waiting on
+## PostgreSQL's fsyncs, on git subprocesses and on the job queue, and a test binary is mostly
+## one goroutine at a time (few tests are parallel). ANVIL_TEST_TEMPLATE=1 starts every test
+## server on a copy of a migrated template database instead of migrating an empty one
+## (servertest/template.go; the migration is expected to be most of a -race PostgreSQL start);
+## it is opt-in until measured and run on both databases. Figures: docs/PERFORMANCE.md.
+test: vet
+	@$(MAKE) --no-print-directory -j2 -O test-sqlite test-postgres
+	@$(MAKE) --no-print-directory fuzz-params
 
 SQLITE_RACE := $(if $(ANVIL_TEST_DATABASE_URL),,-race)
 test-sqlite:

@@ -60,6 +60,9 @@ type Options struct {
 	Hasher users.Hasher
 	// Jobs registers extra job kinds before the queue starts (tests' probes).
 	Jobs func(q *jobs.Queue)
+	// Migrated says the database already holds this build's schema, ent's and River's (a test
+	// database copied from a migrated template, see servertest): New skips the migrations.
+	Migrated bool
 }
 
 // New opens and migrates the database, bootstraps the administrator and builds the handler.
@@ -71,9 +74,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	if err != nil {
 		return nil, err
 	}
-	if err := d.Migrate(ctx); err != nil {
-		_ = d.Close()
-		return nil, err
+	if !opts.Migrated {
+		if err := d.Migrate(ctx); err != nil {
+			_ = d.Close()
+			return nil, err
+		}
 	}
 	hasher := opts.Hasher
 	if hasher == nil {
@@ -88,10 +93,12 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		return nil, err
 	}
 	// River's tables beside ent's.
-	if err := svc.Jobs.Migrate(ctx); err != nil {
-		_ = svc.Close()
-		_ = d.Close()
-		return nil, err
+	if !opts.Migrated {
+		if err := svc.Jobs.Migrate(ctx); err != nil {
+			_ = svc.Close()
+			_ = d.Close()
+			return nil, err
+		}
 	}
 	if opts.Jobs != nil {
 		opts.Jobs(svc.Jobs)

@@ -5,9 +5,7 @@ package servertest
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"log/slog"
@@ -51,7 +49,9 @@ func StartWith(tb testing.TB, opts server.Options, configure ...func(*config.Con
 	tb.Helper()
 	dir := tb.TempDir()
 	cfg := config.Config{DataDir: dir, InitialRootToken: RootToken, InitialRootPassword: "Zq4-ember-Lt8w"}
-	cfg.DatabaseURL = Database(tb)
+	// A copy of a migrated template (template.go): the server skips its migrations.
+	dbURL, migrated := migratedDatabase(tb, dir)
+	cfg.DatabaseURL = dbURL
 	ts := httptest.NewUnstartedServer(nil)
 	cfg.Listen = ts.Listener.Addr().String()
 	cfg.ExternalURL = "http://" + cfg.Listen
@@ -60,6 +60,9 @@ func StartWith(tb testing.TB, opts server.Options, configure ...func(*config.Con
 	for _, fn := range configure {
 		fn(&cfg)
 	}
+	// A configuration that moved the database or the data directory gets an empty one, which
+	// the server migrates.
+	opts.Migrated = opts.Migrated || (migrated && cfg.DatabaseURL == dbURL && cfg.DataDir == dir)
 	if err := cfg.Normalize(); err != nil {
 		tb.Fatal(err)
 	}
@@ -104,9 +107,7 @@ func freshPostgres(tb testing.TB, base string) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	name := "anvil_test_" + hex.EncodeToString(b)
+	name := "anvil_test_" + randomHex(6)
 	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
 		tb.Fatalf("create test database: %v", err)
 	}
@@ -114,6 +115,12 @@ func freshPostgres(tb testing.TB, base string) string {
 		_, _ = admin.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
 		_ = admin.Close()
 	})
+	return databaseURL(tb, base, name)
+}
+
+// databaseURL is base with its database replaced by name.
+func databaseURL(tb testing.TB, base, name string) string {
+	tb.Helper()
 	u, err := url.Parse(base)
 	if err != nil {
 		tb.Fatal(err)
