@@ -90,11 +90,17 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, parent Parent, p
 	if err != nil {
 		return res, err
 	}
-	n, err := q.Clone().Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(ctx)
+	// The count and the ids are planned for the filter's values, as the merge request list's
+	// are: a generic plan, blind to which labels and milestone are asked for, may walk the
+	// project's issues newest first (the (project_id, created_at, id) index) and probe each
+	// one's labels, where the labels' few shared issues are the cheap start.
+	// The edges of the page's rows keep their cached plans.
+	custom := db.WithCustomPlans(ctx)
+	n, err := q.Clone().Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(custom)
 	if err != nil {
 		return res, err
 	}
-	rows, err := s.page(ctx, order(q, o).Offset(page.Skip()).Limit(page.Limit()))
+	rows, err := s.pageOf(custom, ctx, order(q, o).Offset(page.Skip()).Limit(page.Limit()))
 	if err != nil {
 		return res, err
 	}
@@ -117,7 +123,12 @@ func (s *Service) Page(ctx context.Context, q *ent.IssueQuery, o Order, skip, li
 // vote counts of every row the sort sees (SQLite evaluates the select list before sorting),
 // not of the page's rows only.
 func (s *Service) page(ctx context.Context, q *ent.IssueQuery) ([]*ent.Issue, error) {
-	ids, err := q.IDs(ctx)
+	return s.pageOf(ctx, ctx, q)
+}
+
+// pageOf is page with the ids read in idsCtx (List's custom plans).
+func (s *Service) pageOf(idsCtx, ctx context.Context, q *ent.IssueQuery) ([]*ent.Issue, error) {
+	ids, err := q.IDs(idsCtx)
 	if err != nil || len(ids) == 0 {
 		return []*ent.Issue{}, err
 	}
