@@ -98,13 +98,14 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, parent Parent, p
 		return res, err
 	}
 	// The count and the ids are planned for the filter's values (labels, people, states): a
-	// generic plan suits some filters and is many times slower for others.
-	ctx = db.WithCustomPlans(ctx)
-	n, err := q.Clone().Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(ctx)
+	// generic plan suits some filters and is many times slower for others. The page's rows and
+	// edges keep their cached plans: planning each of them again cost more than it saved.
+	custom := db.WithCustomPlans(ctx)
+	n, err := q.Clone().Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(custom)
 	if err != nil {
 		return res, err
 	}
-	rows, err := s.page(ctx, order(q, o).Offset(page.Skip()).Limit(page.Limit()))
+	rows, err := s.pageOf(custom, ctx, order(q, o).Offset(page.Skip()).Limit(page.Limit()))
 	if err != nil {
 		return res, err
 	}
@@ -112,11 +113,12 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, parent Parent, p
 	return res, nil
 }
 
-// page reads a page in two steps: the ids in order (the sort carries only the id and the
+// pageOf reads a page in two steps: the ids in order (the sort carries only the id and the
 // order's keys), then those merge requests with what Load selects, so that the vote counts and
 // edges are read for the page's rows only.
-func (s *Service) page(ctx context.Context, q *ent.MergeRequestQuery) ([]*ent.MergeRequest, error) {
-	ids, err := q.IDs(ctx)
+// The ids are read in idsCtx (List's custom plans), the rows and edges in ctx.
+func (s *Service) pageOf(idsCtx, ctx context.Context, q *ent.MergeRequestQuery) ([]*ent.MergeRequest, error) {
+	ids, err := q.IDs(idsCtx)
 	if err != nil || len(ids) == 0 {
 		return []*ent.MergeRequest{}, err
 	}
