@@ -37,14 +37,21 @@ build:
 ## under the doubled load, so the suites run one after the other until that is understood.
 test: vet test-sqlite test-postgres fuzz-params
 
+## TEST_P is go test's -p: how many compiles and test binaries run at once (Go's default is the
+## number of cores, 2 here). A running test binary takes one of those places for as long as it
+## runs, yet mostly waits (on PostgreSQL, git subprocesses, the job queue; few tests are
+## parallel), so with -p 2 two waiting binaries keep the cores idle and every compile waits
+## behind them; with 4, compiles and other binaries use that time (docs/PERFORMANCE.md, "The
+## test suite").
+TEST_P ?= 4
 SQLITE_RACE := $(if $(ANVIL_TEST_DATABASE_URL),,-race)
 test-sqlite:
-	env -u ANVIL_TEST_DATABASE_URL $(GO) test $(SQLITE_RACE) -count=1 -timeout 20m $(PKGS)
+	env -u ANVIL_TEST_DATABASE_URL $(GO) test $(SQLITE_RACE) -p $(TEST_P) -count=1 -timeout 20m $(PKGS)
 
 test-postgres:
 	@if [ -n "$$ANVIL_TEST_DATABASE_URL" ]; then \
 		echo "== PostgreSQL: $$ANVIL_TEST_DATABASE_URL"; \
-		$(GO) test -race -count=1 -timeout 20m $(PKGS); \
+		$(GO) test -race -p $(TEST_P) -count=1 -timeout 20m $(PKGS); \
 	else echo "== ANVIL_TEST_DATABASE_URL not set: PostgreSQL suite skipped"; fi
 
 ## fuzz: the parameter parser's Go fuzz target for FUZZTIME, then the whole fuzz campaign:

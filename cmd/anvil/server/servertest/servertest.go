@@ -100,21 +100,20 @@ func Database(tb testing.TB) string {
 	return ""
 }
 
-// freshPostgres creates a uniquely named database on the server of base and drops it at the end.
+// freshPostgres creates a uniquely named database on the server of base and drops it once tb
+// has ended (in the background: dropdb.go).
 func freshPostgres(tb testing.TB, base string) string {
 	tb.Helper()
 	admin, err := sql.Open("postgres", base)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	name := "anvil_test_" + randomHex(6)
+	dropLeftovers(tb, admin, base)
+	name := testDBName()
 	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
 		tb.Fatalf("create test database: %v", err)
 	}
-	tb.Cleanup(func() {
-		_, _ = admin.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
-		_ = admin.Close()
-	})
+	tb.Cleanup(func() { dropInBackground(admin, name) })
 	return databaseURL(tb, base, name)
 }
 

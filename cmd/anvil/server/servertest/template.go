@@ -288,16 +288,14 @@ func migratedDatabase(tb testing.TB, dataDir string) (string, bool) {
 		tb.Logf("no PostgreSQL template (the server migrates): %v", err)
 		return Database(tb), false
 	}
-	name := "anvil_test_" + randomHex(6)
+	dropLeftovers(tb, admin, pg)
+	name := testDBName()
 	if _, err := admin.Exec("CREATE DATABASE " + name + " TEMPLATE " + tmpl); err != nil {
 		_ = admin.Close()
 		tb.Logf("copy the template %s (the server migrates): %v", tmpl, err)
 		return Database(tb), false
 	}
-	tb.Cleanup(func() {
-		_, _ = admin.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
-		_ = admin.Close()
-	})
+	tb.Cleanup(func() { dropInBackground(admin, name) })
 	return databaseURL(tb, pg, name), true
 }
 
