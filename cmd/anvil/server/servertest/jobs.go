@@ -53,7 +53,7 @@ func (in *Instance) pendingJobs(ctx context.Context) (string, error) {
 	}
 	rows, err := in.DB.SQL.QueryContext(ctx,
 		"SELECT kind, 'outbox' FROM job_outbox"+
-			" UNION ALL SELECT kind, state FROM river_job"+
+			" UNION ALL SELECT kind, CAST(state AS TEXT) FROM river_job"+
 			" WHERE state IN ('available', 'running', 'pending', 'retryable')"+
 			" OR (state = 'scheduled' AND scheduled_at <= "+now+")")
 	if err != nil {
