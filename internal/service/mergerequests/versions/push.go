@@ -161,8 +161,8 @@ func (s *Service) RunTargetRefresh(ctx context.Context, j TargetRefreshJob) erro
 // into the target (GitLab's post_merge_manually_merged: the head is among the pushed commits,
 // and the version is not empty), with the commit that merged it, and reports whether it did.
 func (s *Service) mergeByPush(ctx context.Context, mr *ent.MergeRequest, j TargetRefreshJob) (bool, error) {
-	if s.merged == nil {
-		return false, nil
+	if s.merged == nil || mr.SourceProjectID == nil {
+		return false, nil // GitLab leaves merge requests whose source project is gone alone
 	}
 	latest, err := s.client.MergeRequestDiff.Get(ctx, *mr.LatestDiffID)
 	if err != nil || latest.HeadCommitSha == nil || latest.State == StateEmpty {
