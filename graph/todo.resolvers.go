@@ -46,11 +46,7 @@ func (r *todoResolver) TargetURL(ctx context.Context, obj *ent.Todo) (*string, e
 
 // TargetEntity is the resolver for the targetEntity field.
 func (r *todoResolver) TargetEntity(ctx context.Context, obj *ent.Todo) (ent.Noder, error) {
-	is, err := r.svc.Todos.TargetIssue(ctx, actor(ctx), obj)
-	if is == nil {
-		return nil, err
-	}
-	return is, nil
+	return r.todoTarget(ctx, obj)
 }
 
 // Nodes is the resolver for the nodes field.

@@ -72,24 +72,48 @@ func (r *Resolver) todoBody(ctx context.Context, t *ent.Todo) (string, error) {
 	if t.Body != nil {
 		return *t.Body, nil
 	}
-	is, err := r.svc.Todos.TargetIssue(ctx, actor(ctx), t)
-	if err != nil || is == nil {
-		return "", err
-	}
-	return is.Title, nil
+	o, err := r.svc.Todos.Target(ctx, actor(ctx), t)
+	return o.Title(), err
 }
 
 // todoTargetURL is the target's web URL (with the comment's anchor for a mention in a note).
 func (r *Resolver) todoTargetURL(ctx context.Context, t *ent.Todo) (*string, error) {
-	is, err := r.svc.Todos.TargetIssue(ctx, actor(ctx), t)
-	if err != nil || is == nil {
+	o, err := r.svc.Todos.Target(ctx, actor(ctx), t)
+	if err != nil {
 		return nil, err
 	}
-	url := r.baseURL + issuePath(is)
+	var path string
+	switch {
+	case o.Issue != nil:
+		path = issuePath(o.Issue)
+	case o.MergeRequest != nil:
+		path = mergeRequestPath(o.MergeRequest)
+	case o.Epic != nil:
+		path = epicPath(o.Epic.Epic)
+	default:
+		return nil, nil
+	}
+	url := r.baseURL + path
 	if t.NoteID != nil {
 		url += "#note_" + strconv.Itoa(*t.NoteID)
 	}
 	return &url, nil
+}
+
+// todoTarget is the to-do's target as a Todoable, nil when the user may not read it.
+func (r *Resolver) todoTarget(ctx context.Context, t *ent.Todo) (ent.Noder, error) {
+	o, err := r.svc.Todos.Target(ctx, actor(ctx), t)
+	switch {
+	case err != nil:
+		return nil, err
+	case o.Issue != nil:
+		return o.Issue, nil
+	case o.MergeRequest != nil:
+		return o.MergeRequest, nil
+	case o.Epic != nil:
+		return o.Epic.Epic, nil
+	}
+	return nil, nil
 }
 
 // todoNodes are a page's to-dos.

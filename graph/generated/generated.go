@@ -10531,7 +10531,7 @@ extend type Todo {
   """
   targetUrl: String
   """
-  Target of the to-do item (an issue), when the user may read it.
+  Target of the to-do item (an issue, a merge request or an epic), when the user may read it.
   """
   targetEntity: Todoable
 }
@@ -10555,6 +10555,8 @@ interface Todoable {
 }
 
 extend type Issue implements Todoable
+extend type MergeRequest implements Todoable
+extend type Epic implements Todoable
 
 """
 Values for to-do target types.
@@ -38954,11 +38956,21 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 	switch obj := (obj).(type) {
 	case nil:
 		return graphql.Null
+	case *ent.MergeRequest:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._MergeRequest(ctx, sel, obj)
 	case *ent.Issue:
 		if obj == nil {
 			return graphql.Null
 		}
 		return ec._Issue(ctx, sel, obj)
+	case *ent.Epic:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Epic(ctx, sel, obj)
 	case *ent.User:
 		if obj == nil {
 			return graphql.Null
@@ -38984,11 +38996,6 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Milestone(ctx, sel, obj)
-	case *ent.MergeRequest:
-		if obj == nil {
-			return graphql.Null
-		}
-		return ec._MergeRequest(ctx, sel, obj)
 	case *ent.Member:
 		if obj == nil {
 			return graphql.Null
@@ -39004,11 +39011,6 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Group(ctx, sel, obj)
-	case *ent.Epic:
-		if obj == nil {
-			return graphql.Null
-		}
-		return ec._Epic(ctx, sel, obj)
 	default:
 		if typedObj, ok := obj.(graphql.Marshaler); ok {
 			return typedObj
@@ -39022,11 +39024,21 @@ func (ec *executionContext) _Todoable(ctx context.Context, sel ast.SelectionSet,
 	switch obj := (obj).(type) {
 	case nil:
 		return graphql.Null
+	case *ent.MergeRequest:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._MergeRequest(ctx, sel, obj)
 	case *ent.Issue:
 		if obj == nil {
 			return graphql.Null
 		}
 		return ec._Issue(ctx, sel, obj)
+	case *ent.Epic:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Epic(ctx, sel, obj)
 	default:
 		if typedObj, ok := obj.(graphql.Marshaler); ok {
 			return typedObj
@@ -40819,7 +40831,7 @@ func (ec *executionContext) _DiscussionEdge(ctx context.Context, sel ast.Selecti
 	return out
 }
 
-var epicImplementors = []string{"Epic", "Node"}
+var epicImplementors = []string{"Epic", "Node", "Todoable"}
 
 func (ec *executionContext) _Epic(ctx context.Context, sel ast.SelectionSet, obj *ent.Epic) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, epicImplementors)
@@ -44417,7 +44429,7 @@ func (ec *executionContext) _MemberEdge(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
-var mergeRequestImplementors = []string{"MergeRequest", "Node"}
+var mergeRequestImplementors = []string{"MergeRequest", "Node", "Todoable"}
 
 func (ec *executionContext) _MergeRequest(ctx context.Context, sel ast.SelectionSet, obj *ent.MergeRequest) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, mergeRequestImplementors)

@@ -283,6 +283,7 @@ func New(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger, has
 	nt.Register(notes.TypeMergeRequest, notes.NewMergeRequestNoteable(d.Client, mrs))
 	approvals := mergerequests.NewApprovals(mrs, notes.NewMergeRequestSystemNotes(nt))
 	mrVersions.OnVersionAdded(approvals.ResetOnPush)        // approvals reset on push (reset_approvals_on_push)
+	mrVersions.OnMergedByPush(mrs.MergedByPush)             // merge requests merged by a push to their target
 	todoRecorder.UseApprovers(approvals)                    // "approval_required" to-dos
 	approvals.OnApproved(todoRecorder.MergeRequestApproved) // an approval marks the approver's to-dos done
 	// Issuables with resource events, each on its own line: their domains find them.

@@ -16,6 +16,7 @@ import (
 	"anvil/internal/service/projects"
 	"anvil/internal/service/protectedbranches"
 	"anvil/internal/service/repos"
+	"anvil/internal/service/resourceevents"
 	"anvil/internal/service/wire"
 )
 
@@ -37,6 +38,10 @@ type Change struct {
 	Action string            // created, updated, closed, reopened, merged or destroyed
 	Before *ent.MergeRequest // before the write, edges loaded as Load does; nil when created
 	After  *ent.MergeRequest // as written, read in the transaction with Load; nil when destroyed
+	// Via is what merged it when no one asked for the merge: the commit of a push to the
+	// target branch that brought its head in, or the merge request whose merge did (the state
+	// event's source_commit or source_merge_request_id). Zero otherwise.
+	Via resourceevents.Source
 }
 
 // Observer receives every merge request change in the change's transaction; an error rolls

@@ -141,6 +141,11 @@ func (s *Service) RunTargetRefresh(ctx context.Context, j TargetRefreshJob) erro
 	if err != nil || mr.State != mergerequest.StateOpened || mr.LatestDiffID == nil {
 		return err
 	}
+	// A push that merged it by hand ends it first, so it gets no empty version.
+	merged, err := s.mergeByPush(ctx, mr, j)
+	if err != nil || merged {
+		return err
+	}
 	reload, err := s.targetMoveReloads(ctx, mr, j)
 	if err != nil || !reload {
 		return err
@@ -150,6 +155,35 @@ func (s *Service) RunTargetRefresh(ctx context.Context, j TargetRefreshJob) erro
 		return nil
 	}
 	return err
+}
+
+// mergeByPush hands mr to the merged observer when the push brought the latest version's head
+// into the target (GitLab's post_merge_manually_merged: the head is among the pushed commits,
+// and the version is not empty), with the commit that merged it, and reports whether it did.
+func (s *Service) mergeByPush(ctx context.Context, mr *ent.MergeRequest, j TargetRefreshJob) (bool, error) {
+	if s.merged == nil || mr.SourceProjectID == nil {
+		return false, nil // GitLab leaves merge requests whose source project is gone alone
+	}
+	latest, err := s.client.MergeRequestDiff.Get(ctx, *mr.LatestDiffID)
+	if err != nil || latest.HeadCommitSha == nil || latest.State == StateEmpty {
+		return false, err
+	}
+	target, err := s.client.Project.Get(ctx, mr.ProjectID)
+	if err != nil {
+		return false, err
+	}
+	repo, err := s.repos.Repository(target)
+	if err != nil {
+		return false, err
+	}
+	commit, ok, err := repo.MergedBy(ctx, *latest.HeadCommitSha, j.Before, j.After)
+	if errors.Is(err, git.ErrReferenceNotFound) || errors.Is(err, git.ErrObjectNotFound) {
+		return false, nil // a commit gone (a later force push) merges nothing
+	}
+	if err != nil || !ok {
+		return false, err
+	}
+	return true, s.merged(ctx, mr.ID, j.PusherID, string(commit))
 }
 
 // targetMoveReloads reports whether the target's move asks for a new version: a force push

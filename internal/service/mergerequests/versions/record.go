@@ -291,6 +291,7 @@ func (s *Service) save(ctx context.Context, mr *ent.MergeRequest, authorID *int,
 				}
 			}
 		}
+		out = d // before the added commits: a target move may add none
 		if len(s.added) > 0 && previous != nil {
 			added, err := addedCommits(ctx, tx, previous, rows)
 			if err != nil || len(added) == 0 {
@@ -302,7 +303,6 @@ func (s *Service) save(ctx context.Context, mr *ent.MergeRequest, authorID *int,
 				}
 			}
 		}
-		out = d
 		return nil
 	})
 	if err != nil {

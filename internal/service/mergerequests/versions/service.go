@@ -32,7 +32,14 @@ type Service struct {
 	added []CommitsAdded
 	// versions is told of every version that follows another (approvals reset on push).
 	versions []VersionAdded
+	// merged records a merge request merged by a push to its target branch.
+	merged MergedByPush
 }
+
+// MergedByPush records the open merge request mrID as merged by a push of pusherID (nil:
+// unknown) to its target branch that brought its head in through commit (the merge request
+// service's MergedByPush).
+type MergedByPush func(ctx context.Context, mrID int, pusherID *int, commit string) error
 
 // VersionAdded is told, in the version's transaction, of a new version of mr that follows
 // previous (never of the first one): the source or target branch moved. authorID is who moved
@@ -68,3 +75,8 @@ func (s *Service) OnCommitsAdded(f CommitsAdded) { s.added = append(s.added, f) 
 // OnVersionAdded registers an observer of versions that follow another (approvals reset on
 // push); call it while wiring.
 func (s *Service) OnVersionAdded(f VersionAdded) { s.versions = append(s.versions, f) }
+
+// OnMergedByPush sets who records a merge request merged by a push to its target branch (the
+// merge request service, built after this one); call it while wiring. Without it such merge
+// requests stay open.
+func (s *Service) OnMergedByPush(f MergedByPush) { s.merged = f }

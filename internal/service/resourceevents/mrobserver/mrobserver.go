@@ -50,7 +50,7 @@ func (o *Observer) MergeRequestChanged(ctx context.Context, actor *authz.Actor, 
 	}
 	switch ch.Action {
 	case mergerequests.ActionClosed, mergerequests.ActionReopened, mergerequests.ActionMerged:
-		return rec.State(ctx, ch.Action, resourceevents.Source{})
+		return rec.State(ctx, ch.Action, ch.Via) // a merge by push names its commit or merge request
 	}
 	return nil
 }
