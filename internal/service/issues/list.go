@@ -96,15 +96,22 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, parent Parent, p
 	// one's labels, where the labels' few shared issues are the cheap start.
 	// The edges of the page's rows keep their cached plans.
 	custom := db.WithCustomPlans(ctx)
-	n, err := q.Clone().Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(custom)
+	rows, err := s.pageOf(custom, ctx, order(q.Clone(), o).Offset(page.Skip()).Limit(page.Limit()))
 	if err != nil {
 		return res, err
 	}
-	rows, err := s.pageOf(custom, ctx, order(q, o).Offset(page.Skip()).Limit(page.Limit()))
+	res.Items = rows
+	// A page that is not full and not past the end is the last one: it gives the total, and
+	// the count (which reads every match up to the bound) is not run.
+	if len(rows) < page.Limit() && (len(rows) > 0 || page.Skip() == 0) {
+		res.Total = pagination.BoundedTotal(page.Skip() + len(rows))
+		return res, nil
+	}
+	n, err := q.Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(custom)
 	if err != nil {
 		return res, err
 	}
-	res.Items, res.Total = rows, pagination.BoundedTotal(n)
+	res.Total = pagination.BoundedTotal(n)
 	return res, nil
 }
 
