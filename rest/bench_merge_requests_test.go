@@ -133,6 +133,10 @@ func BenchmarkMergeRequests(b *testing.B) {
 			}
 			b.Logf("%s: X-Total %s", u[len(api):], resp.Header.Get("X-Total"))
 		}
+		for _, u := range []string{fmt.Sprintf("%s/projects/%d%s", api, projects[0].ID, query), fmt.Sprintf("%s/groups/%d%s", api, group.ID, query),
+			fmt.Sprintf("%s/projects/%d/merge_requests", api, projects[0].ID)} {
+			traceStatements(b, in, u, token)
+		}
 		b.Run(fmt.Sprintf("merge_requests=%d/GET_project_merge_requests", n), func(b *testing.B) {
 			runHTTP(b, fmt.Sprintf("%s/projects/%d%s", api, projects[0].ID, query), token)
 		})

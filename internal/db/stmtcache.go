@@ -80,6 +80,7 @@ func cacheable(query string) bool {
 
 // QueryContext runs a SELECT through a cached prepared statement.
 func (c *cachedConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	trace(ctx, query, args)
 	if cacheable(query) && !(c.customPlans && ctx.Value(customPlansKey{}) != nil) {
 		cs, err := c.statement(ctx, query)
 		if err != nil {
@@ -154,6 +155,7 @@ func (c *cachedConn) Close() error {
 }
 
 func (c *cachedConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	trace(ctx, query, args)
 	if e, ok := c.Conn.(driver.ExecerContext); ok {
 		return e.ExecContext(ctx, query, args)
 	}

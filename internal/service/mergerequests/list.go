@@ -33,12 +33,17 @@ type Parent struct {
 // requests it may not read has none (GitLab's resolver asks the finder alone).
 func (s *Service) Query(ctx context.Context, actor *authz.Actor, parent Parent, p ListParams) (*ent.MergeRequestQuery, error) {
 	parent.HideForbidden = true
-	return s.query(ctx, actor, parent, p)
+	q, _, err := s.query(ctx, actor, parent, p)
+	return q, err
 }
 
-// query is Query, or List's query without HideForbidden.
-func (s *Service) query(ctx context.Context, actor *authz.Actor, parent Parent, p ListParams) (*ent.MergeRequestQuery, error) {
-	var in predicate.Project
+// query is Query, or List's query without HideForbidden. narrow reports a filter beside the
+// parent and the state, one that may leave few merge requests.
+func (s *Service) query(ctx context.Context, actor *authz.Actor, parent Parent, p ListParams) (q *ent.MergeRequestQuery, narrow bool, err error) {
+	var (
+		in     predicate.Project
+		pinned []predicate.MergeRequest
+	)
 	switch {
 	case parent.ProjectRef != "":
 		ability := authz.ReadMergeRequest
@@ -47,13 +52,18 @@ func (s *Service) query(ctx context.Context, actor *authz.Actor, parent Parent, 
 		}
 		proj, err := s.projects.Find(ctx, actor, parent.ProjectRef, ability)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		in = project.ID(proj.ID)
+		// The project's id as a literal beside the readable-projects subquery (which still
+		// decides what the actor may read), as the issue list has: with project_id = ? the
+		// planners see one project and can walk its indexes in the list's order, where
+		// project_id IN (subquery) hides which project (docs/PERFORMANCE.md).
+		pinned = append(pinned, mergerequest.ProjectID(proj.ID))
 	case parent.GroupRef != "":
 		g, err := s.groups.Find(ctx, actor, parent.GroupRef, authz.ReadGroup)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		in = project.HasNamespaceWith(namespace.Or(namespace.ID(g.ID), authz.Descendants(g.FullPath)))
 		if parent.WithoutSubgroups {
@@ -65,7 +75,7 @@ func (s *Service) query(ctx context.Context, actor *authz.Actor, parent Parent, 
 	default:
 		if actor.IsAnonymous() && p.Scope != "all" {
 			// GET /merge_requests defaults to created_by_me, which needs a signed-in user.
-			return nil, apperr.Unauthorized()
+			return nil, false, apperr.Unauthorized()
 		}
 		if p.Scope == "" {
 			p.Scope = "created_by_me"
@@ -74,17 +84,21 @@ func (s *Service) query(ctx context.Context, actor *authz.Actor, parent Parent, 
 	}
 	vis, err := s.visibleIn(ctx, actor, in)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	ids, err := s.resolveTitles(ctx, p)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	fs, err := filters(actor, p, ids)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return db.ClientFrom(ctx, s.client).MergeRequest.Query().Where(vis...).Where(fs...), nil
+	broad := 0
+	if p.State != "" && p.State != "all" {
+		broad = 1 // filters puts the state first
+	}
+	return db.ClientFrom(ctx, s.client).MergeRequest.Query().Where(pinned...).Where(vis...).Where(fs...), len(fs) > broad, nil
 }
 
 // List returns one page of Query in order, each merge request with the edges the presenter
@@ -93,7 +107,7 @@ func (s *Service) query(ctx context.Context, actor *authz.Actor, parent Parent, 
 // parent.HideForbidden.
 func (s *Service) List(ctx context.Context, actor *authz.Actor, parent Parent, p ListParams, o Order, page pagination.Offset) (pagination.Result[*ent.MergeRequest], error) {
 	res := pagination.Result[*ent.MergeRequest]{Page: page}
-	q, err := s.query(ctx, actor, parent, p)
+	q, narrow, err := s.query(ctx, actor, parent, p)
 	if err != nil {
 		return res, err
 	}
@@ -101,6 +115,17 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, parent Parent, p
 	// generic plan suits some filters and is many times slower for others. The page's rows and
 	// edges keep their cached plans: planning each of them again cost more than it saved.
 	custom := db.WithCustomPlans(ctx)
+	if narrow {
+		ids, n, ok, err := smallPage(custom, q, o, page)
+		if err != nil {
+			return res, err
+		}
+		if ok {
+			rows, err := s.rowsOf(ctx, ids)
+			res.Items, res.Total = rows, pagination.BoundedTotal(n)
+			return res, err
+		}
+	}
 	n, err := q.Clone().Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(custom)
 	if err != nil {
 		return res, err
@@ -114,15 +139,23 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, parent Parent, p
 }
 
 // pageOf reads a page in two steps: the ids in order (the sort carries only the id and the
-// order's keys), then those merge requests with what Load selects, so that the vote counts and
-// edges are read for the page's rows only.
+// order's keys), then those merge requests with what the list shows (loadPage), so that the
+// vote counts and edges are read for the page's rows only.
 // The ids are read in idsCtx (List's custom plans), the rows and edges in ctx.
 func (s *Service) pageOf(idsCtx, ctx context.Context, q *ent.MergeRequestQuery) ([]*ent.MergeRequest, error) {
 	ids, err := q.IDs(idsCtx)
-	if err != nil || len(ids) == 0 {
-		return []*ent.MergeRequest{}, err
+	if err != nil {
+		return nil, err
 	}
-	rows, err := Load(db.ClientFrom(ctx, s.client).MergeRequest.Query().Where(mergerequest.IDIn(ids...))).All(ctx)
+	return s.rowsOf(ctx, ids)
+}
+
+// rowsOf reads the merge requests with ids, in that order, with what the list shape shows.
+func (s *Service) rowsOf(ctx context.Context, ids []int) ([]*ent.MergeRequest, error) {
+	if len(ids) == 0 {
+		return []*ent.MergeRequest{}, nil
+	}
+	rows, err := loadPage(ctx, db.ClientFrom(ctx, s.client), ids)
 	if err != nil {
 		return nil, err
 	}

@@ -28,6 +28,11 @@ import (
 // Except for created_at, updated_at and merged_at, ties are broken by id descending
 // (GitLab's with_order_id_desc).
 func order(q *ent.MergeRequestQuery, o Order) *ent.MergeRequestQuery {
+	return q.Order(orderBy(o)...)
+}
+
+// orderBy is order's terms, for a selector of merge requests.
+func orderBy(o Order) []mergerequest.OrderOption {
 	dir := "DESC"
 	opt := sql.OrderDesc()
 	if o.Sort == "asc" {
@@ -37,23 +42,23 @@ func order(q *ent.MergeRequestQuery, o Order) *ent.MergeRequestQuery {
 	idSame := sql.OrderByField(mergerequest.FieldID, opt).ToFunc()
 	switch o.By {
 	case "updated_at":
-		return q.Order(sql.OrderByField(mergerequest.FieldUpdatedAt, opt).ToFunc(), idSame)
+		return []mergerequest.OrderOption{sql.OrderByField(mergerequest.FieldUpdatedAt, opt).ToFunc(), idSame}
 	case "merged_at":
-		return q.Order(sql.OrderByField(mergerequest.FieldMergedAt, opt, sql.OrderNullsLast()).ToFunc(), idSame)
+		return []mergerequest.OrderOption{sql.OrderByField(mergerequest.FieldMergedAt, opt, sql.OrderNullsLast()).ToFunc(), idSame}
 	case "title":
-		return q.Order(sql.OrderByField(mergerequest.FieldTitle, opt).ToFunc(), idDesc)
+		return []mergerequest.OrderOption{sql.OrderByField(mergerequest.FieldTitle, opt).ToFunc(), idDesc}
 	case "popularity":
-		return q.Order(byExpr(func(s *sql.Selector) string { return awardsNamed(s, "thumbsup") + " " + dir }), idDesc)
+		return []mergerequest.OrderOption{byExpr(func(s *sql.Selector) string { return awardsNamed(s, "thumbsup") + " " + dir }), idDesc}
 	case "milestone_due":
-		return q.Order(byExpr(func(s *sql.Selector) string { return nullsLast(milestoneDue(s), dir) }), idDesc)
+		return []mergerequest.OrderOption{byExpr(func(s *sql.Selector) string { return nullsLast(milestoneDue(s), dir) }), idDesc}
 	case "label_priority":
-		return q.Order(byExpr(func(s *sql.Selector) string { return nullsLast(labelPriority(s), dir) }), idDesc)
+		return []mergerequest.OrderOption{byExpr(func(s *sql.Selector) string { return nullsLast(labelPriority(s), dir) }), idDesc}
 	case "priority":
-		return q.Order(byExpr(func(s *sql.Selector) string {
+		return []mergerequest.OrderOption{byExpr(func(s *sql.Selector) string {
 			return nullsLast(milestoneDue(s), dir) + ", " + nullsLast(labelPriority(s), dir)
-		}), idDesc)
+		}), idDesc}
 	}
-	return q.Order(sql.OrderByField(mergerequest.FieldCreatedAt, opt).ToFunc(), idSame)
+	return []mergerequest.OrderOption{sql.OrderByField(mergerequest.FieldCreatedAt, opt).ToFunc(), idSame}
 }
 
 // byExpr orders by an SQL expression built from the selector.
