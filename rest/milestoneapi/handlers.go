@@ -64,13 +64,13 @@ func (h *handlers) get(c *gin.Context) error {
 	return httpx.OK(c, httpx.P(c).Milestone(m, path))
 }
 
-// input reads the milestone attributes of POST and PUT.
+// input reads the milestone attributes of POST and PUT. A date sent empty or as JSON null, and
+// a description sent as null, clear the attribute (python-gitlab's save() sends null for an
+// attribute set to None).
 func input(b *params.Binder) milestones.Input {
-	in := milestones.Input{Title: b.String("title"), Description: b.String("description"),
-		DueDate: b.Date("due_date"), StartDate: b.Date("start_date")}
-	in.ClearDueDate = b.Has("due_date") && in.DueDate == nil
-	in.ClearStartDate = b.Has("start_date") && in.StartDate == nil
-	return in
+	due, start, desc := b.NullableDate("due_date"), b.NullableDate("start_date"), b.NullableString("description")
+	return milestones.Input{Title: b.String("title"), Description: desc.Ptr(), ClearDescription: desc.IsNull(),
+		DueDate: due.Ptr(), StartDate: start.Ptr(), ClearDueDate: due.IsNull(), ClearStartDate: start.IsNull()}
 }
 
 // create handles POST .../milestones.
@@ -99,9 +99,7 @@ func (h *handlers) update(c *gin.Context) error {
 	}
 	in := input(b)
 	in.StateEvent = b.Enum("state_event", "close", "activate")
-	if !b.Has("title") && !b.Has("description") && !b.Has("start_date") && !b.Has("due_date") && !b.Has("state_event") {
-		b.Fail("title, description, start_date, due_date, state_event are missing, at least one parameter must be provided")
-	}
+	b.RequireOneKey("title", "description", "start_date", "due_date", "state_event")
 	if err := b.Err(); err != nil {
 		return err
 	}

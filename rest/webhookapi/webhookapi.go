@@ -79,13 +79,21 @@ func answer(err error) error {
 	return err
 }
 
-// list handles GET .../hooks.
+// list handles GET .../hooks: a page, with GitLab's pagination headers.
 func (h *handlers) list(c *gin.Context) error {
-	hs, err := h.hooks.List(c.Request.Context(), httpx.Actor(c), h.scope(c))
+	b, err := httpx.Bind(c)
 	if err != nil {
 		return err
 	}
-	return httpx.OK(c, httpx.P(c).Hooks(hs, h.hooks.Now()))
+	page := httpx.Offset(b)
+	if err := b.Err(); err != nil {
+		return err
+	}
+	r, err := h.hooks.List(c.Request.Context(), httpx.Actor(c), h.scope(c), page)
+	if err != nil {
+		return err
+	}
+	return httpx.Page(c, httpx.P(c).BaseURL, r, httpx.P(c).Hooks(r.Items, h.hooks.Now()))
 }
 
 // get handles GET .../hooks/:hook_id.
@@ -104,11 +112,12 @@ func (h *handlers) get(c *gin.Context) error {
 // input reads a hook's attributes: the flags of its kind, the filters, the template, and the
 // custom headers and URL variables as arrays of {key, value}.
 func (h *handlers) input(b *params.Binder) webhooks.Input {
-	in := webhooks.Input{URL: b.String("url"), Name: b.String("name"), Description: b.String("description"),
-		Token: b.String("token"), PushEventsBranchFilter: b.String("push_events_branch_filter"),
+	template := b.NullableString("custom_webhook_template")
+	in := webhooks.Input{URL: b.String("url"), Name: emptyIfNull(b, "name"), Description: emptyIfNull(b, "description"),
+		Token: emptyIfNull(b, "token"), PushEventsBranchFilter: emptyIfNull(b, "push_events_branch_filter"),
 		BranchFilterStrategy:  b.Enum("branch_filter_strategy", "wildcard", "regex", "all_branches"),
-		CustomWebhookTemplate: b.String("custom_webhook_template"), EnableSSLVerification: b.Bool("enable_ssl_verification"),
-		Flags: map[string]bool{}}
+		CustomWebhookTemplate: template.Ptr(), ClearCustomWebhookTemplate: template.IsNull(),
+		EnableSSLVerification: b.Bool("enable_ssl_verification"), Flags: map[string]bool{}}
 	for _, f := range webhooks.Flags(h.kind) {
 		if v := b.Bool(f); v != nil {
 			in.Flags[f] = *v
@@ -119,6 +128,18 @@ func (h *handlers) input(b *params.Binder) webhooks.Input {
 	}
 	in.URLVariables = keyValues(b, "url_variables")
 	return in
+}
+
+// emptyIfNull reads a text attribute whose JSON null clears it, as GitLab stores nil (python-gitlab's
+// save() sends an attribute set to None as null): the empty text, which the service stores as
+// cleared.
+func emptyIfNull(b *params.Binder, name string) *string {
+	v := b.NullableString(name)
+	if v.IsNull() {
+		empty := ""
+		return &empty
+	}
+	return v.Ptr()
 }
 
 // keyValues reads an array of {key, value}; nil when absent.

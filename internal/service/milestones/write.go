@@ -27,6 +27,8 @@ type Input struct {
 	StartDate      *time.Time
 	ClearDueDate   bool
 	ClearStartDate bool
+	// ClearDescription (update only): the description was sent as null.
+	ClearDescription bool
 	// StateEvent (update only): close or activate.
 	StateEvent *string
 }
@@ -88,6 +90,9 @@ func (s *Service) Update(ctx context.Context, actor *authz.Actor, o Owner, id st
 			SetNillableDueDate(in.DueDate).SetNillableStartDate(in.StartDate)
 		if in.ClearDueDate {
 			up.ClearDueDate()
+		}
+		if in.ClearDescription {
+			up.ClearDescription()
 		}
 		if in.ClearStartDate {
 			up.ClearStartDate()

@@ -13,6 +13,7 @@ import (
 	"anvil/internal/authz"
 	"anvil/internal/db"
 	"anvil/internal/outbound"
+	"anvil/internal/pagination"
 )
 
 // KeyValue is one custom header or URL variable.
@@ -27,7 +28,9 @@ type Input struct {
 	PushEventsBranchFilter *string
 	BranchFilterStrategy   *string
 	CustomWebhookTemplate  *string
-	EnableSSLVerification  *bool
+	// ClearCustomWebhookTemplate removes the template (it reads null again).
+	ClearCustomWebhookTemplate bool
+	EnableSSLVerification      *bool
 	// CustomHeaders and URLVariables, when not nil, replace the hook's.
 	CustomHeaders, URLVariables []KeyValue
 }
@@ -36,13 +39,23 @@ type Input struct {
 // names a local address the instance does not allow (GitLab's "Invalid url given").
 var ErrInvalidURL = apperr.Unprocessable("Invalid url given")
 
-// List returns the scope's hooks, oldest first.
-func (s *Service) List(ctx context.Context, actor *authz.Actor, sc Scope) ([]*ent.WebHook, error) {
+// List returns a page of the scope's hooks, oldest first (GitLab paginates every hook list).
+func (s *Service) List(ctx context.Context, actor *authz.Actor, sc Scope, page pagination.Offset) (pagination.Result[*ent.WebHook], error) {
+	var zero pagination.Result[*ent.WebHook]
 	o, err := s.resolve(ctx, actor, sc)
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
-	return db.ClientFrom(ctx, s.Client).WebHook.Query().Where(o.own()).Order(ent.Asc(webhook.FieldID)).All(ctx)
+	q := db.ClientFrom(ctx, s.Client).WebHook.Query().Where(o.own())
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return zero, err
+	}
+	rows, err := q.Order(ent.Asc(webhook.FieldID)).Offset(page.Skip()).Limit(page.Limit()).All(ctx)
+	if err != nil {
+		return zero, err
+	}
+	return pagination.OffsetResult(rows, total, page), nil
 }
 
 // Get returns one of the scope's hooks.
@@ -230,6 +243,9 @@ func apply(m *ent.WebHookMutation, in Input) {
 	}
 	if in.CustomWebhookTemplate != nil {
 		m.SetCustomWebhookTemplate(*in.CustomWebhookTemplate)
+	}
+	if in.ClearCustomWebhookTemplate {
+		m.ClearCustomWebhookTemplate()
 	}
 	if in.EnableSSLVerification != nil {
 		m.SetEnableSslVerification(*in.EnableSSLVerification)
