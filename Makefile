@@ -34,7 +34,9 @@ build:
 ##
 ## Side by side (make -j2 -O test-sqlite test-postgres) was tried on 2026-11-28: the first CI-style run
 ## so took 45.8 min from a cold build cache and one PostgreSQL test (TestRepos_GroupDeletion) failed
-## under the doubled load, so the suites run one after the other until that is understood.
+## under the doubled load, so the suites run one after the other. That failure was a removal
+## racing a housekeeping (fixed: the removal job holds the housekeeping lock); instead of two
+## suites side by side, each suite now runs more test binaries at once (TEST_P).
 test: vet test-sqlite test-postgres fuzz-params
 
 ## TEST_P is go test's -p: how many compiles and test binaries run at once (Go's default is the
