@@ -27,14 +27,18 @@ build:
 ##
 ## Running the two suites side by side (make -j2 -O) was meant to help: the PostgreSQL suite alone used 18.1 CPU-min in 24 min on 2 cores, its tests waiting on
 ## PostgreSQL's fsyncs, on git subprocesses and on the job queue, and a test binary is mostly
-## one goroutine at a time (few tests are parallel). ANVIL_TEST_TEMPLATE=1 starts every test
-## server on a copy of a migrated template database instead of migrating an empty one
-## (servertest/template.go; the migration is expected to be most of a -race PostgreSQL start);
-## it is opt-in until measured and run on both databases. Figures: docs/PERFORMANCE.md.
+## one goroutine at a time (few tests are parallel). On PostgreSQL every test server starts on
+## a copy of a migrated template database instead of migrating an empty one
+## (servertest/template.go): the migration, done by PostgreSQL's backends and not counted in
+## the test binary's CPU, was most of a PostgreSQL test's wall time (a package 3-4 times
+## faster with the template). ANVIL_TEST_TEMPLATE=0 turns it off, =1 turns it on for SQLite
+## too. Figures: docs/PERFORMANCE.md.
 ##
 ## Side by side (make -j2 -O test-sqlite test-postgres) was tried on 2026-11-28: the first CI-style run
 ## so took 45.8 min from a cold build cache and one PostgreSQL test (TestRepos_GroupDeletion) failed
-## under the doubled load, so the suites run one after the other until that is understood.
+## under the doubled load, so the suites run one after the other. That failure was a removal
+## racing a housekeeping (fixed: the removal job holds the housekeeping lock); instead of two
+## suites side by side, each suite now runs more test binaries at once (TEST_P).
 test: vet test-sqlite test-postgres fuzz-params
 
 ## TEST_P is go test's -p: how many compiles and test binaries run at once (Go's default is the

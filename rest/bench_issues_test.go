@@ -118,6 +118,12 @@ func BenchmarkIssues(b *testing.B) {
 			if _, err := in.DB.SQL.Exec("VACUUM ANALYZE"); err != nil {
 				b.Fatal(err)
 			}
+		} else if _, err := in.DB.SQL.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+			// The seed's pages move from the write-ahead log into the database file, as a
+			// running server's checkpoints move them, so that the first list measured does not
+			// read them from the seed's log (the first list ran slower than the same list
+			// measured later).
+			b.Fatal(err)
 		}
 		b.Logf("%s: %d issues seeded in %s", in.DB.Dialect, n, time.Since(start).Round(time.Millisecond))
 		api := in.URL + "/api/v4"

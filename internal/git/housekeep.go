@@ -235,6 +235,15 @@ func (r *Repository) writeCommitGraph(ctx context.Context, replace bool) error {
 	return nil
 }
 
+// HoldHousekeeping takes the repository's housekeeping lock for a caller about to remove the
+// repository, so that no housekeeping runs in it meanwhile: the git processes of one still
+// running would recreate the directories they write into (git makes the missing leading
+// directories of a new pack or commit-graph) once the repository is gone. ok is false while a
+// housekeeping holds the lock; release gives it back.
+func (r *Repository) HoldHousekeeping() (release func(), ok bool, err error) {
+	return lockHousekeeping(r.path)
+}
+
 // lockHousekeeping takes the repository's housekeeping lock; ok is false when another
 // housekeeping holds it. A lock older than staleLockAge is a crash's leftover and is taken over.
 func lockHousekeeping(repo string) (unlock func(), ok bool, err error) {

@@ -95,24 +95,37 @@ func (s *Service) List(ctx context.Context, actor *authz.Actor, parent Parent, p
 	// project's issues newest first (the (project_id, created_at, id) index) and probe each
 	// one's labels, where the labels' few shared issues are the cheap start.
 	// The edges of the page's rows keep their cached plans.
-	custom := db.WithCustomPlans(ctx)
-	rows, err := s.pageOf(custom, ctx, order(q.Clone(), o).Offset(page.Skip()).Limit(page.Limit()))
-	if err != nil {
+	count := func(ctx context.Context, q *ent.IssueQuery) (int, error) {
+		n, err := q.Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(db.WithCustomPlans(ctx))
+		return pagination.BoundedTotal(n), err
+	}
+	pageQ := order(q.Clone(), o).Offset(page.Skip()).Limit(page.Limit())
+	if db.Networked(s.client) && ent.TxFromContext(ctx) == nil {
+		// PostgreSQL: the count beside the page (as the project list's), each on its own
+		// connection, so their round trips and their work overlap.
+		err = db.Concurrently(ctx, s.client,
+			func(ctx context.Context) (err error) {
+				res.Total, err = count(ctx, q)
+				return err
+			},
+			func(ctx context.Context) (err error) {
+				res.Items, err = s.pageOf(db.WithCustomPlans(ctx), ctx, pageQ)
+				return err
+			})
 		return res, err
 	}
-	res.Items = rows
-	// A page that is not full and not past the end is the last one: it gives the total, and
-	// the count (which reads every match up to the bound) is not run.
-	if len(rows) < page.Limit() && (len(rows) > 0 || page.Skip() == 0) {
-		res.Total = pagination.BoundedTotal(page.Skip() + len(rows))
+	// SQLite reads one after the other (db.Concurrently), so the page comes first: a page that
+	// is not full and not past the end is the last one and gives the total, and the count
+	// (which reads every match up to the bound) is not run.
+	if res.Items, err = s.pageOf(db.WithCustomPlans(ctx), ctx, pageQ); err != nil {
+		return res, err
+	}
+	if n := len(res.Items); n < page.Limit() && (n > 0 || page.Skip() == 0) {
+		res.Total = pagination.BoundedTotal(page.Skip() + n)
 		return res, nil
 	}
-	n, err := q.Aggregate(pagination.CountAtMost(pagination.CountLimit + 1)).Int(custom)
-	if err != nil {
-		return res, err
-	}
-	res.Total = pagination.BoundedTotal(n)
-	return res, nil
+	res.Total, err = count(ctx, q)
+	return res, err
 }
 
 // Page returns issues skip to skip+limit of q (a Query) in the order o, read as List reads its

@@ -3,6 +3,8 @@ package repos
 import (
 	"context"
 	"errors"
+	"fmt"
+	"time"
 
 	"anvil/ent"
 	"anvil/ent/project"
@@ -48,9 +50,50 @@ func (s *Service) RunRemoveRepository(ctx context.Context, j RemoveRepositoryJob
 		s.log.WarnContext(ctx, "repository removal skipped: a project uses it", "project_id", j.ProjectID, "disk_path", j.DiskPath)
 		return nil
 	}
+	release, err := s.holdHousekeeping(ctx, j)
+	if err != nil {
+		return err
+	}
+	defer release()
 	err = s.Storage.Remove(ctx, j.Storage, j.DiskPath)
 	if errors.Is(err, storage.ErrRepositoryNotFound) {
 		return nil
 	}
 	return err
+}
+
+// housekeepingWait bounds how long a removal waits for a housekeeping of the repository to end
+// before it gives up and is retried.
+const housekeepingWait = time.Minute
+
+// holdHousekeeping waits until no housekeeping runs in the repository and keeps any from
+// starting until release: a project deleted right after a push (its first push queues a
+// housekeeping) would otherwise have its repository removed under the housekeeping's git
+// processes, which recreate the directories they write into, leaving a directory no project
+// owns.
+func (s *Service) holdHousekeeping(ctx context.Context, j RemoveRepositoryJob) (func(), error) {
+	none := func() {}
+	repo, err := s.Storage.Repository(j.Storage, j.DiskPath)
+	if err != nil {
+		return none, nil // Remove reports it
+	}
+	ctx, cancel := context.WithTimeout(ctx, housekeepingWait)
+	defer cancel()
+	for {
+		if !repo.Exists() {
+			return none, nil
+		}
+		release, ok, err := repo.HoldHousekeeping()
+		if err != nil && repo.Exists() {
+			return none, err
+		}
+		if ok {
+			return release, nil
+		}
+		select {
+		case <-ctx.Done():
+			return none, fmt.Errorf("repository removal waits for its housekeeping: %w", ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }

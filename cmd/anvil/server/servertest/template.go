@@ -35,8 +35,8 @@ import (
 // named by the schema's fingerprint (SchemaFingerprint), made once by whichever test process
 // needs it first and reused by every later one until the schema changes. Database still
 // returns an empty database: the migration tests and the servers tests build themselves
-// migrate one from nothing, on both databases. It is used when ANVIL_TEST_TEMPLATE is set (not
-// yet by default: it was written on a machine too loaded to run it, docs/PERFORMANCE.md).
+// migrate one from nothing, on both databases. It is used by default on PostgreSQL, on SQLite
+// when ANVIL_TEST_TEMPLATE=1 (templateEnabled).
 
 // templateVersion changes the fingerprint by hand, should the way a template is made change.
 const templateVersion = "1"
@@ -262,11 +262,10 @@ func sqliteTemplate() (string, error) {
 // database is an empty one and the server migrates it as before.
 func migratedDatabase(tb testing.TB, dataDir string) (string, bool) {
 	tb.Helper()
-	if os.Getenv("ANVIL_TEST_TEMPLATE") == "" {
-		// Opt-in until measured and run on both databases (docs/PERFORMANCE.md).
+	pg := os.Getenv("ANVIL_TEST_DATABASE_URL")
+	if !templateEnabled(pg != "") {
 		return Database(tb), false
 	}
-	pg := os.Getenv("ANVIL_TEST_DATABASE_URL")
 	if pg == "" {
 		src, err := templateFor("", sqliteTemplate)
 		if err == nil {
@@ -320,4 +319,19 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// templateEnabled says whether test servers start on a copy of the template: by default on
+// PostgreSQL, where it was measured (docs/PERFORMANCE.md: a package's tests 3 to 4 times
+// faster, the migration being most of a test's wall time there), and on SQLite only with
+// ANVIL_TEST_TEMPLATE=1 (its migration takes 0.1 s). ANVIL_TEST_TEMPLATE=0 turns it off.
+func templateEnabled(postgres bool) bool {
+	switch os.Getenv("ANVIL_TEST_TEMPLATE") {
+	case "":
+		return postgres
+	case "0":
+		return false
+	default:
+		return true
+	}
 }
