@@ -20,6 +20,14 @@ func TestCurrentUserTodos_epics(t *testing.T) {
 	gpath := "/groups/" + strconv.Itoa(w.group.ID) + "/epics"
 	r := in.Do(t, "POST", gpath, w.alice, url.Values{"title": {"Roadmap"}, "description": {"@bob please plan"}})
 	require.Equal(t, http.StatusCreated, r.Status, r.String())
+	// One pending to-do per user and target (GitLab's default): bob is done with the first
+	// before the comment mentions him again.
+	r = in.Do(t, "GET", "/todos", w.bob, nil)
+	require.Equal(t, http.StatusOK, r.Status, r.String())
+	first := decodeList(t, r)
+	require.Len(t, first, 1, r.String())
+	r = in.Do(t, "POST", "/todos/"+strconv.Itoa(int(first[0]["id"].(float64)))+"/mark_as_done", w.bob, nil)
+	require.Equal(t, http.StatusCreated, r.Status, r.String())
 	r = in.Do(t, "POST", gpath+"/1/notes", w.carol, url.Values{"body": {"@bob see the epic"}})
 	require.Equal(t, http.StatusCreated, r.Status, r.String())
 	note := int(decodeObject(t, r)["id"].(float64))
@@ -50,20 +58,24 @@ func TestCurrentUserTodos_epics(t *testing.T) {
 	comment := map[string]any{"action": "directly_addressed", "state": "pending", "body": "@bob see the epic",
 		"targetType": "EPIC", "targetUrl": epicURL + "#note_" + strconv.Itoa(note), "author": map[string]any{"username": "carol"},
 		"project": nil, "group": map[string]any{"fullPath": "acme"}, "targetEntity": entity}
-	mention := map[string]any{"action": "directly_addressed", "state": "pending", "body": "Roadmap",
+	mention := map[string]any{"action": "directly_addressed", "state": "done", "body": "Roadmap",
 		"targetType": "EPIC", "targetUrl": epicURL, "author": map[string]any{"username": "alice"},
 		"project": nil, "group": map[string]any{"fullPath": "acme"}, "targetEntity": entity}
-	assert.Equal(t, []any{comment, mention}, todos(w.bob, ""))
-	assert.Equal(t, []any{comment, mention}, todos(w.bob, "type: [EPIC]"))
-	assert.Equal(t, []any{}, todos(w.bob, "type: [ISSUE]"))
-	assert.Equal(t, []any{}, todos(w.dave, ""), "an epic dave may not read")
-	d := data(t, in, w.bob, `{ currentUser { todos(type: [EPIC]) { count } } }`, nil)
+	assert.Equal(t, []any{comment}, todos(w.bob, ""))
+	assert.Equal(t, []any{comment, mention}, todos(w.bob, "state: [pending, done]"))
+	assert.Equal(t, []any{comment, mention}, todos(w.bob, "type: [EPIC], state: [pending, done]"))
+	assert.Equal(t, []any{}, todos(w.bob, "type: [ISSUE], state: [pending, done]"))
+	assert.Equal(t, []any{}, todos(w.dave, "state: [pending, done]"), "an epic dave may not read")
+	d := data(t, in, w.bob, `{ currentUser { todos(type: [EPIC], state: [pending, done]) { count } } }`, nil)
 	assert.Equal(t, float64(2), path(d, "currentUser", "todos", "count"))
 
 	// REST shows the same to-dos with the same body and URL (one service).
-	r = in.Do(t, "GET", "/todos", w.bob, nil)
+	r = in.Do(t, "GET", "/todos?state=done", w.bob, nil)
 	require.Equal(t, http.StatusOK, r.Status, r.String())
 	rest := decodeList(t, r)
+	r = in.Do(t, "GET", "/todos", w.bob, nil)
+	require.Equal(t, http.StatusOK, r.Status, r.String())
+	rest = append(decodeList(t, r), rest...)
 	require.Len(t, rest, 2)
 	for i, want := range []map[string]any{comment, mention} {
 		assert.Equal(t, want["body"], rest[i]["body"])
@@ -73,6 +85,9 @@ func TestCurrentUserTodos_epics(t *testing.T) {
 		assert.Nil(t, rest[i]["project"])
 		assert.Equal(t, "acme", path(rest[i], "group", "full_path"))
 	}
+	r = in.Do(t, "GET", "/todos?state=done", w.dave, nil)
+	require.Equal(t, http.StatusOK, r.Status, r.String())
+	assert.Empty(t, decodeList(t, r))
 	r = in.Do(t, "GET", "/todos", w.dave, nil)
 	require.Equal(t, http.StatusOK, r.Status, r.String())
 	assert.Empty(t, decodeList(t, r))
