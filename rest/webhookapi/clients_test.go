@@ -1,6 +1,7 @@
 package webhookapi_test
 
 import (
+	"context"
 	"strconv"
 	"testing"
 
@@ -81,4 +82,47 @@ func TestHookUpdate_nullClears(t *testing.T) {
 	assert.Equal(t, "", got["name"])
 	assert.Equal(t, "", got["description"])
 	assert.Equal(t, got, servertest.Object(t, f.Do(t, "GET", path, "root", nil)))
+}
+
+// TestHookTest_documentedTriggers: the test endpoint takes every trigger GitLab documents for
+// project and group hooks. merge_requests_events sends the newest merge request as if opened
+// (422 "Ensure the project has merge requests." without one); the triggers whose data Anvil
+// never has answer GitLab's 422 for a project without them, not a 400.
+func TestHookTest_documentedTriggers(t *testing.T) {
+	f := servertest.NewRepoFixture(t)
+	allowLoopback(t, f.In)
+	rcv := newReceiver(t)
+	p := f.ProjectWithReadme(t, "tested", "private")
+	pid := strconv.Itoa(p.ID)
+	r := f.Do(t, "POST", "/projects/"+pid+"/hooks", "root", `{"url":"`+rcv.URL+`"}`)
+	require.Equal(t, 201, r.Status, r.String())
+	test := "/projects/" + pid + "/hooks/" + strconv.Itoa(int(servertest.Object(t, r)["id"].(float64))) + "/test/"
+
+	servertest.RequireError(t, f.Do(t, "POST", test+"merge_requests_events", "root", nil), 422, "message", "Ensure the project has merge requests.")
+	for trigger, msg := range map[string]string{"job_events": "Ensure the project has CI jobs.",
+		"pipeline_events": "Ensure the project has CI pipelines."} {
+		servertest.RequireError(t, f.Do(t, "POST", test+trigger, "root", nil), 422, "message", msg)
+	}
+
+	repo := f.Repo(t, p)
+	main, err := repo.Branch(context.Background(), "main")
+	require.NoError(t, err)
+	servertest.SetBranch(t, repo, "feature", servertest.Commit(t, repo, main.Commit.ID, "feature.txt", 1))
+	r = f.Do(t, "POST", "/projects/"+pid+"/merge_requests", "root", `{"source_branch":"feature","target_branch":"main","title":"Sample"}`)
+	require.Equal(t, 201, r.Status, r.String())
+	r = f.Do(t, "POST", test+"merge_requests_events", "root", nil)
+	require.Equal(t, 201, r.Status, r.String())
+	assert.JSONEq(t, `{"message":"201 Created"}`, string(r.Body))
+	var sample *delivery
+	for _, d := range rcv.wait(t, 1) {
+		if d.Header.Get("X-Gitlab-Event") == "Merge Request Hook" {
+			sample = &d
+		}
+	}
+	require.NotNil(t, sample, "the test delivered a merge request hook")
+	assert.Equal(t, "merge_request", sample.Body["object_kind"])
+	attrs := sample.Body["object_attributes"].(map[string]any)
+	assert.Equal(t, "Sample", attrs["title"])
+	assert.Equal(t, "open", attrs["action"])
+	assert.Equal(t, map[string]any{}, sample.Body["changes"])
 }

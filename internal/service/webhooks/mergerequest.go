@@ -44,11 +44,22 @@ func (o MergeRequestHooks) MergeRequestChanged(ctx context.Context, actor *authz
 	if err != nil || len(hooks) == 0 {
 		return err
 	}
-	pd := o.s.projectData(p)
-	labels := mrLabels(mr)
-	attrs, err := o.s.mrHookAttrs(ctx, mr, p, pd, labels)
+	out, err := o.s.mrPayload(ctx, actor, p, ch, action)
 	if err != nil {
 		return err
+	}
+	return o.s.Trigger(ctx, Target{Project: p}, MergeRequestEvent, out)
+}
+
+// mrPayload is the merge request hook payload of ch (GitLab's MergeRequest#to_hook_data) with
+// object_attributes.action set to action.
+func (s *Service) mrPayload(ctx context.Context, actor *authz.Actor, p *ent.Project, ch mergerequests.Change, action string) (map[string]any, error) {
+	mr := ch.After
+	pd := s.projectData(p)
+	labels := mrLabels(mr)
+	attrs, err := s.mrHookAttrs(ctx, mr, p, pd, labels)
+	if err != nil {
+		return nil, err
 	}
 	attrs["action"] = action
 	if action == "update" {
@@ -66,7 +77,7 @@ func (o MergeRequestHooks) MergeRequestChanged(ctx context.Context, actor *authz
 	if r := mrReviewers(mr); len(r) > 0 {
 		out["reviewers"] = r
 	}
-	return o.s.Trigger(ctx, Target{Project: p}, MergeRequestEvent, out)
+	return out, nil
 }
 
 // mrProject is the merge request's target project with its namespace.

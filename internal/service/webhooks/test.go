@@ -6,6 +6,7 @@ import (
 
 	"anvil/ent"
 	"anvil/ent/issue"
+	"anvil/ent/mergerequest"
 	"anvil/ent/note"
 	"anvil/ent/project"
 	"anvil/internal/apperr"
@@ -13,6 +14,7 @@ import (
 	"anvil/internal/db"
 	"anvil/internal/git"
 	"anvil/internal/service/issues"
+	"anvil/internal/service/mergerequests"
 	"anvil/internal/service/notes"
 )
 
@@ -21,13 +23,23 @@ import (
 var testTriggers = map[string]Event{
 	"push_events": PushEvent, "tag_push_events": TagPushEvent, "issues_events": IssueEvent,
 	"confidential_issues_events": ConfidentialIssueEvent, "note_events": NoteEvent,
-	"confidential_note_events": ConfidentialNoteEvent,
+	"confidential_note_events": ConfidentialNoteEvent, "merge_requests_events": MergeRequestEvent,
+}
+
+// noSampleTriggers are the documented triggers whose sample data Anvil never has (it runs no
+// CI, keeps no wiki and no releases): GitLab's answer for a project without any, a 422.
+var noSampleTriggers = map[string]string{
+	"job_events":       "Ensure the project has CI jobs.",
+	"pipeline_events":  "Ensure the project has CI pipelines.",
+	"wiki_page_events": "Ensure the wiki is enabled and has pages.",
+	"releases_events":  "Ensure the project has releases.",
 }
 
 // TestTriggers are the trigger names a hook test accepts.
 func TestTriggers() []string {
 	return []string{"push_events", "tag_push_events", "issues_events", "confidential_issues_events",
-		"note_events", "confidential_note_events"}
+		"note_events", "confidential_note_events", "merge_requests_events", "job_events", "pipeline_events",
+		"wiki_page_events", "releases_events"}
 }
 
 // Test delivers sample data of trigger to a project or group hook at once (GitLab's hook test):
@@ -45,7 +57,8 @@ func (s *Service) Test(ctx context.Context, actor *authz.Actor, sc Scope, hookID
 		return err
 	}
 	ev, ok := testTriggers[trigger]
-	if !ok {
+	_, noSample := noSampleTriggers[trigger]
+	if !ok && !noSample {
 		return apperr.NotAllowedValue("trigger")
 	}
 	if o.kind == System {
@@ -58,12 +71,17 @@ func (s *Service) Test(ctx context.Context, actor *authz.Actor, sc Scope, hookID
 	if err != nil {
 		return err
 	}
+	if msg, ok := noSampleTriggers[trigger]; ok {
+		return apperr.Unprocessable(msg)
+	}
 	var payload any
 	switch ev.Trigger {
 	case PushEvent.Trigger, TagPushEvent.Trigger:
 		payload, err = s.samplePush(ctx, p, actor.User, ev == TagPushEvent)
 	case NoteEvent.Trigger, ConfidentialNoteEvent.Trigger:
 		payload, err = s.sampleNote(ctx, p, actor.User)
+	case MergeRequestEvent.Trigger:
+		payload, err = s.sampleMergeRequest(ctx, actor, p)
 	default:
 		payload, err = s.sampleIssue(ctx, p, actor.User)
 	}
@@ -169,6 +187,20 @@ func (s *Service) sampleIssue(ctx context.Context, p *ent.Project, u *ent.User) 
 		return nil, err
 	}
 	return s.issuePayload(u, p, issues.Change{Action: "created", After: is}, "open"), nil
+}
+
+// sampleMergeRequest is the merge request payload of the project's newest merge request, as
+// if it had just been opened (GitLab's to_hook_data without changes).
+func (s *Service) sampleMergeRequest(ctx context.Context, actor *authz.Actor, p *ent.Project) (any, error) {
+	mr, err := mergerequests.Load(db.ClientFrom(ctx, s.Client).MergeRequest.Query().
+		Where(mergerequest.ProjectID(p.ID))).Order(ent.Desc(mergerequest.FieldID)).First(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.Unprocessable("Ensure the project has merge requests.")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.mrPayload(ctx, actor, p, mergerequests.Change{After: mr}, "open")
 }
 
 // SystemTest delivers GitLab's mock project_create event to a system hook and returns it
