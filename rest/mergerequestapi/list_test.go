@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -210,6 +211,16 @@ func TestMergeRequestListOrderAndShape(t *testing.T) {
 		"order_by=priority&sort=asc":       {"Login fix", "Crash fix", "Outage", "Draft: Docs typo"},
 	} {
 		assert.Equal(t, want, listTitles(t, get(q)), q)
+		// A filter that keeps every one: the list's total and page come from one statement
+		// then (mergerequests.smallPage), in the same order.
+		narrow := strings.TrimPrefix(q+"&created_after=2000-01-01T00:00:00Z", "&")
+		assert.Equal(t, want, listTitles(t, get(narrow)), narrow)
+	}
+	// The same filtered list page by page, and past its end (the total then read apart).
+	for page, want := range map[string][]string{"1": {"Outage", "Draft: Docs typo", "Crash fix"}, "2": {"Login fix"}, "3": {}} {
+		r := get("created_after=2000-01-01T00:00:00Z&per_page=3&page=" + page)
+		assert.Equal(t, want, listTitles(t, r), page)
+		assert.Equal(t, "4", r.Header.Get("X-Total"), page)
 	}
 
 	// Offset pagination with GitLab's headers.
