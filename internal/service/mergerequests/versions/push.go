@@ -168,11 +168,7 @@ func (s *Service) mergeByPush(ctx context.Context, mr *ent.MergeRequest, j Targe
 	if err != nil || latest.HeadCommitSha == nil || latest.State == StateEmpty {
 		return false, err
 	}
-	target, err := s.client.Project.Get(ctx, mr.ProjectID)
-	if err != nil {
-		return false, err
-	}
-	repo, err := s.repos.Repository(target)
+	repo, err := s.targetRepository(ctx, mr)
 	if err != nil {
 		return false, err
 	}
@@ -186,15 +182,20 @@ func (s *Service) mergeByPush(ctx context.Context, mr *ent.MergeRequest, j Targe
 	return true, s.merged(ctx, mr.ID, j.PusherID, string(commit))
 }
 
+// targetRepository opens the repository of mr's target project.
+func (s *Service) targetRepository(ctx context.Context, mr *ent.MergeRequest) (*git.Repository, error) {
+	target, err := s.client.Project.Get(ctx, mr.ProjectID)
+	if err != nil {
+		return nil, err
+	}
+	return s.repos.Repository(target)
+}
+
 // targetMoveReloads reports whether the target's move asks for a new version: a force push
 // (Before is not an ancestor of After), or a merge base of the source head and After that is one
 // of the latest version's commits (so After contains some of them).
 func (s *Service) targetMoveReloads(ctx context.Context, mr *ent.MergeRequest, j TargetRefreshJob) (bool, error) {
-	target, err := s.client.Project.Get(ctx, mr.ProjectID)
-	if err != nil {
-		return false, err
-	}
-	repo, err := s.repos.Repository(target)
+	repo, err := s.targetRepository(ctx, mr)
 	if err != nil {
 		return false, err
 	}
