@@ -118,11 +118,8 @@ func labelRef(c *gin.Context, b *params.Binder) string {
 	if c.Param("label_id") != "" {
 		return httpx.PathParam(c, "label_id")
 	}
-	switch hasID, hasName := b.Has("label_id"), b.Has("name"); {
-	case hasID && hasName:
-		b.Fail("label_id, name are mutually exclusive")
-	case !hasID && !hasName:
-		b.Fail("label_id, name are missing, exactly one parameter must be provided")
+	switch hasID, ok := b.ExactlyOneOf("label_id", "name"); {
+	case !ok:
 	case hasID:
 		if v := b.Int("label_id"); v != nil {
 			return strconv.Itoa(*v)

@@ -83,7 +83,9 @@ func (h *handlers) update(c *gin.Context) error {
 		return err
 	}
 	if c.Param("discussion_id") != "" {
-		discussionNoteInput(b)
+		// GitLab's exactly_one_of(body, resolved): a request that sends both (python-gitlab's
+		// save() always sends body) is refused rather than having its resolved flag ignored.
+		b.ExactlyOneOf("body", "resolved")
 		if err := b.Err(); err != nil {
 			return err
 		}
@@ -117,18 +119,4 @@ func (h *handlers) delete(c *gin.Context) error {
 		return err
 	}
 	return httpx.NoContent(c)
-}
-
-// discussionNoteInput checks a thread note's edit as GitLab's exactly_one_of(body, resolved):
-// a request that sends both (python-gitlab's save() always sends body) is refused rather than
-// having its resolved flag ignored, and one that sends neither names both keys.
-func discussionNoteInput(b *params.Binder) {
-	_, body := b.Tree()["body"]
-	_, resolved := b.Tree()["resolved"]
-	switch {
-	case body && resolved:
-		b.Fail("body, resolved are mutually exclusive")
-	case !body && !resolved:
-		b.Fail("body, resolved are missing, exactly one parameter must be provided")
-	}
 }

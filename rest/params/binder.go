@@ -120,6 +120,22 @@ func (b *Binder) RequireOneKey(names ...string) {
 	b.missing = append(b.missing, strings.Join(names, ", ")+" are missing, at least one parameter must be provided")
 }
 
+// ExactlyOneOf records Grape's exactly_one_of errors for the parameters a and c ("a, c are
+// mutually exclusive" when both are sent, "a, c are missing, exactly one parameter must be
+// provided" when neither is); ok reports exactly one sent, hasA whether it is a. As Grape
+// counts them, a key sent with JSON null is sent.
+func (b *Binder) ExactlyOneOf(a, c string) (hasA, ok bool) {
+	_, hasA = b.tree[a]
+	_, hasC := b.tree[c]
+	switch {
+	case hasA && hasC:
+		b.Fail(a + ", " + c + " are mutually exclusive")
+	case !hasA && !hasC:
+		b.Fail(a + ", " + c + " are missing, exactly one parameter must be provided")
+	}
+	return hasA, hasA != hasC
+}
+
 // String reads a string. Arrays and hashes, and text that is not valid UTF-8, are invalid.
 func (b *Binder) String(name string) *string {
 	v, ok := b.tree[name]

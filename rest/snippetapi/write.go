@@ -127,11 +127,8 @@ func (h *handlers) create(c *gin.Context) error {
 	if v := b.Enum("visibility", visibilities...); v != nil {
 		in.Visibility = *v
 	}
-	switch hasFiles, hasContent := b.Has("files"), b.Has("content"); {
-	case hasFiles && hasContent:
-		b.Fail("files, content are mutually exclusive")
-	case !hasFiles && !hasContent:
-		b.Fail("files, content are missing, exactly one parameter must be provided")
+	switch hasFiles, ok := b.ExactlyOneOf("files", "content"); {
+	case !ok:
 	case hasFiles:
 		in.Files = bindFiles(b, false)
 	default:
